@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// The command line: parses arguments, calls the library, prints, and owns the exit code.
+// Exit codes: 0 ok · 1 check failed (generated output is stale) · 2 bad input · 3 internal error.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { InputError } from "./errors.js";
+import { defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
+import { generateFiles } from "./pipeline.js";
+import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
+import { checkTree, writeTree } from "./writer.js";
+
+const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schemas
+
+Usage:
+  mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR]
+  mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b]
+  mcp-codegen help
+
+generate
+  Reads <DIR>/<label>/schema.json for every folder of DIR (each folder name is a version label)
+  and writes the generated tree to --out (default: generated/), replacing it atomically.
+  --schemas DIR    schema folders (default: schemas/, synced from the lock first)
+  --out DIR        output folder (default: generated/)
+  --versions a,b   only these version labels
+  --check          generate in memory, print a unified diff of every stale, missing or extra
+                   file, and exit 1 if there is any (0 when identical)
+  --spec-dir DIR   where sync finds the spec's schema files (default: $MCP_SPEC_DIR)
+
+schemas sync
+  Fills schemas/<version>/schema.json with the bytes pinned in schemas/lock.json, from --spec-dir
+  or $MCP_SPEC_DIR (<dir>/<version>/schema.json or a spec checkout's <dir>/schema/<version>/schema.json),
+  else by downloading the pinned raw file. Every file is verified against its sha256.
+
+Exit codes: 0 ok, 1 check failed (stale output), 2 bad input, 3 internal error.
+`;
+
+class UsageError extends Error {}
+
+function csv(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+  if (list.length === 0) throw new UsageError("--versions needs at least one label");
+  return list;
+}
+
+function specDir(flag: string | undefined): string | undefined {
+  const dir = flag ?? process.env.MCP_SPEC_DIR;
+  return dir === undefined || dir === "" ? undefined : path.resolve(dir);
+}
+
+function describeSync(results: SyncedVersion[]): string {
+  return results
+    .filter((r) => r.status !== "present")
+    .map((r) => `synced ${r.version} (${r.status} from ${r.source})`)
+    .join("\n");
+}
+
+async function generate(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      schemas: { type: "string" },
+      out: { type: "string" },
+      versions: { type: "string" },
+      check: { type: "boolean", default: false },
+      "spec-dir": { type: "string" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const lock = await readLock(defaultLockFile);
+  const versions = csv(values.versions);
+  const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
+  if (values.schemas === undefined) {
+    // The default folder is lock-managed: fetch what is missing before generating.
+    if (versions) for (const v of versions) if (!lock.versions[v]) throw new InputError(`unknown version label "${v}"; available: ${Object.keys(lock.versions).sort().join(", ")}`, defaultLockFile);
+    const synced = await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions });
+    const said = describeSync(synced);
+    if (said) process.stderr.write(said + "\n");
+  }
+  const outDir = values.out !== undefined ? path.resolve(values.out) : defaultOutDir;
+  const { model, files } = await generateFiles({
+    schemasDir,
+    versions,
+    lock,
+    patchesDir: defaultPatchesDir,
+    overridesFile: defaultOverridesFile,
+  });
+  const summary = model.versions
+    .map((v) => `${v.label} (${v.era}, ${Object.keys(v.definitions).length} definitions, ${v.requests.length} requests, ${v.notifications.length} notifications)`)
+    .join("\n  ");
+  const where = path.relative(process.cwd(), outDir) || ".";
+  if (values.check) {
+    const stale = await checkTree(outDir, files);
+    if (stale.length === 0) {
+      process.stderr.write(`${where} is up to date: ${files.size} files for ${model.versions.length} versions\n`);
+      return 0;
+    }
+    for (const s of stale) process.stdout.write(s.diff);
+    process.stderr.write(
+      `${where} is stale: ${stale.map((s) => `${s.path} (${s.status})`).join(", ")}\nRun \`npm run generate\` to regenerate it.\n`,
+    );
+    return 1;
+  }
+  await writeTree(outDir, files);
+  process.stderr.write(`generated ${files.size} files into ${where} for ${model.versions.length} versions:\n  ${summary}\n`);
+  return 0;
+}
+
+async function schemas(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== "sync") throw new UsageError(`unknown schemas command ${sub === undefined ? "(none)" : `"${sub}"`}; expected: sync`);
+  const { values } = parseArgs({
+    args: rest,
+    options: { "spec-dir": { type: "string" }, versions: { type: "string" } },
+    strict: true,
+    allowPositionals: false,
+  });
+  const lock = await readLock(defaultLockFile);
+  const results = await syncSchemas({ lock, schemasDir: defaultSchemasDir, specDir: specDir(values["spec-dir"]), versions: csv(values.versions) });
+  for (const r of results) process.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "generate":
+        return await generate(rest);
+      case "schemas":
+        return await schemas(rest);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        process.stdout.write(HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof InputError) {
+      process.stderr.write(`mcp-codegen: error: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`mcp-codegen: ${(e as Error).message}\nRun \`mcp-codegen help\` for usage.\n`);
+      return 2;
+    }
+    process.stderr.write(`mcp-codegen: internal error: ${(e as Error).stack ?? e}\n`);
+    return 3;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,66 @@
+// The emitters: a model → the files of the generated tree (paths relative to the output folder).
+import type { ProtocolModel, VersionModel } from "../model/types.js";
+import { emitMatrix } from "./matrix.js";
+import { template } from "./templates.js";
+import { emitTypeDeclarations } from "./typescript.js";
+
+export type GeneratedFiles = Map<string, string>;
+
+/** A module identifier for a version label (`2025-11-25` → `v2025_11_25`, `draft` → `draft`). */
+export function versionIdent(label: string): string {
+  const safe = label.replace(/[^A-Za-z0-9_$]/g, "_");
+  return /^[0-9]/.test(safe) ? `v${safe}` : safe;
+}
+
+/** The newest label that is a release date, or null when none is. */
+export function latestReleased(labels: string[]): string | null {
+  const dated = labels.filter((l) => /^\d{4}-\d{2}-\d{2}$/.test(l)).sort();
+  return dated.length > 0 ? dated[dated.length - 1] : null;
+}
+
+function finish(text: string): string {
+  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+}
+
+/** The definitions a version's method types name: what methods.ts imports from types.ts. */
+export function methodTypeImports(version: VersionModel): string[] {
+  const names = new Set<string>();
+  for (const m of [...version.requests, ...version.notifications]) {
+    for (const r of m.params?.type.refs ?? []) names.add(r);
+    if (m.kind === "request") for (const r of m.resultType.refs) names.add(r);
+  }
+  return [...names].sort();
+}
+
+export async function emitVersion(version: VersionModel): Promise<GeneratedFiles> {
+  const header = { versions: [version] };
+  const files: GeneratedFiles = new Map();
+  const declarations = await emitTypeDeclarations(version);
+  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
+  files.set(
+    `${version.label}/methods.ts`,
+    finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
+  );
+  files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
+  return files;
+}
+
+export async function emitTree(model: ProtocolModel): Promise<GeneratedFiles> {
+  const idents = new Map<string, string>();
+  for (const v of model.versions) {
+    const ident = versionIdent(v.label);
+    const clash = idents.get(ident);
+    if (clash !== undefined) throw new Error(`version labels "${clash}" and "${v.label}" map to the same module name ${ident}`);
+    idents.set(ident, v.label);
+  }
+  const files: GeneratedFiles = new Map();
+  const perVersion = await Promise.all(model.versions.map(emitVersion));
+  for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
+
+  const header = { versions: model.versions };
+  const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
+  files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
+  files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
+  files.set("MATRIX.md", finish(emitMatrix(model)));
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,123 @@
+// types.ts: one export per definition, named as the definition, via json-schema-to-typescript.
+// Every `$ref` becomes a `tsType` naming its definition before compiling, so the compiler never
+// dereferences: no inlined copies, no `Annotations1` duplicates, aliases stay aliases
+// (`export type EmptyResult = Result`).
+import { compile } from "json-schema-to-typescript";
+import { refName } from "../spec/load.js";
+import type { JsonSchema, VersionModel } from "../model/types.js";
+
+const ROOT = "McpCodegenRoot";
+/** Keywords whose values are data, not schemas. */
+const DATA = new Set(["const", "enum", "default", "examples", "required"]);
+
+/** Rewrite a loaded schema node into what json-schema-to-typescript should see. */
+function prepare(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(prepare);
+  if (typeof node !== "object" || node === null) return node;
+  const src = node as JsonSchema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(src)) {
+    if (key === "$ref") continue;
+    // A nested `title` would make the compiler invent a named type; keep only definition names.
+    if (key === "title") continue;
+    if (DATA.has(key)) out[key] = value;
+    else if (key === "properties" || key === "patternProperties" || key === "$defs" || key === "definitions") {
+      out[key] = Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, prepare(v)]));
+    } else out[key] = prepare(value);
+  }
+  if (typeof src.$ref === "string") out.tsType = refName(src.$ref);
+  // Like the spec's own TypeScript: an index signature only where additionalProperties is given,
+  // or where an object declares no properties at all (MetaObject).
+  const isObject = src.type === "object" || (src.type === undefined && src.properties !== undefined);
+  if (isObject && src.properties === undefined && src.additionalProperties === undefined && src.patternProperties === undefined) {
+    out.additionalProperties = true;
+  }
+  return out;
+}
+
+/** The declarations of types.ts, sorted by name, without header. */
+export async function emitTypeDeclarations(version: VersionModel): Promise<string> {
+  const defs: Record<string, unknown> = {};
+  for (const [name, def] of Object.entries(version.definitions)) {
+    defs[name] = { ...(prepare(def) as JsonSchema), title: name };
+  }
+  const source = await compile({ title: ROOT, type: "object", properties: {}, additionalProperties: false, $defs: defs } as never, ROOT, {
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    bannerComment: "",
+    format: false,
+    declareExternallyReferenced: true,
+    strictIndexSignatures: false,
+  });
+  const declarations = splitDeclarations(indent(source)).filter((d) => d.name !== ROOT);
+  const names = declarations.map((d) => d.name).sort();
+  const expected = Object.keys(version.definitions).sort();
+  if (names.join("\n") !== expected.join("\n")) {
+    const extra = names.filter((n) => !expected.includes(n));
+    const missing = expected.filter((n) => !names.includes(n));
+    throw new Error(`types.ts for ${version.label}: expected one export per definition; extra: [${extra.join(", ")}], missing: [${missing.join(", ")}]`);
+  }
+  return declarations
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((d) => d.text)
+    .join("\n\n");
+}
+
+const isComment = (line: string) => /^\s*(\/\*\*|\*|\*\/)/.test(line);
+
+/** Indent the compiler's flat output by bracket depth (comments and string literals ignored). */
+function indent(source: string): string {
+  let depth = 0;
+  const out: string[] = [];
+  for (const raw of source.split("\n")) {
+    const line = raw.trim();
+    if (line === "") continue;
+    if (isComment(raw)) {
+      out.push("  ".repeat(depth) + (line.startsWith("*") ? " " + line : line));
+      continue;
+    }
+    const code = line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, '""');
+    const opens = (code.match(/[{([]/g) ?? []).length;
+    const closes = (code.match(/[})\]]/g) ?? []).length;
+    const leadingCloses = /^[})\]]+/.exec(code)?.[0].length ?? 0;
+    out.push("  ".repeat(Math.max(0, depth - leadingCloses)) + line);
+    depth += opens - closes;
+  }
+  return out.join("\n");
+}
+
+/** Split indented output into top-level declarations, each with its JSDoc, minus compiler boilerplate. */
+function splitDeclarations(source: string): Array<{ name: string; text: string }> {
+  const result: Array<{ name: string; text: string }> = [];
+  let pending: string[] = [];
+  let current: { name: string; lines: string[] } | null = null;
+  const flush = () => {
+    if (current) result.push({ name: current.name, text: current.lines.join("\n") });
+    current = null;
+  };
+  for (const line of source.split("\n")) {
+    const top = /^export (?:interface|type|declare const enum|const enum|enum) (\w+)/.exec(line);
+    if (top) {
+      flush();
+      current = { name: top[1], lines: [...cleanDoc(pending), line] };
+      pending = [];
+    } else if (/^(\/\*\*| \*)/.test(line) && !/^\s/.test(line.replace(/^ \*/, "x"))) {
+      // A JSDoc block at column 0 starts the next declaration's comment.
+      if (line.startsWith("/**")) flush();
+      if (current === null || line.startsWith("/**") || pending.length > 0) pending.push(line);
+      else current.lines.push(line);
+    } else if (current) {
+      current.lines.push(line);
+    }
+  }
+  flush();
+  return result;
+}
+
+/** Drop the compiler's "This interface was referenced by …" lines from a JSDoc block. */
+function cleanDoc(lines: string[]): string[] {
+  if (lines.length === 0) return lines;
+  const body = lines.slice(1, -1).filter((l) => !/^ \* (This interface was referenced by|via the `definition`)/.test(l));
+  while (body.length > 0 && body[body.length - 1].trim() === "*") body.pop();
+  return body.length === 0 ? [] : ["/**", ...body, " */"];
+}

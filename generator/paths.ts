@@ -1,0 +1,23 @@
+// Where the project's own files are, whether running from source (tsx) or from dist/.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+function findRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = path.join(dir, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "mcp-codegen") return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("cannot find the mcp-codegen package root");
+    dir = parent;
+  }
+}
+
+export const projectRoot = findRoot();
+export const templatesDir = path.join(projectRoot, "templates");
+export const defaultSchemasDir = path.join(projectRoot, "schemas");
+export const defaultLockFile = path.join(projectRoot, "schemas", "lock.json");
+export const defaultPatchesDir = path.join(projectRoot, "schemas", "patches");
+export const defaultOverridesFile = path.join(projectRoot, "schemas", "overrides.json");
+export const defaultOutDir = path.join(projectRoot, "generated");

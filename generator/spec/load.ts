@@ -1,0 +1,142 @@
+// Loading: one schema.json of either dialect → `LoadedSpec`, the single form the model reads.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { InputError, pointer } from "../errors.js";
+import type { Dialect, JsonSchema, LoadedSpec } from "../model/types.js";
+import { sha256 } from "./lock.js";
+import { applyPatches, readPatches } from "./patch.js";
+
+/** Keywords that only annotate; they may stand beside a `$ref` without changing what it validates. */
+const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default"]);
+
+export interface LoadOptions {
+  /** Folder of reviewed patches (`<label>.json`); none are applied when absent. */
+  patchesDir?: string;
+}
+
+export function loadSpec(file: string, label: string, options: LoadOptions = {}): LoadedSpec {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw new InputError(`cannot read the schema (${(e as NodeJS.ErrnoException).code ?? e})`, file);
+  }
+  return loadSpecBytes(bytes, file, label, options);
+}
+
+export function loadSpecBytes(bytes: Uint8Array, file: string, label: string, options: LoadOptions = {}): LoadedSpec {
+  const text = Buffer.from(bytes).toString("utf8");
+  const doc = parseJson(text, file);
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
+    throw new InputError("expected a JSON Schema object", file, "");
+  }
+  const root = doc as Record<string, unknown>;
+
+  const digest = sha256(bytes);
+  let patches: string[] = [];
+  if (options.patchesDir !== undefined) {
+    // Patches were reviewed against particular bytes: they apply to those bytes only.
+    const patchFile = path.join(options.patchesDir, `${label}.json`);
+    const reviewed = readPatches(patchFile);
+    if (reviewed !== null && reviewed.sha256 === digest) {
+      applyPatches(root, reviewed.patches, patchFile, file);
+      patches = reviewed.patches.map((p) => p.name);
+    }
+  }
+
+  const container = Object.hasOwn(root, "$defs") ? "$defs" : Object.hasOwn(root, "definitions") ? "definitions" : null;
+  if (container === null) throw new InputError("expected definitions under $defs (2020-12) or definitions (draft-07)", file, "");
+  const dialect = detectDialect(root, container);
+  const source = root[container];
+  if (typeof source !== "object" || source === null || Array.isArray(source)) {
+    throw new InputError("expected an object of definitions", file, pointer(container));
+  }
+
+  const defs: Record<string, JsonSchema> = {};
+  const sourceDefs = source as Record<string, unknown>;
+  for (const [name, def] of Object.entries(sourceDefs)) {
+    defs[name] = normalizeNode(def, { file, dialect, container, defs: sourceDefs }, [container, name]) as JsonSchema;
+  }
+  return deepFreeze({ label, file, sha256: digest, dialect, container, patches, defs });
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = (e as Error).message;
+    const at = /position (\d+)/.exec(message);
+    if (at) {
+      const offset = Number(at[1]);
+      const before = text.slice(0, offset).split("\n");
+      throw new InputError(`invalid JSON at line ${before.length}, column ${before[before.length - 1].length + 1}: ${message}`, file, "");
+    }
+    throw new InputError(`invalid JSON: ${message}`, file, "");
+  }
+}
+
+function detectDialect(root: Record<string, unknown>, container: "definitions" | "$defs"): Dialect {
+  const declared = typeof root.$schema === "string" ? root.$schema : "";
+  if (declared.includes("2020-12")) return "2020-12";
+  if (declared.includes("draft-07")) return "draft-07";
+  return container === "$defs" ? "2020-12" : "draft-07";
+}
+
+interface Ctx {
+  file: string;
+  dialect: Dialect;
+  container: "definitions" | "$defs";
+  defs: Record<string, unknown>;
+}
+
+/** Copy a schema node into the loaded form (local refs as `#/$defs/Name`, `$ref` siblings settled). */
+function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unknown {
+  if (Array.isArray(node)) return node.map((item, i) => normalizeNode(item, ctx, [...at, i]));
+  if (typeof node !== "object" || node === null) return node;
+  const obj = node as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(obj)) {
+    // `const`, `enum`, `default` and `examples` hold data, not schemas: copy them verbatim.
+    out[key] = key === "const" || key === "enum" || key === "default" || key === "examples" ? structuredClone(value) : normalizeNode(value, ctx, [...at, key]);
+  }
+  if (typeof obj.$ref !== "string") return out;
+
+  out.$ref = resolveRef(obj.$ref, ctx, [...at, "$ref"]);
+  const siblings = Object.keys(out).filter((k) => k !== "$ref");
+  if (siblings.length === 0) return out;
+  // draft-07 ignores every keyword beside $ref.
+  if (ctx.dialect === "draft-07") return { $ref: out.$ref };
+  // 2020-12 applies them: annotations stay; anything that validates becomes an allOf branch.
+  const validating = siblings.filter((k) => !ANNOTATIONS.has(k));
+  if (validating.length === 0) return out;
+  const result: Record<string, unknown> = {};
+  const rest: Record<string, unknown> = {};
+  for (const k of siblings) (ANNOTATIONS.has(k) ? result : rest)[k] = out[k];
+  result.allOf = [{ $ref: out.$ref }, rest];
+  return result;
+}
+
+function resolveRef(ref: string, ctx: Ctx, at: Array<string | number>): string {
+  const prefix = `#/${ctx.container}/`;
+  if (!ref.startsWith(prefix)) {
+    throw new InputError(`expected a local reference to ${prefix}<Name>, got "${ref}"`, ctx.file, pointer(...at));
+  }
+  const name = ref.slice(prefix.length).replace(/~1/g, "/").replace(/~0/g, "~");
+  if (name.includes("/") || !Object.hasOwn(ctx.defs, name)) {
+    throw new InputError(`dangling $ref "${ref}": no definition "${name}"`, ctx.file, pointer(...at));
+  }
+  return `#/$defs/${name}`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The definition name a loaded `$ref` points to. */
+export function refName(ref: string): string {
+  return ref.slice("#/$defs/".length);
+}
