@@ -12,8 +12,8 @@ import { checkTree, writeTree } from "./writer.js";
 const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schemas
 
 Usage:
-  mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR]
-  mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b]
+  mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE]
+  mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]
   mcp-codegen help
 
 generate
@@ -25,11 +25,13 @@ generate
   --check          generate in memory, print a unified diff of every stale, missing or extra
                    file, and exit 1 if there is any (0 when identical)
   --spec-dir DIR   where sync finds the spec's schema files (default: $MCP_SPEC_DIR)
+  --lock FILE      the lock pinning the spec's files (default: schemas/lock.json)
 
 schemas sync
   Fills schemas/<version>/schema.json with the bytes pinned in schemas/lock.json, from --spec-dir
   or $MCP_SPEC_DIR (<dir>/<version>/schema.json or a spec checkout's <dir>/schema/<version>/schema.json),
-  else by downloading the pinned raw file. Every file is verified against its sha256.
+  else by downloading the pinned raw file. Every file is verified against its sha256; on a mismatch
+  or an unreachable source nothing is written. --schemas DIR syncs into DIR instead of schemas/.
 
 Exit codes: 0 ok, 1 check failed (stale output), 2 bad input, 3 internal error.
 `;
@@ -64,16 +66,18 @@ async function generate(args: string[]): Promise<number> {
       versions: { type: "string" },
       check: { type: "boolean", default: false },
       "spec-dir": { type: "string" },
+      lock: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
   });
-  const lock = await readLock(defaultLockFile);
+  const lockFile = values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile;
+  const lock = await readLock(lockFile);
   const versions = csv(values.versions);
   const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
   if (values.schemas === undefined) {
     // The default folder is lock-managed: fetch what is missing before generating.
-    if (versions) for (const v of versions) if (!lock.versions[v]) throw new InputError(`unknown version label "${v}"; available: ${Object.keys(lock.versions).sort().join(", ")}`, defaultLockFile);
+    if (versions) for (const v of versions) if (!lock.versions[v]) throw new InputError(`unknown version label "${v}"; available: ${Object.keys(lock.versions).sort().join(", ")}`, lockFile);
     const synced = await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions });
     const said = describeSync(synced);
     if (said) process.stderr.write(said + "\n");
@@ -112,12 +116,13 @@ async function schemas(args: string[]): Promise<number> {
   if (sub !== "sync") throw new UsageError(`unknown schemas command ${sub === undefined ? "(none)" : `"${sub}"`}; expected: sync`);
   const { values } = parseArgs({
     args: rest,
-    options: { "spec-dir": { type: "string" }, versions: { type: "string" } },
+    options: { "spec-dir": { type: "string" }, versions: { type: "string" }, lock: { type: "string" }, schemas: { type: "string" } },
     strict: true,
     allowPositionals: false,
   });
-  const lock = await readLock(defaultLockFile);
-  const results = await syncSchemas({ lock, schemasDir: defaultSchemasDir, specDir: specDir(values["spec-dir"]), versions: csv(values.versions) });
+  const lock = await readLock(values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile);
+  const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
+  const results = await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions: csv(values.versions) });
   for (const r of results) process.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
   return 0;
 }

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError, pointer } from "../errors.js";
 import type { Dialect, JsonSchema, LoadedSpec } from "../model/types.js";
+import { jsonErrorOffset, lineColumn } from "./json-position.js";
 import { sha256 } from "./lock.js";
 import { applyPatches, readPatches } from "./patch.js";
 
@@ -64,14 +65,10 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    const message = (e as Error).message;
-    const at = /position (\d+)/.exec(message);
-    if (at) {
-      const offset = Number(at[1]);
-      const before = text.slice(0, offset).split("\n");
-      throw new InputError(`invalid JSON at line ${before.length}, column ${before[before.length - 1].length + 1}: ${message}`, file, "");
-    }
-    throw new InputError(`invalid JSON: ${message}`, file, "");
+    const offset = jsonErrorOffset(text);
+    const where = offset >= 0 ? lineColumn(text, Math.min(offset, text.length)) : null;
+    const at = where ? ` at line ${where.line}, column ${where.column}` : "";
+    throw new InputError(`invalid JSON${at}: ${(e as Error).message}`, file);
   }
 }
 

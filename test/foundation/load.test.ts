@@ -1,0 +1,94 @@
+// Loading both dialects into one form; $ref siblings; reviewed patches.
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { sha256 } from "../../generator/spec/lock.js";
+import { loadSpecBytes } from "../../generator/spec/load.js";
+import { jsonErrorOffset } from "../../generator/spec/json-position.js";
+import { minimalLegacySchema, tempDir } from "../support.js";
+
+const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+describe("loadSpecBytes", () => {
+  it("reads draft-07 `definitions` into $defs form with #/$defs refs, dropping $ref siblings (ignored by draft-07)", () => {
+    const schema = minimalLegacySchema();
+    schema.definitions.Holder = { type: "object", properties: { r: { $ref: "#/definitions/Result", description: "why" } } };
+    const spec = loadSpecBytes(bytes(schema), "x.json", "x");
+    expect(spec.dialect).toBe("draft-07");
+    expect(spec.container).toBe("definitions");
+    expect(spec.defs.EmptyResult).toEqual({ $ref: "#/$defs/Result" });
+    expect(spec.defs.Holder).toEqual({ type: "object", properties: { r: { $ref: "#/$defs/Result" } } });
+  });
+
+  it("keeps annotation siblings in 2020-12 and turns validating siblings into an allOf branch", () => {
+    const schema = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      $defs: {
+        A: { type: "string" },
+        B: { $ref: "#/$defs/A", description: "annotated" },
+        C: { $ref: "#/$defs/A", description: "constrained", maxLength: 3 },
+      },
+    };
+    const spec = loadSpecBytes(bytes(schema), "x.json", "x");
+    expect(spec.dialect).toBe("2020-12");
+    expect(spec.defs.B).toEqual({ $ref: "#/$defs/A", description: "annotated" });
+    expect(spec.defs.C).toEqual({ description: "constrained", allOf: [{ $ref: "#/$defs/A" }, { maxLength: 3 }] });
+  });
+
+  it("records the sha256 of the bytes as read and deep-freezes the definitions", () => {
+    const b = bytes(minimalLegacySchema());
+    const spec = loadSpecBytes(b, "x.json", "x");
+    expect(spec.sha256).toBe(sha256(b));
+    expect(Object.isFrozen(spec.defs.InitializeRequest.properties)).toBe(true);
+  });
+
+  it("rejects a reference outside the definitions with the pointer of the $ref", () => {
+    const schema = minimalLegacySchema();
+    schema.definitions.Bad = { $ref: "other.json#/definitions/X" };
+    expect(() => loadSpecBytes(bytes(schema), "x.json", "x")).toThrow('x.json#/definitions/Bad/$ref: expected a local reference to #/definitions/<Name>, got "other.json#/definitions/X"');
+  });
+});
+
+describe("patches", () => {
+  function patchDir(sha: string, ops: unknown[]): string {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, "patches"));
+    writeFileSync(path.join(dir, "patches", "x.json"), JSON.stringify({ sha256: sha, patches: [{ name: "fix-ping", why: "test", ops }] }));
+    return path.join(dir, "patches");
+  }
+
+  it("applies a reviewed patch to the bytes it was reviewed against, and names it", () => {
+    const b = bytes(minimalLegacySchema());
+    const dir = patchDir(sha256(b), [
+      { op: "test", path: "/definitions/PingRequest/properties/method/const", value: "ping" },
+      { op: "add", path: "/definitions/PingRequest/description", value: "patched" },
+    ]);
+    const spec = loadSpecBytes(b, "x.json", "x", { patchesDir: dir });
+    expect(spec.patches).toEqual(["fix-ping"]);
+    expect(spec.defs.PingRequest.description).toBe("patched");
+    expect(spec.sha256).toBe(sha256(b));
+  });
+
+  it("skips patches reviewed against other bytes", () => {
+    const b = bytes(minimalLegacySchema());
+    const dir = patchDir(sha256("other"), [{ op: "add", path: "/definitions/PingRequest/description", value: "patched" }]);
+    const spec = loadSpecBytes(b, "x.json", "x", { patchesDir: dir });
+    expect(spec.patches).toEqual([]);
+    expect(spec.defs.PingRequest.description).toBeUndefined();
+  });
+
+  it("fails a patch whose test no longer holds, naming the patch file and operation", () => {
+    const b = bytes(minimalLegacySchema());
+    const dir = patchDir(sha256(b), [{ op: "test", path: "/definitions/PingRequest/properties/method/const", value: "pong" }]);
+    expect(() => loadSpecBytes(b, "x.json", "x", { patchesDir: dir })).toThrow(`${path.join(dir, "x.json")}#/patches/0/ops/0: patch "fix-ping": test failed`);
+  });
+});
+
+describe("jsonErrorOffset", () => {
+  it("finds the first offending character", () => {
+    expect(jsonErrorOffset('{"a": 1}')).toBe(-1);
+    expect(jsonErrorOffset('{"a": ,}')).toBe(6);
+    expect(jsonErrorOffset('[1, 2')).toBe(5);
+    expect(jsonErrorOffset('{"a": 1} x')).toBe(9);
+  });
+});

@@ -1,0 +1,95 @@
+// Shared test helpers: where the spec's files are, running the CLI as a user would, fixture schemas.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readLock, syncSchemas } from "../generator/spec/lock.js";
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const generatedDir = path.join(root, "generated");
+export const schemasDir = path.join(root, "schemas");
+export const lockFile = path.join(root, "schemas", "lock.json");
+export const specDir = path.resolve(process.env.MCP_SPEC_DIR ?? path.join(root, "..", "shared", "mcp-spec"));
+
+/** Make schemas/<version>/schema.json present (from MCP_SPEC_DIR, verified), as `generate` would. */
+export async function ensureSchemas(): Promise<void> {
+  await syncSchemas({ lock: await readLock(lockFile), schemasDir, specDir });
+}
+
+export function tempDir(prefix = "mcp-codegen-test-"): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `mcp-codegen <args>` from source as a separate process. */
+export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliResult {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "generator", "cli.ts"), ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, MCP_SPEC_DIR: specDir, ...env },
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every file of a folder, relative path → content. */
+export function readTree(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = path.join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.set(path.relative(dir, full).split(path.sep).join("/"), readFileSync(full, "utf8"));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A copy of the committed generated/ tree in a temp folder, to point `--out` at. */
+export function copyOfGenerated(): string {
+  const dir = path.join(tempDir(), "generated");
+  cpSync(generatedDir, dir, { recursive: true });
+  return dir;
+}
+
+type Schema = Record<string, unknown>;
+
+/** A small but complete legacy-era schema (draft-07), to break in one place per test. */
+export function minimalLegacySchema(): { $schema: string; definitions: Record<string, Schema> } {
+  const meta = { type: "object", additionalProperties: {} };
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    definitions: {
+      Result: { type: "object", properties: { _meta: meta }, additionalProperties: {} },
+      EmptyResult: { $ref: "#/definitions/Result" },
+      InitializeRequest: {
+        type: "object",
+        properties: {
+          method: { const: "initialize", type: "string" },
+          params: { type: "object", properties: { protocolVersion: { type: "string" } }, required: ["protocolVersion"] },
+        },
+        required: ["method", "params"],
+      },
+      InitializeResult: {
+        type: "object",
+        properties: { _meta: meta, protocolVersion: { type: "string" } },
+        required: ["protocolVersion"],
+      },
+      PingRequest: { type: "object", properties: { method: { const: "ping", type: "string" } }, required: ["method"] },
+      InitializedNotification: {
+        type: "object",
+        properties: { method: { const: "notifications/initialized", type: "string" } },
+        required: ["method"],
+      },
+      ClientRequest: { anyOf: [{ $ref: "#/definitions/InitializeRequest" }, { $ref: "#/definitions/PingRequest" }] },
+      ServerRequest: { anyOf: [{ $ref: "#/definitions/PingRequest" }] },
+      ClientNotification: { anyOf: [{ $ref: "#/definitions/InitializedNotification" }] },
+    },
+  };
+}
