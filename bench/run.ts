@@ -1,0 +1,83 @@
+// `npm run bench`: side-by-side measurements, medians after a warm-up, a printed table and
+// bench/results.json. Benchmarks are not tests: nothing here fails on a time.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const cli = path.join(root, "dist", "generator", "cli.js");
+const schemasDir = path.join(root, "schemas");
+const labels = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Wall time of one whole process, in ms. */
+function timeProcess(args: string[]): number {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Run the commands interleaved (A B A B …) after one warm-up each; medians in ms. */
+function sideBySide(commands: Record<string, () => number>): Record<string, { median: number; runs: number[] }> {
+  for (const run of Object.values(commands)) run();
+  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  for (let i = 0; i < RUNS; i++) for (const [k, run] of Object.entries(commands)) samples[k].push(run());
+  return Object.fromEntries(Object.entries(samples).map(([k, runs]) => [k, { median: median(runs), runs }]));
+}
+
+export interface Row {
+  name: string;
+  value: number;
+  unit: string;
+  baseline?: number;
+  ratio?: number;
+  target: string;
+  met: boolean;
+}
+
+export function generationBenchmarks(): Row[] {
+  const out = mkdtempSync(path.join(tmpdir(), "mcp-codegen-bench-"));
+  try {
+    const gen = sideBySide({
+      ours: () => timeProcess([cli, "generate", "--out", path.join(out, "ours")]),
+      baseline: () => timeProcess([path.join(root, "bench", "baseline-jsstt.mjs"), schemasDir, path.join(out, "baseline"), ...labels]),
+    });
+    const check = sideBySide({ check: () => timeProcess([cli, "generate", "--check"]) });
+    const ratio = gen.ours.median / gen.baseline.median;
+    return [
+      { name: "full generation, 6 versions (whole process)", value: gen.ours.median, unit: "ms", baseline: gen.baseline.median, ratio, target: "≤ 1.0× json-schema-to-typescript alone", met: ratio <= 1 },
+      { name: "generate --check, unchanged tree (whole process)", value: check.check.median, unit: "ms", target: "≤ 500 ms", met: check.check.median <= 500 },
+    ];
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+function fmt(n: number): string {
+  return n >= 1000 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+async function main() {
+  const rows: Row[] = [...generationBenchmarks()];
+  const table = [
+    "| benchmark | value | baseline | ratio | target | met |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows.map((r) => `| ${r.name} | ${fmt(r.value)} ${r.unit} | ${r.baseline === undefined ? "—" : `${fmt(r.baseline)} ${r.unit}`} | ${r.ratio === undefined ? "—" : `${r.ratio.toFixed(2)}×`} | ${r.target} | ${r.met ? "yes" : "no"} |`),
+  ].join("\n");
+  process.stdout.write(table + "\n");
+  writeFileSync(
+    path.join(root, "bench", "results.json"),
+    JSON.stringify({ node: process.version, runs: RUNS, date: new Date().toISOString(), rows }, null, 2) + "\n",
+  );
+}
+
+await main();
