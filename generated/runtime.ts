@@ -74,23 +74,23 @@ export function errorResponse(id: RequestId | null, code: number, message: strin
   return { jsonrpc: "2.0", id, error };
 }
 
-/**
- * The error object to answer a thrown value with: an error carrying an integer `code` keeps its
- * code, message and data; anything else is -32603 "Internal error", revealing nothing about it.
- */
-export function errorFromThrown(thrown: unknown): JsonRpcErrorObject {
+/** The error object of a thrown value carrying an integer JSON-RPC `code` (message and data kept), else undefined. */
+export function codedError(thrown: unknown): JsonRpcErrorObject | undefined {
   try {
-    if (typeof thrown === "object" && thrown !== null) {
-      const { code, message, data } = thrown as { code?: unknown; message?: unknown; data?: unknown };
-      if (typeof code === "number" && Number.isInteger(code)) {
-        const text = typeof message === "string" ? message : "Error";
-        return data === undefined ? { code, message: text } : { code, message: text, data };
-      }
-    }
+    if (typeof thrown !== "object" || thrown === null) return undefined;
+    const { code, message, data } = thrown as { code?: unknown; message?: unknown; data?: unknown };
+    if (typeof code !== "number" || !Number.isInteger(code)) return undefined;
+    const text = typeof message === "string" ? message : "Error";
+    return data === undefined ? { code, message: text } : { code, message: text, data };
   } catch {
-    // A getter on the thrown value threw: treat it as any other internal error.
+    // A getter on the thrown value threw: it carries no usable code.
+    return undefined;
   }
-  return { code: ErrorCode.InternalError, message: "Internal error" };
+}
+
+/** The error object to answer a thrown value with: its own code if it carries one, else -32603 "Internal error", revealing nothing. */
+export function errorFromThrown(thrown: unknown): JsonRpcErrorObject {
+  return codedError(thrown) ?? { code: ErrorCode.InternalError, message: "Internal error" };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,10 +344,8 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
       try {
         params = validator.params(params);
       } catch (error) {
-        const e = errorFromThrown(error);
-        return e.code === ErrorCode.InternalError && e.message === "Internal error"
-          ? errorResponse(id, ErrorCode.InvalidParams, `Invalid params for ${route.method}`)
-          : errorResponse(id, e.code, e.message, e.data);
+        const e = codedError(error);
+        return e === undefined ? errorResponse(id, ErrorCode.InvalidParams, `Invalid params for ${route.method}`) : errorResponse(id, e.code, e.message, e.data);
       }
     }
     const context = new Context(id, metaOf(params), protocolVersion);

@@ -244,6 +244,23 @@ describe.each(eras)("$era era ($version)", ({ version, mod, missing, withParams,
     });
     const ok = await d.handle(request(16, "resources/read", { ...withParams.params, uri: "file:///ok" }));
     expect(ok).toMatchObject({ id: 16, result: { checked: true } });
+    const coded = mod.createServerDispatcher(
+      { "resources/read": () => contents },
+      {
+        validators: {
+          "resources/read": {
+            params: () => {
+              throw new mod.JsonRpcError(-32602, "uri: expected a file URI", { path: ["uri"] });
+            },
+          },
+        },
+      },
+    );
+    expect(await coded.handle(request(17, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 17,
+      error: { code: -32602, message: "uri: expected a file URI", data: { path: ["uri"] } },
+    });
   });
 });
 
