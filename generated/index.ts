@@ -15,6 +15,9 @@ import * as v2026_07_28 from "./2026-07-28/index.js";
 import * as draft from "./draft/index.js";
 
 export type { NotificationInfo, ParamsInfo, RequestInfo, ResultShape, Sender } from "./catalogue.js";
+// Every version's module offers createServerDispatcher/createClientDispatcher, its handler types and normalizers.
+export { ErrorCode, isPlainObject, JsonRpcError } from "./runtime.js";
+export type { Dispatcher, DispatcherOptions, JsonRpcResponse, MethodValidator, NotificationContext, RequestContext } from "./runtime.js";
 export { v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28, draft };
 
 /** Every generated version, oldest first. */

@@ -3,3 +3,8 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 export * from "./types.js";
 export * from "./methods.js";
+export * from "./handlers.js";
+export * from "./normalizers.js";
+export * from "./dispatcher.js";
+export { ErrorCode, isPlainObject, JsonRpcError } from "../runtime.js";
+export type { Dispatcher, DispatcherOptions, JsonRpcErrorResponse, JsonRpcResponse, JsonRpcResultResponse, MethodValidator } from "../runtime.js";

@@ -1,5 +1,6 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
 import type { ProtocolModel, VersionModel } from "../model/types.js";
+import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitMatrix } from "./matrix.js";
 import { template } from "./templates.js";
 import { emitTypeDeclarations } from "./typescript.js";
@@ -41,6 +42,7 @@ export async function emitVersion(version: VersionModel): Promise<GeneratedFiles
     `${version.label}/methods.ts`,
     finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
   );
+  for (const [p, text] of emitHandlerFiles(version, finish)) files.set(p, text);
   files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;
 }
@@ -60,6 +62,7 @@ export async function emitTree(model: ProtocolModel): Promise<GeneratedFiles> {
   const header = { versions: model.versions };
   const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
+  files.set("runtime.ts", emitRuntime(model.versions, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));

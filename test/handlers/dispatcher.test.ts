@@ -1,0 +1,303 @@
+// The dispatcher rules: one error-code case per rule, in both eras.
+import { describe, expect, it, vi } from "vitest";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { Dispatcher, DispatcherOptions } from "../../generated/2025-06-18/index.js";
+import * as legacy from "../../generated/2025-06-18/index.js";
+import * as modern from "../../generated/2026-07-28/index.js";
+import { forVersion } from "../../generated/index.js";
+
+// Both eras run the same cases; the handlers here are untyped on purpose (type tests are in types.test.ts).
+type LooseHandlers = Record<string, (params: any, context: any) => unknown>;
+interface LooseModule {
+  createServerDispatcher(handlers: LooseHandlers, options?: DispatcherOptions): Dispatcher;
+  createClientDispatcher(handlers: LooseHandlers, options?: DispatcherOptions): Dispatcher;
+  JsonRpcError: typeof legacy.JsonRpcError;
+}
+
+const eras = [
+  {
+    era: "legacy",
+    version: "2025-06-18",
+    mod: legacy as LooseModule,
+    missing: "subscriptions/listen",
+    withParams: { method: "resources/read", params: { uri: "file:///a" } },
+    listParams: undefined as unknown,
+  },
+  {
+    era: "modern",
+    version: "2026-07-28",
+    mod: modern as unknown as LooseModule,
+    missing: "resources/subscribe",
+    withParams: { method: "resources/read", params: { _meta: {}, uri: "file:///a" } },
+    listParams: { _meta: {} } as unknown,
+  },
+] as const;
+
+const request = (id: string | number, method: string, params?: unknown) =>
+  params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+
+describe.each(eras)("$era era ($version)", ({ version, mod, missing, withParams, listParams }) => {
+  const contents = { contents: [{ uri: "file:///a", text: "a" }] };
+
+  it("a method not in the version → -32601 naming the method and the version", async () => {
+    const d = mod.createServerDispatcher({});
+    expect(await d.handle(request(1, missing, { uri: "file:///a" }))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32601, message: `Method not found: ${missing} is not a request of protocol version ${version}` },
+    });
+  });
+
+  it("a method with no handler → -32601 naming the method and the version", async () => {
+    const d = mod.createServerDispatcher({});
+    expect(await d.handle(request(2, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32601, message: `Method not found: no handler for resources/read (protocol version ${version})` },
+    });
+  });
+
+  it("required params missing → -32602", async () => {
+    const handler = vi.fn(() => contents);
+    const d = mod.createServerDispatcher({ "resources/read": handler });
+    expect(await d.handle(request(4, "resources/read"))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      error: { code: -32602, message: "Invalid params: resources/read requires params (an object)" },
+    });
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it.each([["an array", [1]], ["a string", "file:///a"], ["null", null], ["a number", 1]])("params that are %s → -32602", async (_n, params) => {
+    const d = mod.createServerDispatcher({ "resources/read": () => contents });
+    expect(await d.handle(request(5, "resources/read", params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 5,
+      error: { code: -32602, message: "Invalid params: resources/read params must be an object" },
+    });
+  });
+
+  it("a handler throwing a JsonRpcError → its code, message and data", async () => {
+    const d = mod.createServerDispatcher({
+      "resources/read": () => {
+        throw new mod.JsonRpcError(-32002, "Resource not found", { uri: "file:///a" });
+      },
+    });
+    expect(await d.handle(request(6, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 6,
+      error: { code: -32002, message: "Resource not found", data: { uri: "file:///a" } },
+    });
+  });
+
+  it("an async handler rejecting with the SDK's McpError → its code and message", async () => {
+    const d = mod.createServerDispatcher({
+      "resources/read": async () => {
+        throw new McpError(-32602, "Unknown resource");
+      },
+    });
+    expect(await d.handle(request(7, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32602, message: "MCP error -32602: Unknown resource" },
+    });
+  });
+
+  it.each([
+    ["an Error", new Error("db password is hunter2")],
+    ["a string", "boom"],
+    ["an error with a non-numeric code", Object.assign(new Error("ENOENT: /etc/secret"), { code: "ENOENT" })],
+    ["an error with a fractional code", Object.assign(new Error("x"), { code: 1.5 })],
+  ])("a handler throwing %s → -32603 Internal error, nothing more", async (_n, thrown) => {
+    const d = mod.createServerDispatcher({
+      "resources/read": () => {
+        throw thrown;
+      },
+    });
+    expect(await d.handle(request("req-8", withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: "req-8",
+      error: { code: -32603, message: "Internal error" },
+    });
+  });
+
+  it("the response echoes the request id, string or number", async () => {
+    const d = mod.createServerDispatcher({ "tools/list": () => ({ tools: [] }) });
+    const expected = version === "2026-07-28" ? { tools: [], resultType: "complete" } : { tools: [] };
+    expect(await d.handle(request("abc", "tools/list", listParams))).toStrictEqual({ jsonrpc: "2.0", id: "abc", result: expected });
+    expect(await d.handle(request(0, "tools/list", listParams))).toStrictEqual({ jsonrpc: "2.0", id: 0, result: expected });
+  });
+
+  it("the handler gets the params, the request id, the request's _meta and the version", async () => {
+    const handler = vi.fn((_params: unknown, _context: unknown) => contents);
+    const d = mod.createServerDispatcher({ "resources/read": handler });
+    const params = { ...withParams.params, _meta: { progressToken: "p" } };
+    await d.handle(request(9, "resources/read", params));
+    const [gotParams, context] = handler.mock.calls[0] as [unknown, { requestId: unknown; _meta: unknown; protocolVersion: unknown; signal: AbortSignal }];
+    expect(gotParams).toStrictEqual(params);
+    expect(context.requestId).toBe(9);
+    expect(context._meta).toStrictEqual({ progressToken: "p" });
+    expect(context.protocolVersion).toBe(version);
+    expect(context.signal.aborted).toBe(false);
+  });
+
+  it("notifications are never answered, known, unknown or failing", async () => {
+    const onError = vi.fn();
+    const d = mod.createServerDispatcher(
+      {
+        "notifications/cancelled": () => {
+          throw new Error("handler failed");
+        },
+      },
+      { onError },
+    );
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/unknown" })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: "bad" })).toBeUndefined();
+  });
+
+  it("a throwing or rejecting notification handler is reported to onError", async () => {
+    const onError = vi.fn();
+    const failure = new Error("handler failed");
+    const d = mod.createClientDispatcher(
+      {
+        "notifications/progress": () => {
+          throw failure;
+        },
+        "notifications/message": async () => {
+          throw failure;
+        },
+      },
+      { onError },
+    );
+    const progress = { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1 } };
+    const message = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } };
+    expect(await d.handle(progress)).toBeUndefined();
+    expect(await d.handle(message)).toBeUndefined();
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(onError).toHaveBeenNthCalledWith(1, failure, { method: "notifications/progress", params: progress.params });
+    expect(onError).toHaveBeenNthCalledWith(2, failure, { method: "notifications/message", params: message.params });
+  });
+
+  it("notifications/cancelled aborts the in-flight request's signal, and it is not answered", async () => {
+    let seen: AbortSignal | undefined;
+    const d = mod.createServerDispatcher({
+      "resources/read": (_p, context) =>
+        new Promise((resolve) => {
+          seen = context.signal;
+          context.signal.addEventListener("abort", () => resolve(contents));
+        }),
+    });
+    const pending = d.handle(request(10, withParams.method, withParams.params));
+    await Promise.resolve();
+    expect(seen?.aborted).toBe(false);
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 10, reason: "user" } });
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBe("user");
+    expect(await pending).toBeUndefined();
+  });
+
+  it("a client dispatcher does not answer what a client sends → -32601", async () => {
+    const d = mod.createClientDispatcher({});
+    expect(await d.handle(request(12, "tools/list", listParams))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 12,
+      error: { code: -32601, message: `Method not found: tools/list is not a request a server sends in protocol version ${version}` },
+    });
+  });
+
+  it("a message that is not JSON-RPC → -32600; a response → undefined", async () => {
+    const d = mod.createServerDispatcher({});
+    expect(await d.handle({ id: 13, method: "tools/list" })).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 13,
+      error: { code: -32600, message: 'Invalid Request: expected jsonrpc "2.0" and a string method' },
+    });
+    expect(await d.handle({ jsonrpc: "2.0", id: { no: 1 }, method: "tools/list" })).toStrictEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request: the id must be a string or an integer" },
+    });
+    expect(await d.handle([1])).toStrictEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: expected a JSON-RPC message object" } });
+    expect(await d.handle({ jsonrpc: "2.0", id: 14, result: {} })).toBeUndefined();
+  });
+
+  it("validator hooks: a params hook failing is -32602; a result hook replaces the result", async () => {
+    const d = mod.createServerDispatcher(
+      { "resources/read": () => contents },
+      {
+        validators: {
+          "resources/read": {
+            params: (p) => {
+              if ((p as { uri?: string }).uri !== "file:///ok") throw new Error("bad uri");
+              return p;
+            },
+            result: (r) => ({ ...r, checked: true }),
+          },
+        },
+      },
+    );
+    expect(await d.handle(request(15, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 15,
+      error: { code: -32602, message: "Invalid params for resources/read" },
+    });
+    const ok = await d.handle(request(16, "resources/read", { ...withParams.params, uri: "file:///ok" }));
+    expect(ok).toMatchObject({ id: 16, result: { checked: true } });
+    const coded = mod.createServerDispatcher(
+      { "resources/read": () => contents },
+      {
+        validators: {
+          "resources/read": {
+            params: () => {
+              throw new mod.JsonRpcError(-32602, "uri: expected a file URI", { path: ["uri"] });
+            },
+          },
+        },
+      },
+    );
+    expect(await coded.handle(request(17, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 17,
+      error: { code: -32602, message: "uri: expected a file URI", data: { path: ["uri"] } },
+    });
+  });
+});
+
+describe("legacy only: the modern era has no request a server sends (it asks through InputRequiredResult)", () => {
+  it("a server dispatcher does not answer a request a server sends → -32601", async () => {
+    const d = legacy.createServerDispatcher({});
+    expect(await d.handle(request(3, "sampling/createMessage", {}))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32601, message: "Method not found: sampling/createMessage is not a request a client sends in protocol version 2025-06-18" },
+    });
+  });
+
+  it("answers what a server sends", async () => {
+    const d = legacy.createClientDispatcher({ "roots/list": () => ({ roots: [{ uri: "file:///r" }] }) });
+    expect(await d.handle(request(11, "roots/list"))).toStrictEqual({ jsonrpc: "2.0", id: 11, result: { roots: [{ uri: "file:///r" }] } });
+  });
+});
+
+describe("optional params", () => {
+  it("legacy: a request whose params may be omitted gives the handler undefined", async () => {
+    const handler = vi.fn((_params: unknown) => ({ tools: [] }));
+    const d = legacy.createServerDispatcher({ "tools/list": handler });
+    expect(await d.handle(request(1, "tools/list"))).toStrictEqual({ jsonrpc: "2.0", id: 1, result: { tools: [] } });
+    expect(handler.mock.calls[0][0]).toBeUndefined();
+  });
+
+  it("modern: tools/list requires params (its _meta), so omitting them is -32602", async () => {
+    const d = modern.createServerDispatcher({ "tools/list": () => ({ tools: [], cacheScope: "public", ttlMs: 0 }) });
+    expect(await d.handle(request(1, "tools/list"))).toMatchObject({ error: { code: -32602 } });
+  });
+});
+
+describe("generated/index.ts", () => {
+  it("offers each version's dispatchers", async () => {
+    const d = forVersion("2024-11-05").createServerDispatcher({ ping: () => undefined });
+    expect(await d.handle(request(1, "ping"))).toStrictEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(typeof forVersion("2026-07-28").createClientDispatcher).toBe("function");
+  });
+});
