@@ -66,8 +66,35 @@ function fmt(n: number): string {
   return n >= 1000 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
 
+async function runtimeBenchmarks(): Promise<Row[]> {
+  const { callToolResults, dispatchSideBySide, emptyInputs, opsSideBySide } = await import("./runtime.js");
+  const v = await import("../generated/2025-11-25/index.js");
+  const ops = opsSideBySide(
+    {
+      empty: { fn: v.normalizeSubscribeResult, inputs: emptyInputs },
+      callTool: { fn: v.normalizeCallToolResult, inputs: callToolResults },
+    },
+    2_000_000,
+    RUNS,
+  );
+  const dispatch = await dispatchSideBySide(2000, RUNS);
+  return [
+    { name: "empty normalizer (resources/subscribe)", value: ops.empty / 1e6, unit: "M ops/s", target: "≥ 20 M ops/s", met: ops.empty >= 20e6 },
+    { name: "CallToolResult normalizer, validation off", value: ops.callTool / 1e6, unit: "M ops/s", target: "(reference for validation on)", met: true },
+    ...Object.entries(dispatch).map(([method, r]) => ({
+      name: `dispatch ${method} via SDK Client/InMemoryTransport: generated vs SDK Server`,
+      value: r.generated,
+      unit: "req/s",
+      baseline: r.sdk,
+      ratio: r.generated / r.sdk,
+      target: "≥ 1.0× the SDK's own Server",
+      met: r.generated / r.sdk >= 1,
+    })),
+  ];
+}
+
 async function main() {
-  const rows: Row[] = [...generationBenchmarks()];
+  const rows: Row[] = [...generationBenchmarks(), ...(await runtimeBenchmarks())];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",
