@@ -138,7 +138,8 @@ function paramsText(m: Method): string | null {
 }
 
 function diffMethods(from: VersionModel, to: VersionModel): MethodChange[] {
-  const key = (m: Method) => `${m.kind} ${m.method}`;
+  // Requests first, then notifications; each by method.
+  const key = (m: Method) => `${m.kind === "request" ? 0 : 1} ${m.method}`;
   const before = new Map<string, Method>([...from.requests, ...from.notifications].map((m) => [key(m), m]));
   const after = new Map<string, Method>([...to.requests, ...to.notifications].map((m) => [key(m), m]));
   const out: MethodChange[] = [];
@@ -148,7 +149,7 @@ function diffMethods(from: VersionModel, to: VersionModel): MethodChange[] {
     if (a && !b) {
       out.push({
         method: a.method, kind: a.kind, change: "removed", sender: a.sender, from: a.sender, to: null, breaking: true,
-        reason: `${to.label} has no ${a.kind} ${a.method}: code sending or handling it has no counterpart`,
+        reason: `not in ${to.label}: code sending or handling it has no counterpart`,
       });
       continue;
     }
