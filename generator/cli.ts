@@ -3,6 +3,7 @@
 // Exit codes: 0 ok · 1 check failed (generated output is stale) · 2 bad input · 3 internal error.
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { apiDiffMarkdown, diffGeneratedTrees, diffLabels, pinLock, pinSummary, versionDiffMarkdown } from "./diff/index.js";
 import { InputError } from "./errors.js";
 import { defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
 import { generateFiles } from "./pipeline.js";
@@ -14,6 +15,9 @@ const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schem
 Usage:
   mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE]
   mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]
+  mcp-codegen schemas pin (--commit SHA [--versions a,b] | --from DIR [--commit SHA])
+  mcp-codegen diff <from> <to> [--format md|json] [--schemas DIR] [--spec-dir DIR]
+  mcp-codegen diff --generated <old-dir> <new-dir> [--format md|json]
   mcp-codegen help
 
 generate
@@ -32,6 +36,26 @@ schemas sync
   or $MCP_SPEC_DIR (<dir>/<version>/schema.json or a spec checkout's <dir>/schema/<version>/schema.json),
   else by downloading the pinned raw file. Every file is verified against its sha256; on a mismatch
   or an unreachable source nothing is written. --schemas DIR syncs into DIR instead of schemas/.
+
+schemas pin
+  Moves schemas/lock.json to another spec commit and prints what changed per version.
+  --commit SHA     download schema/<version>/schema.json at SHA for every locked version (a commit
+                   has no listing of versions: add new ones with --versions a,b)
+  --from DIR       a local spec folder or checkout: every <DIR>/<version>/schema.json or
+                   <DIR>/schema/<version>/schema.json is pinned, new versions are added; the commit is
+                   --commit, else DIR's git HEAD, else unchanged (with a warning)
+  Hashes are recomputed; new schema bytes go into schemas/<version>/; the lock is written last,
+  atomically; nothing is written on any error.
+
+diff <from> <to>
+  Compares two versions' models: methods, senders, params, results, normalizers, definitions and
+  their properties, each entry breaking or not with a reason.
+  --format md|json Markdown (default) or JSON (schemas/version-diff.schema.json)
+  --schemas DIR    schema folders (default: schemas/, synced from the lock first)
+
+diff --generated <old-dir> <new-dir>
+  Compares the public API (exported names, kinds, type text) of two generated trees, per version
+  folder. JSON follows schemas/api-diff.schema.json.
 
 Exit codes: 0 ok, 1 check failed (stale output), 2 bad input, 3 internal error.
 `;
@@ -111,9 +135,73 @@ async function generate(args: string[]): Promise<number> {
   return 0;
 }
 
+function format(value: string | undefined): "md" | "json" {
+  if (value === undefined || value === "md" || value === "json") return value ?? "md";
+  throw new UsageError(`--format must be md or json, got "${value}"`);
+}
+
+async function diff(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      format: { type: "string" },
+      schemas: { type: "string" },
+      "spec-dir": { type: "string" },
+      generated: { type: "boolean", default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  const fmt = format(values.format);
+  if (positionals.length !== 2) {
+    throw new UsageError(values.generated ? "diff --generated needs two folders: <old-dir> <new-dir>" : "diff needs two version labels: <from> <to>");
+  }
+  const [a, b] = positionals;
+  if (values.generated) {
+    if (values.schemas !== undefined) throw new UsageError("--schemas does not apply to diff --generated");
+    const report = await diffGeneratedTrees(a, b);
+    process.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : apiDiffMarkdown(report));
+    return 0;
+  }
+  const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
+  const lock = await readLock(defaultLockFile);
+  if (values.schemas === undefined) {
+    for (const v of [a, b]) if (!lock.versions[v]) throw new InputError(`unknown version label "${v}"; available: ${Object.keys(lock.versions).sort().join(", ")}`, defaultLockFile);
+    const said = describeSync(await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions: [...new Set([a, b])] }));
+    if (said) process.stderr.write(said + "\n");
+  }
+  const report = diffLabels(a, b, { schemasDir, lock, patchesDir: defaultPatchesDir, overridesFile: defaultOverridesFile });
+  process.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : versionDiffMarkdown(report));
+  return 0;
+}
+
+async function pin(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { commit: { type: "string" }, from: { type: "string" }, versions: { type: "string" } },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.commit === undefined && values.from === undefined) throw new UsageError("schemas pin needs --commit SHA or --from DIR");
+  if (values.from !== undefined && values.versions !== undefined) throw new UsageError("--versions applies to --commit alone: with --from every version folder found is pinned");
+  const result = await pinLock({
+    lockFile: defaultLockFile,
+    schemasDir: defaultSchemasDir,
+    commit: values.commit,
+    from: values.from,
+    versions: csv(values.versions),
+    patchesDir: defaultPatchesDir,
+    overridesFile: defaultOverridesFile,
+  });
+  for (const w of result.warnings) process.stderr.write(`mcp-codegen: warning: ${w}\n`);
+  process.stdout.write(pinSummary(result));
+  return 0;
+}
+
 async function schemas(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub !== "sync") throw new UsageError(`unknown schemas command ${sub === undefined ? "(none)" : `"${sub}"`}; expected: sync`);
+  if (sub === "pin") return pin(rest);
+  if (sub !== "sync") throw new UsageError(`unknown schemas command ${sub === undefined ? "(none)" : `"${sub}"`}; expected: sync or pin`);
   const { values } = parseArgs({
     args: rest,
     options: { "spec-dir": { type: "string" }, versions: { type: "string" }, lock: { type: "string" }, schemas: { type: "string" } },
@@ -135,6 +223,8 @@ export async function main(argv: string[]): Promise<number> {
         return await generate(rest);
       case "schemas":
         return await schemas(rest);
+      case "diff":
+        return await diff(rest);
       case undefined:
       case "help":
       case "--help":

@@ -1,6 +1,7 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
+import { emitDiffs } from "./diffs.js";
 import { emitMatrix } from "./matrix.js";
 import { template } from "./templates.js";
 import { emitTypeDeclarations } from "./typescript.js";
@@ -65,5 +66,6 @@ export async function emitTree(model: ProtocolModel): Promise<GeneratedFiles> {
   files.set("runtime.ts", emitRuntime(model.versions, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
+  for (const [p, text] of emitDiffs(model)) files.set(p, text);
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -1,5 +1,7 @@
-// MATRIX.md: method × version.
+// MATRIX.md: method × version, with each request's normalizer kind and a link to each version's diff.
+import { normalizerKind } from "../diff/version.js";
 import type { Method, ProtocolModel } from "../model/types.js";
+import { consecutivePairs, diffReportPath } from "./diffs.js";
 import { template } from "./templates.js";
 
 function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number]) => Method[]) {
@@ -10,14 +12,15 @@ function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number])
       const m = pick(v).find((x) => x.method === method);
       if (!m) return "—";
       // A `|` inside a table cell must be escaped, even within a code span.
-      return m.kind === "request" ? `${m.sender} · \`${m.resultType.ts.replaceAll("|", "\\|")}\` · ${m.resultShape}` : m.sender;
+      return m.kind === "request" ? `${m.sender} · \`${m.resultType.ts.replaceAll("|", "\\|")}\` · ${normalizerKind(m, v.era)}` : m.sender;
     }),
   }));
 }
 
 export function emitMatrix(model: ProtocolModel): string {
+  const diffFrom = new Map(consecutivePairs(model).map(([a, b]) => [b.label, `[from ${a.label}](${diffReportPath(a.label, b.label)})`]));
   return template("MATRIX.md.hbs")({
-    versions: model.versions,
+    versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—" })),
     requestRows: rows(model, (v) => v.requests),
     notificationRows: rows(model, (v) => v.notifications),
   });
