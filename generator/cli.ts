@@ -5,7 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { apiDiffMarkdown, diffGeneratedTrees, diffLabels, pinLock, pinSummary, versionDiffMarkdown } from "./diff/index.js";
 import { InputError } from "./errors.js";
-import { defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
+import { defaultCacheDir, defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
 import { generateFiles } from "./pipeline.js";
 import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
 import { checkTree, writeTree } from "./writer.js";
@@ -13,7 +13,7 @@ import { checkTree, writeTree } from "./writer.js";
 const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schemas
 
 Usage:
-  mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE]
+  mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]
   mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]
   mcp-codegen schemas pin (--commit SHA [--versions a,b] | --from DIR [--commit SHA])
   mcp-codegen diff <from> <to> [--format md|json] [--schemas DIR] [--spec-dir DIR]
@@ -30,6 +30,8 @@ generate
                    file, and exit 1 if there is any (0 when identical)
   --spec-dir DIR   where sync finds the spec's schema files (default: $MCP_SPEC_DIR)
   --lock FILE      the lock pinning the spec's files (default: schemas/lock.json)
+  --no-cache       compile every type afresh; by default the type compiler's output is cached
+                   by content in node_modules/.cache/mcp-codegen ($MCP_CODEGEN_CACHE_DIR)
 
 schemas sync
   Fills schemas/<version>/schema.json with the bytes pinned in schemas/lock.json, from --spec-dir
@@ -91,6 +93,7 @@ async function generate(args: string[]): Promise<number> {
       check: { type: "boolean", default: false },
       "spec-dir": { type: "string" },
       lock: { type: "string" },
+      "no-cache": { type: "boolean", default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -113,6 +116,7 @@ async function generate(args: string[]): Promise<number> {
     lock,
     patchesDir: defaultPatchesDir,
     overridesFile: defaultOverridesFile,
+    cacheDir: values["no-cache"] ? undefined : (process.env.MCP_CODEGEN_CACHE_DIR || defaultCacheDir),
   });
   const summary = model.versions
     .map((v) => `${v.label} (${v.era}, ${Object.keys(v.definitions).length} definitions, ${v.requests.length} requests, ${v.notifications.length} notifications)`)

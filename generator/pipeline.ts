@@ -18,6 +18,8 @@ export interface ModelOptions {
   lock?: SpecLock;
   patchesDir?: string;
   overridesFile?: string;
+  /** Cache folder for the type compiler's output (see `EmitOptions`); absent: no cache. */
+  cacheDir?: string;
 }
 
 /** Version labels in a schemas folder: its subfolders holding a schema.json, sorted. */
@@ -54,5 +56,5 @@ export function buildModel(options: ModelOptions): ProtocolModel {
 
 export async function generateFiles(options: ModelOptions): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
   const model = buildModel(options);
-  return { model, files: await emitTree(model) };
+  return { model, files: await emitTree(model, { cacheDir: options.cacheDir }) };
 }

@@ -3,8 +3,10 @@ import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
 import { emitMatrix } from "./matrix.js";
-import { template } from "./templates.js";
-import { emitTypeDeclarations } from "./typescript.js";
+import { setTemplateCache, template } from "./templates.js";
+import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
+
+export type EmitOptions = TypeEmitOptions;
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -34,10 +36,10 @@ export function methodTypeImports(version: VersionModel): string[] {
   return [...names].sort();
 }
 
-export async function emitVersion(version: VersionModel): Promise<GeneratedFiles> {
+export async function emitVersion(version: VersionModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const files: GeneratedFiles = new Map();
-  const declarations = await emitTypeDeclarations(version);
+  const declarations = await emitTypeDeclarations(version, options);
   files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(
     `${version.label}/methods.ts`,
@@ -48,7 +50,7 @@ export async function emitVersion(version: VersionModel): Promise<GeneratedFiles
   return files;
 }
 
-export async function emitTree(model: ProtocolModel): Promise<GeneratedFiles> {
+export async function emitTree(model: ProtocolModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
   const idents = new Map<string, string>();
   for (const v of model.versions) {
     const ident = versionIdent(v.label);
@@ -56,8 +58,9 @@ export async function emitTree(model: ProtocolModel): Promise<GeneratedFiles> {
     if (clash !== undefined) throw new Error(`version labels "${clash}" and "${v.label}" map to the same module name ${ident}`);
     idents.set(ident, v.label);
   }
+  setTemplateCache(options.cacheDir);
   const files: GeneratedFiles = new Map();
-  const perVersion = await Promise.all(model.versions.map(emitVersion));
+  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options)));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
 
   const header = { versions: model.versions };

@@ -1,33 +1,74 @@
 // Handlebars file skeletons from templates/: compiled once, strict, no HTML escaping.
 // Logic stays in the model and the emitters; templates only lay out text.
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import Handlebars from "handlebars";
 import { templatesDir } from "../paths.js";
+import { sha256 } from "../spec/lock.js";
 
 export type Template = (context: object) => string;
 
+const COMPILE_OPTIONS = { noEscape: true, strict: true, preventIndent: false } as const;
+
 let engine: typeof Handlebars | undefined;
+let cacheDir: string | undefined;
 const compiled = new Map<string, Template>();
+
+/**
+ * Keep precompiled templates in `dir` (content-addressed by template text and Handlebars version),
+ * so a run whose templates did not change skips the template compiler. Undefined: no cache.
+ */
+export function setTemplateCache(dir: string | undefined): void {
+  cacheDir = dir;
+}
+
+/** Compile a template, or load its precompiled form from the cache. */
+function compile(source: string): HandlebarsTemplateDelegate {
+  const e = getEngine();
+  if (cacheDir === undefined) return e.compile(source, COMPILE_OPTIONS);
+  const key = sha256(JSON.stringify({ handlebars: Handlebars.VERSION, options: COMPILE_OPTIONS, source }));
+  const file = path.join(cacheDir, "handlebars", `${key}.js`);
+  let spec: string | undefined;
+  try {
+    spec = readFileSync(file, "utf8");
+  } catch {
+    spec = e.precompile(source, COMPILE_OPTIONS) as string;
+    try {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(`${file}.${process.pid}.tmp`, spec);
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    } catch {
+      // A cache that cannot be written is no error.
+    }
+  }
+  // The precompiled form is Handlebars' own output for our own template text.
+  return e.template(new Function(`return ${spec}`)());
+}
 
 function getEngine(): typeof Handlebars {
   if (engine) return engine;
   engine = Handlebars.create();
   engine.registerHelper("json", (value: unknown) => JSON.stringify(value));
   engine.registerHelper("join", (list: unknown[], sep: string) => list.join(sep));
+  return engine;
+}
+
+let partialsRegistered = false;
+function registerPartials(): void {
+  if (partialsRegistered) return;
+  partialsRegistered = true;
   const partials = path.join(templatesDir, "partials");
   for (const file of readdirSync(partials).sort()) {
-    if (file.endsWith(".hbs")) engine.registerPartial(file.slice(0, -4), readFileSync(path.join(partials, file), "utf8"));
+    if (file.endsWith(".hbs")) getEngine().registerPartial(file.slice(0, -4), compile(readFileSync(path.join(partials, file), "utf8")));
   }
-  return engine;
 }
 
 /** A template by file name (`methods.ts.hbs`). */
 export function template(name: string): Template {
   let t = compiled.get(name);
   if (!t) {
-    const source = readFileSync(path.join(templatesDir, name), "utf8");
-    t = getEngine().compile(source, { noEscape: true, strict: true, preventIndent: false });
+    registerPartials();
+    t = compile(readFileSync(path.join(templatesDir, name), "utf8"));
     compiled.set(name, t);
   }
   return t;

@@ -2,8 +2,11 @@
 // Every `$ref` becomes a `tsType` naming its definition before compiling, so the compiler never
 // dereferences: no inlined copies, no `Annotations1` duplicates, aliases stay aliases
 // (`export type EmptyResult = Result`).
-import { compile } from "json-schema-to-typescript";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
 import { refName } from "../spec/load.js";
+import { sha256 } from "../spec/lock.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
 
 const ROOT = "McpCodegenRoot";
@@ -35,20 +38,68 @@ function prepare(node: unknown): unknown {
   return out;
 }
 
+const COMPILE_OPTIONS = {
+  additionalProperties: false,
+  unreachableDefinitions: true,
+  bannerComment: "",
+  // Formatting is ours (indent below): prettier would be three quarters of the compile time.
+  format: false,
+  declareExternallyReferenced: true,
+  strictIndexSignatures: false,
+} as const;
+
+export interface TypeEmitOptions {
+  /**
+   * Folder for a content-addressed cache of the compiler's output, keyed by the compiler's version,
+   * its options and the exact schema it is given. Absent: no cache.
+   */
+  cacheDir?: string;
+}
+
+let compilerVersion: string | undefined;
+function getCompilerVersion(): string {
+  if (compilerVersion === undefined) {
+    const main = createRequire(import.meta.url).resolve("json-schema-to-typescript");
+    const pkg = path.join(main.slice(0, main.lastIndexOf(`${path.sep}dist${path.sep}`)), "package.json");
+    compilerVersion = JSON.parse(readFileSync(pkg, "utf8")).version as string;
+  }
+  return compilerVersion;
+}
+
+async function compileSchema(root: JsonSchema): Promise<string> {
+  // Loaded on demand: with a warm cache, `generate --check` never pays for the compiler (and prettier).
+  const { compile } = await import("json-schema-to-typescript");
+  return compile(root as never, ROOT, COMPILE_OPTIONS);
+}
+
+async function compileCached(root: JsonSchema, cacheDir: string | undefined): Promise<string> {
+  if (cacheDir === undefined) return compileSchema(root);
+  const key = sha256(JSON.stringify({ compiler: getCompilerVersion(), options: COMPILE_OPTIONS, root }));
+  const file = path.join(cacheDir, "json-schema-to-typescript", `${key}.ts`);
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    // A miss: compile, then store best-effort (a cache that cannot be written is no error).
+  }
+  const source = await compileSchema(root);
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, source);
+    renameSync(tmp, file);
+  } catch {
+    // ignore
+  }
+  return source;
+}
+
 /** The declarations of types.ts, sorted by name, without header. */
-export async function emitTypeDeclarations(version: VersionModel): Promise<string> {
+export async function emitTypeDeclarations(version: VersionModel, options: TypeEmitOptions = {}): Promise<string> {
   const defs: Record<string, unknown> = {};
   for (const [name, def] of Object.entries(version.definitions)) {
     defs[name] = { ...(prepare(def) as JsonSchema), title: name };
   }
-  const source = await compile({ title: ROOT, type: "object", properties: {}, additionalProperties: false, $defs: defs } as never, ROOT, {
-    additionalProperties: false,
-    unreachableDefinitions: true,
-    bannerComment: "",
-    format: false,
-    declareExternallyReferenced: true,
-    strictIndexSignatures: false,
-  });
+  const source = await compileCached({ title: ROOT, type: "object", properties: {}, additionalProperties: false, $defs: defs }, options.cacheDir);
   const declarations = splitDeclarations(indent(source)).filter((d) => d.name !== ROOT);
   const names = declarations.map((d) => d.name).sort();
   const expected = Object.keys(version.definitions).sort();

@@ -10,15 +10,30 @@ import { ensureSchemas, generatedDir, lockFile, readTree, root, runCli, schemasD
 beforeAll(ensureSchemas);
 
 describe("generated/", () => {
-  it("is reproduced byte for byte by `generate --out <tmp>`", () => {
+  it("is reproduced byte for byte by `generate --out <tmp> --no-cache`", () => {
     const out = path.join(tempDir(), "out");
-    const r = runCli(["generate", "--out", out]);
+    const r = runCli(["generate", "--out", out, "--no-cache"]);
     expect(r.stderr).toContain("generated");
     expect(r.status).toBe(0);
     const fresh = readTree(out);
     const committed = readTree(generatedDir);
     expect([...fresh.keys()]).toEqual([...committed.keys()]);
     for (const [file, text] of fresh) expect(text, file).toBe(committed.get(file));
+  });
+
+  it("is reproduced byte for byte from a cold and then a warm compiler cache", () => {
+    const cache = path.join(tempDir(), "cache");
+    const committed = readTree(generatedDir);
+    for (const run of ["cold", "warm"]) {
+      const out = path.join(tempDir(), run);
+      const r = runCli(["generate", "--out", out], { MCP_CODEGEN_CACHE_DIR: cache });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readTree(out), run).toEqual(committed);
+    }
+    // One compiled types file per distinct schema (2026-07-28 and draft share bytes), and the templates.
+    const entries = [...readTree(cache).keys()];
+    expect(entries.filter((e) => e.startsWith("json-schema-to-typescript/")).length).toBe(5);
+    expect(entries.some((e) => e.startsWith("handlebars/"))).toBe(true);
   });
 
   it("gives identical bytes on two runs and leaves the loaded schemas unmutated", async () => {
