@@ -3,3 +3,4 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 export * from "./types.js";
 export * from "./methods.js";
+export * from "./schemas.js";

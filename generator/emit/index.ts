@@ -3,6 +3,7 @@ import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitMatrix } from "./matrix.js";
 import { template } from "./templates.js";
 import { emitTypeDeclarations } from "./typescript.js";
+import { zodModule } from "./zod.js";
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -41,6 +42,9 @@ export async function emitVersion(version: VersionModel): Promise<GeneratedFiles
     `${version.label}/methods.ts`,
     finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
   );
+  const zod = zodModule(version);
+  files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
+  files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
   files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;
 }
