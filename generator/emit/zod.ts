@@ -379,7 +379,15 @@ class Compiler {
     const extra = node.additionalProperties;
     let s: string;
     if (extra === undefined || extra === true || (isObject(extra) && isTrivial(extra))) s = `z.looseObject(${fields})`;
-    else if (extra === false) s = `z.strictObject(${fields})`;
+    else if (extra === false) {
+      // Not z.strictObject: inside z.intersection (allOf) zod forgives a key one side does not know
+      // when the other side does, where JSON Schema rejects it. A custom issue per key is not forgiven.
+      const known = [...new Set([...Object.keys(properties as JsonSchema), ...(required as string[])])];
+      const test = known.length === 0 ? "false" : known.map((k) => `k === ${JSON.stringify(k)}`).join(" || ");
+      s = `z.looseObject(${fields}).superRefine((o, ctx) => {
+  for (const k of Object.keys(o)) if (!(${test})) ctx.addIssue({ code: "custom", path: [k], message: \`Unrecognized key: "\${k}"\` });
+})`;
+    }
     else s = `z.object(${fields}).catchall(${nest(this.compile(extra, [...at, "additionalProperties"]))})`;
 
     if (node.propertyNames !== undefined) {
