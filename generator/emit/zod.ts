@@ -453,7 +453,7 @@ export function zodModule(version: VersionModel): ZodModule {
   const paramsExpr = (definition: string, schema: JsonSchema | undefined) => {
     if (schema === undefined) return "z.unknown()";
     if (typeof schema.$ref === "string") return schemaName(refName(schema.$ref));
-    return new Compiler({ version, definition, declared, recursive, helpers }).compile(schema, ["properties", "params"]);
+    return nest(new Compiler({ version, definition, declared, recursive, helpers }).compile(schema, ["properties", "params"]));
   };
   return {
     declarations,
@@ -462,7 +462,7 @@ export function zodModule(version: VersionModel): ZodModule {
     requestParams: version.requests.map((r) => ({ method: r.method, expr: paramsExpr(r.definition, r.params?.schema) })),
     results: version.requests.map((r) => ({
       method: r.method,
-      expr: r.results.length === 1 ? schemaName(r.results[0]) : list("z.union([", r.results.map(schemaName), "])"),
+      expr: r.results.length === 1 ? schemaName(r.results[0]) : nest(list("z.union([", r.results.map(schemaName), "])")),
     })),
     notificationParams: version.notifications.map((n) => ({ method: n.method, expr: paramsExpr(n.definition, n.params?.schema) })),
   };
