@@ -241,3 +241,14 @@ export function acceptsEverything(schema: unknown, defs: Defs): boolean {
   if (keys.length === 0) return true;
   return keys.length === 1 && typeof schema.$ref === "string" && acceptsEverything(defs[refName(schema.$ref)], defs);
 }
+
+/** Equal as JSON values (object key order aside). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -15,7 +15,7 @@ import { zodModule } from "../../generator/emit/zod.js";
 import { InputError } from "../../generator/errors.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
 import { projectRoot } from "../../generator/paths.js";
-import { InstanceGenerator, type Json, rng, seedOf } from "./corpus.js";
+import { InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
 
 const DEFS: Record<string, JsonSchema> = {
   Closed: { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"], additionalProperties: false },
@@ -129,7 +129,9 @@ describe.each(["draft-07", "2020-12"] as const)("zod emitter, %s", (dialect) => 
       }
       for (const instance of corpus) {
         const expected = validate(instance) as boolean;
-        if (zod[`${name}Schema`].safeParse(instance).success !== expected) disagreements.push(`${name} ${JSON.stringify(instance)}: Ajv says ${expected}`);
+        const result = zod[`${name}Schema`].safeParse(instance);
+        if (result.success !== expected) disagreements.push(`${name} ${JSON.stringify(instance)}: Ajv says ${expected}`);
+        else if (result.success && !sameJson(result.data, instance)) disagreements.push(`${name} ${JSON.stringify(instance)}: zod returned ${JSON.stringify(result.data)}`);
       }
     }
     expect(disagreements).toEqual([]);
