@@ -408,9 +408,7 @@ export interface JSONRPCError {
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?: {
-      [k: string]: unknown
-    }
+    data?: unknown
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
@@ -645,9 +643,7 @@ export interface LoggingMessageNotification {
     /**
      * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
      */
-    data: {
-      [k: string]: unknown
-    }
+    data: unknown
     level: LoggingLevel
     /**
      * An optional name of the logger issuing this message.

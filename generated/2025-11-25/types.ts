@@ -731,9 +731,7 @@ export interface Error {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1301,9 +1299,7 @@ export interface LoggingMessageNotificationParams {
   /**
    * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
    */
-  data: {
-    [k: string]: unknown
-  }
+  data: unknown
   /**
    * The severity of this log message.
    */

@@ -204,9 +204,7 @@ export interface CallToolResult {
    * This can be any JSON value (object, array, string, number, boolean, or null)
    * that conforms to the tool's outputSchema if one is defined.
    */
-  structuredContent?: {
-    [k: string]: unknown
-  }
+  structuredContent?: unknown
 }
 
 /**
@@ -684,9 +682,7 @@ export interface Error {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -949,9 +945,7 @@ export interface InternalError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -978,9 +972,7 @@ export interface InvalidParamsError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -998,9 +990,7 @@ export interface InvalidRequestError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1397,9 +1387,7 @@ export interface LoggingMessageNotificationParams {
   /**
    * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
    */
-  data: {
-    [k: string]: unknown
-  }
+  data: unknown
   /**
    * The severity of this log message.
    */
@@ -1446,9 +1434,7 @@ export interface MethodNotFoundError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1632,9 +1618,7 @@ export interface ParseError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown
-  }
+  data?: unknown
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -2753,9 +2737,7 @@ export interface ToolResultContent {
    * This can be any JSON value (object, array, string, number, boolean, or null).
    * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
    */
-  structuredContent?: {
-    [k: string]: unknown
-  }
+  structuredContent?: unknown
   /**
    * The ID of the tool use this result corresponds to.
    *

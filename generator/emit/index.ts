@@ -5,6 +5,7 @@ import { emitDiffs } from "./diffs.js";
 import { emitMatrix } from "./matrix.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
+import { zodModule } from "./zod.js";
 
 export type EmitOptions = TypeEmitOptions;
 
@@ -46,6 +47,9 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
     finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
   );
   for (const [p, text] of emitHandlerFiles(version, finish)) files.set(p, text);
+  const zod = zodModule(version);
+  files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
+  files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
   files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;
 }

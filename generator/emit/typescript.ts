@@ -12,6 +12,8 @@ import type { JsonSchema, VersionModel } from "../model/types.js";
 const ROOT = "McpCodegenRoot";
 /** Keywords whose values are data, not schemas. */
 const DATA = new Set(["const", "enum", "default", "examples", "required"]);
+/** Keywords that never constrain a value. */
+const ANNOTATIONS = new Set(["description", "title", "$comment", "format", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
 
 /** Rewrite a loaded schema node into what json-schema-to-typescript should see. */
 function prepare(node: unknown): unknown {
@@ -29,6 +31,8 @@ function prepare(node: unknown): unknown {
     } else out[key] = prepare(value);
   }
   if (typeof src.$ref === "string") out.tsType = refName(src.$ref);
+  // `{}` accepts every JSON value; the compiler would make it an object type.
+  else if (Object.keys(src).every((k) => ANNOTATIONS.has(k))) out.tsType = "unknown";
   // Like the spec's own TypeScript: an index signature only where additionalProperties is given,
   // or where an object declares no properties at all (MetaObject).
   const isObject = src.type === "object" || (src.type === undefined && src.properties !== undefined);

@@ -1,0 +1,254 @@
+// A seeded corpus for the differential test: instances generated from a loaded JSON Schema
+// (meant to be valid) and mutations of them (meant to be invalid). Whether an instance IS valid
+// is for the oracle (Ajv) to say; this only has to produce enough of both kinds.
+import type { JsonSchema } from "../../generator/model/types.js";
+import { refName } from "../../generator/spec/load.js";
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Defs = Readonly<Record<string, JsonSchema>>;
+
+/** mulberry32: small, fast, deterministic. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function seedOf(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
+const STRINGS = ["", "a", "text", "héllo wörld", "😀 emoji", "line\nbreak", "2.0", "https://example.com/x", "1", "null", "\u0000"];
+const KEYS = ["extra", "x-vendor", "_meta2", "data", "value", "io.example/key"];
+const MAX_DEPTH = 5;
+
+export class InstanceGenerator {
+  constructor(
+    private readonly defs: Defs,
+    private readonly random: () => number,
+  ) {}
+
+  private int(lo: number, hi: number): number {
+    return lo + Math.floor(this.random() * (hi - lo + 1));
+  }
+  private pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.random() * items.length)];
+  }
+  private chance(p: number): boolean {
+    return this.random() < p;
+  }
+
+  /** Any JSON value, bounded in depth. */
+  anyJson(depth = 0): Json {
+    const kinds = depth >= 3 ? ["null", "boolean", "integer", "number", "string"] : ["null", "boolean", "integer", "number", "string", "array", "object"];
+    switch (this.pick(kinds)) {
+      case "null":
+        return null;
+      case "boolean":
+        return this.chance(0.5);
+      case "integer":
+        return this.int(-1000, 1000);
+      case "number":
+        return Math.round((this.random() - 0.5) * 1e6) / 100;
+      case "string":
+        return this.pick(STRINGS);
+      case "array":
+        return Array.from({ length: this.int(0, 3) }, () => this.anyJson(depth + 1));
+      default: {
+        const o: { [key: string]: Json } = {};
+        for (let i = this.int(0, 3); i > 0; i--) o[this.pick(KEYS)] = this.anyJson(depth + 1);
+        return o;
+      }
+    }
+  }
+
+  /** Follow `$ref`s and flatten `allOf` into one schema (properties and required merged). */
+  resolve(node: unknown): unknown {
+    if (!isObject(node)) return node;
+    if (typeof node.$ref === "string") return this.resolve(this.defs[refName(node.$ref)]);
+    if (!Array.isArray(node.allOf)) return node;
+    const { allOf, ...rest } = node;
+    const parts = [rest, ...(allOf as unknown[]).map((b) => this.resolve(b))].filter(isObject);
+    const merged: JsonSchema = {};
+    const properties: Record<string, unknown> = {};
+    const required = new Set<string>();
+    for (const p of parts) {
+      for (const [k, v] of Object.entries(p)) {
+        if (k === "properties") {
+          for (const [name, s] of Object.entries(v as object)) properties[name] = name in properties ? { allOf: [properties[name], s] } : s;
+        } else if (k === "required") for (const r of v as string[]) required.add(r);
+        else if (!(k in merged)) merged[k] = v;
+      }
+    }
+    if (Object.keys(properties).length > 0) merged.properties = properties;
+    if (required.size > 0) merged.required = [...required];
+    return merged;
+  }
+
+  /** An instance meant to satisfy the schema. */
+  generate(schema: unknown, depth = 0): Json {
+    const node = this.resolve(schema);
+    if (node === true || node === undefined) return this.anyJson(depth);
+    if (!isObject(node)) return null;
+    const branches = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+    if (branches) {
+      const { anyOf: _a, oneOf: _o, ...rest } = node;
+      const branch = this.resolve(this.pick(branches));
+      return this.generate(isObject(branch) ? { ...rest, ...branch } : branch, depth + 1);
+    }
+    if (node.const !== undefined) return node.const as Json;
+    if (Array.isArray(node.enum)) return this.pick(node.enum) as Json;
+    const types = node.type === undefined ? (node.properties || node.required ? ["object"] : null) : Array.isArray(node.type) ? node.type : [node.type];
+    if (types === null) return this.anyJson(depth);
+    switch (this.pick(types as string[])) {
+      case "null":
+        return null;
+      case "boolean":
+        return this.chance(0.5);
+      case "string":
+        return this.chance(0.7) ? this.pick(STRINGS) : Math.floor(this.random() * 1e9).toString(36);
+      case "integer": {
+        const lo = typeof node.minimum === "number" ? Math.ceil(node.minimum) : -1000;
+        const hi = typeof node.maximum === "number" ? Math.floor(node.maximum) : lo + 2000;
+        // Integral numbers beyond 2^53 are integers too.
+        return node.maximum === undefined && this.chance(0.05) ? 2 ** 60 : this.int(lo, hi);
+      }
+      case "number": {
+        const lo = typeof node.minimum === "number" ? node.minimum : -1000;
+        const hi = typeof node.maximum === "number" ? node.maximum : lo + 2000;
+        if (this.chance(0.1)) return this.pick([lo, hi]);
+        return lo + this.random() * (hi - lo);
+      }
+      case "array": {
+        const min = typeof node.minItems === "number" ? node.minItems : 0;
+        const max = Math.min(typeof node.maxItems === "number" ? node.maxItems : Infinity, min + (depth >= MAX_DEPTH ? 0 : 3));
+        return Array.from({ length: this.int(min, max) }, () => this.generate(node.items ?? true, depth + 1));
+      }
+      default:
+        return this.object(node, depth);
+    }
+  }
+
+  private object(node: JsonSchema, depth: number): Json {
+    const properties = (node.properties ?? {}) as Record<string, unknown>;
+    const required = new Set((node.required ?? []) as string[]);
+    const out: { [key: string]: Json } = {};
+    for (const [name, s] of Object.entries(properties)) {
+      if (required.has(name) || (depth < MAX_DEPTH && this.chance(0.5))) out[name] = this.generate(s, depth + 1);
+    }
+    for (const name of required) if (!(name in out)) out[name] = this.anyJson(depth + 1);
+    const extra = node.additionalProperties;
+    if (extra !== false && depth < MAX_DEPTH) {
+      const described = isObject(extra) && Object.keys(extra).some((k) => k !== "description");
+      const count = described ? this.int(0, 2) : this.chance(0.3) ? 1 : 0;
+      for (let i = 0; i < count; i++) {
+        const k = this.pick(KEYS) + (described ? String(i) : "");
+        if (!(k in properties)) out[k] = described ? this.generate(extra, depth + 1) : this.anyJson(depth + 1);
+      }
+    }
+    return out;
+  }
+
+  /** A copy of a value with one mutation meant to break it. */
+  mutate(value: Json): Json {
+    // Some schemas (open results, unions with an open branch) reject little but other types.
+    if (this.chance(0.15)) return this.otherType(value);
+    const copy = structuredClone(value);
+    const locations: Array<{ parent: Json[] | { [key: string]: Json } | null; key: string | number; value: Json }> = [{ parent: null, key: "", value: copy }];
+    const walk = (v: Json) => {
+      if (Array.isArray(v)) v.forEach((item, i) => (locations.push({ parent: v, key: i, value: item }), walk(item)));
+      else if (v !== null && typeof v === "object") for (const [k, item] of Object.entries(v)) locations.push({ parent: v, key: k, value: item }), walk(item);
+    };
+    walk(copy);
+    // Half the mutations hit the top two levels, where definitions put most of their constraints.
+    const shallow = locations.filter((l) => l.parent === null || l.parent === copy);
+    const at = this.chance(0.5) ? this.pick(shallow) : this.pick(locations);
+    const replaced = this.broken(at.value);
+    if (replaced === DELETE) {
+      if (at.parent !== null && !Array.isArray(at.parent)) delete at.parent[at.key as string];
+      else if (Array.isArray(at.parent)) at.parent.splice(at.key as number, 1);
+      else return this.otherType(copy);
+      return copy;
+    }
+    if (at.parent === null) return replaced;
+    (at.parent as Record<string | number, Json>)[at.key] = replaced;
+    return copy;
+  }
+
+  /** A value of a different JSON type. */
+  otherType(v: Json): Json {
+    for (;;) {
+      const o = this.anyJson(1);
+      if (kind(o) !== kind(v)) return o;
+    }
+  }
+
+  private broken(v: Json): Json | typeof DELETE {
+    const ops: Array<() => Json | typeof DELETE> = [() => DELETE, () => this.otherType(v), () => null];
+    if (typeof v === "string") ops.push(() => v + "!", () => "", () => this.pick(STRINGS) + Math.floor(this.random() * 1e6).toString(36));
+    if (typeof v === "number") ops.push(() => v + 0.5, () => -v - 1, () => v * 1000 + 1);
+    if (Array.isArray(v)) {
+      ops.push(() => [], () => [...v, ...Array.from({ length: 101 }, () => (v.length > 0 ? v[0] : "x"))], () => [...v, this.anyJson(2)]);
+    } else if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      ops.push(() => ({ ...v, [this.pick(KEYS)]: this.anyJson(2) }));
+      if (keys.length > 0) {
+        ops.push(() => {
+          const { [this.pick(keys)]: _drop, ...rest } = v;
+          return rest;
+        });
+      }
+    }
+    return this.pick(ops)();
+  }
+}
+
+const DELETE = Symbol("delete");
+
+function kind(v: Json): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+/** How many distinct values a schema allows, when that is finite (const/enum/boolean/null and unions of them). */
+export function finiteSize(schema: unknown, defs: Defs): number {
+  if (!isObject(schema)) return schema === false ? 0 : Infinity;
+  if (typeof schema.$ref === "string") return finiteSize(defs[refName(schema.$ref)], defs);
+  if (schema.const !== undefined) return 1;
+  if (Array.isArray(schema.enum)) return schema.enum.length;
+  const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  if (branches) return branches.reduce((n: number, b) => n + finiteSize(b, defs), 0);
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.every((t) => t === "boolean" || t === "null")) return types.reduce((n: number, t) => n + (t === "boolean" ? 2 : 1), 0);
+  return Infinity;
+}
+
+/** Whether a schema accepts every JSON value (nothing can be invalid). */
+export function acceptsEverything(schema: unknown, defs: Defs): boolean {
+  if (schema === true) return true;
+  if (!isObject(schema)) return false;
+  const keys = Object.keys(schema).filter((k) => !["description", "title", "$comment", "format", "default", "examples"].includes(k));
+  if (keys.length === 0) return true;
+  return keys.length === 1 && typeof schema.$ref === "string" && acceptsEverything(defs[refName(schema.$ref)], defs);
+}
+
+/** Equal as JSON values (object key order aside). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

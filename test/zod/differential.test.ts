@@ -1,0 +1,106 @@
+// Differential test: every generated `<Name>Schema` against Ajv on the version's own schema.json
+// (draft-07 for the legacy files, 2020-12 for the newer ones; formats not asserted), over a seeded
+// corpus of generated instances and mutations of them. Ajv labels each instance; zod must agree on
+// every one, and return what it accepts unchanged (no key stripped).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import type { ZodType } from "zod";
+import { pointerToken } from "../../generator/errors.js";
+import { defaultOutDir, defaultPatchesDir, defaultSchemasDir } from "../../generator/paths.js";
+import { sha256 } from "../../generator/spec/lock.js";
+import { loadSpec } from "../../generator/spec/load.js";
+import { applyPatches, readPatches } from "../../generator/spec/patch.js";
+import { acceptsEverything, finiteSize, InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
+
+const WANTED = 50;
+const MAX_ATTEMPTS = 600;
+
+const versions = readdirSync(defaultOutDir, { withFileTypes: true })
+  .filter((e) => e.isDirectory() && existsSync(path.join(defaultOutDir, e.name, "schemas.ts")))
+  .map((e) => e.name)
+  .sort();
+
+/** The schema file as Ajv should see it: the published bytes with the reviewed patches the generator applied. */
+function oracleDocument(version: string): Record<string, unknown> {
+  const file = path.join(defaultSchemasDir, version, "schema.json");
+  const bytes = readFileSync(file);
+  const doc = JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
+  const patchFile = path.join(defaultPatchesDir, `${version}.json`);
+  const reviewed = readPatches(patchFile);
+  if (reviewed !== null && reviewed.sha256 === sha256(bytes)) applyPatches(doc, reviewed.patches, patchFile, file);
+  return doc;
+}
+
+interface Disagreement {
+  definition: string;
+  instance: Json;
+  ajv: boolean;
+  zod: boolean;
+  detail: string;
+}
+
+describe("zod schemas agree with Ajv on every definition", () => {
+  it("has generated schemas for every synced version", () => {
+    expect(versions.length).toBeGreaterThan(0);
+    for (const v of versions) expect(existsSync(path.join(defaultSchemasDir, v, "schema.json")), `schemas/${v}/schema.json`).toBe(true);
+  });
+
+  it.each(versions)("%s", async (version) => {
+    const spec = loadSpec(path.join(defaultSchemasDir, version, "schema.json"), version, { patchesDir: defaultPatchesDir });
+    const doc = oracleDocument(version);
+    const options = { strict: false, validateFormats: false, allErrors: false } as const;
+    const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+    ajv.addSchema(doc, "mcp");
+    const zod = (await import(`../../generated/${version}/schemas.ts`)) as Record<string, ZodType>;
+
+    const disagreements: Disagreement[] = [];
+    const short: string[] = [];
+    let valid = 0;
+    let invalid = 0;
+    const names = Object.keys(spec.defs).sort();
+    for (const name of names) {
+      const ajvValidate = ajv.getSchema(`mcp#/${spec.container}/${pointerToken(name)}`) as ValidateFunction;
+      const schema = zod[`${name}Schema`];
+      expect(schema, `${name}Schema is exported`).toBeDefined();
+      const generator = new InstanceGenerator(spec.defs, rng(seedOf(`${version}/${name}`)));
+      const seen = new Set<string>();
+      const corpus = { valid: [] as Json[], invalid: [] as Json[] };
+      const judge = (instance: Json) => {
+        const text = JSON.stringify(instance);
+        if (seen.has(text)) return;
+        seen.add(text);
+        const a = ajvValidate(instance) as boolean;
+        const z = schema.safeParse(instance);
+        (a ? corpus.valid : corpus.invalid).push(instance);
+        if (a !== z.success) {
+          const detail = a ? JSON.stringify(z.error?.issues.slice(0, 3)) : JSON.stringify(ajvValidate.errors?.slice(0, 3));
+          disagreements.push({ definition: name, instance, ajv: a, zod: z.success, detail });
+        } else if (z.success && !sameJson(z.data, instance)) {
+          // Accepting is not enough: nothing may be stripped or changed on the way through.
+          disagreements.push({ definition: name, instance, ajv: a, zod: z.success, detail: `zod output differs: ${JSON.stringify(z.data)}` });
+        }
+      };
+      for (let i = 0; i < MAX_ATTEMPTS && (corpus.valid.length < WANTED || corpus.invalid.length < WANTED); i++) {
+        const instance = corpus.valid.length < WANTED ? generator.generate(spec.defs[name]) : undefined;
+        if (instance !== undefined) judge(instance);
+        // Mutate valid instances: each mutation is a small step away from the schema's edge.
+        const base = corpus.valid.length > 0 ? corpus.valid[i % corpus.valid.length] : (instance ?? generator.generate(spec.defs[name]));
+        judge(generator.mutate(base));
+      }
+      valid += corpus.valid.length;
+      invalid += corpus.invalid.length;
+      const wantValid = Math.min(WANTED, finiteSize(spec.defs[name], spec.defs));
+      const wantInvalid = acceptsEverything(spec.defs[name], spec.defs) ? 0 : WANTED;
+      if (corpus.valid.length < wantValid || corpus.invalid.length < wantInvalid) {
+        short.push(`${name}: ${corpus.valid.length} valid (want ${wantValid}), ${corpus.invalid.length} invalid (want ${wantInvalid})`);
+      }
+    }
+    console.log(`${version}: ${names.length} definitions, ${valid + invalid} instances (${valid} valid, ${invalid} invalid per Ajv), ${disagreements.length} disagreements`);
+
+    expect(disagreements.slice(0, 5).map((d) => `${d.definition}: Ajv ${d.ajv ? "accepts" : "rejects"}, zod ${d.zod ? "accepts" : "rejects"} ${JSON.stringify(d.instance)}\n  ${d.detail}`)).toEqual([]);
+    expect(short).toEqual([]);
+  });
+});

@@ -1,0 +1,212 @@
+// The zod emitter on small synthetic schemas: every keyword it supports, against Ajv in both
+// dialects (including constructs the MCP schemas do not use yet: closed objects, oneOf, not,
+// string lengths in code points, propertyNames, recursion), the type test failing on a mismatch,
+// and generation failing on what it cannot express.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import ts from "typescript";
+import { afterAll, describe, expect, it } from "vitest";
+import type { ZodType } from "zod";
+import { emitVersion } from "../../generator/emit/index.js";
+import { zodModule } from "../../generator/emit/zod.js";
+import { InputError } from "../../generator/errors.js";
+import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
+import { projectRoot } from "../../generator/paths.js";
+import { InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
+
+const DEFS: Record<string, JsonSchema> = {
+  Closed: { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"], additionalProperties: false },
+  Empty: { type: "object", additionalProperties: false },
+  Extra: { type: "object", properties: { a: { type: "integer" } }, additionalProperties: { type: "string" } },
+  Untyped: { properties: { a: { type: "string" } }, required: ["a"] },
+  RequiredOnly: { required: ["x"] },
+  TypeArray: { type: ["string", "null", "integer"], minimum: 2, maxLength: 3 },
+  Int: { type: "integer", minimum: 0, exclusiveMaximum: 10 },
+  Num: { type: "number", exclusiveMinimum: 0, maximum: 1 },
+  Triple: { type: "number", multipleOf: 3 },
+  Str: { type: "string", minLength: 2, maxLength: 3, pattern: "^[a-zé😀]+$" },
+  Arr: { type: "array", items: { $ref: "#/$defs/Int" }, minItems: 1, maxItems: 3 },
+  NoItems: { type: "array", items: false },
+  One: { oneOf: [{ type: "integer" }, { type: "number", minimum: 5 }] },
+  Any: { anyOf: [{ type: "string" }, { $ref: "#/$defs/Closed" }] },
+  All: { allOf: [{ $ref: "#/$defs/Closed" }, { properties: { a: { const: "x" } } }] },
+  NotString: { not: { type: "string" } },
+  Mixed: { enum: ["a", 1, null, true] },
+  TypedEnum: { type: "string", enum: ["a", 1, "b"] },
+  Zero: { const: 0 },
+  Names: { type: "object", propertyNames: { pattern: "^[a-z]+$" }, minProperties: 1, maxProperties: 2 },
+  Tree: { type: "object", properties: { value: { type: "integer" }, children: { type: "array", items: { $ref: "#/$defs/Tree" } } }, required: ["value"] },
+  Ping: { anyOf: [{ type: "null" }, { $ref: "#/$defs/Pong" }] },
+  Pong: { type: "array", items: { $ref: "#/$defs/Ping" } },
+  Anything: { description: "the true schema" },
+  Cat: { type: "object", properties: { kind: { type: "string", const: "cat" }, lives: { type: "integer" } }, required: ["kind", "lives"] },
+  Dog: { type: "object", properties: { kind: { type: "string", const: "dog" }, good: { type: "boolean" } }, required: ["kind"] },
+  Pet: { anyOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }] },
+};
+
+/**
+ * Constructs json-schema-to-typescript types more narrowly than JSON Schema validates (an interface
+ * for a schema without `type`, tuples for small `maxItems`, nothing for `not`): faithful schemas of
+ * these are wider than their types.ts type, so the type test leaves them out. The MCP schemas use none.
+ */
+const UNTYPABLE = new Set(["All", "Arr", "NotString", "RequiredOnly", "Untyped"]);
+
+/** Instances at the edges of what the synthetic schemas say, on top of the generated corpus. */
+const EDGES: Record<string, Json[]> = {
+  Closed: [{ a: "x" }, { a: "x", c: 1 }, { a: "x", b: 1.0 }, { a: "x", b: 1.5 }, { b: 1 }, []],
+  Empty: [{}, { a: 1 }, []],
+  Extra: [{ a: 1, z: "s" }, { a: 1, z: 2 }, { z: "s" }, { a: "1" }],
+  Untyped: ["s", 1, null, [], {}, { a: 1 }, { a: "x", b: [] }],
+  RequiredOnly: [{}, { x: null }, 5, "x"],
+  TypeArray: [null, 1, 2, 2.5, "abcd", "abc", "😀😀😀", true],
+  Int: [0, -1, 9, 10, 9.5, 2 ** 60, 1e-7],
+  Num: [0, 1e-9, 1, 1.0000001],
+  Triple: [0, 3, 4, -9, 2 ** 60, 1.5],
+  Str: ["a", "ab", "abcd", "😀😀", "😀😀😀", "😀😀😀😀", "é", "AB", "a😀"],
+  Arr: [[], [1], [1, 2, 3], [1, 2, 3, 4], [1.5], ["1"]],
+  NoItems: [[], [1], [null]],
+  One: [2, 6, 5.5, 4.5, "x"],
+  Any: ["s", { a: "x" }, { a: "x", z: 1 }, 3],
+  All: [{ a: "x" }, { a: "y" }, { a: "x", c: 1 }, "x"],
+  NotString: [1, null, "s", {}],
+  Mixed: ["a", 1, 1.0, null, true, false, "b", 2],
+  TypedEnum: ["a", "b", 1],
+  Zero: [0, -0, 0.0, 1, "0", false, null],
+  Names: [{}, { a: 1 }, { a: 1, b: 2 }, { a: 1, b: 2, c: 3 }, { A: 1 }, { "a-b": 1 }, []],
+  Tree: [{ value: 1 }, { value: 1, children: [{ value: 2, children: [] }] }, { value: 1, children: [{ children: [] }] }],
+  Ping: [null, [], [null, [null]], [[[]]], [null, null, null], [[1]]],
+  Pong: [[], [null], [[null]], null, [1], [[[2]]]],
+  Anything: [null, 1, "s", [], {}],
+  Cat: [{ kind: "cat", lives: 9 }, { kind: "dog", lives: 9 }],
+  Dog: [{ kind: "dog" }, { kind: "dog", good: 1 }],
+  Pet: [{ kind: "cat", lives: 9 }, { kind: "dog" }, { kind: "cat" }, { kind: "cow" }, {}, "cat"],
+};
+
+function model(dialect: Dialect, definitions: Record<string, JsonSchema> = DEFS): VersionModel {
+  return { label: `synthetic-${dialect}`, era: "legacy", dialect, sha256: "0".repeat(64), specCommit: null, patches: [], definitions, requests: [], notifications: [] };
+}
+
+const tmpRoot = path.join(projectRoot, ".tmp", `zod-emit-${process.pid}`);
+afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
+
+/** Emit a synthetic version into .tmp/ (inside the project, so `zod` resolves) and return its folder. */
+async function emitToDisk(dialect: Dialect, tweak?: (files: Map<string, string>) => void, typable = false): Promise<string> {
+  const definitions = Object.fromEntries(Object.entries(DEFS).filter(([name]) => !typable || !UNTYPABLE.has(name)));
+  const version = model(dialect, definitions);
+  const files = await emitVersion(version);
+  tweak?.(files);
+  const dir = path.join(tmpRoot, `${dialect}-${tweak ? "tweaked" : "plain"}${typable ? "-typable" : ""}`);
+  mkdirSync(dir, { recursive: true });
+  for (const [file, text] of files) writeFileSync(path.join(dir, path.basename(file)), text);
+  return dir;
+}
+
+function oracle(dialect: Dialect) {
+  const options = { strict: false, validateFormats: false } as const;
+  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  const container = dialect === "2020-12" ? "$defs" : "definitions";
+  const text = JSON.stringify(DEFS).replace(/#\/\$defs\//g, `#/${container}/`);
+  ajv.addSchema({ [container]: JSON.parse(text) }, "synthetic");
+  return (name: string) => ajv.getSchema(`synthetic#/${container}/${name}`)!;
+}
+
+describe.each(["draft-07", "2020-12"] as const)("zod emitter, %s", (dialect) => {
+  it("agrees with Ajv on every synthetic definition, edges and a generated corpus", async () => {
+    const dir = await emitToDisk(dialect);
+    const zod = (await import(pathToFileURL(path.join(dir, "schemas.ts")).href)) as Record<string, ZodType>;
+    const ajv = oracle(dialect);
+    const disagreements: string[] = [];
+    for (const name of Object.keys(DEFS)) {
+      const validate = ajv(name);
+      const generator = new InstanceGenerator(DEFS, rng(seedOf(name)));
+      const corpus: Json[] = [...EDGES[name]];
+      for (let i = 0; i < 100; i++) {
+        const instance = generator.generate(DEFS[name]);
+        corpus.push(instance, generator.mutate(instance));
+      }
+      for (const instance of corpus) {
+        const expected = validate(instance) as boolean;
+        const result = zod[`${name}Schema`].safeParse(instance);
+        if (result.success !== expected) disagreements.push(`${name} ${JSON.stringify(instance)}: Ajv says ${expected}`);
+        else if (result.success && !sameJson(result.data, instance)) disagreements.push(`${name} ${JSON.stringify(instance)}: zod returned ${JSON.stringify(result.data)}`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it("keeps unknown keys of open objects and rejects them on closed ones", async () => {
+    const dir = await emitToDisk(dialect);
+    const zod = (await import(pathToFileURL(path.join(dir, "schemas.ts")).href)) as Record<string, ZodType>;
+    expect(zod.TreeSchema.parse({ value: 1, note: "kept" })).toEqual({ value: 1, note: "kept" });
+    expect(zod.ClosedSchema.safeParse({ a: "x", note: "no" }).success).toBe(false);
+    expect(zod.OneSchema.safeParse(6).success).toBe(false);
+    expect(zod.StrSchema.safeParse("😀😀😀").success).toBe(true);
+    expect(zod.IntSchema.safeParse(1.5).success).toBe(false);
+  });
+});
+
+describe("schemas.check.ts", () => {
+  function typeErrors(dir: string): string[] {
+    const program = ts.createProgram([path.join(dir, "schemas.check.ts")], {
+      strict: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      skipLibCheck: true,
+      noEmit: true,
+      types: [],
+    });
+    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]);
+  }
+
+  it("compiles when every schema's output is assignable to its type, and fails naming the one that is not", async () => {
+    expect(typeErrors(await emitToDisk("2020-12", undefined, true))).toEqual([]);
+    // Narrow one type so the (unchanged) schema's output no longer fits it.
+    const broken = await emitToDisk("2020-12", (files) => {
+      const file = "synthetic-2020-12/types.ts";
+      const text = files.get(file)!;
+      const narrowed = text.replace(/(export interface Dog \{[^}]*good\?: )boolean/, "$1true");
+      expect(narrowed).not.toBe(text);
+      files.set(file, narrowed);
+    }, true);
+    const errors = typeErrors(broken);
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => /does not satisfy the constraint '(Dog|Pet)'/.test(e))).toBe(true);
+  });
+});
+
+describe("zodModule refuses what it cannot express", () => {
+  const fails = (defs: Record<string, JsonSchema>) => {
+    try {
+      zodModule(model("2020-12", defs));
+    } catch (e) {
+      return e;
+    }
+    return null;
+  };
+
+  it("names the definition and the JSON pointer of an unsupported keyword", () => {
+    const error = fails({ Bad: { type: "object", properties: { x: { type: "object", patternProperties: { "^a": {} } } } } });
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).pointer).toBe("/$defs/Bad/properties/x/patternProperties");
+    expect((error as InputError).message).toContain('cannot express Bad in zod faithfully: the keyword "patternProperties" is not supported');
+  });
+
+  it("points into `definitions` for draft-07", () => {
+    const error = (() => {
+      try {
+        zodModule(model("draft-07", { Tuple: { type: "array", items: [{ type: "string" }] } }));
+      } catch (e) {
+        return e as InputError;
+      }
+    })();
+    expect(error?.pointer).toBe("/definitions/Tuple/items");
+  });
+
+  it("refuses a definition whose schema name is another definition", () => {
+    expect((fails({ Foo: { type: "string" }, FooSchema: { type: "string" } }) as Error).message).toContain("exported as FooSchema, which is also a definition");
+  });
+});
