@@ -209,8 +209,56 @@ export interface MethodValidator {
 export interface DispatcherOptions {
   /** Receives what a notification handler throws (or rejects with), and invalid notification params. Default: console.error. */
   onError?: (error: unknown, notification: { method: string; params: unknown }) => void;
-  /** Validation hooks by method. */
+  /**
+   * Validate every normalized result against the version's schema before sending it (default true):
+   * an invalid result is never sent; the peer gets -32603 naming the method and the failing paths.
+   */
+  validateResults?: boolean;
+  /** Validation hooks by method; a method's hook replaces its schema validation. */
   validators?: Readonly<Record<string, MethodValidator | undefined>>;
+}
+
+/** The part of a zod schema the dispatcher uses. */
+export interface SchemaLike {
+  safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
+}
+
+type Issues = ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
+
+function issuePointer(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((t) => "/" + String(t).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+}
+
+function describeIssues(issues: Issues): { text: string; paths: string[] } {
+  const paths = [...new Set(issues.map((i) => issuePointer(i.path)))];
+  const text = issues.map((i) => `${issuePointer(i.path) || "(root)"}: ${i.message}`).join("; ");
+  return { text, paths };
+}
+
+/** The validation hooks a request or notification gets from its schemas. */
+function schemaValidator(method: string, params: SchemaLike | undefined, result: SchemaLike | undefined, expected: string | undefined): MethodValidator {
+  const validator: MethodValidator = {};
+  if (params !== undefined) {
+    validator.params = (value) => {
+      if (value === undefined) return value;
+      const r = params.safeParse(value);
+      if (r.success) return value;
+      const { text, paths } = describeIssues(r.error.issues);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${text}`, { paths: paths.map((p) => "/params" + p) });
+    };
+  }
+  if (result !== undefined) {
+    validator.result = (value) => {
+      const r = result.safeParse(value);
+      if (r.success) return value;
+      const { paths } = describeIssues(r.error.issues);
+      throw new JsonRpcError(
+        ErrorCode.InternalError,
+        `Internal error: the ${method} handler's result is not a valid ${expected ?? "result"} (at ${paths.map((p) => p || "(root)").join(", ")})`,
+      );
+    };
+  }
+  return validator;
 }
 
 export interface Dispatcher {
@@ -226,6 +274,11 @@ export interface Dispatcher {
 export interface RequestEntry {
   readonly paramsRequired: boolean;
   readonly normalize: (value: unknown) => object;
+  /** The schema of the params, when the method has any. */
+  readonly params?: SchemaLike;
+  /** The schema of the result and its type's name. */
+  readonly result?: SchemaLike;
+  readonly expected?: string;
 }
 
 export interface DispatcherTables {
@@ -236,6 +289,8 @@ export interface DispatcherTables {
   readonly requests: Readonly<Record<string, RequestEntry>>;
   /** The notifications this side receives. */
   readonly notifications: readonly string[];
+  /** Schemas of the notifications' params, by method. */
+  readonly notificationParams?: Readonly<Record<string, SchemaLike | undefined>>;
   /** Every request method of the version, whoever sends it (for the -32601 message). */
   readonly allRequests: readonly string[];
 }
@@ -314,14 +369,16 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
       handler: handler.bind(handlers) as Route["handler"],
       paramsRequired: entry.paramsRequired,
       normalize: entry.normalize,
-      validator: options.validators?.[method],
+      validator:
+        options.validators?.[method] ??
+        schemaValidator(method, entry.params, options.validateResults === false ? undefined : entry.result, entry.expected),
     });
   }
   const notificationRoutes = new Map<string, NotificationRoute>();
   for (const method of tables.notifications) {
     const handler = (handlers as Record<string, unknown>)[method];
     if (typeof handler !== "function") continue;
-    notificationRoutes.set(method, { handler: handler.bind(handlers) as NotificationRoute["handler"], validator: options.validators?.[method] });
+    notificationRoutes.set(method, { handler: handler.bind(handlers) as NotificationRoute["handler"], validator: options.validators?.[method] ?? schemaValidator(method, tables.notificationParams?.[method], undefined, undefined) });
   }
   const receivesCancel = tables.notifications.includes("notifications/cancelled");
   const allRequests = new Set(tables.allRequests);

@@ -7,6 +7,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions, type Dispatc
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
 import { protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";
+import { notificationParamsSchemas as notificationParams, requestParamsSchemas as params, resultSchemas as results } from "./schemas.js";
 
 const allRequests = ["completion/complete", "elicitation/create", "initialize", "logging/setLevel", "ping", "prompts/get", "prompts/list", "resources/list", "resources/read", "resources/subscribe", "resources/templates/list", "resources/unsubscribe", "roots/list", "sampling/createMessage", "tools/call", "tools/list"] as const;
 
@@ -14,21 +15,22 @@ const serverTables: DispatcherTables = {
   protocolVersion,
   side: "server",
   requests: {
-    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult },
-    "initialize": { paramsRequired: true, normalize: normalizers.normalizeInitializeResult },
-    "logging/setLevel": { paramsRequired: true, normalize: normalizers.normalizeSetLevelResult },
-    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult },
-    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult },
-    "prompts/list": { paramsRequired: false, normalize: normalizers.normalizeListPromptsResult },
-    "resources/list": { paramsRequired: false, normalize: normalizers.normalizeListResourcesResult },
-    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult },
-    "resources/subscribe": { paramsRequired: true, normalize: normalizers.normalizeSubscribeResult },
-    "resources/templates/list": { paramsRequired: false, normalize: normalizers.normalizeListResourceTemplatesResult },
-    "resources/unsubscribe": { paramsRequired: true, normalize: normalizers.normalizeUnsubscribeResult },
-    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult },
-    "tools/list": { paramsRequired: false, normalize: normalizers.normalizeListToolsResult },
+    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult, params: params["completion/complete"], result: results["completion/complete"], expected: "CompleteResult" },
+    "initialize": { paramsRequired: true, normalize: normalizers.normalizeInitializeResult, params: params["initialize"], result: results["initialize"], expected: "InitializeResult" },
+    "logging/setLevel": { paramsRequired: true, normalize: normalizers.normalizeSetLevelResult, params: params["logging/setLevel"], result: results["logging/setLevel"], expected: "EmptyResult" },
+    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult, params: params["ping"], result: results["ping"], expected: "EmptyResult" },
+    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult, params: params["prompts/get"], result: results["prompts/get"], expected: "GetPromptResult" },
+    "prompts/list": { paramsRequired: false, normalize: normalizers.normalizeListPromptsResult, params: params["prompts/list"], result: results["prompts/list"], expected: "ListPromptsResult" },
+    "resources/list": { paramsRequired: false, normalize: normalizers.normalizeListResourcesResult, params: params["resources/list"], result: results["resources/list"], expected: "ListResourcesResult" },
+    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult, params: params["resources/read"], result: results["resources/read"], expected: "ReadResourceResult" },
+    "resources/subscribe": { paramsRequired: true, normalize: normalizers.normalizeSubscribeResult, params: params["resources/subscribe"], result: results["resources/subscribe"], expected: "EmptyResult" },
+    "resources/templates/list": { paramsRequired: false, normalize: normalizers.normalizeListResourceTemplatesResult, params: params["resources/templates/list"], result: results["resources/templates/list"], expected: "ListResourceTemplatesResult" },
+    "resources/unsubscribe": { paramsRequired: true, normalize: normalizers.normalizeUnsubscribeResult, params: params["resources/unsubscribe"], result: results["resources/unsubscribe"], expected: "EmptyResult" },
+    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult, params: params["tools/call"], result: results["tools/call"], expected: "CallToolResult" },
+    "tools/list": { paramsRequired: false, normalize: normalizers.normalizeListToolsResult, params: params["tools/list"], result: results["tools/list"], expected: "ListToolsResult" },
   },
   notifications: ["notifications/cancelled", "notifications/initialized", "notifications/progress", "notifications/roots/list_changed"],
+  notificationParams,
   allRequests,
 };
 
@@ -41,12 +43,13 @@ const clientTables: DispatcherTables = {
   protocolVersion,
   side: "client",
   requests: {
-    "elicitation/create": { paramsRequired: true, normalize: normalizers.normalizeElicitResult },
-    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult },
-    "roots/list": { paramsRequired: false, normalize: normalizers.normalizeListRootsResult },
-    "sampling/createMessage": { paramsRequired: true, normalize: normalizers.normalizeCreateMessageResult },
+    "elicitation/create": { paramsRequired: true, normalize: normalizers.normalizeElicitResult, params: params["elicitation/create"], result: results["elicitation/create"], expected: "ElicitResult" },
+    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult, params: params["ping"], result: results["ping"], expected: "EmptyResult" },
+    "roots/list": { paramsRequired: false, normalize: normalizers.normalizeListRootsResult, params: params["roots/list"], result: results["roots/list"], expected: "ListRootsResult" },
+    "sampling/createMessage": { paramsRequired: true, normalize: normalizers.normalizeCreateMessageResult, params: params["sampling/createMessage"], result: results["sampling/createMessage"], expected: "CreateMessageResult" },
   },
   notifications: ["notifications/cancelled", "notifications/message", "notifications/progress", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/tools/list_changed"],
+  notificationParams,
   allRequests,
 };
 

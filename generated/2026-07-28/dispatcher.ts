@@ -7,6 +7,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions, type Dispatc
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
 import { protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";
+import { notificationParamsSchemas as notificationParams, requestParamsSchemas as params, resultSchemas as results } from "./schemas.js";
 
 const allRequests = ["completion/complete", "prompts/get", "prompts/list", "resources/list", "resources/read", "resources/templates/list", "server/discover", "subscriptions/listen", "tools/call", "tools/list"] as const;
 
@@ -14,18 +15,19 @@ const serverTables: DispatcherTables = {
   protocolVersion,
   side: "server",
   requests: {
-    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult },
-    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult },
-    "prompts/list": { paramsRequired: true, normalize: normalizers.normalizeListPromptsResult },
-    "resources/list": { paramsRequired: true, normalize: normalizers.normalizeListResourcesResult },
-    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult },
-    "resources/templates/list": { paramsRequired: true, normalize: normalizers.normalizeListResourceTemplatesResult },
-    "server/discover": { paramsRequired: true, normalize: normalizers.normalizeDiscoverResult },
-    "subscriptions/listen": { paramsRequired: true, normalize: normalizers.normalizeSubscriptionsListenResult },
-    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult },
-    "tools/list": { paramsRequired: true, normalize: normalizers.normalizeListToolsResult },
+    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult, params: params["completion/complete"], result: results["completion/complete"], expected: "CompleteResult" },
+    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult, params: params["prompts/get"], result: results["prompts/get"], expected: "InputRequiredResult | GetPromptResult" },
+    "prompts/list": { paramsRequired: true, normalize: normalizers.normalizeListPromptsResult, params: params["prompts/list"], result: results["prompts/list"], expected: "ListPromptsResult" },
+    "resources/list": { paramsRequired: true, normalize: normalizers.normalizeListResourcesResult, params: params["resources/list"], result: results["resources/list"], expected: "ListResourcesResult" },
+    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult, params: params["resources/read"], result: results["resources/read"], expected: "InputRequiredResult | ReadResourceResult" },
+    "resources/templates/list": { paramsRequired: true, normalize: normalizers.normalizeListResourceTemplatesResult, params: params["resources/templates/list"], result: results["resources/templates/list"], expected: "ListResourceTemplatesResult" },
+    "server/discover": { paramsRequired: true, normalize: normalizers.normalizeDiscoverResult, params: params["server/discover"], result: results["server/discover"], expected: "DiscoverResult" },
+    "subscriptions/listen": { paramsRequired: true, normalize: normalizers.normalizeSubscriptionsListenResult, params: params["subscriptions/listen"], result: results["subscriptions/listen"], expected: "SubscriptionsListenResult" },
+    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult, params: params["tools/call"], result: results["tools/call"], expected: "InputRequiredResult | CallToolResult" },
+    "tools/list": { paramsRequired: true, normalize: normalizers.normalizeListToolsResult, params: params["tools/list"], result: results["tools/list"], expected: "ListToolsResult" },
   },
   notifications: ["notifications/cancelled"],
+  notificationParams,
   allRequests,
 };
 
@@ -40,6 +42,7 @@ const clientTables: DispatcherTables = {
   requests: {
   },
   notifications: ["notifications/cancelled", "notifications/message", "notifications/progress", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/subscriptions/acknowledged", "notifications/tools/list_changed"],
+  notificationParams,
   allRequests,
 };
 

@@ -1,4 +1,5 @@
 // The dispatcher rules: one error-code case per rule, in both eras.
+import { MODERN_META } from "./modern-meta.js";
 import { describe, expect, it, vi } from "vitest";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Dispatcher, DispatcherOptions } from "../../generated/2025-06-18/index.js";
@@ -14,11 +15,23 @@ interface LooseModule {
   JsonRpcError: typeof legacy.JsonRpcError;
 }
 
+/**
+ * The module with result validation off by default: these cases pin the dispatcher's own rules with
+ * minimal results (test/zod/dispatch.test.ts covers result validation, which is on by default).
+ */
+function withoutResultValidation(mod: LooseModule): LooseModule {
+  return {
+    ...mod,
+    createServerDispatcher: (handlers, options) => mod.createServerDispatcher(handlers, { validateResults: false, ...options }),
+    createClientDispatcher: (handlers, options) => mod.createClientDispatcher(handlers, { validateResults: false, ...options }),
+  };
+}
+
 const eras = [
   {
     era: "legacy",
     version: "2025-06-18",
-    mod: legacy as LooseModule,
+    mod: withoutResultValidation(legacy as LooseModule),
     missing: "subscriptions/listen",
     withParams: { method: "resources/read", params: { uri: "file:///a" } },
     listParams: undefined as unknown,
@@ -26,17 +39,17 @@ const eras = [
   {
     era: "modern",
     version: "2026-07-28",
-    mod: modern as unknown as LooseModule,
+    mod: withoutResultValidation(modern as unknown as LooseModule),
     missing: "resources/subscribe",
-    withParams: { method: "resources/read", params: { _meta: {}, uri: "file:///a" } },
-    listParams: { _meta: {} } as unknown,
+    withParams: { method: "resources/read", params: { _meta: MODERN_META, uri: "file:///a" } },
+    listParams: { _meta: MODERN_META } as unknown,
   },
 ] as const;
 
 const request = (id: string | number, method: string, params?: unknown) =>
   params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
 
-describe.each(eras)("$era era ($version)", ({ version, mod, missing, withParams, listParams }) => {
+describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withParams, listParams }) => {
   const contents = { contents: [{ uri: "file:///a", text: "a" }] };
 
   it("a method not in the version → -32601 naming the method and the version", async () => {
@@ -131,12 +144,13 @@ describe.each(eras)("$era era ($version)", ({ version, mod, missing, withParams,
   it("the handler gets the params, the request id, the request's _meta and the version", async () => {
     const handler = vi.fn((_params: unknown, _context: unknown) => contents);
     const d = mod.createServerDispatcher({ "resources/read": handler });
-    const params = { ...withParams.params, _meta: { progressToken: "p" } };
+    const meta = { ...(era === "modern" ? MODERN_META : {}), progressToken: "p" };
+    const params = { ...withParams.params, _meta: meta };
     await d.handle(request(9, "resources/read", params));
     const [gotParams, context] = handler.mock.calls[0] as [unknown, { requestId: unknown; _meta: unknown; protocolVersion: unknown; signal: AbortSignal }];
     expect(gotParams).toStrictEqual(params);
     expect(context.requestId).toBe(9);
-    expect(context._meta).toStrictEqual({ progressToken: "p" });
+    expect(context._meta).toStrictEqual(meta);
     expect(context.protocolVersion).toBe(version);
     expect(context.signal.aborted).toBe(false);
   });

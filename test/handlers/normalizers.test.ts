@@ -1,4 +1,5 @@
 // The result normalizer rules, pinned line by line, through each version's dispatcher.
+import { MODERN_META } from "./modern-meta.js";
 import { describe, expect, it } from "vitest";
 import * as v20241105 from "../../generated/2024-11-05/index.js";
 import * as v20250326 from "../../generated/2025-03-26/index.js";
@@ -15,9 +16,12 @@ const legacy = [
 
 type AnyDispatcherModule = { createServerDispatcher: (handlers: never, options?: object) => { handle(m: unknown): Promise<unknown> } };
 
-/** What a server dispatcher answers when `method`'s handler returns `returned`. */
+/**
+ * What a server dispatcher answers when `method`'s handler returns `returned`. Result validation is
+ * off: these tests pin what the normalizer sends (test/zod/dispatch.test.ts covers validation).
+ */
 async function answer(mod: AnyDispatcherModule, method: string, params: unknown, returned: unknown): Promise<unknown> {
-  const dispatcher = mod.createServerDispatcher({ [method]: () => returned } as never);
+  const dispatcher = mod.createServerDispatcher({ [method]: () => returned } as never, { validateResults: false });
   return dispatcher.handle({ jsonrpc: "2.0", id: 7, method, params });
 }
 
@@ -73,7 +77,7 @@ describe.each(legacy)("empty results on %s", (version, mod) => {
 });
 
 describe("empty results in the modern era: subscriptions/listen on 2026-07-28", () => {
-  const params = { _meta: {}, notifications: {} };
+  const params = { _meta: MODERN_META, notifications: {} };
   const modernTable: Array<[string, unknown, object]> = emptyTable.map(([name, returned, expected]) => [name, returned, { ...expected, resultType: "complete" }]);
 
   it.each(modernTable)("%s, with resultType complete", async (_name, returned, expected) => {
@@ -93,7 +97,7 @@ describe("a _meta parsed from JSON with __proto__ and constructor keys", () => {
     const returned = JSON.parse('{"subscriptionId": "s", "__proto__": {"polluted": true}}') as object;
     Object.defineProperty(returned, "_meta", { value: meta, enumerable: true });
     const method = version === "2026-07-28" ? "subscriptions/listen" : "resources/subscribe";
-    const params = version === "2026-07-28" ? { _meta: {}, notifications: {} } : subscribeParams;
+    const params = version === "2026-07-28" ? { _meta: MODERN_META, notifications: {} } : subscribeParams;
     const response = (await answer(mod, method, params, returned)) as { result: Record<string, unknown> };
     expect(response.result._meta).toBe(meta);
     expect(Object.getPrototypeOf(response.result)).toBe(Object.prototype);
@@ -108,9 +112,9 @@ describe("a _meta parsed from JSON with __proto__ and constructor keys", () => {
 describe("a getter that throws", () => {
   it.each([
     ["resources/subscribe on 2025-06-18", v20250618, "resources/subscribe", subscribeParams],
-    ["subscriptions/listen on 2026-07-28", v20260728, "subscriptions/listen", { _meta: {}, notifications: {} }],
+    ["subscriptions/listen on 2026-07-28", v20260728, "subscriptions/listen", { _meta: MODERN_META, notifications: {} }],
     ["tools/list on 2025-06-18", v20250618, "tools/list", undefined],
-    ["tools/list on 2026-07-28", v20260728, "tools/list", { _meta: {} }],
+    ["tools/list on 2026-07-28", v20260728, "tools/list", { _meta: MODERN_META }],
   ] as const)("gives -32603 on %s", async (_name, mod, method, params) => {
     const returned = {
       get _meta(): never {
@@ -165,7 +169,7 @@ describe("object results", () => {
   });
 
   it("a non-object is answered -32603 naming the method and the union it expects (modern)", async () => {
-    expect(await answer(v20260728, "tools/call", { _meta: {}, name: "echo" }, "text")).toStrictEqual({
+    expect(await answer(v20260728, "tools/call", { _meta: MODERN_META, name: "echo" }, "text")).toStrictEqual({
       jsonrpc: "2.0",
       id: 7,
       error: { code: -32603, message: "Internal error: the tools/call handler returned a string; expected InputRequiredResult | CallToolResult" },
@@ -173,7 +177,7 @@ describe("object results", () => {
   });
 
   it("modern: resultType defaults to complete", async () => {
-    expect(await answer(v20260728, "tools/list", { _meta: {} }, { tools: [tool] })).toStrictEqual({
+    expect(await answer(v20260728, "tools/list", { _meta: MODERN_META }, { tools: [tool] })).toStrictEqual({
       jsonrpc: "2.0",
       id: 7,
       result: { tools: [tool], resultType: "complete" },
@@ -182,11 +186,11 @@ describe("object results", () => {
 
   it("modern: an InputRequiredResult keeps its resultType where the union allows it", async () => {
     const returned = { resultType: "input_required", requestState: "state-1" };
-    expect(await answer(v20260728, "tools/call", { _meta: {}, name: "echo" }, returned)).toStrictEqual({ jsonrpc: "2.0", id: 7, result: returned });
+    expect(await answer(v20260728, "tools/call", { _meta: MODERN_META, name: "echo" }, returned)).toStrictEqual({ jsonrpc: "2.0", id: 7, result: returned });
   });
 
   it("modern: input_required where the union does not allow it is -32603, nothing malformed sent", async () => {
-    expect(await answer(v20260728, "tools/list", { _meta: {} }, { resultType: "input_required", requestState: "s" })).toStrictEqual({
+    expect(await answer(v20260728, "tools/list", { _meta: MODERN_META }, { resultType: "input_required", requestState: "s" })).toStrictEqual({
       jsonrpc: "2.0",
       id: 7,
       error: { code: -32603, message: 'Internal error: the tools/list handler returned resultType "input_required"; expected ListToolsResult with resultType "complete"' },
