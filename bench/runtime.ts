@@ -46,6 +46,12 @@ export const callToolResults: unknown[] = [
   { content: [], structuredContent: { n: 1 }, _meta: { "example.com/k": 1 } },
 ];
 
+export const invalidCallToolResults: unknown[] = [
+  { content: "not an array" },
+  { content: [{ type: "text" }] },
+  { content: [{ type: "image", data: 1, mimeType: "image/png" }], isError: "no" },
+];
+
 const toolResult = { content: [{ type: "text", text: "hello" }] };
 const subscribeMeta = { _meta: { "example.com/k": "v" }, subscriptionId: "sub-1" };
 
