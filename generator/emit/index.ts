@@ -24,7 +24,7 @@ export function latestReleased(labels: string[]): string | null {
 }
 
 function finish(text: string): string {
-  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
 
 /** The definitions a version's method types name: what methods.ts imports from types.ts. */
