@@ -2,6 +2,7 @@
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitMatrix } from "./matrix.js";
+import { emitRouter } from "./router.js";
 import { template } from "./templates.js";
 import { emitTypeDeclarations } from "./typescript.js";
 
@@ -63,6 +64,7 @@ export async function emitTree(model: ProtocolModel): Promise<GeneratedFiles> {
   const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, finish));
+  files.set("router.ts", emitRouter(model, versionIdent, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
