@@ -76,6 +76,11 @@ export const modernTools: Json[] = [
   { name: "test_logging_tool", description: "Logs at info", inputSchema: noArgs },
   { name: "test_trigger_tool_change", description: "Announces a tool list change", inputSchema: noArgs },
   { name: "test_trigger_prompt_change", description: "Announces a prompt list change", inputSchema: noArgs },
+  {
+    name: "test_custom_header",
+    description: "Mirrors its region argument into the Mcp-Param-Region header (x-mcp-header)",
+    inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
+  },
   ...[
     "elicitation",
     "sampling",
@@ -177,6 +182,7 @@ export function simpleToolResult(name: string): Json | undefined {
     case "test_error_handling":
       return { isError: true, content: [text("This tool intentionally returns an error for testing")] };
     case "json_schema_2020_12_tool":
+    case "test_custom_header":
       return { content: [text("Received the arguments.")] };
     default:
       return undefined;

@@ -283,6 +283,36 @@ function allowedHost(req: http.IncomingMessage, port: number): boolean {
   return origin === undefined || hosts.some((h) => origin === `http://${h}`);
 }
 
+/** A `=?base64?…?=` header value decoded (strict alphabet and padding), a plain value as it is; undefined when malformed. */
+function headerValue(raw: string): string | undefined {
+  const m = /^=\?base64\?(.*)\?=$/.exec(raw);
+  if (m === null) return raw;
+  const encoded = m[1];
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return undefined;
+  return Buffer.from(encoded, "base64").toString("utf8");
+}
+
+/**
+ * For a tools/call, every argument whose property schema has `x-mcp-header: Name` must be repeated
+ * in the `Mcp-Param-Name` header (SEP-2243; the 2026-07-28 Tool.inputSchema description points to
+ * the transport's rules). The reason it is not, or undefined.
+ */
+function customHeaderMismatch(req: http.IncomingMessage, params: Record<string, unknown>): string | undefined {
+  const tool = f.modernTools.find((t) => t.name === params.name);
+  const properties = tool?.inputSchema?.properties as Record<string, Record<string, unknown>> | undefined;
+  const args = isPlainObject(params.arguments) ? params.arguments : {};
+  for (const [key, schema] of Object.entries(properties ?? {})) {
+    const name = schema["x-mcp-header"];
+    if (typeof name !== "string" || !Object.hasOwn(args, key)) continue;
+    const raw = req.headers[`mcp-param-${name.toLowerCase()}`];
+    if (typeof raw !== "string") return `Mcp-Param-${name} is missing but arguments.${key} is given`;
+    const value = headerValue(raw.trim());
+    if (value === undefined) return `Mcp-Param-${name} is not valid base64`;
+    if (value !== String(args[key])) return `Mcp-Param-${name} does not match arguments.${key}`;
+  }
+  return undefined;
+}
+
 export interface RunningServer {
   url: string;
   router: ServerRouter;
@@ -327,12 +357,20 @@ export async function startServer(port = 0): Promise<RunningServer> {
     if (bodyVersion !== undefined && bodyVersion !== header) {
       return rpcError(res, 400, id, -32020, `Header mismatch: MCP-Protocol-Version ${String(header)} but _meta names ${String(bodyVersion)}`);
     }
+    // Mcp-Method always, and Mcp-Name for the methods that name something, must repeat the body (SEP-2243).
     const mcpMethod = req.headers["mcp-method"];
-    if (typeof mcpMethod === "string" && mcpMethod.trim() !== method) return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Method ${mcpMethod} but the body's method is ${method}`);
-    const mcpName = req.headers["mcp-name"];
-    if (typeof mcpName === "string" && isPlainObject(message.params)) {
-      const named = method === "resources/read" ? message.params.uri : message.params.name;
-      if (typeof named === "string" && mcpName.trim() !== named) return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Name ${mcpName} but the body names ${named}`);
+    if (typeof mcpMethod !== "string" || mcpMethod.trim() !== method) {
+      return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Method ${mcpMethod ?? "(missing)"} but the body's method is ${method}`);
+    }
+    const nameKey = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : undefined;
+    const named = nameKey !== undefined && isPlainObject(message.params) ? message.params[nameKey] : undefined;
+    if (typeof named === "string") {
+      const mcpName = req.headers["mcp-name"];
+      if (typeof mcpName !== "string" || mcpName.trim() !== named) return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Name ${mcpName ?? "(missing)"} but the body names ${named}`);
+    }
+    if (method === "tools/call" && isPlainObject(message.params)) {
+      const mismatch = customHeaderMismatch(req, message.params);
+      if (mismatch !== undefined) return rpcError(res, 400, id, -32020, `Header mismatch: ${mismatch}`);
     }
 
     // The response is one JSON body, unless the server sends something about the request first:
