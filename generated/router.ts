@@ -215,14 +215,20 @@ function methodOf(message: unknown): string | undefined {
   return typeof message.method === "string" ? message.method : undefined;
 }
 
-/** -32601 for a method of the other era: "resources/subscribe is a 2025-11-25 method, not available in 2026-07-28". */
+const order = Object.keys(eras) as RoutedVersion[];
+
+/**
+ * -32601 for a method of the other era, naming the other-era version nearest to the request's:
+ * "resources/subscribe is a 2025-11-25 method, not available in 2026-07-28".
+ */
 function otherEraMethod(method: string, version: RoutedVersion): string | undefined {
   const has = clientMessages[method];
   if (has === undefined || has.includes(version)) return undefined;
-  const era = eras[version];
-  const other = has.filter((v) => eras[v] !== era);
+  const at = order.indexOf(version);
+  const other = has.filter((v) => eras[v] !== eras[version]);
   if (other.length === 0) return undefined;
-  return `Method not found: ${method} is a ${other[other.length - 1]} method, not available in ${version}`;
+  const nearest = other.reduce((a, b) => (Math.abs(order.indexOf(b) - at) < Math.abs(order.indexOf(a) - at) ? b : a));
+  return `Method not found: ${method} is a ${nearest} method, not available in ${version}`;
 }
 
 /** A peer that drops `notifications/message` below `threshold()` (undefined: drop all; "*": send all). */
