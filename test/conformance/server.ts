@@ -233,8 +233,8 @@ const capabilities = {
 
 export function createConformanceRouter(): ServerRouter {
   // The fixtures are written once against 2025-11-25; older versions serve the same handlers. The
-  // cast is where the types differ (2024-11-05 has no audio content, for instance); the suites'
-  // client negotiates 2025-11-25.
+  // cast is needed because each version's types differ (its RequestContext names its own version;
+  // 2024-11-05 has no audio content); the suites' client negotiates 2025-11-25.
   const older = { handlers: legacyHandlers as never, capabilities };
   const versions: ServedVersions = {
     "2024-11-05": older,
