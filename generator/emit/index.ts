@@ -3,6 +3,7 @@ import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
 import { emitMatrix } from "./matrix.js";
+import { emitRouter } from "./router.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
@@ -71,6 +72,7 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, finish));
+  files.set("router.ts", emitRouter(model, versionIdent, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
