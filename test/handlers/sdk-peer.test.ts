@@ -19,8 +19,13 @@ type Server = { createServerDispatcher(handlers: Record<string, () => unknown>):
  * An SDK client connected to a server whose every message is answered by the generated dispatcher,
  * except that with `raw` the subscribe/unsubscribe handler's return is sent as it is.
  */
-async function connect(version: string, mod: Server, raw: boolean): Promise<Client> {
+async function connect(version: string, mod: Server, raw: boolean): Promise<{ client: Client; negotiated: string | undefined }> {
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  // The SDK client tells its transport the version it accepted from the server's initialize result.
+  let negotiated: string | undefined;
+  (clientTransport as InMemoryTransport & { setProtocolVersion(v: string): void }).setProtocolVersion = (v) => {
+    negotiated = v;
+  };
   const dispatcher = mod.createServerDispatcher({
     initialize: () => ({
       protocolVersion: version,
@@ -42,7 +47,7 @@ async function connect(version: string, mod: Server, raw: boolean): Promise<Clie
   await serverTransport.start();
   const client = new Client({ name: "sdk-client", version: "1.0.0" });
   await client.connect(clientTransport);
-  return client;
+  return { client, negotiated };
 }
 
 describe.each([
@@ -52,7 +57,8 @@ describe.each([
   ["2025-11-25", v20251125 as Server],
 ] as const)("the SDK client at %s", (version, mod) => {
   it("gets exactly { _meta } from subscribe/unsubscribe when the handler returns { _meta, subscriptionId }, and rejects it unnormalized", async () => {
-    const client = await connect(version, mod, false);
+    const { client, negotiated } = await connect(version, mod, false);
+    expect(negotiated).toBe(version);
     try {
       expect(client.getServerVersion()).toStrictEqual({ name: "generated-dispatcher", version: "0.0.0" });
       expect(await client.subscribeResource({ uri: "file:///watched.txt" })).toStrictEqual({ _meta: meta });
@@ -61,7 +67,7 @@ describe.each([
       await client.close();
     }
 
-    const rawClient = await connect(version, mod, true);
+    const { client: rawClient } = await connect(version, mod, true);
     try {
       await expect(rawClient.subscribeResource({ uri: "file:///watched.txt" })).rejects.toThrow(/subscriptionId|Unrecognized key/);
       await expect(rawClient.unsubscribeResource({ uri: "file:///watched.txt" })).rejects.toThrow(/subscriptionId|Unrecognized key/);
