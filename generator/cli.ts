@@ -15,7 +15,7 @@ const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schem
 Usage:
   mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]
   mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]
-  mcp-codegen schemas pin (--commit SHA [--versions a,b] | --from DIR [--commit SHA])
+  mcp-codegen schemas pin (--commit SHA [--versions a,b] | --from DIR [--commit SHA]) [--lock FILE] [--schemas DIR]
   mcp-codegen diff <from> <to> [--format md|json] [--schemas DIR] [--spec-dir DIR]
   mcp-codegen diff --generated <old-dir> <new-dir> [--format md|json]
   mcp-codegen help
@@ -182,15 +182,15 @@ async function diff(args: string[]): Promise<number> {
 async function pin(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { commit: { type: "string" }, from: { type: "string" }, versions: { type: "string" } },
+    options: { commit: { type: "string" }, from: { type: "string" }, versions: { type: "string" }, lock: { type: "string" }, schemas: { type: "string" } },
     strict: true,
     allowPositionals: false,
   });
   if (values.commit === undefined && values.from === undefined) throw new UsageError("schemas pin needs --commit SHA or --from DIR");
   if (values.from !== undefined && values.versions !== undefined) throw new UsageError("--versions applies to --commit alone: with --from every version folder found is pinned");
   const result = await pinLock({
-    lockFile: defaultLockFile,
-    schemasDir: defaultSchemasDir,
+    lockFile: values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile,
+    schemasDir: values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir,
     commit: values.commit,
     from: values.from,
     versions: csv(values.versions),

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pinLock, pinSummary } from "../../generator/diff/index.js";
 import { readLock, sha256 } from "../../generator/spec/lock.js";
-import { lockFile, tempDir } from "./helpers.js";
+import { lockFile, runCli, tempDir } from "./helpers.js";
 
 // Small hand-written schemas: version 1.0 before and after a change, and a new version 2.0.
 const schema = (defs: Record<string, unknown>) => JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", $defs: defs }, null, 2) + "\n";
@@ -100,6 +100,25 @@ describe("schemas pin --from", () => {
     const { lock, schemas, dir } = setUp();
     write(path.join(dir, "other", "3.0", "schema.json"), v2);
     await expect(pinLock({ lockFile: lock, schemasDir: schemas, from: path.join(dir, "other") })).rejects.toThrow("no schema for the locked version 1.0");
+  });
+});
+
+describe("mcp-codegen schemas pin --from (CLI)", () => {
+  it("writes the lock given with --lock and prints the version-diff summary", async () => {
+    const { lock, schemas, spec, commit } = setUp();
+    const next = "c".repeat(40);
+    const r = runCli(["schemas", "pin", "--from", spec, "--commit", next, "--lock", lock, "--schemas", schemas]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        `lock: commit ${commit} → ${next}`,
+        `  1.0: changed (sha256 ${sha256(v1Old)} → ${sha256(v1New)}): methods +1 -0 ~0, normalizers ~1, definitions +2 -0 ~1; 1 breaking, 4 not`,
+        `  2.0: new version (sha256 ${sha256(v2)})`,
+        "",
+      ].join("\n"),
+    );
+    expect((await readLock(lock)).versions["2.0"]).toEqual({ path: "schema/2.0/schema.json", sha256: sha256(v2) });
   });
 });
 
