@@ -19,6 +19,8 @@ export type { NotificationInfo, ParamsInfo, RequestInfo, ResultShape, Sender } f
 export { ErrorCode, isPlainObject, JsonRpcError } from "./runtime.js";
 export type { Dispatcher, DispatcherOptions, JsonRpcResponse, MethodValidator, NotificationContext, RequestContext } from "./runtime.js";
 export { v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28, draft };
+export { createServerRouter, eras, ModernErrorCode } from "./router.js";
+export type { LegacyConnection, RouterOptions, Send, Served, ServedVersions, ServerRouter } from "./router.js";
 
 /** Every generated version, oldest first. */
 export const versions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"] as const;

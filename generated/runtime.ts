@@ -185,8 +185,111 @@ export interface RequestContext<V extends string = string> {
   readonly _meta: Record<string, unknown> | undefined;
   /** The protocol version this dispatcher speaks. */
   readonly protocolVersion: V;
-  /** Aborted when the peer cancels the request with `notifications/cancelled`. */
+  /** Aborted when the peer cancels the request with `notifications/cancelled`, or the transport gives the request up. */
   readonly signal: AbortSignal;
+  /**
+   * Send a notification to the peer about this request (progress, log messages). Rejects with a
+   * -32603 JsonRpcError when the transport gave the dispatcher no outgoing channel (`Exchange.peer`).
+   */
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  /**
+   * Send a request to the peer about this request (sampling, elicitation) and resolve with its
+   * result; an error answer rejects with a JsonRpcError carrying its code. Rejects with -32603 when
+   * there is no outgoing channel, or the channel cannot carry requests.
+   */
+  request(method: string, params?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** A notification as it goes on the wire. */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A request as it goes on the wire. */
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/**
+ * The outgoing channel a transport gives a dispatcher. `relatedRequestId` is the request being
+ * handled, so a transport can put the message on that request's stream (streamable HTTP does).
+ */
+export interface Peer {
+  notify(method: string, params: Record<string, unknown> | undefined, relatedRequestId: RequestId): Promise<void>;
+  request(method: string, params: Record<string, unknown> | undefined, relatedRequestId: RequestId, signal: AbortSignal): Promise<unknown>;
+}
+
+/** What the transport passes along with one incoming message. */
+export interface Exchange {
+  /** Where a handler's `context.notify`/`context.request` go. */
+  readonly peer?: Peer;
+  /** Aborted when the transport gives the request up (say, the HTTP client went away): the handler's signal aborts too. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * An outgoing channel over a `send` function: numbers the requests it sends and matches the
+ * responses the transport hands to `receive`. Answers to requests still pending when `close` is
+ * called reject with its reason.
+ */
+export interface PeerChannel extends Peer {
+  /** Take a response to one of our requests: true when it was one (matched or not), false otherwise. */
+  receive(message: unknown): boolean;
+  close(reason?: unknown): void;
+}
+
+export function createPeerChannel(send: (message: JsonRpcMessage, relatedRequestId: RequestId | undefined) => void | Promise<void>): PeerChannel {
+  let next = 0;
+  const pending = new Map<RequestId, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>();
+  return {
+    async notify(method, params, relatedRequestId) {
+      await send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, relatedRequestId);
+    },
+    request(method, params, relatedRequestId, signal) {
+      const id = `s${next++}`;
+      return new Promise<unknown>((resolve, reject) => {
+        const onAbort = (): void => {
+          pending.delete(id);
+          reject(signal.reason);
+        };
+        if (signal.aborted) return onAbort();
+        signal.addEventListener("abort", onAbort, { once: true });
+        const done = <T>(settle: (value: T) => void) => (value: T): void => {
+          signal.removeEventListener("abort", onAbort);
+          pending.delete(id);
+          settle(value);
+        };
+        pending.set(id, { resolve: done(resolve), reject: done(reject) });
+        const message: JsonRpcRequest = params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+        Promise.resolve(send(message, relatedRequestId)).catch((error: unknown) => pending.get(id)?.reject(error));
+      });
+    },
+    receive(message) {
+      if (!isParamsObject(message) || Object.hasOwn(message, "method") || !Object.hasOwn(message, "id")) return false;
+      if (!Object.hasOwn(message, "result") && !Object.hasOwn(message, "error")) return false;
+      const id = message.id;
+      const waiter = isRequestId(id) ? pending.get(id) : undefined;
+      if (waiter === undefined) return true;
+      if (Object.hasOwn(message, "error")) {
+        const e = codedError(message.error) ?? { code: ErrorCode.InternalError, message: "Internal error" };
+        waiter.reject(new JsonRpcError(e.code, e.message, e.data));
+      } else {
+        waiter.resolve(message.result);
+      }
+      return true;
+    },
+    close(reason) {
+      for (const waiter of [...pending.values()]) waiter.reject(reason ?? new JsonRpcError(ErrorCode.InternalError, "Connection closed"));
+      pending.clear();
+    },
+  };
 }
 
 /** What a notification handler is given besides its params. */
@@ -277,8 +380,9 @@ export interface Dispatcher {
    * Answer one parsed JSON-RPC message: a request → its response; a notification → undefined;
    * a response (no `method`) → undefined, it is not for a dispatcher. A request cancelled by
    * `notifications/cancelled` before its handler finished → undefined (the spec says not to answer).
+   * `exchange` carries the outgoing channel and the transport's abort signal for this message.
    */
-  handle(message: unknown): Promise<JsonRpcResponse | undefined>;
+  handle(message: unknown, exchange?: Exchange): Promise<JsonRpcResponse | undefined>;
 }
 
 /** A request method as the dispatcher core needs it. */
@@ -332,10 +436,30 @@ class Context implements RequestContext {
   cancelled = false;
   private reason: unknown = undefined;
   private controller: AbortController | undefined = undefined;
-  constructor(requestId: RequestId, meta: Record<string, unknown> | undefined, protocolVersion: string) {
+  private readonly peer: Peer | undefined;
+  constructor(requestId: RequestId, meta: Record<string, unknown> | undefined, protocolVersion: string, exchange: Exchange | undefined) {
     this.requestId = requestId;
     this._meta = meta;
     this.protocolVersion = protocolVersion;
+    this.peer = exchange?.peer;
+    const outer = exchange?.signal;
+    if (outer !== undefined) {
+      if (outer.aborted) this.abort(outer.reason);
+      else outer.addEventListener("abort", () => this.abort(outer.reason), { once: true });
+    }
+  }
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.peer === undefined) return Promise.reject(new JsonRpcError(ErrorCode.InternalError, `Internal error: no outgoing channel to send ${method}`));
+    return this.peer.notify(method, params, this.requestId);
+  }
+  request(method: string, params?: Record<string, unknown>): Promise<unknown> {
+    if (this.peer === undefined) return Promise.reject(new JsonRpcError(ErrorCode.InternalError, `Internal error: no outgoing channel to send ${method}`));
+    return this.peer.request(method, params, this.requestId, this.signal);
+  }
+  /** The transport gave the request up: the handler's signal aborts, but the answer is still sent if it comes. */
+  private abort(reason: unknown): void {
+    if (this.controller === undefined) this.controller = new AbortController();
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
   }
   get signal(): AbortSignal {
     if (this.controller === undefined) {
@@ -406,7 +530,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
     return `Method not found: no handler for ${method} (protocol version ${protocolVersion})`;
   }
 
-  async function request(route: Route, id: RequestId, params: unknown): Promise<JsonRpcResponse | undefined> {
+  async function request(route: Route, id: RequestId, params: unknown, exchange: Exchange | undefined): Promise<JsonRpcResponse | undefined> {
     if (params === undefined) {
       if (route.paramsRequired) return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${route.method} requires params (an object)`);
     } else if (!isParamsObject(params)) {
@@ -421,7 +545,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
         return e === undefined ? errorResponse(id, ErrorCode.InvalidParams, `Invalid params for ${route.method}`) : errorResponse(id, e.code, e.message, e.data);
       }
     }
-    const context = new Context(id, metaOf(params), protocolVersion);
+    const context = new Context(id, metaOf(params), protocolVersion, exchange);
     inFlight.set(id, context);
     try {
       let value = route.handler(params, context);
@@ -459,7 +583,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
     return undefined;
   }
 
-  async function handle(message: unknown): Promise<JsonRpcResponse | undefined> {
+  async function handle(message: unknown, exchange?: Exchange): Promise<JsonRpcResponse | undefined> {
     let id: RequestId | null = null;
     try {
       if (!isParamsObject(message)) return errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: expected a JSON-RPC message object");
@@ -475,7 +599,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
       if (id === null) return errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or an integer");
       const route = routes.get(method);
       if (route === undefined) return errorResponse(id, ErrorCode.MethodNotFound, notFound(method));
-      return await request(route, id, params);
+      return await request(route, id, params, exchange);
     } catch {
       // Only a hostile message (a throwing getter) gets here; answer without detail.
       return id === null ? undefined : errorResponse(id, ErrorCode.InternalError, "Internal error");

@@ -3,7 +3,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createTwoFilesPatch } from "diff";
 import { InputError } from "./errors.js";
 import type { GeneratedFiles } from "./emit/index.js";
 
@@ -77,6 +76,8 @@ export async function checkTree(outDir: string, files: GeneratedFiles): Promise<
     const actual = onDisk.includes(rel) ? await readFile(path.join(outDir, rel), "utf8") : undefined;
     if (expected === actual) continue;
     const status = actual === undefined ? "missing" : expected === undefined ? "extra" : "stale";
+    // Loaded only when something differs: an up-to-date check never pays for it.
+    const { createTwoFilesPatch } = await import("diff");
     const diff = createTwoFilesPatch(
       actual === undefined ? "/dev/null" : `a/${rel}`,
       expected === undefined ? "/dev/null" : `b/${rel}`,

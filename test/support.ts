@@ -1,6 +1,6 @@
 // Shared test helpers: where the spec's files are, running the CLI as a user would, fixture schemas.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,7 +10,18 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const generatedDir = path.join(root, "generated");
 export const schemasDir = path.join(root, "schemas");
 export const lockFile = path.join(root, "schemas", "lock.json");
-export const specDir = path.resolve(process.env.MCP_SPEC_DIR ?? path.join(root, "..", "shared", "mcp-spec"));
+// The spec's files sit beside the checkout (../shared), or beside a worktree's parent folder.
+export const specDir = path.resolve(
+  process.env.MCP_SPEC_DIR ||
+    [path.join(root, "..", "shared", "mcp-spec"), path.join(root, "..", "..", "shared", "mcp-spec")].find((d) => existsSync(d)) ||
+    path.join(root, "..", "shared", "mcp-spec"),
+);
+/** Model options as `generate` uses them: the project's patches and overrides. */
+export const modelOptions = {
+  schemasDir,
+  patchesDir: path.join(schemasDir, "patches"),
+  overridesFile: path.join(schemasDir, "overrides.json"),
+};
 
 /** Make schemas/<version>/schema.json present (from MCP_SPEC_DIR, verified), as `generate` would. */
 export async function ensureSchemas(): Promise<void> {

@@ -4,6 +4,7 @@ import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
 import { guardModule } from "./guards.js";
 import { emitMatrix } from "./matrix.js";
+import { emitRouter } from "./router.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
@@ -25,7 +26,7 @@ export function latestReleased(labels: string[]): string | null {
 }
 
 function finish(text: string): string {
-  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").replace(/\n*$/, "\n");
+  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
 
 /** The definitions a version's method types name: what methods.ts imports from types.ts. */
@@ -73,6 +74,7 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, finish));
+  files.set("router.ts", emitRouter(model, versionIdent, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);

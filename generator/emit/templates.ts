@@ -2,7 +2,9 @@
 // Logic stays in the model and the emitters; templates only lay out text.
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import Handlebars from "handlebars";
+import { createRequire } from "node:module";
+// The runtime is enough to run precompiled templates; its typings are the full package's.
+import HandlebarsRuntimeModule from "handlebars/runtime.js";
 import { templatesDir } from "../paths.js";
 import { sha256 } from "../spec/lock.js";
 
@@ -10,7 +12,12 @@ export type Template = (context: object) => string;
 
 const COMPILE_OPTIONS = { noEscape: true, strict: true, preventIndent: false } as const;
 
-let engine: typeof Handlebars | undefined;
+type Compiler = typeof import("handlebars");
+type Runtime = Pick<Compiler, "create" | "template" | "registerHelper" | "registerPartial" | "VERSION">;
+const HandlebarsRuntime = HandlebarsRuntimeModule as unknown as Runtime;
+
+let engine: Runtime | undefined;
+let compiler: Compiler | undefined;
 let cacheDir: string | undefined;
 const compiled = new Map<string, Template>();
 
@@ -22,17 +29,23 @@ export function setTemplateCache(dir: string | undefined): void {
   cacheDir = dir;
 }
 
-/** Compile a template, or load its precompiled form from the cache. */
+/** The template compiler, loaded only when a template is not in the cache. */
+function getCompiler(): Compiler {
+  compiler ??= createRequire(import.meta.url)("handlebars") as Compiler;
+  return compiler;
+}
+
+/** Compile a template, or load its precompiled form from the cache (then only the runtime is needed). */
 function compile(source: string): HandlebarsTemplateDelegate {
   const e = getEngine();
-  if (cacheDir === undefined) return e.compile(source, COMPILE_OPTIONS);
-  const key = sha256(JSON.stringify({ handlebars: Handlebars.VERSION, options: COMPILE_OPTIONS, source }));
+  if (cacheDir === undefined) return e.template(new Function(`return ${getCompiler().precompile(source, COMPILE_OPTIONS)}`)());
+  const key = sha256(JSON.stringify({ handlebars: e.VERSION, options: COMPILE_OPTIONS, source }));
   const file = path.join(cacheDir, "handlebars", `${key}.js`);
   let spec: string | undefined;
   try {
     spec = readFileSync(file, "utf8");
   } catch {
-    spec = e.precompile(source, COMPILE_OPTIONS) as string;
+    spec = getCompiler().precompile(source, COMPILE_OPTIONS) as string;
     try {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(`${file}.${process.pid}.tmp`, spec);
@@ -45,9 +58,9 @@ function compile(source: string): HandlebarsTemplateDelegate {
   return e.template(new Function(`return ${spec}`)());
 }
 
-function getEngine(): typeof Handlebars {
+function getEngine(): Runtime {
   if (engine) return engine;
-  engine = Handlebars.create();
+  engine = HandlebarsRuntime.create();
   engine.registerHelper("json", (value: unknown) => JSON.stringify(value));
   engine.registerHelper("join", (list: unknown[], sep: string) => list.join(sep));
   return engine;

@@ -33,7 +33,7 @@ describe("params validation (-32602 with the failing paths)", () => {
   });
 
   it("valid params reach the handler unchanged", async () => {
-    const handler = vi.fn(() => ({ content: [] }));
+    const handler = vi.fn((_params: unknown) => ({ content: [] }));
     const d = legacy.createServerDispatcher({ "tools/call": handler });
     const params = { name: "echo", arguments: { a: 1 } };
     expect(await d.handle(request("tools/call", params))).toStrictEqual({ jsonrpc: "2.0", id: 5, result: { content: [] } });

@@ -1,0 +1,28 @@
+// Emits router.ts: the server's version router over every version's dispatcher. Which versions are
+// legacy or modern comes from each version's `era`; which version has which client message, from
+// the requests and notifications a client sends.
+import type { ProtocolModel } from "../model/types.js";
+import { template } from "./templates.js";
+
+export function emitRouter(model: ProtocolModel, ident: (label: string) => string, finish: (text: string) => string): string {
+  const versions = model.versions.map((v) => ({ label: v.label, era: v.era, ident: ident(v.label), legacy: v.era === "legacy" }));
+  const has = new Map<string, string[]>();
+  for (const v of model.versions) {
+    for (const m of [...v.requests, ...v.notifications]) {
+      if (m.sender === "server") continue;
+      const list = has.get(m.method) ?? [];
+      list.push(v.label);
+      has.set(m.method, list);
+    }
+  }
+  const clientMessages = [...has].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([method, labels]) => ({ method, versions: labels }));
+  return finish(
+    template("router.ts.hbs")({
+      versions: model.versions,
+      views: versions,
+      legacy: versions.filter((v) => v.legacy).map((v) => v.label),
+      modern: versions.filter((v) => !v.legacy).map((v) => v.label),
+      clientMessages,
+    }),
+  );
+}

@@ -1,0 +1,453 @@
+// A server made only of generated code: the generated router picks the version and its generated
+// dispatcher answers, with the conformance fixtures as handlers. The HTTP layer is:
+// - legacy sessions (initialize, mcp-session-id): the SDK 1.32.2 StreamableHTTPServerTransport;
+// - modern requests (2026-07-28, stateless): plain node:http, because both SDK transports answer every
+//   JSON-RPC error with HTTP 200 while the 2026-07-28 transport wants 400/404 (and the 1.x transport
+//   rejects the 2026-07-28 header outright). Mapping codes to HTTP statuses is HTTP layer.
+// Run: `tsx test/conformance/server.ts [port]` prints `listening http://127.0.0.1:<port>/mcp`.
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { pathToFileURL } from "node:url";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { createServerRouter, type LegacyConnection, type ServerRouter, type ServedVersions } from "../../generated/router.js";
+import { isPlainObject, JsonRpcError, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../generated/runtime.js";
+import type * as v2025_11_25 from "../../generated/2025-11-25/index.js";
+import type * as v2026_07_28 from "../../generated/2026-07-28/index.js";
+import * as f from "./fixtures.js";
+
+type Json = Record<string, unknown>;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const text = (t: string) => ({ type: "text" as const, text: t });
+
+// ---------------------------------------------------------------------------------------------
+// Handlers, legacy era (typed at 2025-11-25, the version the suites' SDK client negotiates).
+
+type LegacyHandlers = Omit<v2025_11_25.ServerHandlers, "initialize">;
+
+const legacyHandlers: LegacyHandlers = {
+  ping: () => ({}),
+  "logging/setLevel": () => ({}),
+  "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
+  "tools/list": () => ({ tools: [...f.commonTools, ...f.legacyTools] as v2025_11_25.Tool[] }),
+  "tools/call": async ({ name, arguments: args }, context) => {
+    const simple = f.simpleToolResult(name);
+    if (simple !== undefined) return simple as v2025_11_25.CallToolResult;
+    switch (name) {
+      case "test_tool_with_logging":
+        for (const [i, data] of ["Tool execution started", "Tool processing data", "Tool execution completed"].entries()) {
+          if (i > 0) await sleep(50);
+          await context.notify("notifications/message", { level: "info", logger: "conformance", data });
+        }
+        return { content: [text("Logging completed")] };
+      case "test_tool_with_progress":
+        return { content: [text(await progress(context))] };
+      case "test_sampling": {
+        const result = (await context.request("sampling/createMessage", {
+          messages: [{ role: "user", content: text(String(args?.prompt ?? "")) }],
+          maxTokens: 100,
+        })) as { content?: { text?: string } };
+        return { content: [text(`LLM response: ${result.content?.text ?? JSON.stringify(result)}`)] };
+      }
+      case "test_elicitation": {
+        const result = await context.request("elicitation/create", {
+          message: String(args?.message ?? ""),
+          requestedSchema: {
+            type: "object",
+            properties: { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } },
+            required: ["username", "email"],
+          },
+        });
+        return { content: [text(`User response: ${JSON.stringify(result)}`)] };
+      }
+      case "test_elicitation_sep1034_defaults":
+      case "test_elicitation_sep1330_enums": {
+        const schema = name === "test_elicitation_sep1034_defaults" ? f.elicitationDefaultsSchema : f.elicitationEnumsSchema;
+        const result = (await context.request("elicitation/create", { message: "Please fill in the form", requestedSchema: schema })) as Json;
+        return { content: [text(`Elicitation completed: action=${String(result.action)}, content=${JSON.stringify(result.content ?? {})}`)] };
+      }
+      default:
+        throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
+    }
+  },
+  "resources/list": () => ({ resources: f.resources as v2025_11_25.Resource[] }),
+  "resources/templates/list": () => ({ resourceTemplates: f.resourceTemplates as v2025_11_25.ResourceTemplate[] }),
+  "resources/read": ({ uri }) => ({ contents: f.readResource(uri) as v2025_11_25.ReadResourceResult["contents"] }),
+  "resources/subscribe": () => ({}),
+  "resources/unsubscribe": () => ({}),
+  "prompts/list": () => ({ prompts: f.prompts as v2025_11_25.Prompt[] }),
+  "prompts/get": ({ name, arguments: args }) => ({ messages: f.promptMessages(name, args) as v2025_11_25.PromptMessage[] }),
+};
+
+/** notifications/progress 0, 50, 100 of 100 when the request asked for progress; what happened, as text. */
+async function progress(context: { _meta: Json | undefined; notify: (method: string, params?: Json) => Promise<void> }): Promise<string> {
+  const token = context._meta?.progressToken;
+  if (typeof token !== "string" && typeof token !== "number") return "No progress token given";
+  for (const [i, value] of [0, 50, 100].entries()) {
+    if (i > 0) await sleep(50);
+    await context.notify("notifications/progress", { progressToken: token, progress: value, total: 100, message: `Progress ${value}%` });
+  }
+  return "Progress completed";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handlers, modern era (2026-07-28): no server→client requests; input_required results instead.
+
+type ModernHandlers = Omit<v2026_07_28.ServerHandlers, "server/discover" | "subscriptions/listen">;
+const cache = { ttlMs: 0, cacheScope: "public" as const };
+
+function inputResponse(params: Json, key: string): unknown {
+  const responses = params.inputResponses;
+  return isPlainObject(responses) && Object.hasOwn(responses, key) ? responses[key] : undefined;
+}
+/** The content of an accepted elicitation answer, else undefined. */
+function accepted(value: unknown): Json | undefined {
+  return isPlainObject(value) && value.action === "accept" && isPlainObject(value.content) ? value.content : undefined;
+}
+function sampled(value: unknown): boolean {
+  return isPlainObject(value) && isPlainObject(value.content);
+}
+function rooted(value: unknown): boolean {
+  return isPlainObject(value) && Array.isArray(value.roots);
+}
+const elicit = (message: string, properties: Json, required: string[]) => ({
+  method: "elicitation/create",
+  params: { mode: "form", message, requestedSchema: { type: "object", properties, required } },
+});
+const sample = (question: string) => ({
+  method: "sampling/createMessage",
+  params: { messages: [{ role: "user", content: text(question) }], maxTokens: 100 },
+});
+const roots = { method: "roots/list", params: {} };
+const inputRequired = (inputRequests: Json, requestState?: string) =>
+  ({ resultType: "input_required", inputRequests, ...(requestState === undefined ? {} : { requestState }) }) as v2026_07_28.InputRequiredResult;
+const done = (t: string) => ({ content: [text(t)] });
+
+function modernHandlers(router: () => ServerRouter): ModernHandlers {
+  return {
+    "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
+    "tools/list": () => ({ tools: [...f.commonTools, ...f.modernTools] as v2026_07_28.Tool[], ...cache }),
+    "tools/call": async (params, context) => {
+      const { name } = params;
+      const simple = f.simpleToolResult(name);
+      if (simple !== undefined) return simple as v2026_07_28.CallToolResult;
+      const capabilities = context._meta?.["io.modelcontextprotocol/clientCapabilities"];
+      const has = (c: string) => isPlainObject(capabilities) && isPlainObject(capabilities[c]);
+      const p = params as unknown as Json;
+      switch (name) {
+        case "test_tool_with_progress":
+          return done(await progress(context));
+        case "test_missing_capability":
+          if (!has("sampling")) {
+            throw new JsonRpcError(-32021, "Missing required client capability: sampling", { requiredCapabilities: { sampling: {} } });
+          }
+          return done("The client can sample.");
+        case "test_logging_tool":
+          await context.notify("notifications/message", { level: "info", logger: "conformance", data: "test_logging_tool ran" });
+          return done("Logged at info.");
+        case "test_trigger_tool_change":
+          await router().publish("notifications/tools/list_changed");
+          return done("Tool list change announced.");
+        case "test_trigger_prompt_change":
+          await router().publish("notifications/prompts/list_changed");
+          return done("Prompt list change announced.");
+        case "test_streaming_elicitation":
+        case "test_input_required_result_elicitation": {
+          const answer = accepted(inputResponse(p, "user_name"));
+          if (typeof answer?.name === "string") return done(`Hello, ${answer.name}!`);
+          return inputRequired({ user_name: elicit("What is your name?", { name: { type: "string" } }, ["name"]) });
+        }
+        case "test_input_required_result_sampling":
+          if (sampled(inputResponse(p, "capital_question"))) return done("Sampling answered.");
+          return inputRequired({ capital_question: sample("What is the capital of France?") });
+        case "test_input_required_result_list_roots":
+          if (rooted(inputResponse(p, "client_roots"))) return done("Roots received.");
+          return inputRequired({ client_roots: roots });
+        case "test_input_required_result_request_state":
+        case "test_input_required_result_tampered_state": {
+          if (p.requestState !== undefined) {
+            const state = f.openState(p.requestState);
+            if (state.tool === name && accepted(inputResponse(p, "confirm")) !== undefined) return done("Confirmed: state-ok");
+          }
+          return inputRequired({ confirm: elicit("Please confirm", { ok: { type: "boolean" } }, ["ok"]) }, f.sealState({ tool: name }));
+        }
+        case "test_input_required_result_multiple_inputs": {
+          if (p.requestState !== undefined) {
+            const state = f.openState(p.requestState);
+            const all = accepted(inputResponse(p, "user_name")) !== undefined && sampled(inputResponse(p, "greeting")) && rooted(inputResponse(p, "client_roots"));
+            if (state.tool === name && all) return done("All three answers received.");
+          }
+          return inputRequired(
+            {
+              user_name: elicit("What is your name?", { name: { type: "string" } }, ["name"]),
+              greeting: sample("Write a greeting."),
+              client_roots: roots,
+            },
+            f.sealState({ tool: name }),
+          );
+        }
+        case "test_input_required_result_multi_round": {
+          const round = p.requestState === undefined ? 0 : Number(f.openState(p.requestState).round);
+          if (round === 1 && accepted(inputResponse(p, "step1")) !== undefined) {
+            return inputRequired({ step2: elicit("Step 2: your city?", { city: { type: "string" } }, ["city"]) }, f.sealState({ tool: name, round: 2 }));
+          }
+          if (round === 2 && accepted(inputResponse(p, "step2")) !== undefined) return done("Both rounds answered.");
+          return inputRequired({ step1: elicit("Step 1: your name?", { name: { type: "string" } }, ["name"]) }, f.sealState({ tool: name, round: 1 }));
+        }
+        case "test_input_required_result_capabilities": {
+          // Ask only for what the client declared in this request's clientCapabilities.
+          const wanted: Json = {};
+          if (has("elicitation")) wanted.user_name = elicit("What is your name?", { name: { type: "string" } }, ["name"]);
+          if (has("sampling")) wanted.greeting = sample("Write a greeting.");
+          if (has("roots")) wanted.client_roots = roots;
+          const answered = Object.keys(wanted).every((key) => inputResponse(p, key) !== undefined);
+          if (answered) return done("Asked only for declared capabilities.");
+          return inputRequired(wanted);
+        }
+        default:
+          throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
+      }
+    },
+    "resources/list": () => ({ resources: f.resources as v2026_07_28.Resource[], ...cache }),
+    "resources/templates/list": () => ({ resourceTemplates: f.resourceTemplates as v2026_07_28.ResourceTemplate[], ...cache }),
+    "resources/read": ({ uri }) => ({ contents: f.readResource(uri) as v2026_07_28.ReadResourceResult["contents"], ...cache }),
+    "prompts/list": () => ({ prompts: [...f.prompts, ...f.modernPrompts] as v2026_07_28.Prompt[], ...cache }),
+    "prompts/get": (params) => {
+      if (params.name === "test_input_required_result_prompt") {
+        const answer = accepted(inputResponse(params as unknown as Json, "user_context"));
+        if (typeof answer?.context === "string") return { messages: [{ role: "user", content: text(`Use this context: ${answer.context}`) }] };
+        return inputRequired({ user_context: elicit("What context should the prompt use?", { context: { type: "string" } }, ["context"]) });
+      }
+      return { messages: f.promptMessages(params.name, params.arguments) as v2026_07_28.PromptMessage[] };
+    },
+  };
+}
+
+const capabilities = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  logging: {},
+  completions: {},
+};
+
+export function createConformanceRouter(): ServerRouter {
+  // The fixtures are written once against 2025-11-25; older versions serve the same handlers. The
+  // cast is needed because each version's types differ (its RequestContext names its own version;
+  // 2024-11-05 has no audio content); the suites' client negotiates 2025-11-25.
+  const older = { handlers: legacyHandlers as never, capabilities };
+  const versions: ServedVersions = {
+    "2024-11-05": older,
+    "2025-03-26": older,
+    "2025-06-18": older,
+    "2025-11-25": { handlers: legacyHandlers, capabilities },
+    "2026-07-28": { handlers: modernHandlers(() => router), capabilities },
+  };
+  const router = createServerRouter({ serverInfo: { name: "mcp-codegen-conformance", version: "0.1.0" }, versions });
+  return router;
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP layer.
+
+const MODERN_STATUS: Readonly<Record<number, number>> = {
+  [-32700]: 400, // ParseError
+  [-32600]: 400, // InvalidRequest
+  [-32601]: 404, // MethodNotFound
+  [-32602]: 400, // InvalidParams
+  [-32020]: 400, // HeaderMismatchError
+  [-32021]: 400, // MissingRequiredClientCapabilityError
+  [-32022]: 400, // UnsupportedProtocolVersionError
+};
+
+async function readBody(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+function rpcError(res: http.ServerResponse, status: number, id: unknown, code: number, message: string): void {
+  json(res, status, { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code, message } });
+}
+
+/** DNS-rebinding protection: only this loopback host (and origin, when sent) may talk to the server. */
+function allowedHost(req: http.IncomingMessage, port: number): boolean {
+  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const host = req.headers.host;
+  if (host === undefined || !hosts.includes(host)) return false;
+  const origin = req.headers.origin;
+  return origin === undefined || hosts.some((h) => origin === `http://${h}`);
+}
+
+/** A `=?base64?…?=` header value decoded (strict alphabet and padding), a plain value as it is; undefined when malformed. */
+function headerValue(raw: string): string | undefined {
+  const m = /^=\?base64\?(.*)\?=$/.exec(raw);
+  if (m === null) return raw;
+  const encoded = m[1];
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return undefined;
+  return Buffer.from(encoded, "base64").toString("utf8");
+}
+
+/**
+ * For a tools/call, every argument whose property schema has `x-mcp-header: Name` must be repeated
+ * in the `Mcp-Param-Name` header (SEP-2243; the 2026-07-28 Tool.inputSchema description points to
+ * the transport's rules). The reason it is not, or undefined.
+ */
+function customHeaderMismatch(req: http.IncomingMessage, params: Record<string, unknown>): string | undefined {
+  const tool = f.modernTools.find((t) => t.name === params.name);
+  const properties = tool?.inputSchema?.properties as Record<string, Record<string, unknown>> | undefined;
+  const args = isPlainObject(params.arguments) ? params.arguments : {};
+  for (const [key, schema] of Object.entries(properties ?? {})) {
+    const name = schema["x-mcp-header"];
+    if (typeof name !== "string" || !Object.hasOwn(args, key)) continue;
+    const raw = req.headers[`mcp-param-${name.toLowerCase()}`];
+    if (typeof raw !== "string") return `Mcp-Param-${name} is missing but arguments.${key} is given`;
+    const value = headerValue(raw.trim());
+    if (value === undefined) return `Mcp-Param-${name} is not valid base64`;
+    if (value !== String(args[key])) return `Mcp-Param-${name} does not match arguments.${key}`;
+  }
+  return undefined;
+}
+
+export interface RunningServer {
+  url: string;
+  router: ServerRouter;
+  close(): Promise<void>;
+}
+
+export async function startServer(port = 0): Promise<RunningServer> {
+  const router = createConformanceRouter();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; connection: LegacyConnection }>();
+  let actualPort = port;
+
+  async function legacySession(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, { transport, connection }),
+    });
+    const connection = router.connect((message, relatedRequestId) =>
+      transport.send(message as Parameters<StreamableHTTPServerTransport["send"]>[0], relatedRequestId === undefined ? undefined : { relatedRequestId }),
+    );
+    transport.onmessage = (message) => {
+      void connection.handle(message).then((response) => {
+        if (response !== undefined) return transport.send(response as Parameters<StreamableHTTPServerTransport["send"]>[0]);
+      });
+    };
+    transport.onclose = () => {
+      connection.close();
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await transport.start();
+    await transport.handleRequest(req, res, body);
+  }
+
+  async function modern(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    const message = isPlainObject(body) ? body : undefined;
+    const id = message?.id;
+    if (message === undefined) return rpcError(res, 400, null, -32600, "Invalid Request: expected one JSON-RPC message object");
+    const method = typeof message.method === "string" ? message.method : undefined;
+    const header = req.headers["mcp-protocol-version"];
+    if (header === undefined) return rpcError(res, 400, id, -32020, "Missing MCP-Protocol-Version header");
+    const meta = isPlainObject(message.params) && isPlainObject(message.params._meta) ? message.params._meta : undefined;
+    const bodyVersion = meta?.["io.modelcontextprotocol/protocolVersion"];
+    if (bodyVersion !== undefined && bodyVersion !== header) {
+      return rpcError(res, 400, id, -32020, `Header mismatch: MCP-Protocol-Version ${String(header)} but _meta names ${String(bodyVersion)}`);
+    }
+    // Mcp-Method always, and Mcp-Name for the methods that name something, must repeat the body (SEP-2243).
+    const mcpMethod = req.headers["mcp-method"];
+    if (typeof mcpMethod !== "string" || mcpMethod.trim() !== method) {
+      return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Method ${mcpMethod ?? "(missing)"} but the body's method is ${method}`);
+    }
+    const nameKey = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : undefined;
+    const named = nameKey !== undefined && isPlainObject(message.params) ? message.params[nameKey] : undefined;
+    if (typeof named === "string") {
+      const mcpName = req.headers["mcp-name"];
+      if (typeof mcpName !== "string" || mcpName.trim() !== named) return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Name ${mcpName ?? "(missing)"} but the body names ${named}`);
+    }
+    if (method === "tools/call" && isPlainObject(message.params)) {
+      const mismatch = customHeaderMismatch(req, message.params);
+      if (mismatch !== undefined) return rpcError(res, 400, id, -32020, `Header mismatch: ${mismatch}`);
+    }
+
+    // The response is one JSON body, unless the server sends something about the request first:
+    // then it becomes an SSE stream carrying those messages and the response.
+    const gone = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) gone.abort(new Error("the client closed the stream"));
+    });
+    let streaming = false;
+    const event = (m: JsonRpcMessage | JsonRpcResponse) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
+    const send = (m: JsonRpcMessage, _related: RequestId | undefined) => {
+      if (res.writableEnded || gone.signal.aborted) return;
+      if (!streaming) {
+        streaming = true;
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      }
+      event(m);
+    };
+    const response = await router.handle(message, { send, signal: gone.signal });
+    if (gone.signal.aborted) return;
+    if (response === undefined) {
+      if (streaming) res.end();
+      else res.writeHead(202).end();
+      return;
+    }
+    if (streaming) {
+      event(response);
+      res.end();
+      return;
+    }
+    json(res, "error" in response ? (MODERN_STATUS[response.error.code] ?? 200) : 200, response);
+  }
+
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      if (!allowedHost(req, actualPort)) return rpcError(res, 403, null, -32000, "Forbidden: Host or Origin not allowed");
+      if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") return res.writeHead(404).end();
+      const sessionId = req.headers["mcp-session-id"];
+      if (typeof sessionId === "string") {
+        const session = sessions.get(sessionId);
+        if (session === undefined) return rpcError(res, 404, null, -32001, "Session not found");
+        return session.transport.handleRequest(req, res);
+      }
+      if (req.method !== "POST") return res.writeHead(405, { allow: "POST" }).end();
+      let body: unknown;
+      try {
+        body = JSON.parse(await readBody(req));
+      } catch {
+        return rpcError(res, 400, null, -32700, "Parse error");
+      }
+      // A new legacy session starts with a legacy initialize; everything else is a modern request.
+      if (isPlainObject(body) && body.method === "initialize" && router.eraOf(body) === "legacy") return legacySession(req, res, body);
+      return modern(req, res, body);
+    })().catch((error: unknown) => {
+      console.error("conformance server:", error);
+      if (!res.headersSent) rpcError(res, 500, null, -32603, "Internal error");
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  actualPort = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actualPort}/mcp`,
+    router,
+    async close() {
+      router.close();
+      for (const { transport } of sessions.values()) await transport.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const running = await startServer(Number(process.argv[2] ?? 0));
+  console.log(`listening ${running.url}`);
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
