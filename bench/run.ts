@@ -81,12 +81,19 @@ async function runtimeBenchmarks(): Promise<Row[]> {
   const v = await import("../generated/2025-11-25/index.js");
   const { CallToolResultSchema: SdkCallToolResultSchema } = await import("@modelcontextprotocol/sdk/types.js");
   const callToolSchema = v.resultSchemas["tools/call"];
+  const callToolGuard = v.resultGuards["tools/call"];
   const ops = opsSideBySide(
     {
       empty: { fn: v.normalizeSubscribeResult, inputs: emptyInputs },
       callTool: { fn: v.normalizeCallToolResult, inputs: callToolResults },
-      // What the dispatcher does with result validation on: normalize, then validate.
-      callToolValidated: { fn: (x) => callToolSchema.safeParse(v.normalizeCallToolResult(x)), inputs: callToolResults },
+      // What the dispatcher does with result validation on: normalize, then the guard, and the schema only when the guard says false.
+      callToolValidated: {
+        fn: (x) => {
+          const result = v.normalizeCallToolResult(x);
+          return callToolGuard(result) || callToolSchema.safeParse(result).success;
+        },
+        inputs: callToolResults,
+      },
     },
     1_000_000,
     RUNS,

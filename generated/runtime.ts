@@ -326,6 +326,9 @@ export interface SchemaLike {
   safeParse(value: unknown): { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> } };
 }
 
+/** A fast, sound check: true only if the schema accepts the value (false: ask the schema). */
+export type Guard = (value: unknown) => boolean;
+
 type Issues = ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
 
 function issuePointer(path: ReadonlyArray<PropertyKey>): string {
@@ -338,12 +341,19 @@ function describeIssues(issues: Issues): { text: string; paths: string[] } {
   return { text, paths };
 }
 
-/** The validation hooks a request or notification gets from its schemas. */
-function schemaValidator(method: string, params: SchemaLike | undefined, result: SchemaLike | undefined, expected: string | undefined): MethodValidator {
+/** The validation hooks a request or notification gets from its schemas; a guard's true skips the schema. */
+function schemaValidator(
+  method: string,
+  params: SchemaLike | undefined,
+  result: SchemaLike | undefined,
+  expected: string | undefined,
+  paramsGuard: Guard | undefined = undefined,
+  resultGuard: Guard | undefined = undefined,
+): MethodValidator {
   const validator: MethodValidator = {};
   if (params !== undefined) {
     validator.params = (value) => {
-      if (value === undefined) return value;
+      if (value === undefined || paramsGuard?.(value) === true) return value;
       const r = params.safeParse(value);
       if (r.success) return value;
       const { text, paths } = describeIssues(r.error.issues);
@@ -352,6 +362,7 @@ function schemaValidator(method: string, params: SchemaLike | undefined, result:
   }
   if (result !== undefined) {
     validator.result = (value) => {
+      if (resultGuard?.(value) === true) return value;
       const r = result.safeParse(value);
       if (r.success) return value;
       const { paths } = describeIssues(r.error.issues);
@@ -383,6 +394,9 @@ export interface RequestEntry {
   /** The schema of the result and its type's name. */
   readonly result?: SchemaLike;
   readonly expected?: string;
+  /** Guards in front of `params` and `result`: when one says true, the schema is not run. */
+  readonly paramsGuard?: Guard;
+  readonly resultGuard?: Guard;
 }
 
 export interface DispatcherTables {
@@ -395,6 +409,8 @@ export interface DispatcherTables {
   readonly notifications: readonly string[];
   /** Schemas of the notifications' params, by method. */
   readonly notificationParams?: Readonly<Record<string, SchemaLike | undefined>>;
+  /** Guards in front of the notifications' params schemas, by method. */
+  readonly notificationParamsGuards?: Readonly<Record<string, Guard | undefined>>;
   /** Every request method of the version, whoever sends it (for the -32601 message). */
   readonly allRequests: readonly string[];
 }
@@ -495,14 +511,14 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
       normalize: entry.normalize,
       validator:
         options.validators?.[method] ??
-        schemaValidator(method, entry.params, options.validateResults === false ? undefined : entry.result, entry.expected),
+        schemaValidator(method, entry.params, options.validateResults === false ? undefined : entry.result, entry.expected, entry.paramsGuard, entry.resultGuard),
     });
   }
   const notificationRoutes = new Map<string, NotificationRoute>();
   for (const method of tables.notifications) {
     const handler = (handlers as Record<string, unknown>)[method];
     if (typeof handler !== "function") continue;
-    notificationRoutes.set(method, { handler: handler.bind(handlers) as NotificationRoute["handler"], validator: options.validators?.[method] ?? schemaValidator(method, tables.notificationParams?.[method], undefined, undefined) });
+    notificationRoutes.set(method, { handler: handler.bind(handlers) as NotificationRoute["handler"], validator: options.validators?.[method] ?? schemaValidator(method, tables.notificationParams?.[method], undefined, undefined, tables.notificationParamsGuards?.[method]) });
   }
   const receivesCancel = tables.notifications.includes("notifications/cancelled");
   const allRequests = new Set(tables.allRequests);

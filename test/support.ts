@@ -43,6 +43,8 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "generator", "cli.ts"), ...args], {
     cwd: root,
     encoding: "utf8",
+    // --check against an empty folder prints every generated file as a diff: well over the 1 MB default.
+    maxBuffer: 64 * 1024 * 1024,
     env: { ...process.env, MCP_SPEC_DIR: specDir, ...env },
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -7,6 +7,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions, type Dispatc
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
 import { protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";
+import { notificationParamsGuards, requestParamsGuards as paramsGuards, resultGuards } from "./guards.js";
 import { notificationParamsSchemas as notificationParams, requestParamsSchemas as params, resultSchemas as results } from "./schemas.js";
 
 const allRequests = ["completion/complete", "initialize", "logging/setLevel", "ping", "prompts/get", "prompts/list", "resources/list", "resources/read", "resources/subscribe", "resources/templates/list", "resources/unsubscribe", "roots/list", "sampling/createMessage", "tools/call", "tools/list"] as const;
@@ -15,22 +16,23 @@ const serverTables: DispatcherTables = {
   protocolVersion,
   side: "server",
   requests: {
-    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult, params: params["completion/complete"], result: results["completion/complete"], expected: "CompleteResult" },
-    "initialize": { paramsRequired: true, normalize: normalizers.normalizeInitializeResult, params: params["initialize"], result: results["initialize"], expected: "InitializeResult" },
-    "logging/setLevel": { paramsRequired: true, normalize: normalizers.normalizeSetLevelResult, params: params["logging/setLevel"], result: results["logging/setLevel"], expected: "EmptyResult" },
-    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult, params: params["ping"], result: results["ping"], expected: "EmptyResult" },
-    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult, params: params["prompts/get"], result: results["prompts/get"], expected: "GetPromptResult" },
-    "prompts/list": { paramsRequired: false, normalize: normalizers.normalizeListPromptsResult, params: params["prompts/list"], result: results["prompts/list"], expected: "ListPromptsResult" },
-    "resources/list": { paramsRequired: false, normalize: normalizers.normalizeListResourcesResult, params: params["resources/list"], result: results["resources/list"], expected: "ListResourcesResult" },
-    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult, params: params["resources/read"], result: results["resources/read"], expected: "ReadResourceResult" },
-    "resources/subscribe": { paramsRequired: true, normalize: normalizers.normalizeSubscribeResult, params: params["resources/subscribe"], result: results["resources/subscribe"], expected: "EmptyResult" },
-    "resources/templates/list": { paramsRequired: false, normalize: normalizers.normalizeListResourceTemplatesResult, params: params["resources/templates/list"], result: results["resources/templates/list"], expected: "ListResourceTemplatesResult" },
-    "resources/unsubscribe": { paramsRequired: true, normalize: normalizers.normalizeUnsubscribeResult, params: params["resources/unsubscribe"], result: results["resources/unsubscribe"], expected: "EmptyResult" },
-    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult, params: params["tools/call"], result: results["tools/call"], expected: "CallToolResult" },
-    "tools/list": { paramsRequired: false, normalize: normalizers.normalizeListToolsResult, params: params["tools/list"], result: results["tools/list"], expected: "ListToolsResult" },
+    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult, params: params["completion/complete"], result: results["completion/complete"], expected: "CompleteResult", paramsGuard: paramsGuards["completion/complete"], resultGuard: resultGuards["completion/complete"] },
+    "initialize": { paramsRequired: true, normalize: normalizers.normalizeInitializeResult, params: params["initialize"], result: results["initialize"], expected: "InitializeResult", paramsGuard: paramsGuards["initialize"], resultGuard: resultGuards["initialize"] },
+    "logging/setLevel": { paramsRequired: true, normalize: normalizers.normalizeSetLevelResult, params: params["logging/setLevel"], result: results["logging/setLevel"], expected: "EmptyResult", paramsGuard: paramsGuards["logging/setLevel"], resultGuard: resultGuards["logging/setLevel"] },
+    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult, params: params["ping"], result: results["ping"], expected: "EmptyResult", paramsGuard: paramsGuards["ping"], resultGuard: resultGuards["ping"] },
+    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult, params: params["prompts/get"], result: results["prompts/get"], expected: "GetPromptResult", paramsGuard: paramsGuards["prompts/get"], resultGuard: resultGuards["prompts/get"] },
+    "prompts/list": { paramsRequired: false, normalize: normalizers.normalizeListPromptsResult, params: params["prompts/list"], result: results["prompts/list"], expected: "ListPromptsResult", paramsGuard: paramsGuards["prompts/list"], resultGuard: resultGuards["prompts/list"] },
+    "resources/list": { paramsRequired: false, normalize: normalizers.normalizeListResourcesResult, params: params["resources/list"], result: results["resources/list"], expected: "ListResourcesResult", paramsGuard: paramsGuards["resources/list"], resultGuard: resultGuards["resources/list"] },
+    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult, params: params["resources/read"], result: results["resources/read"], expected: "ReadResourceResult", paramsGuard: paramsGuards["resources/read"], resultGuard: resultGuards["resources/read"] },
+    "resources/subscribe": { paramsRequired: true, normalize: normalizers.normalizeSubscribeResult, params: params["resources/subscribe"], result: results["resources/subscribe"], expected: "EmptyResult", paramsGuard: paramsGuards["resources/subscribe"], resultGuard: resultGuards["resources/subscribe"] },
+    "resources/templates/list": { paramsRequired: false, normalize: normalizers.normalizeListResourceTemplatesResult, params: params["resources/templates/list"], result: results["resources/templates/list"], expected: "ListResourceTemplatesResult", paramsGuard: paramsGuards["resources/templates/list"], resultGuard: resultGuards["resources/templates/list"] },
+    "resources/unsubscribe": { paramsRequired: true, normalize: normalizers.normalizeUnsubscribeResult, params: params["resources/unsubscribe"], result: results["resources/unsubscribe"], expected: "EmptyResult", paramsGuard: paramsGuards["resources/unsubscribe"], resultGuard: resultGuards["resources/unsubscribe"] },
+    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult, params: params["tools/call"], result: results["tools/call"], expected: "CallToolResult", paramsGuard: paramsGuards["tools/call"], resultGuard: resultGuards["tools/call"] },
+    "tools/list": { paramsRequired: false, normalize: normalizers.normalizeListToolsResult, params: params["tools/list"], result: results["tools/list"], expected: "ListToolsResult", paramsGuard: paramsGuards["tools/list"], resultGuard: resultGuards["tools/list"] },
   },
   notifications: ["notifications/cancelled", "notifications/initialized", "notifications/progress", "notifications/roots/list_changed"],
   notificationParams,
+  notificationParamsGuards,
   allRequests,
 };
 
@@ -43,12 +45,13 @@ const clientTables: DispatcherTables = {
   protocolVersion,
   side: "client",
   requests: {
-    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult, params: params["ping"], result: results["ping"], expected: "EmptyResult" },
-    "roots/list": { paramsRequired: false, normalize: normalizers.normalizeListRootsResult, params: params["roots/list"], result: results["roots/list"], expected: "ListRootsResult" },
-    "sampling/createMessage": { paramsRequired: true, normalize: normalizers.normalizeCreateMessageResult, params: params["sampling/createMessage"], result: results["sampling/createMessage"], expected: "CreateMessageResult" },
+    "ping": { paramsRequired: false, normalize: normalizers.normalizePingResult, params: params["ping"], result: results["ping"], expected: "EmptyResult", paramsGuard: paramsGuards["ping"], resultGuard: resultGuards["ping"] },
+    "roots/list": { paramsRequired: false, normalize: normalizers.normalizeListRootsResult, params: params["roots/list"], result: results["roots/list"], expected: "ListRootsResult", paramsGuard: paramsGuards["roots/list"], resultGuard: resultGuards["roots/list"] },
+    "sampling/createMessage": { paramsRequired: true, normalize: normalizers.normalizeCreateMessageResult, params: params["sampling/createMessage"], result: results["sampling/createMessage"], expected: "CreateMessageResult", paramsGuard: paramsGuards["sampling/createMessage"], resultGuard: resultGuards["sampling/createMessage"] },
   },
   notifications: ["notifications/cancelled", "notifications/message", "notifications/progress", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/tools/list_changed"],
   notificationParams,
+  notificationParamsGuards,
   allRequests,
 };
 

@@ -9,3 +9,4 @@ export * from "./dispatcher.js";
 export { ErrorCode, isPlainObject, JsonRpcError } from "../runtime.js";
 export type { Dispatcher, DispatcherOptions, JsonRpcErrorResponse, JsonRpcResponse, JsonRpcResultResponse, MethodValidator } from "../runtime.js";
 export * from "./schemas.js";
+export * from "./guards.js";

@@ -7,6 +7,7 @@ import { createDispatcher, type Dispatcher, type DispatcherOptions, type Dispatc
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
 import { protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";
+import { notificationParamsGuards, requestParamsGuards as paramsGuards, resultGuards } from "./guards.js";
 import { notificationParamsSchemas as notificationParams, requestParamsSchemas as params, resultSchemas as results } from "./schemas.js";
 
 const allRequests = ["completion/complete", "prompts/get", "prompts/list", "resources/list", "resources/read", "resources/templates/list", "server/discover", "subscriptions/listen", "tools/call", "tools/list"] as const;
@@ -15,19 +16,20 @@ const serverTables: DispatcherTables = {
   protocolVersion,
   side: "server",
   requests: {
-    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult, params: params["completion/complete"], result: results["completion/complete"], expected: "CompleteResult" },
-    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult, params: params["prompts/get"], result: results["prompts/get"], expected: "InputRequiredResult | GetPromptResult" },
-    "prompts/list": { paramsRequired: true, normalize: normalizers.normalizeListPromptsResult, params: params["prompts/list"], result: results["prompts/list"], expected: "ListPromptsResult" },
-    "resources/list": { paramsRequired: true, normalize: normalizers.normalizeListResourcesResult, params: params["resources/list"], result: results["resources/list"], expected: "ListResourcesResult" },
-    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult, params: params["resources/read"], result: results["resources/read"], expected: "InputRequiredResult | ReadResourceResult" },
-    "resources/templates/list": { paramsRequired: true, normalize: normalizers.normalizeListResourceTemplatesResult, params: params["resources/templates/list"], result: results["resources/templates/list"], expected: "ListResourceTemplatesResult" },
-    "server/discover": { paramsRequired: true, normalize: normalizers.normalizeDiscoverResult, params: params["server/discover"], result: results["server/discover"], expected: "DiscoverResult" },
-    "subscriptions/listen": { paramsRequired: true, normalize: normalizers.normalizeSubscriptionsListenResult, params: params["subscriptions/listen"], result: results["subscriptions/listen"], expected: "SubscriptionsListenResult" },
-    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult, params: params["tools/call"], result: results["tools/call"], expected: "InputRequiredResult | CallToolResult" },
-    "tools/list": { paramsRequired: true, normalize: normalizers.normalizeListToolsResult, params: params["tools/list"], result: results["tools/list"], expected: "ListToolsResult" },
+    "completion/complete": { paramsRequired: true, normalize: normalizers.normalizeCompleteResult, params: params["completion/complete"], result: results["completion/complete"], expected: "CompleteResult", paramsGuard: paramsGuards["completion/complete"], resultGuard: resultGuards["completion/complete"] },
+    "prompts/get": { paramsRequired: true, normalize: normalizers.normalizeGetPromptResult, params: params["prompts/get"], result: results["prompts/get"], expected: "InputRequiredResult | GetPromptResult", paramsGuard: paramsGuards["prompts/get"], resultGuard: resultGuards["prompts/get"] },
+    "prompts/list": { paramsRequired: true, normalize: normalizers.normalizeListPromptsResult, params: params["prompts/list"], result: results["prompts/list"], expected: "ListPromptsResult", paramsGuard: paramsGuards["prompts/list"], resultGuard: resultGuards["prompts/list"] },
+    "resources/list": { paramsRequired: true, normalize: normalizers.normalizeListResourcesResult, params: params["resources/list"], result: results["resources/list"], expected: "ListResourcesResult", paramsGuard: paramsGuards["resources/list"], resultGuard: resultGuards["resources/list"] },
+    "resources/read": { paramsRequired: true, normalize: normalizers.normalizeReadResourceResult, params: params["resources/read"], result: results["resources/read"], expected: "InputRequiredResult | ReadResourceResult", paramsGuard: paramsGuards["resources/read"], resultGuard: resultGuards["resources/read"] },
+    "resources/templates/list": { paramsRequired: true, normalize: normalizers.normalizeListResourceTemplatesResult, params: params["resources/templates/list"], result: results["resources/templates/list"], expected: "ListResourceTemplatesResult", paramsGuard: paramsGuards["resources/templates/list"], resultGuard: resultGuards["resources/templates/list"] },
+    "server/discover": { paramsRequired: true, normalize: normalizers.normalizeDiscoverResult, params: params["server/discover"], result: results["server/discover"], expected: "DiscoverResult", paramsGuard: paramsGuards["server/discover"], resultGuard: resultGuards["server/discover"] },
+    "subscriptions/listen": { paramsRequired: true, normalize: normalizers.normalizeSubscriptionsListenResult, params: params["subscriptions/listen"], result: results["subscriptions/listen"], expected: "SubscriptionsListenResult", paramsGuard: paramsGuards["subscriptions/listen"], resultGuard: resultGuards["subscriptions/listen"] },
+    "tools/call": { paramsRequired: true, normalize: normalizers.normalizeCallToolResult, params: params["tools/call"], result: results["tools/call"], expected: "InputRequiredResult | CallToolResult", paramsGuard: paramsGuards["tools/call"], resultGuard: resultGuards["tools/call"] },
+    "tools/list": { paramsRequired: true, normalize: normalizers.normalizeListToolsResult, params: params["tools/list"], result: results["tools/list"], expected: "ListToolsResult", paramsGuard: paramsGuards["tools/list"], resultGuard: resultGuards["tools/list"] },
   },
   notifications: ["notifications/cancelled"],
   notificationParams,
+  notificationParamsGuards,
   allRequests,
 };
 
@@ -43,6 +45,7 @@ const clientTables: DispatcherTables = {
   },
   notifications: ["notifications/cancelled", "notifications/message", "notifications/progress", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/subscriptions/acknowledged", "notifications/tools/list_changed"],
   notificationParams,
+  notificationParamsGuards,
   allRequests,
 };
 

@@ -2,6 +2,7 @@
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
+import { guardModule } from "./guards.js";
 import { emitMatrix } from "./matrix.js";
 import { emitRouter } from "./router.js";
 import { setTemplateCache, template } from "./templates.js";
@@ -50,6 +51,7 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
   for (const [p, text] of emitHandlerFiles(version, finish)) files.set(p, text);
   const zod = zodModule(version);
   files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
+  files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guardModule(version) })));
   files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
   files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;

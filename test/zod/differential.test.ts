@@ -1,7 +1,9 @@
 // Differential test: every generated `<Name>Schema` against Ajv on the version's own schema.json
 // (draft-07 for the legacy files, 2020-12 for the newer ones; formats not asserted), over a seeded
 // corpus of generated instances and mutations of them. Ajv labels each instance; zod must agree on
-// every one, and return what it accepts unchanged (no key stripped).
+// every one, and return what it accepts unchanged (no key stripped). The guards (`is<Name>`,
+// guards.ts) must be sound on the same corpus: a guard that says true means Ajv accepts; how many
+// of the Ajv-valid instances each version's guards accept (completeness) is printed and bounded.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
@@ -17,6 +19,8 @@ import { acceptsEverything, finiteSize, InstanceGenerator, type Json, rng, sameJ
 
 const WANTED = 50;
 const MAX_ATTEMPTS = 600;
+/** The guards compile every construct the MCP schemas use exactly; below this something regressed. */
+const MIN_COMPLETENESS = 0.95;
 
 const versions = readdirSync(defaultOutDir, { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(path.join(defaultOutDir, e.name, "schemas.ts")))
@@ -42,6 +46,8 @@ interface Disagreement {
   detail: string;
 }
 
+type Guard = (value: unknown) => boolean;
+
 describe("zod schemas agree with Ajv on every definition", () => {
   it("has generated schemas for every synced version", () => {
     expect(versions.length).toBeGreaterThan(0);
@@ -55,6 +61,9 @@ describe("zod schemas agree with Ajv on every definition", () => {
     const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
     ajv.addSchema(doc, "mcp");
     const zod = (await import(`../../generated/${version}/schemas.ts`)) as Record<string, ZodType>;
+    const guards = (await import(`../../generated/${version}/guards.ts`)) as Record<string, Guard>;
+    const unsound: string[] = [];
+    let guardAccepted = 0;
 
     const disagreements: Disagreement[] = [];
     const short: string[] = [];
@@ -65,6 +74,8 @@ describe("zod schemas agree with Ajv on every definition", () => {
       const ajvValidate = ajv.getSchema(`mcp#/${spec.container}/${pointerToken(name)}`) as ValidateFunction;
       const schema = zod[`${name}Schema`];
       expect(schema, `${name}Schema is exported`).toBeDefined();
+      const guard = guards[`is${name}`];
+      expect(guard, `is${name} is exported`).toBeTypeOf("function");
       const generator = new InstanceGenerator(spec.defs, rng(seedOf(`${version}/${name}`)));
       const seen = new Set<string>();
       const corpus = { valid: [] as Json[], invalid: [] as Json[] };
@@ -74,6 +85,9 @@ describe("zod schemas agree with Ajv on every definition", () => {
         seen.add(text);
         const a = ajvValidate(instance) as boolean;
         const z = schema.safeParse(instance);
+        const g = guard(instance);
+        if (g && (!a || !z.success)) unsound.push(`is${name} accepts what ${a ? "zod" : "Ajv"} rejects: ${text}\n  ${JSON.stringify(ajvValidate.errors?.slice(0, 3))}`);
+        if (g && a) guardAccepted++;
         (a ? corpus.valid : corpus.invalid).push(instance);
         if (a !== z.success) {
           const detail = a ? JSON.stringify(z.error?.issues.slice(0, 3)) : JSON.stringify(ajvValidate.errors?.slice(0, 3));
@@ -99,6 +113,11 @@ describe("zod schemas agree with Ajv on every definition", () => {
       }
     }
     console.log(`${version}: ${names.length} definitions, ${valid + invalid} instances (${valid} valid, ${invalid} invalid per Ajv), ${disagreements.length} disagreements`);
+    const completeness = guardAccepted / valid;
+    console.log(`${version} guards: ${unsound.length} unsound verdicts; accept ${guardAccepted} of ${valid} Ajv-valid instances (${(completeness * 100).toFixed(2)}%)`);
+
+    expect(unsound.slice(0, 5)).toEqual([]);
+    expect(completeness).toBeGreaterThanOrEqual(MIN_COMPLETENESS);
 
     expect(disagreements.slice(0, 5).map((d) => `${d.definition}: Ajv ${d.ajv ? "accepts" : "rejects"}, zod ${d.zod ? "accepts" : "rejects"} ${JSON.stringify(d.instance)}\n  ${d.detail}`)).toEqual([]);
     expect(short).toEqual([]);
