@@ -300,6 +300,8 @@ function requiredOf(def: JsonSchema): Set<string> {
 }
 
 function diffDefinition(a: JsonSchema, b: JsonSchema): PropertyChange[] {
+  // Most definitions are the same from one version to the next: skip the summaries for those.
+  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return [];
   const out: PropertyChange[] = [];
   const pa = properties(a);
   const pb = properties(b);

@@ -39,19 +39,39 @@ export function methodTypeImports(version: VersionModel): string[] {
   return [...names].sort();
 }
 
-export async function emitVersion(version: VersionModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
+/**
+ * What a version's emitters produce from its definitions alone, shared by versions whose schemas are
+ * the same bytes (as draft and 2026-07-28 are at the pinned commit). Keyed per run by content.
+ */
+interface DefinitionOutputs {
+  declarations: string;
+  zod: ReturnType<typeof zodModule>;
+  guards: ReturnType<typeof guardModule>;
+}
+type OutputsMemo = Map<string, Promise<DefinitionOutputs>>;
+
+function definitionOutputs(version: VersionModel, options: EmitOptions, memo: OutputsMemo): Promise<DefinitionOutputs> {
+  const key = `${version.sha256}|${version.dialect}|${version.patches.join(",")}`;
+  let outputs = memo.get(key);
+  if (outputs === undefined) {
+    outputs = emitTypeDeclarations(version, options).then((declarations) => ({ declarations, zod: zodModule(version), guards: guardModule(version) }));
+    memo.set(key, outputs);
+  }
+  return outputs;
+}
+
+export async function emitVersion(version: VersionModel, options: EmitOptions = {}, memo: OutputsMemo = new Map()): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const files: GeneratedFiles = new Map();
-  const declarations = await emitTypeDeclarations(version, options);
+  const { declarations, zod, guards } = await definitionOutputs(version, options, memo);
   files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(
     `${version.label}/methods.ts`,
     finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
   );
   for (const [p, text] of emitHandlerFiles(version, finish)) files.set(p, text);
-  const zod = zodModule(version);
   files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
-  files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guardModule(version) })));
+  files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guards })));
   files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
   files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;
@@ -67,7 +87,8 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   }
   setTemplateCache(options.cacheDir);
   const files: GeneratedFiles = new Map();
-  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options)));
+  const memo: OutputsMemo = new Map();
+  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo)));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
 
   const header = { versions: model.versions };

@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { refName } from "../spec/load.js";
 import { sha256 } from "../spec/lock.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
@@ -76,25 +77,36 @@ async function compileSchema(root: JsonSchema): Promise<string> {
   return compile(root as never, ROOT, COMPILE_OPTIONS);
 }
 
-async function compileCached(root: JsonSchema, cacheDir: string | undefined): Promise<string> {
-  if (cacheDir === undefined) return compileSchema(root);
-  const key = sha256(JSON.stringify({ compiler: getCompilerVersion(), options: COMPILE_OPTIONS, root }));
+let ownSource: string | undefined;
+/** This module's own code: the post-processing below is part of what a cache entry depends on. */
+function ownSourceHash(): string {
+  ownSource ??= sha256(readFileSync(fileURLToPath(import.meta.url)));
+  return ownSource;
+}
+
+/**
+ * The finished declarations for `root`, from the cache when an entry exists for the same compiler
+ * version, options, input and post-processing code; otherwise compiled, finished and stored.
+ */
+async function declarationsCached(root: JsonSchema, cacheDir: string | undefined, finishDeclarations: (source: string) => string): Promise<string> {
+  if (cacheDir === undefined) return finishDeclarations(await compileSchema(root));
+  const key = sha256(JSON.stringify({ compiler: getCompilerVersion(), options: COMPILE_OPTIONS, emitter: ownSourceHash(), root }));
   const file = path.join(cacheDir, "json-schema-to-typescript", `${key}.ts`);
   try {
     return readFileSync(file, "utf8");
   } catch {
     // A miss: compile, then store best-effort (a cache that cannot be written is no error).
   }
-  const source = await compileSchema(root);
+  const declarations = finishDeclarations(await compileSchema(root));
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, source);
+    writeFileSync(tmp, declarations);
     renameSync(tmp, file);
   } catch {
     // ignore
   }
-  return source;
+  return declarations;
 }
 
 /** The declarations of types.ts, sorted by name, without header. */
@@ -103,19 +115,21 @@ export async function emitTypeDeclarations(version: VersionModel, options: TypeE
   for (const [name, def] of Object.entries(version.definitions)) {
     defs[name] = { ...(prepare(def) as JsonSchema), title: name };
   }
-  const source = await compileCached({ title: ROOT, type: "object", properties: {}, additionalProperties: false, $defs: defs }, options.cacheDir);
-  const declarations = splitDeclarations(indent(source)).filter((d) => d.name !== ROOT);
-  const names = declarations.map((d) => d.name).sort();
-  const expected = Object.keys(version.definitions).sort();
-  if (names.join("\n") !== expected.join("\n")) {
-    const extra = names.filter((n) => !expected.includes(n));
-    const missing = expected.filter((n) => !names.includes(n));
-    throw new Error(`types.ts for ${version.label}: expected one export per definition; extra: [${extra.join(", ")}], missing: [${missing.join(", ")}]`);
-  }
-  return declarations
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((d) => d.text)
-    .join("\n\n");
+  const root = { title: ROOT, type: "object", properties: {}, additionalProperties: false, $defs: defs };
+  return declarationsCached(root, options.cacheDir, (source) => {
+    const declarations = splitDeclarations(indent(source)).filter((d) => d.name !== ROOT);
+    const names = declarations.map((d) => d.name).sort();
+    const expected = Object.keys(version.definitions).sort();
+    if (names.join("\n") !== expected.join("\n")) {
+      const extra = names.filter((n) => !expected.includes(n));
+      const missing = expected.filter((n) => !names.includes(n));
+      throw new Error(`types.ts for ${version.label}: expected one export per definition; extra: [${extra.join(", ")}], missing: [${missing.join(", ")}]`);
+    }
+    return declarations
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((d) => d.text)
+      .join("\n\n");
+  });
 }
 
 const isComment = (line: string) => /^\s*(\/\*\*|\*|\*\/)/.test(line);
