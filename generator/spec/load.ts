@@ -86,30 +86,45 @@ interface Ctx {
   defs: Record<string, unknown>;
 }
 
-/** Copy a schema node into the loaded form (local refs as `#/$defs/Name`, `$ref` siblings settled). */
+/**
+ * Bring a schema node into the loaded form (local refs as `#/$defs/Name`, `$ref` siblings settled).
+ * The node was just parsed from JSON and belongs to the loader alone, so it is rewritten in place;
+ * `at` is the JSON pointer path, kept as a stack for error messages.
+ */
 function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unknown {
-  if (Array.isArray(node)) return node.map((item, i) => normalizeNode(item, ctx, [...at, i]));
   if (typeof node !== "object" || node === null) return node;
-  const obj = node as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(obj)) {
-    // `const`, `enum`, `default` and `examples` hold data, not schemas: copy them verbatim.
-    out[key] = key === "const" || key === "enum" || key === "default" || key === "examples" ? structuredClone(value) : normalizeNode(value, ctx, [...at, key]);
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) {
+      at.push(i);
+      node[i] = normalizeNode(node[i], ctx, at);
+      at.pop();
+    }
+    return node;
   }
-  if (typeof obj.$ref !== "string") return out;
+  const obj = node as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    // `const`, `enum`, `default` and `examples` hold data, not schemas: left as they are.
+    if (key === "const" || key === "enum" || key === "default" || key === "examples") continue;
+    at.push(key);
+    obj[key] = normalizeNode(obj[key], ctx, at);
+    at.pop();
+  }
+  if (typeof obj.$ref !== "string") return obj;
 
-  out.$ref = resolveRef(obj.$ref, ctx, [...at, "$ref"]);
-  const siblings = Object.keys(out).filter((k) => k !== "$ref");
-  if (siblings.length === 0) return out;
+  at.push("$ref");
+  obj.$ref = resolveRef(obj.$ref, ctx, at);
+  at.pop();
+  const siblings = Object.keys(obj).filter((k) => k !== "$ref");
+  if (siblings.length === 0) return obj;
   // draft-07 ignores every keyword beside $ref.
-  if (ctx.dialect === "draft-07") return { $ref: out.$ref };
+  if (ctx.dialect === "draft-07") return { $ref: obj.$ref };
   // 2020-12 applies them: annotations stay; anything that validates becomes an allOf branch.
   const validating = siblings.filter((k) => !ANNOTATIONS.has(k));
-  if (validating.length === 0) return out;
+  if (validating.length === 0) return obj;
   const result: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
-  for (const k of siblings) (ANNOTATIONS.has(k) ? result : rest)[k] = out[k];
-  result.allOf = [{ $ref: out.$ref }, rest];
+  for (const k of siblings) (ANNOTATIONS.has(k) ? result : rest)[k] = obj[k];
+  result.allOf = [{ $ref: obj.$ref }, rest];
   return result;
 }
 
