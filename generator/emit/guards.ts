@@ -11,23 +11,11 @@
 // gives them (Object.prototype or null), arrays are never objects, `__proto__` is a plain key,
 // `undefined` is never a JSON value. Nothing is allocated on the success path.
 import { InputError } from "../errors.js";
+import { ANNOTATION_KEYWORDS } from "../model/keywords.js";
 import { refName } from "../spec/load.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
 
-const ANNOTATIONS = new Set([
-  "description",
-  "title",
-  "$comment",
-  "format",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-]);
+const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
 /** Keywords compiled exactly, by the instance type they constrain. */
 const EXACT: Record<string, "object" | "array" | "string" | "number" | "any"> = {

@@ -5,24 +5,11 @@
 // annotation. A keyword that cannot be expressed faithfully fails generation (InputError with the
 // definition's pointer); nothing falls back to `z.any()`.
 import { InputError, pointer } from "../errors.js";
+import { ANNOTATION_KEYWORDS } from "../model/keywords.js";
 import { refName } from "../spec/load.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
 
-/** Keywords that annotate only (in draft-07 and 2020-12 alike): they never change what validates. */
-const ANNOTATIONS = new Set([
-  "description",
-  "title",
-  "$comment",
-  "format",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-]);
+const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
 const JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"] as const;
 type JsonType = (typeof JSON_TYPES)[number];

@@ -2,13 +2,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError, pointer } from "../errors.js";
+import { ANNOTATION_KEYWORDS } from "../model/keywords.js";
 import type { Dialect, JsonSchema, LoadedSpec } from "../model/types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
 import { sha256 } from "./lock.js";
 import { applyPatches, readPatches } from "./patch.js";
 
-/** Keywords that only annotate; they may stand beside a `$ref` without changing what it validates. */
-const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default"]);
+/** Keywords that only annotate may stand beside a `$ref` without changing what it validates. */
+const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
 export interface LoadOptions {
   /** Folder of reviewed patches (`<label>.json`); none are applied when absent. */
