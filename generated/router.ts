@@ -141,8 +141,12 @@ export interface ServerRouter {
   eraOf(message: unknown): "legacy" | "modern";
   /** Open a legacy connection; `send` carries the server's requests and notifications to its client. */
   connect(send: Send): LegacyConnection;
-  /** Answer one modern-era message; `send` carries notifications about it (progress, logs, a subscription's stream). */
-  handle(message: unknown, exchange?: { send?: Send; signal?: AbortSignal }): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Answer one modern-era message; `send` carries notifications about it (progress, logs, a subscription's
+   * stream). `scope` names the peer (one object per stdio connection): `notifications/cancelled` reaches only
+   * requests of the same scope. Stateless HTTP has no peer identity: give each POST a scope of its own and cancel with `signal`.
+   */
+  handle(message: unknown, exchange?: { send?: Send; signal?: AbortSignal; scope?: object }): Promise<JsonRpcResponse | undefined>;
   /**
    * Tell clients about a change: `notifications/{tools,prompts,resources}/list_changed` go to every
    * legacy connection and to the modern subscriptions that asked for them;
@@ -352,7 +356,7 @@ export function createServerRouter(options: RouterOptions): ServerRouter {
     return meta !== undefined && Object.hasOwn(meta, META_PROTOCOL_VERSION) ? "modern" : "legacy";
   }
 
-  async function handle(message: unknown, exchange: { send?: Send; signal?: AbortSignal } = {}): Promise<JsonRpcResponse | undefined> {
+  async function handle(message: unknown, exchange: { send?: Send; signal?: AbortSignal; scope?: object } = {}): Promise<JsonRpcResponse | undefined> {
     const id = requestIdOf(message);
     const method = methodOf(message);
     const isRequest = id !== undefined && method !== undefined;
@@ -377,7 +381,7 @@ export function createServerRouter(options: RouterOptions): ServerRouter {
     const peer = notifyOnly(exchange.send, version);
     const level = meta?.[META_LOG_LEVEL];
     const filtered = peer === undefined ? undefined : levelFiltered(peer, () => (typeof level === "string" && logLevels.includes(level) ? level : undefined));
-    return modernDispatchers.get(version)!.handle(message, { peer: filtered, signal: exchange.signal });
+    return modernDispatchers.get(version)!.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope });
   }
 
   function connect(send: Send): LegacyConnection {

@@ -232,6 +232,12 @@ export interface Exchange {
   readonly peer?: Peer;
   /** Aborted when the transport gives the request up (say, the HTTP client went away): the handler's signal aborts too. */
   readonly signal?: AbortSignal;
+  /**
+   * Whose request ids these are: request ids are unique only per peer, so `notifications/cancelled`
+   * cancels only a request of the same scope (pass one object per connection or session). Messages
+   * without a scope share one.
+   */
+  readonly scope?: object;
 }
 
 /**
@@ -522,7 +528,18 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
   }
   const receivesCancel = tables.notifications.includes("notifications/cancelled");
   const allRequests = new Set(tables.allRequests);
-  const inFlight = new Map<RequestId, Context>();
+  // In-flight requests by scope, then by id: ids are unique per peer only.
+  const unscoped = {};
+  const inFlightByScope = new WeakMap<object, Map<RequestId, Context>>();
+  function inFlightOf(scope: object | undefined): Map<RequestId, Context> {
+    const key = scope ?? unscoped;
+    let flights = inFlightByScope.get(key);
+    if (flights === undefined) {
+      flights = new Map();
+      inFlightByScope.set(key, flights);
+    }
+    return flights;
+  }
 
   function notFound(method: string): string {
     if (!allRequests.has(method)) return `Method not found: ${method} is not a request of protocol version ${protocolVersion}`;
@@ -546,6 +563,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
       }
     }
     const context = new Context(id, metaOf(params), protocolVersion, exchange);
+    const inFlight = inFlightOf(exchange?.scope);
     inFlight.set(id, context);
     try {
       let value = route.handler(params, context);
@@ -562,10 +580,10 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
     }
   }
 
-  async function notification(method: string, params: unknown): Promise<undefined> {
+  async function notification(method: string, params: unknown, scope: object | undefined): Promise<undefined> {
     if (method === "notifications/cancelled" && receivesCancel && isParamsObject(params) && Object.hasOwn(params, "requestId")) {
       const target = params.requestId;
-      if (isRequestId(target)) inFlight.get(target)?.cancel(Object.hasOwn(params, "reason") ? params.reason : undefined);
+      if (isRequestId(target)) inFlightOf(scope).get(target)?.cancel(Object.hasOwn(params, "reason") ? params.reason : undefined);
     }
     const route = notificationRoutes.get(method);
     if (route === undefined) return undefined;
@@ -595,7 +613,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
         return hasId ? errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: expected jsonrpc \"2.0\" and a string method") : undefined;
       }
       const params = Object.hasOwn(message, "params") ? message.params : undefined;
-      if (!hasId) return await notification(method, params);
+      if (!hasId) return await notification(method, params, exchange?.scope);
       if (id === null) return errorResponse(null, ErrorCode.InvalidRequest, "Invalid Request: the id must be a string or an integer");
       const route = routes.get(method);
       if (route === undefined) return errorResponse(id, ErrorCode.MethodNotFound, notFound(method));

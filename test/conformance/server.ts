@@ -389,7 +389,9 @@ export async function startServer(port = 0): Promise<RunningServer> {
       }
       event(m);
     };
-    const response = await router.handle(message, { send, signal: gone.signal });
+    // Stateless HTTP knows no peer: each POST is its own scope, so a posted notifications/cancelled
+    // cannot reach another client's request that happens to share its id; closing the stream cancels.
+    const response = await router.handle(message, { send, signal: gone.signal, scope: {} });
     if (gone.signal.aborted) return;
     if (response === undefined) {
       if (streaming) res.end();

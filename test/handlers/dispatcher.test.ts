@@ -211,6 +211,26 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     expect(await pending).toBeUndefined();
   });
 
+  it("notifications/cancelled reaches only the request of the same scope (ids are unique per peer)", async () => {
+    const signals: AbortSignal[] = [];
+    const d = mod.createServerDispatcher({
+      "resources/read": (_p, context) =>
+        new Promise((resolve) => {
+          signals.push(context.signal);
+          context.signal.addEventListener("abort", () => resolve(contents));
+          setTimeout(() => resolve(contents), 50);
+        }),
+    });
+    const [alice, bob] = [{}, {}];
+    const fromAlice = d.handle(request(11, withParams.method, withParams.params), { scope: alice });
+    const fromBob = d.handle(request(11, withParams.method, withParams.params), { scope: bob });
+    await Promise.resolve();
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 11 } }, { scope: bob });
+    expect(signals.map((s) => s.aborted)).toEqual([false, true]);
+    expect(await fromBob).toBeUndefined();
+    expect(await fromAlice).toMatchObject({ jsonrpc: "2.0", id: 11, result: contents });
+  });
+
   it("a client dispatcher does not answer what a client sends → -32601", async () => {
     const d = mod.createClientDispatcher({});
     expect(await d.handle(request(12, "tools/list", listParams))).toStrictEqual({
