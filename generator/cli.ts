@@ -243,11 +243,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`mcp-codegen: error: ${e.message}\n`);
       return 2;
     }
-    if (e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    if (e instanceof UsageError || (e as { code?: unknown } | null | undefined)?.code?.toString().startsWith("ERR_PARSE_ARGS")) {
       process.stderr.write(`mcp-codegen: ${(e as Error).message}\nRun \`mcp-codegen help\` for usage.\n`);
       return 2;
     }
-    process.stderr.write(`mcp-codegen: internal error: ${(e as Error).stack ?? e}\n`);
+    process.stderr.write(`mcp-codegen: internal error: ${(e as Error | null | undefined)?.stack ?? String(e)}\n`);
     return 3;
   }
 }

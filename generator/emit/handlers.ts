@@ -1,5 +1,6 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, the runtime helpers they share (runtime.ts).
+import { InputError } from "../errors.js";
 import type { RequestMethod, Sender, VersionModel } from "../model/types.js";
 import { template } from "./templates.js";
 
@@ -63,7 +64,7 @@ function checkNames(version: VersionModel): void {
   for (const r of version.requests) {
     const name = normalizerName(r);
     const clash = seen.get(name);
-    if (clash !== undefined) throw new Error(`${version.label}: requests ${clash} and ${r.method} would both have the normalizer ${name}`);
+    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the normalizer ${name}`, `${version.label}/schema.json`);
     seen.set(name, r.method);
   }
 }

@@ -1,4 +1,5 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
+import { InputError } from "../errors.js";
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
@@ -13,10 +14,21 @@ export type EmitOptions = TypeEmitOptions;
 
 export type GeneratedFiles = Map<string, string>;
 
-/** A module identifier for a version label (`2025-11-25` → `v2025_11_25`, `draft` → `draft`). */
+/** Words a label may not be used as verbatim: reserved in TypeScript modules, or names index.ts uses itself. */
+const RESERVED = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
+    "import in instanceof new null return super switch this throw true try typeof var void while with implements interface let " +
+    "package private protected public static yield await arguments eval as async from of type declare module namespace " +
+    "versions latestVersion modules isProtocolVersion forVersion VersionModule ProtocolVersion"
+  ).split(" "),
+);
+
+/** A module identifier for a version label (`2025-11-25` → `v2025_11_25`, `draft` → `draft`, `default` → `v_default`). */
 export function versionIdent(label: string): string {
   const safe = label.replace(/[^A-Za-z0-9_$]/g, "_");
-  return /^[0-9]/.test(safe) ? `v${safe}` : safe;
+  if (/^[0-9]/.test(safe)) return `v${safe}`;
+  return RESERVED.has(safe) ? `v_${safe}` : safe;
 }
 
 /** The newest label that is a release date, or null when none is. */
@@ -82,7 +94,7 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   for (const v of model.versions) {
     const ident = versionIdent(v.label);
     const clash = idents.get(ident);
-    if (clash !== undefined) throw new Error(`version labels "${clash}" and "${v.label}" map to the same module name ${ident}`);
+    if (clash !== undefined) throw new InputError(`version labels "${clash}" and "${v.label}" map to the same module name ${ident}; rename one folder`);
     idents.set(ident, v.label);
   }
   setTemplateCache(options.cacheDir);

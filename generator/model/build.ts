@@ -192,7 +192,12 @@ function resultMapping(
   fail: (m: string, ...t: Array<string | number>) => never,
 ): { results: string[]; source: RequestMethod["resultSource"] } {
   if (override?.results) {
-    for (const r of override.results) if (!Object.hasOwn(spec.defs, r)) fail(`override for "${member.method}" names "${r}", which is not a definition of ${spec.label}`);
+    override.results.forEach((r, j) => {
+      if (Object.hasOwn(spec.defs, r)) return;
+      const message = `override for "${member.method}" names "${r}", which is not a definition of ${spec.label} (${spec.file})`;
+      if (override.source) throw new InputError(message, override.source.file, `${override.source.pointer}/results/${j}`);
+      fail(message);
+    });
     return { results: [...override.results], source: "override" };
   }
   const base = member.definition.endsWith("Request") ? member.definition.slice(0, -"Request".length) : member.definition;

@@ -12,6 +12,8 @@ export interface ResultOverride {
   /** The result shape, where the schema's structure cannot tell it. Absent: derived. */
   resultShape?: "empty" | "object";
   why: string;
+  /** Where the entry was read from, for error messages. */
+  source?: { file: string; pointer: string };
 }
 
 export function readOverrides(file: string): ResultOverride[] {
@@ -34,5 +36,5 @@ export function readOverrides(file: string): ResultOverride[] {
       (o.versions === "*" || (Array.isArray(o.versions) && o.versions.every((v: unknown) => typeof v === "string")));
     if (!ok) throw new InputError('expected { versions: [...] | "*", method, results?: [...], resultShape?: "empty" | "object", why } with results or resultShape', file, pointer("overrides", i));
   });
-  return list as ResultOverride[];
+  return (list as ResultOverride[]).map((o, i) => ({ ...o, source: { file, pointer: pointer("overrides", i) } }));
 }

@@ -8,6 +8,11 @@ import { jsonErrorOffset, lineColumn } from "./json-position.js";
 import { sha256 } from "./lock.js";
 import { applyPatches, readPatches } from "./patch.js";
 
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
+/** Keywords whose values map names to schemas. */
+const MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
 /** Keywords that only annotate may stand beside a `$ref` without changing what it validates. */
 const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
@@ -105,9 +110,20 @@ function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unk
   const obj = node as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     // `const`, `enum`, `default` and `examples` hold data, not schemas: left as they are.
-    if (key === "const" || key === "enum" || key === "default" || key === "examples") continue;
+    if (DATA_KEYWORDS.has(key)) continue;
     at.push(key);
-    obj[key] = normalizeNode(obj[key], ctx, at);
+    const value = obj[key];
+    if (MAP_KEYWORDS.has(key) && typeof value === "object" && value !== null && !Array.isArray(value)) {
+      // A map from names to schemas: its keys are names (a property may be called `default` or `$ref`).
+      const map = value as Record<string, unknown>;
+      for (const name of Object.keys(map)) {
+        at.push(name);
+        map[name] = normalizeNode(map[name], ctx, at);
+        at.pop();
+      }
+    } else {
+      obj[key] = normalizeNode(value, ctx, at);
+    }
     at.pop();
   }
   if (typeof obj.$ref !== "string") return obj;

@@ -118,6 +118,7 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
     const tried: string[] = [];
     let found: { bytes: Uint8Array; status: "copied" | "downloaded"; source: string } | undefined;
     if (opts.specDir !== undefined) {
+      const mismatches: string[] = [];
       for (const candidate of specDirCandidates(opts.specDir, version)) {
         if (!existsSync(candidate)) {
           tried.push(`${candidate} (not found)`);
@@ -126,13 +127,18 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
         const bytes = new Uint8Array(await readFile(candidate));
         const actual = sha256(bytes);
         if (actual !== locked.sha256) {
-          throw new InputError(
-            `schema for version ${version} does not match the lock: expected sha256 ${locked.sha256}, got ${actual} from ${candidate}`,
-            candidate,
-          );
+          mismatches.push(`got ${actual} from ${candidate}`);
+          continue;
         }
         found = { bytes, status: "copied", source: candidate };
         break;
+      }
+      // A local file with other bytes is an error, not a reason to download: the folder is stale.
+      if (!found && mismatches.length > 0) {
+        throw new InputError(
+          `schema for version ${version} does not match the lock: expected sha256 ${locked.sha256}, ${mismatches.join("; ")}`,
+          mismatches.length === 1 ? mismatches[0].slice(mismatches[0].lastIndexOf(" from ") + 6) : opts.specDir,
+        );
       }
     }
     if (!found) {

@@ -35,6 +35,16 @@ describe("generate: bad input exits 2 and leaves the output untouched", () => {
     expect(readTree(out).get("mini/methods.ts")).toContain('"ping": {');
   });
 
+  it("a label that is a reserved word becomes a safe module name", () => {
+    const { dir } = schemasWith("default", JSON.stringify(minimalLegacySchema()));
+    const out = path.join(tempDir(), "out");
+    const r = runCli(["generate", "--schemas", dir, "--out", out]);
+    expect(r.status, r.stderr).toBe(0);
+    const index = readTree(out).get("index.ts")!;
+    expect(index).toContain('import * as v_default from "./default/index.js";');
+    expect(index).toContain('"default": v_default,');
+  });
+
   it("invalid JSON names the file and the line", () => {
     const { dir, file } = schemasWith("bad", '{\n  "definitions": {\n    "A": ,\n  }\n}\n');
     const r = generateFails(["--schemas", dir]);

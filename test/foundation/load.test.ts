@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sha256 } from "../../generator/spec/lock.js";
 import { loadSpecBytes } from "../../generator/spec/load.js";
 import { jsonErrorOffset } from "../../generator/spec/json-position.js";
+import { buildModel } from "../../generator/pipeline.js";
 import { minimalLegacySchema, tempDir } from "../support.js";
 
 const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
@@ -40,6 +41,18 @@ describe("loadSpecBytes", () => {
     const spec = loadSpecBytes(b, "x.json", "x");
     expect(spec.sha256).toBe(sha256(b));
     expect(Object.isFrozen(spec.defs.InitializeRequest.properties)).toBe(true);
+  });
+
+  it("reads properties named like keywords (default, const, $ref) as names, not keywords", () => {
+    const schema = minimalLegacySchema();
+    schema.definitions.Named = {
+      type: "object",
+      properties: { default: { $ref: "#/definitions/Result" }, const: { type: "string" }, $ref: { $ref: "#/definitions/Result" } },
+    };
+    const spec = loadSpecBytes(bytes(schema), "x.json", "x");
+    expect(spec.defs.Named.properties).toEqual({ default: { $ref: "#/$defs/Result" }, const: { type: "string" }, $ref: { $ref: "#/$defs/Result" } });
+    schema.definitions.Named = { type: "object", properties: { default: { $ref: "#/definitions/Missing" } } };
+    expect(() => loadSpecBytes(bytes(schema), "x.json", "x")).toThrow('x.json#/definitions/Named/properties/default/$ref: dangling $ref "#/definitions/Missing"');
   });
 
   it("rejects a reference outside the definitions with the pointer of the $ref", () => {
@@ -81,6 +94,19 @@ describe("patches", () => {
     const b = bytes(minimalLegacySchema());
     const dir = patchDir(sha256(b), [{ op: "test", path: "/definitions/PingRequest/properties/method/const", value: "pong" }]);
     expect(() => loadSpecBytes(b, "x.json", "x", { patchesDir: dir })).toThrow(`${path.join(dir, "x.json")}#/patches/0/ops/0: patch "fix-ping": test failed`);
+  });
+});
+
+describe("overrides", () => {
+  it("an override naming a missing definition is reported at its place in the overrides file", () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, "x"));
+    writeFileSync(path.join(dir, "x", "schema.json"), JSON.stringify(minimalLegacySchema()));
+    const overrides = path.join(dir, "overrides.json");
+    writeFileSync(overrides, JSON.stringify({ overrides: [{ versions: "*", method: "ping", results: ["EmptyResult", "PongResult"], why: "test" }] }));
+    expect(() => buildModel({ schemasDir: dir, overridesFile: overrides })).toThrow(
+      `${overrides}#/overrides/0/results/1: override for "ping" names "PongResult", which is not a definition of x`,
+    );
   });
 });
 
