@@ -425,18 +425,15 @@ export function createServerRouter(options: RouterOptions): ServerRouter {
       channel.close(new JsonRpcError(ErrorCode.InternalError, "Connection closed"));
     }
 
-    function initialize(message: unknown): Dispatcher | JsonRpcResponse | undefined {
-      const id = requestIdOf(message);
-      if (dispatcher !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: the connection is already initialized");
-      const params = paramsOf(message);
-      const asked = params?.protocolVersion;
+    /** The version and dispatcher an `initialize` request asks for; nothing is committed until it succeeds. */
+    function initialize(message: unknown, id: RequestId): { version: LegacyVersion; dispatcher: Dispatcher } | JsonRpcResponse {
+      if (dispatcher !== undefined) return errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: the connection is already initialized");
       if (legacyVersions.length === 0) {
-        return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, `Method not found: initialize is not available; this server serves ${versions.join(", ")}`);
+        return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: initialize is not available; this server serves ${versions.join(", ")}`);
       }
+      const asked = paramsOf(message)?.protocolVersion;
       const chosen = legacyVersions.find((v) => v === asked) ?? legacyVersions[legacyVersions.length - 1];
       const entry = served.get(chosen)!;
-      protocolVersion = chosen;
-      initializeParams = params;
       const owned = {
         initialize: () => ({
           protocolVersion: chosen,
@@ -445,19 +442,27 @@ export function createServerRouter(options: RouterOptions): ServerRouter {
           ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         }),
       };
-      dispatcher = factories[chosen]({ ...handlersFor(entry, info), ...owned }, entry.dispatcher);
-      return dispatcher;
+      return { version: chosen, dispatcher: factories[chosen]({ ...handlersFor(entry, info), ...owned }, entry.dispatcher) };
     }
 
     async function handleLegacy(message: unknown, exchange: { signal?: AbortSignal } = {}): Promise<JsonRpcResponse | undefined> {
       if (channel.receive(message)) return undefined;
       const method = methodOf(message);
       const id = requestIdOf(message);
-      let target = dispatcher;
+      const target = dispatcher;
       if (method === "initialize") {
-        const chosen = initialize(message);
-        if (chosen === undefined || !("handle" in chosen)) return chosen;
-        target = chosen;
+        // Only a request initializes; the connection takes its version once the answer is a result
+        // (invalid params leave it uninitialized, free to try again).
+        if (id === undefined) return undefined;
+        const chosen = initialize(message, id);
+        if (!("dispatcher" in chosen)) return chosen;
+        const response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal });
+        if (response !== undefined && "result" in response && dispatcher === undefined) {
+          protocolVersion = chosen.version;
+          initializeParams = paramsOf(message);
+          dispatcher = chosen.dispatcher;
+        }
+        return response;
       }
       if (target === undefined) {
         // Before initialize only ping is answered (the lifecycle section of every legacy version).

@@ -9,7 +9,7 @@
 // Prints one summary line per suite and `conformance: N passed, N failed` (scenarios); with
 // `--summary FILE`, also writes `{ passed, failed }` there. Exit 0 only when both suites pass.
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -55,6 +55,12 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
 }
 
 function run(suite: Suite, url: string): Promise<{ code: number; output: string }> {
+  for (const file of [suite.node, suite.cli]) {
+    if (!existsSync(file)) {
+      const hint = file.includes("tools/conformance") ? "run `npm ci --prefix tools/conformance` first" : "run `npm ci` first";
+      return Promise.resolve({ code: 1, output: `${suite.name}: ${file} is missing: ${hint}\n` });
+    }
+  }
   return new Promise((resolve) => {
     const child = spawn(suite.node, [suite.cli, "server", "--url", url, ...suite.args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
@@ -64,6 +70,7 @@ function run(suite: Suite, url: string): Promise<{ code: number; output: string 
     };
     child.stdout.on("data", take);
     child.stderr.on("data", take);
+    child.on("error", (error) => resolve({ code: 1, output: `${output}${suite.name}: could not run ${suite.node}: ${error.message}\n` }));
     child.on("exit", (code) => resolve({ code: code ?? 1, output }));
   });
 }
@@ -82,6 +89,7 @@ const lines: string[] = [];
 try {
   for (const suite of suites) {
     const { code, output } = await run(suite, url);
+    if (code !== 0 && !output.includes("=== SUMMARY ===")) process.stderr.write(output);
     const s = scenarios(output);
     // Exit 0 with failing scenarios: each is in the expected-failures file. A non-zero exit with every
     // scenario green: a warning outside the baseline, or a baseline entry that now passes (stale).

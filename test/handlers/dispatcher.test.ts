@@ -222,11 +222,12 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
         }),
     });
     const [alice, bob] = [{}, {}];
-    const fromAlice = d.handle(request(11, withParams.method, withParams.params), { scope: alice });
+    // Bob's request goes first: were scopes ignored, Alice's same id would shadow it and be cancelled.
     const fromBob = d.handle(request(11, withParams.method, withParams.params), { scope: bob });
+    const fromAlice = d.handle(request(11, withParams.method, withParams.params), { scope: alice });
     await Promise.resolve();
     await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 11 } }, { scope: bob });
-    expect(signals.map((s) => s.aborted)).toEqual([false, true]);
+    expect(signals.map((s) => s.aborted)).toEqual([true, false]);
     expect(await fromBob).toBeUndefined();
     expect(await fromAlice).toMatchObject({ jsonrpc: "2.0", id: 11, result: contents });
   });
