@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../errors.js";
 import { GENERATED_MARKER } from "../writer.js";
+import { byCodeUnit } from "../order.js";
 
 export interface ApiSymbol {
   /** `interface`, `type`, `const`, `function`, `class`, `enum`, `namespace`; several joined with `+` (declaration merging). */
@@ -46,7 +47,7 @@ export interface ApiDiff {
 /** Exported name → symbol, per entry (`.` or a version folder). */
 export type ApiSurface = Map<string, Map<string, ApiSymbol>>;
 
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byString = byCodeUnit;
 
 /** Fail unless `dir` is a generated tree: a folder whose index.ts carries the generated header. */
 export function assertGeneratedTree(dir: string): void {

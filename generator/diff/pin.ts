@@ -3,15 +3,16 @@
 // files and the lock are each written beside their target and renamed into place.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { readFile, rename, rm, writeFile, mkdir } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "../errors.js";
 import { buildVersionModel } from "../model/build.js";
 import { readOverrides } from "../model/overrides.js";
 import type { VersionModel } from "../model/types.js";
-import { readLock, sha256, specDirCandidates, type SpecLock } from "../spec/lock.js";
+import { download, rawFileUrl, readLock, sha256, specDirCandidates, writeFilesAtomically, type SpecLock } from "../spec/lock.js";
 import { loadSpecBytes } from "../spec/load.js";
 import { diffVersions, type VersionDiff } from "./version.js";
+import { byKey } from "../order.js";
 
 export interface PinOptions {
   /** The lock to move (schemas/lock.json; tests pass a copy). */
@@ -50,12 +51,6 @@ export interface PinResult {
   warnings: string[];
 }
 
-async function defaultDownload(url: string): Promise<Uint8Array> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
-  if (!res.ok) throw new Error(`HTTP ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
-}
-
 /** Version folders of a local spec folder, each with the file it was found in (`<dir>/<v>` first). */
 export function findSpecVersions(dir: string): Map<string, string> {
   if (!existsSync(dir)) throw new InputError("the spec folder does not exist", dir);
@@ -68,7 +63,7 @@ export function findSpecVersions(dir: string): Map<string, string> {
       if (file !== undefined) found.set(e.name, file);
     }
   }
-  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...found].sort(byKey));
 }
 
 function gitHead(dir: string): string | null {
@@ -96,23 +91,6 @@ export function formatLock(lock: SpecLock): string {
     "}",
     "",
   ].join("\n");
-}
-
-async function writeAtomically(files: Array<{ file: string; bytes: Uint8Array | string }>): Promise<void> {
-  const tmp = (f: string) => `${f}.tmp-${process.pid}`;
-  const written: string[] = [];
-  try {
-    for (const { file, bytes } of files) {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(tmp(file), bytes);
-      written.push(tmp(file));
-    }
-  } catch (e) {
-    await Promise.all(written.map((f) => rm(f, { force: true })));
-    throw e;
-  }
-  // The lock is last: if anything before it fails, the lock still names the old bytes.
-  for (const { file } of files) await rename(tmp(file), file);
 }
 
 export async function pinLock(opts: PinOptions): Promise<PinResult> {
@@ -148,10 +126,10 @@ export async function pinLock(opts: PinOptions): Promise<PinResult> {
     const versions = [...new Set([...Object.keys(old.versions), ...(opts.versions ?? [])])].sort();
     for (const version of versions) {
       const p = old.versions[version]?.path ?? `schema/${version}/schema.json`;
-      const url = old.rawUrl.replace("{commit}", commit).replace("{path}", p);
+      const url = rawFileUrl(old.rawUrl, commit, p);
       let bytes: Uint8Array;
       try {
-        bytes = await (opts.download ?? defaultDownload)(url);
+        bytes = await (opts.download ?? download)(url);
       } catch (e) {
         throw new InputError(`cannot download the schema of version ${version} at commit ${commit}: ${url} (${(e as Error).message})`);
       }
@@ -166,7 +144,7 @@ export async function pinLock(opts: PinOptions): Promise<PinResult> {
   const lock: SpecLock = { repository: old.repository, commit, rawUrl: old.rawUrl, versions: {} };
   const versions: PinnedVersion[] = [];
   const writes: Array<{ file: string; bytes: Uint8Array | string }> = [];
-  for (const [version, { bytes, source, path: p }] of [...fetched].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [version, { bytes, source, path: p }] of [...fetched].sort(byKey)) {
     const digest = sha256(bytes);
     // Loading every new schema checks it before anything is written.
     const after = model(bytes, source, version);
@@ -183,7 +161,7 @@ export async function pinLock(opts: PinOptions): Promise<PinResult> {
     versions.push({ version, status, previousSha256: previous, sha256: digest, source, diff });
   }
   writes.push({ file: opts.lockFile, bytes: formatLock(lock) });
-  await writeAtomically(writes);
+  await writeFilesAtomically(writes);
   return { previousCommit: old.commit, lock, versions, warnings };
 }
 

@@ -2,6 +2,7 @@
 // not with a one-line reason. The JSON shape is `VersionDiff`, described by schemas/version-diff.schema.json.
 import { refName } from "../spec/load.js";
 import type { Era, JsonSchema, Method, RequestMethod, Sender, VersionModel } from "../model/types.js";
+import { byCodeUnit } from "../order.js";
 
 /**
  * How a request's result is normalized: the result shape, plus `+resultType` in the modern era,
@@ -93,7 +94,7 @@ export interface VersionDiff {
 }
 
 const ref = (v: VersionModel): VersionRef => ({ label: v.label, era: v.era, sha256: v.sha256, specCommit: v.specCommit });
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byString = byCodeUnit;
 
 export function diffVersions(from: VersionModel, to: VersionModel): VersionDiff {
   const methods = diffMethods(from, to);

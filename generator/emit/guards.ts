@@ -15,7 +15,6 @@ import { ANNOTATION_KEYWORDS } from "../model/keywords.js";
 import { refName } from "../spec/load.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
 
-const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
 /** Keywords compiled exactly, by the instance type they constrain. */
 const EXACT: Record<string, "object" | "array" | "string" | "number" | "any"> = {
@@ -90,7 +89,7 @@ class GuardCompiler {
   expr(node: unknown, x: string): string {
     if (node === true) return `${x} !== undefined`;
     if (node === false || !isObject(node)) return "false";
-    const keys = Object.keys(node).filter((k) => !ANNOTATIONS.has(k));
+    const keys = Object.keys(node).filter((k) => !ANNOTATION_KEYWORDS.has(k));
     if (keys.some((k) => !Object.hasOwn(EXACT, k))) return "false";
     const parts: string[] = [];
     if (typeof node.$ref === "string") parts.push(`${guardName(refName(node.$ref))}(${x})`);
@@ -205,7 +204,7 @@ class GuardCompiler {
     const max = this.count(node, "maxItems");
     if (min === null || max === null || Array.isArray(node.items) || node.items === false) return "false";
     const items = node.items;
-    const checksItems = items !== undefined && !(isObject(items) && Object.keys(items).every((k) => ANNOTATIONS.has(k))) && items !== true;
+    const checksItems = items !== undefined && !(isObject(items) && Object.keys(items).every((k) => ANNOTATION_KEYWORDS.has(k))) && items !== true;
     if (!checksItems && min === undefined && max === undefined) return `Array.isArray(${x})`;
     const lines = ["  if (!Array.isArray(v)) return false;"];
     if (min !== undefined && min > 0) lines.push(`  if (v.length < ${min}) return false;`);
@@ -237,7 +236,7 @@ class GuardCompiler {
   /** The statements of an object guard when `node` is an object schema and nothing else, else null. */
   private objectBody(node: unknown): string | null {
     if (!isObject(node) || node.type !== "object") return null;
-    const keys = Object.keys(node).filter((k) => !ANNOTATIONS.has(k));
+    const keys = Object.keys(node).filter((k) => !ANNOTATION_KEYWORDS.has(k));
     if (!keys.every((k) => k === "type" || EXACT[k] === "object")) return null;
     return this.objectStatements(node);
   }
@@ -294,7 +293,7 @@ class GuardCompiler {
     const known = [...new Set([...names, ...(required as string[])])];
     const isKnown = known.length === 0 ? "false" : known.map((k) => `k === ${JSON.stringify(k)}`).join(" || ");
     const extra = node.additionalProperties;
-    const trivial = extra === undefined || extra === true || (isObject(extra) && Object.keys(extra).every((k) => ANNOTATIONS.has(k)));
+    const trivial = extra === undefined || extra === true || (isObject(extra) && Object.keys(extra).every((k) => ANNOTATION_KEYWORDS.has(k)));
     if (!trivial) {
       const test = extra === false ? "false" : this.expr(extra, "y");
       // for-in also lists inherited enumerable keys (JSON.parse never makes them): an unknown one fails.
@@ -343,7 +342,7 @@ export function guardModule(version: VersionModel): GuardModule {
 
   const paramsExpr = (definition: string, schema: JsonSchema | undefined): string => {
     if (schema === undefined) return "acceptAny";
-    if (typeof schema.$ref === "string" && Object.keys(schema).every((k) => k === "$ref" || ANNOTATIONS.has(k))) return guardName(refName(schema.$ref));
+    if (typeof schema.$ref === "string" && Object.keys(schema).every((k) => k === "$ref" || ANNOTATION_KEYWORDS.has(k))) return guardName(refName(schema.$ref));
     const name = `${guardName(definition)}$params`;
     compiler.define(name, definition, schema, false);
     return name;

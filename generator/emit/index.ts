@@ -9,6 +9,7 @@ import { emitRouter } from "./router.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
+import { byKey } from "../order.js";
 
 export type EmitOptions = TypeEmitOptions;
 
@@ -111,5 +112,5 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
-  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return new Map([...files].sort(byKey));
 }

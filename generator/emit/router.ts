@@ -3,6 +3,7 @@
 // the requests and notifications a client sends.
 import type { ProtocolModel } from "../model/types.js";
 import { template } from "./templates.js";
+import { byKey } from "../order.js";
 
 export function emitRouter(model: ProtocolModel, ident: (label: string) => string, finish: (text: string) => string): string {
   const versions = model.versions.map((v) => ({ label: v.label, era: v.era, ident: ident(v.label), legacy: v.era === "legacy" }));
@@ -15,7 +16,7 @@ export function emitRouter(model: ProtocolModel, ident: (label: string) => strin
       has.set(m.method, list);
     }
   }
-  const clientMessages = [...has].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([method, labels]) => ({ method, versions: labels }));
+  const clientMessages = [...has].sort(byKey).map(([method, labels]) => ({ method, versions: labels }));
   return finish(
     template("router.ts.hbs")({
       versions: model.versions,

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { refName } from "../spec/load.js";
 import { sha256 } from "../spec/lock.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
+import { byCodeUnit } from "../order.js";
 
 const ROOT = "McpCodegenRoot";
 /** Keywords whose values are data, not schemas. */
@@ -126,7 +127,7 @@ export async function emitTypeDeclarations(version: VersionModel, options: TypeE
       throw new Error(`types.ts for ${version.label}: expected one export per definition; extra: [${extra.join(", ")}], missing: [${missing.join(", ")}]`);
     }
     return declarations
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .sort((a, b) => byCodeUnit(a.name, b.name))
       .map((d) => d.text)
       .join("\n\n");
   });

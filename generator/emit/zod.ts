@@ -9,7 +9,6 @@ import { ANNOTATION_KEYWORDS } from "../model/keywords.js";
 import { refName } from "../spec/load.js";
 import type { JsonSchema, VersionModel } from "../model/types.js";
 
-const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
 const JSON_TYPES = ["object", "array", "string", "number", "integer", "boolean", "null"] as const;
 type JsonType = (typeof JSON_TYPES)[number];
@@ -175,7 +174,7 @@ class Compiler {
     if (!isObject(node)) return this.fail("expected a schema (an object or a boolean)", at);
 
     for (const k of Object.keys(node)) {
-      if (!ANNOTATIONS.has(k) && !APPLICATORS.has(k) && !Object.hasOwn(TYPE_KEYWORDS, k)) this.fail(`the keyword "${k}" is not supported`, [...at, k]);
+      if (!ANNOTATION_KEYWORDS.has(k) && !APPLICATORS.has(k) && !Object.hasOwn(TYPE_KEYWORDS, k)) this.fail(`the keyword "${k}" is not supported`, [...at, k]);
     }
     const parts: string[] = [];
     if (typeof node.$ref === "string") parts.push(this.ref(refName(node.$ref)));
@@ -216,7 +215,7 @@ class Compiler {
     const defs = this.ctx.version.definitions;
     const targets: JsonSchema[] = [];
     for (const b of branches) {
-      if (!isObject(b) || typeof b.$ref !== "string" || Object.keys(b).some((k) => k !== "$ref" && !ANNOTATIONS.has(k))) return null;
+      if (!isObject(b) || typeof b.$ref !== "string" || Object.keys(b).some((k) => k !== "$ref" && !ANNOTATION_KEYWORDS.has(k))) return null;
       const name = refName(b.$ref);
       if (!this.ctx.declared.has(name) || this.ctx.recursive.has(name) || !compilesToObject(defs[name])) return null;
       targets.push(defs[name]);
@@ -407,12 +406,12 @@ function hasType(value: unknown, type: JsonType): boolean {
 
 /** A schema that accepts everything: `{}` or annotations only. */
 function isTrivial(node: JsonSchema): boolean {
-  return Object.keys(node).every((k) => ANNOTATIONS.has(k));
+  return Object.keys(node).every((k) => ANNOTATION_KEYWORDS.has(k));
 }
 
 /** Whether a definition compiles to a plain zod object (a discriminated union can hold it). */
 function compilesToObject(def: JsonSchema): boolean {
-  const validating = Object.keys(def).filter((k) => !ANNOTATIONS.has(k));
+  const validating = Object.keys(def).filter((k) => !ANNOTATION_KEYWORDS.has(k));
   return (
     def.type === "object" &&
     validating.every((k) => k === "type" || k === "properties" || k === "required" || k === "additionalProperties")

@@ -15,6 +15,8 @@ import type {
   Sender,
   VersionModel,
 } from "./types.js";
+import { byCodeUnit } from "../order.js";
+import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
 
 const UNIONS = [
   { union: "ClientRequest", kind: "request", sender: "client", required: true },
@@ -68,7 +70,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
 
   const era: Era = collected.request.has("initialize") ? "legacy" : "modern";
   const sender = (s: Set<"client" | "server">): Sender => (s.size === 2 ? "both" : [...s][0]);
-  const byMethod = (a: { method: string }, b: { method: string }) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0);
+  const byMethod = (a: { method: string }, b: { method: string }) => byCodeUnit(a.method, b.method);
 
   const requests: RequestMethod[] = [...collected.request.values()]
     .map(({ member, senders }) => {
@@ -154,13 +156,14 @@ function unionMembers(spec: LoadedSpec, union: string, fail: (m: string, ...t: A
   });
 }
 
-function withoutAnnotations(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutAnnotations);
+/** A schema without its annotations, keys sorted (property names are names, not keywords). */
+function withoutAnnotations(node: unknown, inMap = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutAnnotations(n));
   if (typeof node !== "object" || node === null) return node;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(node).sort()) {
-    if (key === "description" || key === "title" || key === "$comment") continue;
-    out[key] = withoutAnnotations((node as Record<string, unknown>)[key]);
+    if (!inMap && ANNOTATION_KEYWORDS.has(key)) continue;
+    out[key] = withoutAnnotations((node as Record<string, unknown>)[key], !inMap && MAP_KEYWORDS.has(key));
   }
   return out;
 }
@@ -222,7 +225,7 @@ export function resolveAlias(spec: { defs: Readonly<Record<string, JsonSchema>> 
   while (!seen.has(current)) {
     seen.add(current);
     const def = spec.defs[current];
-    const keys = Object.keys(def).filter((k) => k !== "description" && k !== "title" && k !== "$comment");
+    const keys = Object.keys(def).filter((k) => !ANNOTATION_KEYWORDS.has(k));
     if (keys.length === 1 && typeof def.$ref === "string") current = refName(def.$ref);
     else break;
   }

@@ -18,3 +18,6 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "contentEncoding",
   "contentSchema",
 ]);
+
+/** Keywords whose values map names to schemas: inside them, keys are names, not keywords. */
+export const MAP_KEYWORDS: ReadonlySet<string> = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);

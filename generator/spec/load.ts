@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError, pointer } from "../errors.js";
-import { ANNOTATION_KEYWORDS } from "../model/keywords.js";
+import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "../model/keywords.js";
 import type { Dialect, JsonSchema, LoadedSpec } from "../model/types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
 import { sha256 } from "./lock.js";
@@ -10,11 +10,7 @@ import { applyPatches, readPatches } from "./patch.js";
 
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
-/** Keywords whose values map names to schemas. */
-const MAP_KEYWORDS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
-/** Keywords that only annotate may stand beside a `$ref` without changing what it validates. */
-const ANNOTATIONS = ANNOTATION_KEYWORDS;
 
 export interface LoadOptions {
   /** Folder of reviewed patches (`<label>.json`); none are applied when absent. */
@@ -136,11 +132,11 @@ function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unk
   // draft-07 ignores every keyword beside $ref.
   if (ctx.dialect === "draft-07") return { $ref: obj.$ref };
   // 2020-12 applies them: annotations stay; anything that validates becomes an allOf branch.
-  const validating = siblings.filter((k) => !ANNOTATIONS.has(k));
+  const validating = siblings.filter((k) => !ANNOTATION_KEYWORDS.has(k));
   if (validating.length === 0) return obj;
   const result: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
-  for (const k of siblings) (ANNOTATIONS.has(k) ? result : rest)[k] = obj[k];
+  for (const k of siblings) (ANNOTATION_KEYWORDS.has(k) ? result : rest)[k] = obj[k];
   result.allOf = [{ $ref: obj.$ref }, rest];
   return result;
 }

@@ -61,8 +61,13 @@ function validateLock(data: unknown, file: string): SpecLock {
   return data as unknown as SpecLock;
 }
 
+/** The raw-file address of `path` at `commit`, from the lock's `rawUrl` template. */
+export function rawFileUrl(template: string, commit: string, path: string): string {
+  return template.replace("{commit}", commit).replace("{path}", path);
+}
+
 export function rawUrl(lock: SpecLock, version: string): string {
-  return lock.rawUrl.replace("{commit}", lock.commit).replace("{path}", lock.versions[version].path);
+  return rawFileUrl(lock.rawUrl, lock.commit, lock.versions[version].path);
 }
 
 /** Where a version's schema can be found inside a local spec directory, in the order tried. */
@@ -90,7 +95,8 @@ export interface SyncedVersion {
   source: string;
 }
 
-async function defaultDownload(url: string): Promise<Uint8Array> {
+/** Fetch a file's bytes (30 s timeout); a non-2xx answer is an error. */
+export async function download(url: string): Promise<Uint8Array> {
   const res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return new Uint8Array(await res.arrayBuffer());
@@ -145,7 +151,7 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
       const url = rawUrl(lock, version);
       let bytes: Uint8Array | undefined;
       try {
-        bytes = await (opts.download ?? defaultDownload)(url);
+        bytes = await (opts.download ?? download)(url);
       } catch (e) {
         tried.push(`${url} (${(e as Error).message})`);
       }
@@ -167,19 +173,28 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
   }
 
   // Everything verified: write each file beside its target, then rename it into place.
+  await writeFilesAtomically(pending.map((p) => ({ file: p.file, bytes: p.bytes })));
+  for (const p of pending) results.push({ version: p.version, file: p.file, status: p.status, source: p.source });
+  return results.sort((a, b) => a.version.localeCompare(b.version));
+}
+
+/**
+ * Write every file beside its target first, then rename each into place in order. A failure while
+ * writing leaves no target touched and no temporary file behind; put the file that names the others
+ * (a lock) last.
+ */
+export async function writeFilesAtomically(files: Array<{ file: string; bytes: Uint8Array | string }>): Promise<void> {
+  const tmp = (f: string) => `${f}.tmp-${process.pid}`;
   const written: string[] = [];
   try {
-    for (const p of pending) {
-      await mkdir(path.dirname(p.file), { recursive: true });
-      const tmp = `${p.file}.tmp-${process.pid}`;
-      await writeFile(tmp, p.bytes);
-      written.push(tmp);
+    for (const { file, bytes } of files) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(tmp(file), bytes);
+      written.push(tmp(file));
     }
-    for (const p of pending) await rename(`${p.file}.tmp-${process.pid}`, p.file);
   } catch (e) {
     await Promise.all(written.map((f) => rm(f, { force: true })));
     throw e;
   }
-  for (const p of pending) results.push({ version: p.version, file: p.file, status: p.status, source: p.source });
-  return results.sort((a, b) => a.version.localeCompare(b.version));
+  for (const { file } of files) await rename(tmp(file), file);
 }
