@@ -8,7 +8,7 @@
 // Each suite gets its committed expected-failures file (the suites' own YAML baseline format).
 // Prints one summary line per suite and `conformance: N passed, N failed` (scenarios); with
 // `--summary FILE`, also writes `{ passed, failed }` there. Exit 0 only when both suites pass.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,6 +79,15 @@ function run(suite: Suite, url: string): Promise<{ code: number; output: string 
 function scenarios(output: string): { passed: number; failed: number } {
   const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
   return { passed: (summary.match(/^✓ /gm) ?? []).length, failed: (summary.match(/^✗ /gm) ?? []).length };
+}
+
+// The Node 22 runner lives in its own package (so Node 22 never lands on the root's PATH): install it
+// from its lock file the first time, as .ci/run does.
+if (!existsSync(path.join(root, "tools/conformance/node_modules"))) {
+  process.stderr.write("installing tools/conformance (npm ci --prefix tools/conformance)…\n");
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const install = spawnSync(npm, ["ci", "--prefix", path.join(root, "tools/conformance"), "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  if (install.status !== 0) process.stderr.write("could not install tools/conformance; the 2026-07-28 suite will report it\n");
 }
 
 const summaryFile = process.argv.indexOf("--summary") >= 0 ? process.argv[process.argv.indexOf("--summary") + 1] : undefined;
