@@ -124,7 +124,7 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
     const tried: string[] = [];
     let found: { bytes: Uint8Array; status: "copied" | "downloaded"; source: string } | undefined;
     if (opts.specDir !== undefined) {
-      const mismatches: string[] = [];
+      const mismatches: Array<{ file: string; actual: string }> = [];
       for (const candidate of specDirCandidates(opts.specDir, version)) {
         if (!existsSync(candidate)) {
           tried.push(`${candidate} (not found)`);
@@ -133,7 +133,7 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
         const bytes = new Uint8Array(await readFile(candidate));
         const actual = sha256(bytes);
         if (actual !== locked.sha256) {
-          mismatches.push(`got ${actual} from ${candidate}`);
+          mismatches.push({ file: candidate, actual });
           continue;
         }
         found = { bytes, status: "copied", source: candidate };
@@ -142,8 +142,8 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
       // A local file with other bytes is an error, not a reason to download: the folder is stale.
       if (!found && mismatches.length > 0) {
         throw new InputError(
-          `schema for version ${version} does not match the lock: expected sha256 ${locked.sha256}, ${mismatches.join("; ")}`,
-          mismatches.length === 1 ? mismatches[0].slice(mismatches[0].lastIndexOf(" from ") + 6) : opts.specDir,
+          `schema for version ${version} does not match the lock: expected sha256 ${locked.sha256}, ${mismatches.map((m) => `got ${m.actual} from ${m.file}`).join("; ")}`,
+          mismatches.length === 1 ? mismatches[0].file : opts.specDir,
         );
       }
     }

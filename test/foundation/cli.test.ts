@@ -179,6 +179,31 @@ describe("schemas sync", () => {
     expect(readFileSync(path.join(target, "9999-01-01", "schema.json"), "utf8")).toBe(bytes);
   });
 
+  it("a stale file in one layout does not hide a matching one in the other", () => {
+    const dir = tempDir();
+    const spec = path.join(dir, "spec");
+    const bytes = JSON.stringify(minimalLegacySchema());
+    mkdirSync(path.join(spec, "9999-01-01"), { recursive: true });
+    writeFileSync(path.join(spec, "9999-01-01", "schema.json"), bytes + "\n");
+    mkdirSync(path.join(spec, "schema", "9999-01-01"), { recursive: true });
+    writeFileSync(path.join(spec, "schema", "9999-01-01", "schema.json"), bytes);
+    const lock = path.join(dir, "lock.json");
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        repository: "r",
+        commit: "1".repeat(40),
+        rawUrl: "http://127.0.0.1:9/{commit}/{path}",
+        versions: { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: sha256(bytes) } },
+      }),
+    );
+    const target = path.join(dir, "synced");
+    const r = runCli(["schemas", "sync", "--lock", lock, "--schemas", target, "--spec-dir", spec]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`copied from ${path.join(spec, "schema", "9999-01-01", "schema.json")}`);
+    expect(readFileSync(path.join(target, "9999-01-01", "schema.json"), "utf8")).toBe(bytes);
+  });
+
   it("an unreachable source names the version, the sources tried and the expected hash", () => {
     const { lock, expected } = mismatchedLock();
     const r = runCli(["schemas", "sync", "--lock", lock, "--schemas", path.join(tempDir(), "s")], { MCP_SPEC_DIR: "" });

@@ -1,7 +1,9 @@
 // A seeded corpus for the differential test: instances generated from a loaded JSON Schema
 // (meant to be valid) and mutations of them (meant to be invalid). Whether an instance IS valid
 // is for the oracle (Ajv) to say; this only has to produce enough of both kinds.
-import type { JsonSchema } from "../../generator/model/types.js";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Dialect, JsonSchema } from "../../generator/model/types.js";
 import { refName } from "../../generator/spec/load.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -251,4 +253,17 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   return ka.every((k) => Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/**
+ * The independent oracle: Ajv in the dialect's own mode (draft-07 or 2020-12), formats not asserted,
+ * over synthetic definitions written with `#/$defs/` references. Returns a validator by definition name.
+ */
+export function ajvOracle(dialect: Dialect, defs: Record<string, unknown>) {
+  const options = { strict: false, validateFormats: false } as const;
+  const ajv = dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  const container = dialect === "2020-12" ? "$defs" : "definitions";
+  const text = JSON.stringify(defs).replace(/#\/\$defs\//g, `#/${container}/`);
+  ajv.addSchema({ [container]: JSON.parse(text) }, "synthetic");
+  return (name: string) => ajv.getSchema(`synthetic#/${container}/${name}`)!;
 }
