@@ -23,3 +23,5 @@ export const defaultOverridesFile = path.join(projectRoot, "schemas", "overrides
 export const defaultOutDir = path.join(projectRoot, "generated");
 /** Where the CLI keeps its cache by default (the usual place for tools' caches). */
 export const defaultCacheDir = path.join(projectRoot, "node_modules", ".cache", "mcp-codegen");
+/** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
+export const runtimeSourceDir = path.join(projectRoot, "generator", "runtime");

@@ -6,6 +6,7 @@ import { emitDiffs } from "./diffs.js";
 import { guardModule } from "./guards.js";
 import { emitMatrix } from "./matrix.js";
 import { emitRouter } from "./router.js";
+import { runtimeFiles } from "./runtime-source.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
@@ -108,6 +109,7 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, finish));
+  for (const [p, text] of runtimeFiles()) files.set(p, text);
   files.set("router.ts", emitRouter(model, versionIdent, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
