@@ -11,7 +11,9 @@ import type { ZodType } from "zod";
 import { guardModule } from "../../generator/emit/guards.js";
 import { template } from "../../generator/emit/templates.js";
 import { zodModule } from "../../generator/emit/zod.js";
+import { InputError } from "../../generator/errors.js";
 import { buildVersionModel } from "../../generator/model/build.js";
+import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { VersionModel } from "../../generator/model/types.js";
 import { projectRoot } from "../../generator/paths.js";
 import { loadSpecBytes } from "../../generator/spec/load.js";
@@ -157,5 +159,51 @@ describe("schemas.ts and guards.ts of the fixture", () => {
         if (guards.resultGuards[method](instance)) expect(expected, `guard of ${method} on ${JSON.stringify(instance)}`).toBe(true);
       }
     }
+  });
+});
+
+describe("the IR builder", () => {
+  const ir = (defs: Record<string, object>, dialect: "draft-07" | "2020-12" = "2020-12") =>
+    buildSchemaIR({ label: "x", file: "x/schema.json", sha256: "0".repeat(64), dialect, container: dialect === "2020-12" ? "$defs" : "definitions", patches: [], defs: defs as never });
+
+  it("orders definitions after what they reference and marks every member of a cycle", () => {
+    const r = ir({ A: { $ref: "#/$defs/B" }, B: { type: "array", items: { $ref: "#/$defs/C" } }, C: { type: "string" }, P: { anyOf: [{ type: "null" }, { $ref: "#/$defs/Q" }] }, Q: { type: "array", items: { $ref: "#/$defs/P" } }, S: { properties: { s: { $ref: "#/$defs/S" } } } });
+    expect(r.order).toEqual(["C", "B", "A", "P", "Q", "S"]);
+    expect([...r.definitions.values()].filter((d) => d.recursive).map((d) => d.name)).toEqual(["P", "Q", "S"]);
+    const a = r.definitions.get("A")!.node;
+    expect(a.kind === "ref" && a.target).toBe(r.definitions.get("B"));
+  });
+
+  it("makes the meaning of each keyword explicit", () => {
+    const r = ir({
+      Untyped: { properties: { a: { type: "string" } }, required: ["a", "b"], description: "d" },
+      Typed: { type: ["string", "null"], minLength: 1 },
+      Lit: { type: "string", enum: ["a", 1, "b", "a"] },
+      Mixed: { $ref: "#/$defs/Lit", type: "string", allOf: [{ minLength: 2 }] },
+    });
+    const untyped = r.definitions.get("Untyped")!.node;
+    expect(untyped.kind === "object" && [untyped.impliedType, untyped.properties.map((p) => `${p.name}${p.required ? "" : "?"}:${p.node.kind}${p.requiredOnly ? "!" : ""}`), untyped.annotations]).toEqual([
+      true,
+      ["a:string", "b:any!"],
+      { description: "d" },
+    ]);
+    const typed = r.definitions.get("Typed")!.node;
+    expect(typed.kind === "union" && [typed.source, typed.branches.map((b) => b.kind)]).toEqual(["type", ["string", "null"]]);
+    expect(r.definitions.get("Lit")!.node).toMatchObject({ kind: "literal", keyword: "enum", values: ["a", "b"] });
+    const mixed = r.definitions.get("Mixed")!.node;
+    expect(mixed.kind === "intersection" && [mixed.source, mixed.parts.map((p) => p.kind)]).toEqual(["siblings", ["ref", "string", "string"]]);
+  });
+
+  it("refuses a reference to no definition, naming the file and the pointer", () => {
+    const error = (() => {
+      try {
+        ir({ A: { type: "object", properties: { b: { $ref: "#/$defs/Missing" } } } }, "draft-07");
+      } catch (e) {
+        return e as InputError;
+      }
+    })();
+    expect(error).toBeInstanceOf(InputError);
+    expect([error?.file, error?.pointer]).toEqual(["x/schema.json", "/definitions/A/properties/b/$ref"]);
+    expect(error?.message).toContain('dangling $ref "#/$defs/Missing"');
   });
 });
