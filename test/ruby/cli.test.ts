@@ -3,12 +3,30 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ownedPaths } from "../../generator/emit/index.js";
+import { checkTree, GENERATED_MARKER, writeTree } from "../../generator/writer.js";
 import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../support.js";
 import { ruby, rubyTree } from "./support.js";
 
 beforeAll(ensureSchemas);
 
 const rubyPrefix = "ruby/";
+
+describe("writeTree and checkTree scoped to the TypeScript target", () => {
+  it("replace and check every file but ruby/, which stays byte for byte", async () => {
+    const out = path.join(tempDir(), "generated");
+    const header = `// ${GENERATED_MARKER}\n`;
+    await writeTree(out, new Map([["index.ts", header], ["old.ts", "x\n"], ["ruby/a.rb", "# a\n"], ["ruby/b/c.rb", "# c\n"]]));
+    const scope = { owned: ownedPaths(["typescript"]) };
+    const files = new Map([["index.ts", header], ["new.ts", "y\n"]]);
+    expect((await checkTree(out, files, scope)).map((s) => `${s.path} ${s.status}`)).toEqual(["new.ts missing", "old.ts extra"]);
+    await writeTree(out, files, scope);
+    expect(readTree(out)).toEqual(new Map([["index.ts", header], ["new.ts", "y\n"], ["ruby/a.rb", "# a\n"], ["ruby/b/c.rb", "# c\n"]]));
+    expect(await checkTree(out, files, scope)).toEqual([]);
+    // Unscoped, the same files see ruby/ as extra.
+    expect((await checkTree(out, files)).map((s) => s.path)).toEqual(["ruby/a.rb", "ruby/b/c.rb"]);
+  });
+});
 
 describe("generate --target", () => {
   it("ruby alone writes exactly the committed generated/ruby tree into --out", () => {

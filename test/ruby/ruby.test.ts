@@ -46,17 +46,33 @@ describe("generated/ruby", () => {
   });
 });
 
+/**
+ * Run a minitest file verbosely, once, when this file is collected: each of its tests becomes a vitest
+ * test below, so `npm test` counts (and names) every minitest case.
+ */
+function minitest(file: string) {
+  const r = ruby(["-w", path.join(rubyTestDir, file), "-v"]);
+  const cases = [...r.stdout.matchAll(/^(\w+#\S+) = [\d.]+ s = (.)$/gm)].map((m) => ({ name: m[1], mark: m[2] }));
+  return { ...r, cases };
+}
+
 describe.each(["normalizers_test.rb", "oracle_test.rb"])("minitest %s", (file) => {
-  it("passes with no failure, error or skip", () => {
-    const r = ruby(["-w", path.join(rubyTestDir, file)]);
-    const summary = /(\d+) runs, (\d+) assertions, (\d+) failures, (\d+) errors, (\d+) skips/.exec(r.stdout);
-    expect(summary, r.stdout + r.stderr).not.toBeNull();
+  const run = minitest(file);
+
+  it("runs with no failure, error or skip, and warns of nothing in the generated tree or the tests", () => {
+    const summary = /(\d+) runs, (\d+) assertions, (\d+) failures, (\d+) errors, (\d+) skips/.exec(run.stdout);
+    expect(summary, run.stdout + run.stderr).not.toBeNull();
     const [, runs, assertions, failures, errors, skips] = summary!.map(Number);
-    expect({ failures, errors, skips }, r.stdout).toEqual({ failures: 0, errors: 0, skips: 0 });
-    expect(runs).toBeGreaterThan(0);
+    expect({ failures, errors, skips }, run.stdout).toEqual({ failures: 0, errors: 0, skips: 0 });
+    expect(runs).toBe(run.cases.length);
     expect(assertions).toBeGreaterThan(runs);
-    expect(r.status).toBe(0);
+    expect(run.status).toBe(0);
     // Warnings from the generated tree or these tests (the SDK's own are not ours to judge).
-    expect(r.stderr.split("\n").filter((l) => l.includes("generated/ruby") || l.includes("test/ruby"))).toEqual([]);
+    expect(run.stderr.split("\n").filter((l) => l.includes("generated/ruby") || l.includes("test/ruby"))).toEqual([]);
+  });
+
+  it.each(run.cases.length > 0 ? run.cases : [{ name: "(no test ran)", mark: "?" }])("$name", ({ name, mark }) => {
+    const at = run.stdout.indexOf(`${name} [`);
+    expect(mark, at >= 0 ? run.stdout.slice(at, at + 2000) : run.stdout.slice(-2000)).toBe(".");
   });
 });
