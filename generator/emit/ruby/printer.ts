@@ -8,6 +8,7 @@ import { InputError } from "../../errors.js";
 import { projectRoot } from "../../paths.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
+import { INPUT_REQUIRED_RESULT } from "../handlers.js";
 import { template } from "../templates.js";
 import { constantCase, isModulePath, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, snakeCase, fileName, RUBY_KEYWORDS } from "./language.js";
 
@@ -21,8 +22,6 @@ export const DEFAULT_RUBY_MODULE = "McpCodegen";
 /** The hand-written runtime, copied into the tree inside the namespace (the source, also when running from dist/). */
 export const RUBY_RUNTIME_SOURCE = path.join(projectRoot, "generator", "emit", "ruby", "runtime.rb");
 
-/** The `resultType` a modern result union with this definition may also carry. */
-const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 
 /** Names a version module defines itself: a method constant may not take them. */
 const OWN_CONSTANTS = new Set(["PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REQUESTS", "NOTIFICATIONS", "REMOVED_METHODS", "Runtime"]);
