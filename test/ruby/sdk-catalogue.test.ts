@@ -16,10 +16,16 @@ interface GeneratedVersion {
   notifications: string[];
   removed: string[];
 }
+interface ErrorObject {
+  code: number;
+  message: string;
+}
 interface Dump {
   sdk: Record<string, string>;
   modern_removed_methods: string[];
   generated: Record<string, GeneratedVersion>;
+  /** A modern request per method through the SDK's MCP::Server (its -32601 or null) beside method_error. */
+  gates: Array<{ version: string; method: string; sdk: ErrorObject | null; generated: ErrorObject | null }>;
 }
 
 function dump(): Dump {
@@ -84,7 +90,27 @@ describe("generated catalogue vs the Ruby SDK's MCP::Methods", () => {
       for (const m of sdkRemoved) expect(Object.keys(prev.requests), m).toContain(m);
     }
     expect(steps).toBeGreaterThan(0);
+    // The gates in action, for each generated modern version the SDK serves.
+    const served = [...new Set(data.gates.map((g) => g.version))];
+    for (const version of served) {
+      const gates = data.gates.filter((g) => g.version === version);
+      const sdkOnly = gates.filter((g) => g.sdk !== null && g.generated === null).map((g) => g.method);
+      const oursOnly = gates.filter((g) => g.sdk === null && g.generated !== null).map((g) => g.method);
+      const wordings = [...new Set(gates.filter((g) => g.sdk !== null && g.generated !== null).map((g) => g.sdk!.message.replace(g.method, "<method>")))].sort();
+      lines.push(
+        `${version} gate: the SDK server answers -32601 where method_error is nil: ${sdkOnly.length === 0 ? "none" : sdkOnly.join(", ")}`,
+        `${version} gate: method_error is -32601 where the SDK server does not: ${oursOnly.length === 0 ? "none" : oursOnly.join(", ")}`,
+        `${version} gate: the SDK's -32601 messages where both answer it: ${wordings.map((w) => JSON.stringify(w)).join(", ")}; ours: "Method not found: <method> is not a request of protocol version ${version}"`,
+      );
+      // Where both speak: every method the SDK gates as removed, neither side serves in that version.
+      for (const m of sdkRemoved) {
+        const g = gates.find((x) => x.method === m)!;
+        expect(g.sdk?.code, m).toBe(-32601);
+        expect(g.generated?.code, m).toBe(-32601);
+      }
+    }
+    if (served.length === 0) lines.push("gate: the SDK serves none of the generated modern versions");
     console.log(["Ruby SDK 1.3.0 MCP::Methods vs the generated catalogue:", ...lines.map((s) => `  - ${s}`)].join("\n"));
-    expect(lines.length).toBe(2 + 3 * steps);
+    expect(lines.length).toBe(2 + 3 * steps + (served.length === 0 ? 1 : 3 * served.length));
   });
 });

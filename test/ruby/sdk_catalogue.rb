@@ -30,4 +30,22 @@ generated = McpCodegen::VERSIONS.to_h do |label, version|
   }]
 end
 
-puts JSON.generate({ sdk: sdk, modern_removed_methods: methods_module::MODERN_REMOVED_METHODS, generated: generated })
+# The SDK's gate in action: a modern request (the per-request `_meta` envelope) for every request
+# method any generated version or MODERN_REMOVED_METHODS names, against each generated modern version
+# the SDK serves: the SDK server's error (or nil when it answers otherwise) beside `method_error`.
+server = MCP::Server.new(name: "gate", capabilities: { resources: { subscribe: true }, logging: {}, prompts: {}, tools: {}, completions: {} })
+all_requests = (McpCodegen::VERSIONS.values.flat_map { |v| v::REQUESTS.keys } + methods_module::MODERN_REMOVED_METHODS).uniq.sort
+gates = McpCodegen::VERSIONS.select { |label, v| v::ERA == :modern && MCP::Configuration::SUPPORTED_MODERN_PROTOCOL_VERSIONS.include?(label) }.flat_map do |label, version|
+  meta = {
+    "io.modelcontextprotocol/protocolVersion" => label,
+    "io.modelcontextprotocol/clientCapabilities" => {},
+    "io.modelcontextprotocol/clientInfo" => { "name" => "gate", "version" => "1" },
+  }
+  all_requests.map do |method|
+    answer = server.handle({ jsonrpc: "2.0", id: 1, method: method, params: { _meta: meta, uri: "file:///gate" } })
+    sdk_error = answer[:error] && answer[:error][:code] == -32_601 ? answer[:error].slice(:code, :message) : nil
+    { version: label, method: method, sdk: sdk_error, generated: version.method_error(method) }
+  end
+end
+
+puts JSON.generate({ sdk: sdk, modern_removed_methods: methods_module::MODERN_REMOVED_METHODS, generated: generated, gates: gates })
