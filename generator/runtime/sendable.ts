@@ -30,6 +30,9 @@ function check(value: unknown, key: string, at: string, ancestors: object[]): st
       return `${value === undefined ? "undefined" : `a ${typeof value}`} at ${at || "(root)"}`;
   }
   if (value === null) return undefined;
+  // Boxed primitives: JSON.stringify sends (or refuses) the value inside.
+  if (value instanceof Number || value instanceof String || value instanceof Boolean) return check(value.valueOf(), key, at, ancestors);
+  if (value instanceof BigInt) return `a bigint at ${at || "(root)"}`;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === "function") {
     const replaced: unknown = toJSON.call(value, key);
