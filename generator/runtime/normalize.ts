@@ -38,6 +38,15 @@ function describe(value: unknown): string {
   return typeof value === "undefined" ? "undefined" : `a ${typeof value}`;
 }
 
+/** A value as JSON text for a message; what JSON cannot carry (a BigInt, a cycle) is described instead. */
+function asJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? describe(value);
+  } catch {
+    return describe(value);
+  }
+}
+
 /**
  * `object`-shape result: the handler's own enumerable fields, except those whose value is
  * undefined and a `_meta` that is not a plain object. Unknown fields are kept (the spec allows them).
@@ -68,7 +77,7 @@ export function objectResult(value: unknown, method: string, expected: string, r
     } else if (typeof resultType !== "string" || !resultTypes.includes(resultType)) {
       throw new JsonRpcError(
         ErrorCode.InternalError,
-        `Internal error: the ${method} handler returned resultType ${typeof resultType === "string" ? JSON.stringify(resultType) : describe(resultType)}; expected ${expected} with resultType ${resultTypes.map((t) => JSON.stringify(t)).join(" or ")}`,
+        `Internal error: the ${method} handler returned resultType ${asJson(resultType)}; expected ${expected} with resultType ${resultTypes.map((t) => JSON.stringify(t)).join(" or ")}`,
       );
     }
   }
