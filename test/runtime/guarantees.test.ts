@@ -22,7 +22,6 @@ const newest = (["legacy", "modern"] as const)
   .map((era) => ({ era, version: versions.filter((v) => eras[v] === era).at(-1) }))
   .filter((e): e is { era: "legacy" | "modern"; version: ProtocolVersion } => e.version !== undefined);
 
-const isValidId = (id: unknown): boolean => typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
 
 /** The request methods a client sends in a version (what a server dispatcher answers). */
 function clientRequests(version: ProtocolVersion): string[] {
