@@ -117,7 +117,8 @@ export function errorFromThrown(thrown: unknown): JsonRpcErrorObject {
 // - a plain object without `method` but with `result` or `error` is a response: never answered,
 //   whatever its shape, so two peers cannot answer each other's malformed responses forever;
 // - anything else (an array, a primitive, `{}`, a message without jsonrpc "2.0") is invalid:
-//   answered -32600, with the message's id when that is a string or an integer, else id null.
+//   answered -32600 with id null: the message is not a request, so it has no id to answer to
+//   (JSON-RPC 2.0 section 5: the id of an Invalid Request answer is null).
 // `params` is not judged here: the dispatcher answers params that are not an object with -32602.
 
 /** What one incoming message is, by the envelope rule. */
@@ -125,7 +126,7 @@ export type Envelope =
   | { readonly kind: "request"; readonly id: RequestId; readonly method: string; readonly params: unknown }
   | { readonly kind: "notification"; readonly method: string; readonly params: unknown }
   | { readonly kind: "response"; readonly id: RequestId | null }
-  | { readonly kind: "invalid"; readonly id: RequestId | null; readonly reason: string };
+  | { readonly kind: "invalid"; readonly id: null; readonly reason: string };
 
 /** Classify a message by the envelope rule; a message whose members cannot even be read is invalid. */
 export function readEnvelope(message: unknown): Envelope {
@@ -136,10 +137,10 @@ export function readEnvelope(message: unknown): Envelope {
     const id = isRequestId(rawId) ? rawId : null;
     if (!Object.hasOwn(message, "method")) {
       if (Object.hasOwn(message, "result") || Object.hasOwn(message, "error")) return { kind: "response", id };
-      return { kind: "invalid", id, reason: "expected a method, or a result or error" };
+      return { kind: "invalid", id: null, reason: "expected a method, or a result or error" };
     }
     const method = message.method;
-    if (typeof method !== "string" || message.jsonrpc !== "2.0") return { kind: "invalid", id, reason: 'expected jsonrpc "2.0" and a string method' };
+    if (typeof method !== "string" || message.jsonrpc !== "2.0") return { kind: "invalid", id: null, reason: 'expected jsonrpc "2.0" and a string method' };
     const params = Object.hasOwn(message, "params") ? message.params : undefined;
     if (!hasId) return { kind: "notification", method, params };
     if (id === null) return { kind: "invalid", id: null, reason: "the id must be a string or an integer" };
@@ -151,8 +152,8 @@ export function readEnvelope(message: unknown): Envelope {
 }
 
 /** The -32600 answer to an invalid envelope. */
-export function invalidRequest(envelope: { readonly id: RequestId | null; readonly reason: string }): JsonRpcErrorResponse {
-  return errorResponse(envelope.id, ErrorCode.InvalidRequest, `Invalid Request: ${envelope.reason}`);
+export function invalidRequest(envelope: { readonly id: null; readonly reason: string }): JsonRpcErrorResponse {
+  return errorResponse(null, ErrorCode.InvalidRequest, `Invalid Request: ${envelope.reason}`);
 }
 
 /** A member of a plain object, own properties only; undefined for anything else. */

@@ -377,7 +377,7 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     const d = mod.createServerDispatcher({});
     expect(await d.handle({ id: 13, method: "tools/list" })).toStrictEqual({
       jsonrpc: "2.0",
-      id: 13,
+      id: null,
       error: { code: -32600, message: 'Invalid Request: expected jsonrpc "2.0" and a string method' },
     });
     expect(await d.handle({ jsonrpc: "2.0", id: { no: 1 }, method: "tools/list" })).toStrictEqual({
@@ -396,7 +396,7 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     expect(await d.handle({ jsonrpc: "1.0", method: "notifications/initialized" })).toStrictEqual(invalid(null, 'expected jsonrpc "2.0" and a string method'));
     expect(await d.handle({ jsonrpc: "2.0", method: 7 })).toStrictEqual(invalid(null, 'expected jsonrpc "2.0" and a string method'));
     expect(await d.handle({})).toStrictEqual(invalid(null, "expected a method, or a result or error"));
-    expect(await d.handle({ jsonrpc: "2.0", id: 15 })).toStrictEqual(invalid(15, "expected a method, or a result or error"));
+    expect(await d.handle({ jsonrpc: "2.0", id: 15 })).toStrictEqual(invalid(null, "expected a method, or a result or error"));
     expect(await d.handle({ jsonrpc: "2.0", id: null, method: "ping" })).toStrictEqual(invalid(null, "the id must be a string or an integer"));
     expect(await d.handle({ jsonrpc: "2.0", id: 1.5, method: "ping" })).toStrictEqual(invalid(null, "the id must be a string or an integer"));
     expect(await d.handle(new (class { jsonrpc = "2.0"; id = 16; method = "ping" })())).toStrictEqual(invalid(null, "expected a JSON-RPC message object"));
