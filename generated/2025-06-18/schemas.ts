@@ -3,62 +3,75 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // zod schemas: `<Name>Schema` validates the definition `<Name>` of types.ts exactly as the version's
 // JSON Schema does (draft-07): unknown keys are kept where objects are open and rejected where
-// they are closed; `format` is an annotation and is not asserted.
+// they are closed; `format` is an annotation and is not asserted. Each exported schema is declared
+// `z.ZodType<T.X>` (its output is the type of types.ts), so declarations stay small for consumers.
 import * as z from "zod";
 import { integer } from "../runtime/schema-support.js";
+import type { DeclaredKeys, Within } from "../runtime/schema-support.js";
+import type * as T from "./types.js";
 
 export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
-export const RoleSchema = z.enum(["assistant", "user"]);
-export const AnnotationsSchema = z.looseObject({
+const RoleSchema_ = z.enum(["assistant", "user"]);
+export const RoleSchema: z.ZodType<T.Role> = RoleSchema_;
+const AnnotationsSchema_ = z.looseObject({
   audience: z.array(RoleSchema).optional(),
   lastModified: z.string().optional(),
   priority: z.number().gte(0).lte(1).optional(),
 });
-export const AudioContentSchema = z.looseObject({
+export const AnnotationsSchema: z.ZodType<T.Annotations> = AnnotationsSchema_;
+const AudioContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("audio"),
 });
-export const BaseMetadataSchema = z.looseObject({name: z.string(), title: z.string().optional()});
-export const BlobResourceContentsSchema = z.looseObject({
+export const AudioContentSchema: z.ZodType<T.AudioContent> = AudioContentSchema_;
+const BaseMetadataSchema_ = z.looseObject({name: z.string(), title: z.string().optional()});
+export const BaseMetadataSchema: z.ZodType<T.BaseMetadata> = BaseMetadataSchema_;
+const BlobResourceContentsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   blob: z.string(),
   mimeType: z.string().optional(),
   uri: z.string(),
 });
-export const BooleanSchemaSchema = z.looseObject({
+export const BlobResourceContentsSchema: z.ZodType<T.BlobResourceContents> = BlobResourceContentsSchema_;
+const BooleanSchemaSchema_ = z.looseObject({
   default: z.boolean().optional(),
   description: z.string().optional(),
   title: z.string().optional(),
   type: z.literal("boolean"),
 });
-export const CallToolRequestSchema = z.looseObject({
+export const BooleanSchemaSchema: z.ZodType<T.BooleanSchema> = BooleanSchemaSchema_;
+const CallToolRequestSchema_ = z.looseObject({
   method: z.literal("tools/call"),
   params: z.looseObject({arguments: z.looseObject({}).optional(), name: z.string()}),
 });
-export const TextResourceContentsSchema = z.looseObject({
+export const CallToolRequestSchema: z.ZodType<T.CallToolRequest> = CallToolRequestSchema_;
+const TextResourceContentsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   mimeType: z.string().optional(),
   text: z.string(),
   uri: z.string(),
 });
-export const EmbeddedResourceSchema = z.looseObject({
+export const TextResourceContentsSchema: z.ZodType<T.TextResourceContents> = TextResourceContentsSchema_;
+const EmbeddedResourceSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   type: z.literal("resource"),
 });
-export const ImageContentSchema = z.looseObject({
+export const EmbeddedResourceSchema: z.ZodType<T.EmbeddedResource> = EmbeddedResourceSchema_;
+const ImageContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("image"),
 });
-export const ResourceLinkSchema = z.looseObject({
+export const ImageContentSchema: z.ZodType<T.ImageContent> = ImageContentSchema_;
+const ResourceLinkSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -69,42 +82,51 @@ export const ResourceLinkSchema = z.looseObject({
   type: z.literal("resource_link"),
   uri: z.string(),
 });
-export const TextContentSchema = z.looseObject({
+export const ResourceLinkSchema: z.ZodType<T.ResourceLink> = ResourceLinkSchema_;
+const TextContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   text: z.string(),
   type: z.literal("text"),
 });
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
+export const TextContentSchema: z.ZodType<T.TextContent> = TextContentSchema_;
+const ContentBlockSchema_ = z.discriminatedUnion("type", [
+  TextContentSchema_,
+  ImageContentSchema_,
+  AudioContentSchema_,
+  ResourceLinkSchema_,
+  EmbeddedResourceSchema_,
 ]);
-export const CallToolResultSchema = z.looseObject({
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = ContentBlockSchema_;
+const CallToolResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
   structuredContent: z.looseObject({}).optional(),
 });
-export const RequestIdSchema = z.union([z.string(), integer()]);
-export const CancelledNotificationSchema = z.looseObject({
+export const CallToolResultSchema: z.ZodType<T.CallToolResult> = CallToolResultSchema_;
+const RequestIdSchema_ = z.union([z.string(), integer()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = RequestIdSchema_;
+const CancelledNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/cancelled"),
   params: z.looseObject({reason: z.string().optional(), requestId: RequestIdSchema}),
 });
-export const ClientCapabilitiesSchema = z.looseObject({
+export const CancelledNotificationSchema: z.ZodType<T.CancelledNotification> = CancelledNotificationSchema_;
+const ClientCapabilitiesSchema_ = z.looseObject({
   elicitation: z.looseObject({}).optional(),
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
   roots: z.looseObject({listChanged: z.boolean().optional()}).optional(),
   sampling: z.looseObject({}).optional(),
 });
-export const InitializedNotificationSchema = z.looseObject({
+export const ClientCapabilitiesSchema: z.ZodType<T.ClientCapabilities> = ClientCapabilitiesSchema_;
+const InitializedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/initialized"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ProgressTokenSchema = z.union([z.string(), integer()]);
-export const ProgressNotificationSchema = z.looseObject({
+export const InitializedNotificationSchema: z.ZodType<T.InitializedNotification> = InitializedNotificationSchema_;
+const ProgressTokenSchema_ = z.union([z.string(), integer()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = ProgressTokenSchema_;
+const ProgressNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/progress"),
   params: z.looseObject({
     message: z.string().optional(),
@@ -113,32 +135,40 @@ export const ProgressNotificationSchema = z.looseObject({
     total: z.number().optional(),
   }),
 });
-export const RootsListChangedNotificationSchema = z.looseObject({
+export const ProgressNotificationSchema: z.ZodType<T.ProgressNotification> = ProgressNotificationSchema_;
+const RootsListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/roots/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ClientNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  InitializedNotificationSchema,
-  ProgressNotificationSchema,
-  RootsListChangedNotificationSchema,
+export const RootsListChangedNotificationSchema: z.ZodType<T.RootsListChangedNotification> = RootsListChangedNotificationSchema_;
+const ClientNotificationSchema_ = z.discriminatedUnion("method", [
+  CancelledNotificationSchema_,
+  InitializedNotificationSchema_,
+  ProgressNotificationSchema_,
+  RootsListChangedNotificationSchema_,
 ]);
-export const PromptReferenceSchema = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
-export const ResourceTemplateReferenceSchema = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
-export const CompleteRequestSchema = z.looseObject({
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = ClientNotificationSchema_;
+const PromptReferenceSchema_ = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
+export const PromptReferenceSchema: z.ZodType<T.PromptReference> = PromptReferenceSchema_;
+const ResourceTemplateReferenceSchema_ = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
+export const ResourceTemplateReferenceSchema: z.ZodType<T.ResourceTemplateReference> = ResourceTemplateReferenceSchema_;
+const CompleteRequestSchema_ = z.looseObject({
   method: z.literal("completion/complete"),
   params: z.looseObject({
     argument: z.looseObject({name: z.string(), value: z.string()}),
     context: z.looseObject({arguments: z.object({}).catchall(z.string()).optional()}).optional(),
-    ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+    ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceTemplateReferenceSchema_]),
   }),
 });
-export const GetPromptRequestSchema = z.looseObject({
+export const CompleteRequestSchema: z.ZodType<T.CompleteRequest> = CompleteRequestSchema_;
+const GetPromptRequestSchema_ = z.looseObject({
   method: z.literal("prompts/get"),
   params: z.looseObject({arguments: z.object({}).catchall(z.string()).optional(), name: z.string()}),
 });
-export const ImplementationSchema = z.looseObject({name: z.string(), title: z.string().optional(), version: z.string()});
-export const InitializeRequestSchema = z.looseObject({
+export const GetPromptRequestSchema: z.ZodType<T.GetPromptRequest> = GetPromptRequestSchema_;
+const ImplementationSchema_ = z.looseObject({name: z.string(), title: z.string().optional(), version: z.string()});
+export const ImplementationSchema: z.ZodType<T.Implementation> = ImplementationSchema_;
+const InitializeRequestSchema_ = z.looseObject({
   method: z.literal("initialize"),
   params: z.looseObject({
     capabilities: ClientCapabilitiesSchema,
@@ -146,75 +176,97 @@ export const InitializeRequestSchema = z.looseObject({
     protocolVersion: z.string(),
   }),
 });
-export const ListPromptsRequestSchema = z.looseObject({
+export const InitializeRequestSchema: z.ZodType<T.InitializeRequest> = InitializeRequestSchema_;
+const ListPromptsRequestSchema_ = z.looseObject({
   method: z.literal("prompts/list"),
   params: z.looseObject({cursor: z.string().optional()}).optional(),
 });
-export const ListResourceTemplatesRequestSchema = z.looseObject({
+export const ListPromptsRequestSchema: z.ZodType<T.ListPromptsRequest> = ListPromptsRequestSchema_;
+const ListResourceTemplatesRequestSchema_ = z.looseObject({
   method: z.literal("resources/templates/list"),
   params: z.looseObject({cursor: z.string().optional()}).optional(),
 });
-export const ListResourcesRequestSchema = z.looseObject({
+export const ListResourceTemplatesRequestSchema: z.ZodType<T.ListResourceTemplatesRequest> = ListResourceTemplatesRequestSchema_;
+const ListResourcesRequestSchema_ = z.looseObject({
   method: z.literal("resources/list"),
   params: z.looseObject({cursor: z.string().optional()}).optional(),
 });
-export const ListToolsRequestSchema = z.looseObject({method: z.literal("tools/list"), params: z.looseObject({cursor: z.string().optional()}).optional()});
-export const PingRequestSchema = z.looseObject({
+export const ListResourcesRequestSchema: z.ZodType<T.ListResourcesRequest> = ListResourcesRequestSchema_;
+const ListToolsRequestSchema_ = z.looseObject({method: z.literal("tools/list"), params: z.looseObject({cursor: z.string().optional()}).optional()});
+export const ListToolsRequestSchema: z.ZodType<T.ListToolsRequest> = ListToolsRequestSchema_;
+const PingRequestSchema_ = z.looseObject({
   method: z.literal("ping"),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const ReadResourceRequestSchema = z.looseObject({method: z.literal("resources/read"), params: z.looseObject({uri: z.string()})});
-export const LoggingLevelSchema = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-export const SetLevelRequestSchema = z.looseObject({method: z.literal("logging/setLevel"), params: z.looseObject({level: LoggingLevelSchema})});
-export const SubscribeRequestSchema = z.looseObject({method: z.literal("resources/subscribe"), params: z.looseObject({uri: z.string()})});
-export const UnsubscribeRequestSchema = z.looseObject({method: z.literal("resources/unsubscribe"), params: z.looseObject({uri: z.string()})});
-export const ClientRequestSchema = z.discriminatedUnion("method", [
-  InitializeRequestSchema,
-  PingRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  ListPromptsRequestSchema,
-  GetPromptRequestSchema,
-  ListToolsRequestSchema,
-  CallToolRequestSchema,
-  SetLevelRequestSchema,
-  CompleteRequestSchema,
+export const PingRequestSchema: z.ZodType<T.PingRequest> = PingRequestSchema_;
+const ReadResourceRequestSchema_ = z.looseObject({method: z.literal("resources/read"), params: z.looseObject({uri: z.string()})});
+export const ReadResourceRequestSchema: z.ZodType<T.ReadResourceRequest> = ReadResourceRequestSchema_;
+const LoggingLevelSchema_ = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = LoggingLevelSchema_;
+const SetLevelRequestSchema_ = z.looseObject({method: z.literal("logging/setLevel"), params: z.looseObject({level: LoggingLevelSchema})});
+export const SetLevelRequestSchema: z.ZodType<T.SetLevelRequest> = SetLevelRequestSchema_;
+const SubscribeRequestSchema_ = z.looseObject({method: z.literal("resources/subscribe"), params: z.looseObject({uri: z.string()})});
+export const SubscribeRequestSchema: z.ZodType<T.SubscribeRequest> = SubscribeRequestSchema_;
+const UnsubscribeRequestSchema_ = z.looseObject({method: z.literal("resources/unsubscribe"), params: z.looseObject({uri: z.string()})});
+export const UnsubscribeRequestSchema: z.ZodType<T.UnsubscribeRequest> = UnsubscribeRequestSchema_;
+const ClientRequestSchema_ = z.discriminatedUnion("method", [
+  InitializeRequestSchema_,
+  PingRequestSchema_,
+  ListResourcesRequestSchema_,
+  ListResourceTemplatesRequestSchema_,
+  ReadResourceRequestSchema_,
+  SubscribeRequestSchema_,
+  UnsubscribeRequestSchema_,
+  ListPromptsRequestSchema_,
+  GetPromptRequestSchema_,
+  ListToolsRequestSchema_,
+  CallToolRequestSchema_,
+  SetLevelRequestSchema_,
+  CompleteRequestSchema_,
 ]);
-export const CreateMessageResultSchema = z.looseObject({
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = ClientRequestSchema_;
+const CreateMessageResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
-  content: z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema, AudioContentSchema]),
+  content: z.discriminatedUnion("type", [TextContentSchema_, ImageContentSchema_, AudioContentSchema_]),
   model: z.string(),
   role: RoleSchema,
   stopReason: z.string().optional(),
 });
-export const ElicitResultSchema = z.looseObject({
+export const CreateMessageResultSchema: z.ZodType<T.CreateMessageResult> = CreateMessageResultSchema_;
+const ElicitResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   action: z.enum(["accept", "cancel", "decline"]),
   content: z.object({}).catchall(z.union([z.string(), integer(), z.boolean()])).optional(),
 });
-export const RootSchema = z.looseObject({_meta: z.looseObject({}).optional(), name: z.string().optional(), uri: z.string()});
-export const ListRootsResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), roots: z.array(RootSchema)});
-export const ResultSchema = z.looseObject({_meta: z.looseObject({}).optional()});
-export const ClientResultSchema = z.union([ResultSchema, CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
-export const CompleteResultSchema = z.looseObject({
+export const ElicitResultSchema: z.ZodType<T.ElicitResult> = ElicitResultSchema_;
+const RootSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), name: z.string().optional(), uri: z.string()});
+export const RootSchema: z.ZodType<T.Root> = RootSchema_;
+const ListRootsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), roots: z.array(RootSchema)});
+export const ListRootsResultSchema: z.ZodType<T.ListRootsResult> = ListRootsResultSchema_;
+const ResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
+export const ResultSchema: z.ZodType<T.Result> = ResultSchema_;
+const ClientResultSchema_ = z.union([ResultSchema, CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
+export const ClientResultSchema: z.ZodType<T.ClientResult> = ClientResultSchema_;
+const CompleteResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   completion: z.looseObject({hasMore: z.boolean().optional(), total: integer().optional(), values: z.array(z.string())}),
 });
-export const ModelHintSchema = z.looseObject({name: z.string().optional()});
-export const ModelPreferencesSchema = z.looseObject({
+export const CompleteResultSchema: z.ZodType<T.CompleteResult> = CompleteResultSchema_;
+const ModelHintSchema_ = z.looseObject({name: z.string().optional()});
+export const ModelHintSchema: z.ZodType<T.ModelHint> = ModelHintSchema_;
+const ModelPreferencesSchema_ = z.looseObject({
   costPriority: z.number().gte(0).lte(1).optional(),
   hints: z.array(ModelHintSchema).optional(),
   intelligencePriority: z.number().gte(0).lte(1).optional(),
   speedPriority: z.number().gte(0).lte(1).optional(),
 });
-export const SamplingMessageSchema = z.looseObject({
-  content: z.discriminatedUnion("type", [TextContentSchema, ImageContentSchema, AudioContentSchema]),
+export const ModelPreferencesSchema: z.ZodType<T.ModelPreferences> = ModelPreferencesSchema_;
+const SamplingMessageSchema_ = z.looseObject({
+  content: z.discriminatedUnion("type", [TextContentSchema_, ImageContentSchema_, AudioContentSchema_]),
   role: RoleSchema,
 });
-export const CreateMessageRequestSchema = z.looseObject({
+export const SamplingMessageSchema: z.ZodType<T.SamplingMessage> = SamplingMessageSchema_;
+const CreateMessageRequestSchema_ = z.looseObject({
   method: z.literal("sampling/createMessage"),
   params: z.looseObject({
     includeContext: z.enum(["allServers", "none", "thisServer"]).optional(),
@@ -227,22 +279,26 @@ export const CreateMessageRequestSchema = z.looseObject({
     temperature: z.number().optional(),
   }),
 });
-export const CursorSchema = z.string();
-export const EnumSchemaSchema = z.looseObject({
+export const CreateMessageRequestSchema: z.ZodType<T.CreateMessageRequest> = CreateMessageRequestSchema_;
+const CursorSchema_ = z.string();
+export const CursorSchema: z.ZodType<T.Cursor> = CursorSchema_;
+const EnumSchemaSchema_ = z.looseObject({
   description: z.string().optional(),
   enum: z.array(z.string()),
   enumNames: z.array(z.string()).optional(),
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const NumberSchemaSchema = z.looseObject({
+export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = EnumSchemaSchema_;
+const NumberSchemaSchema_ = z.looseObject({
   description: z.string().optional(),
   maximum: z.number().optional(),
   minimum: z.number().optional(),
   title: z.string().optional(),
   type: z.enum(["integer", "number"]),
 });
-export const StringSchemaSchema = z.looseObject({
+export const NumberSchemaSchema: z.ZodType<T.NumberSchema> = NumberSchemaSchema_;
+const StringSchemaSchema_ = z.looseObject({
   description: z.string().optional(),
   format: z.enum(["date", "date-time", "email", "uri"]).optional(),
   maxLength: integer().optional(),
@@ -250,8 +306,10 @@ export const StringSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const PrimitiveSchemaDefinitionSchema = z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema]);
-export const ElicitRequestSchema = z.looseObject({
+export const StringSchemaSchema: z.ZodType<T.StringSchema> = StringSchemaSchema_;
+const PrimitiveSchemaDefinitionSchema_ = z.union([StringSchemaSchema, NumberSchemaSchema, BooleanSchemaSchema, EnumSchemaSchema]);
+export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> = PrimitiveSchemaDefinitionSchema_;
+const ElicitRequestSchema_ = z.looseObject({
   method: z.literal("elicitation/create"),
   params: z.looseObject({
     message: z.string(),
@@ -262,14 +320,18 @@ export const ElicitRequestSchema = z.looseObject({
     }),
   }),
 });
-export const EmptyResultSchema = ResultSchema;
-export const PromptMessageSchema = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
-export const GetPromptResultSchema = z.looseObject({
+export const ElicitRequestSchema: z.ZodType<T.ElicitRequest> = ElicitRequestSchema_;
+const EmptyResultSchema_ = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = EmptyResultSchema_;
+const PromptMessageSchema_ = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
+export const PromptMessageSchema: z.ZodType<T.PromptMessage> = PromptMessageSchema_;
+const GetPromptResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
-export const ServerCapabilitiesSchema = z.looseObject({
+export const GetPromptResultSchema: z.ZodType<T.GetPromptResult> = GetPromptResultSchema_;
+const ServerCapabilitiesSchema_ = z.looseObject({
   completions: z.looseObject({}).optional(),
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
   logging: z.looseObject({}).optional(),
@@ -277,50 +339,60 @@ export const ServerCapabilitiesSchema = z.looseObject({
   resources: z.looseObject({listChanged: z.boolean().optional(), subscribe: z.boolean().optional()}).optional(),
   tools: z.looseObject({listChanged: z.boolean().optional()}).optional(),
 });
-export const InitializeResultSchema = z.looseObject({
+export const ServerCapabilitiesSchema: z.ZodType<T.ServerCapabilities> = ServerCapabilitiesSchema_;
+const InitializeResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   capabilities: ServerCapabilitiesSchema,
   instructions: z.string().optional(),
   protocolVersion: z.string(),
   serverInfo: ImplementationSchema,
 });
-export const JSONRPCErrorSchema = z.looseObject({
+export const InitializeResultSchema: z.ZodType<T.InitializeResult> = InitializeResultSchema_;
+const JSONRPCErrorSchema_ = z.looseObject({
   error: z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()}),
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
 });
-export const JSONRPCNotificationSchema = z.looseObject({
+export const JSONRPCErrorSchema: z.ZodType<T.JSONRPCError> = JSONRPCErrorSchema_;
+const JSONRPCNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const JSONRPCRequestSchema = z.looseObject({
+export const JSONRPCNotificationSchema: z.ZodType<T.JSONRPCNotification> = JSONRPCNotificationSchema_;
+const JSONRPCRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const JSONRPCResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
-export const JSONRPCMessageSchema = z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema, JSONRPCErrorSchema]);
-export const PromptArgumentSchema = z.looseObject({
+export const JSONRPCRequestSchema: z.ZodType<T.JSONRPCRequest> = JSONRPCRequestSchema_;
+const JSONRPCResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
+export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = JSONRPCResponseSchema_;
+const JSONRPCMessageSchema_ = z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema, JSONRPCErrorSchema]);
+export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = JSONRPCMessageSchema_;
+const PromptArgumentSchema_ = z.looseObject({
   description: z.string().optional(),
   name: z.string(),
   required: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const PromptSchema = z.looseObject({
+export const PromptArgumentSchema: z.ZodType<T.PromptArgument> = PromptArgumentSchema_;
+const PromptSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   arguments: z.array(PromptArgumentSchema).optional(),
   description: z.string().optional(),
   name: z.string(),
   title: z.string().optional(),
 });
-export const ListPromptsResultSchema = z.looseObject({
+export const PromptSchema: z.ZodType<T.Prompt> = PromptSchema_;
+const ListPromptsResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   prompts: z.array(PromptSchema),
 });
-export const ResourceTemplateSchema = z.looseObject({
+export const ListPromptsResultSchema: z.ZodType<T.ListPromptsResult> = ListPromptsResultSchema_;
+const ResourceTemplateSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -329,12 +401,14 @@ export const ResourceTemplateSchema = z.looseObject({
   title: z.string().optional(),
   uriTemplate: z.string(),
 });
-export const ListResourceTemplatesResultSchema = z.looseObject({
+export const ResourceTemplateSchema: z.ZodType<T.ResourceTemplate> = ResourceTemplateSchema_;
+const ListResourceTemplatesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
-export const ResourceSchema = z.looseObject({
+export const ListResourceTemplatesResultSchema: z.ZodType<T.ListResourceTemplatesResult> = ListResourceTemplatesResultSchema_;
+const ResourceSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -344,23 +418,27 @@ export const ResourceSchema = z.looseObject({
   title: z.string().optional(),
   uri: z.string(),
 });
-export const ListResourcesResultSchema = z.looseObject({
+export const ResourceSchema: z.ZodType<T.Resource> = ResourceSchema_;
+const ListResourcesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resources: z.array(ResourceSchema),
 });
-export const ListRootsRequestSchema = z.looseObject({
+export const ListResourcesResultSchema: z.ZodType<T.ListResourcesResult> = ListResourcesResultSchema_;
+const ListRootsRequestSchema_ = z.looseObject({
   method: z.literal("roots/list"),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const ToolAnnotationsSchema = z.looseObject({
+export const ListRootsRequestSchema: z.ZodType<T.ListRootsRequest> = ListRootsRequestSchema_;
+const ToolAnnotationsSchema_ = z.looseObject({
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
   openWorldHint: z.boolean().optional(),
   readOnlyHint: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const ToolSchema = z.looseObject({
+export const ToolAnnotationsSchema: z.ZodType<T.ToolAnnotations> = ToolAnnotationsSchema_;
+const ToolSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: ToolAnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -377,47 +455,62 @@ export const ToolSchema = z.looseObject({
   }).optional(),
   title: z.string().optional(),
 });
-export const ListToolsResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tools: z.array(ToolSchema)});
-export const LoggingMessageNotificationSchema = z.looseObject({
+export const ToolSchema: z.ZodType<T.Tool> = ToolSchema_;
+const ListToolsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tools: z.array(ToolSchema)});
+export const ListToolsResultSchema: z.ZodType<T.ListToolsResult> = ListToolsResultSchema_;
+const LoggingMessageNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/message"),
   params: z.looseObject({data: z.unknown(), level: LoggingLevelSchema, logger: z.string().optional()}),
 });
-export const NotificationSchema = z.looseObject({method: z.string(), params: z.looseObject({_meta: z.looseObject({}).optional()}).optional()});
-export const PaginatedRequestSchema = z.looseObject({method: z.string(), params: z.looseObject({cursor: z.string().optional()}).optional()});
-export const PaginatedResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional()});
-export const PromptListChangedNotificationSchema = z.looseObject({
+export const LoggingMessageNotificationSchema: z.ZodType<T.LoggingMessageNotification> = LoggingMessageNotificationSchema_;
+const NotificationSchema_ = z.looseObject({method: z.string(), params: z.looseObject({_meta: z.looseObject({}).optional()}).optional()});
+export const NotificationSchema: z.ZodType<T.Notification> = NotificationSchema_;
+const PaginatedRequestSchema_ = z.looseObject({method: z.string(), params: z.looseObject({cursor: z.string().optional()}).optional()});
+export const PaginatedRequestSchema: z.ZodType<T.PaginatedRequest> = PaginatedRequestSchema_;
+const PaginatedResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional()});
+export const PaginatedResultSchema: z.ZodType<T.PaginatedResult> = PaginatedResultSchema_;
+const PromptListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/prompts/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ReadResourceResultSchema = z.looseObject({
+export const PromptListChangedNotificationSchema: z.ZodType<T.PromptListChangedNotification> = PromptListChangedNotificationSchema_;
+const ReadResourceResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
 });
-export const RequestSchema = z.looseObject({
+export const ReadResourceResultSchema: z.ZodType<T.ReadResourceResult> = ReadResourceResultSchema_;
+const RequestSchema_ = z.looseObject({
   method: z.string(),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const ResourceContentsSchema = z.looseObject({_meta: z.looseObject({}).optional(), mimeType: z.string().optional(), uri: z.string()});
-export const ResourceListChangedNotificationSchema = z.looseObject({
+export const RequestSchema: z.ZodType<T.Request> = RequestSchema_;
+const ResourceContentsSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), mimeType: z.string().optional(), uri: z.string()});
+export const ResourceContentsSchema: z.ZodType<T.ResourceContents> = ResourceContentsSchema_;
+const ResourceListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/resources/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ResourceUpdatedNotificationSchema = z.looseObject({method: z.literal("notifications/resources/updated"), params: z.looseObject({uri: z.string()})});
-export const ToolListChangedNotificationSchema = z.looseObject({
+export const ResourceListChangedNotificationSchema: z.ZodType<T.ResourceListChangedNotification> = ResourceListChangedNotificationSchema_;
+const ResourceUpdatedNotificationSchema_ = z.looseObject({method: z.literal("notifications/resources/updated"), params: z.looseObject({uri: z.string()})});
+export const ResourceUpdatedNotificationSchema: z.ZodType<T.ResourceUpdatedNotification> = ResourceUpdatedNotificationSchema_;
+const ToolListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/tools/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  LoggingMessageNotificationSchema,
+export const ToolListChangedNotificationSchema: z.ZodType<T.ToolListChangedNotification> = ToolListChangedNotificationSchema_;
+const ServerNotificationSchema_ = z.discriminatedUnion("method", [
+  CancelledNotificationSchema_,
+  ProgressNotificationSchema_,
+  ResourceListChangedNotificationSchema_,
+  ResourceUpdatedNotificationSchema_,
+  PromptListChangedNotificationSchema_,
+  ToolListChangedNotificationSchema_,
+  LoggingMessageNotificationSchema_,
 ]);
-export const ServerRequestSchema = z.discriminatedUnion("method", [PingRequestSchema, CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema]);
-export const ServerResultSchema = z.union([
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = ServerNotificationSchema_;
+const ServerRequestSchema_ = z.discriminatedUnion("method", [PingRequestSchema_, CreateMessageRequestSchema_, ListRootsRequestSchema_, ElicitRequestSchema_]);
+export const ServerRequestSchema: z.ZodType<T.ServerRequest> = ServerRequestSchema_;
+const ServerResultSchema_ = z.union([
   ResultSchema,
   InitializeResultSchema,
   ListResourcesResultSchema,
@@ -429,13 +522,14 @@ export const ServerResultSchema = z.union([
   CallToolResultSchema,
   CompleteResultSchema,
 ]);
+export const ServerResultSchema: z.ZodType<T.ServerResult> = ServerResultSchema_;
 
 /** Params schema of each request, by method (`z.unknown()` where the request declares no params). */
 export const requestParamsSchemas = {
   "completion/complete": z.looseObject({
     argument: z.looseObject({name: z.string(), value: z.string()}),
     context: z.looseObject({arguments: z.object({}).catchall(z.string()).optional()}).optional(),
-    ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+    ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceTemplateReferenceSchema_]),
   }),
   "elicitation/create": z.looseObject({
     message: z.string(),
@@ -511,3 +605,191 @@ export const notificationParamsSchemas = {
   "notifications/roots/list_changed": z.looseObject({_meta: z.looseObject({}).optional()}),
   "notifications/tools/list_changed": z.looseObject({_meta: z.looseObject({}).optional()}),
 };
+
+// Type test, checked wherever this file is compiled (not exported, so not in its declarations): each
+// schema declares exactly the property names of its type. The annotations above check that its output
+// is assignable to the type; an optional property the schema left out would still pass them.
+type SchemaKeysMatchTypes = [
+  Within<DeclaredKeys<z.output<typeof RoleSchema_>>, DeclaredKeys<T.Role>>,
+  Within<DeclaredKeys<T.Role>, DeclaredKeys<z.output<typeof RoleSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof AnnotationsSchema_>>, DeclaredKeys<T.Annotations>>,
+  Within<DeclaredKeys<T.Annotations>, DeclaredKeys<z.output<typeof AnnotationsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof AudioContentSchema_>>, DeclaredKeys<T.AudioContent>>,
+  Within<DeclaredKeys<T.AudioContent>, DeclaredKeys<z.output<typeof AudioContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BaseMetadataSchema_>>, DeclaredKeys<T.BaseMetadata>>,
+  Within<DeclaredKeys<T.BaseMetadata>, DeclaredKeys<z.output<typeof BaseMetadataSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>, DeclaredKeys<T.BlobResourceContents>>,
+  Within<DeclaredKeys<T.BlobResourceContents>, DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>, DeclaredKeys<T.BooleanSchema>>,
+  Within<DeclaredKeys<T.BooleanSchema>, DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolRequestSchema_>>, DeclaredKeys<T.CallToolRequest>>,
+  Within<DeclaredKeys<T.CallToolRequest>, DeclaredKeys<z.output<typeof CallToolRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>, DeclaredKeys<T.TextResourceContents>>,
+  Within<DeclaredKeys<T.TextResourceContents>, DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>, DeclaredKeys<T.EmbeddedResource>>,
+  Within<DeclaredKeys<T.EmbeddedResource>, DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ImageContentSchema_>>, DeclaredKeys<T.ImageContent>>,
+  Within<DeclaredKeys<T.ImageContent>, DeclaredKeys<z.output<typeof ImageContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceLinkSchema_>>, DeclaredKeys<T.ResourceLink>>,
+  Within<DeclaredKeys<T.ResourceLink>, DeclaredKeys<z.output<typeof ResourceLinkSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TextContentSchema_>>, DeclaredKeys<T.TextContent>>,
+  Within<DeclaredKeys<T.TextContent>, DeclaredKeys<z.output<typeof TextContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ContentBlockSchema_>>, DeclaredKeys<T.ContentBlock>>,
+  Within<DeclaredKeys<T.ContentBlock>, DeclaredKeys<z.output<typeof ContentBlockSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolResultSchema_>>, DeclaredKeys<T.CallToolResult>>,
+  Within<DeclaredKeys<T.CallToolResult>, DeclaredKeys<z.output<typeof CallToolResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestIdSchema_>>, DeclaredKeys<T.RequestId>>,
+  Within<DeclaredKeys<T.RequestId>, DeclaredKeys<z.output<typeof RequestIdSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>, DeclaredKeys<T.CancelledNotification>>,
+  Within<DeclaredKeys<T.CancelledNotification>, DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>, DeclaredKeys<T.ClientCapabilities>>,
+  Within<DeclaredKeys<T.ClientCapabilities>, DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>, DeclaredKeys<T.InitializedNotification>>,
+  Within<DeclaredKeys<T.InitializedNotification>, DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressTokenSchema_>>, DeclaredKeys<T.ProgressToken>>,
+  Within<DeclaredKeys<T.ProgressToken>, DeclaredKeys<z.output<typeof ProgressTokenSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>, DeclaredKeys<T.ProgressNotification>>,
+  Within<DeclaredKeys<T.ProgressNotification>, DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>, DeclaredKeys<T.RootsListChangedNotification>>,
+  Within<DeclaredKeys<T.RootsListChangedNotification>, DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientNotificationSchema_>>, DeclaredKeys<T.ClientNotification>>,
+  Within<DeclaredKeys<T.ClientNotification>, DeclaredKeys<z.output<typeof ClientNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptReferenceSchema_>>, DeclaredKeys<T.PromptReference>>,
+  Within<DeclaredKeys<T.PromptReference>, DeclaredKeys<z.output<typeof PromptReferenceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>, DeclaredKeys<T.ResourceTemplateReference>>,
+  Within<DeclaredKeys<T.ResourceTemplateReference>, DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteRequestSchema_>>, DeclaredKeys<T.CompleteRequest>>,
+  Within<DeclaredKeys<T.CompleteRequest>, DeclaredKeys<z.output<typeof CompleteRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>, DeclaredKeys<T.GetPromptRequest>>,
+  Within<DeclaredKeys<T.GetPromptRequest>, DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ImplementationSchema_>>, DeclaredKeys<T.Implementation>>,
+  Within<DeclaredKeys<T.Implementation>, DeclaredKeys<z.output<typeof ImplementationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializeRequestSchema_>>, DeclaredKeys<T.InitializeRequest>>,
+  Within<DeclaredKeys<T.InitializeRequest>, DeclaredKeys<z.output<typeof InitializeRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>, DeclaredKeys<T.ListPromptsRequest>>,
+  Within<DeclaredKeys<T.ListPromptsRequest>, DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>, DeclaredKeys<T.ListResourceTemplatesRequest>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesRequest>, DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>, DeclaredKeys<T.ListResourcesRequest>>,
+  Within<DeclaredKeys<T.ListResourcesRequest>, DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>, DeclaredKeys<T.ListToolsRequest>>,
+  Within<DeclaredKeys<T.ListToolsRequest>, DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PingRequestSchema_>>, DeclaredKeys<T.PingRequest>>,
+  Within<DeclaredKeys<T.PingRequest>, DeclaredKeys<z.output<typeof PingRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>, DeclaredKeys<T.ReadResourceRequest>>,
+  Within<DeclaredKeys<T.ReadResourceRequest>, DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingLevelSchema_>>, DeclaredKeys<T.LoggingLevel>>,
+  Within<DeclaredKeys<T.LoggingLevel>, DeclaredKeys<z.output<typeof LoggingLevelSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>, DeclaredKeys<T.SetLevelRequest>>,
+  Within<DeclaredKeys<T.SetLevelRequest>, DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>, DeclaredKeys<T.SubscribeRequest>>,
+  Within<DeclaredKeys<T.SubscribeRequest>, DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>, DeclaredKeys<T.UnsubscribeRequest>>,
+  Within<DeclaredKeys<T.UnsubscribeRequest>, DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientRequestSchema_>>, DeclaredKeys<T.ClientRequest>>,
+  Within<DeclaredKeys<T.ClientRequest>, DeclaredKeys<z.output<typeof ClientRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>, DeclaredKeys<T.CreateMessageResult>>,
+  Within<DeclaredKeys<T.CreateMessageResult>, DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitResultSchema_>>, DeclaredKeys<T.ElicitResult>>,
+  Within<DeclaredKeys<T.ElicitResult>, DeclaredKeys<z.output<typeof ElicitResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RootSchema_>>, DeclaredKeys<T.Root>>,
+  Within<DeclaredKeys<T.Root>, DeclaredKeys<z.output<typeof RootSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListRootsResultSchema_>>, DeclaredKeys<T.ListRootsResult>>,
+  Within<DeclaredKeys<T.ListRootsResult>, DeclaredKeys<z.output<typeof ListRootsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResultSchema_>>, DeclaredKeys<T.Result>>,
+  Within<DeclaredKeys<T.Result>, DeclaredKeys<z.output<typeof ResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientResultSchema_>>, DeclaredKeys<T.ClientResult>>,
+  Within<DeclaredKeys<T.ClientResult>, DeclaredKeys<z.output<typeof ClientResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteResultSchema_>>, DeclaredKeys<T.CompleteResult>>,
+  Within<DeclaredKeys<T.CompleteResult>, DeclaredKeys<z.output<typeof CompleteResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ModelHintSchema_>>, DeclaredKeys<T.ModelHint>>,
+  Within<DeclaredKeys<T.ModelHint>, DeclaredKeys<z.output<typeof ModelHintSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>, DeclaredKeys<T.ModelPreferences>>,
+  Within<DeclaredKeys<T.ModelPreferences>, DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SamplingMessageSchema_>>, DeclaredKeys<T.SamplingMessage>>,
+  Within<DeclaredKeys<T.SamplingMessage>, DeclaredKeys<z.output<typeof SamplingMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>, DeclaredKeys<T.CreateMessageRequest>>,
+  Within<DeclaredKeys<T.CreateMessageRequest>, DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CursorSchema_>>, DeclaredKeys<T.Cursor>>,
+  Within<DeclaredKeys<T.Cursor>, DeclaredKeys<z.output<typeof CursorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EnumSchemaSchema_>>, DeclaredKeys<T.EnumSchema>>,
+  Within<DeclaredKeys<T.EnumSchema>, DeclaredKeys<z.output<typeof EnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NumberSchemaSchema_>>, DeclaredKeys<T.NumberSchema>>,
+  Within<DeclaredKeys<T.NumberSchema>, DeclaredKeys<z.output<typeof NumberSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof StringSchemaSchema_>>, DeclaredKeys<T.StringSchema>>,
+  Within<DeclaredKeys<T.StringSchema>, DeclaredKeys<z.output<typeof StringSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>, DeclaredKeys<T.PrimitiveSchemaDefinition>>,
+  Within<DeclaredKeys<T.PrimitiveSchemaDefinition>, DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestSchema_>>, DeclaredKeys<T.ElicitRequest>>,
+  Within<DeclaredKeys<T.ElicitRequest>, DeclaredKeys<z.output<typeof ElicitRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EmptyResultSchema_>>, DeclaredKeys<T.EmptyResult>>,
+  Within<DeclaredKeys<T.EmptyResult>, DeclaredKeys<z.output<typeof EmptyResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptMessageSchema_>>, DeclaredKeys<T.PromptMessage>>,
+  Within<DeclaredKeys<T.PromptMessage>, DeclaredKeys<z.output<typeof PromptMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptResultSchema_>>, DeclaredKeys<T.GetPromptResult>>,
+  Within<DeclaredKeys<T.GetPromptResult>, DeclaredKeys<z.output<typeof GetPromptResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>, DeclaredKeys<T.ServerCapabilities>>,
+  Within<DeclaredKeys<T.ServerCapabilities>, DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializeResultSchema_>>, DeclaredKeys<T.InitializeResult>>,
+  Within<DeclaredKeys<T.InitializeResult>, DeclaredKeys<z.output<typeof InitializeResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCErrorSchema_>>, DeclaredKeys<T.JSONRPCError>>,
+  Within<DeclaredKeys<T.JSONRPCError>, DeclaredKeys<z.output<typeof JSONRPCErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>, DeclaredKeys<T.JSONRPCNotification>>,
+  Within<DeclaredKeys<T.JSONRPCNotification>, DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>, DeclaredKeys<T.JSONRPCRequest>>,
+  Within<DeclaredKeys<T.JSONRPCRequest>, DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>, DeclaredKeys<T.JSONRPCResponse>>,
+  Within<DeclaredKeys<T.JSONRPCResponse>, DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>, DeclaredKeys<T.JSONRPCMessage>>,
+  Within<DeclaredKeys<T.JSONRPCMessage>, DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptArgumentSchema_>>, DeclaredKeys<T.PromptArgument>>,
+  Within<DeclaredKeys<T.PromptArgument>, DeclaredKeys<z.output<typeof PromptArgumentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptSchema_>>, DeclaredKeys<T.Prompt>>,
+  Within<DeclaredKeys<T.Prompt>, DeclaredKeys<z.output<typeof PromptSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>, DeclaredKeys<T.ListPromptsResult>>,
+  Within<DeclaredKeys<T.ListPromptsResult>, DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>, DeclaredKeys<T.ResourceTemplate>>,
+  Within<DeclaredKeys<T.ResourceTemplate>, DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>, DeclaredKeys<T.ListResourceTemplatesResult>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesResult>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceSchema_>>, DeclaredKeys<T.Resource>>,
+  Within<DeclaredKeys<T.Resource>, DeclaredKeys<z.output<typeof ResourceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>, DeclaredKeys<T.ListResourcesResult>>,
+  Within<DeclaredKeys<T.ListResourcesResult>, DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>, DeclaredKeys<T.ListRootsRequest>>,
+  Within<DeclaredKeys<T.ListRootsRequest>, DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>, DeclaredKeys<T.ToolAnnotations>>,
+  Within<DeclaredKeys<T.ToolAnnotations>, DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolSchema_>>, DeclaredKeys<T.Tool>>,
+  Within<DeclaredKeys<T.Tool>, DeclaredKeys<z.output<typeof ToolSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsResultSchema_>>, DeclaredKeys<T.ListToolsResult>>,
+  Within<DeclaredKeys<T.ListToolsResult>, DeclaredKeys<z.output<typeof ListToolsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>, DeclaredKeys<T.LoggingMessageNotification>>,
+  Within<DeclaredKeys<T.LoggingMessageNotification>, DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NotificationSchema_>>, DeclaredKeys<T.Notification>>,
+  Within<DeclaredKeys<T.Notification>, DeclaredKeys<z.output<typeof NotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>, DeclaredKeys<T.PaginatedRequest>>,
+  Within<DeclaredKeys<T.PaginatedRequest>, DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedResultSchema_>>, DeclaredKeys<T.PaginatedResult>>,
+  Within<DeclaredKeys<T.PaginatedResult>, DeclaredKeys<z.output<typeof PaginatedResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>, DeclaredKeys<T.PromptListChangedNotification>>,
+  Within<DeclaredKeys<T.PromptListChangedNotification>, DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>, DeclaredKeys<T.ReadResourceResult>>,
+  Within<DeclaredKeys<T.ReadResourceResult>, DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestSchema_>>, DeclaredKeys<T.Request>>,
+  Within<DeclaredKeys<T.Request>, DeclaredKeys<z.output<typeof RequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceContentsSchema_>>, DeclaredKeys<T.ResourceContents>>,
+  Within<DeclaredKeys<T.ResourceContents>, DeclaredKeys<z.output<typeof ResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>, DeclaredKeys<T.ResourceListChangedNotification>>,
+  Within<DeclaredKeys<T.ResourceListChangedNotification>, DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>, DeclaredKeys<T.ResourceUpdatedNotification>>,
+  Within<DeclaredKeys<T.ResourceUpdatedNotification>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>, DeclaredKeys<T.ToolListChangedNotification>>,
+  Within<DeclaredKeys<T.ToolListChangedNotification>, DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerNotificationSchema_>>, DeclaredKeys<T.ServerNotification>>,
+  Within<DeclaredKeys<T.ServerNotification>, DeclaredKeys<z.output<typeof ServerNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerRequestSchema_>>, DeclaredKeys<T.ServerRequest>>,
+  Within<DeclaredKeys<T.ServerRequest>, DeclaredKeys<z.output<typeof ServerRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerResultSchema_>>, DeclaredKeys<T.ServerResult>>,
+  Within<DeclaredKeys<T.ServerResult>, DeclaredKeys<z.output<typeof ServerResultSchema_>>>,
+];

@@ -3,79 +3,97 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // zod schemas: `<Name>Schema` validates the definition `<Name>` of types.ts exactly as the version's
 // JSON Schema does (2020-12): unknown keys are kept where objects are open and rejected where
-// they are closed; `format` is an annotation and is not asserted.
+// they are closed; `format` is an annotation and is not asserted. Each exported schema is declared
+// `z.ZodType<T.X>` (its output is the type of types.ts), so declarations stay small for consumers.
 import * as z from "zod";
 import { integer } from "../runtime/schema-support.js";
+import type { DeclaredKeys, Within } from "../runtime/schema-support.js";
+import type * as T from "./types.js";
 
 export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
-export const RoleSchema = z.enum(["assistant", "user"]);
-export const AnnotationsSchema = z.looseObject({
+const RoleSchema_ = z.enum(["assistant", "user"]);
+export const RoleSchema: z.ZodType<T.Role> = RoleSchema_;
+const AnnotationsSchema_ = z.looseObject({
   audience: z.array(RoleSchema).optional(),
   lastModified: z.string().optional(),
   priority: z.number().gte(0).lte(1).optional(),
 });
-export const AudioContentSchema = z.looseObject({
+export const AnnotationsSchema: z.ZodType<T.Annotations> = AnnotationsSchema_;
+const AudioContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("audio"),
 });
-export const BaseMetadataSchema = z.looseObject({name: z.string(), title: z.string().optional()});
-export const BlobResourceContentsSchema = z.looseObject({
+export const AudioContentSchema: z.ZodType<T.AudioContent> = AudioContentSchema_;
+const BaseMetadataSchema_ = z.looseObject({name: z.string(), title: z.string().optional()});
+export const BaseMetadataSchema: z.ZodType<T.BaseMetadata> = BaseMetadataSchema_;
+const BlobResourceContentsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   blob: z.string(),
   mimeType: z.string().optional(),
   uri: z.string(),
 });
-export const BooleanSchemaSchema = z.looseObject({
+export const BlobResourceContentsSchema: z.ZodType<T.BlobResourceContents> = BlobResourceContentsSchema_;
+const BooleanSchemaSchema_ = z.looseObject({
   default: z.boolean().optional(),
   description: z.string().optional(),
   title: z.string().optional(),
   type: z.literal("boolean"),
 });
-export const ProgressTokenSchema = z.union([z.string(), integer()]);
-export const TaskMetadataSchema = z.looseObject({ttl: integer().optional()});
-export const CallToolRequestParamsSchema = z.looseObject({
+export const BooleanSchemaSchema: z.ZodType<T.BooleanSchema> = BooleanSchemaSchema_;
+const ProgressTokenSchema_ = z.union([z.string(), integer()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = ProgressTokenSchema_;
+const TaskMetadataSchema_ = z.looseObject({ttl: integer().optional()});
+export const TaskMetadataSchema: z.ZodType<T.TaskMetadata> = TaskMetadataSchema_;
+const CallToolRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   arguments: z.looseObject({}).optional(),
   name: z.string(),
   task: TaskMetadataSchema.optional(),
 });
-export const RequestIdSchema = z.union([z.string(), integer()]);
-export const CallToolRequestSchema = z.looseObject({
+export const CallToolRequestParamsSchema: z.ZodType<T.CallToolRequestParams> = CallToolRequestParamsSchema_;
+const RequestIdSchema_ = z.union([z.string(), integer()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = RequestIdSchema_;
+const CallToolRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/call"),
   params: CallToolRequestParamsSchema,
 });
-export const TextResourceContentsSchema = z.looseObject({
+export const CallToolRequestSchema: z.ZodType<T.CallToolRequest> = CallToolRequestSchema_;
+const TextResourceContentsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   mimeType: z.string().optional(),
   text: z.string(),
   uri: z.string(),
 });
-export const EmbeddedResourceSchema = z.looseObject({
+export const TextResourceContentsSchema: z.ZodType<T.TextResourceContents> = TextResourceContentsSchema_;
+const EmbeddedResourceSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   type: z.literal("resource"),
 });
-export const ImageContentSchema = z.looseObject({
+export const EmbeddedResourceSchema: z.ZodType<T.EmbeddedResource> = EmbeddedResourceSchema_;
+const ImageContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("image"),
 });
-export const IconSchema = z.looseObject({
+export const ImageContentSchema: z.ZodType<T.ImageContent> = ImageContentSchema_;
+const IconSchema_ = z.looseObject({
   mimeType: z.string().optional(),
   sizes: z.array(z.string()).optional(),
   src: z.string(),
   theme: z.enum(["dark", "light"]).optional(),
 });
-export const ResourceLinkSchema = z.looseObject({
+export const IconSchema: z.ZodType<T.Icon> = IconSchema_;
+const ResourceLinkSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -87,34 +105,41 @@ export const ResourceLinkSchema = z.looseObject({
   type: z.literal("resource_link"),
   uri: z.string(),
 });
-export const TextContentSchema = z.looseObject({
+export const ResourceLinkSchema: z.ZodType<T.ResourceLink> = ResourceLinkSchema_;
+const TextContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   text: z.string(),
   type: z.literal("text"),
 });
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
+export const TextContentSchema: z.ZodType<T.TextContent> = TextContentSchema_;
+const ContentBlockSchema_ = z.discriminatedUnion("type", [
+  TextContentSchema_,
+  ImageContentSchema_,
+  AudioContentSchema_,
+  ResourceLinkSchema_,
+  EmbeddedResourceSchema_,
 ]);
-export const CallToolResultSchema = z.looseObject({
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = ContentBlockSchema_;
+const CallToolResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
   structuredContent: z.looseObject({}).optional(),
 });
-export const CancelTaskRequestSchema = z.looseObject({
+export const CallToolResultSchema: z.ZodType<T.CallToolResult> = CallToolResultSchema_;
+const CancelTaskRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/cancel"),
   params: z.looseObject({taskId: z.string()}),
 });
-export const ResultSchema = z.looseObject({_meta: z.looseObject({}).optional()});
-export const TaskStatusSchema = z.enum(["cancelled", "completed", "failed", "input_required", "working"]);
-export const TaskSchema = z.looseObject({
+export const CancelTaskRequestSchema: z.ZodType<T.CancelTaskRequest> = CancelTaskRequestSchema_;
+const ResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
+export const ResultSchema: z.ZodType<T.Result> = ResultSchema_;
+const TaskStatusSchema_ = z.enum(["cancelled", "completed", "failed", "input_required", "working"]);
+export const TaskStatusSchema: z.ZodType<T.TaskStatus> = TaskStatusSchema_;
+const TaskSchema_ = z.looseObject({
   createdAt: z.string(),
   lastUpdatedAt: z.string(),
   pollInterval: integer().optional(),
@@ -123,18 +148,22 @@ export const TaskSchema = z.looseObject({
   taskId: z.string(),
   ttl: integer().nullable(),
 });
-export const CancelTaskResultSchema = z.intersection(ResultSchema, TaskSchema);
-export const CancelledNotificationParamsSchema = z.looseObject({
+export const TaskSchema: z.ZodType<T.Task> = TaskSchema_;
+const CancelTaskResultSchema_ = z.intersection(ResultSchema, TaskSchema);
+export const CancelTaskResultSchema: z.ZodType<T.CancelTaskResult> = CancelTaskResultSchema_;
+const CancelledNotificationParamsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   reason: z.string().optional(),
   requestId: RequestIdSchema.optional(),
 });
-export const CancelledNotificationSchema = z.looseObject({
+export const CancelledNotificationParamsSchema: z.ZodType<T.CancelledNotificationParams> = CancelledNotificationParamsSchema_;
+const CancelledNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/cancelled"),
   params: CancelledNotificationParamsSchema,
 });
-export const ClientCapabilitiesSchema = z.looseObject({
+export const CancelledNotificationSchema: z.ZodType<T.CancelledNotification> = CancelledNotificationSchema_;
+const ClientCapabilitiesSchema_ = z.looseObject({
   elicitation: z.looseObject({form: z.looseObject({}).optional(), url: z.looseObject({}).optional()}).optional(),
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
   roots: z.looseObject({listChanged: z.boolean().optional()}).optional(),
@@ -148,80 +177,97 @@ export const ClientCapabilitiesSchema = z.looseObject({
     }).optional(),
   }).optional(),
 });
-export const NotificationParamsSchema = z.looseObject({_meta: z.looseObject({}).optional()});
-export const InitializedNotificationSchema = z.looseObject({
+export const ClientCapabilitiesSchema: z.ZodType<T.ClientCapabilities> = ClientCapabilitiesSchema_;
+const NotificationParamsSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
+export const NotificationParamsSchema: z.ZodType<T.NotificationParams> = NotificationParamsSchema_;
+const InitializedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/initialized"),
   params: NotificationParamsSchema.optional(),
 });
-export const ProgressNotificationParamsSchema = z.looseObject({
+export const InitializedNotificationSchema: z.ZodType<T.InitializedNotification> = InitializedNotificationSchema_;
+const ProgressNotificationParamsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   message: z.string().optional(),
   progress: z.number(),
   progressToken: ProgressTokenSchema,
   total: z.number().optional(),
 });
-export const ProgressNotificationSchema = z.looseObject({
+export const ProgressNotificationParamsSchema: z.ZodType<T.ProgressNotificationParams> = ProgressNotificationParamsSchema_;
+const ProgressNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/progress"),
   params: ProgressNotificationParamsSchema,
 });
-export const RootsListChangedNotificationSchema = z.looseObject({
+export const ProgressNotificationSchema: z.ZodType<T.ProgressNotification> = ProgressNotificationSchema_;
+const RootsListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/roots/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const TaskStatusNotificationParamsSchema = z.intersection(NotificationParamsSchema, TaskSchema);
-export const TaskStatusNotificationSchema = z.looseObject({
+export const RootsListChangedNotificationSchema: z.ZodType<T.RootsListChangedNotification> = RootsListChangedNotificationSchema_;
+const TaskStatusNotificationParamsSchema_ = z.intersection(NotificationParamsSchema, TaskSchema);
+export const TaskStatusNotificationParamsSchema: z.ZodType<T.TaskStatusNotificationParams> = TaskStatusNotificationParamsSchema_;
+const TaskStatusNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/tasks/status"),
   params: TaskStatusNotificationParamsSchema,
 });
-export const ClientNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  InitializedNotificationSchema,
-  ProgressNotificationSchema,
-  TaskStatusNotificationSchema,
-  RootsListChangedNotificationSchema,
+export const TaskStatusNotificationSchema: z.ZodType<T.TaskStatusNotification> = TaskStatusNotificationSchema_;
+const ClientNotificationSchema_ = z.discriminatedUnion("method", [
+  CancelledNotificationSchema_,
+  InitializedNotificationSchema_,
+  ProgressNotificationSchema_,
+  TaskStatusNotificationSchema_,
+  RootsListChangedNotificationSchema_,
 ]);
-export const PromptReferenceSchema = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
-export const ResourceTemplateReferenceSchema = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
-export const CompleteRequestParamsSchema = z.looseObject({
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = ClientNotificationSchema_;
+const PromptReferenceSchema_ = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
+export const PromptReferenceSchema: z.ZodType<T.PromptReference> = PromptReferenceSchema_;
+const ResourceTemplateReferenceSchema_ = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
+export const ResourceTemplateReferenceSchema: z.ZodType<T.ResourceTemplateReference> = ResourceTemplateReferenceSchema_;
+const CompleteRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   argument: z.looseObject({name: z.string(), value: z.string()}),
   context: z.looseObject({arguments: z.object({}).catchall(z.string()).optional()}).optional(),
-  ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+  ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceTemplateReferenceSchema_]),
 });
-export const CompleteRequestSchema = z.looseObject({
+export const CompleteRequestParamsSchema: z.ZodType<T.CompleteRequestParams> = CompleteRequestParamsSchema_;
+const CompleteRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("completion/complete"),
   params: CompleteRequestParamsSchema,
 });
-export const GetPromptRequestParamsSchema = z.looseObject({
+export const CompleteRequestSchema: z.ZodType<T.CompleteRequest> = CompleteRequestSchema_;
+const GetPromptRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   arguments: z.object({}).catchall(z.string()).optional(),
   name: z.string(),
 });
-export const GetPromptRequestSchema = z.looseObject({
+export const GetPromptRequestParamsSchema: z.ZodType<T.GetPromptRequestParams> = GetPromptRequestParamsSchema_;
+const GetPromptRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/get"),
   params: GetPromptRequestParamsSchema,
 });
-export const GetTaskPayloadRequestSchema = z.looseObject({
+export const GetPromptRequestSchema: z.ZodType<T.GetPromptRequest> = GetPromptRequestSchema_;
+const GetTaskPayloadRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/result"),
   params: z.looseObject({taskId: z.string()}),
 });
-export const GetTaskRequestSchema = z.looseObject({
+export const GetTaskPayloadRequestSchema: z.ZodType<T.GetTaskPayloadRequest> = GetTaskPayloadRequestSchema_;
+const GetTaskRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/get"),
   params: z.looseObject({taskId: z.string()}),
 });
-export const ImplementationSchema = z.looseObject({
+export const GetTaskRequestSchema: z.ZodType<T.GetTaskRequest> = GetTaskRequestSchema_;
+const ImplementationSchema_ = z.looseObject({
   description: z.string().optional(),
   icons: z.array(IconSchema).optional(),
   name: z.string(),
@@ -229,111 +275,132 @@ export const ImplementationSchema = z.looseObject({
   version: z.string(),
   websiteUrl: z.string().optional(),
 });
-export const InitializeRequestParamsSchema = z.looseObject({
+export const ImplementationSchema: z.ZodType<T.Implementation> = ImplementationSchema_;
+const InitializeRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   capabilities: ClientCapabilitiesSchema,
   clientInfo: ImplementationSchema,
   protocolVersion: z.string(),
 });
-export const InitializeRequestSchema = z.looseObject({
+export const InitializeRequestParamsSchema: z.ZodType<T.InitializeRequestParams> = InitializeRequestParamsSchema_;
+const InitializeRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("initialize"),
   params: InitializeRequestParamsSchema,
 });
-export const PaginatedRequestParamsSchema = z.looseObject({
+export const InitializeRequestSchema: z.ZodType<T.InitializeRequest> = InitializeRequestSchema_;
+const PaginatedRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   cursor: z.string().optional(),
 });
-export const ListPromptsRequestSchema = z.looseObject({
+export const PaginatedRequestParamsSchema: z.ZodType<T.PaginatedRequestParams> = PaginatedRequestParamsSchema_;
+const ListPromptsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListResourceTemplatesRequestSchema = z.looseObject({
+export const ListPromptsRequestSchema: z.ZodType<T.ListPromptsRequest> = ListPromptsRequestSchema_;
+const ListResourceTemplatesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/templates/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListResourcesRequestSchema = z.looseObject({
+export const ListResourceTemplatesRequestSchema: z.ZodType<T.ListResourceTemplatesRequest> = ListResourceTemplatesRequestSchema_;
+const ListResourcesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListTasksRequestSchema = z.looseObject({
+export const ListResourcesRequestSchema: z.ZodType<T.ListResourcesRequest> = ListResourcesRequestSchema_;
+const ListTasksRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListToolsRequestSchema = z.looseObject({
+export const ListTasksRequestSchema: z.ZodType<T.ListTasksRequest> = ListTasksRequestSchema_;
+const ListToolsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const RequestParamsSchema = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()});
-export const PingRequestSchema = z.looseObject({
+export const ListToolsRequestSchema: z.ZodType<T.ListToolsRequest> = ListToolsRequestSchema_;
+const RequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()});
+export const RequestParamsSchema: z.ZodType<T.RequestParams> = RequestParamsSchema_;
+const PingRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("ping"),
   params: RequestParamsSchema.optional(),
 });
-export const ReadResourceRequestParamsSchema = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const ReadResourceRequestSchema = z.looseObject({
+export const PingRequestSchema: z.ZodType<T.PingRequest> = PingRequestSchema_;
+const ReadResourceRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
+export const ReadResourceRequestParamsSchema: z.ZodType<T.ReadResourceRequestParams> = ReadResourceRequestParamsSchema_;
+const ReadResourceRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/read"),
   params: ReadResourceRequestParamsSchema,
 });
-export const LoggingLevelSchema = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-export const SetLevelRequestParamsSchema = z.looseObject({
+export const ReadResourceRequestSchema: z.ZodType<T.ReadResourceRequest> = ReadResourceRequestSchema_;
+const LoggingLevelSchema_ = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = LoggingLevelSchema_;
+const SetLevelRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   level: LoggingLevelSchema,
 });
-export const SetLevelRequestSchema = z.looseObject({
+export const SetLevelRequestParamsSchema: z.ZodType<T.SetLevelRequestParams> = SetLevelRequestParamsSchema_;
+const SetLevelRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("logging/setLevel"),
   params: SetLevelRequestParamsSchema,
 });
-export const SubscribeRequestParamsSchema = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const SubscribeRequestSchema = z.looseObject({
+export const SetLevelRequestSchema: z.ZodType<T.SetLevelRequest> = SetLevelRequestSchema_;
+const SubscribeRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
+export const SubscribeRequestParamsSchema: z.ZodType<T.SubscribeRequestParams> = SubscribeRequestParamsSchema_;
+const SubscribeRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/subscribe"),
   params: SubscribeRequestParamsSchema,
 });
-export const UnsubscribeRequestParamsSchema = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const UnsubscribeRequestSchema = z.looseObject({
+export const SubscribeRequestSchema: z.ZodType<T.SubscribeRequest> = SubscribeRequestSchema_;
+const UnsubscribeRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
+export const UnsubscribeRequestParamsSchema: z.ZodType<T.UnsubscribeRequestParams> = UnsubscribeRequestParamsSchema_;
+const UnsubscribeRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/unsubscribe"),
   params: UnsubscribeRequestParamsSchema,
 });
-export const ClientRequestSchema = z.discriminatedUnion("method", [
-  InitializeRequestSchema,
-  PingRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  ListPromptsRequestSchema,
-  GetPromptRequestSchema,
-  ListToolsRequestSchema,
-  CallToolRequestSchema,
-  GetTaskRequestSchema,
-  GetTaskPayloadRequestSchema,
-  CancelTaskRequestSchema,
-  ListTasksRequestSchema,
-  SetLevelRequestSchema,
-  CompleteRequestSchema,
+export const UnsubscribeRequestSchema: z.ZodType<T.UnsubscribeRequest> = UnsubscribeRequestSchema_;
+const ClientRequestSchema_ = z.discriminatedUnion("method", [
+  InitializeRequestSchema_,
+  PingRequestSchema_,
+  ListResourcesRequestSchema_,
+  ListResourceTemplatesRequestSchema_,
+  ReadResourceRequestSchema_,
+  SubscribeRequestSchema_,
+  UnsubscribeRequestSchema_,
+  ListPromptsRequestSchema_,
+  GetPromptRequestSchema_,
+  ListToolsRequestSchema_,
+  CallToolRequestSchema_,
+  GetTaskRequestSchema_,
+  GetTaskPayloadRequestSchema_,
+  CancelTaskRequestSchema_,
+  ListTasksRequestSchema_,
+  SetLevelRequestSchema_,
+  CompleteRequestSchema_,
 ]);
-export const ToolResultContentSchema = z.looseObject({
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = ClientRequestSchema_;
+const ToolResultContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
@@ -341,21 +408,24 @@ export const ToolResultContentSchema = z.looseObject({
   toolUseId: z.string(),
   type: z.literal("tool_result"),
 });
-export const ToolUseContentSchema = z.looseObject({
+export const ToolResultContentSchema: z.ZodType<T.ToolResultContent> = ToolResultContentSchema_;
+const ToolUseContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   id: z.string(),
   input: z.looseObject({}),
   name: z.string(),
   type: z.literal("tool_use"),
 });
-export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ToolUseContentSchema,
-  ToolResultContentSchema,
+export const ToolUseContentSchema: z.ZodType<T.ToolUseContent> = ToolUseContentSchema_;
+const SamplingMessageContentBlockSchema_ = z.discriminatedUnion("type", [
+  TextContentSchema_,
+  ImageContentSchema_,
+  AudioContentSchema_,
+  ToolUseContentSchema_,
+  ToolResultContentSchema_,
 ]);
-export const CreateMessageResultSchema = z.looseObject({
+export const SamplingMessageContentBlockSchema: z.ZodType<T.SamplingMessageContentBlock> = SamplingMessageContentBlockSchema_;
+const CreateMessageResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.union([
     TextContentSchema,
@@ -369,17 +439,24 @@ export const CreateMessageResultSchema = z.looseObject({
   role: RoleSchema,
   stopReason: z.string().optional(),
 });
-export const ElicitResultSchema = z.looseObject({
+export const CreateMessageResultSchema: z.ZodType<T.CreateMessageResult> = CreateMessageResultSchema_;
+const ElicitResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   action: z.enum(["accept", "cancel", "decline"]),
   content: z.object({}).catchall(z.union([z.array(z.string()), z.union([z.string(), integer(), z.boolean()])])).optional(),
 });
-export const GetTaskPayloadResultSchema = z.looseObject({_meta: z.looseObject({}).optional()});
-export const GetTaskResultSchema = z.intersection(ResultSchema, TaskSchema);
-export const RootSchema = z.looseObject({_meta: z.looseObject({}).optional(), name: z.string().optional(), uri: z.string()});
-export const ListRootsResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), roots: z.array(RootSchema)});
-export const ListTasksResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tasks: z.array(TaskSchema)});
-export const ClientResultSchema = z.union([
+export const ElicitResultSchema: z.ZodType<T.ElicitResult> = ElicitResultSchema_;
+const GetTaskPayloadResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
+export const GetTaskPayloadResultSchema: z.ZodType<T.GetTaskPayloadResult> = GetTaskPayloadResultSchema_;
+const GetTaskResultSchema_ = z.intersection(ResultSchema, TaskSchema);
+export const GetTaskResultSchema: z.ZodType<T.GetTaskResult> = GetTaskResultSchema_;
+const RootSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), name: z.string().optional(), uri: z.string()});
+export const RootSchema: z.ZodType<T.Root> = RootSchema_;
+const ListRootsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), roots: z.array(RootSchema)});
+export const ListRootsResultSchema: z.ZodType<T.ListRootsResult> = ListRootsResultSchema_;
+const ListTasksResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tasks: z.array(TaskSchema)});
+export const ListTasksResultSchema: z.ZodType<T.ListTasksResult> = ListTasksResultSchema_;
+const ClientResultSchema_ = z.union([
   ResultSchema,
   GetTaskResultSchema,
   GetTaskPayloadResultSchema,
@@ -389,18 +466,22 @@ export const ClientResultSchema = z.union([
   ListRootsResultSchema,
   ElicitResultSchema,
 ]);
-export const CompleteResultSchema = z.looseObject({
+export const ClientResultSchema: z.ZodType<T.ClientResult> = ClientResultSchema_;
+const CompleteResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   completion: z.looseObject({hasMore: z.boolean().optional(), total: integer().optional(), values: z.array(z.string())}),
 });
-export const ModelHintSchema = z.looseObject({name: z.string().optional()});
-export const ModelPreferencesSchema = z.looseObject({
+export const CompleteResultSchema: z.ZodType<T.CompleteResult> = CompleteResultSchema_;
+const ModelHintSchema_ = z.looseObject({name: z.string().optional()});
+export const ModelHintSchema: z.ZodType<T.ModelHint> = ModelHintSchema_;
+const ModelPreferencesSchema_ = z.looseObject({
   costPriority: z.number().gte(0).lte(1).optional(),
   hints: z.array(ModelHintSchema).optional(),
   intelligencePriority: z.number().gte(0).lte(1).optional(),
   speedPriority: z.number().gte(0).lte(1).optional(),
 });
-export const SamplingMessageSchema = z.looseObject({
+export const ModelPreferencesSchema: z.ZodType<T.ModelPreferences> = ModelPreferencesSchema_;
+const SamplingMessageSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.union([
     TextContentSchema,
@@ -412,15 +493,18 @@ export const SamplingMessageSchema = z.looseObject({
   ]),
   role: RoleSchema,
 });
-export const ToolAnnotationsSchema = z.looseObject({
+export const SamplingMessageSchema: z.ZodType<T.SamplingMessage> = SamplingMessageSchema_;
+const ToolAnnotationsSchema_ = z.looseObject({
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
   openWorldHint: z.boolean().optional(),
   readOnlyHint: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const ToolExecutionSchema = z.looseObject({taskSupport: z.enum(["forbidden", "optional", "required"]).optional()});
-export const ToolSchema = z.looseObject({
+export const ToolAnnotationsSchema: z.ZodType<T.ToolAnnotations> = ToolAnnotationsSchema_;
+const ToolExecutionSchema_ = z.looseObject({taskSupport: z.enum(["forbidden", "optional", "required"]).optional()});
+export const ToolExecutionSchema: z.ZodType<T.ToolExecution> = ToolExecutionSchema_;
+const ToolSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: ToolAnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -441,8 +525,10 @@ export const ToolSchema = z.looseObject({
   }).optional(),
   title: z.string().optional(),
 });
-export const ToolChoiceSchema = z.looseObject({mode: z.enum(["auto", "none", "required"]).optional()});
-export const CreateMessageRequestParamsSchema = z.looseObject({
+export const ToolSchema: z.ZodType<T.Tool> = ToolSchema_;
+const ToolChoiceSchema_ = z.looseObject({mode: z.enum(["auto", "none", "required"]).optional()});
+export const ToolChoiceSchema: z.ZodType<T.ToolChoice> = ToolChoiceSchema_;
+const CreateMessageRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   includeContext: z.enum(["allServers", "none", "thisServer"]).optional(),
   maxTokens: integer(),
@@ -456,15 +542,19 @@ export const CreateMessageRequestParamsSchema = z.looseObject({
   toolChoice: ToolChoiceSchema.optional(),
   tools: z.array(ToolSchema).optional(),
 });
-export const CreateMessageRequestSchema = z.looseObject({
+export const CreateMessageRequestParamsSchema: z.ZodType<T.CreateMessageRequestParams> = CreateMessageRequestParamsSchema_;
+const CreateMessageRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("sampling/createMessage"),
   params: CreateMessageRequestParamsSchema,
 });
-export const CreateTaskResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), task: TaskSchema});
-export const CursorSchema = z.string();
-export const LegacyTitledEnumSchemaSchema = z.looseObject({
+export const CreateMessageRequestSchema: z.ZodType<T.CreateMessageRequest> = CreateMessageRequestSchema_;
+const CreateTaskResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), task: TaskSchema});
+export const CreateTaskResultSchema: z.ZodType<T.CreateTaskResult> = CreateTaskResultSchema_;
+const CursorSchema_ = z.string();
+export const CursorSchema: z.ZodType<T.Cursor> = CursorSchema_;
+const LegacyTitledEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   enum: z.array(z.string()),
@@ -472,7 +562,8 @@ export const LegacyTitledEnumSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const NumberSchemaSchema = z.looseObject({
+export const LegacyTitledEnumSchemaSchema: z.ZodType<T.LegacyTitledEnumSchema> = LegacyTitledEnumSchemaSchema_;
+const NumberSchemaSchema_ = z.looseObject({
   default: z.number().optional(),
   description: z.string().optional(),
   maximum: z.number().optional(),
@@ -480,7 +571,8 @@ export const NumberSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.enum(["integer", "number"]),
 });
-export const StringSchemaSchema = z.looseObject({
+export const NumberSchemaSchema: z.ZodType<T.NumberSchema> = NumberSchemaSchema_;
+const StringSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   format: z.enum(["date", "date-time", "email", "uri"]).optional(),
@@ -489,7 +581,8 @@ export const StringSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
+export const StringSchemaSchema: z.ZodType<T.StringSchema> = StringSchemaSchema_;
+const TitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
   items: z.looseObject({anyOf: z.array(z.looseObject({const: z.string(), title: z.string()}))}),
@@ -498,14 +591,16 @@ export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const TitledSingleSelectEnumSchemaSchema = z.looseObject({
+export const TitledMultiSelectEnumSchemaSchema: z.ZodType<T.TitledMultiSelectEnumSchema> = TitledMultiSelectEnumSchemaSchema_;
+const TitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   oneOf: z.array(z.looseObject({const: z.string(), title: z.string()})),
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
+export const TitledSingleSelectEnumSchemaSchema: z.ZodType<T.TitledSingleSelectEnumSchema> = TitledSingleSelectEnumSchemaSchema_;
+const UntitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
   items: z.looseObject({enum: z.array(z.string()), type: z.literal("string")}),
@@ -514,14 +609,16 @@ export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const UntitledSingleSelectEnumSchemaSchema = z.looseObject({
+export const UntitledMultiSelectEnumSchemaSchema: z.ZodType<T.UntitledMultiSelectEnumSchema> = UntitledMultiSelectEnumSchemaSchema_;
+const UntitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   enum: z.array(z.string()),
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const PrimitiveSchemaDefinitionSchema = z.union([
+export const UntitledSingleSelectEnumSchemaSchema: z.ZodType<T.UntitledSingleSelectEnumSchema> = UntitledSingleSelectEnumSchemaSchema_;
+const PrimitiveSchemaDefinitionSchema_ = z.union([
   StringSchemaSchema,
   NumberSchemaSchema,
   BooleanSchemaSchema,
@@ -531,7 +628,8 @@ export const PrimitiveSchemaDefinitionSchema = z.union([
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const ElicitRequestFormParamsSchema = z.looseObject({
+export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> = PrimitiveSchemaDefinitionSchema_;
+const ElicitRequestFormParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   message: z.string(),
   mode: z.literal("form").optional(),
@@ -543,7 +641,8 @@ export const ElicitRequestFormParamsSchema = z.looseObject({
   }),
   task: TaskMetadataSchema.optional(),
 });
-export const ElicitRequestURLParamsSchema = z.looseObject({
+export const ElicitRequestFormParamsSchema: z.ZodType<T.ElicitRequestFormParams> = ElicitRequestFormParamsSchema_;
+const ElicitRequestURLParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   elicitationId: z.string(),
   message: z.string(),
@@ -551,35 +650,45 @@ export const ElicitRequestURLParamsSchema = z.looseObject({
   task: TaskMetadataSchema.optional(),
   url: z.string(),
 });
-export const ElicitRequestParamsSchema = z.union([ElicitRequestURLParamsSchema, ElicitRequestFormParamsSchema]);
-export const ElicitRequestSchema = z.looseObject({
+export const ElicitRequestURLParamsSchema: z.ZodType<T.ElicitRequestURLParams> = ElicitRequestURLParamsSchema_;
+const ElicitRequestParamsSchema_ = z.union([ElicitRequestURLParamsSchema, ElicitRequestFormParamsSchema]);
+export const ElicitRequestParamsSchema: z.ZodType<T.ElicitRequestParams> = ElicitRequestParamsSchema_;
+const ElicitRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("elicitation/create"),
   params: ElicitRequestParamsSchema,
 });
-export const ElicitationCompleteNotificationSchema = z.looseObject({
+export const ElicitRequestSchema: z.ZodType<T.ElicitRequest> = ElicitRequestSchema_;
+const ElicitationCompleteNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/elicitation/complete"),
   params: z.looseObject({elicitationId: z.string()}),
 });
-export const EmptyResultSchema = ResultSchema;
-export const EnumSchemaSchema = z.union([
+export const ElicitationCompleteNotificationSchema: z.ZodType<T.ElicitationCompleteNotification> = ElicitationCompleteNotificationSchema_;
+const EmptyResultSchema_ = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = EmptyResultSchema_;
+const EnumSchemaSchema_ = z.union([
   UntitledSingleSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const ErrorSchema = z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()});
-export const PromptMessageSchema = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
-export const GetPromptResultSchema = z.looseObject({
+export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = EnumSchemaSchema_;
+const ErrorSchema_ = z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()});
+export const ErrorSchema: z.ZodType<T.Error> = ErrorSchema_;
+const PromptMessageSchema_ = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
+export const PromptMessageSchema: z.ZodType<T.PromptMessage> = PromptMessageSchema_;
+const GetPromptResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
-export const IconsSchema = z.looseObject({icons: z.array(IconSchema).optional()});
-export const ServerCapabilitiesSchema = z.looseObject({
+export const GetPromptResultSchema: z.ZodType<T.GetPromptResult> = GetPromptResultSchema_;
+const IconsSchema_ = z.looseObject({icons: z.array(IconSchema).optional()});
+export const IconsSchema: z.ZodType<T.Icons> = IconsSchema_;
+const ServerCapabilitiesSchema_ = z.looseObject({
   completions: z.looseObject({}).optional(),
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
   logging: z.looseObject({}).optional(),
@@ -592,36 +701,45 @@ export const ServerCapabilitiesSchema = z.looseObject({
   }).optional(),
   tools: z.looseObject({listChanged: z.boolean().optional()}).optional(),
 });
-export const InitializeResultSchema = z.looseObject({
+export const ServerCapabilitiesSchema: z.ZodType<T.ServerCapabilities> = ServerCapabilitiesSchema_;
+const InitializeResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   capabilities: ServerCapabilitiesSchema,
   instructions: z.string().optional(),
   protocolVersion: z.string(),
   serverInfo: ImplementationSchema,
 });
-export const JSONRPCErrorResponseSchema = z.looseObject({error: ErrorSchema, id: RequestIdSchema.optional(), jsonrpc: z.literal("2.0")});
-export const JSONRPCNotificationSchema = z.looseObject({jsonrpc: z.literal("2.0"), method: z.string(), params: z.looseObject({}).optional()});
-export const JSONRPCRequestSchema = z.looseObject({
+export const InitializeResultSchema: z.ZodType<T.InitializeResult> = InitializeResultSchema_;
+const JSONRPCErrorResponseSchema_ = z.looseObject({error: ErrorSchema, id: RequestIdSchema.optional(), jsonrpc: z.literal("2.0")});
+export const JSONRPCErrorResponseSchema: z.ZodType<T.JSONRPCErrorResponse> = JSONRPCErrorResponseSchema_;
+const JSONRPCNotificationSchema_ = z.looseObject({jsonrpc: z.literal("2.0"), method: z.string(), params: z.looseObject({}).optional()});
+export const JSONRPCNotificationSchema: z.ZodType<T.JSONRPCNotification> = JSONRPCNotificationSchema_;
+const JSONRPCRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({}).optional(),
 });
-export const JSONRPCResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
-export const JSONRPCMessageSchema = z.union([
+export const JSONRPCRequestSchema: z.ZodType<T.JSONRPCRequest> = JSONRPCRequestSchema_;
+const JSONRPCResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
+export const JSONRPCResultResponseSchema: z.ZodType<T.JSONRPCResultResponse> = JSONRPCResultResponseSchema_;
+const JSONRPCMessageSchema_ = z.union([
   JSONRPCRequestSchema,
   JSONRPCNotificationSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
 ]);
-export const JSONRPCResponseSchema = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
-export const PromptArgumentSchema = z.looseObject({
+export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = JSONRPCMessageSchema_;
+const JSONRPCResponseSchema_ = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
+export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = JSONRPCResponseSchema_;
+const PromptArgumentSchema_ = z.looseObject({
   description: z.string().optional(),
   name: z.string(),
   required: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const PromptSchema = z.looseObject({
+export const PromptArgumentSchema: z.ZodType<T.PromptArgument> = PromptArgumentSchema_;
+const PromptSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   arguments: z.array(PromptArgumentSchema).optional(),
   description: z.string().optional(),
@@ -629,12 +747,14 @@ export const PromptSchema = z.looseObject({
   name: z.string(),
   title: z.string().optional(),
 });
-export const ListPromptsResultSchema = z.looseObject({
+export const PromptSchema: z.ZodType<T.Prompt> = PromptSchema_;
+const ListPromptsResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   prompts: z.array(PromptSchema),
 });
-export const ResourceTemplateSchema = z.looseObject({
+export const ListPromptsResultSchema: z.ZodType<T.ListPromptsResult> = ListPromptsResultSchema_;
+const ResourceTemplateSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -644,12 +764,14 @@ export const ResourceTemplateSchema = z.looseObject({
   title: z.string().optional(),
   uriTemplate: z.string(),
 });
-export const ListResourceTemplatesResultSchema = z.looseObject({
+export const ResourceTemplateSchema: z.ZodType<T.ResourceTemplate> = ResourceTemplateSchema_;
+const ListResourceTemplatesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
-export const ResourceSchema = z.looseObject({
+export const ListResourceTemplatesResultSchema: z.ZodType<T.ListResourceTemplatesResult> = ListResourceTemplatesResultSchema_;
+const ResourceSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -660,89 +782,111 @@ export const ResourceSchema = z.looseObject({
   title: z.string().optional(),
   uri: z.string(),
 });
-export const ListResourcesResultSchema = z.looseObject({
+export const ResourceSchema: z.ZodType<T.Resource> = ResourceSchema_;
+const ListResourcesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resources: z.array(ResourceSchema),
 });
-export const ListRootsRequestSchema = z.looseObject({
+export const ListResourcesResultSchema: z.ZodType<T.ListResourcesResult> = ListResourcesResultSchema_;
+const ListRootsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("roots/list"),
   params: RequestParamsSchema.optional(),
 });
-export const ListToolsResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tools: z.array(ToolSchema)});
-export const LoggingMessageNotificationParamsSchema = z.looseObject({
+export const ListRootsRequestSchema: z.ZodType<T.ListRootsRequest> = ListRootsRequestSchema_;
+const ListToolsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tools: z.array(ToolSchema)});
+export const ListToolsResultSchema: z.ZodType<T.ListToolsResult> = ListToolsResultSchema_;
+const LoggingMessageNotificationParamsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   data: z.unknown(),
   level: LoggingLevelSchema,
   logger: z.string().optional(),
 });
-export const LoggingMessageNotificationSchema = z.looseObject({
+export const LoggingMessageNotificationParamsSchema: z.ZodType<T.LoggingMessageNotificationParams> = LoggingMessageNotificationParamsSchema_;
+const LoggingMessageNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/message"),
   params: LoggingMessageNotificationParamsSchema,
 });
-export const MultiSelectEnumSchemaSchema = z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
-export const NotificationSchema = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const PaginatedRequestSchema = z.looseObject({
+export const LoggingMessageNotificationSchema: z.ZodType<T.LoggingMessageNotification> = LoggingMessageNotificationSchema_;
+const MultiSelectEnumSchemaSchema_ = z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
+export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = MultiSelectEnumSchemaSchema_;
+const NotificationSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
+export const NotificationSchema: z.ZodType<T.Notification> = NotificationSchema_;
+const PaginatedRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const PaginatedResultSchema = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional()});
-export const PromptListChangedNotificationSchema = z.looseObject({
+export const PaginatedRequestSchema: z.ZodType<T.PaginatedRequest> = PaginatedRequestSchema_;
+const PaginatedResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional()});
+export const PaginatedResultSchema: z.ZodType<T.PaginatedResult> = PaginatedResultSchema_;
+const PromptListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/prompts/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ReadResourceResultSchema = z.looseObject({
+export const PromptListChangedNotificationSchema: z.ZodType<T.PromptListChangedNotification> = PromptListChangedNotificationSchema_;
+const ReadResourceResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
 });
-export const RelatedTaskMetadataSchema = z.looseObject({taskId: z.string()});
-export const RequestSchema = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const ResourceContentsSchema = z.looseObject({_meta: z.looseObject({}).optional(), mimeType: z.string().optional(), uri: z.string()});
-export const ResourceListChangedNotificationSchema = z.looseObject({
+export const ReadResourceResultSchema: z.ZodType<T.ReadResourceResult> = ReadResourceResultSchema_;
+const RelatedTaskMetadataSchema_ = z.looseObject({taskId: z.string()});
+export const RelatedTaskMetadataSchema: z.ZodType<T.RelatedTaskMetadata> = RelatedTaskMetadataSchema_;
+const RequestSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
+export const RequestSchema: z.ZodType<T.Request> = RequestSchema_;
+const ResourceContentsSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), mimeType: z.string().optional(), uri: z.string()});
+export const ResourceContentsSchema: z.ZodType<T.ResourceContents> = ResourceContentsSchema_;
+const ResourceListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ResourceRequestParamsSchema = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const ResourceUpdatedNotificationParamsSchema = z.looseObject({_meta: z.looseObject({}).optional(), uri: z.string()});
-export const ResourceUpdatedNotificationSchema = z.looseObject({
+export const ResourceListChangedNotificationSchema: z.ZodType<T.ResourceListChangedNotification> = ResourceListChangedNotificationSchema_;
+const ResourceRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
+export const ResourceRequestParamsSchema: z.ZodType<T.ResourceRequestParams> = ResourceRequestParamsSchema_;
+const ResourceUpdatedNotificationParamsSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), uri: z.string()});
+export const ResourceUpdatedNotificationParamsSchema: z.ZodType<T.ResourceUpdatedNotificationParams> = ResourceUpdatedNotificationParamsSchema_;
+const ResourceUpdatedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/updated"),
   params: ResourceUpdatedNotificationParamsSchema,
 });
-export const ToolListChangedNotificationSchema = z.looseObject({
+export const ResourceUpdatedNotificationSchema: z.ZodType<T.ResourceUpdatedNotification> = ResourceUpdatedNotificationSchema_;
+const ToolListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/tools/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  TaskStatusNotificationSchema,
-  LoggingMessageNotificationSchema,
-  ElicitationCompleteNotificationSchema,
+export const ToolListChangedNotificationSchema: z.ZodType<T.ToolListChangedNotification> = ToolListChangedNotificationSchema_;
+const ServerNotificationSchema_ = z.discriminatedUnion("method", [
+  CancelledNotificationSchema_,
+  ProgressNotificationSchema_,
+  ResourceListChangedNotificationSchema_,
+  ResourceUpdatedNotificationSchema_,
+  PromptListChangedNotificationSchema_,
+  ToolListChangedNotificationSchema_,
+  TaskStatusNotificationSchema_,
+  LoggingMessageNotificationSchema_,
+  ElicitationCompleteNotificationSchema_,
 ]);
-export const ServerRequestSchema = z.discriminatedUnion("method", [
-  PingRequestSchema,
-  GetTaskRequestSchema,
-  GetTaskPayloadRequestSchema,
-  CancelTaskRequestSchema,
-  ListTasksRequestSchema,
-  CreateMessageRequestSchema,
-  ListRootsRequestSchema,
-  ElicitRequestSchema,
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = ServerNotificationSchema_;
+const ServerRequestSchema_ = z.discriminatedUnion("method", [
+  PingRequestSchema_,
+  GetTaskRequestSchema_,
+  GetTaskPayloadRequestSchema_,
+  CancelTaskRequestSchema_,
+  ListTasksRequestSchema_,
+  CreateMessageRequestSchema_,
+  ListRootsRequestSchema_,
+  ElicitRequestSchema_,
 ]);
-export const ServerResultSchema = z.union([
+export const ServerRequestSchema: z.ZodType<T.ServerRequest> = ServerRequestSchema_;
+const ServerResultSchema_ = z.union([
   ResultSchema,
   InitializeResultSchema,
   ListResourcesResultSchema,
@@ -758,12 +902,15 @@ export const ServerResultSchema = z.union([
   ListTasksResultSchema,
   CompleteResultSchema,
 ]);
-export const SingleSelectEnumSchemaSchema = z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
-export const TaskAugmentedRequestParamsSchema = z.looseObject({
+export const ServerResultSchema: z.ZodType<T.ServerResult> = ServerResultSchema_;
+const SingleSelectEnumSchemaSchema_ = z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
+export const SingleSelectEnumSchemaSchema: z.ZodType<T.SingleSelectEnumSchema> = SingleSelectEnumSchemaSchema_;
+const TaskAugmentedRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   task: TaskMetadataSchema.optional(),
 });
-export const URLElicitationRequiredErrorSchema = z.looseObject({
+export const TaskAugmentedRequestParamsSchema: z.ZodType<T.TaskAugmentedRequestParams> = TaskAugmentedRequestParamsSchema_;
+const URLElicitationRequiredErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({
       code: z.literal(-32042),
       data: z.looseObject({elicitations: z.array(ElicitRequestURLParamsSchema)}),
@@ -771,6 +918,7 @@ export const URLElicitationRequiredErrorSchema = z.looseObject({
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
+export const URLElicitationRequiredErrorSchema: z.ZodType<T.URLElicitationRequiredError> = URLElicitationRequiredErrorSchema_;
 
 /** Params schema of each request, by method (`z.unknown()` where the request declares no params). */
 export const requestParamsSchemas = {
@@ -834,3 +982,299 @@ export const notificationParamsSchemas = {
   "notifications/tasks/status": TaskStatusNotificationParamsSchema,
   "notifications/tools/list_changed": NotificationParamsSchema,
 };
+
+// Type test, checked wherever this file is compiled (not exported, so not in its declarations): each
+// schema declares exactly the property names of its type. The annotations above check that its output
+// is assignable to the type; an optional property the schema left out would still pass them.
+type SchemaKeysMatchTypes = [
+  Within<DeclaredKeys<z.output<typeof RoleSchema_>>, DeclaredKeys<T.Role>>,
+  Within<DeclaredKeys<T.Role>, DeclaredKeys<z.output<typeof RoleSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof AnnotationsSchema_>>, DeclaredKeys<T.Annotations>>,
+  Within<DeclaredKeys<T.Annotations>, DeclaredKeys<z.output<typeof AnnotationsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof AudioContentSchema_>>, DeclaredKeys<T.AudioContent>>,
+  Within<DeclaredKeys<T.AudioContent>, DeclaredKeys<z.output<typeof AudioContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BaseMetadataSchema_>>, DeclaredKeys<T.BaseMetadata>>,
+  Within<DeclaredKeys<T.BaseMetadata>, DeclaredKeys<z.output<typeof BaseMetadataSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>, DeclaredKeys<T.BlobResourceContents>>,
+  Within<DeclaredKeys<T.BlobResourceContents>, DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>, DeclaredKeys<T.BooleanSchema>>,
+  Within<DeclaredKeys<T.BooleanSchema>, DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressTokenSchema_>>, DeclaredKeys<T.ProgressToken>>,
+  Within<DeclaredKeys<T.ProgressToken>, DeclaredKeys<z.output<typeof ProgressTokenSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TaskMetadataSchema_>>, DeclaredKeys<T.TaskMetadata>>,
+  Within<DeclaredKeys<T.TaskMetadata>, DeclaredKeys<z.output<typeof TaskMetadataSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>, DeclaredKeys<T.CallToolRequestParams>>,
+  Within<DeclaredKeys<T.CallToolRequestParams>, DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestIdSchema_>>, DeclaredKeys<T.RequestId>>,
+  Within<DeclaredKeys<T.RequestId>, DeclaredKeys<z.output<typeof RequestIdSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolRequestSchema_>>, DeclaredKeys<T.CallToolRequest>>,
+  Within<DeclaredKeys<T.CallToolRequest>, DeclaredKeys<z.output<typeof CallToolRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>, DeclaredKeys<T.TextResourceContents>>,
+  Within<DeclaredKeys<T.TextResourceContents>, DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>, DeclaredKeys<T.EmbeddedResource>>,
+  Within<DeclaredKeys<T.EmbeddedResource>, DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ImageContentSchema_>>, DeclaredKeys<T.ImageContent>>,
+  Within<DeclaredKeys<T.ImageContent>, DeclaredKeys<z.output<typeof ImageContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof IconSchema_>>, DeclaredKeys<T.Icon>>,
+  Within<DeclaredKeys<T.Icon>, DeclaredKeys<z.output<typeof IconSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceLinkSchema_>>, DeclaredKeys<T.ResourceLink>>,
+  Within<DeclaredKeys<T.ResourceLink>, DeclaredKeys<z.output<typeof ResourceLinkSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TextContentSchema_>>, DeclaredKeys<T.TextContent>>,
+  Within<DeclaredKeys<T.TextContent>, DeclaredKeys<z.output<typeof TextContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ContentBlockSchema_>>, DeclaredKeys<T.ContentBlock>>,
+  Within<DeclaredKeys<T.ContentBlock>, DeclaredKeys<z.output<typeof ContentBlockSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolResultSchema_>>, DeclaredKeys<T.CallToolResult>>,
+  Within<DeclaredKeys<T.CallToolResult>, DeclaredKeys<z.output<typeof CallToolResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelTaskRequestSchema_>>, DeclaredKeys<T.CancelTaskRequest>>,
+  Within<DeclaredKeys<T.CancelTaskRequest>, DeclaredKeys<z.output<typeof CancelTaskRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResultSchema_>>, DeclaredKeys<T.Result>>,
+  Within<DeclaredKeys<T.Result>, DeclaredKeys<z.output<typeof ResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TaskStatusSchema_>>, DeclaredKeys<T.TaskStatus>>,
+  Within<DeclaredKeys<T.TaskStatus>, DeclaredKeys<z.output<typeof TaskStatusSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TaskSchema_>>, DeclaredKeys<T.Task>>,
+  Within<DeclaredKeys<T.Task>, DeclaredKeys<z.output<typeof TaskSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelTaskResultSchema_>>, DeclaredKeys<T.CancelTaskResult>>,
+  Within<DeclaredKeys<T.CancelTaskResult>, DeclaredKeys<z.output<typeof CancelTaskResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>, DeclaredKeys<T.CancelledNotificationParams>>,
+  Within<DeclaredKeys<T.CancelledNotificationParams>, DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>, DeclaredKeys<T.CancelledNotification>>,
+  Within<DeclaredKeys<T.CancelledNotification>, DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>, DeclaredKeys<T.ClientCapabilities>>,
+  Within<DeclaredKeys<T.ClientCapabilities>, DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NotificationParamsSchema_>>, DeclaredKeys<T.NotificationParams>>,
+  Within<DeclaredKeys<T.NotificationParams>, DeclaredKeys<z.output<typeof NotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>, DeclaredKeys<T.InitializedNotification>>,
+  Within<DeclaredKeys<T.InitializedNotification>, DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>, DeclaredKeys<T.ProgressNotificationParams>>,
+  Within<DeclaredKeys<T.ProgressNotificationParams>, DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>, DeclaredKeys<T.ProgressNotification>>,
+  Within<DeclaredKeys<T.ProgressNotification>, DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>, DeclaredKeys<T.RootsListChangedNotification>>,
+  Within<DeclaredKeys<T.RootsListChangedNotification>, DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TaskStatusNotificationParamsSchema_>>, DeclaredKeys<T.TaskStatusNotificationParams>>,
+  Within<DeclaredKeys<T.TaskStatusNotificationParams>, DeclaredKeys<z.output<typeof TaskStatusNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TaskStatusNotificationSchema_>>, DeclaredKeys<T.TaskStatusNotification>>,
+  Within<DeclaredKeys<T.TaskStatusNotification>, DeclaredKeys<z.output<typeof TaskStatusNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientNotificationSchema_>>, DeclaredKeys<T.ClientNotification>>,
+  Within<DeclaredKeys<T.ClientNotification>, DeclaredKeys<z.output<typeof ClientNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptReferenceSchema_>>, DeclaredKeys<T.PromptReference>>,
+  Within<DeclaredKeys<T.PromptReference>, DeclaredKeys<z.output<typeof PromptReferenceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>, DeclaredKeys<T.ResourceTemplateReference>>,
+  Within<DeclaredKeys<T.ResourceTemplateReference>, DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>, DeclaredKeys<T.CompleteRequestParams>>,
+  Within<DeclaredKeys<T.CompleteRequestParams>, DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteRequestSchema_>>, DeclaredKeys<T.CompleteRequest>>,
+  Within<DeclaredKeys<T.CompleteRequest>, DeclaredKeys<z.output<typeof CompleteRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>, DeclaredKeys<T.GetPromptRequestParams>>,
+  Within<DeclaredKeys<T.GetPromptRequestParams>, DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>, DeclaredKeys<T.GetPromptRequest>>,
+  Within<DeclaredKeys<T.GetPromptRequest>, DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetTaskPayloadRequestSchema_>>, DeclaredKeys<T.GetTaskPayloadRequest>>,
+  Within<DeclaredKeys<T.GetTaskPayloadRequest>, DeclaredKeys<z.output<typeof GetTaskPayloadRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetTaskRequestSchema_>>, DeclaredKeys<T.GetTaskRequest>>,
+  Within<DeclaredKeys<T.GetTaskRequest>, DeclaredKeys<z.output<typeof GetTaskRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ImplementationSchema_>>, DeclaredKeys<T.Implementation>>,
+  Within<DeclaredKeys<T.Implementation>, DeclaredKeys<z.output<typeof ImplementationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializeRequestParamsSchema_>>, DeclaredKeys<T.InitializeRequestParams>>,
+  Within<DeclaredKeys<T.InitializeRequestParams>, DeclaredKeys<z.output<typeof InitializeRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializeRequestSchema_>>, DeclaredKeys<T.InitializeRequest>>,
+  Within<DeclaredKeys<T.InitializeRequest>, DeclaredKeys<z.output<typeof InitializeRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>, DeclaredKeys<T.PaginatedRequestParams>>,
+  Within<DeclaredKeys<T.PaginatedRequestParams>, DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>, DeclaredKeys<T.ListPromptsRequest>>,
+  Within<DeclaredKeys<T.ListPromptsRequest>, DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>, DeclaredKeys<T.ListResourceTemplatesRequest>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesRequest>, DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>, DeclaredKeys<T.ListResourcesRequest>>,
+  Within<DeclaredKeys<T.ListResourcesRequest>, DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListTasksRequestSchema_>>, DeclaredKeys<T.ListTasksRequest>>,
+  Within<DeclaredKeys<T.ListTasksRequest>, DeclaredKeys<z.output<typeof ListTasksRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>, DeclaredKeys<T.ListToolsRequest>>,
+  Within<DeclaredKeys<T.ListToolsRequest>, DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestParamsSchema_>>, DeclaredKeys<T.RequestParams>>,
+  Within<DeclaredKeys<T.RequestParams>, DeclaredKeys<z.output<typeof RequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PingRequestSchema_>>, DeclaredKeys<T.PingRequest>>,
+  Within<DeclaredKeys<T.PingRequest>, DeclaredKeys<z.output<typeof PingRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>, DeclaredKeys<T.ReadResourceRequestParams>>,
+  Within<DeclaredKeys<T.ReadResourceRequestParams>, DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>, DeclaredKeys<T.ReadResourceRequest>>,
+  Within<DeclaredKeys<T.ReadResourceRequest>, DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingLevelSchema_>>, DeclaredKeys<T.LoggingLevel>>,
+  Within<DeclaredKeys<T.LoggingLevel>, DeclaredKeys<z.output<typeof LoggingLevelSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SetLevelRequestParamsSchema_>>, DeclaredKeys<T.SetLevelRequestParams>>,
+  Within<DeclaredKeys<T.SetLevelRequestParams>, DeclaredKeys<z.output<typeof SetLevelRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>, DeclaredKeys<T.SetLevelRequest>>,
+  Within<DeclaredKeys<T.SetLevelRequest>, DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscribeRequestParamsSchema_>>, DeclaredKeys<T.SubscribeRequestParams>>,
+  Within<DeclaredKeys<T.SubscribeRequestParams>, DeclaredKeys<z.output<typeof SubscribeRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>, DeclaredKeys<T.SubscribeRequest>>,
+  Within<DeclaredKeys<T.SubscribeRequest>, DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UnsubscribeRequestParamsSchema_>>, DeclaredKeys<T.UnsubscribeRequestParams>>,
+  Within<DeclaredKeys<T.UnsubscribeRequestParams>, DeclaredKeys<z.output<typeof UnsubscribeRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>, DeclaredKeys<T.UnsubscribeRequest>>,
+  Within<DeclaredKeys<T.UnsubscribeRequest>, DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientRequestSchema_>>, DeclaredKeys<T.ClientRequest>>,
+  Within<DeclaredKeys<T.ClientRequest>, DeclaredKeys<z.output<typeof ClientRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolResultContentSchema_>>, DeclaredKeys<T.ToolResultContent>>,
+  Within<DeclaredKeys<T.ToolResultContent>, DeclaredKeys<z.output<typeof ToolResultContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolUseContentSchema_>>, DeclaredKeys<T.ToolUseContent>>,
+  Within<DeclaredKeys<T.ToolUseContent>, DeclaredKeys<z.output<typeof ToolUseContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>, DeclaredKeys<T.SamplingMessageContentBlock>>,
+  Within<DeclaredKeys<T.SamplingMessageContentBlock>, DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>, DeclaredKeys<T.CreateMessageResult>>,
+  Within<DeclaredKeys<T.CreateMessageResult>, DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitResultSchema_>>, DeclaredKeys<T.ElicitResult>>,
+  Within<DeclaredKeys<T.ElicitResult>, DeclaredKeys<z.output<typeof ElicitResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetTaskPayloadResultSchema_>>, DeclaredKeys<T.GetTaskPayloadResult>>,
+  Within<DeclaredKeys<T.GetTaskPayloadResult>, DeclaredKeys<z.output<typeof GetTaskPayloadResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetTaskResultSchema_>>, DeclaredKeys<T.GetTaskResult>>,
+  Within<DeclaredKeys<T.GetTaskResult>, DeclaredKeys<z.output<typeof GetTaskResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RootSchema_>>, DeclaredKeys<T.Root>>,
+  Within<DeclaredKeys<T.Root>, DeclaredKeys<z.output<typeof RootSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListRootsResultSchema_>>, DeclaredKeys<T.ListRootsResult>>,
+  Within<DeclaredKeys<T.ListRootsResult>, DeclaredKeys<z.output<typeof ListRootsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListTasksResultSchema_>>, DeclaredKeys<T.ListTasksResult>>,
+  Within<DeclaredKeys<T.ListTasksResult>, DeclaredKeys<z.output<typeof ListTasksResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientResultSchema_>>, DeclaredKeys<T.ClientResult>>,
+  Within<DeclaredKeys<T.ClientResult>, DeclaredKeys<z.output<typeof ClientResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteResultSchema_>>, DeclaredKeys<T.CompleteResult>>,
+  Within<DeclaredKeys<T.CompleteResult>, DeclaredKeys<z.output<typeof CompleteResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ModelHintSchema_>>, DeclaredKeys<T.ModelHint>>,
+  Within<DeclaredKeys<T.ModelHint>, DeclaredKeys<z.output<typeof ModelHintSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>, DeclaredKeys<T.ModelPreferences>>,
+  Within<DeclaredKeys<T.ModelPreferences>, DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SamplingMessageSchema_>>, DeclaredKeys<T.SamplingMessage>>,
+  Within<DeclaredKeys<T.SamplingMessage>, DeclaredKeys<z.output<typeof SamplingMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>, DeclaredKeys<T.ToolAnnotations>>,
+  Within<DeclaredKeys<T.ToolAnnotations>, DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolExecutionSchema_>>, DeclaredKeys<T.ToolExecution>>,
+  Within<DeclaredKeys<T.ToolExecution>, DeclaredKeys<z.output<typeof ToolExecutionSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolSchema_>>, DeclaredKeys<T.Tool>>,
+  Within<DeclaredKeys<T.Tool>, DeclaredKeys<z.output<typeof ToolSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolChoiceSchema_>>, DeclaredKeys<T.ToolChoice>>,
+  Within<DeclaredKeys<T.ToolChoice>, DeclaredKeys<z.output<typeof ToolChoiceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>, DeclaredKeys<T.CreateMessageRequestParams>>,
+  Within<DeclaredKeys<T.CreateMessageRequestParams>, DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>, DeclaredKeys<T.CreateMessageRequest>>,
+  Within<DeclaredKeys<T.CreateMessageRequest>, DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateTaskResultSchema_>>, DeclaredKeys<T.CreateTaskResult>>,
+  Within<DeclaredKeys<T.CreateTaskResult>, DeclaredKeys<z.output<typeof CreateTaskResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CursorSchema_>>, DeclaredKeys<T.Cursor>>,
+  Within<DeclaredKeys<T.Cursor>, DeclaredKeys<z.output<typeof CursorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>, DeclaredKeys<T.LegacyTitledEnumSchema>>,
+  Within<DeclaredKeys<T.LegacyTitledEnumSchema>, DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NumberSchemaSchema_>>, DeclaredKeys<T.NumberSchema>>,
+  Within<DeclaredKeys<T.NumberSchema>, DeclaredKeys<z.output<typeof NumberSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof StringSchemaSchema_>>, DeclaredKeys<T.StringSchema>>,
+  Within<DeclaredKeys<T.StringSchema>, DeclaredKeys<z.output<typeof StringSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledMultiSelectEnumSchema>>,
+  Within<DeclaredKeys<T.TitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledSingleSelectEnumSchema>>,
+  Within<DeclaredKeys<T.TitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledMultiSelectEnumSchema>>,
+  Within<DeclaredKeys<T.UntitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledSingleSelectEnumSchema>>,
+  Within<DeclaredKeys<T.UntitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>, DeclaredKeys<T.PrimitiveSchemaDefinition>>,
+  Within<DeclaredKeys<T.PrimitiveSchemaDefinition>, DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>, DeclaredKeys<T.ElicitRequestFormParams>>,
+  Within<DeclaredKeys<T.ElicitRequestFormParams>, DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>, DeclaredKeys<T.ElicitRequestURLParams>>,
+  Within<DeclaredKeys<T.ElicitRequestURLParams>, DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>, DeclaredKeys<T.ElicitRequestParams>>,
+  Within<DeclaredKeys<T.ElicitRequestParams>, DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestSchema_>>, DeclaredKeys<T.ElicitRequest>>,
+  Within<DeclaredKeys<T.ElicitRequest>, DeclaredKeys<z.output<typeof ElicitRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitationCompleteNotificationSchema_>>, DeclaredKeys<T.ElicitationCompleteNotification>>,
+  Within<DeclaredKeys<T.ElicitationCompleteNotification>, DeclaredKeys<z.output<typeof ElicitationCompleteNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EmptyResultSchema_>>, DeclaredKeys<T.EmptyResult>>,
+  Within<DeclaredKeys<T.EmptyResult>, DeclaredKeys<z.output<typeof EmptyResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EnumSchemaSchema_>>, DeclaredKeys<T.EnumSchema>>,
+  Within<DeclaredKeys<T.EnumSchema>, DeclaredKeys<z.output<typeof EnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ErrorSchema_>>, DeclaredKeys<T.Error>>,
+  Within<DeclaredKeys<T.Error>, DeclaredKeys<z.output<typeof ErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptMessageSchema_>>, DeclaredKeys<T.PromptMessage>>,
+  Within<DeclaredKeys<T.PromptMessage>, DeclaredKeys<z.output<typeof PromptMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptResultSchema_>>, DeclaredKeys<T.GetPromptResult>>,
+  Within<DeclaredKeys<T.GetPromptResult>, DeclaredKeys<z.output<typeof GetPromptResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof IconsSchema_>>, DeclaredKeys<T.Icons>>,
+  Within<DeclaredKeys<T.Icons>, DeclaredKeys<z.output<typeof IconsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>, DeclaredKeys<T.ServerCapabilities>>,
+  Within<DeclaredKeys<T.ServerCapabilities>, DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InitializeResultSchema_>>, DeclaredKeys<T.InitializeResult>>,
+  Within<DeclaredKeys<T.InitializeResult>, DeclaredKeys<z.output<typeof InitializeResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>, DeclaredKeys<T.JSONRPCErrorResponse>>,
+  Within<DeclaredKeys<T.JSONRPCErrorResponse>, DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>, DeclaredKeys<T.JSONRPCNotification>>,
+  Within<DeclaredKeys<T.JSONRPCNotification>, DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>, DeclaredKeys<T.JSONRPCRequest>>,
+  Within<DeclaredKeys<T.JSONRPCRequest>, DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>, DeclaredKeys<T.JSONRPCResultResponse>>,
+  Within<DeclaredKeys<T.JSONRPCResultResponse>, DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>, DeclaredKeys<T.JSONRPCMessage>>,
+  Within<DeclaredKeys<T.JSONRPCMessage>, DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>, DeclaredKeys<T.JSONRPCResponse>>,
+  Within<DeclaredKeys<T.JSONRPCResponse>, DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptArgumentSchema_>>, DeclaredKeys<T.PromptArgument>>,
+  Within<DeclaredKeys<T.PromptArgument>, DeclaredKeys<z.output<typeof PromptArgumentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptSchema_>>, DeclaredKeys<T.Prompt>>,
+  Within<DeclaredKeys<T.Prompt>, DeclaredKeys<z.output<typeof PromptSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>, DeclaredKeys<T.ListPromptsResult>>,
+  Within<DeclaredKeys<T.ListPromptsResult>, DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>, DeclaredKeys<T.ResourceTemplate>>,
+  Within<DeclaredKeys<T.ResourceTemplate>, DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>, DeclaredKeys<T.ListResourceTemplatesResult>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesResult>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceSchema_>>, DeclaredKeys<T.Resource>>,
+  Within<DeclaredKeys<T.Resource>, DeclaredKeys<z.output<typeof ResourceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>, DeclaredKeys<T.ListResourcesResult>>,
+  Within<DeclaredKeys<T.ListResourcesResult>, DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>, DeclaredKeys<T.ListRootsRequest>>,
+  Within<DeclaredKeys<T.ListRootsRequest>, DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsResultSchema_>>, DeclaredKeys<T.ListToolsResult>>,
+  Within<DeclaredKeys<T.ListToolsResult>, DeclaredKeys<z.output<typeof ListToolsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>, DeclaredKeys<T.LoggingMessageNotificationParams>>,
+  Within<DeclaredKeys<T.LoggingMessageNotificationParams>, DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>, DeclaredKeys<T.LoggingMessageNotification>>,
+  Within<DeclaredKeys<T.LoggingMessageNotification>, DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.MultiSelectEnumSchema>>,
+  Within<DeclaredKeys<T.MultiSelectEnumSchema>, DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NotificationSchema_>>, DeclaredKeys<T.Notification>>,
+  Within<DeclaredKeys<T.Notification>, DeclaredKeys<z.output<typeof NotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>, DeclaredKeys<T.PaginatedRequest>>,
+  Within<DeclaredKeys<T.PaginatedRequest>, DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedResultSchema_>>, DeclaredKeys<T.PaginatedResult>>,
+  Within<DeclaredKeys<T.PaginatedResult>, DeclaredKeys<z.output<typeof PaginatedResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>, DeclaredKeys<T.PromptListChangedNotification>>,
+  Within<DeclaredKeys<T.PromptListChangedNotification>, DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>, DeclaredKeys<T.ReadResourceResult>>,
+  Within<DeclaredKeys<T.ReadResourceResult>, DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RelatedTaskMetadataSchema_>>, DeclaredKeys<T.RelatedTaskMetadata>>,
+  Within<DeclaredKeys<T.RelatedTaskMetadata>, DeclaredKeys<z.output<typeof RelatedTaskMetadataSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestSchema_>>, DeclaredKeys<T.Request>>,
+  Within<DeclaredKeys<T.Request>, DeclaredKeys<z.output<typeof RequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceContentsSchema_>>, DeclaredKeys<T.ResourceContents>>,
+  Within<DeclaredKeys<T.ResourceContents>, DeclaredKeys<z.output<typeof ResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>, DeclaredKeys<T.ResourceListChangedNotification>>,
+  Within<DeclaredKeys<T.ResourceListChangedNotification>, DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>, DeclaredKeys<T.ResourceRequestParams>>,
+  Within<DeclaredKeys<T.ResourceRequestParams>, DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>, DeclaredKeys<T.ResourceUpdatedNotificationParams>>,
+  Within<DeclaredKeys<T.ResourceUpdatedNotificationParams>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>, DeclaredKeys<T.ResourceUpdatedNotification>>,
+  Within<DeclaredKeys<T.ResourceUpdatedNotification>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>, DeclaredKeys<T.ToolListChangedNotification>>,
+  Within<DeclaredKeys<T.ToolListChangedNotification>, DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerNotificationSchema_>>, DeclaredKeys<T.ServerNotification>>,
+  Within<DeclaredKeys<T.ServerNotification>, DeclaredKeys<z.output<typeof ServerNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerRequestSchema_>>, DeclaredKeys<T.ServerRequest>>,
+  Within<DeclaredKeys<T.ServerRequest>, DeclaredKeys<z.output<typeof ServerRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerResultSchema_>>, DeclaredKeys<T.ServerResult>>,
+  Within<DeclaredKeys<T.ServerResult>, DeclaredKeys<z.output<typeof ServerResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.SingleSelectEnumSchema>>,
+  Within<DeclaredKeys<T.SingleSelectEnumSchema>, DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TaskAugmentedRequestParamsSchema_>>, DeclaredKeys<T.TaskAugmentedRequestParams>>,
+  Within<DeclaredKeys<T.TaskAugmentedRequestParams>, DeclaredKeys<z.output<typeof TaskAugmentedRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof URLElicitationRequiredErrorSchema_>>, DeclaredKeys<T.URLElicitationRequiredError>>,
+  Within<DeclaredKeys<T.URLElicitationRequiredError>, DeclaredKeys<z.output<typeof URLElicitationRequiredErrorSchema_>>>,
+];

@@ -3,47 +3,57 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // zod schemas: `<Name>Schema` validates the definition `<Name>` of types.ts exactly as the version's
 // JSON Schema does (2020-12): unknown keys are kept where objects are open and rejected where
-// they are closed; `format` is an annotation and is not asserted.
+// they are closed; `format` is an annotation and is not asserted. Each exported schema is declared
+// `z.ZodType<T.X>` (its output is the type of types.ts), so declarations stay small for consumers.
 import * as z from "zod";
 import { integer } from "../runtime/schema-support.js";
+import type { DeclaredKeys, Within } from "../runtime/schema-support.js";
 import type * as T from "./types.js";
 
 export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
-export const RoleSchema = z.enum(["assistant", "user"]);
-export const AnnotationsSchema = z.looseObject({
+const RoleSchema_ = z.enum(["assistant", "user"]);
+export const RoleSchema: z.ZodType<T.Role> = RoleSchema_;
+const AnnotationsSchema_ = z.looseObject({
   audience: z.array(RoleSchema).optional(),
   lastModified: z.string().optional(),
   priority: z.number().gte(0).lte(1).optional(),
 });
-export const MetaObjectSchema = z.looseObject({});
-export const AudioContentSchema = z.looseObject({
+export const AnnotationsSchema: z.ZodType<T.Annotations> = AnnotationsSchema_;
+const MetaObjectSchema_ = z.looseObject({});
+export const MetaObjectSchema: z.ZodType<T.MetaObject> = MetaObjectSchema_;
+const AudioContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("audio"),
 });
-export const BaseMetadataSchema = z.looseObject({name: z.string(), title: z.string().optional()});
-export const BlobResourceContentsSchema = z.looseObject({
+export const AudioContentSchema: z.ZodType<T.AudioContent> = AudioContentSchema_;
+const BaseMetadataSchema_ = z.looseObject({name: z.string(), title: z.string().optional()});
+export const BaseMetadataSchema: z.ZodType<T.BaseMetadata> = BaseMetadataSchema_;
+const BlobResourceContentsSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   blob: z.string(),
   mimeType: z.string().optional(),
   uri: z.string(),
 });
-export const BooleanSchemaSchema = z.looseObject({
+export const BlobResourceContentsSchema: z.ZodType<T.BlobResourceContents> = BlobResourceContentsSchema_;
+const BooleanSchemaSchema_ = z.looseObject({
   default: z.boolean().optional(),
   description: z.string().optional(),
   title: z.string().optional(),
   type: z.literal("boolean"),
 });
-export const IconSchema = z.looseObject({
+export const BooleanSchemaSchema: z.ZodType<T.BooleanSchema> = BooleanSchemaSchema_;
+const IconSchema_ = z.looseObject({
   mimeType: z.string().optional(),
   sizes: z.array(z.string()).optional(),
   src: z.string(),
   theme: z.enum(["dark", "light"]).optional(),
 });
-export const ImplementationSchema = z.looseObject({
+export const IconSchema: z.ZodType<T.Icon> = IconSchema_;
+const ImplementationSchema_ = z.looseObject({
   description: z.string().optional(),
   icons: z.array(IconSchema).optional(),
   name: z.string(),
@@ -51,39 +61,46 @@ export const ImplementationSchema = z.looseObject({
   version: z.string(),
   websiteUrl: z.string().optional(),
 });
-export const ResultMetaObjectSchema = z.looseObject({"io.modelcontextprotocol/serverInfo": ImplementationSchema.optional()});
-export const CacheableResultSchema = z.looseObject({
+export const ImplementationSchema: z.ZodType<T.Implementation> = ImplementationSchema_;
+const ResultMetaObjectSchema_ = z.looseObject({"io.modelcontextprotocol/serverInfo": ImplementationSchema.optional()});
+export const ResultMetaObjectSchema: z.ZodType<T.ResultMetaObject> = ResultMetaObjectSchema_;
+const CacheableResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ImageContentSchema = z.looseObject({
+export const CacheableResultSchema: z.ZodType<T.CacheableResult> = CacheableResultSchema_;
+const ImageContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("image"),
 });
-export const TextContentSchema = z.looseObject({
+export const ImageContentSchema: z.ZodType<T.ImageContent> = ImageContentSchema_;
+const TextContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   text: z.string(),
   type: z.literal("text"),
 });
-export const TextResourceContentsSchema = z.looseObject({
+export const TextContentSchema: z.ZodType<T.TextContent> = TextContentSchema_;
+const TextResourceContentsSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   mimeType: z.string().optional(),
   text: z.string(),
   uri: z.string(),
 });
-export const EmbeddedResourceSchema = z.looseObject({
+export const TextResourceContentsSchema: z.ZodType<T.TextResourceContents> = TextResourceContentsSchema_;
+const EmbeddedResourceSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   type: z.literal("resource"),
 });
-export const ResourceLinkSchema = z.looseObject({
+export const EmbeddedResourceSchema: z.ZodType<T.EmbeddedResource> = EmbeddedResourceSchema_;
+const ResourceLinkSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -95,14 +112,16 @@ export const ResourceLinkSchema = z.looseObject({
   type: z.literal("resource_link"),
   uri: z.string(),
 });
-export const ContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ResourceLinkSchema,
-  EmbeddedResourceSchema,
+export const ResourceLinkSchema: z.ZodType<T.ResourceLink> = ResourceLinkSchema_;
+const ContentBlockSchema_ = z.discriminatedUnion("type", [
+  TextContentSchema_,
+  ImageContentSchema_,
+  AudioContentSchema_,
+  ResourceLinkSchema_,
+  EmbeddedResourceSchema_,
 ]);
-export const ToolResultContentSchema = z.looseObject({
+export const ContentBlockSchema: z.ZodType<T.ContentBlock> = ContentBlockSchema_;
+const ToolResultContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
@@ -110,21 +129,24 @@ export const ToolResultContentSchema = z.looseObject({
   toolUseId: z.string(),
   type: z.literal("tool_result"),
 });
-export const ToolUseContentSchema = z.looseObject({
+export const ToolResultContentSchema: z.ZodType<T.ToolResultContent> = ToolResultContentSchema_;
+const ToolUseContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   id: z.string(),
   input: z.looseObject({}),
   name: z.string(),
   type: z.literal("tool_use"),
 });
-export const SamplingMessageContentBlockSchema = z.discriminatedUnion("type", [
-  TextContentSchema,
-  ImageContentSchema,
-  AudioContentSchema,
-  ToolUseContentSchema,
-  ToolResultContentSchema,
+export const ToolUseContentSchema: z.ZodType<T.ToolUseContent> = ToolUseContentSchema_;
+const SamplingMessageContentBlockSchema_ = z.discriminatedUnion("type", [
+  TextContentSchema_,
+  ImageContentSchema_,
+  AudioContentSchema_,
+  ToolUseContentSchema_,
+  ToolResultContentSchema_,
 ]);
-export const CreateMessageResultSchema = z.looseObject({
+export const SamplingMessageContentBlockSchema: z.ZodType<T.SamplingMessageContentBlock> = SamplingMessageContentBlockSchema_;
+const CreateMessageResultSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   content: z.union([
     TextContentSchema,
@@ -138,65 +160,81 @@ export const CreateMessageResultSchema = z.looseObject({
   role: RoleSchema,
   stopReason: z.string().optional(),
 });
-export const ElicitResultSchema = z.looseObject({
+export const CreateMessageResultSchema: z.ZodType<T.CreateMessageResult> = CreateMessageResultSchema_;
+const ElicitResultSchema_ = z.looseObject({
   action: z.enum(["accept", "cancel", "decline"]),
   content: z.object({}).catchall(z.union([z.array(z.string()), z.union([z.string(), integer(), z.boolean()])])).optional(),
 });
-export const RootSchema = z.looseObject({_meta: MetaObjectSchema.optional(), name: z.string().optional(), uri: z.string()});
-export const ListRootsResultSchema = z.looseObject({roots: z.array(RootSchema)});
-export const InputResponseSchema = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
-export const InputResponsesSchema = z.object({}).catchall(InputResponseSchema);
+export const ElicitResultSchema: z.ZodType<T.ElicitResult> = ElicitResultSchema_;
+const RootSchema_ = z.looseObject({_meta: MetaObjectSchema.optional(), name: z.string().optional(), uri: z.string()});
+export const RootSchema: z.ZodType<T.Root> = RootSchema_;
+const ListRootsResultSchema_ = z.looseObject({roots: z.array(RootSchema)});
+export const ListRootsResultSchema: z.ZodType<T.ListRootsResult> = ListRootsResultSchema_;
+const InputResponseSchema_ = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
+export const InputResponseSchema: z.ZodType<T.InputResponse> = InputResponseSchema_;
+const InputResponsesSchema_ = z.object({}).catchall(InputResponseSchema);
+export const InputResponsesSchema: z.ZodType<T.InputResponses> = InputResponsesSchema_;
 export const JSONObjectSchema: z.ZodType<T.JSONObject> = z.object({}).catchall(z.lazy(() => JSONValueSchema));
 export const JSONValueSchema: z.ZodType<T.JSONValue> = z.union([
   z.lazy(() => JSONObjectSchema),
   z.array(z.lazy(() => JSONValueSchema)),
   z.union([z.string(), integer(), z.boolean()]),
 ]);
-export const ClientCapabilitiesSchema = z.looseObject({
+const ClientCapabilitiesSchema_ = z.looseObject({
   elicitation: z.looseObject({form: JSONObjectSchema.optional(), url: JSONObjectSchema.optional()}).optional(),
   experimental: z.object({}).catchall(JSONObjectSchema).optional(),
   extensions: z.object({}).catchall(JSONObjectSchema).optional(),
   roots: z.looseObject({}).optional(),
   sampling: z.looseObject({context: JSONObjectSchema.optional(), tools: JSONObjectSchema.optional()}).optional(),
 });
-export const LoggingLevelSchema = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-export const ProgressTokenSchema = z.union([z.string(), integer()]);
-export const RequestMetaObjectSchema = z.looseObject({
+export const ClientCapabilitiesSchema: z.ZodType<T.ClientCapabilities> = ClientCapabilitiesSchema_;
+const LoggingLevelSchema_ = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
+export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = LoggingLevelSchema_;
+const ProgressTokenSchema_ = z.union([z.string(), integer()]);
+export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = ProgressTokenSchema_;
+const RequestMetaObjectSchema_ = z.looseObject({
   "io.modelcontextprotocol/clientCapabilities": ClientCapabilitiesSchema,
   "io.modelcontextprotocol/clientInfo": ImplementationSchema.optional(),
   "io.modelcontextprotocol/logLevel": LoggingLevelSchema.optional(),
   "io.modelcontextprotocol/protocolVersion": z.string(),
   progressToken: ProgressTokenSchema.optional(),
 });
-export const CallToolRequestParamsSchema = z.looseObject({
+export const RequestMetaObjectSchema: z.ZodType<T.RequestMetaObject> = RequestMetaObjectSchema_;
+const CallToolRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   arguments: z.looseObject({}).optional(),
   inputResponses: InputResponsesSchema.optional(),
   name: z.string(),
   requestState: z.string().optional(),
 });
-export const RequestIdSchema = z.union([z.string(), integer()]);
-export const CallToolRequestSchema = z.looseObject({
+export const CallToolRequestParamsSchema: z.ZodType<T.CallToolRequestParams> = CallToolRequestParamsSchema_;
+const RequestIdSchema_ = z.union([z.string(), integer()]);
+export const RequestIdSchema: z.ZodType<T.RequestId> = RequestIdSchema_;
+const CallToolRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/call"),
   params: CallToolRequestParamsSchema,
 });
-export const CallToolResultSchema = z.looseObject({
+export const CallToolRequestSchema: z.ZodType<T.CallToolRequest> = CallToolRequestSchema_;
+const CallToolResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
   resultType: z.string(),
   structuredContent: z.unknown().optional(),
 });
-export const ModelHintSchema = z.looseObject({name: z.string().optional()});
-export const ModelPreferencesSchema = z.looseObject({
+export const CallToolResultSchema: z.ZodType<T.CallToolResult> = CallToolResultSchema_;
+const ModelHintSchema_ = z.looseObject({name: z.string().optional()});
+export const ModelHintSchema: z.ZodType<T.ModelHint> = ModelHintSchema_;
+const ModelPreferencesSchema_ = z.looseObject({
   costPriority: z.number().gte(0).lte(1).optional(),
   hints: z.array(ModelHintSchema).optional(),
   intelligencePriority: z.number().gte(0).lte(1).optional(),
   speedPriority: z.number().gte(0).lte(1).optional(),
 });
-export const SamplingMessageSchema = z.looseObject({
+export const ModelPreferencesSchema: z.ZodType<T.ModelPreferences> = ModelPreferencesSchema_;
+const SamplingMessageSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   content: z.union([
     TextContentSchema,
@@ -208,14 +246,16 @@ export const SamplingMessageSchema = z.looseObject({
   ]),
   role: RoleSchema,
 });
-export const ToolAnnotationsSchema = z.looseObject({
+export const SamplingMessageSchema: z.ZodType<T.SamplingMessage> = SamplingMessageSchema_;
+const ToolAnnotationsSchema_ = z.looseObject({
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
   openWorldHint: z.boolean().optional(),
   readOnlyHint: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const ToolSchema = z.looseObject({
+export const ToolAnnotationsSchema: z.ZodType<T.ToolAnnotations> = ToolAnnotationsSchema_;
+const ToolSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: ToolAnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -225,8 +265,10 @@ export const ToolSchema = z.looseObject({
   outputSchema: z.looseObject({$schema: z.string().optional()}).optional(),
   title: z.string().optional(),
 });
-export const ToolChoiceSchema = z.looseObject({mode: z.enum(["auto", "none", "required"]).optional()});
-export const CreateMessageRequestParamsSchema = z.looseObject({
+export const ToolSchema: z.ZodType<T.Tool> = ToolSchema_;
+const ToolChoiceSchema_ = z.looseObject({mode: z.enum(["auto", "none", "required"]).optional()});
+export const ToolChoiceSchema: z.ZodType<T.ToolChoice> = ToolChoiceSchema_;
+const CreateMessageRequestParamsSchema_ = z.looseObject({
   includeContext: z.enum(["allServers", "none", "thisServer"]).optional(),
   maxTokens: integer(),
   messages: z.array(SamplingMessageSchema),
@@ -238,8 +280,10 @@ export const CreateMessageRequestParamsSchema = z.looseObject({
   toolChoice: ToolChoiceSchema.optional(),
   tools: z.array(ToolSchema).optional(),
 });
-export const CreateMessageRequestSchema = z.looseObject({method: z.literal("sampling/createMessage"), params: CreateMessageRequestParamsSchema});
-export const LegacyTitledEnumSchemaSchema = z.looseObject({
+export const CreateMessageRequestParamsSchema: z.ZodType<T.CreateMessageRequestParams> = CreateMessageRequestParamsSchema_;
+const CreateMessageRequestSchema_ = z.looseObject({method: z.literal("sampling/createMessage"), params: CreateMessageRequestParamsSchema});
+export const CreateMessageRequestSchema: z.ZodType<T.CreateMessageRequest> = CreateMessageRequestSchema_;
+const LegacyTitledEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   enum: z.array(z.string()),
@@ -247,7 +291,8 @@ export const LegacyTitledEnumSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const NumberSchemaSchema = z.looseObject({
+export const LegacyTitledEnumSchemaSchema: z.ZodType<T.LegacyTitledEnumSchema> = LegacyTitledEnumSchemaSchema_;
+const NumberSchemaSchema_ = z.looseObject({
   default: z.number().optional(),
   description: z.string().optional(),
   maximum: z.number().optional(),
@@ -255,7 +300,8 @@ export const NumberSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.enum(["integer", "number"]),
 });
-export const StringSchemaSchema = z.looseObject({
+export const NumberSchemaSchema: z.ZodType<T.NumberSchema> = NumberSchemaSchema_;
+const StringSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   format: z.enum(["date", "date-time", "email", "uri"]).optional(),
@@ -264,7 +310,8 @@ export const StringSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
+export const StringSchemaSchema: z.ZodType<T.StringSchema> = StringSchemaSchema_;
+const TitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
   items: z.looseObject({anyOf: z.array(z.looseObject({const: z.string(), title: z.string()}))}),
@@ -273,14 +320,16 @@ export const TitledMultiSelectEnumSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const TitledSingleSelectEnumSchemaSchema = z.looseObject({
+export const TitledMultiSelectEnumSchemaSchema: z.ZodType<T.TitledMultiSelectEnumSchema> = TitledMultiSelectEnumSchemaSchema_;
+const TitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   oneOf: z.array(z.looseObject({const: z.string(), title: z.string()})),
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
+export const TitledSingleSelectEnumSchemaSchema: z.ZodType<T.TitledSingleSelectEnumSchema> = TitledSingleSelectEnumSchemaSchema_;
+const UntitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
   items: z.looseObject({enum: z.array(z.string()), type: z.literal("string")}),
@@ -289,14 +338,16 @@ export const UntitledMultiSelectEnumSchemaSchema = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const UntitledSingleSelectEnumSchemaSchema = z.looseObject({
+export const UntitledMultiSelectEnumSchemaSchema: z.ZodType<T.UntitledMultiSelectEnumSchema> = UntitledMultiSelectEnumSchemaSchema_;
+const UntitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
   enum: z.array(z.string()),
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const PrimitiveSchemaDefinitionSchema = z.union([
+export const UntitledSingleSelectEnumSchemaSchema: z.ZodType<T.UntitledSingleSelectEnumSchema> = UntitledSingleSelectEnumSchemaSchema_;
+const PrimitiveSchemaDefinitionSchema_ = z.union([
   StringSchemaSchema,
   NumberSchemaSchema,
   BooleanSchemaSchema,
@@ -306,7 +357,8 @@ export const PrimitiveSchemaDefinitionSchema = z.union([
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const ElicitRequestFormParamsSchema = z.looseObject({
+export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> = PrimitiveSchemaDefinitionSchema_;
+const ElicitRequestFormParamsSchema_ = z.looseObject({
   message: z.string(),
   mode: z.literal("form").optional(),
   requestedSchema: z.looseObject({
@@ -316,148 +368,185 @@ export const ElicitRequestFormParamsSchema = z.looseObject({
     type: z.literal("object"),
   }),
 });
-export const ElicitRequestURLParamsSchema = z.looseObject({message: z.string(), mode: z.literal("url"), url: z.string()});
-export const ElicitRequestParamsSchema = z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
-export const ElicitRequestSchema = z.looseObject({method: z.literal("elicitation/create"), params: ElicitRequestParamsSchema});
-export const ListRootsRequestSchema = z.looseObject({
+export const ElicitRequestFormParamsSchema: z.ZodType<T.ElicitRequestFormParams> = ElicitRequestFormParamsSchema_;
+const ElicitRequestURLParamsSchema_ = z.looseObject({message: z.string(), mode: z.literal("url"), url: z.string()});
+export const ElicitRequestURLParamsSchema: z.ZodType<T.ElicitRequestURLParams> = ElicitRequestURLParamsSchema_;
+const ElicitRequestParamsSchema_ = z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
+export const ElicitRequestParamsSchema: z.ZodType<T.ElicitRequestParams> = ElicitRequestParamsSchema_;
+const ElicitRequestSchema_ = z.looseObject({method: z.literal("elicitation/create"), params: ElicitRequestParamsSchema});
+export const ElicitRequestSchema: z.ZodType<T.ElicitRequest> = ElicitRequestSchema_;
+const ListRootsRequestSchema_ = z.looseObject({
   method: z.literal("roots/list"),
   params: z.looseObject({_meta: MetaObjectSchema.optional()}).optional(),
 });
-export const InputRequestSchema = z.discriminatedUnion("method", [CreateMessageRequestSchema, ListRootsRequestSchema, ElicitRequestSchema]);
-export const InputRequestsSchema = z.object({}).catchall(InputRequestSchema);
-export const InputRequiredResultSchema = z.looseObject({
+export const ListRootsRequestSchema: z.ZodType<T.ListRootsRequest> = ListRootsRequestSchema_;
+const InputRequestSchema_ = z.discriminatedUnion("method", [CreateMessageRequestSchema_, ListRootsRequestSchema_, ElicitRequestSchema_]);
+export const InputRequestSchema: z.ZodType<T.InputRequest> = InputRequestSchema_;
+const InputRequestsSchema_ = z.object({}).catchall(InputRequestSchema);
+export const InputRequestsSchema: z.ZodType<T.InputRequests> = InputRequestsSchema_;
+const InputRequiredResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   inputRequests: InputRequestsSchema.optional(),
   requestState: z.string().optional(),
   resultType: z.string(),
 });
-export const CallToolResultResponseSchema = z.looseObject({
+export const InputRequiredResultSchema: z.ZodType<T.InputRequiredResult> = InputRequiredResultSchema_;
+const CallToolResultResponseSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   result: z.union([InputRequiredResultSchema, CallToolResultSchema]),
 });
-export const NotificationMetaObjectSchema = z.looseObject({"io.modelcontextprotocol/subscriptionId": RequestIdSchema.optional()});
-export const CancelledNotificationParamsSchema = z.looseObject({
+export const CallToolResultResponseSchema: z.ZodType<T.CallToolResultResponse> = CallToolResultResponseSchema_;
+const NotificationMetaObjectSchema_ = z.looseObject({"io.modelcontextprotocol/subscriptionId": RequestIdSchema.optional()});
+export const NotificationMetaObjectSchema: z.ZodType<T.NotificationMetaObject> = NotificationMetaObjectSchema_;
+const CancelledNotificationParamsSchema_ = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   reason: z.string().optional(),
   requestId: RequestIdSchema,
 });
-export const CancelledNotificationSchema = z.looseObject({
+export const CancelledNotificationParamsSchema: z.ZodType<T.CancelledNotificationParams> = CancelledNotificationParamsSchema_;
+const CancelledNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/cancelled"),
   params: CancelledNotificationParamsSchema,
 });
-export const ClientNotificationSchema = z.looseObject({
+export const CancelledNotificationSchema: z.ZodType<T.CancelledNotification> = CancelledNotificationSchema_;
+const ClientNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/cancelled"),
   params: CancelledNotificationParamsSchema,
 });
-export const PromptReferenceSchema = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
-export const ResourceTemplateReferenceSchema = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
-export const CompleteRequestParamsSchema = z.looseObject({
+export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = ClientNotificationSchema_;
+const PromptReferenceSchema_ = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
+export const PromptReferenceSchema: z.ZodType<T.PromptReference> = PromptReferenceSchema_;
+const ResourceTemplateReferenceSchema_ = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
+export const ResourceTemplateReferenceSchema: z.ZodType<T.ResourceTemplateReference> = ResourceTemplateReferenceSchema_;
+const CompleteRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   argument: z.looseObject({name: z.string(), value: z.string()}),
   context: z.looseObject({arguments: z.object({}).catchall(z.string()).optional()}).optional(),
-  ref: z.discriminatedUnion("type", [PromptReferenceSchema, ResourceTemplateReferenceSchema]),
+  ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceTemplateReferenceSchema_]),
 });
-export const CompleteRequestSchema = z.looseObject({
+export const CompleteRequestParamsSchema: z.ZodType<T.CompleteRequestParams> = CompleteRequestParamsSchema_;
+const CompleteRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("completion/complete"),
   params: CompleteRequestParamsSchema,
 });
-export const RequestParamsSchema = z.looseObject({_meta: RequestMetaObjectSchema});
-export const DiscoverRequestSchema = z.looseObject({
+export const CompleteRequestSchema: z.ZodType<T.CompleteRequest> = CompleteRequestSchema_;
+const RequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema});
+export const RequestParamsSchema: z.ZodType<T.RequestParams> = RequestParamsSchema_;
+const DiscoverRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("server/discover"),
   params: RequestParamsSchema,
 });
-export const GetPromptRequestParamsSchema = z.looseObject({
+export const DiscoverRequestSchema: z.ZodType<T.DiscoverRequest> = DiscoverRequestSchema_;
+const GetPromptRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   arguments: z.object({}).catchall(z.string()).optional(),
   inputResponses: InputResponsesSchema.optional(),
   name: z.string(),
   requestState: z.string().optional(),
 });
-export const GetPromptRequestSchema = z.looseObject({
+export const GetPromptRequestParamsSchema: z.ZodType<T.GetPromptRequestParams> = GetPromptRequestParamsSchema_;
+const GetPromptRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/get"),
   params: GetPromptRequestParamsSchema,
 });
-export const PaginatedRequestParamsSchema = z.looseObject({_meta: RequestMetaObjectSchema, cursor: z.string().optional()});
-export const ListPromptsRequestSchema = z.looseObject({
+export const GetPromptRequestSchema: z.ZodType<T.GetPromptRequest> = GetPromptRequestSchema_;
+const PaginatedRequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema, cursor: z.string().optional()});
+export const PaginatedRequestParamsSchema: z.ZodType<T.PaginatedRequestParams> = PaginatedRequestParamsSchema_;
+const ListPromptsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListResourceTemplatesRequestSchema = z.looseObject({
+export const ListPromptsRequestSchema: z.ZodType<T.ListPromptsRequest> = ListPromptsRequestSchema_;
+const ListResourceTemplatesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/templates/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListResourcesRequestSchema = z.looseObject({
+export const ListResourceTemplatesRequestSchema: z.ZodType<T.ListResourceTemplatesRequest> = ListResourceTemplatesRequestSchema_;
+const ListResourcesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListToolsRequestSchema = z.looseObject({
+export const ListResourcesRequestSchema: z.ZodType<T.ListResourcesRequest> = ListResourcesRequestSchema_;
+const ListToolsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ReadResourceRequestParamsSchema = z.looseObject({
+export const ListToolsRequestSchema: z.ZodType<T.ListToolsRequest> = ListToolsRequestSchema_;
+const ReadResourceRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   inputResponses: InputResponsesSchema.optional(),
   requestState: z.string().optional(),
   uri: z.string(),
 });
-export const ReadResourceRequestSchema = z.looseObject({
+export const ReadResourceRequestParamsSchema: z.ZodType<T.ReadResourceRequestParams> = ReadResourceRequestParamsSchema_;
+const ReadResourceRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/read"),
   params: ReadResourceRequestParamsSchema,
 });
-export const SubscriptionFilterSchema = z.looseObject({
+export const ReadResourceRequestSchema: z.ZodType<T.ReadResourceRequest> = ReadResourceRequestSchema_;
+const SubscriptionFilterSchema_ = z.looseObject({
   promptsListChanged: z.boolean().optional(),
   resourceSubscriptions: z.array(z.string()).optional(),
   resourcesListChanged: z.boolean().optional(),
   toolsListChanged: z.boolean().optional(),
 });
-export const SubscriptionsListenRequestParamsSchema = z.looseObject({_meta: RequestMetaObjectSchema, notifications: SubscriptionFilterSchema});
-export const SubscriptionsListenRequestSchema = z.looseObject({
+export const SubscriptionFilterSchema: z.ZodType<T.SubscriptionFilter> = SubscriptionFilterSchema_;
+const SubscriptionsListenRequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema, notifications: SubscriptionFilterSchema});
+export const SubscriptionsListenRequestParamsSchema: z.ZodType<T.SubscriptionsListenRequestParams> = SubscriptionsListenRequestParamsSchema_;
+const SubscriptionsListenRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("subscriptions/listen"),
   params: SubscriptionsListenRequestParamsSchema,
 });
-export const ClientRequestSchema = z.discriminatedUnion("method", [
-  DiscoverRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ReadResourceRequestSchema,
-  SubscriptionsListenRequestSchema,
-  ListPromptsRequestSchema,
-  GetPromptRequestSchema,
-  ListToolsRequestSchema,
-  CallToolRequestSchema,
-  CompleteRequestSchema,
+export const SubscriptionsListenRequestSchema: z.ZodType<T.SubscriptionsListenRequest> = SubscriptionsListenRequestSchema_;
+const ClientRequestSchema_ = z.discriminatedUnion("method", [
+  DiscoverRequestSchema_,
+  ListResourcesRequestSchema_,
+  ListResourceTemplatesRequestSchema_,
+  ReadResourceRequestSchema_,
+  SubscriptionsListenRequestSchema_,
+  ListPromptsRequestSchema_,
+  GetPromptRequestSchema_,
+  ListToolsRequestSchema_,
+  CallToolRequestSchema_,
+  CompleteRequestSchema_,
 ]);
-export const ResultSchema = z.looseObject({_meta: ResultMetaObjectSchema.optional(), resultType: z.string()});
-export const ClientResultSchema = ResultSchema;
-export const CompleteResultSchema = z.looseObject({
+export const ClientRequestSchema: z.ZodType<T.ClientRequest> = ClientRequestSchema_;
+const ResultSchema_ = z.looseObject({_meta: ResultMetaObjectSchema.optional(), resultType: z.string()});
+export const ResultSchema: z.ZodType<T.Result> = ResultSchema_;
+const ClientResultSchema_ = ResultSchema;
+export const ClientResultSchema: z.ZodType<T.ClientResult> = ClientResultSchema_;
+const CompleteResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   completion: z.looseObject({hasMore: z.boolean().optional(), total: integer().optional(), values: z.array(z.string()).max(100)}),
   resultType: z.string(),
 });
-export const CompleteResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: CompleteResultSchema});
-export const CursorSchema = z.string();
-export const ServerCapabilitiesSchema = z.looseObject({
+export const CompleteResultSchema: z.ZodType<T.CompleteResult> = CompleteResultSchema_;
+const CompleteResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: CompleteResultSchema});
+export const CompleteResultResponseSchema: z.ZodType<T.CompleteResultResponse> = CompleteResultResponseSchema_;
+const CursorSchema_ = z.string();
+export const CursorSchema: z.ZodType<T.Cursor> = CursorSchema_;
+const ServerCapabilitiesSchema_ = z.looseObject({
   completions: JSONObjectSchema.optional(),
   experimental: z.object({}).catchall(JSONObjectSchema).optional(),
   extensions: z.object({}).catchall(JSONObjectSchema).optional(),
@@ -466,7 +555,8 @@ export const ServerCapabilitiesSchema = z.looseObject({
   resources: z.looseObject({listChanged: z.boolean().optional(), subscribe: z.boolean().optional()}).optional(),
   tools: z.looseObject({listChanged: z.boolean().optional()}).optional(),
 });
-export const DiscoverResultSchema = z.looseObject({
+export const ServerCapabilitiesSchema: z.ZodType<T.ServerCapabilities> = ServerCapabilitiesSchema_;
+const DiscoverResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   capabilities: ServerCapabilitiesSchema,
@@ -475,66 +565,88 @@ export const DiscoverResultSchema = z.looseObject({
   supportedVersions: z.array(z.string()),
   ttlMs: integer().gte(0),
 });
-export const DiscoverResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: DiscoverResultSchema});
-export const EmptyResultSchema = ResultSchema;
-export const EnumSchemaSchema = z.union([
+export const DiscoverResultSchema: z.ZodType<T.DiscoverResult> = DiscoverResultSchema_;
+const DiscoverResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: DiscoverResultSchema});
+export const DiscoverResultResponseSchema: z.ZodType<T.DiscoverResultResponse> = DiscoverResultResponseSchema_;
+const EmptyResultSchema_ = ResultSchema;
+export const EmptyResultSchema: z.ZodType<T.EmptyResult> = EmptyResultSchema_;
+const EnumSchemaSchema_ = z.union([
   UntitledSingleSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
   UntitledMultiSelectEnumSchemaSchema,
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const ErrorSchema = z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()});
-export const PromptMessageSchema = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
-export const GetPromptResultSchema = z.looseObject({
+export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = EnumSchemaSchema_;
+const ErrorSchema_ = z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()});
+export const ErrorSchema: z.ZodType<T.Error> = ErrorSchema_;
+const PromptMessageSchema_ = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
+export const PromptMessageSchema: z.ZodType<T.PromptMessage> = PromptMessageSchema_;
+const GetPromptResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
   resultType: z.string(),
 });
-export const GetPromptResultResponseSchema = z.looseObject({
+export const GetPromptResultSchema: z.ZodType<T.GetPromptResult> = GetPromptResultSchema_;
+const GetPromptResultResponseSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   result: z.union([InputRequiredResultSchema, GetPromptResultSchema]),
 });
-export const HeaderMismatchErrorSchema = z.looseObject({
+export const GetPromptResultResponseSchema: z.ZodType<T.GetPromptResultResponse> = GetPromptResultResponseSchema_;
+const HeaderMismatchErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({code: z.literal(-32020)})),
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
-export const IconsSchema = z.looseObject({icons: z.array(IconSchema).optional()});
-export const InputResponseRequestParamsSchema = z.looseObject({
+export const HeaderMismatchErrorSchema: z.ZodType<T.HeaderMismatchError> = HeaderMismatchErrorSchema_;
+const IconsSchema_ = z.looseObject({icons: z.array(IconSchema).optional()});
+export const IconsSchema: z.ZodType<T.Icons> = IconsSchema_;
+const InputResponseRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   inputResponses: InputResponsesSchema.optional(),
   requestState: z.string().optional(),
 });
-export const InternalErrorSchema = z.looseObject({code: z.literal(-32603), data: z.unknown().optional(), message: z.string()});
-export const InvalidParamsErrorSchema = z.looseObject({code: z.literal(-32602), data: z.unknown().optional(), message: z.string()});
-export const InvalidRequestErrorSchema = z.looseObject({code: z.literal(-32600), data: z.unknown().optional(), message: z.string()});
-export const JSONArraySchema = z.array(JSONValueSchema);
-export const JSONRPCErrorResponseSchema = z.looseObject({error: ErrorSchema, id: RequestIdSchema.optional(), jsonrpc: z.literal("2.0")});
-export const JSONRPCNotificationSchema = z.looseObject({jsonrpc: z.literal("2.0"), method: z.string(), params: z.looseObject({}).optional()});
-export const JSONRPCRequestSchema = z.looseObject({
+export const InputResponseRequestParamsSchema: z.ZodType<T.InputResponseRequestParams> = InputResponseRequestParamsSchema_;
+const InternalErrorSchema_ = z.looseObject({code: z.literal(-32603), data: z.unknown().optional(), message: z.string()});
+export const InternalErrorSchema: z.ZodType<T.InternalError> = InternalErrorSchema_;
+const InvalidParamsErrorSchema_ = z.looseObject({code: z.literal(-32602), data: z.unknown().optional(), message: z.string()});
+export const InvalidParamsErrorSchema: z.ZodType<T.InvalidParamsError> = InvalidParamsErrorSchema_;
+const InvalidRequestErrorSchema_ = z.looseObject({code: z.literal(-32600), data: z.unknown().optional(), message: z.string()});
+export const InvalidRequestErrorSchema: z.ZodType<T.InvalidRequestError> = InvalidRequestErrorSchema_;
+const JSONArraySchema_ = z.array(JSONValueSchema);
+export const JSONArraySchema: z.ZodType<T.JSONArray> = JSONArraySchema_;
+const JSONRPCErrorResponseSchema_ = z.looseObject({error: ErrorSchema, id: RequestIdSchema.optional(), jsonrpc: z.literal("2.0")});
+export const JSONRPCErrorResponseSchema: z.ZodType<T.JSONRPCErrorResponse> = JSONRPCErrorResponseSchema_;
+const JSONRPCNotificationSchema_ = z.looseObject({jsonrpc: z.literal("2.0"), method: z.string(), params: z.looseObject({}).optional()});
+export const JSONRPCNotificationSchema: z.ZodType<T.JSONRPCNotification> = JSONRPCNotificationSchema_;
+const JSONRPCRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({}).optional(),
 });
-export const JSONRPCResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
-export const JSONRPCMessageSchema = z.union([
+export const JSONRPCRequestSchema: z.ZodType<T.JSONRPCRequest> = JSONRPCRequestSchema_;
+const JSONRPCResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
+export const JSONRPCResultResponseSchema: z.ZodType<T.JSONRPCResultResponse> = JSONRPCResultResponseSchema_;
+const JSONRPCMessageSchema_ = z.union([
   JSONRPCRequestSchema,
   JSONRPCNotificationSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
 ]);
-export const JSONRPCResponseSchema = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
-export const PromptArgumentSchema = z.looseObject({
+export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = JSONRPCMessageSchema_;
+const JSONRPCResponseSchema_ = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
+export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = JSONRPCResponseSchema_;
+const PromptArgumentSchema_ = z.looseObject({
   description: z.string().optional(),
   name: z.string(),
   required: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const PromptSchema = z.looseObject({
+export const PromptArgumentSchema: z.ZodType<T.PromptArgument> = PromptArgumentSchema_;
+const PromptSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   arguments: z.array(PromptArgumentSchema).optional(),
   description: z.string().optional(),
@@ -542,7 +654,8 @@ export const PromptSchema = z.looseObject({
   name: z.string(),
   title: z.string().optional(),
 });
-export const ListPromptsResultSchema = z.looseObject({
+export const PromptSchema: z.ZodType<T.Prompt> = PromptSchema_;
+const ListPromptsResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   nextCursor: z.string().optional(),
@@ -550,8 +663,10 @@ export const ListPromptsResultSchema = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ListPromptsResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListPromptsResultSchema});
-export const ResourceTemplateSchema = z.looseObject({
+export const ListPromptsResultSchema: z.ZodType<T.ListPromptsResult> = ListPromptsResultSchema_;
+const ListPromptsResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListPromptsResultSchema});
+export const ListPromptsResultResponseSchema: z.ZodType<T.ListPromptsResultResponse> = ListPromptsResultResponseSchema_;
+const ResourceTemplateSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -561,7 +676,8 @@ export const ResourceTemplateSchema = z.looseObject({
   title: z.string().optional(),
   uriTemplate: z.string(),
 });
-export const ListResourceTemplatesResultSchema = z.looseObject({
+export const ResourceTemplateSchema: z.ZodType<T.ResourceTemplate> = ResourceTemplateSchema_;
+const ListResourceTemplatesResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   nextCursor: z.string().optional(),
@@ -569,8 +685,10 @@ export const ListResourceTemplatesResultSchema = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ListResourceTemplatesResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListResourceTemplatesResultSchema});
-export const ResourceSchema = z.looseObject({
+export const ListResourceTemplatesResultSchema: z.ZodType<T.ListResourceTemplatesResult> = ListResourceTemplatesResultSchema_;
+const ListResourceTemplatesResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListResourceTemplatesResultSchema});
+export const ListResourceTemplatesResultResponseSchema: z.ZodType<T.ListResourceTemplatesResultResponse> = ListResourceTemplatesResultResponseSchema_;
+const ResourceSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   description: z.string().optional(),
@@ -581,7 +699,8 @@ export const ResourceSchema = z.looseObject({
   title: z.string().optional(),
   uri: z.string(),
 });
-export const ListResourcesResultSchema = z.looseObject({
+export const ResourceSchema: z.ZodType<T.Resource> = ResourceSchema_;
+const ListResourcesResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   nextCursor: z.string().optional(),
@@ -589,8 +708,10 @@ export const ListResourcesResultSchema = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ListResourcesResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListResourcesResultSchema});
-export const ListToolsResultSchema = z.looseObject({
+export const ListResourcesResultSchema: z.ZodType<T.ListResourcesResult> = ListResourcesResultSchema_;
+const ListResourcesResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListResourcesResultSchema});
+export const ListResourcesResultResponseSchema: z.ZodType<T.ListResourcesResultResponse> = ListResourcesResultResponseSchema_;
+const ListToolsResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   nextCursor: z.string().optional(),
@@ -598,110 +719,140 @@ export const ListToolsResultSchema = z.looseObject({
   tools: z.array(ToolSchema),
   ttlMs: integer().gte(0),
 });
-export const ListToolsResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListToolsResultSchema});
-export const LoggingMessageNotificationParamsSchema = z.looseObject({
+export const ListToolsResultSchema: z.ZodType<T.ListToolsResult> = ListToolsResultSchema_;
+const ListToolsResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListToolsResultSchema});
+export const ListToolsResultResponseSchema: z.ZodType<T.ListToolsResultResponse> = ListToolsResultResponseSchema_;
+const LoggingMessageNotificationParamsSchema_ = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   data: z.unknown(),
   level: LoggingLevelSchema,
   logger: z.string().optional(),
 });
-export const LoggingMessageNotificationSchema = z.looseObject({
+export const LoggingMessageNotificationParamsSchema: z.ZodType<T.LoggingMessageNotificationParams> = LoggingMessageNotificationParamsSchema_;
+const LoggingMessageNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/message"),
   params: LoggingMessageNotificationParamsSchema,
 });
-export const MethodNotFoundErrorSchema = z.looseObject({code: z.literal(-32601), data: z.unknown().optional(), message: z.string()});
-export const MissingRequiredClientCapabilityErrorSchema = z.looseObject({
+export const LoggingMessageNotificationSchema: z.ZodType<T.LoggingMessageNotification> = LoggingMessageNotificationSchema_;
+const MethodNotFoundErrorSchema_ = z.looseObject({code: z.literal(-32601), data: z.unknown().optional(), message: z.string()});
+export const MethodNotFoundErrorSchema: z.ZodType<T.MethodNotFoundError> = MethodNotFoundErrorSchema_;
+const MissingRequiredClientCapabilityErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({code: z.literal(-32021), data: z.looseObject({requiredCapabilities: ClientCapabilitiesSchema})})),
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
-export const MultiSelectEnumSchemaSchema = z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
-export const NotificationSchema = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const NotificationParamsSchema = z.looseObject({_meta: NotificationMetaObjectSchema.optional()});
-export const PaginatedRequestSchema = z.looseObject({
+export const MissingRequiredClientCapabilityErrorSchema: z.ZodType<T.MissingRequiredClientCapabilityError> = MissingRequiredClientCapabilityErrorSchema_;
+const MultiSelectEnumSchemaSchema_ = z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
+export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = MultiSelectEnumSchemaSchema_;
+const NotificationSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
+export const NotificationSchema: z.ZodType<T.Notification> = NotificationSchema_;
+const NotificationParamsSchema_ = z.looseObject({_meta: NotificationMetaObjectSchema.optional()});
+export const NotificationParamsSchema: z.ZodType<T.NotificationParams> = NotificationParamsSchema_;
+const PaginatedRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: PaginatedRequestParamsSchema,
 });
-export const PaginatedResultSchema = z.looseObject({
+export const PaginatedRequestSchema: z.ZodType<T.PaginatedRequest> = PaginatedRequestSchema_;
+const PaginatedResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   nextCursor: z.string().optional(),
   resultType: z.string(),
 });
-export const ParseErrorSchema = z.looseObject({code: z.literal(-32700), data: z.unknown().optional(), message: z.string()});
-export const ProgressNotificationParamsSchema = z.looseObject({
+export const PaginatedResultSchema: z.ZodType<T.PaginatedResult> = PaginatedResultSchema_;
+const ParseErrorSchema_ = z.looseObject({code: z.literal(-32700), data: z.unknown().optional(), message: z.string()});
+export const ParseErrorSchema: z.ZodType<T.ParseError> = ParseErrorSchema_;
+const ProgressNotificationParamsSchema_ = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   message: z.string().optional(),
   progress: z.number(),
   progressToken: ProgressTokenSchema,
   total: z.number().optional(),
 });
-export const ProgressNotificationSchema = z.looseObject({
+export const ProgressNotificationParamsSchema: z.ZodType<T.ProgressNotificationParams> = ProgressNotificationParamsSchema_;
+const ProgressNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/progress"),
   params: ProgressNotificationParamsSchema,
 });
-export const PromptListChangedNotificationSchema = z.looseObject({
+export const ProgressNotificationSchema: z.ZodType<T.ProgressNotification> = ProgressNotificationSchema_;
+const PromptListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/prompts/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ReadResourceResultSchema = z.looseObject({
+export const PromptListChangedNotificationSchema: z.ZodType<T.PromptListChangedNotification> = PromptListChangedNotificationSchema_;
+const ReadResourceResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ReadResourceResultResponseSchema = z.looseObject({
+export const ReadResourceResultSchema: z.ZodType<T.ReadResourceResult> = ReadResourceResultSchema_;
+const ReadResourceResultResponseSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   result: z.union([InputRequiredResultSchema, ReadResourceResultSchema]),
 });
-export const RequestSchema = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const ResourceContentsSchema = z.looseObject({_meta: MetaObjectSchema.optional(), mimeType: z.string().optional(), uri: z.string()});
-export const ResourceListChangedNotificationSchema = z.looseObject({
+export const ReadResourceResultResponseSchema: z.ZodType<T.ReadResourceResultResponse> = ReadResourceResultResponseSchema_;
+const RequestSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
+export const RequestSchema: z.ZodType<T.Request> = RequestSchema_;
+const ResourceContentsSchema_ = z.looseObject({_meta: MetaObjectSchema.optional(), mimeType: z.string().optional(), uri: z.string()});
+export const ResourceContentsSchema: z.ZodType<T.ResourceContents> = ResourceContentsSchema_;
+const ResourceListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ResourceRequestParamsSchema = z.looseObject({_meta: RequestMetaObjectSchema, uri: z.string()});
-export const ResourceUpdatedNotificationParamsSchema = z.looseObject({_meta: NotificationMetaObjectSchema.optional(), uri: z.string()});
-export const ResourceUpdatedNotificationSchema = z.looseObject({
+export const ResourceListChangedNotificationSchema: z.ZodType<T.ResourceListChangedNotification> = ResourceListChangedNotificationSchema_;
+const ResourceRequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema, uri: z.string()});
+export const ResourceRequestParamsSchema: z.ZodType<T.ResourceRequestParams> = ResourceRequestParamsSchema_;
+const ResourceUpdatedNotificationParamsSchema_ = z.looseObject({_meta: NotificationMetaObjectSchema.optional(), uri: z.string()});
+export const ResourceUpdatedNotificationParamsSchema: z.ZodType<T.ResourceUpdatedNotificationParams> = ResourceUpdatedNotificationParamsSchema_;
+const ResourceUpdatedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/updated"),
   params: ResourceUpdatedNotificationParamsSchema,
 });
-export const ResultTypeSchema = z.string();
-export const SubscriptionsAcknowledgedNotificationParamsSchema = z.looseObject({_meta: NotificationMetaObjectSchema.optional(), notifications: SubscriptionFilterSchema});
-export const SubscriptionsAcknowledgedNotificationSchema = z.looseObject({
+export const ResourceUpdatedNotificationSchema: z.ZodType<T.ResourceUpdatedNotification> = ResourceUpdatedNotificationSchema_;
+const ResultTypeSchema_ = z.string();
+export const ResultTypeSchema: z.ZodType<T.ResultType> = ResultTypeSchema_;
+const SubscriptionsAcknowledgedNotificationParamsSchema_ = z.looseObject({_meta: NotificationMetaObjectSchema.optional(), notifications: SubscriptionFilterSchema});
+export const SubscriptionsAcknowledgedNotificationParamsSchema: z.ZodType<T.SubscriptionsAcknowledgedNotificationParams> = SubscriptionsAcknowledgedNotificationParamsSchema_;
+const SubscriptionsAcknowledgedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/subscriptions/acknowledged"),
   params: SubscriptionsAcknowledgedNotificationParamsSchema,
 });
-export const ToolListChangedNotificationSchema = z.looseObject({
+export const SubscriptionsAcknowledgedNotificationSchema: z.ZodType<T.SubscriptionsAcknowledgedNotification> = SubscriptionsAcknowledgedNotificationSchema_;
+const ToolListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/tools/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ServerNotificationSchema = z.discriminatedUnion("method", [
-  CancelledNotificationSchema,
-  ProgressNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  SubscriptionsAcknowledgedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
-  PromptListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  LoggingMessageNotificationSchema,
+export const ToolListChangedNotificationSchema: z.ZodType<T.ToolListChangedNotification> = ToolListChangedNotificationSchema_;
+const ServerNotificationSchema_ = z.discriminatedUnion("method", [
+  CancelledNotificationSchema_,
+  ProgressNotificationSchema_,
+  ResourceListChangedNotificationSchema_,
+  SubscriptionsAcknowledgedNotificationSchema_,
+  ResourceUpdatedNotificationSchema_,
+  PromptListChangedNotificationSchema_,
+  ToolListChangedNotificationSchema_,
+  LoggingMessageNotificationSchema_,
 ]);
-export const SubscriptionsListenResultMetaObjectSchema = z.looseObject({
+export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = ServerNotificationSchema_;
+const SubscriptionsListenResultMetaObjectSchema_ = z.looseObject({
   "io.modelcontextprotocol/serverInfo": ImplementationSchema.optional(),
   "io.modelcontextprotocol/subscriptionId": RequestIdSchema,
 });
-export const SubscriptionsListenResultSchema = z.looseObject({_meta: SubscriptionsListenResultMetaObjectSchema, resultType: z.string()});
-export const ServerResultSchema = z.union([
+export const SubscriptionsListenResultMetaObjectSchema: z.ZodType<T.SubscriptionsListenResultMetaObject> = SubscriptionsListenResultMetaObjectSchema_;
+const SubscriptionsListenResultSchema_ = z.looseObject({_meta: SubscriptionsListenResultMetaObjectSchema, resultType: z.string()});
+export const SubscriptionsListenResultSchema: z.ZodType<T.SubscriptionsListenResult> = SubscriptionsListenResultSchema_;
+const ServerResultSchema_ = z.union([
   ResultSchema,
   InputRequiredResultSchema,
   DiscoverResultSchema,
@@ -715,9 +866,12 @@ export const ServerResultSchema = z.union([
   CallToolResultSchema,
   CompleteResultSchema,
 ]);
-export const SingleSelectEnumSchemaSchema = z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
-export const SubscriptionsListenResultResponseSchema = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: SubscriptionsListenResultSchema});
-export const UnsupportedProtocolVersionErrorSchema = z.looseObject({
+export const ServerResultSchema: z.ZodType<T.ServerResult> = ServerResultSchema_;
+const SingleSelectEnumSchemaSchema_ = z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
+export const SingleSelectEnumSchemaSchema: z.ZodType<T.SingleSelectEnumSchema> = SingleSelectEnumSchemaSchema_;
+const SubscriptionsListenResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: SubscriptionsListenResultSchema});
+export const SubscriptionsListenResultResponseSchema: z.ZodType<T.SubscriptionsListenResultResponse> = SubscriptionsListenResultResponseSchema_;
+const UnsupportedProtocolVersionErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({
       code: z.literal(-32022),
       data: z.looseObject({requested: z.string(), supported: z.array(z.string())}),
@@ -725,6 +879,7 @@ export const UnsupportedProtocolVersionErrorSchema = z.looseObject({
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
+export const UnsupportedProtocolVersionErrorSchema: z.ZodType<T.UnsupportedProtocolVersionError> = UnsupportedProtocolVersionErrorSchema_;
 
 /** Params schema of each request, by method (`z.unknown()` where the request declares no params). */
 export const requestParamsSchemas = {
@@ -765,3 +920,315 @@ export const notificationParamsSchemas = {
   "notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotificationParamsSchema,
   "notifications/tools/list_changed": NotificationParamsSchema,
 };
+
+// Type test, checked wherever this file is compiled (not exported, so not in its declarations): each
+// schema declares exactly the property names of its type. The annotations above check that its output
+// is assignable to the type; an optional property the schema left out would still pass them.
+type SchemaKeysMatchTypes = [
+  Within<DeclaredKeys<z.output<typeof RoleSchema_>>, DeclaredKeys<T.Role>>,
+  Within<DeclaredKeys<T.Role>, DeclaredKeys<z.output<typeof RoleSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof AnnotationsSchema_>>, DeclaredKeys<T.Annotations>>,
+  Within<DeclaredKeys<T.Annotations>, DeclaredKeys<z.output<typeof AnnotationsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof MetaObjectSchema_>>, DeclaredKeys<T.MetaObject>>,
+  Within<DeclaredKeys<T.MetaObject>, DeclaredKeys<z.output<typeof MetaObjectSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof AudioContentSchema_>>, DeclaredKeys<T.AudioContent>>,
+  Within<DeclaredKeys<T.AudioContent>, DeclaredKeys<z.output<typeof AudioContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BaseMetadataSchema_>>, DeclaredKeys<T.BaseMetadata>>,
+  Within<DeclaredKeys<T.BaseMetadata>, DeclaredKeys<z.output<typeof BaseMetadataSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>, DeclaredKeys<T.BlobResourceContents>>,
+  Within<DeclaredKeys<T.BlobResourceContents>, DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>, DeclaredKeys<T.BooleanSchema>>,
+  Within<DeclaredKeys<T.BooleanSchema>, DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof IconSchema_>>, DeclaredKeys<T.Icon>>,
+  Within<DeclaredKeys<T.Icon>, DeclaredKeys<z.output<typeof IconSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ImplementationSchema_>>, DeclaredKeys<T.Implementation>>,
+  Within<DeclaredKeys<T.Implementation>, DeclaredKeys<z.output<typeof ImplementationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResultMetaObjectSchema_>>, DeclaredKeys<T.ResultMetaObject>>,
+  Within<DeclaredKeys<T.ResultMetaObject>, DeclaredKeys<z.output<typeof ResultMetaObjectSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CacheableResultSchema_>>, DeclaredKeys<T.CacheableResult>>,
+  Within<DeclaredKeys<T.CacheableResult>, DeclaredKeys<z.output<typeof CacheableResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ImageContentSchema_>>, DeclaredKeys<T.ImageContent>>,
+  Within<DeclaredKeys<T.ImageContent>, DeclaredKeys<z.output<typeof ImageContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TextContentSchema_>>, DeclaredKeys<T.TextContent>>,
+  Within<DeclaredKeys<T.TextContent>, DeclaredKeys<z.output<typeof TextContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>, DeclaredKeys<T.TextResourceContents>>,
+  Within<DeclaredKeys<T.TextResourceContents>, DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>, DeclaredKeys<T.EmbeddedResource>>,
+  Within<DeclaredKeys<T.EmbeddedResource>, DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceLinkSchema_>>, DeclaredKeys<T.ResourceLink>>,
+  Within<DeclaredKeys<T.ResourceLink>, DeclaredKeys<z.output<typeof ResourceLinkSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ContentBlockSchema_>>, DeclaredKeys<T.ContentBlock>>,
+  Within<DeclaredKeys<T.ContentBlock>, DeclaredKeys<z.output<typeof ContentBlockSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolResultContentSchema_>>, DeclaredKeys<T.ToolResultContent>>,
+  Within<DeclaredKeys<T.ToolResultContent>, DeclaredKeys<z.output<typeof ToolResultContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolUseContentSchema_>>, DeclaredKeys<T.ToolUseContent>>,
+  Within<DeclaredKeys<T.ToolUseContent>, DeclaredKeys<z.output<typeof ToolUseContentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>, DeclaredKeys<T.SamplingMessageContentBlock>>,
+  Within<DeclaredKeys<T.SamplingMessageContentBlock>, DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>, DeclaredKeys<T.CreateMessageResult>>,
+  Within<DeclaredKeys<T.CreateMessageResult>, DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitResultSchema_>>, DeclaredKeys<T.ElicitResult>>,
+  Within<DeclaredKeys<T.ElicitResult>, DeclaredKeys<z.output<typeof ElicitResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RootSchema_>>, DeclaredKeys<T.Root>>,
+  Within<DeclaredKeys<T.Root>, DeclaredKeys<z.output<typeof RootSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListRootsResultSchema_>>, DeclaredKeys<T.ListRootsResult>>,
+  Within<DeclaredKeys<T.ListRootsResult>, DeclaredKeys<z.output<typeof ListRootsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InputResponseSchema_>>, DeclaredKeys<T.InputResponse>>,
+  Within<DeclaredKeys<T.InputResponse>, DeclaredKeys<z.output<typeof InputResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InputResponsesSchema_>>, DeclaredKeys<T.InputResponses>>,
+  Within<DeclaredKeys<T.InputResponses>, DeclaredKeys<z.output<typeof InputResponsesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>, DeclaredKeys<T.ClientCapabilities>>,
+  Within<DeclaredKeys<T.ClientCapabilities>, DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingLevelSchema_>>, DeclaredKeys<T.LoggingLevel>>,
+  Within<DeclaredKeys<T.LoggingLevel>, DeclaredKeys<z.output<typeof LoggingLevelSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressTokenSchema_>>, DeclaredKeys<T.ProgressToken>>,
+  Within<DeclaredKeys<T.ProgressToken>, DeclaredKeys<z.output<typeof ProgressTokenSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestMetaObjectSchema_>>, DeclaredKeys<T.RequestMetaObject>>,
+  Within<DeclaredKeys<T.RequestMetaObject>, DeclaredKeys<z.output<typeof RequestMetaObjectSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>, DeclaredKeys<T.CallToolRequestParams>>,
+  Within<DeclaredKeys<T.CallToolRequestParams>, DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestIdSchema_>>, DeclaredKeys<T.RequestId>>,
+  Within<DeclaredKeys<T.RequestId>, DeclaredKeys<z.output<typeof RequestIdSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolRequestSchema_>>, DeclaredKeys<T.CallToolRequest>>,
+  Within<DeclaredKeys<T.CallToolRequest>, DeclaredKeys<z.output<typeof CallToolRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolResultSchema_>>, DeclaredKeys<T.CallToolResult>>,
+  Within<DeclaredKeys<T.CallToolResult>, DeclaredKeys<z.output<typeof CallToolResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ModelHintSchema_>>, DeclaredKeys<T.ModelHint>>,
+  Within<DeclaredKeys<T.ModelHint>, DeclaredKeys<z.output<typeof ModelHintSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>, DeclaredKeys<T.ModelPreferences>>,
+  Within<DeclaredKeys<T.ModelPreferences>, DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SamplingMessageSchema_>>, DeclaredKeys<T.SamplingMessage>>,
+  Within<DeclaredKeys<T.SamplingMessage>, DeclaredKeys<z.output<typeof SamplingMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>, DeclaredKeys<T.ToolAnnotations>>,
+  Within<DeclaredKeys<T.ToolAnnotations>, DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolSchema_>>, DeclaredKeys<T.Tool>>,
+  Within<DeclaredKeys<T.Tool>, DeclaredKeys<z.output<typeof ToolSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolChoiceSchema_>>, DeclaredKeys<T.ToolChoice>>,
+  Within<DeclaredKeys<T.ToolChoice>, DeclaredKeys<z.output<typeof ToolChoiceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>, DeclaredKeys<T.CreateMessageRequestParams>>,
+  Within<DeclaredKeys<T.CreateMessageRequestParams>, DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>, DeclaredKeys<T.CreateMessageRequest>>,
+  Within<DeclaredKeys<T.CreateMessageRequest>, DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>, DeclaredKeys<T.LegacyTitledEnumSchema>>,
+  Within<DeclaredKeys<T.LegacyTitledEnumSchema>, DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NumberSchemaSchema_>>, DeclaredKeys<T.NumberSchema>>,
+  Within<DeclaredKeys<T.NumberSchema>, DeclaredKeys<z.output<typeof NumberSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof StringSchemaSchema_>>, DeclaredKeys<T.StringSchema>>,
+  Within<DeclaredKeys<T.StringSchema>, DeclaredKeys<z.output<typeof StringSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledMultiSelectEnumSchema>>,
+  Within<DeclaredKeys<T.TitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledSingleSelectEnumSchema>>,
+  Within<DeclaredKeys<T.TitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledMultiSelectEnumSchema>>,
+  Within<DeclaredKeys<T.UntitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledSingleSelectEnumSchema>>,
+  Within<DeclaredKeys<T.UntitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>, DeclaredKeys<T.PrimitiveSchemaDefinition>>,
+  Within<DeclaredKeys<T.PrimitiveSchemaDefinition>, DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>, DeclaredKeys<T.ElicitRequestFormParams>>,
+  Within<DeclaredKeys<T.ElicitRequestFormParams>, DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>, DeclaredKeys<T.ElicitRequestURLParams>>,
+  Within<DeclaredKeys<T.ElicitRequestURLParams>, DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>, DeclaredKeys<T.ElicitRequestParams>>,
+  Within<DeclaredKeys<T.ElicitRequestParams>, DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ElicitRequestSchema_>>, DeclaredKeys<T.ElicitRequest>>,
+  Within<DeclaredKeys<T.ElicitRequest>, DeclaredKeys<z.output<typeof ElicitRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>, DeclaredKeys<T.ListRootsRequest>>,
+  Within<DeclaredKeys<T.ListRootsRequest>, DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InputRequestSchema_>>, DeclaredKeys<T.InputRequest>>,
+  Within<DeclaredKeys<T.InputRequest>, DeclaredKeys<z.output<typeof InputRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InputRequestsSchema_>>, DeclaredKeys<T.InputRequests>>,
+  Within<DeclaredKeys<T.InputRequests>, DeclaredKeys<z.output<typeof InputRequestsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InputRequiredResultSchema_>>, DeclaredKeys<T.InputRequiredResult>>,
+  Within<DeclaredKeys<T.InputRequiredResult>, DeclaredKeys<z.output<typeof InputRequiredResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CallToolResultResponseSchema_>>, DeclaredKeys<T.CallToolResultResponse>>,
+  Within<DeclaredKeys<T.CallToolResultResponse>, DeclaredKeys<z.output<typeof CallToolResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NotificationMetaObjectSchema_>>, DeclaredKeys<T.NotificationMetaObject>>,
+  Within<DeclaredKeys<T.NotificationMetaObject>, DeclaredKeys<z.output<typeof NotificationMetaObjectSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>, DeclaredKeys<T.CancelledNotificationParams>>,
+  Within<DeclaredKeys<T.CancelledNotificationParams>, DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>, DeclaredKeys<T.CancelledNotification>>,
+  Within<DeclaredKeys<T.CancelledNotification>, DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientNotificationSchema_>>, DeclaredKeys<T.ClientNotification>>,
+  Within<DeclaredKeys<T.ClientNotification>, DeclaredKeys<z.output<typeof ClientNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptReferenceSchema_>>, DeclaredKeys<T.PromptReference>>,
+  Within<DeclaredKeys<T.PromptReference>, DeclaredKeys<z.output<typeof PromptReferenceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>, DeclaredKeys<T.ResourceTemplateReference>>,
+  Within<DeclaredKeys<T.ResourceTemplateReference>, DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>, DeclaredKeys<T.CompleteRequestParams>>,
+  Within<DeclaredKeys<T.CompleteRequestParams>, DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteRequestSchema_>>, DeclaredKeys<T.CompleteRequest>>,
+  Within<DeclaredKeys<T.CompleteRequest>, DeclaredKeys<z.output<typeof CompleteRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestParamsSchema_>>, DeclaredKeys<T.RequestParams>>,
+  Within<DeclaredKeys<T.RequestParams>, DeclaredKeys<z.output<typeof RequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof DiscoverRequestSchema_>>, DeclaredKeys<T.DiscoverRequest>>,
+  Within<DeclaredKeys<T.DiscoverRequest>, DeclaredKeys<z.output<typeof DiscoverRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>, DeclaredKeys<T.GetPromptRequestParams>>,
+  Within<DeclaredKeys<T.GetPromptRequestParams>, DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>, DeclaredKeys<T.GetPromptRequest>>,
+  Within<DeclaredKeys<T.GetPromptRequest>, DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>, DeclaredKeys<T.PaginatedRequestParams>>,
+  Within<DeclaredKeys<T.PaginatedRequestParams>, DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>, DeclaredKeys<T.ListPromptsRequest>>,
+  Within<DeclaredKeys<T.ListPromptsRequest>, DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>, DeclaredKeys<T.ListResourceTemplatesRequest>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesRequest>, DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>, DeclaredKeys<T.ListResourcesRequest>>,
+  Within<DeclaredKeys<T.ListResourcesRequest>, DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>, DeclaredKeys<T.ListToolsRequest>>,
+  Within<DeclaredKeys<T.ListToolsRequest>, DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>, DeclaredKeys<T.ReadResourceRequestParams>>,
+  Within<DeclaredKeys<T.ReadResourceRequestParams>, DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>, DeclaredKeys<T.ReadResourceRequest>>,
+  Within<DeclaredKeys<T.ReadResourceRequest>, DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionFilterSchema_>>, DeclaredKeys<T.SubscriptionFilter>>,
+  Within<DeclaredKeys<T.SubscriptionFilter>, DeclaredKeys<z.output<typeof SubscriptionFilterSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsListenRequestParamsSchema_>>, DeclaredKeys<T.SubscriptionsListenRequestParams>>,
+  Within<DeclaredKeys<T.SubscriptionsListenRequestParams>, DeclaredKeys<z.output<typeof SubscriptionsListenRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsListenRequestSchema_>>, DeclaredKeys<T.SubscriptionsListenRequest>>,
+  Within<DeclaredKeys<T.SubscriptionsListenRequest>, DeclaredKeys<z.output<typeof SubscriptionsListenRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientRequestSchema_>>, DeclaredKeys<T.ClientRequest>>,
+  Within<DeclaredKeys<T.ClientRequest>, DeclaredKeys<z.output<typeof ClientRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResultSchema_>>, DeclaredKeys<T.Result>>,
+  Within<DeclaredKeys<T.Result>, DeclaredKeys<z.output<typeof ResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ClientResultSchema_>>, DeclaredKeys<T.ClientResult>>,
+  Within<DeclaredKeys<T.ClientResult>, DeclaredKeys<z.output<typeof ClientResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteResultSchema_>>, DeclaredKeys<T.CompleteResult>>,
+  Within<DeclaredKeys<T.CompleteResult>, DeclaredKeys<z.output<typeof CompleteResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CompleteResultResponseSchema_>>, DeclaredKeys<T.CompleteResultResponse>>,
+  Within<DeclaredKeys<T.CompleteResultResponse>, DeclaredKeys<z.output<typeof CompleteResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof CursorSchema_>>, DeclaredKeys<T.Cursor>>,
+  Within<DeclaredKeys<T.Cursor>, DeclaredKeys<z.output<typeof CursorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>, DeclaredKeys<T.ServerCapabilities>>,
+  Within<DeclaredKeys<T.ServerCapabilities>, DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof DiscoverResultSchema_>>, DeclaredKeys<T.DiscoverResult>>,
+  Within<DeclaredKeys<T.DiscoverResult>, DeclaredKeys<z.output<typeof DiscoverResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof DiscoverResultResponseSchema_>>, DeclaredKeys<T.DiscoverResultResponse>>,
+  Within<DeclaredKeys<T.DiscoverResultResponse>, DeclaredKeys<z.output<typeof DiscoverResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EmptyResultSchema_>>, DeclaredKeys<T.EmptyResult>>,
+  Within<DeclaredKeys<T.EmptyResult>, DeclaredKeys<z.output<typeof EmptyResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof EnumSchemaSchema_>>, DeclaredKeys<T.EnumSchema>>,
+  Within<DeclaredKeys<T.EnumSchema>, DeclaredKeys<z.output<typeof EnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ErrorSchema_>>, DeclaredKeys<T.Error>>,
+  Within<DeclaredKeys<T.Error>, DeclaredKeys<z.output<typeof ErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptMessageSchema_>>, DeclaredKeys<T.PromptMessage>>,
+  Within<DeclaredKeys<T.PromptMessage>, DeclaredKeys<z.output<typeof PromptMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptResultSchema_>>, DeclaredKeys<T.GetPromptResult>>,
+  Within<DeclaredKeys<T.GetPromptResult>, DeclaredKeys<z.output<typeof GetPromptResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof GetPromptResultResponseSchema_>>, DeclaredKeys<T.GetPromptResultResponse>>,
+  Within<DeclaredKeys<T.GetPromptResultResponse>, DeclaredKeys<z.output<typeof GetPromptResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof HeaderMismatchErrorSchema_>>, DeclaredKeys<T.HeaderMismatchError>>,
+  Within<DeclaredKeys<T.HeaderMismatchError>, DeclaredKeys<z.output<typeof HeaderMismatchErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof IconsSchema_>>, DeclaredKeys<T.Icons>>,
+  Within<DeclaredKeys<T.Icons>, DeclaredKeys<z.output<typeof IconsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InputResponseRequestParamsSchema_>>, DeclaredKeys<T.InputResponseRequestParams>>,
+  Within<DeclaredKeys<T.InputResponseRequestParams>, DeclaredKeys<z.output<typeof InputResponseRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InternalErrorSchema_>>, DeclaredKeys<T.InternalError>>,
+  Within<DeclaredKeys<T.InternalError>, DeclaredKeys<z.output<typeof InternalErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InvalidParamsErrorSchema_>>, DeclaredKeys<T.InvalidParamsError>>,
+  Within<DeclaredKeys<T.InvalidParamsError>, DeclaredKeys<z.output<typeof InvalidParamsErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof InvalidRequestErrorSchema_>>, DeclaredKeys<T.InvalidRequestError>>,
+  Within<DeclaredKeys<T.InvalidRequestError>, DeclaredKeys<z.output<typeof InvalidRequestErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONArraySchema_>>, DeclaredKeys<T.JSONArray>>,
+  Within<DeclaredKeys<T.JSONArray>, DeclaredKeys<z.output<typeof JSONArraySchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>, DeclaredKeys<T.JSONRPCErrorResponse>>,
+  Within<DeclaredKeys<T.JSONRPCErrorResponse>, DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>, DeclaredKeys<T.JSONRPCNotification>>,
+  Within<DeclaredKeys<T.JSONRPCNotification>, DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>, DeclaredKeys<T.JSONRPCRequest>>,
+  Within<DeclaredKeys<T.JSONRPCRequest>, DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>, DeclaredKeys<T.JSONRPCResultResponse>>,
+  Within<DeclaredKeys<T.JSONRPCResultResponse>, DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>, DeclaredKeys<T.JSONRPCMessage>>,
+  Within<DeclaredKeys<T.JSONRPCMessage>, DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>, DeclaredKeys<T.JSONRPCResponse>>,
+  Within<DeclaredKeys<T.JSONRPCResponse>, DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptArgumentSchema_>>, DeclaredKeys<T.PromptArgument>>,
+  Within<DeclaredKeys<T.PromptArgument>, DeclaredKeys<z.output<typeof PromptArgumentSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptSchema_>>, DeclaredKeys<T.Prompt>>,
+  Within<DeclaredKeys<T.Prompt>, DeclaredKeys<z.output<typeof PromptSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>, DeclaredKeys<T.ListPromptsResult>>,
+  Within<DeclaredKeys<T.ListPromptsResult>, DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListPromptsResultResponseSchema_>>, DeclaredKeys<T.ListPromptsResultResponse>>,
+  Within<DeclaredKeys<T.ListPromptsResultResponse>, DeclaredKeys<z.output<typeof ListPromptsResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>, DeclaredKeys<T.ResourceTemplate>>,
+  Within<DeclaredKeys<T.ResourceTemplate>, DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>, DeclaredKeys<T.ListResourceTemplatesResult>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesResult>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultResponseSchema_>>, DeclaredKeys<T.ListResourceTemplatesResultResponse>>,
+  Within<DeclaredKeys<T.ListResourceTemplatesResultResponse>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceSchema_>>, DeclaredKeys<T.Resource>>,
+  Within<DeclaredKeys<T.Resource>, DeclaredKeys<z.output<typeof ResourceSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>, DeclaredKeys<T.ListResourcesResult>>,
+  Within<DeclaredKeys<T.ListResourcesResult>, DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListResourcesResultResponseSchema_>>, DeclaredKeys<T.ListResourcesResultResponse>>,
+  Within<DeclaredKeys<T.ListResourcesResultResponse>, DeclaredKeys<z.output<typeof ListResourcesResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsResultSchema_>>, DeclaredKeys<T.ListToolsResult>>,
+  Within<DeclaredKeys<T.ListToolsResult>, DeclaredKeys<z.output<typeof ListToolsResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ListToolsResultResponseSchema_>>, DeclaredKeys<T.ListToolsResultResponse>>,
+  Within<DeclaredKeys<T.ListToolsResultResponse>, DeclaredKeys<z.output<typeof ListToolsResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>, DeclaredKeys<T.LoggingMessageNotificationParams>>,
+  Within<DeclaredKeys<T.LoggingMessageNotificationParams>, DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>, DeclaredKeys<T.LoggingMessageNotification>>,
+  Within<DeclaredKeys<T.LoggingMessageNotification>, DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof MethodNotFoundErrorSchema_>>, DeclaredKeys<T.MethodNotFoundError>>,
+  Within<DeclaredKeys<T.MethodNotFoundError>, DeclaredKeys<z.output<typeof MethodNotFoundErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof MissingRequiredClientCapabilityErrorSchema_>>, DeclaredKeys<T.MissingRequiredClientCapabilityError>>,
+  Within<DeclaredKeys<T.MissingRequiredClientCapabilityError>, DeclaredKeys<z.output<typeof MissingRequiredClientCapabilityErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.MultiSelectEnumSchema>>,
+  Within<DeclaredKeys<T.MultiSelectEnumSchema>, DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NotificationSchema_>>, DeclaredKeys<T.Notification>>,
+  Within<DeclaredKeys<T.Notification>, DeclaredKeys<z.output<typeof NotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof NotificationParamsSchema_>>, DeclaredKeys<T.NotificationParams>>,
+  Within<DeclaredKeys<T.NotificationParams>, DeclaredKeys<z.output<typeof NotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>, DeclaredKeys<T.PaginatedRequest>>,
+  Within<DeclaredKeys<T.PaginatedRequest>, DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PaginatedResultSchema_>>, DeclaredKeys<T.PaginatedResult>>,
+  Within<DeclaredKeys<T.PaginatedResult>, DeclaredKeys<z.output<typeof PaginatedResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ParseErrorSchema_>>, DeclaredKeys<T.ParseError>>,
+  Within<DeclaredKeys<T.ParseError>, DeclaredKeys<z.output<typeof ParseErrorSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>, DeclaredKeys<T.ProgressNotificationParams>>,
+  Within<DeclaredKeys<T.ProgressNotificationParams>, DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>, DeclaredKeys<T.ProgressNotification>>,
+  Within<DeclaredKeys<T.ProgressNotification>, DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>, DeclaredKeys<T.PromptListChangedNotification>>,
+  Within<DeclaredKeys<T.PromptListChangedNotification>, DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>, DeclaredKeys<T.ReadResourceResult>>,
+  Within<DeclaredKeys<T.ReadResourceResult>, DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ReadResourceResultResponseSchema_>>, DeclaredKeys<T.ReadResourceResultResponse>>,
+  Within<DeclaredKeys<T.ReadResourceResultResponse>, DeclaredKeys<z.output<typeof ReadResourceResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof RequestSchema_>>, DeclaredKeys<T.Request>>,
+  Within<DeclaredKeys<T.Request>, DeclaredKeys<z.output<typeof RequestSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceContentsSchema_>>, DeclaredKeys<T.ResourceContents>>,
+  Within<DeclaredKeys<T.ResourceContents>, DeclaredKeys<z.output<typeof ResourceContentsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>, DeclaredKeys<T.ResourceListChangedNotification>>,
+  Within<DeclaredKeys<T.ResourceListChangedNotification>, DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>, DeclaredKeys<T.ResourceRequestParams>>,
+  Within<DeclaredKeys<T.ResourceRequestParams>, DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>, DeclaredKeys<T.ResourceUpdatedNotificationParams>>,
+  Within<DeclaredKeys<T.ResourceUpdatedNotificationParams>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>, DeclaredKeys<T.ResourceUpdatedNotification>>,
+  Within<DeclaredKeys<T.ResourceUpdatedNotification>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ResultTypeSchema_>>, DeclaredKeys<T.ResultType>>,
+  Within<DeclaredKeys<T.ResultType>, DeclaredKeys<z.output<typeof ResultTypeSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationParamsSchema_>>, DeclaredKeys<T.SubscriptionsAcknowledgedNotificationParams>>,
+  Within<DeclaredKeys<T.SubscriptionsAcknowledgedNotificationParams>, DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationParamsSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationSchema_>>, DeclaredKeys<T.SubscriptionsAcknowledgedNotification>>,
+  Within<DeclaredKeys<T.SubscriptionsAcknowledgedNotification>, DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>, DeclaredKeys<T.ToolListChangedNotification>>,
+  Within<DeclaredKeys<T.ToolListChangedNotification>, DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerNotificationSchema_>>, DeclaredKeys<T.ServerNotification>>,
+  Within<DeclaredKeys<T.ServerNotification>, DeclaredKeys<z.output<typeof ServerNotificationSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsListenResultMetaObjectSchema_>>, DeclaredKeys<T.SubscriptionsListenResultMetaObject>>,
+  Within<DeclaredKeys<T.SubscriptionsListenResultMetaObject>, DeclaredKeys<z.output<typeof SubscriptionsListenResultMetaObjectSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsListenResultSchema_>>, DeclaredKeys<T.SubscriptionsListenResult>>,
+  Within<DeclaredKeys<T.SubscriptionsListenResult>, DeclaredKeys<z.output<typeof SubscriptionsListenResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof ServerResultSchema_>>, DeclaredKeys<T.ServerResult>>,
+  Within<DeclaredKeys<T.ServerResult>, DeclaredKeys<z.output<typeof ServerResultSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.SingleSelectEnumSchema>>,
+  Within<DeclaredKeys<T.SingleSelectEnumSchema>, DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof SubscriptionsListenResultResponseSchema_>>, DeclaredKeys<T.SubscriptionsListenResultResponse>>,
+  Within<DeclaredKeys<T.SubscriptionsListenResultResponse>, DeclaredKeys<z.output<typeof SubscriptionsListenResultResponseSchema_>>>,
+  Within<DeclaredKeys<z.output<typeof UnsupportedProtocolVersionErrorSchema_>>, DeclaredKeys<T.UnsupportedProtocolVersionError>>,
+  Within<DeclaredKeys<T.UnsupportedProtocolVersionError>, DeclaredKeys<z.output<typeof UnsupportedProtocolVersionErrorSchema_>>>,
+];

@@ -56,3 +56,11 @@ export function issuePaths(error: IssueList): string[] {
 export function formatIssues(error: IssueList): string {
   return error.issues.map((issue) => `${pathPointer(issue.path) || "(root)"}: ${issue.message}`).join("; ");
 }
+
+/** The property names a type declares (index signatures left out), over every member of a union. */
+export type DeclaredKeys<T> = T extends object
+  ? keyof { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: 0 }
+  : never;
+
+/** Type test: compiles only when every member of `Some` is in `All`. */
+export type Within<Some extends All, All> = [Some, All];

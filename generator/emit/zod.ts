@@ -4,7 +4,7 @@
 // is any integral number, string lengths count code points. What can be expressed was decided when
 // the IR was built; this file only prints.
 import { otherTypes, visit, type IrVisitor } from "../model/ir-build.js";
-import type { IrDefinition, IrNode, JsonType, ObjectNode, SchemaIR } from "../model/ir.js";
+import type { IrDefinition, IrNode, JsonType, ObjectNode, RefNode, SchemaIR } from "../model/ir.js";
 import { definitionDoc } from "../model/naming.js";
 import type { MethodParams, VersionModel } from "../model/types.js";
 
@@ -17,7 +17,10 @@ export interface ZodDeclaration {
   name: string;
   /** The zod expression, multi-line, indented from column 0. */
   expr: string;
-  /** In a reference cycle: declared as `z.ZodType<T.X>` and referenced through `z.lazy`. */
+  /**
+   * In a reference cycle: referenced through `z.lazy`. Every schema is exported as `z.ZodType<T.X>`;
+   * a non-recursive one is first built as `XSchema_` (its inferred type, for the module's type test).
+   */
   recursive: boolean;
   /** A doc comment where the names do not show the definition (a derived name or definition), else null. */
   doc: string | null;
@@ -28,8 +31,11 @@ export interface ZodModule {
   declarations: ZodDeclaration[];
   /** Helpers of generated/runtime/schema-support.ts the declarations use. */
   runtimeImports: string[];
-  /** Whether a declaration names a type of types.ts (a recursive one). */
-  importsTypes: boolean;
+  /**
+   * The declarations whose properties the type test compares with their types': the non-recursive
+   * ones (a recursive one is declared with its type, so its output is that type).
+   */
+  keyChecks: ZodDeclaration[];
   requestParams: Array<{ method: string; expr: string }>;
   results: Array<{ method: string; expr: string }>;
   notificationParams: Array<{ method: string; expr: string }>;
@@ -121,7 +127,11 @@ class ZodPrinter {
       }
       const discriminator = this.discriminator(n.branches);
       // With a discriminator at most one branch can match, so a plain union is already exclusive.
-      if (discriminator !== null) return `z.discriminatedUnion(${JSON.stringify(discriminator)}, ${list("[", branches, "]")})`;
+      // Its branches are the objects as built (`XSchema_`): zod types the options of a discriminated union by their shapes.
+      if (discriminator !== null) {
+        const objects = n.branches.map((b) => `${(b as RefNode).target.names.schema}_`);
+        return `z.discriminatedUnion(${JSON.stringify(discriminator)}, ${list("[", objects, "]")})`;
+      }
       return `${n.exclusive ? "z.xor" : "z.union"}(${list("[", branches, "]")})`;
     },
     intersection: (n) => n.parts.map((p) => this.print(p)).reduce((acc, p) => `z.intersection(${nest(acc)}, ${nest(p)})`),
@@ -206,7 +216,7 @@ export function zodModule(version: VersionModel): ZodModule {
   return {
     declarations,
     runtimeImports: [...runtime].sort(),
-    importsTypes: declarations.some((d) => d.recursive),
+    keyChecks: declarations.filter((d) => !d.recursive),
     requestParams: version.requests.map((r) => ({ method: r.method, expr: params(r.definition, r.params) })),
     results: version.requests.map((r) => ({
       method: r.method,

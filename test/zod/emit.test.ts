@@ -2,7 +2,7 @@
 // dialects (including constructs the MCP schemas do not use yet: closed objects, oneOf, not,
 // string lengths in code points, propertyNames, recursion), the type test failing on a mismatch,
 // and generation failing on what it cannot express.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
@@ -140,9 +140,10 @@ describe.each(["draft-07", "2020-12"] as const)("zod emitter, %s", (dialect) => 
   });
 });
 
-describe("schemas.check.ts", () => {
+describe("the types of schemas.ts", () => {
+  /** Strict type errors of schemas.ts, each as `<line text>: <first message line>`. */
   function typeErrors(dir: string): string[] {
-    const program = ts.createProgram([path.join(dir, "schemas.check.ts")], {
+    const program = ts.createProgram([path.join(dir, "schemas.ts")], {
       strict: true,
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -151,22 +152,41 @@ describe("schemas.check.ts", () => {
       noEmit: true,
       types: [],
     });
-    return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]);
+    return ts.getPreEmitDiagnostics(program).map((d) => {
+      const line = d.file && d.start !== undefined ? d.file.text.split("\n")[d.file.getLineAndCharacterOfPosition(d.start).line].trim() : "";
+      return `${line}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`;
+    });
   }
+  const editTypes = (edit: (text: string) => string) => (files: Map<string, string>) => {
+    const file = "synthetic-2020-12/types.ts";
+    const text = files.get(file)!;
+    const edited = edit(text);
+    expect(edited).not.toBe(text);
+    files.set(file, edited);
+  };
 
-  it("compiles when every schema's output is assignable to its type, and fails naming the one that is not", async () => {
+  it("declares every exported schema as z.ZodType of its type, so declarations do not carry zod's inferred types", async () => {
+    const text = readFileSync(path.join(await emitToDisk("2020-12", undefined, true), "schemas.ts"), "utf8");
+    const exported = [...text.matchAll(/^export const (\w+)(.*)$/gm)].filter(([, name]) => name.endsWith("Schema"));
+    expect(exported.length).toBeGreaterThan(0);
+    for (const [, name, rest] of exported) expect(rest).toMatch(new RegExp(`^: z\\.ZodType<T\\.${name.slice(0, -"Schema".length)}> = `));
+  });
+
+  it("compiles when every schema's output fits its type, and fails at the schema whose output does not", async () => {
     expect(typeErrors(await emitToDisk("2020-12", undefined, true))).toEqual([]);
     // Narrow one type so the (unchanged) schema's output no longer fits it.
-    const broken = await emitToDisk("2020-12", (files) => {
-      const file = "synthetic-2020-12/types.ts";
-      const text = files.get(file)!;
-      const narrowed = text.replace(/(export interface Dog \{[^}]*good\?: )boolean/, "$1true");
-      expect(narrowed).not.toBe(text);
-      files.set(file, narrowed);
-    }, true);
-    const errors = typeErrors(broken);
+    const errors = typeErrors(await emitToDisk("2020-12", editTypes((t) => t.replace(/(export interface Dog \{[^}]*good\?: )boolean/, "$1true")), true));
     expect(errors.length).toBeGreaterThan(0);
-    expect(errors.every((e) => /does not satisfy the constraint '(Dog|Pet)'/.test(e))).toBe(true);
+    expect(errors.every((e) => /^export const (Dog|Pet)Schema: z\.ZodType<T\.(Dog|Pet)> = /.test(e))).toBe(true);
+  });
+
+  it("fails its type test when a type declares a property the schema does not (which the annotation lets through)", async () => {
+    // An optional property only in the type: the schema's output (an open object) is still assignable to it.
+    const errors = typeErrors(await emitToDisk("2020-12", editTypes((t) => t.replace(/(export interface Dog \{)/, "$1\n  name?: string;")), true));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => /^Within<.*typeof (Dog|Pet)Schema_.*: Type '.*' does not satisfy the constraint/.test(e))).toBe(true);
+    // The direction that fails is the type's names within the schema's.
+    expect(errors.some((e) => e.startsWith("Within<DeclaredKeys<T.Dog>, DeclaredKeys<z.output<typeof DogSchema_>>>"))).toBe(true);
   });
 });
 
