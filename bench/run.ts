@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildVersionModel } from "../generator/model/build.js";
 import { loadSpec } from "../generator/spec/load.js";
+import { checkConsumer, consumerProject, removeProject, timeAvailable, type TscRun } from "./typecheck.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -134,6 +135,33 @@ export function scalingBenchmarks(): Row[] {
   }
 }
 
+/**
+ * A consumer's type-check (strict, `skipLibCheck: false`, whole `tsc` process): a file serving
+ * 2025-11-25 through the router beside a file using the official SDK's `Client` alone (see
+ * bench/typecheck.ts). Interleaved after a warm-up each; medians of $BENCH_TSC_RUNS (default 5).
+ */
+export function typeCheckBenchmarks(): Row[] {
+  const name = "consumer type-check, router + one version vs the SDK's Client alone (tsc, skipLibCheck false, whole process)";
+  const target = "≤ 1.0× the SDK client's";
+  if (!timeAvailable()) return [{ name: `${name}: /usr/bin/time is missing`, value: NaN, unit: "ms", target, met: false }];
+  const runs = Number(process.env.BENCH_TSC_RUNS ?? 5);
+  const dir = consumerProject(root);
+  try {
+    const samples: Record<"generated" | "sdk", TscRun[]> = { generated: [], sdk: [] };
+    checkConsumer(root, dir, "generated");
+    checkConsumer(root, dir, "sdk");
+    for (let i = 0; i < runs; i++) for (const k of ["generated", "sdk"] as const) samples[k].push(checkConsumer(root, dir, k));
+    const ms = (k: "generated" | "sdk") => median(samples[k].map((r) => r.ms));
+    const mb = (k: "generated" | "sdk") => median(samples[k].map((r) => r.maxRssKb)) / 1024;
+    return [
+      { name: `${name}: time`, value: ms("generated"), unit: "ms", baseline: ms("sdk"), ratio: ms("generated") / ms("sdk"), target, met: ms("generated") <= ms("sdk") },
+      { name: `${name}: peak memory (max RSS)`, value: mb("generated"), unit: "MB", baseline: mb("sdk"), ratio: mb("generated") / mb("sdk"), target, met: mb("generated") <= mb("sdk") },
+    ];
+  } finally {
+    removeProject(dir);
+  }
+}
+
 function fmt(n: number): string {
   return n >= 1000 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
@@ -204,7 +232,7 @@ async function runtimeBenchmarks(): Promise<Row[]> {
 }
 
 async function main() {
-  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...(await runtimeBenchmarks())];
+  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks())];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",
