@@ -4,6 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { main } from "../generator/cli.js";
 import { readLock, syncSchemas } from "../generator/spec/lock.js";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,10 +39,23 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run `mcp-codegen <args>` from source as a separate process. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliResult {
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "generator", "cli.ts"), ...args], {
-    cwd: root,
+/** Run `mcp-codegen <args>` in this process (`main` from generator/cli.ts), from `cwd` (default: the project). */
+export async function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd = root): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    cwd,
+    env: { ...process.env, MCP_SPEC_DIR: specDir, ...env },
+  });
+  return { status, stdout, stderr };
+}
+
+/** Run the `mcp-codegen` executable (generator/bin.ts, from source) as a separate process. */
+export function runBin(args: string[], env: Record<string, string | undefined> = {}, cwd = root): CliResult {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "generator", "bin.ts"), ...args], {
+    cwd,
     encoding: "utf8",
     // --check against an empty folder prints every generated file as a diff: well over the 1 MB default.
     maxBuffer: 64 * 1024 * 1024,

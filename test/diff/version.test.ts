@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { diffLabels, typeSummary, versionDiffMarkdown, type VersionDiff } from "../../generator/diff/index.js";
+import { typeSummary, type VersionDiff } from "../../generator/diff/index.js";
+import { versionDiffMarkdown } from "../../generator/emit/diff-markdown.js";
+import { diffLabels } from "../../generator/pipeline.js";
 import { ensureSchemas, modelOptions } from "./helpers.js";
 
 let diff: VersionDiff;
