@@ -1,6 +1,6 @@
 // Shared test helpers: where the spec's files are, running the CLI as a user would, fixture schemas.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,12 +11,9 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const generatedDir = path.join(root, "generated");
 export const schemasDir = path.join(root, "schemas");
 export const lockFile = path.join(root, "schemas", "lock.json");
-// The spec's files sit beside the checkout (../shared), or beside a worktree's parent folder.
-export const specDir = path.resolve(
-  process.env.MCP_SPEC_DIR ||
-    [path.join(root, "..", "shared", "mcp-spec"), path.join(root, "..", "..", "shared", "mcp-spec")].find((d) => existsSync(d)) ||
-    path.join(root, "..", "shared", "mcp-spec"),
-);
+// Where the spec's files come from: the project's own configured source, $MCP_SPEC_DIR (else the
+// lock's pinned download). `npm test` syncs them first (the `pretest` script).
+export const specDir: string | undefined = process.env.MCP_SPEC_DIR ? path.resolve(process.env.MCP_SPEC_DIR) : undefined;
 /** Model options as `generate` uses them: the project's patches and overrides. */
 export const modelOptions = {
   schemasDir,
@@ -76,6 +73,21 @@ export function readTree(dir: string): Map<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/**
+ * A copy of this project in a temp folder, as a maintainer's checkout would be for the CLI: its
+ * package.json, schemas/ (lock, overrides, patches and the synced spec files) and generated/, with
+ * node_modules linked to this one's (so the copied tree type-checks against the same zod).
+ */
+export function projectCopy(): string {
+  const dir = path.join(tempDir("mcp-codegen-project-"), "project");
+  mkdirSync(dir);
+  copyFileSync(path.join(root, "package.json"), path.join(dir, "package.json"));
+  cpSync(schemasDir, path.join(dir, "schemas"), { recursive: true });
+  cpSync(generatedDir, path.join(dir, "generated"), { recursive: true });
+  symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
 }
 
 /** A copy of the committed generated/ tree in a temp folder, to point `--out` at. */
