@@ -2,7 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureSchemas, root, runCli, tempDir } from "./helpers.js";
+import { readLock } from "../../generator/spec/lock.js";
+import { ensureSchemas, lockFile, root, runCli, tempDir } from "./helpers.js";
 
 const schema = (name: string) => JSON.parse(readFileSync(path.join(root, "schemas", name), "utf8"));
 
@@ -10,14 +11,15 @@ beforeAll(ensureSchemas);
 
 describe("mcp-codegen diff (CLI)", () => {
   it("prints JSON that validates against schemas/version-diff.schema.json", async () => {
-    const r = await runCli(["diff", "2025-11-25", "2026-07-28", "--format", "json"]);
+    const [from, to] = Object.keys((await readLock(lockFile)).versions).sort();
+    const r = await runCli(["diff", from, to, "--format", "json"]);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
     const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema("version-diff.schema.json"));
     const ok = validate(report);
     expect(validate.errors).toBeNull();
     expect(ok).toBe(true);
-    expect(report.from.label).toBe("2025-11-25");
+    expect([report.from.label, report.to.label]).toEqual([from, to]);
     // The schema rejects what the report must not be.
     expect(validate({ ...report, formatVersion: 2 })).toBe(false);
   });
@@ -56,9 +58,11 @@ describe("mcp-codegen diff (CLI)", () => {
   });
 
   it("exits 2 with a clear error on an unknown label", async () => {
-    const r = await runCli(["diff", "1999-01-01", "2025-11-25"]);
+    const known = Object.keys((await readLock(lockFile)).versions).sort()[0];
+    const r = await runCli(["diff", "1999-01-01", known]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('unknown version label "1999-01-01"; available: 2024-11-05');
+    const available = Object.keys((await readLock(lockFile)).versions).sort().join(", ");
+    expect(r.stderr).toContain(`unknown version label "1999-01-01"; available: ${available}`);
   });
 
   it("exits 2 with a clear error on a missing --schemas folder", async () => {
@@ -82,7 +86,8 @@ describe("mcp-codegen diff (CLI)", () => {
   });
 
   it("exits 2 on a bad --format", async () => {
-    const r = await runCli(["diff", "2025-11-25", "2026-07-28", "--format", "html"]);
+    const [from, to] = Object.keys((await readLock(lockFile)).versions).sort();
+    const r = await runCli(["diff", from, to, "--format", "html"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--format must be md or json, got "html"');
   });
