@@ -1,6 +1,6 @@
 // Bad input: exit 2, a message naming the file and the JSON pointer, and the output folder untouched.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock, sha256 } from "../../generator/spec/lock.js";
@@ -455,5 +455,42 @@ describe("the executable (a real process)", () => {
     const usage = runBin(["frobnicate"], {}, project);
     expect(usage.status).toBe(2);
     expect(usage.stderr).toContain('unknown command "frobnicate"');
+  });
+});
+
+describe("generate --check fingerprint", () => {
+  it("answers from the recorded hashes only when every input is unchanged, and still sees any edit", async () => {
+    const project = projectCopy();
+    const env = { MCP_CODEGEN_CACHE_DIR: path.join(tempDir(), "cache") };
+    const check = () => runCli(["generate", "--check"], env, project);
+    const cold = await check();
+    expect(cold.status, cold.stderr).toBe(0);
+    expect(cold.stderr).not.toContain("(unchanged inputs)");
+    const warm = await check();
+    expect(warm.status).toBe(0);
+    expect(warm.stderr).toContain("(unchanged inputs)");
+    // An edited output file: the hashes differ, so the check generates and reports it.
+    const label = Object.keys((await readLock(lockFile)).versions).sort()[0];
+    const file = path.join(project, "generated", label, "types.ts");
+    const original = readFileSync(file, "utf8");
+    writeFileSync(file, original + "// edit\n");
+    const edited = await check();
+    expect(edited.status).toBe(1);
+    expect(edited.stderr).toContain(`${label}/types.ts (stale)`);
+    writeFileSync(file, original);
+    // An extra file is not in the record either.
+    writeFileSync(path.join(project, "generated", "extra.ts"), "export {};\n");
+    expect((await check()).status).toBe(1);
+    rmSync(path.join(project, "generated", "extra.ts"));
+    // An input with other bytes (same meaning): a new key, so a full generation, which agrees.
+    const overrides = path.join(project, "schemas", "overrides.json");
+    writeFileSync(overrides, readFileSync(overrides, "utf8") + "\n");
+    const changedInput = await check();
+    expect(changedInput.status, changedInput.stderr).toBe(0);
+    expect(changedInput.stderr).not.toContain("(unchanged inputs)");
+    // --no-cache never reads the record.
+    const uncached = await runCli(["generate", "--check", "--no-cache"], env, project);
+    expect(uncached.status).toBe(0);
+    expect(uncached.stderr).not.toContain("(unchanged inputs)");
   });
 });
