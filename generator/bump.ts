@@ -172,6 +172,8 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
       }
       if (current !== f.sha256) writes.push({ file: target, bytes: f.bytes });
     }
+    // A version now pinned without schema.ts (a revision given as JSON only) keeps no stale copy.
+    if (s.schemaTs === null) writes.push({ file: path.join(opts.schemasDir, s.version, "schema.ts"), bytes: null });
   }
   writes.push({ file: opts.lockFile, bytes: formatLock(lock) });
   return { staged, files, versions, writes };

@@ -12,10 +12,10 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash("sha256").update(bytes).digest("hex");
 }
 
-/** A file to be written: target path and its complete new bytes. */
+/** A file to be written (its complete new bytes) or, with `bytes: null`, removed. */
 export interface FileWrite {
   file: string;
-  bytes: Uint8Array | string;
+  bytes: Uint8Array | string | null;
 }
 
 /** Temporary sibling of a target, unique to this process. */
@@ -41,24 +41,28 @@ export interface StagedFiles {
 
 /** Write every file beside its target; nothing is replaced until `commit`. */
 export async function stageFiles(files: FileWrite[]): Promise<StagedFiles> {
-  const written: Array<{ tmp: string; file: string }> = [];
+  const written: Array<{ tmp: string | null; file: string }> = [];
   try {
     for (const { file, bytes } of files) {
+      if (bytes === null) {
+        written.push({ tmp: null, file });
+        continue;
+      }
       await mkdir(path.dirname(file), { recursive: true });
       const tmp = siblingTemp(file);
       await writeFile(tmp, bytes);
       written.push({ tmp, file });
     }
   } catch (e) {
-    await Promise.all(written.map((w) => rm(w.tmp, { force: true })));
+    await Promise.all(written.map((w) => (w.tmp === null ? undefined : rm(w.tmp, { force: true }))));
     throw e;
   }
   return {
     async commit() {
-      for (const { tmp, file } of written) await rename(tmp, file);
+      for (const { tmp, file } of written) await (tmp === null ? rm(file, { force: true }) : rename(tmp, file));
     },
     async discard() {
-      await Promise.all(written.map((w) => rm(w.tmp, { force: true })));
+      await Promise.all(written.map((w) => (w.tmp === null ? undefined : rm(w.tmp, { force: true }))));
     },
   };
 }

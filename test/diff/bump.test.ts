@@ -85,6 +85,7 @@ describe.each([
     for (const [other, entry] of Object.entries(before.versions)) if (other !== label) expect(after.versions[other], other).toEqual(entry);
     // The revision was given as JSON only: the label pins no schema.ts.
     expect(after.versions[label].schemaTs).toBeUndefined();
+    expect(existsSync(path.join(project, "schemas", label, "schema.ts"))).toBe(false);
   });
 
   it("writes a review report named by the old and new hash prefixes that names the changed methods and definitions", () => {

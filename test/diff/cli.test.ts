@@ -47,7 +47,11 @@ describe("mcp-codegen diff (CLI)", () => {
   });
 
   it("prints API-diff JSON that validates against schemas/api-diff.schema.json", async () => {
-    const r = await runCli(["diff", "--generated", "generated", "generated", "--format", "json"]);
+    // A one-version tree (the lock's first label) keeps this quick; the format is the same for any tree.
+    const label = Object.keys((await readLock(lockFile)).versions).sort()[0];
+    const tree = path.join(tempDir(), "tree");
+    expect((await runCli(["generate", "--versions", label, "--out", tree])).status).toBe(0);
+    const r = await runCli(["diff", "--generated", tree, tree, "--format", "json"]);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
     const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema("api-diff.schema.json"));
