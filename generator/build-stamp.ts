@@ -2,10 +2,10 @@
 // generator's sources and the compiler settings in dist/generator/.source-sha256; the bin entry
 // compares it with the sources before running, so a checkout never runs a stale dist/.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256 } from "./files.js";
+import { listFiles, sha256 } from "./files.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The checkout's root when this module runs from `<root>/dist/generator/`, else null. */
@@ -17,20 +17,14 @@ function checkoutOfDist(): string | null {
 
 /** sha256 over the generator's .ts sources (paths and bytes) and the compiler settings. */
 export function sourceHash(root: string): string {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (e.name.endsWith(".ts")) files.push(full);
-    }
-  };
-  walk(path.join(root, "generator"));
-  files.push(path.join(root, "tsconfig.json"), path.join(root, "tsconfig.build.json"));
-  const parts = files
-    .map((f) => path.relative(root, f).split(path.sep).join("/"))
-    .sort()
-    .map((rel) => `${rel}\0${sha256(readFileSync(path.join(root, rel)))}`);
+  const files = [
+    ...listFiles(path.join(root, "generator"))
+      .filter((rel) => rel.endsWith(".ts"))
+      .map((rel) => `generator/${rel}`),
+    "tsconfig.json",
+    "tsconfig.build.json",
+  ];
+  const parts = files.map((rel) => `${rel}\0${sha256(readFileSync(path.join(root, rel)))}`);
   return sha256(parts.join("\n"));
 }
 

@@ -219,6 +219,8 @@ export function pinSummary(result: PinResult): string {
         `definitions +${s.definitions.added} -${s.definitions.removed} ~${s.definitions.changed}; ${s.breaking} breaking, ${s.nonBreaking} not`
       );
     };
+    const own = result.lock.versions[v.version]?.commit;
+    if (own !== undefined && v.status !== "unchanged") lines.push(`  ${v.version}: pinned at its own commit ${own}`);
     if (v.status === "unchanged") lines.push(`  ${v.version}: unchanged`);
     else if (v.status === "added") lines.push(`  ${v.version}: new version (sha256 ${v.sha256})${v.diff !== null ? `, against ${v.base}: ${counts(v.diff)}` : ""}`);
     else if (v.diff === null) lines.push(`  ${v.version}: changed (sha256 ${v.previousSha256} → ${v.sha256}); the old schema was not synced, so no diff`);

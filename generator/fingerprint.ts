@@ -6,12 +6,12 @@
 // versions of the packages that shape the output, and the options. A later check with the same key
 // compares the files on disk with the recorded hashes; with any input changed the key differs, the
 // lookup misses, and the check generates in full. A cold or unwritable cache is never an error.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256, siblingTemp } from "./files.js";
+import { listFiles, sha256, siblingTemp } from "./files.js";
 import { runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
 import type { SpecLock } from "./spec/lock.js";
 
@@ -36,16 +36,8 @@ interface Manifest {
 /** `rel\0sha256` of every file under `dir` (recursively), sorted; empty when absent. */
 function folderDigest(dir: string | undefined, accept: (name: string) => boolean = () => true): string {
   if (dir === undefined || !existsSync(dir)) return "";
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else if (accept(e.name)) out.push(`${path.relative(dir, full).split(path.sep).join("/")}\0${sha256(readFileSync(full))}`);
-    }
-  };
-  walk(dir);
-  return sha256(out.sort().join("\n"));
+  const files = listFiles(dir).filter((rel) => accept(path.posix.basename(rel)));
+  return sha256(files.map((rel) => `${rel}\0${sha256(readFileSync(path.join(dir, rel)))}`).join("\n"));
 }
 
 function fileDigest(file: string | undefined): string {
@@ -105,16 +97,7 @@ export async function checkFingerprint(outDir: string, inputs: FingerprintInputs
     return null;
   }
   if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return null;
-  const onDisk: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const full = path.join(d, e.name);
-      if (e.isDirectory()) walk(full);
-      else onDisk.push(path.relative(outDir, full).split(path.sep).join("/"));
-    }
-  };
-  walk(outDir);
-  const present = onDisk.filter((rel) => Object.hasOwn(manifest.files, rel) || !ignore(rel));
+  const present = listFiles(outDir).filter((rel) => Object.hasOwn(manifest.files, rel) || !ignore(rel));
   const expected = Object.keys(manifest.files);
   if (present.length !== expected.length) return null;
   for (const rel of present) {

@@ -5,11 +5,11 @@
 // `mcp-codegen bump` writes (`DIFFS/<label>@<old>..<new>.md|json`, see `isReviewReport`), and, with
 // `keep`, files of versions a run did not generate.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "./errors.js";
 import type { GeneratedFiles } from "./emit/index.js";
-import { GENERATED_MARKER } from "./files.js";
+import { GENERATED_MARKER, listFiles } from "./files.js";
 
 export { GENERATED_MARKER };
 
@@ -23,15 +23,6 @@ export interface WriteOptions {
   keep?: (rel: string) => boolean;
 }
 
-export async function listFiles(dir: string, base = dir): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await listFiles(full, base)));
-    else out.push(path.relative(base, full).split(path.sep).join("/"));
-  }
-  return out.sort();
-}
 
 /** Refuse to replace a folder that holds something other than a generated tree. */
 function assertReplaceable(outDir: string): void {
@@ -65,7 +56,7 @@ export async function stageTree(outDir: string, files: GeneratedFiles, options: 
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = path.join(parent, `.${path.basename(outDir)}.new-${stamp}`);
   const retired = path.join(parent, `.${path.basename(outDir)}.old-${stamp}`);
-  const kept = existsSync(outDir) ? (await listFiles(outDir)).filter((rel) => !files.has(rel) && (isReviewReport(rel) || options.keep?.(rel) === true)) : [];
+  const kept = existsSync(outDir) ? listFiles(outDir).filter((rel) => !files.has(rel) && (isReviewReport(rel) || options.keep?.(rel) === true)) : [];
   try {
     await mkdir(staging);
     for (const [rel, text] of files) {
@@ -111,7 +102,7 @@ export interface StaleFile {
 /** Compare `files` with what `outDir` holds (review reports and kept files aside). Empty when identical. */
 export async function checkTree(outDir: string, files: GeneratedFiles, options: WriteOptions = {}): Promise<StaleFile[]> {
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError("expected the output to be a folder, found a file", outDir);
-  const onDisk = existsSync(outDir) ? (await listFiles(outDir)).filter((rel) => files.has(rel) || !(isReviewReport(rel) || options.keep?.(rel) === true)) : [];
+  const onDisk = existsSync(outDir) ? listFiles(outDir).filter((rel) => files.has(rel) || !(isReviewReport(rel) || options.keep?.(rel) === true)) : [];
   const result: StaleFile[] = [];
   const names = [...new Set([...onDisk, ...files.keys()])].sort();
   for (const rel of names) {
