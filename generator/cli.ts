@@ -314,7 +314,11 @@ const bumpCommand: Command = {
     const result = await bump({ ...updateOptions(values, ctx), outDir: resolvePath(ctx, str(values, "out"), ctx.project.outDir), json: format(str(values, "format")) === "json" });
     await printPin(ctx.io, result);
     const where = path.relative(ctx.io.cwd, resolvePath(ctx, str(values, "out"), ctx.project.outDir)) || ".";
-    ctx.io.stdout.write(`wrote the lock, schemas/ and ${result.files} files into ${where}; review the reports above, then commit them together\n`);
+    const reports = result.versions.reduce((n, v) => n + v.reports.length, 0);
+    ctx.io.stdout.write(
+      `wrote the lock, schemas/ and ${result.files} files into ${where}` +
+        (reports > 0 ? `; review the report${reports > 1 ? "s" : ""} above, then commit them with the lock and the tree\n` : "; no version changed\n"),
+    );
     return 0;
   },
 };

@@ -67,7 +67,9 @@ export function findSpecVersions(dir: string): Map<string, string> {
   return new Map([...found].sort(byKey));
 }
 
+/** The commit of a spec checkout at `dir` (its own root: a folder inside another repository is not one). */
 function gitHead(dir: string): string | null {
+  if (!existsSync(path.join(dir, ".git"))) return null;
   try {
     return execFileSync("git", ["-C", dir, "rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
