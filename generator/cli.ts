@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { PinResult } from "./bump.js";
+import { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./emit/targets.js";
 import { InputError } from "./errors.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
@@ -49,6 +50,8 @@ const OPTIONS = {
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
   from: { type: "string", usage: "--from DIR", help: "a local spec folder or checkout (<DIR>/<v>/schema.json or <DIR>/schema/<v>/schema.json)" },
   as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
+  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, or both (the default): the Ruby tree is then the ruby/ folder of the output; with typescript alone, ruby/ is kept as it is" },
+  module: { type: "string", usage: "--module NAME", help: "the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)" },
   help: { type: "boolean", usage: "--help", help: "this command's help" },
 } satisfies Record<string, OptionSpec>;
 
@@ -104,6 +107,13 @@ function cacheDir(ctx: Context, values: Values): string | undefined {
   return ctx.io.env.MCP_CODEGEN_CACHE_DIR || ctx.project.cacheDir;
 }
 
+function targetList(value: string | undefined): Target[] {
+  if (value === undefined) return [...TARGETS];
+  const list = value.split(",").map((s) => s.trim());
+  for (const t of list) if (!(TARGETS as readonly string[]).includes(t)) throw new UsageError(`unknown --target "${t}"; expected: ${TARGETS.join(", ")}`);
+  return TARGETS.filter((t) => list.includes(t));
+}
+
 function format(value: string | undefined): "md" | "json" {
   if (value === undefined || value === "md" || value === "json") return value ?? "md";
   throw new UsageError(`--format must be md or json, got "${value}"`);
@@ -131,7 +141,7 @@ function shellWord(s: string): string {
 // ── Commands ──────────────────────────────────────────────────────────────────────────────────
 
 const generate: Command = {
-  usage: ["generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
+  usage: ["generate [--target typescript,ruby] [--module NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
   summary: "Generate the tree for every version (or check that it is up to date).",
   details: [
     "Reads <DIR>/<label>/schema.json for every folder of --schemas (each folder name is a version label)",
@@ -141,9 +151,12 @@ const generate: Command = {
     "--check on an unchanged tree compares file hashes with the fingerprint of the last generation",
     "from the same inputs (in the cache); anything else generates in memory and compares.",
   ],
-  options: ["schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
+  options: ["target", "module", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
   async run(values, _positionals, ctx) {
     const { io, project } = ctx;
+    const targets = targetList(str(values, "target"));
+    if (str(values, "module") !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
+    const emit = { targets, rubyModule: str(values, "module") };
     const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
     const versions = csv(str(values, "versions"));
     const outGiven = str(values, "out") !== undefined;
@@ -157,13 +170,15 @@ const generate: Command = {
       const needed = versions !== undefined && outGiven ? versions : undefined;
       io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed })));
     }
-    const outDir = resolvePath(ctx, str(values, "out"), project.outDir);
+    const rubyOnly = !targets.includes("typescript");
+    const outDir = resolvePath(ctx, str(values, "out"), rubyOnly ? path.join(project.outDir, RUBY_FOLDER) : project.outDir);
     const all = discoverVersions(schemasDir);
     if (versions) unknownLabels(versions, all, schemasDir);
     // --versions into the project's own tree: every version is generated (the shared files name them
     // all) and only the chosen ones' folders are replaced; the others stay as they are on disk.
-    const others = versions !== undefined && !outGiven ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
-    const keep = (rel: string) => others.has(rel.split("/")[0]);
+    const others = versions !== undefined && !outGiven && !rubyOnly ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
+    const byTarget = ownedPaths(targets);
+    const scope = { owned: (rel: string) => byTarget(rel) && !others.has(rel.split("/")[0]) };
     const selection = others.size > 0 ? undefined : versions;
     const modelOptions = {
       schemasDir,
@@ -174,19 +189,21 @@ const generate: Command = {
       cacheDir: cacheDir(ctx, values),
     };
     const where = path.relative(io.cwd, outDir) || ".";
-    const fingerprint = modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort() } : undefined;
+    const fingerprint =
+      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), emit } : undefined;
     if (flag(values, "check") && fingerprint !== undefined) {
-      const fast = await checkFingerprint(outDir, fingerprint, (rel) => isReviewReport(rel) || keep(rel));
+      const fast = await checkFingerprint(outDir, fingerprint, (rel) => isReviewReport(rel) || !scope.owned(rel));
       if (fast !== null) {
         io.stderr.write(`${where} is up to date: ${fast.files} files for ${fast.versions} versions (unchanged inputs)\n`);
         return 0;
       }
     }
-    const { model, files } = await (await pipeline()).generateFiles(modelOptions);
-    for (const rel of [...files.keys()]) if (keep(rel)) files.delete(rel);
+    const { model, files } = await (await pipeline()).generateFiles(modelOptions, emit);
+    // The versions kept as they are: their freshly generated files are set aside, the disk's kept.
+    for (const rel of [...files.keys()]) if (others.has(rel.split("/")[0])) files.delete(rel);
     const versionCount = model.versions.length;
     if (flag(values, "check")) {
-      const stale = await checkTree(outDir, files, { keep });
+      const stale = await checkTree(outDir, files, scope);
       if (stale.length === 0) {
         if (fingerprint !== undefined) await recordFingerprint(outDir, fingerprint, files, versionCount);
         io.stderr.write(`${where} is up to date: ${files.size} files for ${versionCount} versions\n`);
@@ -197,7 +214,7 @@ const generate: Command = {
       io.stderr.write(`${where} is stale: ${stale.map((s) => `${s.path} (${s.status})`).join(", ")}\nRun \`${again}\` to regenerate it.\n`);
       return 1;
     }
-    await writeTree(outDir, files, { keep });
+    await writeTree(outDir, files, scope);
     if (fingerprint !== undefined) await recordFingerprint(outDir, fingerprint, files, versionCount);
     const summary = model.versions
       .filter((v) => !others.has(v.label))

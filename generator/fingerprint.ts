@@ -25,6 +25,8 @@ export interface FingerprintInputs {
   patchesDir?: string;
   overridesFile?: string;
   cacheDir: string;
+  /** Emit options that shape the output (targets, Ruby module). */
+  emit?: unknown;
 }
 
 interface Manifest {
@@ -78,6 +80,7 @@ function key(inputs: FingerprintInputs): string {
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
       overrides: fileDigest(inputs.overridesFile),
+      emit: inputs.emit ?? null,
     }),
   );
 }

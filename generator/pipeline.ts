@@ -1,6 +1,6 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
 import path from "node:path";
-import { emitTree, type GeneratedFiles } from "./emit/index.js";
+import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
 import { buildVersionModel } from "./model/build.js";
 import { readOverrides } from "./model/overrides.js";
 import type { ProtocolModel, VersionModel } from "./model/types.js";
@@ -54,9 +54,12 @@ export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOpti
   return { versions };
 }
 
-export async function generateFiles(options: ModelOptions): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
+export async function generateFiles(
+  options: ModelOptions,
+  emit: Pick<EmitOptions, "targets" | "rubyModule"> = {},
+): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
   const model = buildModel(options);
-  return { model, files: await emitTree(model, { cacheDir: options.cacheDir }) };
+  return { model, files: await emitTree(model, { cacheDir: options.cacheDir, ...emit }) };
 }
 
 /** Compare two version labels of a schemas folder (any labels, in the order given). */

@@ -11,8 +11,18 @@ import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
 import { byKey } from "../order.js";
+import { emitRubyTree } from "./ruby/printer.js";
 
-export type EmitOptions = TypeEmitOptions;
+// The targets live in targets.ts (the CLI reads them without loading the emitters).
+import { RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
+export { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
+
+export interface EmitOptions extends TypeEmitOptions {
+  /** Which targets to emit (default: all of TARGETS). */
+  targets?: readonly Target[];
+  /** The Ruby namespace (default `McpCodegen`). */
+  rubyModule?: string;
+}
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -92,6 +102,12 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
 }
 
 export async function emitTree(model: ProtocolModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
+  const targets = options.targets ?? TARGETS;
+  const ruby = targets.includes("ruby") ? emitRubyTree(model, { module: options.rubyModule }) : new Map<string, string>();
+  if (!targets.includes("typescript")) return ruby;
+  if (ruby.size > 0 && model.versions.some((v) => v.label === RUBY_FOLDER)) {
+    throw new InputError(`version label "${RUBY_FOLDER}" would share its folder with the Ruby tree; rename the folder or generate one target (--target)`);
+  }
   const idents = new Map<string, string>();
   for (const v of model.versions) {
     const ident = versionIdent(v.label);
@@ -114,5 +130,6 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
+  for (const [p, text] of ruby) files.set(`${RUBY_FOLDER}/${p}`, text);
   return new Map([...files].sort(byKey));
 }
