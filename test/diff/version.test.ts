@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { typeSummary, type VersionDiff } from "../../generator/diff/index.js";
+import { typeSummary as summaryOfNode, type VersionDiff } from "../../generator/diff/index.js";
 import { versionDiffMarkdown } from "../../generator/emit/diff-markdown.js";
+import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import { diffLabels } from "../../generator/pipeline.js";
+import { loadSpecBytes } from "../../generator/spec/load.js";
 import { readLock } from "../../generator/spec/lock.js";
 import { ensureSchemas, lockFile, modelOptions } from "./helpers.js";
 
@@ -105,6 +107,12 @@ describe("identical versions", () => {
     }
   });
 });
+
+/** The summary of a schema written beside the definitions it references (typeSummary reads the IR). */
+function typeSummary(schema: object): string {
+  const doc = { $defs: { X: schema, A: {}, B: {}, Icon: {} } };
+  return summaryOfNode(buildSchemaIR(loadSpecBytes(Buffer.from(JSON.stringify(doc)), "x.json", "x")).definitions.get("X")!.node);
+}
 
 describe("typeSummary", () => {
   it("normalizes refs, consts, enums, unions, arrays and inline objects", () => {
