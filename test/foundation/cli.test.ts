@@ -126,6 +126,14 @@ describe("generate: bad input exits 2 and leaves the output untouched", () => {
   });
 });
 
+/** Write a lock naming these versions, with a download address nothing answers at; returns its path. */
+function writeLock(dir: string, versions: Record<string, object>): string {
+  const lock = path.join(dir, "lock.json");
+  const body = { repository: "https://example.invalid/spec", commit: "0".repeat(40), rawUrl: "http://127.0.0.1:9/{commit}/{path}", versions };
+  writeFileSync(lock, JSON.stringify(body));
+  return lock;
+}
+
 /** A lock naming version 9999-01-01 with one hash, and a spec folder whose file has another. */
 function mismatchedLock() {
   const dir = tempDir();
@@ -134,16 +142,7 @@ function mismatchedLock() {
   const bytes = JSON.stringify(minimalLegacySchema());
   writeFileSync(path.join(spec, "9999-01-01", "schema.json"), bytes);
   const expected = sha256("something else");
-  const lock = path.join(dir, "lock.json");
-  writeFileSync(
-    lock,
-    JSON.stringify({
-      repository: "https://example.invalid/spec",
-      commit: "0".repeat(40),
-      rawUrl: "http://127.0.0.1:9/{commit}/{path}",
-      versions: { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: expected } },
-    }),
-  );
+  const lock = writeLock(dir, { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: expected } });
   return { dir, lock, spec, expected, actual: sha256(bytes) };
 }
 
@@ -165,16 +164,7 @@ describe("schemas sync", () => {
     mkdirSync(path.join(checkout, "schema", "9999-01-01"), { recursive: true });
     const bytes = JSON.stringify(minimalLegacySchema());
     writeFileSync(path.join(checkout, "schema", "9999-01-01", "schema.json"), bytes);
-    const lock = path.join(dir, "lock.json");
-    writeFileSync(
-      lock,
-      JSON.stringify({
-        repository: "r",
-        commit: "1".repeat(40),
-        rawUrl: "http://127.0.0.1:9/{commit}/{path}",
-        versions: { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: sha256(bytes) } },
-      }),
-    );
+    const lock = writeLock(dir, { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: sha256(bytes) } });
     const target = path.join(dir, "synced");
     const r = await runCli(["schemas", "sync", "--lock", lock, "--schemas", target, "--spec-dir", checkout]);
     expect(r.status).toBe(0);
@@ -189,16 +179,7 @@ describe("schemas sync", () => {
     writeFileSync(path.join(spec, "9999-01-01", "schema.json"), bytes + "\n");
     mkdirSync(path.join(spec, "schema", "9999-01-01"), { recursive: true });
     writeFileSync(path.join(spec, "schema", "9999-01-01", "schema.json"), bytes);
-    const lock = path.join(dir, "lock.json");
-    writeFileSync(
-      lock,
-      JSON.stringify({
-        repository: "r",
-        commit: "1".repeat(40),
-        rawUrl: "http://127.0.0.1:9/{commit}/{path}",
-        versions: { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: sha256(bytes) } },
-      }),
-    );
+    const lock = writeLock(dir, { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: sha256(bytes) } });
     const target = path.join(dir, "synced");
     const r = await runCli(["schemas", "sync", "--lock", lock, "--schemas", target, "--spec-dir", spec]);
     expect(r.status, r.stderr).toBe(0);
@@ -251,16 +232,7 @@ describe("generate --check", () => {
 function unreachableLock(versions: string[]): { lock: string; expected: Record<string, string> } {
   const dir = tempDir();
   const expected = Object.fromEntries(versions.map((v) => [v, sha256(`not published: ${v}`)]));
-  const lock = path.join(dir, "lock.json");
-  writeFileSync(
-    lock,
-    JSON.stringify({
-      repository: "https://example.invalid/spec",
-      commit: "0".repeat(40),
-      rawUrl: "http://127.0.0.1:9/{commit}/{path}",
-      versions: Object.fromEntries(versions.map((v) => [v, { path: `schema/${v}/schema.json`, sha256: expected[v] }])),
-    }),
-  );
+  const lock = writeLock(dir, Object.fromEntries(versions.map((v) => [v, { path: `schema/${v}/schema.json`, sha256: expected[v] }])));
   return { lock, expected };
 }
 
@@ -332,18 +304,9 @@ describe("schemas sync: schema.ts", () => {
       writeFileSync(path.join(spec, v, "schema.ts"), ts);
     }
     const digest = (s: string) => createHash("sha256").update(s).digest("hex");
-    const lock = path.join(dir, "lock.json");
     const entry = { path: "schema/x/schema.json", sha256: digest(json) };
-    writeFileSync(
-      lock,
-      JSON.stringify({
-        repository: "r",
-        commit: "1".repeat(40),
-        rawUrl: "http://127.0.0.1:9/{commit}/{path}",
-        // 9999-02-02 was published as JSON only: no schemaTs in its entry.
-        versions: { "9999-01-01": { ...entry, schemaTs: { path: "schema/x/schema.ts", sha256: digest(ts) } }, "9999-02-02": entry },
-      }),
-    );
+    // 9999-02-02 was published as JSON only: no schemaTs in its entry.
+    const lock = writeLock(dir, { "9999-01-01": { ...entry, schemaTs: { path: "schema/x/schema.ts", sha256: digest(ts) } }, "9999-02-02": entry });
     const target = path.join(dir, "synced");
     const r = await runCli(["schemas", "sync", "--lock", lock, "--schemas", target, "--spec-dir", spec]);
     expect(r.status, r.stderr).toBe(0);
