@@ -1,5 +1,4 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
-import { InputError } from "../errors.js";
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
@@ -11,26 +10,15 @@ import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
 import { byKey } from "../order.js";
+import { versionIdents } from "../model/naming.js";
 
 export type EmitOptions = TypeEmitOptions;
 
 export type GeneratedFiles = Map<string, string>;
 
-/** Words a label may not be used as verbatim: reserved in TypeScript modules, or names index.ts uses itself. */
-const RESERVED = new Set(
-  (
-    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
-    "import in instanceof new null return super switch this throw true try typeof var void while with implements interface let " +
-    "package private protected public static yield await arguments eval as async from of type declare module namespace " +
-    "versions latestVersion modules isProtocolVersion forVersion VersionModule ProtocolVersion"
-  ).split(" "),
-);
-
-/** A module identifier for a version label (`2025-11-25` → `v2025_11_25`, `draft` → `draft`, `default` → `v_default`). */
+/** A module identifier for a version label, as the naming pass gives it when the label is alone. */
 export function versionIdent(label: string): string {
-  const safe = label.replace(/[^A-Za-z0-9_$]/g, "_");
-  if (/^[0-9]/.test(safe)) return `v${safe}`;
-  return RESERVED.has(safe) ? `v_${safe}` : safe;
+  return versionIdents([label]).get(label)!;
 }
 
 /** The newest label that is a release date, or null when none is. */
@@ -92,13 +80,8 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
 }
 
 export async function emitTree(model: ProtocolModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
-  const idents = new Map<string, string>();
-  for (const v of model.versions) {
-    const ident = versionIdent(v.label);
-    const clash = idents.get(ident);
-    if (clash !== undefined) throw new InputError(`version labels "${clash}" and "${v.label}" map to the same module name ${ident}; rename one folder`);
-    idents.set(ident, v.label);
-  }
+  const idents = versionIdents(model.versions.map((v) => v.label));
+  const identOf = (label: string) => idents.get(label)!;
   setTemplateCache(options.cacheDir);
   const files: GeneratedFiles = new Map();
   const memo: OutputsMemo = new Map();
@@ -106,11 +89,11 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
 
   const header = { versions: model.versions };
-  const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
+  const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, finish));
   for (const [p, text] of runtimeFiles()) files.set(p, text);
-  files.set("router.ts", emitRouter(model, versionIdent, finish));
+  files.set("router.ts", emitRouter(model, identOf, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
