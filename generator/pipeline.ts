@@ -8,6 +8,7 @@ import { readOverrides } from "./model/overrides.js";
 import type { ProtocolModel } from "./model/types.js";
 import type { SpecLock } from "./spec/lock.js";
 import { loadSpec } from "./spec/load.js";
+import { loadSpecTypeFacts } from "./model/spec-typescript.js";
 
 export interface ModelOptions {
   /** Folder of `<label>/schema.json` folders; every such folder is a version. */
@@ -18,7 +19,7 @@ export interface ModelOptions {
   lock?: SpecLock;
   patchesDir?: string;
   overridesFile?: string;
-  /** Cache folder for the type compiler's output (see `EmitOptions`); absent: no cache. */
+  /** Cache folder (compiled templates, schema.ts facts; see `EmitOptions`); absent: no cache. */
   cacheDir?: string;
 }
 
@@ -49,7 +50,10 @@ export function buildModel(options: ModelOptions): ProtocolModel {
   const versions = labels.map((label) => {
     const spec = loadSpec(path.join(options.schemasDir, label, "schema.json"), label, { patchesDir: options.patchesDir });
     const pinned = options.lock?.versions[label]?.sha256 === spec.sha256;
-    return buildVersionModel(spec, { specCommit: pinned ? options.lock!.commit : null, overrides });
+    // The spec's TypeScript beside its schema.json, when there is one: a second input for the type printer.
+    const schemaTs = path.join(options.schemasDir, label, "schema.ts");
+    const specTypes = existsSync(schemaTs) ? loadSpecTypeFacts(schemaTs, options.cacheDir) : null;
+    return buildVersionModel(spec, { specCommit: pinned ? options.lock!.commit : null, overrides, specTypes });
   });
   return { versions };
 }

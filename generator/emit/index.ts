@@ -7,12 +7,15 @@ import { emitMatrix } from "./matrix.js";
 import { emitRouter } from "./router.js";
 import { runtimeFiles } from "./runtime-source.js";
 import { setTemplateCache, template } from "./templates.js";
-import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
+import { emitTypeDeclarations } from "./typescript.js";
 import { zodModule } from "./zod.js";
 import { byKey } from "../order.js";
 import { versionIdents } from "../model/naming.js";
 
-export type EmitOptions = TypeEmitOptions;
+export interface EmitOptions {
+  /** Folder for the content-addressed cache of precompiled templates; absent: no cache. */
+  cacheDir?: string;
+}
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -52,11 +55,12 @@ interface DefinitionOutputs {
 }
 type OutputsMemo = Map<string, Promise<DefinitionOutputs>>;
 
-function definitionOutputs(version: VersionModel, options: EmitOptions, memo: OutputsMemo): Promise<DefinitionOutputs> {
-  const key = `${version.sha256}|${version.dialect}|${version.patches.join(",")}`;
+function definitionOutputs(version: VersionModel, memo: OutputsMemo): Promise<DefinitionOutputs> {
+  // The types also depend on the version's schema.ts (which may differ where schema.json does not).
+  const key = `${version.sha256}|${version.dialect}|${version.patches.join(",")}|${version.specTypes?.sha256 ?? "json-only"}`;
   let outputs = memo.get(key);
   if (outputs === undefined) {
-    outputs = emitTypeDeclarations(version, options).then((declarations) => ({ declarations, zod: zodModule(version), guards: guardModule(version) }));
+    outputs = Promise.resolve({ declarations: emitTypeDeclarations(version), zod: zodModule(version), guards: guardModule(version) });
     memo.set(key, outputs);
   }
   return outputs;
@@ -65,7 +69,7 @@ function definitionOutputs(version: VersionModel, options: EmitOptions, memo: Ou
 export async function emitVersion(version: VersionModel, options: EmitOptions = {}, memo: OutputsMemo = new Map()): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const files: GeneratedFiles = new Map();
-  const { declarations, zod, guards } = await definitionOutputs(version, options, memo);
+  const { declarations, zod, guards } = await definitionOutputs(version, memo);
   files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(
     `${version.label}/methods.ts`,

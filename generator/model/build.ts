@@ -4,6 +4,7 @@
 import { InputError, pointer } from "../errors.js";
 import { refName } from "../spec/load.js";
 import type { ResultOverride } from "./overrides.js";
+import type { SpecTypeFacts } from "./spec-typescript.js";
 import type {
   Era,
   JsonSchema,
@@ -44,6 +45,8 @@ type DeclaredResult = { definition: string } | { inline: JsonSchema; where: Arra
 export interface BuildOptions {
   specCommit: string | null;
   overrides?: ResultOverride[];
+  /** The version's schema.ts facts (generator/model/spec-typescript.ts), when it has one. */
+  specTypes?: SpecTypeFacts | null;
 }
 
 export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): VersionModel {
@@ -148,6 +151,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     patches: spec.patches,
     definitions,
     ir,
+    specTypes: options.specTypes ?? null,
     requests,
     notifications,
   };

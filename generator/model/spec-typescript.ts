@@ -15,8 +15,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sha256 } from "../spec/lock.js";
 
-/** `open`: a string index signature; `closed`: members only; `object`: the `object` keyword. */
-export type ObjectKind = "open" | "closed" | "object";
+/**
+ * `open`: a string index signature; `open-any`: one whose value type is `any` (which, unlike
+ * `unknown`, every object type is assignable to, interfaces included); `closed`: members only;
+ * `object`: the `object` keyword.
+ */
+export type ObjectKind = "open" | "open-any" | "closed" | "object";
 
 /**
  * One step into a type: a property by name, the element type of an array (`items`), or the value
@@ -100,6 +104,8 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
   const typeReferenceName = (node: TypeNode): string | undefined =>
     ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) ? node.typeName.text : undefined;
 
+  const indexKind = (index: import("typescript").IndexSignatureDeclaration): ObjectKind =>
+    index.type.kind === ts.SyntaxKind.AnyKeyword ? "open-any" : "open";
   const kindMemo = new Map<Decl, ObjectKind | undefined>();
   const inProgress = new Set<Decl>();
   const declKind = (decl: Decl): ObjectKind | undefined => {
@@ -108,7 +114,9 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     inProgress.add(decl);
     let kind: ObjectKind | undefined;
     if (ts.isInterfaceDeclaration(decl)) {
-      kind = decl.members.some(ts.isIndexSignatureDeclaration) || heritage(decl).some((b) => kindOf(b) === "open") ? "open" : "closed";
+      const own = decl.members.find(ts.isIndexSignatureDeclaration);
+      const inherited = heritage(decl).map(kindOf).find((k) => k === "open" || k === "open-any");
+      kind = own !== undefined ? indexKind(own) : inherited ?? "closed";
     } else {
       kind = kindOf(decl.type);
     }
@@ -120,11 +128,15 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
   const kindOf = (raw: TypeNode): ObjectKind | undefined => {
     const node = unwrap(raw);
     if (node.kind === ts.SyntaxKind.ObjectKeyword) return "object";
-    if (ts.isTypeLiteralNode(node)) return node.members.some(ts.isIndexSignatureDeclaration) ? "open" : "closed";
-    if (ts.isMappedTypeNode(node)) return "open";
+    if (ts.isTypeLiteralNode(node)) {
+      const index = node.members.find(ts.isIndexSignatureDeclaration);
+      return index === undefined ? "closed" : indexKind(index);
+    }
+    if (ts.isMappedTypeNode(node)) return node.type?.kind === ts.SyntaxKind.AnyKeyword ? "open-any" : "open";
     if (ts.isIntersectionTypeNode(node)) {
       const kinds = node.types.map(kindOf);
-      if (kinds.includes("open")) return "open";
+      const open = kinds.find((k) => k === "open" || k === "open-any");
+      if (open !== undefined) return open;
       return kinds.some((k) => k !== undefined) ? "closed" : undefined;
     }
     const name = typeReferenceName(node);
@@ -132,7 +144,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     const local = localRef(node);
     if (local !== undefined) return declKind(local);
     const args = (node as import("typescript").TypeReferenceNode).typeArguments;
-    if (name === "Record" && !declarations.has(name)) return "open";
+    if (name === "Record" && !declarations.has(name)) return args?.[1]?.kind === ts.SyntaxKind.AnyKeyword ? "open-any" : "open";
     if (KIND_PRESERVING.has(name) && !declarations.has(name) && args !== undefined && args.length > 0) return kindOf(args[0]);
     return undefined;
   };

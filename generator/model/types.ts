@@ -2,6 +2,7 @@
 // never the raw schema file. Loading (generator/spec/) produces `LoadedSpec`; the model pass
 // (generator/model/build.ts) turns it into `VersionModel`, whose `ir` is the schema IR the printers read.
 import type { IrNode, SchemaIR } from "./ir.js";
+import type { SpecTypeFacts } from "./spec-typescript.js";
 
 /** A JSON Schema node after loading: one dialect-neutral form (see `LoadedSpec`). */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -119,6 +120,11 @@ export interface VersionModel {
   definitions: Readonly<Record<string, JsonSchema>>;
   /** The schema IR: every definition (derived ones included) as a typed tree, with its emitted names. */
   ir: SchemaIR;
+  /**
+   * What the version's schema.ts (the spec's TypeScript, beside its schema.json) says that
+   * schema.json cannot: open objects and `extends`. Absent or null when the version has no schema.ts.
+   */
+  specTypes?: SpecTypeFacts | null;
   /** Requests sorted by method. */
   requests: RequestMethod[];
   /** Notifications sorted by method. */
