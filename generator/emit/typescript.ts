@@ -7,7 +7,7 @@
 //   `anyOf`/`oneOf` unions, `allOf` and sibling keywords intersections. `not` cannot be written in
 //   TypeScript and is `unknown`; so is a node whose intersection says nothing a type can.
 // - A node without `type` whose keywords constrain one type (`properties` alone) is printed as that
-//   type: the other JSON types it lets through are the validators' business (schemas.ts, guards.ts).
+//   type, and its doc comment says the other JSON types are valid too (the validators accept them).
 // - Index signatures (open objects), `object`, and `extends` follow the spec's own TypeScript where
 //   the version has a schema.ts (`VersionModel.specTypes`, see generator/model/spec-typescript.ts),
 //   since schema.json cannot carry them; see `objectKind` for the rule with and without it.
@@ -59,11 +59,30 @@ function docComment(lines: readonly string[], depth: number): string[] {
   return [`${pad}/**`, ...body.map((l) => (l === "" ? `${pad} *` : `${pad} * ${l}`)), `${pad} */`];
 }
 
-/** The doc lines of a node's annotations: its description, then `@deprecated` when it is. */
+/** A node of one JSON type that lets every other type through (a schema with keywords but no `type`). */
+function isImplied(node: IrNode): boolean {
+  switch (node.kind) {
+    case "string":
+    case "number":
+    case "array":
+    case "object":
+      return node.impliedType;
+    case "intersection":
+      return node.parts.every(isImplied);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The doc lines of a node: its description, `@deprecated` when it is, and a note where the type
+ * shows only the JSON types a schema without `type` constrains.
+ */
 function annotationLines(node: IrNode): string[] {
   const lines: string[] = [];
   const { description, deprecated } = node.annotations;
   if (description !== undefined && description.trim() !== "") lines.push(description);
+  if (isImplied(node)) lines.push("The schema has no `type`: values of the JSON types it does not constrain are valid too.");
   if (deprecated === true && !(description ?? "").includes("@deprecated")) lines.push("@deprecated");
   return lines;
 }
@@ -129,10 +148,10 @@ export class TypePrinter {
 
   /**
    * The object kind of an object node. `additionalProperties` decides when present (`false`: closed;
-   * a schema: an index signature of it; `true`/`{}`: an index signature, or `object` where the spec's
-   * TypeScript says `object`). Absent: a `_meta` object is open; otherwise the spec's TypeScript
-   * decides where it has this location; without it (no schema.ts, or a location it does not have),
-   * an object that declares no properties is open and one that declares properties is closed.
+   * a schema: an index signature of it; `true`/`{}`: an index signature of `unknown`, or of `any` or
+   * `object` where the spec's TypeScript says so). Absent: a `_meta` object is open; otherwise the
+   * spec's TypeScript decides where it has this location; without it (no schema.ts, or a location it
+   * does not have), an object that declares no properties is open and one that declares some is closed.
    */
   objectKind(node: ObjectNode, ctx: Context): ObjectKind {
     const fact = this.facts === null ? undefined : objectKindAt(this.facts, ctx.definition, ctx.steps);
@@ -267,6 +286,10 @@ export class TypePrinter {
         return { text: branches.map((b) => wrap(b, Prec.Intersection)).join(" | "), prec: Prec.Union };
       }
       case "intersection": {
+        // Keywords of several types without `type` (`properties` beside `items`): one type or the other.
+        if (isImplied(node) && new Set(node.parts.map((p) => p.kind)).size === node.parts.length) {
+          return this.print({ kind: "union", at: node.at, annotations: {}, exclusive: false, branches: node.parts, source: "type" }, ctx);
+        }
         const parts = unique(node.parts.map((p) => this.print(p, ctx))).filter((p) => p.text !== "unknown");
         if (parts.some((p) => p.text === "never")) return primary("never");
         if (parts.length === 0) return primary("unknown");
