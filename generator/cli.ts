@@ -30,8 +30,9 @@ generate
                    file, and exit 1 if there is any (0 when identical)
   --spec-dir DIR   where sync finds the spec's schema files (default: $MCP_SPEC_DIR)
   --lock FILE      the lock pinning the spec's files (default: schemas/lock.json)
-  --no-cache       compile every type afresh; by default the type compiler's output is cached
-                   by content in node_modules/.cache/mcp-codegen ($MCP_CODEGEN_CACHE_DIR)
+  --no-cache       redo every cached step; by default precompiled templates and the facts read
+                   from each schema.ts are cached by content in node_modules/.cache/mcp-codegen
+                   ($MCP_CODEGEN_CACHE_DIR)
 
 schemas sync
   Fills schemas/<version>/schema.json with the bytes pinned in schemas/lock.json, from --spec-dir

@@ -1,5 +1,6 @@
 // The committed generated/ tree is exactly what the generator produces, every time, and compiles.
 import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emitTree } from "../../generator/emit/index.js";
@@ -30,9 +31,12 @@ describe("generated/", () => {
       expect(r.status, r.stderr).toBe(0);
       expect(readTree(out), run).toEqual(committed);
     }
-    // One compiled types file per distinct schema (2026-07-28 and draft share bytes), and the templates.
+    // One facts entry per distinct schema.ts among the synced versions, and the templates.
     const entries = [...readTree(cache).keys()];
-    expect(entries.filter((e) => e.startsWith("json-schema-to-typescript/")).length).toBe(5);
+    const schemaTs = readdirSync(schemasDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(schemasDir, e.name, "schema.ts")))
+      .map((e) => readFileSync(path.join(schemasDir, e.name, "schema.ts"), "utf8"));
+    expect(entries.filter((e) => e.startsWith("spec-typescript/")).length).toBe(new Set(schemaTs).size);
     expect(entries.some((e) => e.startsWith("handlebars/"))).toBe(true);
   });
 
@@ -85,19 +89,18 @@ describe("types.ts", () => {
     }
   });
 
-  it("reads like the spec's TypeScript: plain interfaces, index signatures only where the schema asks", () => {
+  it("reads like the spec's TypeScript: interfaces that extend, index signatures where the spec's TypeScript has them", () => {
     const types = readTree(generatedDir).get("2026-07-28/types.ts")!;
     const decl = (name: string) => {
-      const start = types.indexOf(`export interface ${name} {`);
+      const start = types.search(new RegExp(`^export interface ${name}\\b`, "m"));
       return types.slice(start, types.indexOf("\n}", start) + 2);
     };
-    // Declares properties, no additionalProperties: a plain interface.
-    expect(decl("CallToolRequest")).not.toContain("[k: string]");
-    // Declares no properties at all: an index signature.
-    expect(decl("MetaObject")).toBe("export interface MetaObject {\n  [k: string]: unknown\n}");
-    // additionalProperties given: an index signature.
-    expect(decl("Result")).toContain("[k: string]: unknown");
-    expect(types).toContain("export type EmptyResult = Result");
+    // A closed interface in schema.ts: no index signature; its inherited members left to its base.
+    expect(decl("CallToolRequest")).toBe('export interface CallToolRequest extends JSONRPCRequest {\n  method: "tools/call";\n  params: CallToolRequestParams;\n}');
+    // `type MetaObject = Record<string, unknown>` and `interface Result { …; [key: string]: unknown }`.
+    expect(decl("MetaObject")).toBe("export interface MetaObject {\n  [key: string]: unknown;\n}");
+    expect(decl("Result")).toContain("\n  [key: string]: unknown;\n}");
+    expect(types).toContain("export type EmptyResult = Result;");
   });
 });
 
