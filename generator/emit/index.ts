@@ -9,8 +9,9 @@ import { runtimeFiles } from "./runtime-source.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations } from "./typescript.js";
 import { zodModule } from "./zod.js";
-import { byKey } from "../order.js";
+import { byCodeUnit, byKey } from "../order.js";
 import { versionIdents } from "../model/naming.js";
+import { sha256 } from "../spec/lock.js";
 
 export interface EmitOptions {
   /** Folder for the content-addressed cache of precompiled templates; absent: no cache. */
@@ -56,8 +57,7 @@ interface DefinitionOutputs {
 type OutputsMemo = Map<string, Promise<DefinitionOutputs>>;
 
 function definitionOutputs(version: VersionModel, memo: OutputsMemo): Promise<DefinitionOutputs> {
-  // The types also depend on the version's schema.ts (which may differ where schema.json does not).
-  const key = `${version.sha256}|${version.dialect}|${version.patches.join(",")}|${version.specTypes?.sha256 ?? "json-only"}`;
+  const key = definitionsKey(version);
   let outputs = memo.get(key);
   if (outputs === undefined) {
     outputs = Promise.resolve({ declarations: emitTypeDeclarations(version), zod: zodModule(version), guards: guardModule(version) });
@@ -66,20 +66,56 @@ function definitionOutputs(version: VersionModel, memo: OutputsMemo): Promise<De
   return outputs;
 }
 
-export async function emitVersion(version: VersionModel, options: EmitOptions = {}, memo: OutputsMemo = new Map()): Promise<GeneratedFiles> {
+/**
+ * What makes two versions' definitions the same: the schema bytes, the dialect, the patches applied,
+ * and what the type printer takes from the version's schema.ts (the facts, not the file's bytes:
+ * two schema.ts that differ only in what the printer does not read print the same types).
+ */
+function definitionsKey(version: VersionModel): string {
+  const facts = version.specTypes ? sha256(JSON.stringify(version.specTypes.definitions)) : "json-only";
+  return `${version.sha256}|${version.dialect}|${version.patches.join(",")}|${facts}`;
+}
+
+/**
+ * For each version whose definitions are the same as another's of the tree, the label whose
+ * types.ts, schemas.ts and guards.ts it re-exports: the first such label in code-unit order.
+ */
+export function sameDefinitionsAs(versions: readonly VersionModel[]): Map<string, string> {
+  const first = new Map<string, string>();
+  const out = new Map<string, string>();
+  for (const v of [...versions].sort((a, b) => byCodeUnit(a.label, b.label))) {
+    const key = definitionsKey(v);
+    const owner = first.get(key);
+    if (owner === undefined) first.set(key, v.label);
+    else out.set(v.label, owner);
+  }
+  return out;
+}
+
+/**
+ * One version's files. `sameAs`: a label of the same tree whose definitions are this version's
+ * (see `sameDefinitionsAs`); its types.ts, schemas.ts and guards.ts are then re-exported, not copied.
+ */
+export async function emitVersion(version: VersionModel, options: EmitOptions = {}, memo: OutputsMemo = new Map(), sameAs?: string): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const files: GeneratedFiles = new Map();
-  const { declarations, zod, guards } = await definitionOutputs(version, memo);
-  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(
     `${version.label}/methods.ts`,
     finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
   );
   for (const [p, text] of emitHandlerFiles(version, finish)) files.set(p, text);
+  files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
+  if (sameAs !== undefined) {
+    for (const module of ["types", "schemas", "guards"]) {
+      files.set(`${version.label}/${module}.ts`, finish(template("reexport.ts.hbs")({ ...header, module, sameAs })));
+    }
+    return files;
+  }
+  const { declarations, zod, guards } = await definitionOutputs(version, memo);
+  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
   files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guards })));
   files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
-  files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;
 }
 
@@ -89,7 +125,8 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   setTemplateCache(options.cacheDir);
   const files: GeneratedFiles = new Map();
   const memo: OutputsMemo = new Map();
-  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo)));
+  const sameAs = sameDefinitionsAs(model.versions);
+  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo, sameAs.get(v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
 
   const header = { versions: model.versions };

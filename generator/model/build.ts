@@ -111,7 +111,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     definition: names.length === 1 ? names[0] : null,
     refs: [...new Set(names.map(typeName))].sort(byCodeUnit),
   });
-  const normalizers = normalizerNames(requestParts.map((r) => ({ method: r.member.method, typeName: typeName(r.member.definition) })));
+  const normalizers = normalizerNames(requestParts.map((r) => ({ method: r.member.method, typeName: typeName(r.member.definition) })), ir.definitions.values());
 
   const requests: RequestMethod[] = requestParts
     .map(({ member, senders, override, results, source, params }) => ({

@@ -424,3 +424,19 @@ function dependencyOrder(defs: ReadonlyMap<string, IrDefinition>): { order: stri
 export function buildSchemaIR(spec: LoadedSpec): SchemaIR {
   return new IrBuilder(spec).finish();
 }
+
+/** One printer's handling of each kind of IR node. */
+export type IrVisitor<R> = { [K in IrNode["kind"]]: (node: Extract<IrNode, { kind: K }>) => R };
+
+/** Apply the visitor's handler for the node's kind. */
+export function visit<R>(node: IrNode, visitor: IrVisitor<R>): R {
+  return (visitor[node.kind] as (n: IrNode) => R)(node);
+}
+
+/** The JSON types, in the order printers list them. */
+export const TYPE_ORDER: readonly JsonType[] = ["object", "array", "string", "number", "boolean", "null"];
+
+/** The types an `impliedType` node of this kind lets through unchecked (every other JSON type). */
+export function otherTypes(kind: "object" | "array" | "string" | "number"): JsonType[] {
+  return TYPE_ORDER.filter((t) => t !== kind);
+}

@@ -17,17 +17,23 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * Names each generated module declares or imports besides the per-definition ones: a definition
- * name is never allowed to take them.
+ * Names a version's modules export besides the per-definition ones (its index.ts re-exports types,
+ * schemas, guards, methods, handlers, normalizers and dispatcher together, so all share one scope),
+ * and names a module imports: a definition's names never take them.
  */
-export const MODULE_NAMES = {
-  /** schemas.ts */
-  schema: new Set(["z", "T", "integer", "codePoints", "issuePaths", "formatIssues", "requestParamsSchemas", "resultSchemas", "notificationParamsSchemas"]),
-  /** guards.ts */
-  guard: new Set(["isPlainRecord", "hasOwnValue", "codePoints", "acceptAny", "requestParamsGuards", "resultGuards", "notificationParamsGuards"]),
-  /** index.ts of the whole tree */
-  version: new Set(["versions", "latestVersion", "modules", "isProtocolVersion", "forVersion", "VersionModule", "ProtocolVersion"]),
-} as const;
+const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set([
+  // schemas.ts, guards.ts and their runtime imports
+  "z", "T", "integer", "codePoints", "OP", "isPlainRecord", "acceptAny", "issuePaths", "formatIssues",
+  "requestParamsSchemas", "resultSchemas", "notificationParamsSchemas", "requestParamsGuards", "resultGuards", "notificationParamsGuards",
+  // methods.ts, handlers.ts, normalizers.ts, dispatcher.ts, and what index.ts re-exports from the runtime
+  "protocolVersion", "era", "requests", "notifications", "RequestMethod", "NotificationMethod", "RequestTypes", "NotificationTypes",
+  "MaybePromise", "RequestContext", "NotificationContext", "HandlerResult", "ServerHandlers", "ClientHandlers", "resultNormalizers",
+  "createServerDispatcher", "createClientDispatcher", "ErrorCode", "isPlainObject", "JsonRpcError", "Dispatcher", "DispatcherOptions",
+  "JsonRpcErrorResponse", "JsonRpcResponse", "JsonRpcResultResponse", "MethodValidator",
+]);
+
+/** Names the tree's index.ts declares beside the version modules. */
+const TREE_INDEX_NAMES: ReadonlySet<string> = new Set(["versions", "latestVersion", "modules", "isProtocolVersion", "forVersion", "VersionModule", "ProtocolVersion"]);
 
 /** Identifier characters the names we derive may use (no `$`: printers keep `$` for their own helpers). */
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -67,25 +73,34 @@ function unique(keys: string[], candidate: (key: string) => string, taken: Reado
   return out;
 }
 
-/** Fill `names` of every definition of a version (type, `XSchema`, `isX`). */
+/**
+ * Fill `names` of every definition of a version (type, `XSchema`, `isX`). The three share one scope
+ * (the version's index.ts exports them all), so each avoids the others and the modules' own names.
+ */
 export function assignDefinitionNames(definitions: Iterable<IrDefinition>): void {
   const defs = [...definitions];
-  const types = unique(defs.map((d) => d.name), sanitize);
-  const byType = new Map(defs.map((d) => [types.get(d.name)!, d]));
-  const typeNames = [...byType.keys()];
-  // `XSchema` and `isX` are one-to-one with type names; only module-level names can take them.
-  const schemas = unique(typeNames, (t) => `${t}Schema`, MODULE_NAMES.schema);
-  const guards = unique(typeNames, (t) => `is${t}`, MODULE_NAMES.guard);
-  for (const [type, d] of byType) d.names = { type, schema: schemas.get(type)!, guard: guards.get(type)! };
+  const types = unique(defs.map((d) => d.name), sanitize, VERSION_MODULE_NAMES);
+  const taken = new Set([...VERSION_MODULE_NAMES, ...types.values()]);
+  const typeNames = [...types.values()];
+  const schemas = unique(typeNames, (t) => `${t}Schema`, taken);
+  for (const n of schemas.values()) taken.add(n);
+  const guards = unique(typeNames, (t) => `is${t}`, taken);
+  for (const d of defs) {
+    const type = types.get(d.name)!;
+    d.names = { type, schema: schemas.get(type)!, guard: guards.get(type)! };
+  }
 }
 
 /**
  * The result normalizer of each request, by method: `normalize<Base>Result`, where `<Base>` is the
- * request's type name without `Request` (`SubscribeRequest` → `normalizeSubscribeResult`).
+ * request's type name without `Request` (`SubscribeRequest` → `normalizeSubscribeResult`); never a
+ * name a definition or a module already takes.
  */
-export function normalizerNames(requests: ReadonlyArray<{ method: string; typeName: string }>): Map<string, string> {
+export function normalizerNames(requests: ReadonlyArray<{ method: string; typeName: string }>, definitions: Iterable<IrDefinition>): Map<string, string> {
+  const taken = new Set(VERSION_MODULE_NAMES);
+  for (const d of definitions) for (const n of Object.values(d.names)) taken.add(n);
   const base = new Map(requests.map((r) => [r.method, r.typeName.endsWith("Request") ? r.typeName.slice(0, -"Request".length) : r.typeName]));
-  return unique([...base.keys()], (method) => `normalize${base.get(method)}Result`);
+  return unique([...base.keys()], (method) => `normalize${base.get(method)}Result`, taken);
 }
 
 /**
@@ -96,7 +111,7 @@ export function versionIdents(labels: readonly string[]): Map<string, string> {
   const candidate = (label: string) => {
     const safe = label.replace(/[^A-Za-z0-9_]/g, "_");
     if (/^[0-9]/.test(safe)) return `v${safe}`;
-    return RESERVED_WORDS.has(safe) || MODULE_NAMES.version.has(safe) ? `v_${safe}` : safe;
+    return RESERVED_WORDS.has(safe) || TREE_INDEX_NAMES.has(safe) ? `v_${safe}` : safe;
   };
   return unique([...labels], candidate);
 }
