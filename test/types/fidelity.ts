@@ -143,8 +143,22 @@ export interface FidelityResult {
   diagnostics: string[];
 }
 
+/**
+ * The file that declares what a types.ts exports: itself, or, for a version that re-exports another
+ * version's types (`export * from "../<label>/types.js"` and nothing else), the file it re-exports.
+ */
+export function declaringFile(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const reexports = source.statements.filter((s): s is ts.ExportDeclaration => ts.isExportDeclaration(s) && s.exportClause === undefined && s.moduleSpecifier !== undefined);
+  if (reexports.length !== 1 || source.statements.length !== 1) return file;
+  const specifier = (reexports[0].moduleSpecifier as ts.StringLiteral).text;
+  return declaringFile(path.resolve(path.dirname(file), specifier.replace(/\.js$/, ".ts")));
+}
+
 /** Compare a generated types.ts with the spec's schema.ts, for `names`, given the `listed` exceptions. */
-export function fidelity(oursFile: string, specFile: string, names: readonly string[], listed: ReadonlySet<string>): FidelityResult {
+export function fidelity(typesFile: string, specFile: string, names: readonly string[], listed: ReadonlySet<string>): FidelityResult {
+  const oursFile = declaringFile(typesFile);
   const text = readFileSync(oursFile, "utf8");
   const ours = path.resolve(oursFile);
   // A file beside ours, so it resolves what ours resolves.
