@@ -5,7 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { apiDiffMarkdown, diffGeneratedTrees, diffLabels, pinLock, pinSummary, versionDiffMarkdown } from "./diff/index.js";
 import { InputError } from "./errors.js";
-import { defaultCacheDir, defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
+import { defaultCacheDir, defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir, defaultTypeExceptionsFile } from "./paths.js";
 import { generateFiles } from "./pipeline.js";
 import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
 import { checkTree, writeTree } from "./writer.js";
@@ -117,6 +117,7 @@ async function generate(args: string[]): Promise<number> {
     lock,
     patchesDir: defaultPatchesDir,
     overridesFile: defaultOverridesFile,
+    typeExceptionsFile: defaultTypeExceptionsFile,
     cacheDir: values["no-cache"] ? undefined : (process.env.MCP_CODEGEN_CACHE_DIR || defaultCacheDir),
   });
   const summary = model.versions

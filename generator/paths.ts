@@ -20,6 +20,7 @@ export const defaultSchemasDir = path.join(projectRoot, "schemas");
 export const defaultLockFile = path.join(projectRoot, "schemas", "lock.json");
 export const defaultPatchesDir = path.join(projectRoot, "schemas", "patches");
 export const defaultOverridesFile = path.join(projectRoot, "schemas", "overrides.json");
+export const defaultTypeExceptionsFile = path.join(projectRoot, "schemas", "type-fidelity-exceptions.json");
 export const defaultOutDir = path.join(projectRoot, "generated");
 /** Where the CLI keeps its cache by default (the usual place for tools' caches). */
 export const defaultCacheDir = path.join(projectRoot, "node_modules", ".cache", "mcp-codegen");

@@ -9,6 +9,7 @@ import type { ProtocolModel } from "./model/types.js";
 import type { SpecLock } from "./spec/lock.js";
 import { loadSpec } from "./spec/load.js";
 import { loadSpecTypeFacts } from "./model/spec-typescript.js";
+import { readTypeExceptions } from "./model/type-exceptions.js";
 
 export interface ModelOptions {
   /** Folder of `<label>/schema.json` folders; every such folder is a version. */
@@ -19,6 +20,8 @@ export interface ModelOptions {
   lock?: SpecLock;
   patchesDir?: string;
   overridesFile?: string;
+  /** schemas/type-fidelity-exceptions.json or another file like it: reported in MATRIX.md. */
+  typeExceptionsFile?: string;
   /** Cache folder (compiled templates, schema.ts facts; see `EmitOptions`); absent: no cache. */
   cacheDir?: string;
 }
@@ -47,13 +50,14 @@ export function selectVersions(schemasDir: string, wanted?: string[]): string[] 
 export function buildModel(options: ModelOptions): ProtocolModel {
   const labels = selectVersions(options.schemasDir, options.versions);
   const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
+  const typeExceptions = options.typeExceptionsFile ? readTypeExceptions(options.typeExceptionsFile) : {};
   const versions = labels.map((label) => {
     const spec = loadSpec(path.join(options.schemasDir, label, "schema.json"), label, { patchesDir: options.patchesDir });
     const pinned = options.lock?.versions[label]?.sha256 === spec.sha256;
     // The spec's TypeScript beside its schema.json, when there is one: a second input for the type printer.
     const schemaTs = path.join(options.schemasDir, label, "schema.ts");
     const specTypes = existsSync(schemaTs) ? loadSpecTypeFacts(schemaTs, options.cacheDir) : null;
-    return buildVersionModel(spec, { specCommit: pinned ? options.lock!.commit : null, overrides, specTypes });
+    return buildVersionModel(spec, { specCommit: pinned ? options.lock!.commit : null, overrides, specTypes, typeExceptions: typeExceptions[label] });
   });
   return { versions };
 }

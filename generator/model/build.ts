@@ -47,6 +47,8 @@ export interface BuildOptions {
   overrides?: ResultOverride[];
   /** The version's schema.ts facts (generator/model/spec-typescript.ts), when it has one. */
   specTypes?: SpecTypeFacts | null;
+  /** Reviewed exceptions to type fidelity of this version (definition → reason). */
+  typeExceptions?: Readonly<Record<string, string>>;
 }
 
 export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): VersionModel {
@@ -152,6 +154,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     definitions,
     ir,
     specTypes: options.specTypes ?? null,
+    typeExceptions: options.typeExceptions ?? {},
     requests,
     notifications,
   };

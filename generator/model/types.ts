@@ -125,6 +125,11 @@ export interface VersionModel {
    * schema.json cannot: open objects and `extends`. Absent or null when the version has no schema.ts.
    */
   specTypes?: SpecTypeFacts | null;
+  /**
+   * Reviewed exceptions to type fidelity for this version (definition → reason), from
+   * schemas/type-fidelity-exceptions.json; absent or empty when none are listed.
+   */
+  typeExceptions?: Readonly<Record<string, string>>;
   /** Requests sorted by method. */
   requests: RequestMethod[];
   /** Notifications sorted by method. */
