@@ -168,7 +168,7 @@ export class TypePrinter {
   private declaration(def: IrDefinition): string {
     const ctx: Context = { definition: def.name, steps: [], meta: this.metaDefinitions.has(def.name), depth: 0 };
     const doc = annotationLines(def.node);
-    if (def.names.type !== def.name) doc.push(`The spec's definition \`${def.name}\` (renamed: not a TypeScript identifier, or taken).`);
+    if (def.names.type !== def.name) doc.push(`The definition \`${def.name}\` of the schema, named ${def.names.type} here.`);
     if (def.derived !== null) doc.push(`Derived from the inline schema at \`${def.derived.from.pointer}\`: ${def.derived.reason}.`);
     const head = docComment(doc, 0);
     const name = def.names.type;

@@ -1,11 +1,14 @@
 // The usability fixture (usability.ts) compiles under strict, every @ts-expect-error used; and in
 // every version of the lock, every `_meta` property of every generated type accepts any extra key
 // (its type has a string index signature), checked with the TypeScript checker.
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { emitTypeDeclarations } from "../../generator/emit/typescript.js";
+import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/spec/lock.js";
-import { generatedDir, lockFile, root } from "../support.js";
+import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir, tempDir } from "../support.js";
 
 const OPTIONS: ts.CompilerOptions = {
   strict: true,
@@ -73,5 +76,26 @@ describe.each(Object.keys((await readLock(lockFile)).versions).sort())("generate
     const { closed, seen } = closedMetas(path.join(generatedDir, label, "types.ts"));
     expect(seen).toBeGreaterThan(0);
     expect(closed).toEqual([]);
+  });
+});
+
+describe("a version given as JSON only (no schema.ts): the fallback rule", () => {
+  it("compiles and opens every _meta object, in every version of the lock", async () => {
+    await ensureSchemas();
+    const dir = tempDir();
+    const labels = Object.keys((await readLock(lockFile)).versions).sort();
+    for (const label of labels) {
+      mkdirSync(path.join(dir, label));
+      copyFileSync(path.join(schemasDir, label, "schema.json"), path.join(dir, label, "schema.json"));
+    }
+    const model = buildModel({ ...modelOptions, schemasDir: dir });
+    for (const version of model.versions) {
+      expect(version.specTypes ?? null).toBeNull();
+      const file = path.join(dir, version.label, "types.ts");
+      writeFileSync(file, emitTypeDeclarations(version) + "\n");
+      const { closed, seen } = closedMetas(file);
+      expect(seen, version.label).toBeGreaterThan(0);
+      expect(closed, version.label).toEqual([]);
+    }
   });
 });
