@@ -174,9 +174,10 @@ export class TypePrinter {
     const name = def.names.type;
     const node = def.node;
     if (node.kind === "object" && this.objectKind(node, ctx) !== "object") {
-      const bases = this.bases(def, ctx);
+      const all = this.rootMembers(def);
+      const bases = this.bases(def, all);
       const inherited = new Set(bases.flatMap((b) => b.lines));
-      const members = this.members(node, ctx).filter((m) => !inherited.has(m.key));
+      const members = all.filter((m) => !inherited.has(m.key));
       const clause = bases.length === 0 ? "" : ` extends ${bases.map((b) => b.name).join(", ")}`;
       const body = members.flatMap((m) => m.lines);
       return [...head, `export interface ${name}${clause} {`, ...body, "}"].join("\n");
@@ -189,17 +190,17 @@ export class TypePrinter {
    * object definition whose every member (and index signature) the definition has, printed the same.
    * Members printed exactly as in a base are then left to the base.
    */
-  private bases(def: IrDefinition, ctx: Context): Array<{ name: string; lines: string[] }> {
+  private bases(def: IrDefinition, ownMembers: readonly Member[]): Array<{ name: string; lines: string[] }> {
     const names = this.facts?.definitions[def.name]?.extends ?? [];
     if (names.length === 0 || def.node.kind !== "object") return [];
-    const own = new Map(this.members(def.node, ctx).map((m) => [m.name, m]));
+    const own = new Map(ownMembers.map((m) => [m.name, m]));
     const kept: Array<{ name: string; members: Map<string, string> }> = [];
     for (const baseName of names) {
       const base = this.ir.definitions.get(baseName);
       if (base === undefined || base === def || base.node.kind !== "object") continue;
       const baseCtx: Context = { definition: base.name, steps: [], meta: this.metaDefinitions.has(base.name), depth: 0 };
       if (this.objectKind(base.node, baseCtx) === "object") continue;
-      const members = this.members(base.node, baseCtx);
+      const members = this.rootMembers(base);
       // Every member of the base must be one of ours, and its index signature exactly ours.
       if (!members.every((m) => own.has(m.name) && (m.name !== INDEX || own.get(m.name)!.key === m.key))) continue;
       // A member we print differently from the base's stays ours (it narrows the base's), unless the
@@ -213,12 +214,24 @@ export class TypePrinter {
     return kept.map((k) => ({ name: k.name, lines: [...k.members.values()] }));
   }
 
+  private readonly rootMemberCache = new Map<string, Member[]>();
+  /** The members of an object definition as printed at the top level (each definition printed once). */
+  private rootMembers(def: IrDefinition): Member[] {
+    let members = this.rootMemberCache.get(def.name);
+    if (members === undefined) {
+      if (def.node.kind !== "object") throw new Error(`rootMembers: ${def.name} is not an object`);
+      members = this.members(def.node, { definition: def.name, steps: [], meta: this.metaDefinitions.has(def.name), depth: 0 });
+      this.rootMemberCache.set(def.name, members);
+    }
+    return members;
+  }
+
   /**
    * The members of an object node as printed: each with its name (`INDEX` for the index signature),
    * its lines (doc comment and member), and a key that is equal for equal members.
    */
-  private members(node: ObjectNode, ctx: Context): Array<{ name: string; key: string; lines: string[]; required: boolean }> {
-    const out: Array<{ name: string; key: string; lines: string[]; required: boolean }> = [];
+  private members(node: ObjectNode, ctx: Context): Member[] {
+    const out: Member[] = [];
     const depth = ctx.depth + 1;
     for (const p of node.properties) {
       const lines = this.property(p, ctx, depth);
@@ -306,6 +319,16 @@ export class TypePrinter {
     if (members.length === 0) return node.additional?.kind === "never" ? "{ [key: string]: never }" : "{}";
     return ["{", ...members.flatMap((m) => m.lines), `${INDENT.repeat(ctx.depth)}}`].join("\n");
   }
+}
+
+/** A member of an object type as printed: `key` is equal for members printed the same. */
+interface Member {
+  /** The property name, or `INDEX` for the index signature. */
+  name: string;
+  key: string;
+  /** Its doc comment and member line(s). */
+  lines: string[];
+  required: boolean;
 }
 
 /** The name under which `members` lists an index signature (no property name can be it: not a string a schema holds). */
