@@ -141,11 +141,6 @@ export class TypePrinter {
     return [...this.ir.definitions.values()].map((d) => this.declaration(d));
   }
 
-  /** Whether `definition` is printed as a `_meta` object (open whatever else is known). */
-  isMetaDefinition(definition: string): boolean {
-    return this.metaDefinitions.has(definition);
-  }
-
   /**
    * The object kind of an object node. `additionalProperties` decides when present (`false`: closed;
    * a schema: an index signature of it; `true`/`{}`: an index signature of `unknown`, or of `any` or
