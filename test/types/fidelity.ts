@@ -11,7 +11,8 @@ import ts from "typescript";
 
 export type Relation = "equal" | "spec-to-ours" | "ours-to-spec" | "neither" | "missing-in-spec" | "missing-in-ours";
 
-const OPTIONS: ts.CompilerOptions = {
+/** Strict options for the in-memory programs of the type tests: ES2022 lib, no ambient @types. */
+export const OPTIONS: ts.CompilerOptions = {
   strict: true,
   noEmit: true,
   skipLibCheck: true,

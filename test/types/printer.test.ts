@@ -10,6 +10,7 @@ import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import { loadSpecTypeFacts, readSpecTypeFacts } from "../../generator/model/spec-typescript.js";
 import { loadSpecBytes } from "../../generator/spec/load.js";
 import { tempDir } from "../support.js";
+import { OPTIONS } from "./fidelity.js";
 
 type Defs = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ function declaration(printed: string, name: string): string {
 /** Strict TypeScript diagnostics of a module, with `extra` appended (for type assertions). */
 function compile(source: string, extra = ""): string[] {
   const file = "/virtual/types.ts";
-  const options: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ["lib.es2022.d.ts"], types: [] };
+  const options: ts.CompilerOptions = { ...OPTIONS, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler };
   const host = ts.createCompilerHost(options);
   const original = host.getSourceFile.bind(host);
   host.getSourceFile = (name, language, onError, create) => (name === file ? ts.createSourceFile(name, `${source}\n${extra}`, language) : original(name, language, onError, create));

@@ -9,17 +9,7 @@ import { emitTypeDeclarations } from "../../generator/emit/typescript.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/spec/lock.js";
 import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir, tempDir } from "../support.js";
-
-const OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  lib: ["lib.es2022.d.ts"],
-  types: [],
-};
+import { OPTIONS } from "./fidelity.js";
 
 const diagnostics = (program: ts.Program) =>
   ts.getPreEmitDiagnostics(program).map((d) => {
