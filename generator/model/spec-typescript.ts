@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ts as tsTypes } from "ts-morph";
 import { sha256 } from "../spec/lock.js";
 
 /**
@@ -58,7 +59,7 @@ export function objectKindAt(facts: SpecTypeFacts, definition: string, steps: re
   return facts.definitions[definition]?.objects[locationKey(steps)];
 }
 
-type Ts = typeof import("typescript");
+type Ts = typeof tsTypes;
 let tsModule: Ts | undefined;
 /** ts-morph's TypeScript, loaded on first use (a warm cache never needs it). */
 function typescript(): Ts {
@@ -70,15 +71,15 @@ function typescript(): Ts {
 export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
   const ts = typescript();
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const declarations = new Map<string, import("typescript").InterfaceDeclaration | import("typescript").TypeAliasDeclaration>();
+  const declarations = new Map<string, tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration>();
   for (const statement of source.statements) {
     if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) {
       // Declaration merging of interfaces is not used by the spec; the first declaration wins.
       if (!declarations.has(statement.name.text)) declarations.set(statement.name.text, statement);
     }
   }
-  type TypeNode = import("typescript").TypeNode;
-  type Decl = import("typescript").InterfaceDeclaration | import("typescript").TypeAliasDeclaration;
+  type TypeNode = tsTypes.TypeNode;
+  type Decl = tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration;
 
   /** The local declaration a type reference names, when it names one without type arguments. */
   const localRef = (node: TypeNode): Decl | undefined => {
@@ -91,7 +92,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     while (ts.isParenthesizedTypeNode(node)) node = node.type;
     return node;
   };
-  const heritage = (decl: import("typescript").InterfaceDeclaration): TypeNode[] => {
+  const heritage = (decl: tsTypes.InterfaceDeclaration): TypeNode[] => {
     const out: TypeNode[] = [];
     for (const clause of decl.heritageClauses ?? []) {
       for (const t of clause.types) {
@@ -104,7 +105,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
   const typeReferenceName = (node: TypeNode): string | undefined =>
     ts.isTypeReferenceNode(node) && ts.isIdentifier(node.typeName) ? node.typeName.text : undefined;
 
-  const indexKind = (index: import("typescript").IndexSignatureDeclaration): ObjectKind =>
+  const indexKind = (index: tsTypes.IndexSignatureDeclaration): ObjectKind =>
     index.type.kind === ts.SyntaxKind.AnyKeyword ? "open-any" : "open";
   const kindMemo = new Map<Decl, ObjectKind | undefined>();
   const inProgress = new Set<Decl>();
@@ -143,7 +144,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     if (name === undefined) return undefined;
     const local = localRef(node);
     if (local !== undefined) return declKind(local);
-    const args = (node as import("typescript").TypeReferenceNode).typeArguments;
+    const args = (node as tsTypes.TypeReferenceNode).typeArguments;
     if (name === "Record" && !declarations.has(name)) return args?.[1]?.kind === ts.SyntaxKind.AnyKeyword ? "open-any" : "open";
     if (KIND_PRESERVING.has(name) && !declarations.has(name) && args !== undefined && args.length > 0) return kindOf(args[0]);
     return undefined;
@@ -155,7 +156,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     items?: TypeNode;
     values?: TypeNode;
   }
-  const membersInside = (members: readonly import("typescript").TypeElement[]): Inside => {
+  const membersInside = (members: readonly tsTypes.TypeElement[]): Inside => {
     const inside: Inside = { members: new Map() };
     for (const m of members) {
       if (ts.isPropertySignature(m) && m.type !== undefined) {
@@ -203,7 +204,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     }
     return inside;
   };
-  const propertyName = (name: import("typescript").PropertyName): string | undefined =>
+  const propertyName = (name: tsTypes.PropertyName): string | undefined =>
     ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) ? name.text : undefined;
   const literalKeys = (node: TypeNode): string[] => {
     const n = unwrap(node);
