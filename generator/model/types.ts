@@ -114,8 +114,8 @@ export interface VersionModel {
   /** Names of patches applied at load. */
   patches: string[];
   /**
-   * Definitions by name, sorted by name, as raw schemas (derived definitions included). Read only by
-   * the json-schema-to-typescript emitter until the IR type printer replaces it; everything else reads `ir`.
+   * Definitions by name, sorted by name, as raw schemas (derived definitions included). No printer of
+   * types, schemas or guards reads them (they read `ir`).
    */
   definitions: Readonly<Record<string, JsonSchema>>;
   /** The schema IR: every definition (derived ones included) as a typed tree, with its emitted names. */
