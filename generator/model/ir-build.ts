@@ -326,7 +326,7 @@ export class IrBuilder {
     }));
     // Required but not described: present, with any value.
     for (const name of req) {
-      if (!Object.hasOwn(properties, name)) list.push({ name, node: { kind: "any", at: this.at([...at, "required"]), annotations: {} }, required: true });
+      if (!Object.hasOwn(properties, name)) list.push({ name, node: { kind: "any", at: this.at([...at, "required"]), annotations: {} }, required: true, requiredOnly: true });
     }
     const extra = node.additionalProperties;
     const additional = extra === undefined ? null : this.build(extra, [...at, "additionalProperties"]);
