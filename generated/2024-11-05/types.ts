@@ -2,6 +2,7 @@
 // Protocol version 2024-11-05 (legacy): schema sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 8e87348b6c1a9de1ec7ac136f407b687521bcdeb357adedbf5367bfc19c18d38).
 
 /**
  * Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed

@@ -2,6 +2,7 @@
 // Protocol version 2025-03-26 (legacy): schema sha256 e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 bdc457208cb1b49061f3fbbae24144b7dbae282c746d82aa689ddd98329743e7).
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed

@@ -2,6 +2,7 @@
 // Protocol version 2025-06-18 (legacy): schema sha256 af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 7d7f4cc6f3adb76e3fd5e1eee6bab8b1e183cfaf719da66d2aa5661737ca9539).
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed

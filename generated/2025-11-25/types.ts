@@ -2,6 +2,7 @@
 // Protocol version 2025-11-25 (legacy): schema sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac).
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed

@@ -2,6 +2,7 @@
 // Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd).
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed

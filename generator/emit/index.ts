@@ -133,7 +133,7 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
     return files;
   }
   const { declarations, zod, guards } = await definitionOutputs(version, memo);
-  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
+  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, specTypes: version.specTypes ?? null, declarations })));
   files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
   files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guards })));
   files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
