@@ -189,14 +189,16 @@ function diffMethods(from: VersionModel, to: VersionModel): MethodChange[] {
       }
     }
 
-    if (a.kind === "request" && b.kind === "request" && a.resultType.ts !== b.resultType.ts) {
+    // Results by the spec's own names (a type name may be a sanitised one).
+    const resultText = (r: RequestMethod) => r.results.join(" | ");
+    if (a.kind === "request" && b.kind === "request" && resultText(a) !== resultText(b)) {
       const gained = b.results.filter((r) => !a.results.includes(r));
       const lost = a.results.filter((r) => !b.results.includes(r));
       const said = [
         ...(gained.length ? [`callers must also handle ${gained.join(", ")}`] : []),
         ...(lost.length ? [`handlers can no longer return ${lost.join(", ")}`] : []),
       ];
-      entry("result-changed", a.resultType.ts, b.resultType.ts, true, said.length ? said.join("; ") : "result union reordered");
+      entry("result-changed", resultText(a), resultText(b), true, said.length ? said.join("; ") : "result union reordered");
     }
   }
   return out;

@@ -5,6 +5,7 @@
 // the IR was built; this file only prints.
 import { otherTypes, visit, type IrVisitor } from "../model/ir-build.js";
 import type { IrDefinition, IrNode, JsonType, ObjectNode, SchemaIR } from "../model/ir.js";
+import { definitionDoc } from "../model/naming.js";
 import type { MethodParams, VersionModel } from "../model/types.js";
 
 export interface ZodDeclaration {
@@ -57,13 +58,6 @@ const BARE: Record<JsonType, string> = {
   boolean: "z.boolean()",
   null: "z.null()",
 };
-
-/** A doc comment naming the spec's definition where the emitted name does not. */
-export function definitionDoc(d: IrDefinition): string | null {
-  if (d.derived !== null) return `/** ${d.derived.reason} (${d.derived.from.pointer}), named ${d.names.type}. */`;
-  if (d.names.type !== d.name) return `/** The definition ${JSON.stringify(d.name)} of the schema, named ${d.names.type} here. */`;
-  return null;
-}
 
 /** Prints IR nodes as zod expressions, inside one definition (`current`) of a module being declared in order. */
 class ZodPrinter {

@@ -122,3 +122,15 @@ export function freeName(preferred: string, taken: (name: string) => boolean): s
   for (let n = 2; taken(name); n++) name = `${preferred}${n}`;
   return name;
 }
+
+/**
+ * A doc comment for a printed declaration whose name does not show the spec's definition: a derived
+ * definition (where its schema is and why it got a name) or a sanitised name (the original). Else null.
+ */
+export function definitionDoc(d: IrDefinition): string | null {
+  // Spec strings may hold anything, a comment's end included.
+  const safe = (text: string) => text.replace(/\*\//g, "*\\/");
+  if (d.derived !== null) return `/** ${safe(d.derived.reason)} (${safe(d.derived.from.pointer)}), named ${d.names.type}. */`;
+  if (d.names.type !== d.name) return `/** The definition ${safe(JSON.stringify(d.name))} of the schema, named ${d.names.type} here. */`;
+  return null;
+}

@@ -131,7 +131,7 @@ beforeAll(async () => {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     lib: ["lib.es2022.d.ts"],
-    types: [],
+    types: ["node"],
     skipLibCheck: true,
     noEmit: true,
   });

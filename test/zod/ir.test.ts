@@ -50,6 +50,8 @@ const DEFS: Record<string, object> = {
   "Foo Bar": { type: "string" },
   Baz: { type: "boolean" },
   "Baz!": { type: "null" },
+  // Ends a comment where the printers name the original in one.
+  "Odd*/Name": { type: "string" },
 };
 
 function model(defs: Record<string, object> = DEFS): VersionModel {
@@ -72,6 +74,7 @@ describe("the naming pass", () => {
     expect(names(v)["Foo-Bar"]).toBe("FooBar_2 FooBar_2Schema isFooBar_2");
     expect(names(v).Baz).toBe("Baz BazSchema isBaz");
     expect(names(v)["Baz!"]).toBe("Baz_2 Baz_2Schema isBaz_2");
+    expect(names(v)["Odd*/Name"]).toBe("OddName OddNameSchema isOddName");
   });
 
   it("is stable across runs and independent of the order definitions are written in", () => {
