@@ -14,6 +14,7 @@
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../model/ir.js";
 import { objectKindAt, type ObjectKind, type SpecTypeFacts, type TypeStep } from "../model/spec-typescript.js";
 import type { VersionModel } from "../model/types.js";
+import { definitionNote } from "../model/naming.js";
 
 /** Operator precedence of a printed type: what needs parentheses where. */
 const enum Prec {
@@ -163,8 +164,8 @@ export class TypePrinter {
   private declaration(def: IrDefinition): string {
     const ctx: Context = { definition: def.name, steps: [], meta: this.metaDefinitions.has(def.name), depth: 0 };
     const doc = annotationLines(def.node);
-    if (def.names.type !== def.name) doc.push(`The definition \`${def.name}\` of the schema, named ${def.names.type} here.`);
-    if (def.derived !== null) doc.push(`Derived from the inline schema at \`${def.derived.from.pointer}\`: ${def.derived.reason}.`);
+    const note = definitionNote(def);
+    if (note !== null) doc.push(note);
     const head = docComment(doc, 0);
     const name = def.names.type;
     const node = def.node;

@@ -96,7 +96,7 @@ describe("printing IR nodes", () => {
 
   it("names a definition by the naming pass, and says which spec definition a renamed one is", () => {
     const renamed = declaration(printed, "RecordStringString");
-    expect(renamed).toContain("The definition `Record<string,string>` of the schema, named RecordStringString here.");
+    expect(renamed).toContain('The definition "Record<string,string>" of the schema, named RecordStringString here.');
     expect(renamed).toContain("export interface RecordStringString {\n  [key: string]: string;\n}");
   });
 
