@@ -24,12 +24,8 @@ export function integer(): z.ZodNumber {
 /** `Object.prototype`, which guards consult before trusting a plain property read. */
 export const OP: object = Object.prototype;
 
-/** An object as JSON.parse makes it: not an array, prototype Object.prototype or null. */
-export function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p: unknown = Object.getPrototypeOf(v);
-  return p === OP || p === null;
-}
+/** The plain-object test guards use: the runtime's one (prototype Object.prototype or null; arrays are not). */
+export { isPlainObject } from "./jsonrpc.js";
 
 /** The guard of params a method does not describe: any value. */
 export function acceptAny(_value: unknown): boolean {
@@ -41,17 +37,22 @@ export function pointerToken(token: PropertyKey): string {
   return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
-/** The JSON pointer of a zod issue path ("" is the whole value). */
-function pathPointer(path: readonly PropertyKey[]): string {
+/** What the issue helpers read of a validation error (a zod error, or any schema's alike). */
+export interface IssueList {
+  readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>;
+}
+
+/** The JSON pointer of an issue path ("" is the whole value). */
+function pathPointer(path: ReadonlyArray<PropertyKey>): string {
   return path.map((t) => "/" + pointerToken(t)).join("");
 }
 
-/** The JSON pointers (RFC 6901; "" is the whole value) of the values a zod error rejects, each once. */
-export function issuePaths(error: z.ZodError): string[] {
+/** The JSON pointers (RFC 6901; "" is the whole value) of the values a validation error rejects, each once. */
+export function issuePaths(error: IssueList): string[] {
   return [...new Set(error.issues.map((issue) => pathPointer(issue.path)))];
 }
 
 /** One line per failing value: `<pointer>: <message>`, joined by "; ". */
-export function formatIssues(error: z.ZodError): string {
+export function formatIssues(error: IssueList): string {
   return error.issues.map((issue) => `${pathPointer(issue.path) || "(root)"}: ${issue.message}`).join("; ");
 }

@@ -20,7 +20,7 @@ const prop = (o: string, k: string) => (IDENT.test(k) && k !== "__proto__" ? `${
 
 /** The test of a JSON type nothing else constrains, on the value `x`. */
 const TYPE_TEST: Record<JsonType, (x: string) => string> = {
-  object: (x) => `isPlainRecord(${x})`,
+  object: (x) => `isPlainObject(${x})`,
   array: (x) => `Array.isArray(${x})`,
   string: (x) => `typeof ${x} === "string"`,
   number: (x) => `typeof ${x} === "number" && Number.isFinite(${x})`,
@@ -37,7 +37,7 @@ function anyOf(tests: string[]): string {
 }
 
 /** The body of an object guard that checks nothing but the object itself. */
-const PLAIN_RECORD_BODY = "  return isPlainRecord(v);";
+const PLAIN_RECORD_BODY = "  return isPlainObject(v);";
 
 export interface GuardModule {
   /** Function declarations (exported guards and their helpers), in definition order. */
@@ -51,7 +51,7 @@ export interface GuardModule {
 
 class GuardPrinter {
   readonly functions: string[] = [];
-  readonly runtime = new Set<string>(["isPlainRecord"]);
+  readonly runtime = new Set<string>(["isPlainObject"]);
   private readonly counters = new Map<string, number>();
   /** The guard name helper functions are numbered under. */
   private owner = "";
@@ -166,7 +166,7 @@ class GuardPrinter {
    */
   private objectStatements(n: ObjectNode): string {
     if (n.propertyNames !== undefined || n.minProperties !== undefined || n.maxProperties !== undefined) return "  return false;";
-    const lines = ["  if (!isPlainRecord(v)) return false;"];
+    const lines = ["  if (!isPlainObject(v)) return false;"];
     const checks: Array<{ rank: number; line: string }> = [];
     let usesX = false;
     for (const p of n.properties) {

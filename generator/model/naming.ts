@@ -23,7 +23,7 @@ const RESERVED_WORDS: ReadonlySet<string> = new Set(
  */
 const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set([
   // schemas.ts, guards.ts and their runtime imports
-  "z", "T", "integer", "codePoints", "OP", "isPlainRecord", "acceptAny", "issuePaths", "formatIssues",
+  "z", "T", "integer", "codePoints", "OP", "acceptAny", "issuePaths", "formatIssues",
   "requestParamsSchemas", "resultSchemas", "notificationParamsSchemas", "requestParamsGuards", "resultGuards", "notificationParamsGuards",
   // methods.ts, handlers.ts, normalizers.ts, dispatcher.ts, and what index.ts re-exports from the runtime
   "protocolVersion", "era", "requests", "notifications", "RequestMethod", "NotificationMethod", "RequestTypes", "NotificationTypes",

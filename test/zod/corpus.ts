@@ -5,6 +5,7 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { runtimeFiles } from "../../generator/emit/runtime-source.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../generator/model/types.js";
@@ -295,4 +296,26 @@ export function writeRuntime(dir: string): void {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
+}
+
+/** Compiler options generated code must pass: strict, Node's module rules, Node's globals. */
+export const STRICT: ts.CompilerOptions = {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ["lib.es2022.d.ts"],
+  types: ["node"],
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+/** Type errors of a program over `roots` under STRICT, as `file: TSnnnn message` (first line), by file. */
+export function strictErrors(roots: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const d of ts.getPreEmitDiagnostics(ts.createProgram(roots, STRICT))) {
+    const file = path.resolve(d.file?.fileName ?? "(global)");
+    out.set(file, [...(out.get(file) ?? []), `TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`]);
+  }
+  return out;
 }

@@ -7,7 +7,6 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import path from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../generator/paths.js";
 import { guardModule } from "../../generator/emit/guards.js";
@@ -17,6 +16,7 @@ import { emitTypeDeclarations } from "../../generator/emit/typescript.js";
 import { zodModule } from "../../generator/emit/zod.js";
 import { buildModel, discoverVersions, generateFiles, type ModelOptions } from "../../generator/pipeline.js";
 import { ensureSchemas, modelOptions, runCli, schemasDir } from "../support.js";
+import { strictErrors } from "./corpus.js";
 
 const historyDir = path.resolve(
   process.env.MCP_SPEC_HISTORY_DIR ||
@@ -124,24 +124,7 @@ beforeAll(async () => {
   trees.set(ALL, await generateTree("together", { ...modelOptions, schemasDir: together }));
 
   // One program over every tree: the compiler's libraries and zod's types are read once.
-  const roots = [...trees.values()].flatMap((t) => t.files);
-  const program = ts.createProgram(roots, {
-    strict: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ["lib.es2022.d.ts"],
-    types: ["node"],
-    skipLibCheck: true,
-    noEmit: true,
-  });
-  diagnostics = new Map();
-  for (const d of ts.getPreEmitDiagnostics(program)) {
-    const file = d.file?.fileName ?? "(global)";
-    const list = diagnostics.get(path.resolve(file)) ?? [];
-    list.push(`TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`);
-    diagnostics.set(path.resolve(file), list);
-  }
+  diagnostics = strictErrors([...trees.values()].flatMap((t) => t.files));
 }, 900_000);
 
 describe("every sound published revision", () => {

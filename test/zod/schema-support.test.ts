@@ -1,7 +1,7 @@
 // generator/runtime/schema-support.ts as source: the helpers every schemas.ts and guards.ts import.
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { acceptAny, codePoints, formatIssues, integer, isPlainRecord, issuePaths, OP, pointerToken } from "../../generator/runtime/schema-support.js";
+import { acceptAny, codePoints, formatIssues, integer, isPlainObject, issuePaths, OP, pointerToken } from "../../generator/runtime/schema-support.js";
 
 describe("codePoints", () => {
   it("counts code points as JSON Schema does, a lone surrogate as one", () => {
@@ -25,12 +25,12 @@ describe("integer", () => {
   });
 });
 
-describe("isPlainRecord", () => {
+describe("isPlainObject (the runtime's, which guards use)", () => {
   it("is true only for objects with the prototype JSON.parse gives them (or none)", () => {
-    expect(isPlainRecord({})).toBe(true);
-    expect(isPlainRecord(JSON.parse('{"__proto__": 1}'))).toBe(true);
-    expect(isPlainRecord(Object.create(null))).toBe(true);
-    for (const v of [[], null, undefined, "x", 1, new Date(0), new (class {})(), Object.create({})]) expect(isPlainRecord(v)).toBe(false);
+    expect(isPlainObject({})).toBe(true);
+    expect(isPlainObject(JSON.parse('{"__proto__": 1}'))).toBe(true);
+    expect(isPlainObject(Object.create(null))).toBe(true);
+    for (const v of [[], null, undefined, "x", 1, new Date(0), new (class {})(), Object.create({})]) expect(isPlainObject(v)).toBe(false);
   });
 
   it("OP is Object.prototype; acceptAny accepts anything", () => {
