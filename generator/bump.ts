@@ -3,11 +3,12 @@
 // version and emit the whole tree in memory before writing anything, so a spec that cannot be
 // generated is refused with the lock, schemas/ and generated/ untouched. The review report of a
 // changed version compares the old bytes (still synced in schemas/ at that moment) with the new.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import { versionDiffMarkdown } from "./emit/diff-markdown.js";
-import { emitTree, type GeneratedFiles } from "./emit/index.js";
+import { emitTree, ownedPaths, type GeneratedFiles, type Target } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import type { VersionModel } from "./model/types.js";
@@ -21,6 +22,7 @@ export interface UpdateOptions extends PinOptions {
   schemasDir: string;
   patchesDir?: string;
   overridesFile?: string;
+  typeExceptionsFile?: string;
   /** Where the old pinned bytes come from when they are not synced yet (as for `schemas sync`). */
   specDir?: string;
   /** Type compiler cache (see `EmitOptions`). */
@@ -28,6 +30,8 @@ export interface UpdateOptions extends PinOptions {
 }
 
 export interface BumpOptions extends UpdateOptions {
+  /** The targets the tree holds (default: every target); files of the others are kept as they are. */
+  targets?: readonly Target[];
   /** The generated tree to replace (generated/). */
   outDir: string;
   /** Also write each review report as JSON (`--format json`). */
@@ -118,17 +122,23 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
   }
 
   // The new model of every version of the new lock, and the whole tree, in memory.
-  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile };
+  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, typeExceptionsFile: opts.typeExceptionsFile, cacheDir: opts.cacheDir };
+  const onDisk = (label: string) => {
+    const file = path.join(opts.schemasDir, label, "schema.ts");
+    return existsSync(file) ? { file } : null;
+  };
   const sources: SpecSource[] = Object.keys(lock.versions).map((label) => {
     const s = fetched.get(label);
-    return s !== undefined ? { label, file: s.schema.source, bytes: s.schema.bytes } : { label, file: oldFile(label), bytes: oldBytes.get(label) };
+    return s !== undefined
+      ? { label, file: s.schema.source, bytes: s.schema.bytes, schemaTs: s.schemaTs === null ? null : { file: s.schemaTs.source, bytes: s.schemaTs.bytes } }
+      : { label, file: oldFile(label), bytes: oldBytes.get(label), schemaTs: onDisk(label) };
   });
   const model = buildModelFromSpecs(sources, modelOptions);
-  const files = await emitTree(model, { cacheDir: opts.cacheDir });
+  const files = await emitTree(model, { cacheDir: opts.cacheDir, targets: withReports?.targets });
   const newModel = (label: string) => model.versions.find((m) => m.label === label)!;
   const oldModel = (label: string): VersionModel | null => {
     const bytes = oldBytes.get(label);
-    return bytes === undefined ? null : buildModelFromSpecs([{ label, file: oldFile(label), bytes }], { ...modelOptions, lock: previous }).versions[0];
+    return bytes === undefined ? null : buildModelFromSpecs([{ label, file: oldFile(label), bytes, schemaTs: onDisk(label) }], { ...modelOptions, lock: previous }).versions[0];
   };
 
   const versions: PinnedVersion[] = [];
@@ -190,7 +200,7 @@ export async function pinLock(opts: UpdateOptions): Promise<PinResult> {
 /** `bump`: pin, regenerate and write a review report per changed or added version, all or nothing. */
 export async function bump(opts: BumpOptions): Promise<PinResult> {
   const { staged, files, versions, writes } = await prepare(opts, true, opts);
-  const tree = await stageTree(opts.outDir, files);
+  const tree = await stageTree(opts.outDir, files, { owned: ownedPaths(opts.targets) });
   let spec;
   try {
     spec = await stageFiles(writes);
