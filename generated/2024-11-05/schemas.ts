@@ -13,86 +13,86 @@ import type * as T from "./types.js";
 export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
 const RoleSchema_ = z.enum(["assistant", "user"]);
-export const RoleSchema: z.ZodType<T.Role> = RoleSchema_;
+export const RoleSchema = RoleSchema_ as unknown as z.ZodType<T.Role>;
 const AnnotatedSchema_ = z.looseObject({
   annotations: z.looseObject({audience: z.array(RoleSchema).optional(), priority: z.number().gte(0).lte(1).optional()}).optional(),
 });
-export const AnnotatedSchema: z.ZodType<T.Annotated> = AnnotatedSchema_;
+export const AnnotatedSchema = AnnotatedSchema_ as unknown as z.ZodType<T.Annotated>;
 const BlobResourceContentsSchema_ = z.looseObject({blob: z.string(), mimeType: z.string().optional(), uri: z.string()});
-export const BlobResourceContentsSchema: z.ZodType<T.BlobResourceContents> = BlobResourceContentsSchema_;
+export const BlobResourceContentsSchema = BlobResourceContentsSchema_ as unknown as z.ZodType<T.BlobResourceContents>;
 const CallToolRequestSchema_ = z.looseObject({
   method: z.literal("tools/call"),
   params: z.looseObject({arguments: z.looseObject({}).optional(), name: z.string()}),
 });
-export const CallToolRequestSchema: z.ZodType<T.CallToolRequest> = CallToolRequestSchema_;
+export const CallToolRequestSchema = CallToolRequestSchema_ as unknown as z.ZodType<T.CallToolRequest>;
 const TextResourceContentsSchema_ = z.looseObject({mimeType: z.string().optional(), text: z.string(), uri: z.string()});
-export const TextResourceContentsSchema: z.ZodType<T.TextResourceContents> = TextResourceContentsSchema_;
+export const TextResourceContentsSchema = TextResourceContentsSchema_ as unknown as z.ZodType<T.TextResourceContents>;
 const EmbeddedResourceSchema_ = z.looseObject({
   annotations: z.looseObject({audience: z.array(RoleSchema).optional(), priority: z.number().gte(0).lte(1).optional()}).optional(),
   resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   type: z.literal("resource"),
 });
-export const EmbeddedResourceSchema: z.ZodType<T.EmbeddedResource> = EmbeddedResourceSchema_;
+export const EmbeddedResourceSchema = EmbeddedResourceSchema_ as unknown as z.ZodType<T.EmbeddedResource>;
 const ImageContentSchema_ = z.looseObject({
   annotations: z.looseObject({audience: z.array(RoleSchema).optional(), priority: z.number().gte(0).lte(1).optional()}).optional(),
   data: z.string(),
   mimeType: z.string(),
   type: z.literal("image"),
 });
-export const ImageContentSchema: z.ZodType<T.ImageContent> = ImageContentSchema_;
+export const ImageContentSchema = ImageContentSchema_ as unknown as z.ZodType<T.ImageContent>;
 const TextContentSchema_ = z.looseObject({
   annotations: z.looseObject({audience: z.array(RoleSchema).optional(), priority: z.number().gte(0).lte(1).optional()}).optional(),
   text: z.string(),
   type: z.literal("text"),
 });
-export const TextContentSchema: z.ZodType<T.TextContent> = TextContentSchema_;
+export const TextContentSchema = TextContentSchema_ as unknown as z.ZodType<T.TextContent>;
 const CallToolResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.array(z.discriminatedUnion("type", [TextContentSchema_, ImageContentSchema_, EmbeddedResourceSchema_])),
   isError: z.boolean().optional(),
 });
-export const CallToolResultSchema: z.ZodType<T.CallToolResult> = CallToolResultSchema_;
+export const CallToolResultSchema = CallToolResultSchema_ as unknown as z.ZodType<T.CallToolResult>;
 const RequestIdSchema_ = z.union([z.string(), integer()]);
-export const RequestIdSchema: z.ZodType<T.RequestId> = RequestIdSchema_;
+export const RequestIdSchema = RequestIdSchema_ as unknown as z.ZodType<T.RequestId>;
 const CancelledNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/cancelled"),
   params: z.looseObject({reason: z.string().optional(), requestId: RequestIdSchema}),
 });
-export const CancelledNotificationSchema: z.ZodType<T.CancelledNotification> = CancelledNotificationSchema_;
+export const CancelledNotificationSchema = CancelledNotificationSchema_ as unknown as z.ZodType<T.CancelledNotification>;
 const ClientCapabilitiesSchema_ = z.looseObject({
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
   roots: z.looseObject({listChanged: z.boolean().optional()}).optional(),
   sampling: z.looseObject({}).optional(),
 });
-export const ClientCapabilitiesSchema: z.ZodType<T.ClientCapabilities> = ClientCapabilitiesSchema_;
+export const ClientCapabilitiesSchema = ClientCapabilitiesSchema_ as unknown as z.ZodType<T.ClientCapabilities>;
 const InitializedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/initialized"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const InitializedNotificationSchema: z.ZodType<T.InitializedNotification> = InitializedNotificationSchema_;
+export const InitializedNotificationSchema = InitializedNotificationSchema_ as unknown as z.ZodType<T.InitializedNotification>;
 const ProgressTokenSchema_ = z.union([z.string(), integer()]);
-export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = ProgressTokenSchema_;
+export const ProgressTokenSchema = ProgressTokenSchema_ as unknown as z.ZodType<T.ProgressToken>;
 const ProgressNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/progress"),
   params: z.looseObject({progress: z.number(), progressToken: ProgressTokenSchema, total: z.number().optional()}),
 });
-export const ProgressNotificationSchema: z.ZodType<T.ProgressNotification> = ProgressNotificationSchema_;
+export const ProgressNotificationSchema = ProgressNotificationSchema_ as unknown as z.ZodType<T.ProgressNotification>;
 const RootsListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/roots/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const RootsListChangedNotificationSchema: z.ZodType<T.RootsListChangedNotification> = RootsListChangedNotificationSchema_;
+export const RootsListChangedNotificationSchema = RootsListChangedNotificationSchema_ as unknown as z.ZodType<T.RootsListChangedNotification>;
 const ClientNotificationSchema_ = z.discriminatedUnion("method", [
   CancelledNotificationSchema_,
   InitializedNotificationSchema_,
   ProgressNotificationSchema_,
   RootsListChangedNotificationSchema_,
 ]);
-export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = ClientNotificationSchema_;
+export const ClientNotificationSchema = ClientNotificationSchema_ as unknown as z.ZodType<T.ClientNotification>;
 const PromptReferenceSchema_ = z.looseObject({name: z.string(), type: z.literal("ref/prompt")});
-export const PromptReferenceSchema: z.ZodType<T.PromptReference> = PromptReferenceSchema_;
+export const PromptReferenceSchema = PromptReferenceSchema_ as unknown as z.ZodType<T.PromptReference>;
 const ResourceReferenceSchema_ = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
-export const ResourceReferenceSchema: z.ZodType<T.ResourceReference> = ResourceReferenceSchema_;
+export const ResourceReferenceSchema = ResourceReferenceSchema_ as unknown as z.ZodType<T.ResourceReference>;
 const CompleteRequestSchema_ = z.looseObject({
   method: z.literal("completion/complete"),
   params: z.looseObject({
@@ -100,14 +100,14 @@ const CompleteRequestSchema_ = z.looseObject({
     ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceReferenceSchema_]),
   }),
 });
-export const CompleteRequestSchema: z.ZodType<T.CompleteRequest> = CompleteRequestSchema_;
+export const CompleteRequestSchema = CompleteRequestSchema_ as unknown as z.ZodType<T.CompleteRequest>;
 const GetPromptRequestSchema_ = z.looseObject({
   method: z.literal("prompts/get"),
   params: z.looseObject({arguments: z.object({}).catchall(z.string()).optional(), name: z.string()}),
 });
-export const GetPromptRequestSchema: z.ZodType<T.GetPromptRequest> = GetPromptRequestSchema_;
+export const GetPromptRequestSchema = GetPromptRequestSchema_ as unknown as z.ZodType<T.GetPromptRequest>;
 const ImplementationSchema_ = z.looseObject({name: z.string(), version: z.string()});
-export const ImplementationSchema: z.ZodType<T.Implementation> = ImplementationSchema_;
+export const ImplementationSchema = ImplementationSchema_ as unknown as z.ZodType<T.Implementation>;
 const InitializeRequestSchema_ = z.looseObject({
   method: z.literal("initialize"),
   params: z.looseObject({
@@ -116,39 +116,39 @@ const InitializeRequestSchema_ = z.looseObject({
     protocolVersion: z.string(),
   }),
 });
-export const InitializeRequestSchema: z.ZodType<T.InitializeRequest> = InitializeRequestSchema_;
+export const InitializeRequestSchema = InitializeRequestSchema_ as unknown as z.ZodType<T.InitializeRequest>;
 const ListPromptsRequestSchema_ = z.looseObject({
   method: z.literal("prompts/list"),
   params: z.looseObject({cursor: z.string().optional()}).optional(),
 });
-export const ListPromptsRequestSchema: z.ZodType<T.ListPromptsRequest> = ListPromptsRequestSchema_;
+export const ListPromptsRequestSchema = ListPromptsRequestSchema_ as unknown as z.ZodType<T.ListPromptsRequest>;
 const ListResourceTemplatesRequestSchema_ = z.looseObject({
   method: z.literal("resources/templates/list"),
   params: z.looseObject({cursor: z.string().optional()}).optional(),
 });
-export const ListResourceTemplatesRequestSchema: z.ZodType<T.ListResourceTemplatesRequest> = ListResourceTemplatesRequestSchema_;
+export const ListResourceTemplatesRequestSchema = ListResourceTemplatesRequestSchema_ as unknown as z.ZodType<T.ListResourceTemplatesRequest>;
 const ListResourcesRequestSchema_ = z.looseObject({
   method: z.literal("resources/list"),
   params: z.looseObject({cursor: z.string().optional()}).optional(),
 });
-export const ListResourcesRequestSchema: z.ZodType<T.ListResourcesRequest> = ListResourcesRequestSchema_;
+export const ListResourcesRequestSchema = ListResourcesRequestSchema_ as unknown as z.ZodType<T.ListResourcesRequest>;
 const ListToolsRequestSchema_ = z.looseObject({method: z.literal("tools/list"), params: z.looseObject({cursor: z.string().optional()}).optional()});
-export const ListToolsRequestSchema: z.ZodType<T.ListToolsRequest> = ListToolsRequestSchema_;
+export const ListToolsRequestSchema = ListToolsRequestSchema_ as unknown as z.ZodType<T.ListToolsRequest>;
 const PingRequestSchema_ = z.looseObject({
   method: z.literal("ping"),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const PingRequestSchema: z.ZodType<T.PingRequest> = PingRequestSchema_;
+export const PingRequestSchema = PingRequestSchema_ as unknown as z.ZodType<T.PingRequest>;
 const ReadResourceRequestSchema_ = z.looseObject({method: z.literal("resources/read"), params: z.looseObject({uri: z.string()})});
-export const ReadResourceRequestSchema: z.ZodType<T.ReadResourceRequest> = ReadResourceRequestSchema_;
+export const ReadResourceRequestSchema = ReadResourceRequestSchema_ as unknown as z.ZodType<T.ReadResourceRequest>;
 const LoggingLevelSchema_ = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = LoggingLevelSchema_;
+export const LoggingLevelSchema = LoggingLevelSchema_ as unknown as z.ZodType<T.LoggingLevel>;
 const SetLevelRequestSchema_ = z.looseObject({method: z.literal("logging/setLevel"), params: z.looseObject({level: LoggingLevelSchema})});
-export const SetLevelRequestSchema: z.ZodType<T.SetLevelRequest> = SetLevelRequestSchema_;
+export const SetLevelRequestSchema = SetLevelRequestSchema_ as unknown as z.ZodType<T.SetLevelRequest>;
 const SubscribeRequestSchema_ = z.looseObject({method: z.literal("resources/subscribe"), params: z.looseObject({uri: z.string()})});
-export const SubscribeRequestSchema: z.ZodType<T.SubscribeRequest> = SubscribeRequestSchema_;
+export const SubscribeRequestSchema = SubscribeRequestSchema_ as unknown as z.ZodType<T.SubscribeRequest>;
 const UnsubscribeRequestSchema_ = z.looseObject({method: z.literal("resources/unsubscribe"), params: z.looseObject({uri: z.string()})});
-export const UnsubscribeRequestSchema: z.ZodType<T.UnsubscribeRequest> = UnsubscribeRequestSchema_;
+export const UnsubscribeRequestSchema = UnsubscribeRequestSchema_ as unknown as z.ZodType<T.UnsubscribeRequest>;
 const ClientRequestSchema_ = z.discriminatedUnion("method", [
   InitializeRequestSchema_,
   PingRequestSchema_,
@@ -164,7 +164,7 @@ const ClientRequestSchema_ = z.discriminatedUnion("method", [
   SetLevelRequestSchema_,
   CompleteRequestSchema_,
 ]);
-export const ClientRequestSchema: z.ZodType<T.ClientRequest> = ClientRequestSchema_;
+export const ClientRequestSchema = ClientRequestSchema_ as unknown as z.ZodType<T.ClientRequest>;
 const CreateMessageResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.discriminatedUnion("type", [TextContentSchema_, ImageContentSchema_]),
@@ -172,31 +172,31 @@ const CreateMessageResultSchema_ = z.looseObject({
   role: RoleSchema,
   stopReason: z.string().optional(),
 });
-export const CreateMessageResultSchema: z.ZodType<T.CreateMessageResult> = CreateMessageResultSchema_;
+export const CreateMessageResultSchema = CreateMessageResultSchema_ as unknown as z.ZodType<T.CreateMessageResult>;
 const RootSchema_ = z.looseObject({name: z.string().optional(), uri: z.string()});
-export const RootSchema: z.ZodType<T.Root> = RootSchema_;
+export const RootSchema = RootSchema_ as unknown as z.ZodType<T.Root>;
 const ListRootsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), roots: z.array(RootSchema)});
-export const ListRootsResultSchema: z.ZodType<T.ListRootsResult> = ListRootsResultSchema_;
+export const ListRootsResultSchema = ListRootsResultSchema_ as unknown as z.ZodType<T.ListRootsResult>;
 const ResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
-export const ResultSchema: z.ZodType<T.Result> = ResultSchema_;
+export const ResultSchema = ResultSchema_ as unknown as z.ZodType<T.Result>;
 const ClientResultSchema_ = z.union([ResultSchema, CreateMessageResultSchema, ListRootsResultSchema]);
-export const ClientResultSchema: z.ZodType<T.ClientResult> = ClientResultSchema_;
+export const ClientResultSchema = ClientResultSchema_ as unknown as z.ZodType<T.ClientResult>;
 const CompleteResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   completion: z.looseObject({hasMore: z.boolean().optional(), total: integer().optional(), values: z.array(z.string())}),
 });
-export const CompleteResultSchema: z.ZodType<T.CompleteResult> = CompleteResultSchema_;
+export const CompleteResultSchema = CompleteResultSchema_ as unknown as z.ZodType<T.CompleteResult>;
 const ModelHintSchema_ = z.looseObject({name: z.string().optional()});
-export const ModelHintSchema: z.ZodType<T.ModelHint> = ModelHintSchema_;
+export const ModelHintSchema = ModelHintSchema_ as unknown as z.ZodType<T.ModelHint>;
 const ModelPreferencesSchema_ = z.looseObject({
   costPriority: z.number().gte(0).lte(1).optional(),
   hints: z.array(ModelHintSchema).optional(),
   intelligencePriority: z.number().gte(0).lte(1).optional(),
   speedPriority: z.number().gte(0).lte(1).optional(),
 });
-export const ModelPreferencesSchema: z.ZodType<T.ModelPreferences> = ModelPreferencesSchema_;
+export const ModelPreferencesSchema = ModelPreferencesSchema_ as unknown as z.ZodType<T.ModelPreferences>;
 const SamplingMessageSchema_ = z.looseObject({content: z.discriminatedUnion("type", [TextContentSchema_, ImageContentSchema_]), role: RoleSchema});
-export const SamplingMessageSchema: z.ZodType<T.SamplingMessage> = SamplingMessageSchema_;
+export const SamplingMessageSchema = SamplingMessageSchema_ as unknown as z.ZodType<T.SamplingMessage>;
 const CreateMessageRequestSchema_ = z.looseObject({
   method: z.literal("sampling/createMessage"),
   params: z.looseObject({
@@ -210,22 +210,22 @@ const CreateMessageRequestSchema_ = z.looseObject({
     temperature: z.number().optional(),
   }),
 });
-export const CreateMessageRequestSchema: z.ZodType<T.CreateMessageRequest> = CreateMessageRequestSchema_;
+export const CreateMessageRequestSchema = CreateMessageRequestSchema_ as unknown as z.ZodType<T.CreateMessageRequest>;
 const CursorSchema_ = z.string();
-export const CursorSchema: z.ZodType<T.Cursor> = CursorSchema_;
+export const CursorSchema = CursorSchema_ as unknown as z.ZodType<T.Cursor>;
 const EmptyResultSchema_ = ResultSchema;
-export const EmptyResultSchema: z.ZodType<T.EmptyResult> = EmptyResultSchema_;
+export const EmptyResultSchema = EmptyResultSchema_ as unknown as z.ZodType<T.EmptyResult>;
 const PromptMessageSchema_ = z.looseObject({
   content: z.discriminatedUnion("type", [TextContentSchema_, ImageContentSchema_, EmbeddedResourceSchema_]),
   role: RoleSchema,
 });
-export const PromptMessageSchema: z.ZodType<T.PromptMessage> = PromptMessageSchema_;
+export const PromptMessageSchema = PromptMessageSchema_ as unknown as z.ZodType<T.PromptMessage>;
 const GetPromptResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
-export const GetPromptResultSchema: z.ZodType<T.GetPromptResult> = GetPromptResultSchema_;
+export const GetPromptResultSchema = GetPromptResultSchema_ as unknown as z.ZodType<T.GetPromptResult>;
 const ServerCapabilitiesSchema_ = z.looseObject({
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
   logging: z.looseObject({}).optional(),
@@ -233,7 +233,7 @@ const ServerCapabilitiesSchema_ = z.looseObject({
   resources: z.looseObject({listChanged: z.boolean().optional(), subscribe: z.boolean().optional()}).optional(),
   tools: z.looseObject({listChanged: z.boolean().optional()}).optional(),
 });
-export const ServerCapabilitiesSchema: z.ZodType<T.ServerCapabilities> = ServerCapabilitiesSchema_;
+export const ServerCapabilitiesSchema = ServerCapabilitiesSchema_ as unknown as z.ZodType<T.ServerCapabilities>;
 const InitializeResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   capabilities: ServerCapabilitiesSchema,
@@ -241,44 +241,44 @@ const InitializeResultSchema_ = z.looseObject({
   protocolVersion: z.string(),
   serverInfo: ImplementationSchema,
 });
-export const InitializeResultSchema: z.ZodType<T.InitializeResult> = InitializeResultSchema_;
+export const InitializeResultSchema = InitializeResultSchema_ as unknown as z.ZodType<T.InitializeResult>;
 const JSONRPCErrorSchema_ = z.looseObject({
   error: z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()}),
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
 });
-export const JSONRPCErrorSchema: z.ZodType<T.JSONRPCError> = JSONRPCErrorSchema_;
+export const JSONRPCErrorSchema = JSONRPCErrorSchema_ as unknown as z.ZodType<T.JSONRPCError>;
 const JSONRPCNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const JSONRPCNotificationSchema: z.ZodType<T.JSONRPCNotification> = JSONRPCNotificationSchema_;
+export const JSONRPCNotificationSchema = JSONRPCNotificationSchema_ as unknown as z.ZodType<T.JSONRPCNotification>;
 const JSONRPCRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const JSONRPCRequestSchema: z.ZodType<T.JSONRPCRequest> = JSONRPCRequestSchema_;
+export const JSONRPCRequestSchema = JSONRPCRequestSchema_ as unknown as z.ZodType<T.JSONRPCRequest>;
 const JSONRPCResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
-export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = JSONRPCResponseSchema_;
+export const JSONRPCResponseSchema = JSONRPCResponseSchema_ as unknown as z.ZodType<T.JSONRPCResponse>;
 const JSONRPCMessageSchema_ = z.union([JSONRPCRequestSchema, JSONRPCNotificationSchema, JSONRPCResponseSchema, JSONRPCErrorSchema]);
-export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = JSONRPCMessageSchema_;
+export const JSONRPCMessageSchema = JSONRPCMessageSchema_ as unknown as z.ZodType<T.JSONRPCMessage>;
 const PromptArgumentSchema_ = z.looseObject({description: z.string().optional(), name: z.string(), required: z.boolean().optional()});
-export const PromptArgumentSchema: z.ZodType<T.PromptArgument> = PromptArgumentSchema_;
+export const PromptArgumentSchema = PromptArgumentSchema_ as unknown as z.ZodType<T.PromptArgument>;
 const PromptSchema_ = z.looseObject({
   arguments: z.array(PromptArgumentSchema).optional(),
   description: z.string().optional(),
   name: z.string(),
 });
-export const PromptSchema: z.ZodType<T.Prompt> = PromptSchema_;
+export const PromptSchema = PromptSchema_ as unknown as z.ZodType<T.Prompt>;
 const ListPromptsResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   prompts: z.array(PromptSchema),
 });
-export const ListPromptsResultSchema: z.ZodType<T.ListPromptsResult> = ListPromptsResultSchema_;
+export const ListPromptsResultSchema = ListPromptsResultSchema_ as unknown as z.ZodType<T.ListPromptsResult>;
 const ResourceTemplateSchema_ = z.looseObject({
   annotations: z.looseObject({audience: z.array(RoleSchema).optional(), priority: z.number().gte(0).lte(1).optional()}).optional(),
   description: z.string().optional(),
@@ -286,13 +286,13 @@ const ResourceTemplateSchema_ = z.looseObject({
   name: z.string(),
   uriTemplate: z.string(),
 });
-export const ResourceTemplateSchema: z.ZodType<T.ResourceTemplate> = ResourceTemplateSchema_;
+export const ResourceTemplateSchema = ResourceTemplateSchema_ as unknown as z.ZodType<T.ResourceTemplate>;
 const ListResourceTemplatesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
-export const ListResourceTemplatesResultSchema: z.ZodType<T.ListResourceTemplatesResult> = ListResourceTemplatesResultSchema_;
+export const ListResourceTemplatesResultSchema = ListResourceTemplatesResultSchema_ as unknown as z.ZodType<T.ListResourceTemplatesResult>;
 const ResourceSchema_ = z.looseObject({
   annotations: z.looseObject({audience: z.array(RoleSchema).optional(), priority: z.number().gte(0).lte(1).optional()}).optional(),
   description: z.string().optional(),
@@ -301,18 +301,18 @@ const ResourceSchema_ = z.looseObject({
   size: integer().optional(),
   uri: z.string(),
 });
-export const ResourceSchema: z.ZodType<T.Resource> = ResourceSchema_;
+export const ResourceSchema = ResourceSchema_ as unknown as z.ZodType<T.Resource>;
 const ListResourcesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resources: z.array(ResourceSchema),
 });
-export const ListResourcesResultSchema: z.ZodType<T.ListResourcesResult> = ListResourcesResultSchema_;
+export const ListResourcesResultSchema = ListResourcesResultSchema_ as unknown as z.ZodType<T.ListResourcesResult>;
 const ListRootsRequestSchema_ = z.looseObject({
   method: z.literal("roots/list"),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const ListRootsRequestSchema: z.ZodType<T.ListRootsRequest> = ListRootsRequestSchema_;
+export const ListRootsRequestSchema = ListRootsRequestSchema_ as unknown as z.ZodType<T.ListRootsRequest>;
 const ToolSchema_ = z.looseObject({
   description: z.string().optional(),
   inputSchema: z.looseObject({
@@ -322,49 +322,49 @@ const ToolSchema_ = z.looseObject({
   }),
   name: z.string(),
 });
-export const ToolSchema: z.ZodType<T.Tool> = ToolSchema_;
+export const ToolSchema = ToolSchema_ as unknown as z.ZodType<T.Tool>;
 const ListToolsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tools: z.array(ToolSchema)});
-export const ListToolsResultSchema: z.ZodType<T.ListToolsResult> = ListToolsResultSchema_;
+export const ListToolsResultSchema = ListToolsResultSchema_ as unknown as z.ZodType<T.ListToolsResult>;
 const LoggingMessageNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/message"),
   params: z.looseObject({data: z.unknown(), level: LoggingLevelSchema, logger: z.string().optional()}),
 });
-export const LoggingMessageNotificationSchema: z.ZodType<T.LoggingMessageNotification> = LoggingMessageNotificationSchema_;
+export const LoggingMessageNotificationSchema = LoggingMessageNotificationSchema_ as unknown as z.ZodType<T.LoggingMessageNotification>;
 const NotificationSchema_ = z.looseObject({method: z.string(), params: z.looseObject({_meta: z.looseObject({}).optional()}).optional()});
-export const NotificationSchema: z.ZodType<T.Notification> = NotificationSchema_;
+export const NotificationSchema = NotificationSchema_ as unknown as z.ZodType<T.Notification>;
 const PaginatedRequestSchema_ = z.looseObject({method: z.string(), params: z.looseObject({cursor: z.string().optional()}).optional()});
-export const PaginatedRequestSchema: z.ZodType<T.PaginatedRequest> = PaginatedRequestSchema_;
+export const PaginatedRequestSchema = PaginatedRequestSchema_ as unknown as z.ZodType<T.PaginatedRequest>;
 const PaginatedResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional()});
-export const PaginatedResultSchema: z.ZodType<T.PaginatedResult> = PaginatedResultSchema_;
+export const PaginatedResultSchema = PaginatedResultSchema_ as unknown as z.ZodType<T.PaginatedResult>;
 const PromptListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/prompts/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const PromptListChangedNotificationSchema: z.ZodType<T.PromptListChangedNotification> = PromptListChangedNotificationSchema_;
+export const PromptListChangedNotificationSchema = PromptListChangedNotificationSchema_ as unknown as z.ZodType<T.PromptListChangedNotification>;
 const ReadResourceResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
 });
-export const ReadResourceResultSchema: z.ZodType<T.ReadResourceResult> = ReadResourceResultSchema_;
+export const ReadResourceResultSchema = ReadResourceResultSchema_ as unknown as z.ZodType<T.ReadResourceResult>;
 const RequestSchema_ = z.looseObject({
   method: z.string(),
   params: z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()}).optional(),
 });
-export const RequestSchema: z.ZodType<T.Request> = RequestSchema_;
+export const RequestSchema = RequestSchema_ as unknown as z.ZodType<T.Request>;
 const ResourceContentsSchema_ = z.looseObject({mimeType: z.string().optional(), uri: z.string()});
-export const ResourceContentsSchema: z.ZodType<T.ResourceContents> = ResourceContentsSchema_;
+export const ResourceContentsSchema = ResourceContentsSchema_ as unknown as z.ZodType<T.ResourceContents>;
 const ResourceListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/resources/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ResourceListChangedNotificationSchema: z.ZodType<T.ResourceListChangedNotification> = ResourceListChangedNotificationSchema_;
+export const ResourceListChangedNotificationSchema = ResourceListChangedNotificationSchema_ as unknown as z.ZodType<T.ResourceListChangedNotification>;
 const ResourceUpdatedNotificationSchema_ = z.looseObject({method: z.literal("notifications/resources/updated"), params: z.looseObject({uri: z.string()})});
-export const ResourceUpdatedNotificationSchema: z.ZodType<T.ResourceUpdatedNotification> = ResourceUpdatedNotificationSchema_;
+export const ResourceUpdatedNotificationSchema = ResourceUpdatedNotificationSchema_ as unknown as z.ZodType<T.ResourceUpdatedNotification>;
 const ToolListChangedNotificationSchema_ = z.looseObject({
   method: z.literal("notifications/tools/list_changed"),
   params: z.looseObject({_meta: z.looseObject({}).optional()}).optional(),
 });
-export const ToolListChangedNotificationSchema: z.ZodType<T.ToolListChangedNotification> = ToolListChangedNotificationSchema_;
+export const ToolListChangedNotificationSchema = ToolListChangedNotificationSchema_ as unknown as z.ZodType<T.ToolListChangedNotification>;
 const ServerNotificationSchema_ = z.discriminatedUnion("method", [
   CancelledNotificationSchema_,
   ProgressNotificationSchema_,
@@ -374,9 +374,9 @@ const ServerNotificationSchema_ = z.discriminatedUnion("method", [
   ToolListChangedNotificationSchema_,
   LoggingMessageNotificationSchema_,
 ]);
-export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = ServerNotificationSchema_;
+export const ServerNotificationSchema = ServerNotificationSchema_ as unknown as z.ZodType<T.ServerNotification>;
 const ServerRequestSchema_ = z.discriminatedUnion("method", [PingRequestSchema_, CreateMessageRequestSchema_, ListRootsRequestSchema_]);
-export const ServerRequestSchema: z.ZodType<T.ServerRequest> = ServerRequestSchema_;
+export const ServerRequestSchema = ServerRequestSchema_ as unknown as z.ZodType<T.ServerRequest>;
 const ServerResultSchema_ = z.union([
   ResultSchema,
   InitializeResultSchema,
@@ -389,7 +389,7 @@ const ServerResultSchema_ = z.union([
   CallToolResultSchema,
   CompleteResultSchema,
 ]);
-export const ServerResultSchema: z.ZodType<T.ServerResult> = ServerResultSchema_;
+export const ServerResultSchema = ServerResultSchema_ as unknown as z.ZodType<T.ServerResult>;
 
 /** Params schema of each request, by method (`z.unknown()` where the request declares no params). */
 export const requestParamsSchemas = {
@@ -458,166 +458,247 @@ export const notificationParamsSchemas = {
   "notifications/tools/list_changed": z.looseObject({_meta: z.looseObject({}).optional()}),
 };
 
-// Type test, checked wherever this file is compiled (not exported, so not in its declarations): each
-// schema declares exactly the property names of its type. The annotations above check that its output
-// is assignable to the type; an optional property the schema left out would still pass them.
-type SchemaKeysMatchTypes = [
+// Type test, checked wherever this file is compiled (not exported, so not in its declarations): the
+// output of each schema as built is assignable to its type (what the declared type promises; asserting
+// it costs the compiler far less than an annotation, which compares the whole zod object type), and
+// the schema declares exactly the property names of its type (an optional property only the type has
+// would pass the first check).
+type SchemasMatchTypes = [
+  Within<z.output<typeof RoleSchema_>, T.Role>,
   Within<DeclaredKeys<z.output<typeof RoleSchema_>>, DeclaredKeys<T.Role>>,
   Within<DeclaredKeys<T.Role>, DeclaredKeys<z.output<typeof RoleSchema_>>>,
+  Within<z.output<typeof AnnotatedSchema_>, T.Annotated>,
   Within<DeclaredKeys<z.output<typeof AnnotatedSchema_>>, DeclaredKeys<T.Annotated>>,
   Within<DeclaredKeys<T.Annotated>, DeclaredKeys<z.output<typeof AnnotatedSchema_>>>,
+  Within<z.output<typeof BlobResourceContentsSchema_>, T.BlobResourceContents>,
   Within<DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>, DeclaredKeys<T.BlobResourceContents>>,
   Within<DeclaredKeys<T.BlobResourceContents>, DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>>,
+  Within<z.output<typeof CallToolRequestSchema_>, T.CallToolRequest>,
   Within<DeclaredKeys<z.output<typeof CallToolRequestSchema_>>, DeclaredKeys<T.CallToolRequest>>,
   Within<DeclaredKeys<T.CallToolRequest>, DeclaredKeys<z.output<typeof CallToolRequestSchema_>>>,
+  Within<z.output<typeof TextResourceContentsSchema_>, T.TextResourceContents>,
   Within<DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>, DeclaredKeys<T.TextResourceContents>>,
   Within<DeclaredKeys<T.TextResourceContents>, DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>>,
+  Within<z.output<typeof EmbeddedResourceSchema_>, T.EmbeddedResource>,
   Within<DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>, DeclaredKeys<T.EmbeddedResource>>,
   Within<DeclaredKeys<T.EmbeddedResource>, DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>>,
+  Within<z.output<typeof ImageContentSchema_>, T.ImageContent>,
   Within<DeclaredKeys<z.output<typeof ImageContentSchema_>>, DeclaredKeys<T.ImageContent>>,
   Within<DeclaredKeys<T.ImageContent>, DeclaredKeys<z.output<typeof ImageContentSchema_>>>,
+  Within<z.output<typeof TextContentSchema_>, T.TextContent>,
   Within<DeclaredKeys<z.output<typeof TextContentSchema_>>, DeclaredKeys<T.TextContent>>,
   Within<DeclaredKeys<T.TextContent>, DeclaredKeys<z.output<typeof TextContentSchema_>>>,
+  Within<z.output<typeof CallToolResultSchema_>, T.CallToolResult>,
   Within<DeclaredKeys<z.output<typeof CallToolResultSchema_>>, DeclaredKeys<T.CallToolResult>>,
   Within<DeclaredKeys<T.CallToolResult>, DeclaredKeys<z.output<typeof CallToolResultSchema_>>>,
+  Within<z.output<typeof RequestIdSchema_>, T.RequestId>,
   Within<DeclaredKeys<z.output<typeof RequestIdSchema_>>, DeclaredKeys<T.RequestId>>,
   Within<DeclaredKeys<T.RequestId>, DeclaredKeys<z.output<typeof RequestIdSchema_>>>,
+  Within<z.output<typeof CancelledNotificationSchema_>, T.CancelledNotification>,
   Within<DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>, DeclaredKeys<T.CancelledNotification>>,
   Within<DeclaredKeys<T.CancelledNotification>, DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>>,
+  Within<z.output<typeof ClientCapabilitiesSchema_>, T.ClientCapabilities>,
   Within<DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>, DeclaredKeys<T.ClientCapabilities>>,
   Within<DeclaredKeys<T.ClientCapabilities>, DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>>,
+  Within<z.output<typeof InitializedNotificationSchema_>, T.InitializedNotification>,
   Within<DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>, DeclaredKeys<T.InitializedNotification>>,
   Within<DeclaredKeys<T.InitializedNotification>, DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>>,
+  Within<z.output<typeof ProgressTokenSchema_>, T.ProgressToken>,
   Within<DeclaredKeys<z.output<typeof ProgressTokenSchema_>>, DeclaredKeys<T.ProgressToken>>,
   Within<DeclaredKeys<T.ProgressToken>, DeclaredKeys<z.output<typeof ProgressTokenSchema_>>>,
+  Within<z.output<typeof ProgressNotificationSchema_>, T.ProgressNotification>,
   Within<DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>, DeclaredKeys<T.ProgressNotification>>,
   Within<DeclaredKeys<T.ProgressNotification>, DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>>,
+  Within<z.output<typeof RootsListChangedNotificationSchema_>, T.RootsListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>, DeclaredKeys<T.RootsListChangedNotification>>,
   Within<DeclaredKeys<T.RootsListChangedNotification>, DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ClientNotificationSchema_>, T.ClientNotification>,
   Within<DeclaredKeys<z.output<typeof ClientNotificationSchema_>>, DeclaredKeys<T.ClientNotification>>,
   Within<DeclaredKeys<T.ClientNotification>, DeclaredKeys<z.output<typeof ClientNotificationSchema_>>>,
+  Within<z.output<typeof PromptReferenceSchema_>, T.PromptReference>,
   Within<DeclaredKeys<z.output<typeof PromptReferenceSchema_>>, DeclaredKeys<T.PromptReference>>,
   Within<DeclaredKeys<T.PromptReference>, DeclaredKeys<z.output<typeof PromptReferenceSchema_>>>,
+  Within<z.output<typeof ResourceReferenceSchema_>, T.ResourceReference>,
   Within<DeclaredKeys<z.output<typeof ResourceReferenceSchema_>>, DeclaredKeys<T.ResourceReference>>,
   Within<DeclaredKeys<T.ResourceReference>, DeclaredKeys<z.output<typeof ResourceReferenceSchema_>>>,
+  Within<z.output<typeof CompleteRequestSchema_>, T.CompleteRequest>,
   Within<DeclaredKeys<z.output<typeof CompleteRequestSchema_>>, DeclaredKeys<T.CompleteRequest>>,
   Within<DeclaredKeys<T.CompleteRequest>, DeclaredKeys<z.output<typeof CompleteRequestSchema_>>>,
+  Within<z.output<typeof GetPromptRequestSchema_>, T.GetPromptRequest>,
   Within<DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>, DeclaredKeys<T.GetPromptRequest>>,
   Within<DeclaredKeys<T.GetPromptRequest>, DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>>,
+  Within<z.output<typeof ImplementationSchema_>, T.Implementation>,
   Within<DeclaredKeys<z.output<typeof ImplementationSchema_>>, DeclaredKeys<T.Implementation>>,
   Within<DeclaredKeys<T.Implementation>, DeclaredKeys<z.output<typeof ImplementationSchema_>>>,
+  Within<z.output<typeof InitializeRequestSchema_>, T.InitializeRequest>,
   Within<DeclaredKeys<z.output<typeof InitializeRequestSchema_>>, DeclaredKeys<T.InitializeRequest>>,
   Within<DeclaredKeys<T.InitializeRequest>, DeclaredKeys<z.output<typeof InitializeRequestSchema_>>>,
+  Within<z.output<typeof ListPromptsRequestSchema_>, T.ListPromptsRequest>,
   Within<DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>, DeclaredKeys<T.ListPromptsRequest>>,
   Within<DeclaredKeys<T.ListPromptsRequest>, DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesRequestSchema_>, T.ListResourceTemplatesRequest>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>, DeclaredKeys<T.ListResourceTemplatesRequest>>,
   Within<DeclaredKeys<T.ListResourceTemplatesRequest>, DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>>,
+  Within<z.output<typeof ListResourcesRequestSchema_>, T.ListResourcesRequest>,
   Within<DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>, DeclaredKeys<T.ListResourcesRequest>>,
   Within<DeclaredKeys<T.ListResourcesRequest>, DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>>,
+  Within<z.output<typeof ListToolsRequestSchema_>, T.ListToolsRequest>,
   Within<DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>, DeclaredKeys<T.ListToolsRequest>>,
   Within<DeclaredKeys<T.ListToolsRequest>, DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>>,
+  Within<z.output<typeof PingRequestSchema_>, T.PingRequest>,
   Within<DeclaredKeys<z.output<typeof PingRequestSchema_>>, DeclaredKeys<T.PingRequest>>,
   Within<DeclaredKeys<T.PingRequest>, DeclaredKeys<z.output<typeof PingRequestSchema_>>>,
+  Within<z.output<typeof ReadResourceRequestSchema_>, T.ReadResourceRequest>,
   Within<DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>, DeclaredKeys<T.ReadResourceRequest>>,
   Within<DeclaredKeys<T.ReadResourceRequest>, DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>>,
+  Within<z.output<typeof LoggingLevelSchema_>, T.LoggingLevel>,
   Within<DeclaredKeys<z.output<typeof LoggingLevelSchema_>>, DeclaredKeys<T.LoggingLevel>>,
   Within<DeclaredKeys<T.LoggingLevel>, DeclaredKeys<z.output<typeof LoggingLevelSchema_>>>,
+  Within<z.output<typeof SetLevelRequestSchema_>, T.SetLevelRequest>,
   Within<DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>, DeclaredKeys<T.SetLevelRequest>>,
   Within<DeclaredKeys<T.SetLevelRequest>, DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>>,
+  Within<z.output<typeof SubscribeRequestSchema_>, T.SubscribeRequest>,
   Within<DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>, DeclaredKeys<T.SubscribeRequest>>,
   Within<DeclaredKeys<T.SubscribeRequest>, DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>>,
+  Within<z.output<typeof UnsubscribeRequestSchema_>, T.UnsubscribeRequest>,
   Within<DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>, DeclaredKeys<T.UnsubscribeRequest>>,
   Within<DeclaredKeys<T.UnsubscribeRequest>, DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>>,
+  Within<z.output<typeof ClientRequestSchema_>, T.ClientRequest>,
   Within<DeclaredKeys<z.output<typeof ClientRequestSchema_>>, DeclaredKeys<T.ClientRequest>>,
   Within<DeclaredKeys<T.ClientRequest>, DeclaredKeys<z.output<typeof ClientRequestSchema_>>>,
+  Within<z.output<typeof CreateMessageResultSchema_>, T.CreateMessageResult>,
   Within<DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>, DeclaredKeys<T.CreateMessageResult>>,
   Within<DeclaredKeys<T.CreateMessageResult>, DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>>,
+  Within<z.output<typeof RootSchema_>, T.Root>,
   Within<DeclaredKeys<z.output<typeof RootSchema_>>, DeclaredKeys<T.Root>>,
   Within<DeclaredKeys<T.Root>, DeclaredKeys<z.output<typeof RootSchema_>>>,
+  Within<z.output<typeof ListRootsResultSchema_>, T.ListRootsResult>,
   Within<DeclaredKeys<z.output<typeof ListRootsResultSchema_>>, DeclaredKeys<T.ListRootsResult>>,
   Within<DeclaredKeys<T.ListRootsResult>, DeclaredKeys<z.output<typeof ListRootsResultSchema_>>>,
+  Within<z.output<typeof ResultSchema_>, T.Result>,
   Within<DeclaredKeys<z.output<typeof ResultSchema_>>, DeclaredKeys<T.Result>>,
   Within<DeclaredKeys<T.Result>, DeclaredKeys<z.output<typeof ResultSchema_>>>,
+  Within<z.output<typeof ClientResultSchema_>, T.ClientResult>,
   Within<DeclaredKeys<z.output<typeof ClientResultSchema_>>, DeclaredKeys<T.ClientResult>>,
   Within<DeclaredKeys<T.ClientResult>, DeclaredKeys<z.output<typeof ClientResultSchema_>>>,
+  Within<z.output<typeof CompleteResultSchema_>, T.CompleteResult>,
   Within<DeclaredKeys<z.output<typeof CompleteResultSchema_>>, DeclaredKeys<T.CompleteResult>>,
   Within<DeclaredKeys<T.CompleteResult>, DeclaredKeys<z.output<typeof CompleteResultSchema_>>>,
+  Within<z.output<typeof ModelHintSchema_>, T.ModelHint>,
   Within<DeclaredKeys<z.output<typeof ModelHintSchema_>>, DeclaredKeys<T.ModelHint>>,
   Within<DeclaredKeys<T.ModelHint>, DeclaredKeys<z.output<typeof ModelHintSchema_>>>,
+  Within<z.output<typeof ModelPreferencesSchema_>, T.ModelPreferences>,
   Within<DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>, DeclaredKeys<T.ModelPreferences>>,
   Within<DeclaredKeys<T.ModelPreferences>, DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>>,
+  Within<z.output<typeof SamplingMessageSchema_>, T.SamplingMessage>,
   Within<DeclaredKeys<z.output<typeof SamplingMessageSchema_>>, DeclaredKeys<T.SamplingMessage>>,
   Within<DeclaredKeys<T.SamplingMessage>, DeclaredKeys<z.output<typeof SamplingMessageSchema_>>>,
+  Within<z.output<typeof CreateMessageRequestSchema_>, T.CreateMessageRequest>,
   Within<DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>, DeclaredKeys<T.CreateMessageRequest>>,
   Within<DeclaredKeys<T.CreateMessageRequest>, DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>>,
+  Within<z.output<typeof CursorSchema_>, T.Cursor>,
   Within<DeclaredKeys<z.output<typeof CursorSchema_>>, DeclaredKeys<T.Cursor>>,
   Within<DeclaredKeys<T.Cursor>, DeclaredKeys<z.output<typeof CursorSchema_>>>,
+  Within<z.output<typeof EmptyResultSchema_>, T.EmptyResult>,
   Within<DeclaredKeys<z.output<typeof EmptyResultSchema_>>, DeclaredKeys<T.EmptyResult>>,
   Within<DeclaredKeys<T.EmptyResult>, DeclaredKeys<z.output<typeof EmptyResultSchema_>>>,
+  Within<z.output<typeof PromptMessageSchema_>, T.PromptMessage>,
   Within<DeclaredKeys<z.output<typeof PromptMessageSchema_>>, DeclaredKeys<T.PromptMessage>>,
   Within<DeclaredKeys<T.PromptMessage>, DeclaredKeys<z.output<typeof PromptMessageSchema_>>>,
+  Within<z.output<typeof GetPromptResultSchema_>, T.GetPromptResult>,
   Within<DeclaredKeys<z.output<typeof GetPromptResultSchema_>>, DeclaredKeys<T.GetPromptResult>>,
   Within<DeclaredKeys<T.GetPromptResult>, DeclaredKeys<z.output<typeof GetPromptResultSchema_>>>,
+  Within<z.output<typeof ServerCapabilitiesSchema_>, T.ServerCapabilities>,
   Within<DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>, DeclaredKeys<T.ServerCapabilities>>,
   Within<DeclaredKeys<T.ServerCapabilities>, DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>>,
+  Within<z.output<typeof InitializeResultSchema_>, T.InitializeResult>,
   Within<DeclaredKeys<z.output<typeof InitializeResultSchema_>>, DeclaredKeys<T.InitializeResult>>,
   Within<DeclaredKeys<T.InitializeResult>, DeclaredKeys<z.output<typeof InitializeResultSchema_>>>,
+  Within<z.output<typeof JSONRPCErrorSchema_>, T.JSONRPCError>,
   Within<DeclaredKeys<z.output<typeof JSONRPCErrorSchema_>>, DeclaredKeys<T.JSONRPCError>>,
   Within<DeclaredKeys<T.JSONRPCError>, DeclaredKeys<z.output<typeof JSONRPCErrorSchema_>>>,
+  Within<z.output<typeof JSONRPCNotificationSchema_>, T.JSONRPCNotification>,
   Within<DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>, DeclaredKeys<T.JSONRPCNotification>>,
   Within<DeclaredKeys<T.JSONRPCNotification>, DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>>,
+  Within<z.output<typeof JSONRPCRequestSchema_>, T.JSONRPCRequest>,
   Within<DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>, DeclaredKeys<T.JSONRPCRequest>>,
   Within<DeclaredKeys<T.JSONRPCRequest>, DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>>,
+  Within<z.output<typeof JSONRPCResponseSchema_>, T.JSONRPCResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>, DeclaredKeys<T.JSONRPCResponse>>,
   Within<DeclaredKeys<T.JSONRPCResponse>, DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>>,
+  Within<z.output<typeof JSONRPCMessageSchema_>, T.JSONRPCMessage>,
   Within<DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>, DeclaredKeys<T.JSONRPCMessage>>,
   Within<DeclaredKeys<T.JSONRPCMessage>, DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>>,
+  Within<z.output<typeof PromptArgumentSchema_>, T.PromptArgument>,
   Within<DeclaredKeys<z.output<typeof PromptArgumentSchema_>>, DeclaredKeys<T.PromptArgument>>,
   Within<DeclaredKeys<T.PromptArgument>, DeclaredKeys<z.output<typeof PromptArgumentSchema_>>>,
+  Within<z.output<typeof PromptSchema_>, T.Prompt>,
   Within<DeclaredKeys<z.output<typeof PromptSchema_>>, DeclaredKeys<T.Prompt>>,
   Within<DeclaredKeys<T.Prompt>, DeclaredKeys<z.output<typeof PromptSchema_>>>,
+  Within<z.output<typeof ListPromptsResultSchema_>, T.ListPromptsResult>,
   Within<DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>, DeclaredKeys<T.ListPromptsResult>>,
   Within<DeclaredKeys<T.ListPromptsResult>, DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>>,
+  Within<z.output<typeof ResourceTemplateSchema_>, T.ResourceTemplate>,
   Within<DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>, DeclaredKeys<T.ResourceTemplate>>,
   Within<DeclaredKeys<T.ResourceTemplate>, DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesResultSchema_>, T.ListResourceTemplatesResult>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>, DeclaredKeys<T.ListResourceTemplatesResult>>,
   Within<DeclaredKeys<T.ListResourceTemplatesResult>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>>,
+  Within<z.output<typeof ResourceSchema_>, T.Resource>,
   Within<DeclaredKeys<z.output<typeof ResourceSchema_>>, DeclaredKeys<T.Resource>>,
   Within<DeclaredKeys<T.Resource>, DeclaredKeys<z.output<typeof ResourceSchema_>>>,
+  Within<z.output<typeof ListResourcesResultSchema_>, T.ListResourcesResult>,
   Within<DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>, DeclaredKeys<T.ListResourcesResult>>,
   Within<DeclaredKeys<T.ListResourcesResult>, DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>>,
+  Within<z.output<typeof ListRootsRequestSchema_>, T.ListRootsRequest>,
   Within<DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>, DeclaredKeys<T.ListRootsRequest>>,
   Within<DeclaredKeys<T.ListRootsRequest>, DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>>,
+  Within<z.output<typeof ToolSchema_>, T.Tool>,
   Within<DeclaredKeys<z.output<typeof ToolSchema_>>, DeclaredKeys<T.Tool>>,
   Within<DeclaredKeys<T.Tool>, DeclaredKeys<z.output<typeof ToolSchema_>>>,
+  Within<z.output<typeof ListToolsResultSchema_>, T.ListToolsResult>,
   Within<DeclaredKeys<z.output<typeof ListToolsResultSchema_>>, DeclaredKeys<T.ListToolsResult>>,
   Within<DeclaredKeys<T.ListToolsResult>, DeclaredKeys<z.output<typeof ListToolsResultSchema_>>>,
+  Within<z.output<typeof LoggingMessageNotificationSchema_>, T.LoggingMessageNotification>,
   Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>, DeclaredKeys<T.LoggingMessageNotification>>,
   Within<DeclaredKeys<T.LoggingMessageNotification>, DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>>,
+  Within<z.output<typeof NotificationSchema_>, T.Notification>,
   Within<DeclaredKeys<z.output<typeof NotificationSchema_>>, DeclaredKeys<T.Notification>>,
   Within<DeclaredKeys<T.Notification>, DeclaredKeys<z.output<typeof NotificationSchema_>>>,
+  Within<z.output<typeof PaginatedRequestSchema_>, T.PaginatedRequest>,
   Within<DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>, DeclaredKeys<T.PaginatedRequest>>,
   Within<DeclaredKeys<T.PaginatedRequest>, DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>>,
+  Within<z.output<typeof PaginatedResultSchema_>, T.PaginatedResult>,
   Within<DeclaredKeys<z.output<typeof PaginatedResultSchema_>>, DeclaredKeys<T.PaginatedResult>>,
   Within<DeclaredKeys<T.PaginatedResult>, DeclaredKeys<z.output<typeof PaginatedResultSchema_>>>,
+  Within<z.output<typeof PromptListChangedNotificationSchema_>, T.PromptListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>, DeclaredKeys<T.PromptListChangedNotification>>,
   Within<DeclaredKeys<T.PromptListChangedNotification>, DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ReadResourceResultSchema_>, T.ReadResourceResult>,
   Within<DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>, DeclaredKeys<T.ReadResourceResult>>,
   Within<DeclaredKeys<T.ReadResourceResult>, DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>>,
+  Within<z.output<typeof RequestSchema_>, T.Request>,
   Within<DeclaredKeys<z.output<typeof RequestSchema_>>, DeclaredKeys<T.Request>>,
   Within<DeclaredKeys<T.Request>, DeclaredKeys<z.output<typeof RequestSchema_>>>,
+  Within<z.output<typeof ResourceContentsSchema_>, T.ResourceContents>,
   Within<DeclaredKeys<z.output<typeof ResourceContentsSchema_>>, DeclaredKeys<T.ResourceContents>>,
   Within<DeclaredKeys<T.ResourceContents>, DeclaredKeys<z.output<typeof ResourceContentsSchema_>>>,
+  Within<z.output<typeof ResourceListChangedNotificationSchema_>, T.ResourceListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>, DeclaredKeys<T.ResourceListChangedNotification>>,
   Within<DeclaredKeys<T.ResourceListChangedNotification>, DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ResourceUpdatedNotificationSchema_>, T.ResourceUpdatedNotification>,
   Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>, DeclaredKeys<T.ResourceUpdatedNotification>>,
   Within<DeclaredKeys<T.ResourceUpdatedNotification>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>>,
+  Within<z.output<typeof ToolListChangedNotificationSchema_>, T.ToolListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>, DeclaredKeys<T.ToolListChangedNotification>>,
   Within<DeclaredKeys<T.ToolListChangedNotification>, DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ServerNotificationSchema_>, T.ServerNotification>,
   Within<DeclaredKeys<z.output<typeof ServerNotificationSchema_>>, DeclaredKeys<T.ServerNotification>>,
   Within<DeclaredKeys<T.ServerNotification>, DeclaredKeys<z.output<typeof ServerNotificationSchema_>>>,
+  Within<z.output<typeof ServerRequestSchema_>, T.ServerRequest>,
   Within<DeclaredKeys<z.output<typeof ServerRequestSchema_>>, DeclaredKeys<T.ServerRequest>>,
   Within<DeclaredKeys<T.ServerRequest>, DeclaredKeys<z.output<typeof ServerRequestSchema_>>>,
+  Within<z.output<typeof ServerResultSchema_>, T.ServerResult>,
   Within<DeclaredKeys<z.output<typeof ServerResultSchema_>>, DeclaredKeys<T.ServerResult>>,
   Within<DeclaredKeys<T.ServerResult>, DeclaredKeys<z.output<typeof ServerResultSchema_>>>,
 ];

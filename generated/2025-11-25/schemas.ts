@@ -13,13 +13,13 @@ import type * as T from "./types.js";
 export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
 const RoleSchema_ = z.enum(["assistant", "user"]);
-export const RoleSchema: z.ZodType<T.Role> = RoleSchema_;
+export const RoleSchema = RoleSchema_ as unknown as z.ZodType<T.Role>;
 const AnnotationsSchema_ = z.looseObject({
   audience: z.array(RoleSchema).optional(),
   lastModified: z.string().optional(),
   priority: z.number().gte(0).lte(1).optional(),
 });
-export const AnnotationsSchema: z.ZodType<T.Annotations> = AnnotationsSchema_;
+export const AnnotationsSchema = AnnotationsSchema_ as unknown as z.ZodType<T.Annotations>;
 const AudioContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
@@ -27,57 +27,57 @@ const AudioContentSchema_ = z.looseObject({
   mimeType: z.string(),
   type: z.literal("audio"),
 });
-export const AudioContentSchema: z.ZodType<T.AudioContent> = AudioContentSchema_;
+export const AudioContentSchema = AudioContentSchema_ as unknown as z.ZodType<T.AudioContent>;
 const BaseMetadataSchema_ = z.looseObject({name: z.string(), title: z.string().optional()});
-export const BaseMetadataSchema: z.ZodType<T.BaseMetadata> = BaseMetadataSchema_;
+export const BaseMetadataSchema = BaseMetadataSchema_ as unknown as z.ZodType<T.BaseMetadata>;
 const BlobResourceContentsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   blob: z.string(),
   mimeType: z.string().optional(),
   uri: z.string(),
 });
-export const BlobResourceContentsSchema: z.ZodType<T.BlobResourceContents> = BlobResourceContentsSchema_;
+export const BlobResourceContentsSchema = BlobResourceContentsSchema_ as unknown as z.ZodType<T.BlobResourceContents>;
 const BooleanSchemaSchema_ = z.looseObject({
   default: z.boolean().optional(),
   description: z.string().optional(),
   title: z.string().optional(),
   type: z.literal("boolean"),
 });
-export const BooleanSchemaSchema: z.ZodType<T.BooleanSchema> = BooleanSchemaSchema_;
+export const BooleanSchemaSchema = BooleanSchemaSchema_ as unknown as z.ZodType<T.BooleanSchema>;
 const ProgressTokenSchema_ = z.union([z.string(), integer()]);
-export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = ProgressTokenSchema_;
+export const ProgressTokenSchema = ProgressTokenSchema_ as unknown as z.ZodType<T.ProgressToken>;
 const TaskMetadataSchema_ = z.looseObject({ttl: integer().optional()});
-export const TaskMetadataSchema: z.ZodType<T.TaskMetadata> = TaskMetadataSchema_;
+export const TaskMetadataSchema = TaskMetadataSchema_ as unknown as z.ZodType<T.TaskMetadata>;
 const CallToolRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   arguments: z.looseObject({}).optional(),
   name: z.string(),
   task: TaskMetadataSchema.optional(),
 });
-export const CallToolRequestParamsSchema: z.ZodType<T.CallToolRequestParams> = CallToolRequestParamsSchema_;
+export const CallToolRequestParamsSchema = CallToolRequestParamsSchema_ as unknown as z.ZodType<T.CallToolRequestParams>;
 const RequestIdSchema_ = z.union([z.string(), integer()]);
-export const RequestIdSchema: z.ZodType<T.RequestId> = RequestIdSchema_;
+export const RequestIdSchema = RequestIdSchema_ as unknown as z.ZodType<T.RequestId>;
 const CallToolRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/call"),
   params: CallToolRequestParamsSchema,
 });
-export const CallToolRequestSchema: z.ZodType<T.CallToolRequest> = CallToolRequestSchema_;
+export const CallToolRequestSchema = CallToolRequestSchema_ as unknown as z.ZodType<T.CallToolRequest>;
 const TextResourceContentsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   mimeType: z.string().optional(),
   text: z.string(),
   uri: z.string(),
 });
-export const TextResourceContentsSchema: z.ZodType<T.TextResourceContents> = TextResourceContentsSchema_;
+export const TextResourceContentsSchema = TextResourceContentsSchema_ as unknown as z.ZodType<T.TextResourceContents>;
 const EmbeddedResourceSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   type: z.literal("resource"),
 });
-export const EmbeddedResourceSchema: z.ZodType<T.EmbeddedResource> = EmbeddedResourceSchema_;
+export const EmbeddedResourceSchema = EmbeddedResourceSchema_ as unknown as z.ZodType<T.EmbeddedResource>;
 const ImageContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
@@ -85,14 +85,14 @@ const ImageContentSchema_ = z.looseObject({
   mimeType: z.string(),
   type: z.literal("image"),
 });
-export const ImageContentSchema: z.ZodType<T.ImageContent> = ImageContentSchema_;
+export const ImageContentSchema = ImageContentSchema_ as unknown as z.ZodType<T.ImageContent>;
 const IconSchema_ = z.looseObject({
   mimeType: z.string().optional(),
   sizes: z.array(z.string()).optional(),
   src: z.string(),
   theme: z.enum(["dark", "light"]).optional(),
 });
-export const IconSchema: z.ZodType<T.Icon> = IconSchema_;
+export const IconSchema = IconSchema_ as unknown as z.ZodType<T.Icon>;
 const ResourceLinkSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
@@ -105,14 +105,14 @@ const ResourceLinkSchema_ = z.looseObject({
   type: z.literal("resource_link"),
   uri: z.string(),
 });
-export const ResourceLinkSchema: z.ZodType<T.ResourceLink> = ResourceLinkSchema_;
+export const ResourceLinkSchema = ResourceLinkSchema_ as unknown as z.ZodType<T.ResourceLink>;
 const TextContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
   text: z.string(),
   type: z.literal("text"),
 });
-export const TextContentSchema: z.ZodType<T.TextContent> = TextContentSchema_;
+export const TextContentSchema = TextContentSchema_ as unknown as z.ZodType<T.TextContent>;
 const ContentBlockSchema_ = z.discriminatedUnion("type", [
   TextContentSchema_,
   ImageContentSchema_,
@@ -120,25 +120,25 @@ const ContentBlockSchema_ = z.discriminatedUnion("type", [
   ResourceLinkSchema_,
   EmbeddedResourceSchema_,
 ]);
-export const ContentBlockSchema: z.ZodType<T.ContentBlock> = ContentBlockSchema_;
+export const ContentBlockSchema = ContentBlockSchema_ as unknown as z.ZodType<T.ContentBlock>;
 const CallToolResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.array(ContentBlockSchema),
   isError: z.boolean().optional(),
   structuredContent: z.looseObject({}).optional(),
 });
-export const CallToolResultSchema: z.ZodType<T.CallToolResult> = CallToolResultSchema_;
+export const CallToolResultSchema = CallToolResultSchema_ as unknown as z.ZodType<T.CallToolResult>;
 const CancelTaskRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/cancel"),
   params: z.looseObject({taskId: z.string()}),
 });
-export const CancelTaskRequestSchema: z.ZodType<T.CancelTaskRequest> = CancelTaskRequestSchema_;
+export const CancelTaskRequestSchema = CancelTaskRequestSchema_ as unknown as z.ZodType<T.CancelTaskRequest>;
 const ResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
-export const ResultSchema: z.ZodType<T.Result> = ResultSchema_;
+export const ResultSchema = ResultSchema_ as unknown as z.ZodType<T.Result>;
 const TaskStatusSchema_ = z.enum(["cancelled", "completed", "failed", "input_required", "working"]);
-export const TaskStatusSchema: z.ZodType<T.TaskStatus> = TaskStatusSchema_;
+export const TaskStatusSchema = TaskStatusSchema_ as unknown as z.ZodType<T.TaskStatus>;
 const TaskSchema_ = z.looseObject({
   createdAt: z.string(),
   lastUpdatedAt: z.string(),
@@ -148,21 +148,21 @@ const TaskSchema_ = z.looseObject({
   taskId: z.string(),
   ttl: integer().nullable(),
 });
-export const TaskSchema: z.ZodType<T.Task> = TaskSchema_;
+export const TaskSchema = TaskSchema_ as unknown as z.ZodType<T.Task>;
 const CancelTaskResultSchema_ = z.intersection(ResultSchema, TaskSchema);
-export const CancelTaskResultSchema: z.ZodType<T.CancelTaskResult> = CancelTaskResultSchema_;
+export const CancelTaskResultSchema = CancelTaskResultSchema_ as unknown as z.ZodType<T.CancelTaskResult>;
 const CancelledNotificationParamsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   reason: z.string().optional(),
   requestId: RequestIdSchema.optional(),
 });
-export const CancelledNotificationParamsSchema: z.ZodType<T.CancelledNotificationParams> = CancelledNotificationParamsSchema_;
+export const CancelledNotificationParamsSchema = CancelledNotificationParamsSchema_ as unknown as z.ZodType<T.CancelledNotificationParams>;
 const CancelledNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/cancelled"),
   params: CancelledNotificationParamsSchema,
 });
-export const CancelledNotificationSchema: z.ZodType<T.CancelledNotification> = CancelledNotificationSchema_;
+export const CancelledNotificationSchema = CancelledNotificationSchema_ as unknown as z.ZodType<T.CancelledNotification>;
 const ClientCapabilitiesSchema_ = z.looseObject({
   elicitation: z.looseObject({form: z.looseObject({}).optional(), url: z.looseObject({}).optional()}).optional(),
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
@@ -177,15 +177,15 @@ const ClientCapabilitiesSchema_ = z.looseObject({
     }).optional(),
   }).optional(),
 });
-export const ClientCapabilitiesSchema: z.ZodType<T.ClientCapabilities> = ClientCapabilitiesSchema_;
+export const ClientCapabilitiesSchema = ClientCapabilitiesSchema_ as unknown as z.ZodType<T.ClientCapabilities>;
 const NotificationParamsSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
-export const NotificationParamsSchema: z.ZodType<T.NotificationParams> = NotificationParamsSchema_;
+export const NotificationParamsSchema = NotificationParamsSchema_ as unknown as z.ZodType<T.NotificationParams>;
 const InitializedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/initialized"),
   params: NotificationParamsSchema.optional(),
 });
-export const InitializedNotificationSchema: z.ZodType<T.InitializedNotification> = InitializedNotificationSchema_;
+export const InitializedNotificationSchema = InitializedNotificationSchema_ as unknown as z.ZodType<T.InitializedNotification>;
 const ProgressNotificationParamsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   message: z.string().optional(),
@@ -193,27 +193,27 @@ const ProgressNotificationParamsSchema_ = z.looseObject({
   progressToken: ProgressTokenSchema,
   total: z.number().optional(),
 });
-export const ProgressNotificationParamsSchema: z.ZodType<T.ProgressNotificationParams> = ProgressNotificationParamsSchema_;
+export const ProgressNotificationParamsSchema = ProgressNotificationParamsSchema_ as unknown as z.ZodType<T.ProgressNotificationParams>;
 const ProgressNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/progress"),
   params: ProgressNotificationParamsSchema,
 });
-export const ProgressNotificationSchema: z.ZodType<T.ProgressNotification> = ProgressNotificationSchema_;
+export const ProgressNotificationSchema = ProgressNotificationSchema_ as unknown as z.ZodType<T.ProgressNotification>;
 const RootsListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/roots/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const RootsListChangedNotificationSchema: z.ZodType<T.RootsListChangedNotification> = RootsListChangedNotificationSchema_;
+export const RootsListChangedNotificationSchema = RootsListChangedNotificationSchema_ as unknown as z.ZodType<T.RootsListChangedNotification>;
 const TaskStatusNotificationParamsSchema_ = z.intersection(NotificationParamsSchema, TaskSchema);
-export const TaskStatusNotificationParamsSchema: z.ZodType<T.TaskStatusNotificationParams> = TaskStatusNotificationParamsSchema_;
+export const TaskStatusNotificationParamsSchema = TaskStatusNotificationParamsSchema_ as unknown as z.ZodType<T.TaskStatusNotificationParams>;
 const TaskStatusNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/tasks/status"),
   params: TaskStatusNotificationParamsSchema,
 });
-export const TaskStatusNotificationSchema: z.ZodType<T.TaskStatusNotification> = TaskStatusNotificationSchema_;
+export const TaskStatusNotificationSchema = TaskStatusNotificationSchema_ as unknown as z.ZodType<T.TaskStatusNotification>;
 const ClientNotificationSchema_ = z.discriminatedUnion("method", [
   CancelledNotificationSchema_,
   InitializedNotificationSchema_,
@@ -221,52 +221,52 @@ const ClientNotificationSchema_ = z.discriminatedUnion("method", [
   TaskStatusNotificationSchema_,
   RootsListChangedNotificationSchema_,
 ]);
-export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = ClientNotificationSchema_;
+export const ClientNotificationSchema = ClientNotificationSchema_ as unknown as z.ZodType<T.ClientNotification>;
 const PromptReferenceSchema_ = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
-export const PromptReferenceSchema: z.ZodType<T.PromptReference> = PromptReferenceSchema_;
+export const PromptReferenceSchema = PromptReferenceSchema_ as unknown as z.ZodType<T.PromptReference>;
 const ResourceTemplateReferenceSchema_ = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
-export const ResourceTemplateReferenceSchema: z.ZodType<T.ResourceTemplateReference> = ResourceTemplateReferenceSchema_;
+export const ResourceTemplateReferenceSchema = ResourceTemplateReferenceSchema_ as unknown as z.ZodType<T.ResourceTemplateReference>;
 const CompleteRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   argument: z.looseObject({name: z.string(), value: z.string()}),
   context: z.looseObject({arguments: z.object({}).catchall(z.string()).optional()}).optional(),
   ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceTemplateReferenceSchema_]),
 });
-export const CompleteRequestParamsSchema: z.ZodType<T.CompleteRequestParams> = CompleteRequestParamsSchema_;
+export const CompleteRequestParamsSchema = CompleteRequestParamsSchema_ as unknown as z.ZodType<T.CompleteRequestParams>;
 const CompleteRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("completion/complete"),
   params: CompleteRequestParamsSchema,
 });
-export const CompleteRequestSchema: z.ZodType<T.CompleteRequest> = CompleteRequestSchema_;
+export const CompleteRequestSchema = CompleteRequestSchema_ as unknown as z.ZodType<T.CompleteRequest>;
 const GetPromptRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   arguments: z.object({}).catchall(z.string()).optional(),
   name: z.string(),
 });
-export const GetPromptRequestParamsSchema: z.ZodType<T.GetPromptRequestParams> = GetPromptRequestParamsSchema_;
+export const GetPromptRequestParamsSchema = GetPromptRequestParamsSchema_ as unknown as z.ZodType<T.GetPromptRequestParams>;
 const GetPromptRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/get"),
   params: GetPromptRequestParamsSchema,
 });
-export const GetPromptRequestSchema: z.ZodType<T.GetPromptRequest> = GetPromptRequestSchema_;
+export const GetPromptRequestSchema = GetPromptRequestSchema_ as unknown as z.ZodType<T.GetPromptRequest>;
 const GetTaskPayloadRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/result"),
   params: z.looseObject({taskId: z.string()}),
 });
-export const GetTaskPayloadRequestSchema: z.ZodType<T.GetTaskPayloadRequest> = GetTaskPayloadRequestSchema_;
+export const GetTaskPayloadRequestSchema = GetTaskPayloadRequestSchema_ as unknown as z.ZodType<T.GetTaskPayloadRequest>;
 const GetTaskRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/get"),
   params: z.looseObject({taskId: z.string()}),
 });
-export const GetTaskRequestSchema: z.ZodType<T.GetTaskRequest> = GetTaskRequestSchema_;
+export const GetTaskRequestSchema = GetTaskRequestSchema_ as unknown as z.ZodType<T.GetTaskRequest>;
 const ImplementationSchema_ = z.looseObject({
   description: z.string().optional(),
   icons: z.array(IconSchema).optional(),
@@ -275,111 +275,111 @@ const ImplementationSchema_ = z.looseObject({
   version: z.string(),
   websiteUrl: z.string().optional(),
 });
-export const ImplementationSchema: z.ZodType<T.Implementation> = ImplementationSchema_;
+export const ImplementationSchema = ImplementationSchema_ as unknown as z.ZodType<T.Implementation>;
 const InitializeRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   capabilities: ClientCapabilitiesSchema,
   clientInfo: ImplementationSchema,
   protocolVersion: z.string(),
 });
-export const InitializeRequestParamsSchema: z.ZodType<T.InitializeRequestParams> = InitializeRequestParamsSchema_;
+export const InitializeRequestParamsSchema = InitializeRequestParamsSchema_ as unknown as z.ZodType<T.InitializeRequestParams>;
 const InitializeRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("initialize"),
   params: InitializeRequestParamsSchema,
 });
-export const InitializeRequestSchema: z.ZodType<T.InitializeRequest> = InitializeRequestSchema_;
+export const InitializeRequestSchema = InitializeRequestSchema_ as unknown as z.ZodType<T.InitializeRequest>;
 const PaginatedRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   cursor: z.string().optional(),
 });
-export const PaginatedRequestParamsSchema: z.ZodType<T.PaginatedRequestParams> = PaginatedRequestParamsSchema_;
+export const PaginatedRequestParamsSchema = PaginatedRequestParamsSchema_ as unknown as z.ZodType<T.PaginatedRequestParams>;
 const ListPromptsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListPromptsRequestSchema: z.ZodType<T.ListPromptsRequest> = ListPromptsRequestSchema_;
+export const ListPromptsRequestSchema = ListPromptsRequestSchema_ as unknown as z.ZodType<T.ListPromptsRequest>;
 const ListResourceTemplatesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/templates/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListResourceTemplatesRequestSchema: z.ZodType<T.ListResourceTemplatesRequest> = ListResourceTemplatesRequestSchema_;
+export const ListResourceTemplatesRequestSchema = ListResourceTemplatesRequestSchema_ as unknown as z.ZodType<T.ListResourceTemplatesRequest>;
 const ListResourcesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListResourcesRequestSchema: z.ZodType<T.ListResourcesRequest> = ListResourcesRequestSchema_;
+export const ListResourcesRequestSchema = ListResourcesRequestSchema_ as unknown as z.ZodType<T.ListResourcesRequest>;
 const ListTasksRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tasks/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListTasksRequestSchema: z.ZodType<T.ListTasksRequest> = ListTasksRequestSchema_;
+export const ListTasksRequestSchema = ListTasksRequestSchema_ as unknown as z.ZodType<T.ListTasksRequest>;
 const ListToolsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/list"),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const ListToolsRequestSchema: z.ZodType<T.ListToolsRequest> = ListToolsRequestSchema_;
+export const ListToolsRequestSchema = ListToolsRequestSchema_ as unknown as z.ZodType<T.ListToolsRequest>;
 const RequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional()});
-export const RequestParamsSchema: z.ZodType<T.RequestParams> = RequestParamsSchema_;
+export const RequestParamsSchema = RequestParamsSchema_ as unknown as z.ZodType<T.RequestParams>;
 const PingRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("ping"),
   params: RequestParamsSchema.optional(),
 });
-export const PingRequestSchema: z.ZodType<T.PingRequest> = PingRequestSchema_;
+export const PingRequestSchema = PingRequestSchema_ as unknown as z.ZodType<T.PingRequest>;
 const ReadResourceRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const ReadResourceRequestParamsSchema: z.ZodType<T.ReadResourceRequestParams> = ReadResourceRequestParamsSchema_;
+export const ReadResourceRequestParamsSchema = ReadResourceRequestParamsSchema_ as unknown as z.ZodType<T.ReadResourceRequestParams>;
 const ReadResourceRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/read"),
   params: ReadResourceRequestParamsSchema,
 });
-export const ReadResourceRequestSchema: z.ZodType<T.ReadResourceRequest> = ReadResourceRequestSchema_;
+export const ReadResourceRequestSchema = ReadResourceRequestSchema_ as unknown as z.ZodType<T.ReadResourceRequest>;
 const LoggingLevelSchema_ = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = LoggingLevelSchema_;
+export const LoggingLevelSchema = LoggingLevelSchema_ as unknown as z.ZodType<T.LoggingLevel>;
 const SetLevelRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   level: LoggingLevelSchema,
 });
-export const SetLevelRequestParamsSchema: z.ZodType<T.SetLevelRequestParams> = SetLevelRequestParamsSchema_;
+export const SetLevelRequestParamsSchema = SetLevelRequestParamsSchema_ as unknown as z.ZodType<T.SetLevelRequestParams>;
 const SetLevelRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("logging/setLevel"),
   params: SetLevelRequestParamsSchema,
 });
-export const SetLevelRequestSchema: z.ZodType<T.SetLevelRequest> = SetLevelRequestSchema_;
+export const SetLevelRequestSchema = SetLevelRequestSchema_ as unknown as z.ZodType<T.SetLevelRequest>;
 const SubscribeRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const SubscribeRequestParamsSchema: z.ZodType<T.SubscribeRequestParams> = SubscribeRequestParamsSchema_;
+export const SubscribeRequestParamsSchema = SubscribeRequestParamsSchema_ as unknown as z.ZodType<T.SubscribeRequestParams>;
 const SubscribeRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/subscribe"),
   params: SubscribeRequestParamsSchema,
 });
-export const SubscribeRequestSchema: z.ZodType<T.SubscribeRequest> = SubscribeRequestSchema_;
+export const SubscribeRequestSchema = SubscribeRequestSchema_ as unknown as z.ZodType<T.SubscribeRequest>;
 const UnsubscribeRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const UnsubscribeRequestParamsSchema: z.ZodType<T.UnsubscribeRequestParams> = UnsubscribeRequestParamsSchema_;
+export const UnsubscribeRequestParamsSchema = UnsubscribeRequestParamsSchema_ as unknown as z.ZodType<T.UnsubscribeRequestParams>;
 const UnsubscribeRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/unsubscribe"),
   params: UnsubscribeRequestParamsSchema,
 });
-export const UnsubscribeRequestSchema: z.ZodType<T.UnsubscribeRequest> = UnsubscribeRequestSchema_;
+export const UnsubscribeRequestSchema = UnsubscribeRequestSchema_ as unknown as z.ZodType<T.UnsubscribeRequest>;
 const ClientRequestSchema_ = z.discriminatedUnion("method", [
   InitializeRequestSchema_,
   PingRequestSchema_,
@@ -399,7 +399,7 @@ const ClientRequestSchema_ = z.discriminatedUnion("method", [
   SetLevelRequestSchema_,
   CompleteRequestSchema_,
 ]);
-export const ClientRequestSchema: z.ZodType<T.ClientRequest> = ClientRequestSchema_;
+export const ClientRequestSchema = ClientRequestSchema_ as unknown as z.ZodType<T.ClientRequest>;
 const ToolResultContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.array(ContentBlockSchema),
@@ -408,7 +408,7 @@ const ToolResultContentSchema_ = z.looseObject({
   toolUseId: z.string(),
   type: z.literal("tool_result"),
 });
-export const ToolResultContentSchema: z.ZodType<T.ToolResultContent> = ToolResultContentSchema_;
+export const ToolResultContentSchema = ToolResultContentSchema_ as unknown as z.ZodType<T.ToolResultContent>;
 const ToolUseContentSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   id: z.string(),
@@ -416,7 +416,7 @@ const ToolUseContentSchema_ = z.looseObject({
   name: z.string(),
   type: z.literal("tool_use"),
 });
-export const ToolUseContentSchema: z.ZodType<T.ToolUseContent> = ToolUseContentSchema_;
+export const ToolUseContentSchema = ToolUseContentSchema_ as unknown as z.ZodType<T.ToolUseContent>;
 const SamplingMessageContentBlockSchema_ = z.discriminatedUnion("type", [
   TextContentSchema_,
   ImageContentSchema_,
@@ -424,7 +424,7 @@ const SamplingMessageContentBlockSchema_ = z.discriminatedUnion("type", [
   ToolUseContentSchema_,
   ToolResultContentSchema_,
 ]);
-export const SamplingMessageContentBlockSchema: z.ZodType<T.SamplingMessageContentBlock> = SamplingMessageContentBlockSchema_;
+export const SamplingMessageContentBlockSchema = SamplingMessageContentBlockSchema_ as unknown as z.ZodType<T.SamplingMessageContentBlock>;
 const CreateMessageResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.union([
@@ -439,23 +439,23 @@ const CreateMessageResultSchema_ = z.looseObject({
   role: RoleSchema,
   stopReason: z.string().optional(),
 });
-export const CreateMessageResultSchema: z.ZodType<T.CreateMessageResult> = CreateMessageResultSchema_;
+export const CreateMessageResultSchema = CreateMessageResultSchema_ as unknown as z.ZodType<T.CreateMessageResult>;
 const ElicitResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   action: z.enum(["accept", "cancel", "decline"]),
   content: z.object({}).catchall(z.union([z.array(z.string()), z.union([z.string(), integer(), z.boolean()])])).optional(),
 });
-export const ElicitResultSchema: z.ZodType<T.ElicitResult> = ElicitResultSchema_;
+export const ElicitResultSchema = ElicitResultSchema_ as unknown as z.ZodType<T.ElicitResult>;
 const GetTaskPayloadResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional()});
-export const GetTaskPayloadResultSchema: z.ZodType<T.GetTaskPayloadResult> = GetTaskPayloadResultSchema_;
+export const GetTaskPayloadResultSchema = GetTaskPayloadResultSchema_ as unknown as z.ZodType<T.GetTaskPayloadResult>;
 const GetTaskResultSchema_ = z.intersection(ResultSchema, TaskSchema);
-export const GetTaskResultSchema: z.ZodType<T.GetTaskResult> = GetTaskResultSchema_;
+export const GetTaskResultSchema = GetTaskResultSchema_ as unknown as z.ZodType<T.GetTaskResult>;
 const RootSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), name: z.string().optional(), uri: z.string()});
-export const RootSchema: z.ZodType<T.Root> = RootSchema_;
+export const RootSchema = RootSchema_ as unknown as z.ZodType<T.Root>;
 const ListRootsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), roots: z.array(RootSchema)});
-export const ListRootsResultSchema: z.ZodType<T.ListRootsResult> = ListRootsResultSchema_;
+export const ListRootsResultSchema = ListRootsResultSchema_ as unknown as z.ZodType<T.ListRootsResult>;
 const ListTasksResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tasks: z.array(TaskSchema)});
-export const ListTasksResultSchema: z.ZodType<T.ListTasksResult> = ListTasksResultSchema_;
+export const ListTasksResultSchema = ListTasksResultSchema_ as unknown as z.ZodType<T.ListTasksResult>;
 const ClientResultSchema_ = z.union([
   ResultSchema,
   GetTaskResultSchema,
@@ -466,21 +466,21 @@ const ClientResultSchema_ = z.union([
   ListRootsResultSchema,
   ElicitResultSchema,
 ]);
-export const ClientResultSchema: z.ZodType<T.ClientResult> = ClientResultSchema_;
+export const ClientResultSchema = ClientResultSchema_ as unknown as z.ZodType<T.ClientResult>;
 const CompleteResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   completion: z.looseObject({hasMore: z.boolean().optional(), total: integer().optional(), values: z.array(z.string())}),
 });
-export const CompleteResultSchema: z.ZodType<T.CompleteResult> = CompleteResultSchema_;
+export const CompleteResultSchema = CompleteResultSchema_ as unknown as z.ZodType<T.CompleteResult>;
 const ModelHintSchema_ = z.looseObject({name: z.string().optional()});
-export const ModelHintSchema: z.ZodType<T.ModelHint> = ModelHintSchema_;
+export const ModelHintSchema = ModelHintSchema_ as unknown as z.ZodType<T.ModelHint>;
 const ModelPreferencesSchema_ = z.looseObject({
   costPriority: z.number().gte(0).lte(1).optional(),
   hints: z.array(ModelHintSchema).optional(),
   intelligencePriority: z.number().gte(0).lte(1).optional(),
   speedPriority: z.number().gte(0).lte(1).optional(),
 });
-export const ModelPreferencesSchema: z.ZodType<T.ModelPreferences> = ModelPreferencesSchema_;
+export const ModelPreferencesSchema = ModelPreferencesSchema_ as unknown as z.ZodType<T.ModelPreferences>;
 const SamplingMessageSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   content: z.union([
@@ -493,7 +493,7 @@ const SamplingMessageSchema_ = z.looseObject({
   ]),
   role: RoleSchema,
 });
-export const SamplingMessageSchema: z.ZodType<T.SamplingMessage> = SamplingMessageSchema_;
+export const SamplingMessageSchema = SamplingMessageSchema_ as unknown as z.ZodType<T.SamplingMessage>;
 const ToolAnnotationsSchema_ = z.looseObject({
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
@@ -501,9 +501,9 @@ const ToolAnnotationsSchema_ = z.looseObject({
   readOnlyHint: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const ToolAnnotationsSchema: z.ZodType<T.ToolAnnotations> = ToolAnnotationsSchema_;
+export const ToolAnnotationsSchema = ToolAnnotationsSchema_ as unknown as z.ZodType<T.ToolAnnotations>;
 const ToolExecutionSchema_ = z.looseObject({taskSupport: z.enum(["forbidden", "optional", "required"]).optional()});
-export const ToolExecutionSchema: z.ZodType<T.ToolExecution> = ToolExecutionSchema_;
+export const ToolExecutionSchema = ToolExecutionSchema_ as unknown as z.ZodType<T.ToolExecution>;
 const ToolSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: ToolAnnotationsSchema.optional(),
@@ -525,9 +525,9 @@ const ToolSchema_ = z.looseObject({
   }).optional(),
   title: z.string().optional(),
 });
-export const ToolSchema: z.ZodType<T.Tool> = ToolSchema_;
+export const ToolSchema = ToolSchema_ as unknown as z.ZodType<T.Tool>;
 const ToolChoiceSchema_ = z.looseObject({mode: z.enum(["auto", "none", "required"]).optional()});
-export const ToolChoiceSchema: z.ZodType<T.ToolChoice> = ToolChoiceSchema_;
+export const ToolChoiceSchema = ToolChoiceSchema_ as unknown as z.ZodType<T.ToolChoice>;
 const CreateMessageRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   includeContext: z.enum(["allServers", "none", "thisServer"]).optional(),
@@ -542,18 +542,18 @@ const CreateMessageRequestParamsSchema_ = z.looseObject({
   toolChoice: ToolChoiceSchema.optional(),
   tools: z.array(ToolSchema).optional(),
 });
-export const CreateMessageRequestParamsSchema: z.ZodType<T.CreateMessageRequestParams> = CreateMessageRequestParamsSchema_;
+export const CreateMessageRequestParamsSchema = CreateMessageRequestParamsSchema_ as unknown as z.ZodType<T.CreateMessageRequestParams>;
 const CreateMessageRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("sampling/createMessage"),
   params: CreateMessageRequestParamsSchema,
 });
-export const CreateMessageRequestSchema: z.ZodType<T.CreateMessageRequest> = CreateMessageRequestSchema_;
+export const CreateMessageRequestSchema = CreateMessageRequestSchema_ as unknown as z.ZodType<T.CreateMessageRequest>;
 const CreateTaskResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), task: TaskSchema});
-export const CreateTaskResultSchema: z.ZodType<T.CreateTaskResult> = CreateTaskResultSchema_;
+export const CreateTaskResultSchema = CreateTaskResultSchema_ as unknown as z.ZodType<T.CreateTaskResult>;
 const CursorSchema_ = z.string();
-export const CursorSchema: z.ZodType<T.Cursor> = CursorSchema_;
+export const CursorSchema = CursorSchema_ as unknown as z.ZodType<T.Cursor>;
 const LegacyTitledEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -562,7 +562,7 @@ const LegacyTitledEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const LegacyTitledEnumSchemaSchema: z.ZodType<T.LegacyTitledEnumSchema> = LegacyTitledEnumSchemaSchema_;
+export const LegacyTitledEnumSchemaSchema = LegacyTitledEnumSchemaSchema_ as unknown as z.ZodType<T.LegacyTitledEnumSchema>;
 const NumberSchemaSchema_ = z.looseObject({
   default: z.number().optional(),
   description: z.string().optional(),
@@ -571,7 +571,7 @@ const NumberSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.enum(["integer", "number"]),
 });
-export const NumberSchemaSchema: z.ZodType<T.NumberSchema> = NumberSchemaSchema_;
+export const NumberSchemaSchema = NumberSchemaSchema_ as unknown as z.ZodType<T.NumberSchema>;
 const StringSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -581,7 +581,7 @@ const StringSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const StringSchemaSchema: z.ZodType<T.StringSchema> = StringSchemaSchema_;
+export const StringSchemaSchema = StringSchemaSchema_ as unknown as z.ZodType<T.StringSchema>;
 const TitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
@@ -591,7 +591,7 @@ const TitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const TitledMultiSelectEnumSchemaSchema: z.ZodType<T.TitledMultiSelectEnumSchema> = TitledMultiSelectEnumSchemaSchema_;
+export const TitledMultiSelectEnumSchemaSchema = TitledMultiSelectEnumSchemaSchema_ as unknown as z.ZodType<T.TitledMultiSelectEnumSchema>;
 const TitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -599,7 +599,7 @@ const TitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const TitledSingleSelectEnumSchemaSchema: z.ZodType<T.TitledSingleSelectEnumSchema> = TitledSingleSelectEnumSchemaSchema_;
+export const TitledSingleSelectEnumSchemaSchema = TitledSingleSelectEnumSchemaSchema_ as unknown as z.ZodType<T.TitledSingleSelectEnumSchema>;
 const UntitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
@@ -609,7 +609,7 @@ const UntitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const UntitledMultiSelectEnumSchemaSchema: z.ZodType<T.UntitledMultiSelectEnumSchema> = UntitledMultiSelectEnumSchemaSchema_;
+export const UntitledMultiSelectEnumSchemaSchema = UntitledMultiSelectEnumSchemaSchema_ as unknown as z.ZodType<T.UntitledMultiSelectEnumSchema>;
 const UntitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -617,7 +617,7 @@ const UntitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const UntitledSingleSelectEnumSchemaSchema: z.ZodType<T.UntitledSingleSelectEnumSchema> = UntitledSingleSelectEnumSchemaSchema_;
+export const UntitledSingleSelectEnumSchemaSchema = UntitledSingleSelectEnumSchemaSchema_ as unknown as z.ZodType<T.UntitledSingleSelectEnumSchema>;
 const PrimitiveSchemaDefinitionSchema_ = z.union([
   StringSchemaSchema,
   NumberSchemaSchema,
@@ -628,7 +628,7 @@ const PrimitiveSchemaDefinitionSchema_ = z.union([
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> = PrimitiveSchemaDefinitionSchema_;
+export const PrimitiveSchemaDefinitionSchema = PrimitiveSchemaDefinitionSchema_ as unknown as z.ZodType<T.PrimitiveSchemaDefinition>;
 const ElicitRequestFormParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   message: z.string(),
@@ -641,7 +641,7 @@ const ElicitRequestFormParamsSchema_ = z.looseObject({
   }),
   task: TaskMetadataSchema.optional(),
 });
-export const ElicitRequestFormParamsSchema: z.ZodType<T.ElicitRequestFormParams> = ElicitRequestFormParamsSchema_;
+export const ElicitRequestFormParamsSchema = ElicitRequestFormParamsSchema_ as unknown as z.ZodType<T.ElicitRequestFormParams>;
 const ElicitRequestURLParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   elicitationId: z.string(),
@@ -650,24 +650,24 @@ const ElicitRequestURLParamsSchema_ = z.looseObject({
   task: TaskMetadataSchema.optional(),
   url: z.string(),
 });
-export const ElicitRequestURLParamsSchema: z.ZodType<T.ElicitRequestURLParams> = ElicitRequestURLParamsSchema_;
+export const ElicitRequestURLParamsSchema = ElicitRequestURLParamsSchema_ as unknown as z.ZodType<T.ElicitRequestURLParams>;
 const ElicitRequestParamsSchema_ = z.union([ElicitRequestURLParamsSchema, ElicitRequestFormParamsSchema]);
-export const ElicitRequestParamsSchema: z.ZodType<T.ElicitRequestParams> = ElicitRequestParamsSchema_;
+export const ElicitRequestParamsSchema = ElicitRequestParamsSchema_ as unknown as z.ZodType<T.ElicitRequestParams>;
 const ElicitRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("elicitation/create"),
   params: ElicitRequestParamsSchema,
 });
-export const ElicitRequestSchema: z.ZodType<T.ElicitRequest> = ElicitRequestSchema_;
+export const ElicitRequestSchema = ElicitRequestSchema_ as unknown as z.ZodType<T.ElicitRequest>;
 const ElicitationCompleteNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/elicitation/complete"),
   params: z.looseObject({elicitationId: z.string()}),
 });
-export const ElicitationCompleteNotificationSchema: z.ZodType<T.ElicitationCompleteNotification> = ElicitationCompleteNotificationSchema_;
+export const ElicitationCompleteNotificationSchema = ElicitationCompleteNotificationSchema_ as unknown as z.ZodType<T.ElicitationCompleteNotification>;
 const EmptyResultSchema_ = ResultSchema;
-export const EmptyResultSchema: z.ZodType<T.EmptyResult> = EmptyResultSchema_;
+export const EmptyResultSchema = EmptyResultSchema_ as unknown as z.ZodType<T.EmptyResult>;
 const EnumSchemaSchema_ = z.union([
   UntitledSingleSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
@@ -675,19 +675,19 @@ const EnumSchemaSchema_ = z.union([
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = EnumSchemaSchema_;
+export const EnumSchemaSchema = EnumSchemaSchema_ as unknown as z.ZodType<T.EnumSchema>;
 const ErrorSchema_ = z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()});
-export const ErrorSchema: z.ZodType<T.Error> = ErrorSchema_;
+export const ErrorSchema = ErrorSchema_ as unknown as z.ZodType<T.Error>;
 const PromptMessageSchema_ = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
-export const PromptMessageSchema: z.ZodType<T.PromptMessage> = PromptMessageSchema_;
+export const PromptMessageSchema = PromptMessageSchema_ as unknown as z.ZodType<T.PromptMessage>;
 const GetPromptResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
 });
-export const GetPromptResultSchema: z.ZodType<T.GetPromptResult> = GetPromptResultSchema_;
+export const GetPromptResultSchema = GetPromptResultSchema_ as unknown as z.ZodType<T.GetPromptResult>;
 const IconsSchema_ = z.looseObject({icons: z.array(IconSchema).optional()});
-export const IconsSchema: z.ZodType<T.Icons> = IconsSchema_;
+export const IconsSchema = IconsSchema_ as unknown as z.ZodType<T.Icons>;
 const ServerCapabilitiesSchema_ = z.looseObject({
   completions: z.looseObject({}).optional(),
   experimental: z.object({}).catchall(z.looseObject({})).optional(),
@@ -701,7 +701,7 @@ const ServerCapabilitiesSchema_ = z.looseObject({
   }).optional(),
   tools: z.looseObject({listChanged: z.boolean().optional()}).optional(),
 });
-export const ServerCapabilitiesSchema: z.ZodType<T.ServerCapabilities> = ServerCapabilitiesSchema_;
+export const ServerCapabilitiesSchema = ServerCapabilitiesSchema_ as unknown as z.ZodType<T.ServerCapabilities>;
 const InitializeResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   capabilities: ServerCapabilitiesSchema,
@@ -709,36 +709,36 @@ const InitializeResultSchema_ = z.looseObject({
   protocolVersion: z.string(),
   serverInfo: ImplementationSchema,
 });
-export const InitializeResultSchema: z.ZodType<T.InitializeResult> = InitializeResultSchema_;
+export const InitializeResultSchema = InitializeResultSchema_ as unknown as z.ZodType<T.InitializeResult>;
 const JSONRPCErrorResponseSchema_ = z.looseObject({error: ErrorSchema, id: RequestIdSchema.optional(), jsonrpc: z.literal("2.0")});
-export const JSONRPCErrorResponseSchema: z.ZodType<T.JSONRPCErrorResponse> = JSONRPCErrorResponseSchema_;
+export const JSONRPCErrorResponseSchema = JSONRPCErrorResponseSchema_ as unknown as z.ZodType<T.JSONRPCErrorResponse>;
 const JSONRPCNotificationSchema_ = z.looseObject({jsonrpc: z.literal("2.0"), method: z.string(), params: z.looseObject({}).optional()});
-export const JSONRPCNotificationSchema: z.ZodType<T.JSONRPCNotification> = JSONRPCNotificationSchema_;
+export const JSONRPCNotificationSchema = JSONRPCNotificationSchema_ as unknown as z.ZodType<T.JSONRPCNotification>;
 const JSONRPCRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({}).optional(),
 });
-export const JSONRPCRequestSchema: z.ZodType<T.JSONRPCRequest> = JSONRPCRequestSchema_;
+export const JSONRPCRequestSchema = JSONRPCRequestSchema_ as unknown as z.ZodType<T.JSONRPCRequest>;
 const JSONRPCResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
-export const JSONRPCResultResponseSchema: z.ZodType<T.JSONRPCResultResponse> = JSONRPCResultResponseSchema_;
+export const JSONRPCResultResponseSchema = JSONRPCResultResponseSchema_ as unknown as z.ZodType<T.JSONRPCResultResponse>;
 const JSONRPCMessageSchema_ = z.union([
   JSONRPCRequestSchema,
   JSONRPCNotificationSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
 ]);
-export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = JSONRPCMessageSchema_;
+export const JSONRPCMessageSchema = JSONRPCMessageSchema_ as unknown as z.ZodType<T.JSONRPCMessage>;
 const JSONRPCResponseSchema_ = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
-export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = JSONRPCResponseSchema_;
+export const JSONRPCResponseSchema = JSONRPCResponseSchema_ as unknown as z.ZodType<T.JSONRPCResponse>;
 const PromptArgumentSchema_ = z.looseObject({
   description: z.string().optional(),
   name: z.string(),
   required: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const PromptArgumentSchema: z.ZodType<T.PromptArgument> = PromptArgumentSchema_;
+export const PromptArgumentSchema = PromptArgumentSchema_ as unknown as z.ZodType<T.PromptArgument>;
 const PromptSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   arguments: z.array(PromptArgumentSchema).optional(),
@@ -747,13 +747,13 @@ const PromptSchema_ = z.looseObject({
   name: z.string(),
   title: z.string().optional(),
 });
-export const PromptSchema: z.ZodType<T.Prompt> = PromptSchema_;
+export const PromptSchema = PromptSchema_ as unknown as z.ZodType<T.Prompt>;
 const ListPromptsResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   prompts: z.array(PromptSchema),
 });
-export const ListPromptsResultSchema: z.ZodType<T.ListPromptsResult> = ListPromptsResultSchema_;
+export const ListPromptsResultSchema = ListPromptsResultSchema_ as unknown as z.ZodType<T.ListPromptsResult>;
 const ResourceTemplateSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
@@ -764,13 +764,13 @@ const ResourceTemplateSchema_ = z.looseObject({
   title: z.string().optional(),
   uriTemplate: z.string(),
 });
-export const ResourceTemplateSchema: z.ZodType<T.ResourceTemplate> = ResourceTemplateSchema_;
+export const ResourceTemplateSchema = ResourceTemplateSchema_ as unknown as z.ZodType<T.ResourceTemplate>;
 const ListResourceTemplatesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resourceTemplates: z.array(ResourceTemplateSchema),
 });
-export const ListResourceTemplatesResultSchema: z.ZodType<T.ListResourceTemplatesResult> = ListResourceTemplatesResultSchema_;
+export const ListResourceTemplatesResultSchema = ListResourceTemplatesResultSchema_ as unknown as z.ZodType<T.ListResourceTemplatesResult>;
 const ResourceSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   annotations: AnnotationsSchema.optional(),
@@ -782,87 +782,87 @@ const ResourceSchema_ = z.looseObject({
   title: z.string().optional(),
   uri: z.string(),
 });
-export const ResourceSchema: z.ZodType<T.Resource> = ResourceSchema_;
+export const ResourceSchema = ResourceSchema_ as unknown as z.ZodType<T.Resource>;
 const ListResourcesResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   nextCursor: z.string().optional(),
   resources: z.array(ResourceSchema),
 });
-export const ListResourcesResultSchema: z.ZodType<T.ListResourcesResult> = ListResourcesResultSchema_;
+export const ListResourcesResultSchema = ListResourcesResultSchema_ as unknown as z.ZodType<T.ListResourcesResult>;
 const ListRootsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("roots/list"),
   params: RequestParamsSchema.optional(),
 });
-export const ListRootsRequestSchema: z.ZodType<T.ListRootsRequest> = ListRootsRequestSchema_;
+export const ListRootsRequestSchema = ListRootsRequestSchema_ as unknown as z.ZodType<T.ListRootsRequest>;
 const ListToolsResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional(), tools: z.array(ToolSchema)});
-export const ListToolsResultSchema: z.ZodType<T.ListToolsResult> = ListToolsResultSchema_;
+export const ListToolsResultSchema = ListToolsResultSchema_ as unknown as z.ZodType<T.ListToolsResult>;
 const LoggingMessageNotificationParamsSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   data: z.unknown(),
   level: LoggingLevelSchema,
   logger: z.string().optional(),
 });
-export const LoggingMessageNotificationParamsSchema: z.ZodType<T.LoggingMessageNotificationParams> = LoggingMessageNotificationParamsSchema_;
+export const LoggingMessageNotificationParamsSchema = LoggingMessageNotificationParamsSchema_ as unknown as z.ZodType<T.LoggingMessageNotificationParams>;
 const LoggingMessageNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/message"),
   params: LoggingMessageNotificationParamsSchema,
 });
-export const LoggingMessageNotificationSchema: z.ZodType<T.LoggingMessageNotification> = LoggingMessageNotificationSchema_;
+export const LoggingMessageNotificationSchema = LoggingMessageNotificationSchema_ as unknown as z.ZodType<T.LoggingMessageNotification>;
 const MultiSelectEnumSchemaSchema_ = z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
-export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = MultiSelectEnumSchemaSchema_;
+export const MultiSelectEnumSchemaSchema = MultiSelectEnumSchemaSchema_ as unknown as z.ZodType<T.MultiSelectEnumSchema>;
 const NotificationSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const NotificationSchema: z.ZodType<T.Notification> = NotificationSchema_;
+export const NotificationSchema = NotificationSchema_ as unknown as z.ZodType<T.Notification>;
 const PaginatedRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: PaginatedRequestParamsSchema.optional(),
 });
-export const PaginatedRequestSchema: z.ZodType<T.PaginatedRequest> = PaginatedRequestSchema_;
+export const PaginatedRequestSchema = PaginatedRequestSchema_ as unknown as z.ZodType<T.PaginatedRequest>;
 const PaginatedResultSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), nextCursor: z.string().optional()});
-export const PaginatedResultSchema: z.ZodType<T.PaginatedResult> = PaginatedResultSchema_;
+export const PaginatedResultSchema = PaginatedResultSchema_ as unknown as z.ZodType<T.PaginatedResult>;
 const PromptListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/prompts/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const PromptListChangedNotificationSchema: z.ZodType<T.PromptListChangedNotification> = PromptListChangedNotificationSchema_;
+export const PromptListChangedNotificationSchema = PromptListChangedNotificationSchema_ as unknown as z.ZodType<T.PromptListChangedNotification>;
 const ReadResourceResultSchema_ = z.looseObject({
   _meta: z.looseObject({}).optional(),
   contents: z.array(z.union([TextResourceContentsSchema, BlobResourceContentsSchema])),
 });
-export const ReadResourceResultSchema: z.ZodType<T.ReadResourceResult> = ReadResourceResultSchema_;
+export const ReadResourceResultSchema = ReadResourceResultSchema_ as unknown as z.ZodType<T.ReadResourceResult>;
 const RelatedTaskMetadataSchema_ = z.looseObject({taskId: z.string()});
-export const RelatedTaskMetadataSchema: z.ZodType<T.RelatedTaskMetadata> = RelatedTaskMetadataSchema_;
+export const RelatedTaskMetadataSchema = RelatedTaskMetadataSchema_ as unknown as z.ZodType<T.RelatedTaskMetadata>;
 const RequestSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const RequestSchema: z.ZodType<T.Request> = RequestSchema_;
+export const RequestSchema = RequestSchema_ as unknown as z.ZodType<T.Request>;
 const ResourceContentsSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), mimeType: z.string().optional(), uri: z.string()});
-export const ResourceContentsSchema: z.ZodType<T.ResourceContents> = ResourceContentsSchema_;
+export const ResourceContentsSchema = ResourceContentsSchema_ as unknown as z.ZodType<T.ResourceContents>;
 const ResourceListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ResourceListChangedNotificationSchema: z.ZodType<T.ResourceListChangedNotification> = ResourceListChangedNotificationSchema_;
+export const ResourceListChangedNotificationSchema = ResourceListChangedNotificationSchema_ as unknown as z.ZodType<T.ResourceListChangedNotification>;
 const ResourceRequestParamsSchema_ = z.looseObject({_meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(), uri: z.string()});
-export const ResourceRequestParamsSchema: z.ZodType<T.ResourceRequestParams> = ResourceRequestParamsSchema_;
+export const ResourceRequestParamsSchema = ResourceRequestParamsSchema_ as unknown as z.ZodType<T.ResourceRequestParams>;
 const ResourceUpdatedNotificationParamsSchema_ = z.looseObject({_meta: z.looseObject({}).optional(), uri: z.string()});
-export const ResourceUpdatedNotificationParamsSchema: z.ZodType<T.ResourceUpdatedNotificationParams> = ResourceUpdatedNotificationParamsSchema_;
+export const ResourceUpdatedNotificationParamsSchema = ResourceUpdatedNotificationParamsSchema_ as unknown as z.ZodType<T.ResourceUpdatedNotificationParams>;
 const ResourceUpdatedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/updated"),
   params: ResourceUpdatedNotificationParamsSchema,
 });
-export const ResourceUpdatedNotificationSchema: z.ZodType<T.ResourceUpdatedNotification> = ResourceUpdatedNotificationSchema_;
+export const ResourceUpdatedNotificationSchema = ResourceUpdatedNotificationSchema_ as unknown as z.ZodType<T.ResourceUpdatedNotification>;
 const ToolListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/tools/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ToolListChangedNotificationSchema: z.ZodType<T.ToolListChangedNotification> = ToolListChangedNotificationSchema_;
+export const ToolListChangedNotificationSchema = ToolListChangedNotificationSchema_ as unknown as z.ZodType<T.ToolListChangedNotification>;
 const ServerNotificationSchema_ = z.discriminatedUnion("method", [
   CancelledNotificationSchema_,
   ProgressNotificationSchema_,
@@ -874,7 +874,7 @@ const ServerNotificationSchema_ = z.discriminatedUnion("method", [
   LoggingMessageNotificationSchema_,
   ElicitationCompleteNotificationSchema_,
 ]);
-export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = ServerNotificationSchema_;
+export const ServerNotificationSchema = ServerNotificationSchema_ as unknown as z.ZodType<T.ServerNotification>;
 const ServerRequestSchema_ = z.discriminatedUnion("method", [
   PingRequestSchema_,
   GetTaskRequestSchema_,
@@ -885,7 +885,7 @@ const ServerRequestSchema_ = z.discriminatedUnion("method", [
   ListRootsRequestSchema_,
   ElicitRequestSchema_,
 ]);
-export const ServerRequestSchema: z.ZodType<T.ServerRequest> = ServerRequestSchema_;
+export const ServerRequestSchema = ServerRequestSchema_ as unknown as z.ZodType<T.ServerRequest>;
 const ServerResultSchema_ = z.union([
   ResultSchema,
   InitializeResultSchema,
@@ -902,14 +902,14 @@ const ServerResultSchema_ = z.union([
   ListTasksResultSchema,
   CompleteResultSchema,
 ]);
-export const ServerResultSchema: z.ZodType<T.ServerResult> = ServerResultSchema_;
+export const ServerResultSchema = ServerResultSchema_ as unknown as z.ZodType<T.ServerResult>;
 const SingleSelectEnumSchemaSchema_ = z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
-export const SingleSelectEnumSchemaSchema: z.ZodType<T.SingleSelectEnumSchema> = SingleSelectEnumSchemaSchema_;
+export const SingleSelectEnumSchemaSchema = SingleSelectEnumSchemaSchema_ as unknown as z.ZodType<T.SingleSelectEnumSchema>;
 const TaskAugmentedRequestParamsSchema_ = z.looseObject({
   _meta: z.looseObject({progressToken: ProgressTokenSchema.optional()}).optional(),
   task: TaskMetadataSchema.optional(),
 });
-export const TaskAugmentedRequestParamsSchema: z.ZodType<T.TaskAugmentedRequestParams> = TaskAugmentedRequestParamsSchema_;
+export const TaskAugmentedRequestParamsSchema = TaskAugmentedRequestParamsSchema_ as unknown as z.ZodType<T.TaskAugmentedRequestParams>;
 const URLElicitationRequiredErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({
       code: z.literal(-32042),
@@ -918,7 +918,7 @@ const URLElicitationRequiredErrorSchema_ = z.looseObject({
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
-export const URLElicitationRequiredErrorSchema: z.ZodType<T.URLElicitationRequiredError> = URLElicitationRequiredErrorSchema_;
+export const URLElicitationRequiredErrorSchema = URLElicitationRequiredErrorSchema_ as unknown as z.ZodType<T.URLElicitationRequiredError>;
 
 /** Params schema of each request, by method (`z.unknown()` where the request declares no params). */
 export const requestParamsSchemas = {
@@ -983,298 +983,445 @@ export const notificationParamsSchemas = {
   "notifications/tools/list_changed": NotificationParamsSchema,
 };
 
-// Type test, checked wherever this file is compiled (not exported, so not in its declarations): each
-// schema declares exactly the property names of its type. The annotations above check that its output
-// is assignable to the type; an optional property the schema left out would still pass them.
-type SchemaKeysMatchTypes = [
+// Type test, checked wherever this file is compiled (not exported, so not in its declarations): the
+// output of each schema as built is assignable to its type (what the declared type promises; asserting
+// it costs the compiler far less than an annotation, which compares the whole zod object type), and
+// the schema declares exactly the property names of its type (an optional property only the type has
+// would pass the first check).
+type SchemasMatchTypes = [
+  Within<z.output<typeof RoleSchema_>, T.Role>,
   Within<DeclaredKeys<z.output<typeof RoleSchema_>>, DeclaredKeys<T.Role>>,
   Within<DeclaredKeys<T.Role>, DeclaredKeys<z.output<typeof RoleSchema_>>>,
+  Within<z.output<typeof AnnotationsSchema_>, T.Annotations>,
   Within<DeclaredKeys<z.output<typeof AnnotationsSchema_>>, DeclaredKeys<T.Annotations>>,
   Within<DeclaredKeys<T.Annotations>, DeclaredKeys<z.output<typeof AnnotationsSchema_>>>,
+  Within<z.output<typeof AudioContentSchema_>, T.AudioContent>,
   Within<DeclaredKeys<z.output<typeof AudioContentSchema_>>, DeclaredKeys<T.AudioContent>>,
   Within<DeclaredKeys<T.AudioContent>, DeclaredKeys<z.output<typeof AudioContentSchema_>>>,
+  Within<z.output<typeof BaseMetadataSchema_>, T.BaseMetadata>,
   Within<DeclaredKeys<z.output<typeof BaseMetadataSchema_>>, DeclaredKeys<T.BaseMetadata>>,
   Within<DeclaredKeys<T.BaseMetadata>, DeclaredKeys<z.output<typeof BaseMetadataSchema_>>>,
+  Within<z.output<typeof BlobResourceContentsSchema_>, T.BlobResourceContents>,
   Within<DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>, DeclaredKeys<T.BlobResourceContents>>,
   Within<DeclaredKeys<T.BlobResourceContents>, DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>>,
+  Within<z.output<typeof BooleanSchemaSchema_>, T.BooleanSchema>,
   Within<DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>, DeclaredKeys<T.BooleanSchema>>,
   Within<DeclaredKeys<T.BooleanSchema>, DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>>,
+  Within<z.output<typeof ProgressTokenSchema_>, T.ProgressToken>,
   Within<DeclaredKeys<z.output<typeof ProgressTokenSchema_>>, DeclaredKeys<T.ProgressToken>>,
   Within<DeclaredKeys<T.ProgressToken>, DeclaredKeys<z.output<typeof ProgressTokenSchema_>>>,
+  Within<z.output<typeof TaskMetadataSchema_>, T.TaskMetadata>,
   Within<DeclaredKeys<z.output<typeof TaskMetadataSchema_>>, DeclaredKeys<T.TaskMetadata>>,
   Within<DeclaredKeys<T.TaskMetadata>, DeclaredKeys<z.output<typeof TaskMetadataSchema_>>>,
+  Within<z.output<typeof CallToolRequestParamsSchema_>, T.CallToolRequestParams>,
   Within<DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>, DeclaredKeys<T.CallToolRequestParams>>,
   Within<DeclaredKeys<T.CallToolRequestParams>, DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>>,
+  Within<z.output<typeof RequestIdSchema_>, T.RequestId>,
   Within<DeclaredKeys<z.output<typeof RequestIdSchema_>>, DeclaredKeys<T.RequestId>>,
   Within<DeclaredKeys<T.RequestId>, DeclaredKeys<z.output<typeof RequestIdSchema_>>>,
+  Within<z.output<typeof CallToolRequestSchema_>, T.CallToolRequest>,
   Within<DeclaredKeys<z.output<typeof CallToolRequestSchema_>>, DeclaredKeys<T.CallToolRequest>>,
   Within<DeclaredKeys<T.CallToolRequest>, DeclaredKeys<z.output<typeof CallToolRequestSchema_>>>,
+  Within<z.output<typeof TextResourceContentsSchema_>, T.TextResourceContents>,
   Within<DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>, DeclaredKeys<T.TextResourceContents>>,
   Within<DeclaredKeys<T.TextResourceContents>, DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>>,
+  Within<z.output<typeof EmbeddedResourceSchema_>, T.EmbeddedResource>,
   Within<DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>, DeclaredKeys<T.EmbeddedResource>>,
   Within<DeclaredKeys<T.EmbeddedResource>, DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>>,
+  Within<z.output<typeof ImageContentSchema_>, T.ImageContent>,
   Within<DeclaredKeys<z.output<typeof ImageContentSchema_>>, DeclaredKeys<T.ImageContent>>,
   Within<DeclaredKeys<T.ImageContent>, DeclaredKeys<z.output<typeof ImageContentSchema_>>>,
+  Within<z.output<typeof IconSchema_>, T.Icon>,
   Within<DeclaredKeys<z.output<typeof IconSchema_>>, DeclaredKeys<T.Icon>>,
   Within<DeclaredKeys<T.Icon>, DeclaredKeys<z.output<typeof IconSchema_>>>,
+  Within<z.output<typeof ResourceLinkSchema_>, T.ResourceLink>,
   Within<DeclaredKeys<z.output<typeof ResourceLinkSchema_>>, DeclaredKeys<T.ResourceLink>>,
   Within<DeclaredKeys<T.ResourceLink>, DeclaredKeys<z.output<typeof ResourceLinkSchema_>>>,
+  Within<z.output<typeof TextContentSchema_>, T.TextContent>,
   Within<DeclaredKeys<z.output<typeof TextContentSchema_>>, DeclaredKeys<T.TextContent>>,
   Within<DeclaredKeys<T.TextContent>, DeclaredKeys<z.output<typeof TextContentSchema_>>>,
+  Within<z.output<typeof ContentBlockSchema_>, T.ContentBlock>,
   Within<DeclaredKeys<z.output<typeof ContentBlockSchema_>>, DeclaredKeys<T.ContentBlock>>,
   Within<DeclaredKeys<T.ContentBlock>, DeclaredKeys<z.output<typeof ContentBlockSchema_>>>,
+  Within<z.output<typeof CallToolResultSchema_>, T.CallToolResult>,
   Within<DeclaredKeys<z.output<typeof CallToolResultSchema_>>, DeclaredKeys<T.CallToolResult>>,
   Within<DeclaredKeys<T.CallToolResult>, DeclaredKeys<z.output<typeof CallToolResultSchema_>>>,
+  Within<z.output<typeof CancelTaskRequestSchema_>, T.CancelTaskRequest>,
   Within<DeclaredKeys<z.output<typeof CancelTaskRequestSchema_>>, DeclaredKeys<T.CancelTaskRequest>>,
   Within<DeclaredKeys<T.CancelTaskRequest>, DeclaredKeys<z.output<typeof CancelTaskRequestSchema_>>>,
+  Within<z.output<typeof ResultSchema_>, T.Result>,
   Within<DeclaredKeys<z.output<typeof ResultSchema_>>, DeclaredKeys<T.Result>>,
   Within<DeclaredKeys<T.Result>, DeclaredKeys<z.output<typeof ResultSchema_>>>,
+  Within<z.output<typeof TaskStatusSchema_>, T.TaskStatus>,
   Within<DeclaredKeys<z.output<typeof TaskStatusSchema_>>, DeclaredKeys<T.TaskStatus>>,
   Within<DeclaredKeys<T.TaskStatus>, DeclaredKeys<z.output<typeof TaskStatusSchema_>>>,
+  Within<z.output<typeof TaskSchema_>, T.Task>,
   Within<DeclaredKeys<z.output<typeof TaskSchema_>>, DeclaredKeys<T.Task>>,
   Within<DeclaredKeys<T.Task>, DeclaredKeys<z.output<typeof TaskSchema_>>>,
+  Within<z.output<typeof CancelTaskResultSchema_>, T.CancelTaskResult>,
   Within<DeclaredKeys<z.output<typeof CancelTaskResultSchema_>>, DeclaredKeys<T.CancelTaskResult>>,
   Within<DeclaredKeys<T.CancelTaskResult>, DeclaredKeys<z.output<typeof CancelTaskResultSchema_>>>,
+  Within<z.output<typeof CancelledNotificationParamsSchema_>, T.CancelledNotificationParams>,
   Within<DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>, DeclaredKeys<T.CancelledNotificationParams>>,
   Within<DeclaredKeys<T.CancelledNotificationParams>, DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>>,
+  Within<z.output<typeof CancelledNotificationSchema_>, T.CancelledNotification>,
   Within<DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>, DeclaredKeys<T.CancelledNotification>>,
   Within<DeclaredKeys<T.CancelledNotification>, DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>>,
+  Within<z.output<typeof ClientCapabilitiesSchema_>, T.ClientCapabilities>,
   Within<DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>, DeclaredKeys<T.ClientCapabilities>>,
   Within<DeclaredKeys<T.ClientCapabilities>, DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>>,
+  Within<z.output<typeof NotificationParamsSchema_>, T.NotificationParams>,
   Within<DeclaredKeys<z.output<typeof NotificationParamsSchema_>>, DeclaredKeys<T.NotificationParams>>,
   Within<DeclaredKeys<T.NotificationParams>, DeclaredKeys<z.output<typeof NotificationParamsSchema_>>>,
+  Within<z.output<typeof InitializedNotificationSchema_>, T.InitializedNotification>,
   Within<DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>, DeclaredKeys<T.InitializedNotification>>,
   Within<DeclaredKeys<T.InitializedNotification>, DeclaredKeys<z.output<typeof InitializedNotificationSchema_>>>,
+  Within<z.output<typeof ProgressNotificationParamsSchema_>, T.ProgressNotificationParams>,
   Within<DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>, DeclaredKeys<T.ProgressNotificationParams>>,
   Within<DeclaredKeys<T.ProgressNotificationParams>, DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>>,
+  Within<z.output<typeof ProgressNotificationSchema_>, T.ProgressNotification>,
   Within<DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>, DeclaredKeys<T.ProgressNotification>>,
   Within<DeclaredKeys<T.ProgressNotification>, DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>>,
+  Within<z.output<typeof RootsListChangedNotificationSchema_>, T.RootsListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>, DeclaredKeys<T.RootsListChangedNotification>>,
   Within<DeclaredKeys<T.RootsListChangedNotification>, DeclaredKeys<z.output<typeof RootsListChangedNotificationSchema_>>>,
+  Within<z.output<typeof TaskStatusNotificationParamsSchema_>, T.TaskStatusNotificationParams>,
   Within<DeclaredKeys<z.output<typeof TaskStatusNotificationParamsSchema_>>, DeclaredKeys<T.TaskStatusNotificationParams>>,
   Within<DeclaredKeys<T.TaskStatusNotificationParams>, DeclaredKeys<z.output<typeof TaskStatusNotificationParamsSchema_>>>,
+  Within<z.output<typeof TaskStatusNotificationSchema_>, T.TaskStatusNotification>,
   Within<DeclaredKeys<z.output<typeof TaskStatusNotificationSchema_>>, DeclaredKeys<T.TaskStatusNotification>>,
   Within<DeclaredKeys<T.TaskStatusNotification>, DeclaredKeys<z.output<typeof TaskStatusNotificationSchema_>>>,
+  Within<z.output<typeof ClientNotificationSchema_>, T.ClientNotification>,
   Within<DeclaredKeys<z.output<typeof ClientNotificationSchema_>>, DeclaredKeys<T.ClientNotification>>,
   Within<DeclaredKeys<T.ClientNotification>, DeclaredKeys<z.output<typeof ClientNotificationSchema_>>>,
+  Within<z.output<typeof PromptReferenceSchema_>, T.PromptReference>,
   Within<DeclaredKeys<z.output<typeof PromptReferenceSchema_>>, DeclaredKeys<T.PromptReference>>,
   Within<DeclaredKeys<T.PromptReference>, DeclaredKeys<z.output<typeof PromptReferenceSchema_>>>,
+  Within<z.output<typeof ResourceTemplateReferenceSchema_>, T.ResourceTemplateReference>,
   Within<DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>, DeclaredKeys<T.ResourceTemplateReference>>,
   Within<DeclaredKeys<T.ResourceTemplateReference>, DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>>,
+  Within<z.output<typeof CompleteRequestParamsSchema_>, T.CompleteRequestParams>,
   Within<DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>, DeclaredKeys<T.CompleteRequestParams>>,
   Within<DeclaredKeys<T.CompleteRequestParams>, DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>>,
+  Within<z.output<typeof CompleteRequestSchema_>, T.CompleteRequest>,
   Within<DeclaredKeys<z.output<typeof CompleteRequestSchema_>>, DeclaredKeys<T.CompleteRequest>>,
   Within<DeclaredKeys<T.CompleteRequest>, DeclaredKeys<z.output<typeof CompleteRequestSchema_>>>,
+  Within<z.output<typeof GetPromptRequestParamsSchema_>, T.GetPromptRequestParams>,
   Within<DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>, DeclaredKeys<T.GetPromptRequestParams>>,
   Within<DeclaredKeys<T.GetPromptRequestParams>, DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>>,
+  Within<z.output<typeof GetPromptRequestSchema_>, T.GetPromptRequest>,
   Within<DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>, DeclaredKeys<T.GetPromptRequest>>,
   Within<DeclaredKeys<T.GetPromptRequest>, DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>>,
+  Within<z.output<typeof GetTaskPayloadRequestSchema_>, T.GetTaskPayloadRequest>,
   Within<DeclaredKeys<z.output<typeof GetTaskPayloadRequestSchema_>>, DeclaredKeys<T.GetTaskPayloadRequest>>,
   Within<DeclaredKeys<T.GetTaskPayloadRequest>, DeclaredKeys<z.output<typeof GetTaskPayloadRequestSchema_>>>,
+  Within<z.output<typeof GetTaskRequestSchema_>, T.GetTaskRequest>,
   Within<DeclaredKeys<z.output<typeof GetTaskRequestSchema_>>, DeclaredKeys<T.GetTaskRequest>>,
   Within<DeclaredKeys<T.GetTaskRequest>, DeclaredKeys<z.output<typeof GetTaskRequestSchema_>>>,
+  Within<z.output<typeof ImplementationSchema_>, T.Implementation>,
   Within<DeclaredKeys<z.output<typeof ImplementationSchema_>>, DeclaredKeys<T.Implementation>>,
   Within<DeclaredKeys<T.Implementation>, DeclaredKeys<z.output<typeof ImplementationSchema_>>>,
+  Within<z.output<typeof InitializeRequestParamsSchema_>, T.InitializeRequestParams>,
   Within<DeclaredKeys<z.output<typeof InitializeRequestParamsSchema_>>, DeclaredKeys<T.InitializeRequestParams>>,
   Within<DeclaredKeys<T.InitializeRequestParams>, DeclaredKeys<z.output<typeof InitializeRequestParamsSchema_>>>,
+  Within<z.output<typeof InitializeRequestSchema_>, T.InitializeRequest>,
   Within<DeclaredKeys<z.output<typeof InitializeRequestSchema_>>, DeclaredKeys<T.InitializeRequest>>,
   Within<DeclaredKeys<T.InitializeRequest>, DeclaredKeys<z.output<typeof InitializeRequestSchema_>>>,
+  Within<z.output<typeof PaginatedRequestParamsSchema_>, T.PaginatedRequestParams>,
   Within<DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>, DeclaredKeys<T.PaginatedRequestParams>>,
   Within<DeclaredKeys<T.PaginatedRequestParams>, DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>>,
+  Within<z.output<typeof ListPromptsRequestSchema_>, T.ListPromptsRequest>,
   Within<DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>, DeclaredKeys<T.ListPromptsRequest>>,
   Within<DeclaredKeys<T.ListPromptsRequest>, DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesRequestSchema_>, T.ListResourceTemplatesRequest>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>, DeclaredKeys<T.ListResourceTemplatesRequest>>,
   Within<DeclaredKeys<T.ListResourceTemplatesRequest>, DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>>,
+  Within<z.output<typeof ListResourcesRequestSchema_>, T.ListResourcesRequest>,
   Within<DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>, DeclaredKeys<T.ListResourcesRequest>>,
   Within<DeclaredKeys<T.ListResourcesRequest>, DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>>,
+  Within<z.output<typeof ListTasksRequestSchema_>, T.ListTasksRequest>,
   Within<DeclaredKeys<z.output<typeof ListTasksRequestSchema_>>, DeclaredKeys<T.ListTasksRequest>>,
   Within<DeclaredKeys<T.ListTasksRequest>, DeclaredKeys<z.output<typeof ListTasksRequestSchema_>>>,
+  Within<z.output<typeof ListToolsRequestSchema_>, T.ListToolsRequest>,
   Within<DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>, DeclaredKeys<T.ListToolsRequest>>,
   Within<DeclaredKeys<T.ListToolsRequest>, DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>>,
+  Within<z.output<typeof RequestParamsSchema_>, T.RequestParams>,
   Within<DeclaredKeys<z.output<typeof RequestParamsSchema_>>, DeclaredKeys<T.RequestParams>>,
   Within<DeclaredKeys<T.RequestParams>, DeclaredKeys<z.output<typeof RequestParamsSchema_>>>,
+  Within<z.output<typeof PingRequestSchema_>, T.PingRequest>,
   Within<DeclaredKeys<z.output<typeof PingRequestSchema_>>, DeclaredKeys<T.PingRequest>>,
   Within<DeclaredKeys<T.PingRequest>, DeclaredKeys<z.output<typeof PingRequestSchema_>>>,
+  Within<z.output<typeof ReadResourceRequestParamsSchema_>, T.ReadResourceRequestParams>,
   Within<DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>, DeclaredKeys<T.ReadResourceRequestParams>>,
   Within<DeclaredKeys<T.ReadResourceRequestParams>, DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>>,
+  Within<z.output<typeof ReadResourceRequestSchema_>, T.ReadResourceRequest>,
   Within<DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>, DeclaredKeys<T.ReadResourceRequest>>,
   Within<DeclaredKeys<T.ReadResourceRequest>, DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>>,
+  Within<z.output<typeof LoggingLevelSchema_>, T.LoggingLevel>,
   Within<DeclaredKeys<z.output<typeof LoggingLevelSchema_>>, DeclaredKeys<T.LoggingLevel>>,
   Within<DeclaredKeys<T.LoggingLevel>, DeclaredKeys<z.output<typeof LoggingLevelSchema_>>>,
+  Within<z.output<typeof SetLevelRequestParamsSchema_>, T.SetLevelRequestParams>,
   Within<DeclaredKeys<z.output<typeof SetLevelRequestParamsSchema_>>, DeclaredKeys<T.SetLevelRequestParams>>,
   Within<DeclaredKeys<T.SetLevelRequestParams>, DeclaredKeys<z.output<typeof SetLevelRequestParamsSchema_>>>,
+  Within<z.output<typeof SetLevelRequestSchema_>, T.SetLevelRequest>,
   Within<DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>, DeclaredKeys<T.SetLevelRequest>>,
   Within<DeclaredKeys<T.SetLevelRequest>, DeclaredKeys<z.output<typeof SetLevelRequestSchema_>>>,
+  Within<z.output<typeof SubscribeRequestParamsSchema_>, T.SubscribeRequestParams>,
   Within<DeclaredKeys<z.output<typeof SubscribeRequestParamsSchema_>>, DeclaredKeys<T.SubscribeRequestParams>>,
   Within<DeclaredKeys<T.SubscribeRequestParams>, DeclaredKeys<z.output<typeof SubscribeRequestParamsSchema_>>>,
+  Within<z.output<typeof SubscribeRequestSchema_>, T.SubscribeRequest>,
   Within<DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>, DeclaredKeys<T.SubscribeRequest>>,
   Within<DeclaredKeys<T.SubscribeRequest>, DeclaredKeys<z.output<typeof SubscribeRequestSchema_>>>,
+  Within<z.output<typeof UnsubscribeRequestParamsSchema_>, T.UnsubscribeRequestParams>,
   Within<DeclaredKeys<z.output<typeof UnsubscribeRequestParamsSchema_>>, DeclaredKeys<T.UnsubscribeRequestParams>>,
   Within<DeclaredKeys<T.UnsubscribeRequestParams>, DeclaredKeys<z.output<typeof UnsubscribeRequestParamsSchema_>>>,
+  Within<z.output<typeof UnsubscribeRequestSchema_>, T.UnsubscribeRequest>,
   Within<DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>, DeclaredKeys<T.UnsubscribeRequest>>,
   Within<DeclaredKeys<T.UnsubscribeRequest>, DeclaredKeys<z.output<typeof UnsubscribeRequestSchema_>>>,
+  Within<z.output<typeof ClientRequestSchema_>, T.ClientRequest>,
   Within<DeclaredKeys<z.output<typeof ClientRequestSchema_>>, DeclaredKeys<T.ClientRequest>>,
   Within<DeclaredKeys<T.ClientRequest>, DeclaredKeys<z.output<typeof ClientRequestSchema_>>>,
+  Within<z.output<typeof ToolResultContentSchema_>, T.ToolResultContent>,
   Within<DeclaredKeys<z.output<typeof ToolResultContentSchema_>>, DeclaredKeys<T.ToolResultContent>>,
   Within<DeclaredKeys<T.ToolResultContent>, DeclaredKeys<z.output<typeof ToolResultContentSchema_>>>,
+  Within<z.output<typeof ToolUseContentSchema_>, T.ToolUseContent>,
   Within<DeclaredKeys<z.output<typeof ToolUseContentSchema_>>, DeclaredKeys<T.ToolUseContent>>,
   Within<DeclaredKeys<T.ToolUseContent>, DeclaredKeys<z.output<typeof ToolUseContentSchema_>>>,
+  Within<z.output<typeof SamplingMessageContentBlockSchema_>, T.SamplingMessageContentBlock>,
   Within<DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>, DeclaredKeys<T.SamplingMessageContentBlock>>,
   Within<DeclaredKeys<T.SamplingMessageContentBlock>, DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>>,
+  Within<z.output<typeof CreateMessageResultSchema_>, T.CreateMessageResult>,
   Within<DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>, DeclaredKeys<T.CreateMessageResult>>,
   Within<DeclaredKeys<T.CreateMessageResult>, DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>>,
+  Within<z.output<typeof ElicitResultSchema_>, T.ElicitResult>,
   Within<DeclaredKeys<z.output<typeof ElicitResultSchema_>>, DeclaredKeys<T.ElicitResult>>,
   Within<DeclaredKeys<T.ElicitResult>, DeclaredKeys<z.output<typeof ElicitResultSchema_>>>,
+  Within<z.output<typeof GetTaskPayloadResultSchema_>, T.GetTaskPayloadResult>,
   Within<DeclaredKeys<z.output<typeof GetTaskPayloadResultSchema_>>, DeclaredKeys<T.GetTaskPayloadResult>>,
   Within<DeclaredKeys<T.GetTaskPayloadResult>, DeclaredKeys<z.output<typeof GetTaskPayloadResultSchema_>>>,
+  Within<z.output<typeof GetTaskResultSchema_>, T.GetTaskResult>,
   Within<DeclaredKeys<z.output<typeof GetTaskResultSchema_>>, DeclaredKeys<T.GetTaskResult>>,
   Within<DeclaredKeys<T.GetTaskResult>, DeclaredKeys<z.output<typeof GetTaskResultSchema_>>>,
+  Within<z.output<typeof RootSchema_>, T.Root>,
   Within<DeclaredKeys<z.output<typeof RootSchema_>>, DeclaredKeys<T.Root>>,
   Within<DeclaredKeys<T.Root>, DeclaredKeys<z.output<typeof RootSchema_>>>,
+  Within<z.output<typeof ListRootsResultSchema_>, T.ListRootsResult>,
   Within<DeclaredKeys<z.output<typeof ListRootsResultSchema_>>, DeclaredKeys<T.ListRootsResult>>,
   Within<DeclaredKeys<T.ListRootsResult>, DeclaredKeys<z.output<typeof ListRootsResultSchema_>>>,
+  Within<z.output<typeof ListTasksResultSchema_>, T.ListTasksResult>,
   Within<DeclaredKeys<z.output<typeof ListTasksResultSchema_>>, DeclaredKeys<T.ListTasksResult>>,
   Within<DeclaredKeys<T.ListTasksResult>, DeclaredKeys<z.output<typeof ListTasksResultSchema_>>>,
+  Within<z.output<typeof ClientResultSchema_>, T.ClientResult>,
   Within<DeclaredKeys<z.output<typeof ClientResultSchema_>>, DeclaredKeys<T.ClientResult>>,
   Within<DeclaredKeys<T.ClientResult>, DeclaredKeys<z.output<typeof ClientResultSchema_>>>,
+  Within<z.output<typeof CompleteResultSchema_>, T.CompleteResult>,
   Within<DeclaredKeys<z.output<typeof CompleteResultSchema_>>, DeclaredKeys<T.CompleteResult>>,
   Within<DeclaredKeys<T.CompleteResult>, DeclaredKeys<z.output<typeof CompleteResultSchema_>>>,
+  Within<z.output<typeof ModelHintSchema_>, T.ModelHint>,
   Within<DeclaredKeys<z.output<typeof ModelHintSchema_>>, DeclaredKeys<T.ModelHint>>,
   Within<DeclaredKeys<T.ModelHint>, DeclaredKeys<z.output<typeof ModelHintSchema_>>>,
+  Within<z.output<typeof ModelPreferencesSchema_>, T.ModelPreferences>,
   Within<DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>, DeclaredKeys<T.ModelPreferences>>,
   Within<DeclaredKeys<T.ModelPreferences>, DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>>,
+  Within<z.output<typeof SamplingMessageSchema_>, T.SamplingMessage>,
   Within<DeclaredKeys<z.output<typeof SamplingMessageSchema_>>, DeclaredKeys<T.SamplingMessage>>,
   Within<DeclaredKeys<T.SamplingMessage>, DeclaredKeys<z.output<typeof SamplingMessageSchema_>>>,
+  Within<z.output<typeof ToolAnnotationsSchema_>, T.ToolAnnotations>,
   Within<DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>, DeclaredKeys<T.ToolAnnotations>>,
   Within<DeclaredKeys<T.ToolAnnotations>, DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>>,
+  Within<z.output<typeof ToolExecutionSchema_>, T.ToolExecution>,
   Within<DeclaredKeys<z.output<typeof ToolExecutionSchema_>>, DeclaredKeys<T.ToolExecution>>,
   Within<DeclaredKeys<T.ToolExecution>, DeclaredKeys<z.output<typeof ToolExecutionSchema_>>>,
+  Within<z.output<typeof ToolSchema_>, T.Tool>,
   Within<DeclaredKeys<z.output<typeof ToolSchema_>>, DeclaredKeys<T.Tool>>,
   Within<DeclaredKeys<T.Tool>, DeclaredKeys<z.output<typeof ToolSchema_>>>,
+  Within<z.output<typeof ToolChoiceSchema_>, T.ToolChoice>,
   Within<DeclaredKeys<z.output<typeof ToolChoiceSchema_>>, DeclaredKeys<T.ToolChoice>>,
   Within<DeclaredKeys<T.ToolChoice>, DeclaredKeys<z.output<typeof ToolChoiceSchema_>>>,
+  Within<z.output<typeof CreateMessageRequestParamsSchema_>, T.CreateMessageRequestParams>,
   Within<DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>, DeclaredKeys<T.CreateMessageRequestParams>>,
   Within<DeclaredKeys<T.CreateMessageRequestParams>, DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>>,
+  Within<z.output<typeof CreateMessageRequestSchema_>, T.CreateMessageRequest>,
   Within<DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>, DeclaredKeys<T.CreateMessageRequest>>,
   Within<DeclaredKeys<T.CreateMessageRequest>, DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>>,
+  Within<z.output<typeof CreateTaskResultSchema_>, T.CreateTaskResult>,
   Within<DeclaredKeys<z.output<typeof CreateTaskResultSchema_>>, DeclaredKeys<T.CreateTaskResult>>,
   Within<DeclaredKeys<T.CreateTaskResult>, DeclaredKeys<z.output<typeof CreateTaskResultSchema_>>>,
+  Within<z.output<typeof CursorSchema_>, T.Cursor>,
   Within<DeclaredKeys<z.output<typeof CursorSchema_>>, DeclaredKeys<T.Cursor>>,
   Within<DeclaredKeys<T.Cursor>, DeclaredKeys<z.output<typeof CursorSchema_>>>,
+  Within<z.output<typeof LegacyTitledEnumSchemaSchema_>, T.LegacyTitledEnumSchema>,
   Within<DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>, DeclaredKeys<T.LegacyTitledEnumSchema>>,
   Within<DeclaredKeys<T.LegacyTitledEnumSchema>, DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>>,
+  Within<z.output<typeof NumberSchemaSchema_>, T.NumberSchema>,
   Within<DeclaredKeys<z.output<typeof NumberSchemaSchema_>>, DeclaredKeys<T.NumberSchema>>,
   Within<DeclaredKeys<T.NumberSchema>, DeclaredKeys<z.output<typeof NumberSchemaSchema_>>>,
+  Within<z.output<typeof StringSchemaSchema_>, T.StringSchema>,
   Within<DeclaredKeys<z.output<typeof StringSchemaSchema_>>, DeclaredKeys<T.StringSchema>>,
   Within<DeclaredKeys<T.StringSchema>, DeclaredKeys<z.output<typeof StringSchemaSchema_>>>,
+  Within<z.output<typeof TitledMultiSelectEnumSchemaSchema_>, T.TitledMultiSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledMultiSelectEnumSchema>>,
   Within<DeclaredKeys<T.TitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof TitledSingleSelectEnumSchemaSchema_>, T.TitledSingleSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledSingleSelectEnumSchema>>,
   Within<DeclaredKeys<T.TitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>, T.UntitledMultiSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledMultiSelectEnumSchema>>,
   Within<DeclaredKeys<T.UntitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>, T.UntitledSingleSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledSingleSelectEnumSchema>>,
   Within<DeclaredKeys<T.UntitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof PrimitiveSchemaDefinitionSchema_>, T.PrimitiveSchemaDefinition>,
   Within<DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>, DeclaredKeys<T.PrimitiveSchemaDefinition>>,
   Within<DeclaredKeys<T.PrimitiveSchemaDefinition>, DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>>,
+  Within<z.output<typeof ElicitRequestFormParamsSchema_>, T.ElicitRequestFormParams>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>, DeclaredKeys<T.ElicitRequestFormParams>>,
   Within<DeclaredKeys<T.ElicitRequestFormParams>, DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>>,
+  Within<z.output<typeof ElicitRequestURLParamsSchema_>, T.ElicitRequestURLParams>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>, DeclaredKeys<T.ElicitRequestURLParams>>,
   Within<DeclaredKeys<T.ElicitRequestURLParams>, DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>>,
+  Within<z.output<typeof ElicitRequestParamsSchema_>, T.ElicitRequestParams>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>, DeclaredKeys<T.ElicitRequestParams>>,
   Within<DeclaredKeys<T.ElicitRequestParams>, DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>>,
+  Within<z.output<typeof ElicitRequestSchema_>, T.ElicitRequest>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestSchema_>>, DeclaredKeys<T.ElicitRequest>>,
   Within<DeclaredKeys<T.ElicitRequest>, DeclaredKeys<z.output<typeof ElicitRequestSchema_>>>,
+  Within<z.output<typeof ElicitationCompleteNotificationSchema_>, T.ElicitationCompleteNotification>,
   Within<DeclaredKeys<z.output<typeof ElicitationCompleteNotificationSchema_>>, DeclaredKeys<T.ElicitationCompleteNotification>>,
   Within<DeclaredKeys<T.ElicitationCompleteNotification>, DeclaredKeys<z.output<typeof ElicitationCompleteNotificationSchema_>>>,
+  Within<z.output<typeof EmptyResultSchema_>, T.EmptyResult>,
   Within<DeclaredKeys<z.output<typeof EmptyResultSchema_>>, DeclaredKeys<T.EmptyResult>>,
   Within<DeclaredKeys<T.EmptyResult>, DeclaredKeys<z.output<typeof EmptyResultSchema_>>>,
+  Within<z.output<typeof EnumSchemaSchema_>, T.EnumSchema>,
   Within<DeclaredKeys<z.output<typeof EnumSchemaSchema_>>, DeclaredKeys<T.EnumSchema>>,
   Within<DeclaredKeys<T.EnumSchema>, DeclaredKeys<z.output<typeof EnumSchemaSchema_>>>,
+  Within<z.output<typeof ErrorSchema_>, T.Error>,
   Within<DeclaredKeys<z.output<typeof ErrorSchema_>>, DeclaredKeys<T.Error>>,
   Within<DeclaredKeys<T.Error>, DeclaredKeys<z.output<typeof ErrorSchema_>>>,
+  Within<z.output<typeof PromptMessageSchema_>, T.PromptMessage>,
   Within<DeclaredKeys<z.output<typeof PromptMessageSchema_>>, DeclaredKeys<T.PromptMessage>>,
   Within<DeclaredKeys<T.PromptMessage>, DeclaredKeys<z.output<typeof PromptMessageSchema_>>>,
+  Within<z.output<typeof GetPromptResultSchema_>, T.GetPromptResult>,
   Within<DeclaredKeys<z.output<typeof GetPromptResultSchema_>>, DeclaredKeys<T.GetPromptResult>>,
   Within<DeclaredKeys<T.GetPromptResult>, DeclaredKeys<z.output<typeof GetPromptResultSchema_>>>,
+  Within<z.output<typeof IconsSchema_>, T.Icons>,
   Within<DeclaredKeys<z.output<typeof IconsSchema_>>, DeclaredKeys<T.Icons>>,
   Within<DeclaredKeys<T.Icons>, DeclaredKeys<z.output<typeof IconsSchema_>>>,
+  Within<z.output<typeof ServerCapabilitiesSchema_>, T.ServerCapabilities>,
   Within<DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>, DeclaredKeys<T.ServerCapabilities>>,
   Within<DeclaredKeys<T.ServerCapabilities>, DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>>,
+  Within<z.output<typeof InitializeResultSchema_>, T.InitializeResult>,
   Within<DeclaredKeys<z.output<typeof InitializeResultSchema_>>, DeclaredKeys<T.InitializeResult>>,
   Within<DeclaredKeys<T.InitializeResult>, DeclaredKeys<z.output<typeof InitializeResultSchema_>>>,
+  Within<z.output<typeof JSONRPCErrorResponseSchema_>, T.JSONRPCErrorResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>, DeclaredKeys<T.JSONRPCErrorResponse>>,
   Within<DeclaredKeys<T.JSONRPCErrorResponse>, DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>>,
+  Within<z.output<typeof JSONRPCNotificationSchema_>, T.JSONRPCNotification>,
   Within<DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>, DeclaredKeys<T.JSONRPCNotification>>,
   Within<DeclaredKeys<T.JSONRPCNotification>, DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>>,
+  Within<z.output<typeof JSONRPCRequestSchema_>, T.JSONRPCRequest>,
   Within<DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>, DeclaredKeys<T.JSONRPCRequest>>,
   Within<DeclaredKeys<T.JSONRPCRequest>, DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>>,
+  Within<z.output<typeof JSONRPCResultResponseSchema_>, T.JSONRPCResultResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>, DeclaredKeys<T.JSONRPCResultResponse>>,
   Within<DeclaredKeys<T.JSONRPCResultResponse>, DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>>,
+  Within<z.output<typeof JSONRPCMessageSchema_>, T.JSONRPCMessage>,
   Within<DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>, DeclaredKeys<T.JSONRPCMessage>>,
   Within<DeclaredKeys<T.JSONRPCMessage>, DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>>,
+  Within<z.output<typeof JSONRPCResponseSchema_>, T.JSONRPCResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>, DeclaredKeys<T.JSONRPCResponse>>,
   Within<DeclaredKeys<T.JSONRPCResponse>, DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>>,
+  Within<z.output<typeof PromptArgumentSchema_>, T.PromptArgument>,
   Within<DeclaredKeys<z.output<typeof PromptArgumentSchema_>>, DeclaredKeys<T.PromptArgument>>,
   Within<DeclaredKeys<T.PromptArgument>, DeclaredKeys<z.output<typeof PromptArgumentSchema_>>>,
+  Within<z.output<typeof PromptSchema_>, T.Prompt>,
   Within<DeclaredKeys<z.output<typeof PromptSchema_>>, DeclaredKeys<T.Prompt>>,
   Within<DeclaredKeys<T.Prompt>, DeclaredKeys<z.output<typeof PromptSchema_>>>,
+  Within<z.output<typeof ListPromptsResultSchema_>, T.ListPromptsResult>,
   Within<DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>, DeclaredKeys<T.ListPromptsResult>>,
   Within<DeclaredKeys<T.ListPromptsResult>, DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>>,
+  Within<z.output<typeof ResourceTemplateSchema_>, T.ResourceTemplate>,
   Within<DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>, DeclaredKeys<T.ResourceTemplate>>,
   Within<DeclaredKeys<T.ResourceTemplate>, DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesResultSchema_>, T.ListResourceTemplatesResult>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>, DeclaredKeys<T.ListResourceTemplatesResult>>,
   Within<DeclaredKeys<T.ListResourceTemplatesResult>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>>,
+  Within<z.output<typeof ResourceSchema_>, T.Resource>,
   Within<DeclaredKeys<z.output<typeof ResourceSchema_>>, DeclaredKeys<T.Resource>>,
   Within<DeclaredKeys<T.Resource>, DeclaredKeys<z.output<typeof ResourceSchema_>>>,
+  Within<z.output<typeof ListResourcesResultSchema_>, T.ListResourcesResult>,
   Within<DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>, DeclaredKeys<T.ListResourcesResult>>,
   Within<DeclaredKeys<T.ListResourcesResult>, DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>>,
+  Within<z.output<typeof ListRootsRequestSchema_>, T.ListRootsRequest>,
   Within<DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>, DeclaredKeys<T.ListRootsRequest>>,
   Within<DeclaredKeys<T.ListRootsRequest>, DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>>,
+  Within<z.output<typeof ListToolsResultSchema_>, T.ListToolsResult>,
   Within<DeclaredKeys<z.output<typeof ListToolsResultSchema_>>, DeclaredKeys<T.ListToolsResult>>,
   Within<DeclaredKeys<T.ListToolsResult>, DeclaredKeys<z.output<typeof ListToolsResultSchema_>>>,
+  Within<z.output<typeof LoggingMessageNotificationParamsSchema_>, T.LoggingMessageNotificationParams>,
   Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>, DeclaredKeys<T.LoggingMessageNotificationParams>>,
   Within<DeclaredKeys<T.LoggingMessageNotificationParams>, DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>>,
+  Within<z.output<typeof LoggingMessageNotificationSchema_>, T.LoggingMessageNotification>,
   Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>, DeclaredKeys<T.LoggingMessageNotification>>,
   Within<DeclaredKeys<T.LoggingMessageNotification>, DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>>,
+  Within<z.output<typeof MultiSelectEnumSchemaSchema_>, T.MultiSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.MultiSelectEnumSchema>>,
   Within<DeclaredKeys<T.MultiSelectEnumSchema>, DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof NotificationSchema_>, T.Notification>,
   Within<DeclaredKeys<z.output<typeof NotificationSchema_>>, DeclaredKeys<T.Notification>>,
   Within<DeclaredKeys<T.Notification>, DeclaredKeys<z.output<typeof NotificationSchema_>>>,
+  Within<z.output<typeof PaginatedRequestSchema_>, T.PaginatedRequest>,
   Within<DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>, DeclaredKeys<T.PaginatedRequest>>,
   Within<DeclaredKeys<T.PaginatedRequest>, DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>>,
+  Within<z.output<typeof PaginatedResultSchema_>, T.PaginatedResult>,
   Within<DeclaredKeys<z.output<typeof PaginatedResultSchema_>>, DeclaredKeys<T.PaginatedResult>>,
   Within<DeclaredKeys<T.PaginatedResult>, DeclaredKeys<z.output<typeof PaginatedResultSchema_>>>,
+  Within<z.output<typeof PromptListChangedNotificationSchema_>, T.PromptListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>, DeclaredKeys<T.PromptListChangedNotification>>,
   Within<DeclaredKeys<T.PromptListChangedNotification>, DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ReadResourceResultSchema_>, T.ReadResourceResult>,
   Within<DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>, DeclaredKeys<T.ReadResourceResult>>,
   Within<DeclaredKeys<T.ReadResourceResult>, DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>>,
+  Within<z.output<typeof RelatedTaskMetadataSchema_>, T.RelatedTaskMetadata>,
   Within<DeclaredKeys<z.output<typeof RelatedTaskMetadataSchema_>>, DeclaredKeys<T.RelatedTaskMetadata>>,
   Within<DeclaredKeys<T.RelatedTaskMetadata>, DeclaredKeys<z.output<typeof RelatedTaskMetadataSchema_>>>,
+  Within<z.output<typeof RequestSchema_>, T.Request>,
   Within<DeclaredKeys<z.output<typeof RequestSchema_>>, DeclaredKeys<T.Request>>,
   Within<DeclaredKeys<T.Request>, DeclaredKeys<z.output<typeof RequestSchema_>>>,
+  Within<z.output<typeof ResourceContentsSchema_>, T.ResourceContents>,
   Within<DeclaredKeys<z.output<typeof ResourceContentsSchema_>>, DeclaredKeys<T.ResourceContents>>,
   Within<DeclaredKeys<T.ResourceContents>, DeclaredKeys<z.output<typeof ResourceContentsSchema_>>>,
+  Within<z.output<typeof ResourceListChangedNotificationSchema_>, T.ResourceListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>, DeclaredKeys<T.ResourceListChangedNotification>>,
   Within<DeclaredKeys<T.ResourceListChangedNotification>, DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ResourceRequestParamsSchema_>, T.ResourceRequestParams>,
   Within<DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>, DeclaredKeys<T.ResourceRequestParams>>,
   Within<DeclaredKeys<T.ResourceRequestParams>, DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>>,
+  Within<z.output<typeof ResourceUpdatedNotificationParamsSchema_>, T.ResourceUpdatedNotificationParams>,
   Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>, DeclaredKeys<T.ResourceUpdatedNotificationParams>>,
   Within<DeclaredKeys<T.ResourceUpdatedNotificationParams>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>>,
+  Within<z.output<typeof ResourceUpdatedNotificationSchema_>, T.ResourceUpdatedNotification>,
   Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>, DeclaredKeys<T.ResourceUpdatedNotification>>,
   Within<DeclaredKeys<T.ResourceUpdatedNotification>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>>,
+  Within<z.output<typeof ToolListChangedNotificationSchema_>, T.ToolListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>, DeclaredKeys<T.ToolListChangedNotification>>,
   Within<DeclaredKeys<T.ToolListChangedNotification>, DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ServerNotificationSchema_>, T.ServerNotification>,
   Within<DeclaredKeys<z.output<typeof ServerNotificationSchema_>>, DeclaredKeys<T.ServerNotification>>,
   Within<DeclaredKeys<T.ServerNotification>, DeclaredKeys<z.output<typeof ServerNotificationSchema_>>>,
+  Within<z.output<typeof ServerRequestSchema_>, T.ServerRequest>,
   Within<DeclaredKeys<z.output<typeof ServerRequestSchema_>>, DeclaredKeys<T.ServerRequest>>,
   Within<DeclaredKeys<T.ServerRequest>, DeclaredKeys<z.output<typeof ServerRequestSchema_>>>,
+  Within<z.output<typeof ServerResultSchema_>, T.ServerResult>,
   Within<DeclaredKeys<z.output<typeof ServerResultSchema_>>, DeclaredKeys<T.ServerResult>>,
   Within<DeclaredKeys<T.ServerResult>, DeclaredKeys<z.output<typeof ServerResultSchema_>>>,
+  Within<z.output<typeof SingleSelectEnumSchemaSchema_>, T.SingleSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.SingleSelectEnumSchema>>,
   Within<DeclaredKeys<T.SingleSelectEnumSchema>, DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof TaskAugmentedRequestParamsSchema_>, T.TaskAugmentedRequestParams>,
   Within<DeclaredKeys<z.output<typeof TaskAugmentedRequestParamsSchema_>>, DeclaredKeys<T.TaskAugmentedRequestParams>>,
   Within<DeclaredKeys<T.TaskAugmentedRequestParams>, DeclaredKeys<z.output<typeof TaskAugmentedRequestParamsSchema_>>>,
+  Within<z.output<typeof URLElicitationRequiredErrorSchema_>, T.URLElicitationRequiredError>,
   Within<DeclaredKeys<z.output<typeof URLElicitationRequiredErrorSchema_>>, DeclaredKeys<T.URLElicitationRequiredError>>,
   Within<DeclaredKeys<T.URLElicitationRequiredError>, DeclaredKeys<z.output<typeof URLElicitationRequiredErrorSchema_>>>,
 ];

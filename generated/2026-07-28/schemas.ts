@@ -13,15 +13,15 @@ import type * as T from "./types.js";
 export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
 const RoleSchema_ = z.enum(["assistant", "user"]);
-export const RoleSchema: z.ZodType<T.Role> = RoleSchema_;
+export const RoleSchema = RoleSchema_ as unknown as z.ZodType<T.Role>;
 const AnnotationsSchema_ = z.looseObject({
   audience: z.array(RoleSchema).optional(),
   lastModified: z.string().optional(),
   priority: z.number().gte(0).lte(1).optional(),
 });
-export const AnnotationsSchema: z.ZodType<T.Annotations> = AnnotationsSchema_;
+export const AnnotationsSchema = AnnotationsSchema_ as unknown as z.ZodType<T.Annotations>;
 const MetaObjectSchema_ = z.looseObject({});
-export const MetaObjectSchema: z.ZodType<T.MetaObject> = MetaObjectSchema_;
+export const MetaObjectSchema = MetaObjectSchema_ as unknown as z.ZodType<T.MetaObject>;
 const AudioContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
@@ -29,30 +29,30 @@ const AudioContentSchema_ = z.looseObject({
   mimeType: z.string(),
   type: z.literal("audio"),
 });
-export const AudioContentSchema: z.ZodType<T.AudioContent> = AudioContentSchema_;
+export const AudioContentSchema = AudioContentSchema_ as unknown as z.ZodType<T.AudioContent>;
 const BaseMetadataSchema_ = z.looseObject({name: z.string(), title: z.string().optional()});
-export const BaseMetadataSchema: z.ZodType<T.BaseMetadata> = BaseMetadataSchema_;
+export const BaseMetadataSchema = BaseMetadataSchema_ as unknown as z.ZodType<T.BaseMetadata>;
 const BlobResourceContentsSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   blob: z.string(),
   mimeType: z.string().optional(),
   uri: z.string(),
 });
-export const BlobResourceContentsSchema: z.ZodType<T.BlobResourceContents> = BlobResourceContentsSchema_;
+export const BlobResourceContentsSchema = BlobResourceContentsSchema_ as unknown as z.ZodType<T.BlobResourceContents>;
 const BooleanSchemaSchema_ = z.looseObject({
   default: z.boolean().optional(),
   description: z.string().optional(),
   title: z.string().optional(),
   type: z.literal("boolean"),
 });
-export const BooleanSchemaSchema: z.ZodType<T.BooleanSchema> = BooleanSchemaSchema_;
+export const BooleanSchemaSchema = BooleanSchemaSchema_ as unknown as z.ZodType<T.BooleanSchema>;
 const IconSchema_ = z.looseObject({
   mimeType: z.string().optional(),
   sizes: z.array(z.string()).optional(),
   src: z.string(),
   theme: z.enum(["dark", "light"]).optional(),
 });
-export const IconSchema: z.ZodType<T.Icon> = IconSchema_;
+export const IconSchema = IconSchema_ as unknown as z.ZodType<T.Icon>;
 const ImplementationSchema_ = z.looseObject({
   description: z.string().optional(),
   icons: z.array(IconSchema).optional(),
@@ -61,16 +61,16 @@ const ImplementationSchema_ = z.looseObject({
   version: z.string(),
   websiteUrl: z.string().optional(),
 });
-export const ImplementationSchema: z.ZodType<T.Implementation> = ImplementationSchema_;
+export const ImplementationSchema = ImplementationSchema_ as unknown as z.ZodType<T.Implementation>;
 const ResultMetaObjectSchema_ = z.looseObject({"io.modelcontextprotocol/serverInfo": ImplementationSchema.optional()});
-export const ResultMetaObjectSchema: z.ZodType<T.ResultMetaObject> = ResultMetaObjectSchema_;
+export const ResultMetaObjectSchema = ResultMetaObjectSchema_ as unknown as z.ZodType<T.ResultMetaObject>;
 const CacheableResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const CacheableResultSchema: z.ZodType<T.CacheableResult> = CacheableResultSchema_;
+export const CacheableResultSchema = CacheableResultSchema_ as unknown as z.ZodType<T.CacheableResult>;
 const ImageContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
@@ -78,28 +78,28 @@ const ImageContentSchema_ = z.looseObject({
   mimeType: z.string(),
   type: z.literal("image"),
 });
-export const ImageContentSchema: z.ZodType<T.ImageContent> = ImageContentSchema_;
+export const ImageContentSchema = ImageContentSchema_ as unknown as z.ZodType<T.ImageContent>;
 const TextContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   text: z.string(),
   type: z.literal("text"),
 });
-export const TextContentSchema: z.ZodType<T.TextContent> = TextContentSchema_;
+export const TextContentSchema = TextContentSchema_ as unknown as z.ZodType<T.TextContent>;
 const TextResourceContentsSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   mimeType: z.string().optional(),
   text: z.string(),
   uri: z.string(),
 });
-export const TextResourceContentsSchema: z.ZodType<T.TextResourceContents> = TextResourceContentsSchema_;
+export const TextResourceContentsSchema = TextResourceContentsSchema_ as unknown as z.ZodType<T.TextResourceContents>;
 const EmbeddedResourceSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
   resource: z.union([TextResourceContentsSchema, BlobResourceContentsSchema]),
   type: z.literal("resource"),
 });
-export const EmbeddedResourceSchema: z.ZodType<T.EmbeddedResource> = EmbeddedResourceSchema_;
+export const EmbeddedResourceSchema = EmbeddedResourceSchema_ as unknown as z.ZodType<T.EmbeddedResource>;
 const ResourceLinkSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
@@ -112,7 +112,7 @@ const ResourceLinkSchema_ = z.looseObject({
   type: z.literal("resource_link"),
   uri: z.string(),
 });
-export const ResourceLinkSchema: z.ZodType<T.ResourceLink> = ResourceLinkSchema_;
+export const ResourceLinkSchema = ResourceLinkSchema_ as unknown as z.ZodType<T.ResourceLink>;
 const ContentBlockSchema_ = z.discriminatedUnion("type", [
   TextContentSchema_,
   ImageContentSchema_,
@@ -120,7 +120,7 @@ const ContentBlockSchema_ = z.discriminatedUnion("type", [
   ResourceLinkSchema_,
   EmbeddedResourceSchema_,
 ]);
-export const ContentBlockSchema: z.ZodType<T.ContentBlock> = ContentBlockSchema_;
+export const ContentBlockSchema = ContentBlockSchema_ as unknown as z.ZodType<T.ContentBlock>;
 const ToolResultContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   content: z.array(ContentBlockSchema),
@@ -129,7 +129,7 @@ const ToolResultContentSchema_ = z.looseObject({
   toolUseId: z.string(),
   type: z.literal("tool_result"),
 });
-export const ToolResultContentSchema: z.ZodType<T.ToolResultContent> = ToolResultContentSchema_;
+export const ToolResultContentSchema = ToolResultContentSchema_ as unknown as z.ZodType<T.ToolResultContent>;
 const ToolUseContentSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   id: z.string(),
@@ -137,7 +137,7 @@ const ToolUseContentSchema_ = z.looseObject({
   name: z.string(),
   type: z.literal("tool_use"),
 });
-export const ToolUseContentSchema: z.ZodType<T.ToolUseContent> = ToolUseContentSchema_;
+export const ToolUseContentSchema = ToolUseContentSchema_ as unknown as z.ZodType<T.ToolUseContent>;
 const SamplingMessageContentBlockSchema_ = z.discriminatedUnion("type", [
   TextContentSchema_,
   ImageContentSchema_,
@@ -145,7 +145,7 @@ const SamplingMessageContentBlockSchema_ = z.discriminatedUnion("type", [
   ToolUseContentSchema_,
   ToolResultContentSchema_,
 ]);
-export const SamplingMessageContentBlockSchema: z.ZodType<T.SamplingMessageContentBlock> = SamplingMessageContentBlockSchema_;
+export const SamplingMessageContentBlockSchema = SamplingMessageContentBlockSchema_ as unknown as z.ZodType<T.SamplingMessageContentBlock>;
 const CreateMessageResultSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   content: z.union([
@@ -160,20 +160,20 @@ const CreateMessageResultSchema_ = z.looseObject({
   role: RoleSchema,
   stopReason: z.string().optional(),
 });
-export const CreateMessageResultSchema: z.ZodType<T.CreateMessageResult> = CreateMessageResultSchema_;
+export const CreateMessageResultSchema = CreateMessageResultSchema_ as unknown as z.ZodType<T.CreateMessageResult>;
 const ElicitResultSchema_ = z.looseObject({
   action: z.enum(["accept", "cancel", "decline"]),
   content: z.object({}).catchall(z.union([z.array(z.string()), z.union([z.string(), integer(), z.boolean()])])).optional(),
 });
-export const ElicitResultSchema: z.ZodType<T.ElicitResult> = ElicitResultSchema_;
+export const ElicitResultSchema = ElicitResultSchema_ as unknown as z.ZodType<T.ElicitResult>;
 const RootSchema_ = z.looseObject({_meta: MetaObjectSchema.optional(), name: z.string().optional(), uri: z.string()});
-export const RootSchema: z.ZodType<T.Root> = RootSchema_;
+export const RootSchema = RootSchema_ as unknown as z.ZodType<T.Root>;
 const ListRootsResultSchema_ = z.looseObject({roots: z.array(RootSchema)});
-export const ListRootsResultSchema: z.ZodType<T.ListRootsResult> = ListRootsResultSchema_;
+export const ListRootsResultSchema = ListRootsResultSchema_ as unknown as z.ZodType<T.ListRootsResult>;
 const InputResponseSchema_ = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
-export const InputResponseSchema: z.ZodType<T.InputResponse> = InputResponseSchema_;
+export const InputResponseSchema = InputResponseSchema_ as unknown as z.ZodType<T.InputResponse>;
 const InputResponsesSchema_ = z.object({}).catchall(InputResponseSchema);
-export const InputResponsesSchema: z.ZodType<T.InputResponses> = InputResponsesSchema_;
+export const InputResponsesSchema = InputResponsesSchema_ as unknown as z.ZodType<T.InputResponses>;
 export const JSONObjectSchema: z.ZodType<T.JSONObject> = z.object({}).catchall(z.lazy(() => JSONValueSchema));
 export const JSONValueSchema: z.ZodType<T.JSONValue> = z.union([
   z.lazy(() => JSONObjectSchema),
@@ -187,11 +187,11 @@ const ClientCapabilitiesSchema_ = z.looseObject({
   roots: z.looseObject({}).optional(),
   sampling: z.looseObject({context: JSONObjectSchema.optional(), tools: JSONObjectSchema.optional()}).optional(),
 });
-export const ClientCapabilitiesSchema: z.ZodType<T.ClientCapabilities> = ClientCapabilitiesSchema_;
+export const ClientCapabilitiesSchema = ClientCapabilitiesSchema_ as unknown as z.ZodType<T.ClientCapabilities>;
 const LoggingLevelSchema_ = z.enum(["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"]);
-export const LoggingLevelSchema: z.ZodType<T.LoggingLevel> = LoggingLevelSchema_;
+export const LoggingLevelSchema = LoggingLevelSchema_ as unknown as z.ZodType<T.LoggingLevel>;
 const ProgressTokenSchema_ = z.union([z.string(), integer()]);
-export const ProgressTokenSchema: z.ZodType<T.ProgressToken> = ProgressTokenSchema_;
+export const ProgressTokenSchema = ProgressTokenSchema_ as unknown as z.ZodType<T.ProgressToken>;
 const RequestMetaObjectSchema_ = z.looseObject({
   "io.modelcontextprotocol/clientCapabilities": ClientCapabilitiesSchema,
   "io.modelcontextprotocol/clientInfo": ImplementationSchema.optional(),
@@ -199,7 +199,7 @@ const RequestMetaObjectSchema_ = z.looseObject({
   "io.modelcontextprotocol/protocolVersion": z.string(),
   progressToken: ProgressTokenSchema.optional(),
 });
-export const RequestMetaObjectSchema: z.ZodType<T.RequestMetaObject> = RequestMetaObjectSchema_;
+export const RequestMetaObjectSchema = RequestMetaObjectSchema_ as unknown as z.ZodType<T.RequestMetaObject>;
 const CallToolRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   arguments: z.looseObject({}).optional(),
@@ -207,16 +207,16 @@ const CallToolRequestParamsSchema_ = z.looseObject({
   name: z.string(),
   requestState: z.string().optional(),
 });
-export const CallToolRequestParamsSchema: z.ZodType<T.CallToolRequestParams> = CallToolRequestParamsSchema_;
+export const CallToolRequestParamsSchema = CallToolRequestParamsSchema_ as unknown as z.ZodType<T.CallToolRequestParams>;
 const RequestIdSchema_ = z.union([z.string(), integer()]);
-export const RequestIdSchema: z.ZodType<T.RequestId> = RequestIdSchema_;
+export const RequestIdSchema = RequestIdSchema_ as unknown as z.ZodType<T.RequestId>;
 const CallToolRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/call"),
   params: CallToolRequestParamsSchema,
 });
-export const CallToolRequestSchema: z.ZodType<T.CallToolRequest> = CallToolRequestSchema_;
+export const CallToolRequestSchema = CallToolRequestSchema_ as unknown as z.ZodType<T.CallToolRequest>;
 const CallToolResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   content: z.array(ContentBlockSchema),
@@ -224,16 +224,16 @@ const CallToolResultSchema_ = z.looseObject({
   resultType: z.string(),
   structuredContent: z.unknown().optional(),
 });
-export const CallToolResultSchema: z.ZodType<T.CallToolResult> = CallToolResultSchema_;
+export const CallToolResultSchema = CallToolResultSchema_ as unknown as z.ZodType<T.CallToolResult>;
 const ModelHintSchema_ = z.looseObject({name: z.string().optional()});
-export const ModelHintSchema: z.ZodType<T.ModelHint> = ModelHintSchema_;
+export const ModelHintSchema = ModelHintSchema_ as unknown as z.ZodType<T.ModelHint>;
 const ModelPreferencesSchema_ = z.looseObject({
   costPriority: z.number().gte(0).lte(1).optional(),
   hints: z.array(ModelHintSchema).optional(),
   intelligencePriority: z.number().gte(0).lte(1).optional(),
   speedPriority: z.number().gte(0).lte(1).optional(),
 });
-export const ModelPreferencesSchema: z.ZodType<T.ModelPreferences> = ModelPreferencesSchema_;
+export const ModelPreferencesSchema = ModelPreferencesSchema_ as unknown as z.ZodType<T.ModelPreferences>;
 const SamplingMessageSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   content: z.union([
@@ -246,7 +246,7 @@ const SamplingMessageSchema_ = z.looseObject({
   ]),
   role: RoleSchema,
 });
-export const SamplingMessageSchema: z.ZodType<T.SamplingMessage> = SamplingMessageSchema_;
+export const SamplingMessageSchema = SamplingMessageSchema_ as unknown as z.ZodType<T.SamplingMessage>;
 const ToolAnnotationsSchema_ = z.looseObject({
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
@@ -254,7 +254,7 @@ const ToolAnnotationsSchema_ = z.looseObject({
   readOnlyHint: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const ToolAnnotationsSchema: z.ZodType<T.ToolAnnotations> = ToolAnnotationsSchema_;
+export const ToolAnnotationsSchema = ToolAnnotationsSchema_ as unknown as z.ZodType<T.ToolAnnotations>;
 const ToolSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: ToolAnnotationsSchema.optional(),
@@ -265,9 +265,9 @@ const ToolSchema_ = z.looseObject({
   outputSchema: z.looseObject({$schema: z.string().optional()}).optional(),
   title: z.string().optional(),
 });
-export const ToolSchema: z.ZodType<T.Tool> = ToolSchema_;
+export const ToolSchema = ToolSchema_ as unknown as z.ZodType<T.Tool>;
 const ToolChoiceSchema_ = z.looseObject({mode: z.enum(["auto", "none", "required"]).optional()});
-export const ToolChoiceSchema: z.ZodType<T.ToolChoice> = ToolChoiceSchema_;
+export const ToolChoiceSchema = ToolChoiceSchema_ as unknown as z.ZodType<T.ToolChoice>;
 const CreateMessageRequestParamsSchema_ = z.looseObject({
   includeContext: z.enum(["allServers", "none", "thisServer"]).optional(),
   maxTokens: integer(),
@@ -280,9 +280,9 @@ const CreateMessageRequestParamsSchema_ = z.looseObject({
   toolChoice: ToolChoiceSchema.optional(),
   tools: z.array(ToolSchema).optional(),
 });
-export const CreateMessageRequestParamsSchema: z.ZodType<T.CreateMessageRequestParams> = CreateMessageRequestParamsSchema_;
+export const CreateMessageRequestParamsSchema = CreateMessageRequestParamsSchema_ as unknown as z.ZodType<T.CreateMessageRequestParams>;
 const CreateMessageRequestSchema_ = z.looseObject({method: z.literal("sampling/createMessage"), params: CreateMessageRequestParamsSchema});
-export const CreateMessageRequestSchema: z.ZodType<T.CreateMessageRequest> = CreateMessageRequestSchema_;
+export const CreateMessageRequestSchema = CreateMessageRequestSchema_ as unknown as z.ZodType<T.CreateMessageRequest>;
 const LegacyTitledEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -291,7 +291,7 @@ const LegacyTitledEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const LegacyTitledEnumSchemaSchema: z.ZodType<T.LegacyTitledEnumSchema> = LegacyTitledEnumSchemaSchema_;
+export const LegacyTitledEnumSchemaSchema = LegacyTitledEnumSchemaSchema_ as unknown as z.ZodType<T.LegacyTitledEnumSchema>;
 const NumberSchemaSchema_ = z.looseObject({
   default: z.number().optional(),
   description: z.string().optional(),
@@ -300,7 +300,7 @@ const NumberSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.enum(["integer", "number"]),
 });
-export const NumberSchemaSchema: z.ZodType<T.NumberSchema> = NumberSchemaSchema_;
+export const NumberSchemaSchema = NumberSchemaSchema_ as unknown as z.ZodType<T.NumberSchema>;
 const StringSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -310,7 +310,7 @@ const StringSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const StringSchemaSchema: z.ZodType<T.StringSchema> = StringSchemaSchema_;
+export const StringSchemaSchema = StringSchemaSchema_ as unknown as z.ZodType<T.StringSchema>;
 const TitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
@@ -320,7 +320,7 @@ const TitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const TitledMultiSelectEnumSchemaSchema: z.ZodType<T.TitledMultiSelectEnumSchema> = TitledMultiSelectEnumSchemaSchema_;
+export const TitledMultiSelectEnumSchemaSchema = TitledMultiSelectEnumSchemaSchema_ as unknown as z.ZodType<T.TitledMultiSelectEnumSchema>;
 const TitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -328,7 +328,7 @@ const TitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const TitledSingleSelectEnumSchemaSchema: z.ZodType<T.TitledSingleSelectEnumSchema> = TitledSingleSelectEnumSchemaSchema_;
+export const TitledSingleSelectEnumSchemaSchema = TitledSingleSelectEnumSchemaSchema_ as unknown as z.ZodType<T.TitledSingleSelectEnumSchema>;
 const UntitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   default: z.array(z.string()).optional(),
   description: z.string().optional(),
@@ -338,7 +338,7 @@ const UntitledMultiSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("array"),
 });
-export const UntitledMultiSelectEnumSchemaSchema: z.ZodType<T.UntitledMultiSelectEnumSchema> = UntitledMultiSelectEnumSchemaSchema_;
+export const UntitledMultiSelectEnumSchemaSchema = UntitledMultiSelectEnumSchemaSchema_ as unknown as z.ZodType<T.UntitledMultiSelectEnumSchema>;
 const UntitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   default: z.string().optional(),
   description: z.string().optional(),
@@ -346,7 +346,7 @@ const UntitledSingleSelectEnumSchemaSchema_ = z.looseObject({
   title: z.string().optional(),
   type: z.literal("string"),
 });
-export const UntitledSingleSelectEnumSchemaSchema: z.ZodType<T.UntitledSingleSelectEnumSchema> = UntitledSingleSelectEnumSchemaSchema_;
+export const UntitledSingleSelectEnumSchemaSchema = UntitledSingleSelectEnumSchemaSchema_ as unknown as z.ZodType<T.UntitledSingleSelectEnumSchema>;
 const PrimitiveSchemaDefinitionSchema_ = z.union([
   StringSchemaSchema,
   NumberSchemaSchema,
@@ -357,7 +357,7 @@ const PrimitiveSchemaDefinitionSchema_ = z.union([
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const PrimitiveSchemaDefinitionSchema: z.ZodType<T.PrimitiveSchemaDefinition> = PrimitiveSchemaDefinitionSchema_;
+export const PrimitiveSchemaDefinitionSchema = PrimitiveSchemaDefinitionSchema_ as unknown as z.ZodType<T.PrimitiveSchemaDefinition>;
 const ElicitRequestFormParamsSchema_ = z.looseObject({
   message: z.string(),
   mode: z.literal("form").optional(),
@@ -368,82 +368,82 @@ const ElicitRequestFormParamsSchema_ = z.looseObject({
     type: z.literal("object"),
   }),
 });
-export const ElicitRequestFormParamsSchema: z.ZodType<T.ElicitRequestFormParams> = ElicitRequestFormParamsSchema_;
+export const ElicitRequestFormParamsSchema = ElicitRequestFormParamsSchema_ as unknown as z.ZodType<T.ElicitRequestFormParams>;
 const ElicitRequestURLParamsSchema_ = z.looseObject({message: z.string(), mode: z.literal("url"), url: z.string()});
-export const ElicitRequestURLParamsSchema: z.ZodType<T.ElicitRequestURLParams> = ElicitRequestURLParamsSchema_;
+export const ElicitRequestURLParamsSchema = ElicitRequestURLParamsSchema_ as unknown as z.ZodType<T.ElicitRequestURLParams>;
 const ElicitRequestParamsSchema_ = z.union([ElicitRequestFormParamsSchema, ElicitRequestURLParamsSchema]);
-export const ElicitRequestParamsSchema: z.ZodType<T.ElicitRequestParams> = ElicitRequestParamsSchema_;
+export const ElicitRequestParamsSchema = ElicitRequestParamsSchema_ as unknown as z.ZodType<T.ElicitRequestParams>;
 const ElicitRequestSchema_ = z.looseObject({method: z.literal("elicitation/create"), params: ElicitRequestParamsSchema});
-export const ElicitRequestSchema: z.ZodType<T.ElicitRequest> = ElicitRequestSchema_;
+export const ElicitRequestSchema = ElicitRequestSchema_ as unknown as z.ZodType<T.ElicitRequest>;
 const ListRootsRequestSchema_ = z.looseObject({
   method: z.literal("roots/list"),
   params: z.looseObject({_meta: MetaObjectSchema.optional()}).optional(),
 });
-export const ListRootsRequestSchema: z.ZodType<T.ListRootsRequest> = ListRootsRequestSchema_;
+export const ListRootsRequestSchema = ListRootsRequestSchema_ as unknown as z.ZodType<T.ListRootsRequest>;
 const InputRequestSchema_ = z.discriminatedUnion("method", [CreateMessageRequestSchema_, ListRootsRequestSchema_, ElicitRequestSchema_]);
-export const InputRequestSchema: z.ZodType<T.InputRequest> = InputRequestSchema_;
+export const InputRequestSchema = InputRequestSchema_ as unknown as z.ZodType<T.InputRequest>;
 const InputRequestsSchema_ = z.object({}).catchall(InputRequestSchema);
-export const InputRequestsSchema: z.ZodType<T.InputRequests> = InputRequestsSchema_;
+export const InputRequestsSchema = InputRequestsSchema_ as unknown as z.ZodType<T.InputRequests>;
 const InputRequiredResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   inputRequests: InputRequestsSchema.optional(),
   requestState: z.string().optional(),
   resultType: z.string(),
 });
-export const InputRequiredResultSchema: z.ZodType<T.InputRequiredResult> = InputRequiredResultSchema_;
+export const InputRequiredResultSchema = InputRequiredResultSchema_ as unknown as z.ZodType<T.InputRequiredResult>;
 const CallToolResultResponseSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   result: z.union([InputRequiredResultSchema, CallToolResultSchema]),
 });
-export const CallToolResultResponseSchema: z.ZodType<T.CallToolResultResponse> = CallToolResultResponseSchema_;
+export const CallToolResultResponseSchema = CallToolResultResponseSchema_ as unknown as z.ZodType<T.CallToolResultResponse>;
 const NotificationMetaObjectSchema_ = z.looseObject({"io.modelcontextprotocol/subscriptionId": RequestIdSchema.optional()});
-export const NotificationMetaObjectSchema: z.ZodType<T.NotificationMetaObject> = NotificationMetaObjectSchema_;
+export const NotificationMetaObjectSchema = NotificationMetaObjectSchema_ as unknown as z.ZodType<T.NotificationMetaObject>;
 const CancelledNotificationParamsSchema_ = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   reason: z.string().optional(),
   requestId: RequestIdSchema,
 });
-export const CancelledNotificationParamsSchema: z.ZodType<T.CancelledNotificationParams> = CancelledNotificationParamsSchema_;
+export const CancelledNotificationParamsSchema = CancelledNotificationParamsSchema_ as unknown as z.ZodType<T.CancelledNotificationParams>;
 const CancelledNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/cancelled"),
   params: CancelledNotificationParamsSchema,
 });
-export const CancelledNotificationSchema: z.ZodType<T.CancelledNotification> = CancelledNotificationSchema_;
+export const CancelledNotificationSchema = CancelledNotificationSchema_ as unknown as z.ZodType<T.CancelledNotification>;
 const ClientNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/cancelled"),
   params: CancelledNotificationParamsSchema,
 });
-export const ClientNotificationSchema: z.ZodType<T.ClientNotification> = ClientNotificationSchema_;
+export const ClientNotificationSchema = ClientNotificationSchema_ as unknown as z.ZodType<T.ClientNotification>;
 const PromptReferenceSchema_ = z.looseObject({name: z.string(), title: z.string().optional(), type: z.literal("ref/prompt")});
-export const PromptReferenceSchema: z.ZodType<T.PromptReference> = PromptReferenceSchema_;
+export const PromptReferenceSchema = PromptReferenceSchema_ as unknown as z.ZodType<T.PromptReference>;
 const ResourceTemplateReferenceSchema_ = z.looseObject({type: z.literal("ref/resource"), uri: z.string()});
-export const ResourceTemplateReferenceSchema: z.ZodType<T.ResourceTemplateReference> = ResourceTemplateReferenceSchema_;
+export const ResourceTemplateReferenceSchema = ResourceTemplateReferenceSchema_ as unknown as z.ZodType<T.ResourceTemplateReference>;
 const CompleteRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   argument: z.looseObject({name: z.string(), value: z.string()}),
   context: z.looseObject({arguments: z.object({}).catchall(z.string()).optional()}).optional(),
   ref: z.discriminatedUnion("type", [PromptReferenceSchema_, ResourceTemplateReferenceSchema_]),
 });
-export const CompleteRequestParamsSchema: z.ZodType<T.CompleteRequestParams> = CompleteRequestParamsSchema_;
+export const CompleteRequestParamsSchema = CompleteRequestParamsSchema_ as unknown as z.ZodType<T.CompleteRequestParams>;
 const CompleteRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("completion/complete"),
   params: CompleteRequestParamsSchema,
 });
-export const CompleteRequestSchema: z.ZodType<T.CompleteRequest> = CompleteRequestSchema_;
+export const CompleteRequestSchema = CompleteRequestSchema_ as unknown as z.ZodType<T.CompleteRequest>;
 const RequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema});
-export const RequestParamsSchema: z.ZodType<T.RequestParams> = RequestParamsSchema_;
+export const RequestParamsSchema = RequestParamsSchema_ as unknown as z.ZodType<T.RequestParams>;
 const DiscoverRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("server/discover"),
   params: RequestParamsSchema,
 });
-export const DiscoverRequestSchema: z.ZodType<T.DiscoverRequest> = DiscoverRequestSchema_;
+export const DiscoverRequestSchema = DiscoverRequestSchema_ as unknown as z.ZodType<T.DiscoverRequest>;
 const GetPromptRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   arguments: z.object({}).catchall(z.string()).optional(),
@@ -451,74 +451,74 @@ const GetPromptRequestParamsSchema_ = z.looseObject({
   name: z.string(),
   requestState: z.string().optional(),
 });
-export const GetPromptRequestParamsSchema: z.ZodType<T.GetPromptRequestParams> = GetPromptRequestParamsSchema_;
+export const GetPromptRequestParamsSchema = GetPromptRequestParamsSchema_ as unknown as z.ZodType<T.GetPromptRequestParams>;
 const GetPromptRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/get"),
   params: GetPromptRequestParamsSchema,
 });
-export const GetPromptRequestSchema: z.ZodType<T.GetPromptRequest> = GetPromptRequestSchema_;
+export const GetPromptRequestSchema = GetPromptRequestSchema_ as unknown as z.ZodType<T.GetPromptRequest>;
 const PaginatedRequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema, cursor: z.string().optional()});
-export const PaginatedRequestParamsSchema: z.ZodType<T.PaginatedRequestParams> = PaginatedRequestParamsSchema_;
+export const PaginatedRequestParamsSchema = PaginatedRequestParamsSchema_ as unknown as z.ZodType<T.PaginatedRequestParams>;
 const ListPromptsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("prompts/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListPromptsRequestSchema: z.ZodType<T.ListPromptsRequest> = ListPromptsRequestSchema_;
+export const ListPromptsRequestSchema = ListPromptsRequestSchema_ as unknown as z.ZodType<T.ListPromptsRequest>;
 const ListResourceTemplatesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/templates/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListResourceTemplatesRequestSchema: z.ZodType<T.ListResourceTemplatesRequest> = ListResourceTemplatesRequestSchema_;
+export const ListResourceTemplatesRequestSchema = ListResourceTemplatesRequestSchema_ as unknown as z.ZodType<T.ListResourceTemplatesRequest>;
 const ListResourcesRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListResourcesRequestSchema: z.ZodType<T.ListResourcesRequest> = ListResourcesRequestSchema_;
+export const ListResourcesRequestSchema = ListResourcesRequestSchema_ as unknown as z.ZodType<T.ListResourcesRequest>;
 const ListToolsRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("tools/list"),
   params: PaginatedRequestParamsSchema,
 });
-export const ListToolsRequestSchema: z.ZodType<T.ListToolsRequest> = ListToolsRequestSchema_;
+export const ListToolsRequestSchema = ListToolsRequestSchema_ as unknown as z.ZodType<T.ListToolsRequest>;
 const ReadResourceRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   inputResponses: InputResponsesSchema.optional(),
   requestState: z.string().optional(),
   uri: z.string(),
 });
-export const ReadResourceRequestParamsSchema: z.ZodType<T.ReadResourceRequestParams> = ReadResourceRequestParamsSchema_;
+export const ReadResourceRequestParamsSchema = ReadResourceRequestParamsSchema_ as unknown as z.ZodType<T.ReadResourceRequestParams>;
 const ReadResourceRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("resources/read"),
   params: ReadResourceRequestParamsSchema,
 });
-export const ReadResourceRequestSchema: z.ZodType<T.ReadResourceRequest> = ReadResourceRequestSchema_;
+export const ReadResourceRequestSchema = ReadResourceRequestSchema_ as unknown as z.ZodType<T.ReadResourceRequest>;
 const SubscriptionFilterSchema_ = z.looseObject({
   promptsListChanged: z.boolean().optional(),
   resourceSubscriptions: z.array(z.string()).optional(),
   resourcesListChanged: z.boolean().optional(),
   toolsListChanged: z.boolean().optional(),
 });
-export const SubscriptionFilterSchema: z.ZodType<T.SubscriptionFilter> = SubscriptionFilterSchema_;
+export const SubscriptionFilterSchema = SubscriptionFilterSchema_ as unknown as z.ZodType<T.SubscriptionFilter>;
 const SubscriptionsListenRequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema, notifications: SubscriptionFilterSchema});
-export const SubscriptionsListenRequestParamsSchema: z.ZodType<T.SubscriptionsListenRequestParams> = SubscriptionsListenRequestParamsSchema_;
+export const SubscriptionsListenRequestParamsSchema = SubscriptionsListenRequestParamsSchema_ as unknown as z.ZodType<T.SubscriptionsListenRequestParams>;
 const SubscriptionsListenRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.literal("subscriptions/listen"),
   params: SubscriptionsListenRequestParamsSchema,
 });
-export const SubscriptionsListenRequestSchema: z.ZodType<T.SubscriptionsListenRequest> = SubscriptionsListenRequestSchema_;
+export const SubscriptionsListenRequestSchema = SubscriptionsListenRequestSchema_ as unknown as z.ZodType<T.SubscriptionsListenRequest>;
 const ClientRequestSchema_ = z.discriminatedUnion("method", [
   DiscoverRequestSchema_,
   ListResourcesRequestSchema_,
@@ -531,21 +531,21 @@ const ClientRequestSchema_ = z.discriminatedUnion("method", [
   CallToolRequestSchema_,
   CompleteRequestSchema_,
 ]);
-export const ClientRequestSchema: z.ZodType<T.ClientRequest> = ClientRequestSchema_;
+export const ClientRequestSchema = ClientRequestSchema_ as unknown as z.ZodType<T.ClientRequest>;
 const ResultSchema_ = z.looseObject({_meta: ResultMetaObjectSchema.optional(), resultType: z.string()});
-export const ResultSchema: z.ZodType<T.Result> = ResultSchema_;
+export const ResultSchema = ResultSchema_ as unknown as z.ZodType<T.Result>;
 const ClientResultSchema_ = ResultSchema;
-export const ClientResultSchema: z.ZodType<T.ClientResult> = ClientResultSchema_;
+export const ClientResultSchema = ClientResultSchema_ as unknown as z.ZodType<T.ClientResult>;
 const CompleteResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   completion: z.looseObject({hasMore: z.boolean().optional(), total: integer().optional(), values: z.array(z.string()).max(100)}),
   resultType: z.string(),
 });
-export const CompleteResultSchema: z.ZodType<T.CompleteResult> = CompleteResultSchema_;
+export const CompleteResultSchema = CompleteResultSchema_ as unknown as z.ZodType<T.CompleteResult>;
 const CompleteResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: CompleteResultSchema});
-export const CompleteResultResponseSchema: z.ZodType<T.CompleteResultResponse> = CompleteResultResponseSchema_;
+export const CompleteResultResponseSchema = CompleteResultResponseSchema_ as unknown as z.ZodType<T.CompleteResultResponse>;
 const CursorSchema_ = z.string();
-export const CursorSchema: z.ZodType<T.Cursor> = CursorSchema_;
+export const CursorSchema = CursorSchema_ as unknown as z.ZodType<T.Cursor>;
 const ServerCapabilitiesSchema_ = z.looseObject({
   completions: JSONObjectSchema.optional(),
   experimental: z.object({}).catchall(JSONObjectSchema).optional(),
@@ -555,7 +555,7 @@ const ServerCapabilitiesSchema_ = z.looseObject({
   resources: z.looseObject({listChanged: z.boolean().optional(), subscribe: z.boolean().optional()}).optional(),
   tools: z.looseObject({listChanged: z.boolean().optional()}).optional(),
 });
-export const ServerCapabilitiesSchema: z.ZodType<T.ServerCapabilities> = ServerCapabilitiesSchema_;
+export const ServerCapabilitiesSchema = ServerCapabilitiesSchema_ as unknown as z.ZodType<T.ServerCapabilities>;
 const DiscoverResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
@@ -565,11 +565,11 @@ const DiscoverResultSchema_ = z.looseObject({
   supportedVersions: z.array(z.string()),
   ttlMs: integer().gte(0),
 });
-export const DiscoverResultSchema: z.ZodType<T.DiscoverResult> = DiscoverResultSchema_;
+export const DiscoverResultSchema = DiscoverResultSchema_ as unknown as z.ZodType<T.DiscoverResult>;
 const DiscoverResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: DiscoverResultSchema});
-export const DiscoverResultResponseSchema: z.ZodType<T.DiscoverResultResponse> = DiscoverResultResponseSchema_;
+export const DiscoverResultResponseSchema = DiscoverResultResponseSchema_ as unknown as z.ZodType<T.DiscoverResultResponse>;
 const EmptyResultSchema_ = ResultSchema;
-export const EmptyResultSchema: z.ZodType<T.EmptyResult> = EmptyResultSchema_;
+export const EmptyResultSchema = EmptyResultSchema_ as unknown as z.ZodType<T.EmptyResult>;
 const EnumSchemaSchema_ = z.union([
   UntitledSingleSelectEnumSchemaSchema,
   TitledSingleSelectEnumSchemaSchema,
@@ -577,75 +577,75 @@ const EnumSchemaSchema_ = z.union([
   TitledMultiSelectEnumSchemaSchema,
   LegacyTitledEnumSchemaSchema,
 ]);
-export const EnumSchemaSchema: z.ZodType<T.EnumSchema> = EnumSchemaSchema_;
+export const EnumSchemaSchema = EnumSchemaSchema_ as unknown as z.ZodType<T.EnumSchema>;
 const ErrorSchema_ = z.looseObject({code: integer(), data: z.unknown().optional(), message: z.string()});
-export const ErrorSchema: z.ZodType<T.Error> = ErrorSchema_;
+export const ErrorSchema = ErrorSchema_ as unknown as z.ZodType<T.Error>;
 const PromptMessageSchema_ = z.looseObject({content: ContentBlockSchema, role: RoleSchema});
-export const PromptMessageSchema: z.ZodType<T.PromptMessage> = PromptMessageSchema_;
+export const PromptMessageSchema = PromptMessageSchema_ as unknown as z.ZodType<T.PromptMessage>;
 const GetPromptResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   description: z.string().optional(),
   messages: z.array(PromptMessageSchema),
   resultType: z.string(),
 });
-export const GetPromptResultSchema: z.ZodType<T.GetPromptResult> = GetPromptResultSchema_;
+export const GetPromptResultSchema = GetPromptResultSchema_ as unknown as z.ZodType<T.GetPromptResult>;
 const GetPromptResultResponseSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   result: z.union([InputRequiredResultSchema, GetPromptResultSchema]),
 });
-export const GetPromptResultResponseSchema: z.ZodType<T.GetPromptResultResponse> = GetPromptResultResponseSchema_;
+export const GetPromptResultResponseSchema = GetPromptResultResponseSchema_ as unknown as z.ZodType<T.GetPromptResultResponse>;
 const HeaderMismatchErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({code: z.literal(-32020)})),
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
-export const HeaderMismatchErrorSchema: z.ZodType<T.HeaderMismatchError> = HeaderMismatchErrorSchema_;
+export const HeaderMismatchErrorSchema = HeaderMismatchErrorSchema_ as unknown as z.ZodType<T.HeaderMismatchError>;
 const IconsSchema_ = z.looseObject({icons: z.array(IconSchema).optional()});
-export const IconsSchema: z.ZodType<T.Icons> = IconsSchema_;
+export const IconsSchema = IconsSchema_ as unknown as z.ZodType<T.Icons>;
 const InputResponseRequestParamsSchema_ = z.looseObject({
   _meta: RequestMetaObjectSchema,
   inputResponses: InputResponsesSchema.optional(),
   requestState: z.string().optional(),
 });
-export const InputResponseRequestParamsSchema: z.ZodType<T.InputResponseRequestParams> = InputResponseRequestParamsSchema_;
+export const InputResponseRequestParamsSchema = InputResponseRequestParamsSchema_ as unknown as z.ZodType<T.InputResponseRequestParams>;
 const InternalErrorSchema_ = z.looseObject({code: z.literal(-32603), data: z.unknown().optional(), message: z.string()});
-export const InternalErrorSchema: z.ZodType<T.InternalError> = InternalErrorSchema_;
+export const InternalErrorSchema = InternalErrorSchema_ as unknown as z.ZodType<T.InternalError>;
 const InvalidParamsErrorSchema_ = z.looseObject({code: z.literal(-32602), data: z.unknown().optional(), message: z.string()});
-export const InvalidParamsErrorSchema: z.ZodType<T.InvalidParamsError> = InvalidParamsErrorSchema_;
+export const InvalidParamsErrorSchema = InvalidParamsErrorSchema_ as unknown as z.ZodType<T.InvalidParamsError>;
 const InvalidRequestErrorSchema_ = z.looseObject({code: z.literal(-32600), data: z.unknown().optional(), message: z.string()});
-export const InvalidRequestErrorSchema: z.ZodType<T.InvalidRequestError> = InvalidRequestErrorSchema_;
+export const InvalidRequestErrorSchema = InvalidRequestErrorSchema_ as unknown as z.ZodType<T.InvalidRequestError>;
 const JSONArraySchema_ = z.array(JSONValueSchema);
-export const JSONArraySchema: z.ZodType<T.JSONArray> = JSONArraySchema_;
+export const JSONArraySchema = JSONArraySchema_ as unknown as z.ZodType<T.JSONArray>;
 const JSONRPCErrorResponseSchema_ = z.looseObject({error: ErrorSchema, id: RequestIdSchema.optional(), jsonrpc: z.literal("2.0")});
-export const JSONRPCErrorResponseSchema: z.ZodType<T.JSONRPCErrorResponse> = JSONRPCErrorResponseSchema_;
+export const JSONRPCErrorResponseSchema = JSONRPCErrorResponseSchema_ as unknown as z.ZodType<T.JSONRPCErrorResponse>;
 const JSONRPCNotificationSchema_ = z.looseObject({jsonrpc: z.literal("2.0"), method: z.string(), params: z.looseObject({}).optional()});
-export const JSONRPCNotificationSchema: z.ZodType<T.JSONRPCNotification> = JSONRPCNotificationSchema_;
+export const JSONRPCNotificationSchema = JSONRPCNotificationSchema_ as unknown as z.ZodType<T.JSONRPCNotification>;
 const JSONRPCRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: z.looseObject({}).optional(),
 });
-export const JSONRPCRequestSchema: z.ZodType<T.JSONRPCRequest> = JSONRPCRequestSchema_;
+export const JSONRPCRequestSchema = JSONRPCRequestSchema_ as unknown as z.ZodType<T.JSONRPCRequest>;
 const JSONRPCResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ResultSchema});
-export const JSONRPCResultResponseSchema: z.ZodType<T.JSONRPCResultResponse> = JSONRPCResultResponseSchema_;
+export const JSONRPCResultResponseSchema = JSONRPCResultResponseSchema_ as unknown as z.ZodType<T.JSONRPCResultResponse>;
 const JSONRPCMessageSchema_ = z.union([
   JSONRPCRequestSchema,
   JSONRPCNotificationSchema,
   JSONRPCResultResponseSchema,
   JSONRPCErrorResponseSchema,
 ]);
-export const JSONRPCMessageSchema: z.ZodType<T.JSONRPCMessage> = JSONRPCMessageSchema_;
+export const JSONRPCMessageSchema = JSONRPCMessageSchema_ as unknown as z.ZodType<T.JSONRPCMessage>;
 const JSONRPCResponseSchema_ = z.union([JSONRPCResultResponseSchema, JSONRPCErrorResponseSchema]);
-export const JSONRPCResponseSchema: z.ZodType<T.JSONRPCResponse> = JSONRPCResponseSchema_;
+export const JSONRPCResponseSchema = JSONRPCResponseSchema_ as unknown as z.ZodType<T.JSONRPCResponse>;
 const PromptArgumentSchema_ = z.looseObject({
   description: z.string().optional(),
   name: z.string(),
   required: z.boolean().optional(),
   title: z.string().optional(),
 });
-export const PromptArgumentSchema: z.ZodType<T.PromptArgument> = PromptArgumentSchema_;
+export const PromptArgumentSchema = PromptArgumentSchema_ as unknown as z.ZodType<T.PromptArgument>;
 const PromptSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   arguments: z.array(PromptArgumentSchema).optional(),
@@ -654,7 +654,7 @@ const PromptSchema_ = z.looseObject({
   name: z.string(),
   title: z.string().optional(),
 });
-export const PromptSchema: z.ZodType<T.Prompt> = PromptSchema_;
+export const PromptSchema = PromptSchema_ as unknown as z.ZodType<T.Prompt>;
 const ListPromptsResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
@@ -663,9 +663,9 @@ const ListPromptsResultSchema_ = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ListPromptsResultSchema: z.ZodType<T.ListPromptsResult> = ListPromptsResultSchema_;
+export const ListPromptsResultSchema = ListPromptsResultSchema_ as unknown as z.ZodType<T.ListPromptsResult>;
 const ListPromptsResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListPromptsResultSchema});
-export const ListPromptsResultResponseSchema: z.ZodType<T.ListPromptsResultResponse> = ListPromptsResultResponseSchema_;
+export const ListPromptsResultResponseSchema = ListPromptsResultResponseSchema_ as unknown as z.ZodType<T.ListPromptsResultResponse>;
 const ResourceTemplateSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
@@ -676,7 +676,7 @@ const ResourceTemplateSchema_ = z.looseObject({
   title: z.string().optional(),
   uriTemplate: z.string(),
 });
-export const ResourceTemplateSchema: z.ZodType<T.ResourceTemplate> = ResourceTemplateSchema_;
+export const ResourceTemplateSchema = ResourceTemplateSchema_ as unknown as z.ZodType<T.ResourceTemplate>;
 const ListResourceTemplatesResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
@@ -685,9 +685,9 @@ const ListResourceTemplatesResultSchema_ = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ListResourceTemplatesResultSchema: z.ZodType<T.ListResourceTemplatesResult> = ListResourceTemplatesResultSchema_;
+export const ListResourceTemplatesResultSchema = ListResourceTemplatesResultSchema_ as unknown as z.ZodType<T.ListResourceTemplatesResult>;
 const ListResourceTemplatesResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListResourceTemplatesResultSchema});
-export const ListResourceTemplatesResultResponseSchema: z.ZodType<T.ListResourceTemplatesResultResponse> = ListResourceTemplatesResultResponseSchema_;
+export const ListResourceTemplatesResultResponseSchema = ListResourceTemplatesResultResponseSchema_ as unknown as z.ZodType<T.ListResourceTemplatesResultResponse>;
 const ResourceSchema_ = z.looseObject({
   _meta: MetaObjectSchema.optional(),
   annotations: AnnotationsSchema.optional(),
@@ -699,7 +699,7 @@ const ResourceSchema_ = z.looseObject({
   title: z.string().optional(),
   uri: z.string(),
 });
-export const ResourceSchema: z.ZodType<T.Resource> = ResourceSchema_;
+export const ResourceSchema = ResourceSchema_ as unknown as z.ZodType<T.Resource>;
 const ListResourcesResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
@@ -708,9 +708,9 @@ const ListResourcesResultSchema_ = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ListResourcesResultSchema: z.ZodType<T.ListResourcesResult> = ListResourcesResultSchema_;
+export const ListResourcesResultSchema = ListResourcesResultSchema_ as unknown as z.ZodType<T.ListResourcesResult>;
 const ListResourcesResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListResourcesResultSchema});
-export const ListResourcesResultResponseSchema: z.ZodType<T.ListResourcesResultResponse> = ListResourcesResultResponseSchema_;
+export const ListResourcesResultResponseSchema = ListResourcesResultResponseSchema_ as unknown as z.ZodType<T.ListResourcesResultResponse>;
 const ListToolsResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
@@ -719,51 +719,51 @@ const ListToolsResultSchema_ = z.looseObject({
   tools: z.array(ToolSchema),
   ttlMs: integer().gte(0),
 });
-export const ListToolsResultSchema: z.ZodType<T.ListToolsResult> = ListToolsResultSchema_;
+export const ListToolsResultSchema = ListToolsResultSchema_ as unknown as z.ZodType<T.ListToolsResult>;
 const ListToolsResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: ListToolsResultSchema});
-export const ListToolsResultResponseSchema: z.ZodType<T.ListToolsResultResponse> = ListToolsResultResponseSchema_;
+export const ListToolsResultResponseSchema = ListToolsResultResponseSchema_ as unknown as z.ZodType<T.ListToolsResultResponse>;
 const LoggingMessageNotificationParamsSchema_ = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   data: z.unknown(),
   level: LoggingLevelSchema,
   logger: z.string().optional(),
 });
-export const LoggingMessageNotificationParamsSchema: z.ZodType<T.LoggingMessageNotificationParams> = LoggingMessageNotificationParamsSchema_;
+export const LoggingMessageNotificationParamsSchema = LoggingMessageNotificationParamsSchema_ as unknown as z.ZodType<T.LoggingMessageNotificationParams>;
 const LoggingMessageNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/message"),
   params: LoggingMessageNotificationParamsSchema,
 });
-export const LoggingMessageNotificationSchema: z.ZodType<T.LoggingMessageNotification> = LoggingMessageNotificationSchema_;
+export const LoggingMessageNotificationSchema = LoggingMessageNotificationSchema_ as unknown as z.ZodType<T.LoggingMessageNotification>;
 const MethodNotFoundErrorSchema_ = z.looseObject({code: z.literal(-32601), data: z.unknown().optional(), message: z.string()});
-export const MethodNotFoundErrorSchema: z.ZodType<T.MethodNotFoundError> = MethodNotFoundErrorSchema_;
+export const MethodNotFoundErrorSchema = MethodNotFoundErrorSchema_ as unknown as z.ZodType<T.MethodNotFoundError>;
 const MissingRequiredClientCapabilityErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({code: z.literal(-32021), data: z.looseObject({requiredCapabilities: ClientCapabilitiesSchema})})),
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
-export const MissingRequiredClientCapabilityErrorSchema: z.ZodType<T.MissingRequiredClientCapabilityError> = MissingRequiredClientCapabilityErrorSchema_;
+export const MissingRequiredClientCapabilityErrorSchema = MissingRequiredClientCapabilityErrorSchema_ as unknown as z.ZodType<T.MissingRequiredClientCapabilityError>;
 const MultiSelectEnumSchemaSchema_ = z.union([UntitledMultiSelectEnumSchemaSchema, TitledMultiSelectEnumSchemaSchema]);
-export const MultiSelectEnumSchemaSchema: z.ZodType<T.MultiSelectEnumSchema> = MultiSelectEnumSchemaSchema_;
+export const MultiSelectEnumSchemaSchema = MultiSelectEnumSchemaSchema_ as unknown as z.ZodType<T.MultiSelectEnumSchema>;
 const NotificationSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const NotificationSchema: z.ZodType<T.Notification> = NotificationSchema_;
+export const NotificationSchema = NotificationSchema_ as unknown as z.ZodType<T.Notification>;
 const NotificationParamsSchema_ = z.looseObject({_meta: NotificationMetaObjectSchema.optional()});
-export const NotificationParamsSchema: z.ZodType<T.NotificationParams> = NotificationParamsSchema_;
+export const NotificationParamsSchema = NotificationParamsSchema_ as unknown as z.ZodType<T.NotificationParams>;
 const PaginatedRequestSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   method: z.string(),
   params: PaginatedRequestParamsSchema,
 });
-export const PaginatedRequestSchema: z.ZodType<T.PaginatedRequest> = PaginatedRequestSchema_;
+export const PaginatedRequestSchema = PaginatedRequestSchema_ as unknown as z.ZodType<T.PaginatedRequest>;
 const PaginatedResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   nextCursor: z.string().optional(),
   resultType: z.string(),
 });
-export const PaginatedResultSchema: z.ZodType<T.PaginatedResult> = PaginatedResultSchema_;
+export const PaginatedResultSchema = PaginatedResultSchema_ as unknown as z.ZodType<T.PaginatedResult>;
 const ParseErrorSchema_ = z.looseObject({code: z.literal(-32700), data: z.unknown().optional(), message: z.string()});
-export const ParseErrorSchema: z.ZodType<T.ParseError> = ParseErrorSchema_;
+export const ParseErrorSchema = ParseErrorSchema_ as unknown as z.ZodType<T.ParseError>;
 const ProgressNotificationParamsSchema_ = z.looseObject({
   _meta: NotificationMetaObjectSchema.optional(),
   message: z.string().optional(),
@@ -771,19 +771,19 @@ const ProgressNotificationParamsSchema_ = z.looseObject({
   progressToken: ProgressTokenSchema,
   total: z.number().optional(),
 });
-export const ProgressNotificationParamsSchema: z.ZodType<T.ProgressNotificationParams> = ProgressNotificationParamsSchema_;
+export const ProgressNotificationParamsSchema = ProgressNotificationParamsSchema_ as unknown as z.ZodType<T.ProgressNotificationParams>;
 const ProgressNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/progress"),
   params: ProgressNotificationParamsSchema,
 });
-export const ProgressNotificationSchema: z.ZodType<T.ProgressNotification> = ProgressNotificationSchema_;
+export const ProgressNotificationSchema = ProgressNotificationSchema_ as unknown as z.ZodType<T.ProgressNotification>;
 const PromptListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/prompts/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const PromptListChangedNotificationSchema: z.ZodType<T.PromptListChangedNotification> = PromptListChangedNotificationSchema_;
+export const PromptListChangedNotificationSchema = PromptListChangedNotificationSchema_ as unknown as z.ZodType<T.PromptListChangedNotification>;
 const ReadResourceResultSchema_ = z.looseObject({
   _meta: ResultMetaObjectSchema.optional(),
   cacheScope: z.enum(["private", "public"]),
@@ -791,49 +791,49 @@ const ReadResourceResultSchema_ = z.looseObject({
   resultType: z.string(),
   ttlMs: integer().gte(0),
 });
-export const ReadResourceResultSchema: z.ZodType<T.ReadResourceResult> = ReadResourceResultSchema_;
+export const ReadResourceResultSchema = ReadResourceResultSchema_ as unknown as z.ZodType<T.ReadResourceResult>;
 const ReadResourceResultResponseSchema_ = z.looseObject({
   id: RequestIdSchema,
   jsonrpc: z.literal("2.0"),
   result: z.union([InputRequiredResultSchema, ReadResourceResultSchema]),
 });
-export const ReadResourceResultResponseSchema: z.ZodType<T.ReadResourceResultResponse> = ReadResourceResultResponseSchema_;
+export const ReadResourceResultResponseSchema = ReadResourceResultResponseSchema_ as unknown as z.ZodType<T.ReadResourceResultResponse>;
 const RequestSchema_ = z.looseObject({method: z.string(), params: z.looseObject({}).optional()});
-export const RequestSchema: z.ZodType<T.Request> = RequestSchema_;
+export const RequestSchema = RequestSchema_ as unknown as z.ZodType<T.Request>;
 const ResourceContentsSchema_ = z.looseObject({_meta: MetaObjectSchema.optional(), mimeType: z.string().optional(), uri: z.string()});
-export const ResourceContentsSchema: z.ZodType<T.ResourceContents> = ResourceContentsSchema_;
+export const ResourceContentsSchema = ResourceContentsSchema_ as unknown as z.ZodType<T.ResourceContents>;
 const ResourceListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ResourceListChangedNotificationSchema: z.ZodType<T.ResourceListChangedNotification> = ResourceListChangedNotificationSchema_;
+export const ResourceListChangedNotificationSchema = ResourceListChangedNotificationSchema_ as unknown as z.ZodType<T.ResourceListChangedNotification>;
 const ResourceRequestParamsSchema_ = z.looseObject({_meta: RequestMetaObjectSchema, uri: z.string()});
-export const ResourceRequestParamsSchema: z.ZodType<T.ResourceRequestParams> = ResourceRequestParamsSchema_;
+export const ResourceRequestParamsSchema = ResourceRequestParamsSchema_ as unknown as z.ZodType<T.ResourceRequestParams>;
 const ResourceUpdatedNotificationParamsSchema_ = z.looseObject({_meta: NotificationMetaObjectSchema.optional(), uri: z.string()});
-export const ResourceUpdatedNotificationParamsSchema: z.ZodType<T.ResourceUpdatedNotificationParams> = ResourceUpdatedNotificationParamsSchema_;
+export const ResourceUpdatedNotificationParamsSchema = ResourceUpdatedNotificationParamsSchema_ as unknown as z.ZodType<T.ResourceUpdatedNotificationParams>;
 const ResourceUpdatedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/resources/updated"),
   params: ResourceUpdatedNotificationParamsSchema,
 });
-export const ResourceUpdatedNotificationSchema: z.ZodType<T.ResourceUpdatedNotification> = ResourceUpdatedNotificationSchema_;
+export const ResourceUpdatedNotificationSchema = ResourceUpdatedNotificationSchema_ as unknown as z.ZodType<T.ResourceUpdatedNotification>;
 const ResultTypeSchema_ = z.string();
-export const ResultTypeSchema: z.ZodType<T.ResultType> = ResultTypeSchema_;
+export const ResultTypeSchema = ResultTypeSchema_ as unknown as z.ZodType<T.ResultType>;
 const SubscriptionsAcknowledgedNotificationParamsSchema_ = z.looseObject({_meta: NotificationMetaObjectSchema.optional(), notifications: SubscriptionFilterSchema});
-export const SubscriptionsAcknowledgedNotificationParamsSchema: z.ZodType<T.SubscriptionsAcknowledgedNotificationParams> = SubscriptionsAcknowledgedNotificationParamsSchema_;
+export const SubscriptionsAcknowledgedNotificationParamsSchema = SubscriptionsAcknowledgedNotificationParamsSchema_ as unknown as z.ZodType<T.SubscriptionsAcknowledgedNotificationParams>;
 const SubscriptionsAcknowledgedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/subscriptions/acknowledged"),
   params: SubscriptionsAcknowledgedNotificationParamsSchema,
 });
-export const SubscriptionsAcknowledgedNotificationSchema: z.ZodType<T.SubscriptionsAcknowledgedNotification> = SubscriptionsAcknowledgedNotificationSchema_;
+export const SubscriptionsAcknowledgedNotificationSchema = SubscriptionsAcknowledgedNotificationSchema_ as unknown as z.ZodType<T.SubscriptionsAcknowledgedNotification>;
 const ToolListChangedNotificationSchema_ = z.looseObject({
   jsonrpc: z.literal("2.0"),
   method: z.literal("notifications/tools/list_changed"),
   params: NotificationParamsSchema.optional(),
 });
-export const ToolListChangedNotificationSchema: z.ZodType<T.ToolListChangedNotification> = ToolListChangedNotificationSchema_;
+export const ToolListChangedNotificationSchema = ToolListChangedNotificationSchema_ as unknown as z.ZodType<T.ToolListChangedNotification>;
 const ServerNotificationSchema_ = z.discriminatedUnion("method", [
   CancelledNotificationSchema_,
   ProgressNotificationSchema_,
@@ -844,14 +844,14 @@ const ServerNotificationSchema_ = z.discriminatedUnion("method", [
   ToolListChangedNotificationSchema_,
   LoggingMessageNotificationSchema_,
 ]);
-export const ServerNotificationSchema: z.ZodType<T.ServerNotification> = ServerNotificationSchema_;
+export const ServerNotificationSchema = ServerNotificationSchema_ as unknown as z.ZodType<T.ServerNotification>;
 const SubscriptionsListenResultMetaObjectSchema_ = z.looseObject({
   "io.modelcontextprotocol/serverInfo": ImplementationSchema.optional(),
   "io.modelcontextprotocol/subscriptionId": RequestIdSchema,
 });
-export const SubscriptionsListenResultMetaObjectSchema: z.ZodType<T.SubscriptionsListenResultMetaObject> = SubscriptionsListenResultMetaObjectSchema_;
+export const SubscriptionsListenResultMetaObjectSchema = SubscriptionsListenResultMetaObjectSchema_ as unknown as z.ZodType<T.SubscriptionsListenResultMetaObject>;
 const SubscriptionsListenResultSchema_ = z.looseObject({_meta: SubscriptionsListenResultMetaObjectSchema, resultType: z.string()});
-export const SubscriptionsListenResultSchema: z.ZodType<T.SubscriptionsListenResult> = SubscriptionsListenResultSchema_;
+export const SubscriptionsListenResultSchema = SubscriptionsListenResultSchema_ as unknown as z.ZodType<T.SubscriptionsListenResult>;
 const ServerResultSchema_ = z.union([
   ResultSchema,
   InputRequiredResultSchema,
@@ -866,11 +866,11 @@ const ServerResultSchema_ = z.union([
   CallToolResultSchema,
   CompleteResultSchema,
 ]);
-export const ServerResultSchema: z.ZodType<T.ServerResult> = ServerResultSchema_;
+export const ServerResultSchema = ServerResultSchema_ as unknown as z.ZodType<T.ServerResult>;
 const SingleSelectEnumSchemaSchema_ = z.union([UntitledSingleSelectEnumSchemaSchema, TitledSingleSelectEnumSchemaSchema]);
-export const SingleSelectEnumSchemaSchema: z.ZodType<T.SingleSelectEnumSchema> = SingleSelectEnumSchemaSchema_;
+export const SingleSelectEnumSchemaSchema = SingleSelectEnumSchemaSchema_ as unknown as z.ZodType<T.SingleSelectEnumSchema>;
 const SubscriptionsListenResultResponseSchema_ = z.looseObject({id: RequestIdSchema, jsonrpc: z.literal("2.0"), result: SubscriptionsListenResultSchema});
-export const SubscriptionsListenResultResponseSchema: z.ZodType<T.SubscriptionsListenResultResponse> = SubscriptionsListenResultResponseSchema_;
+export const SubscriptionsListenResultResponseSchema = SubscriptionsListenResultResponseSchema_ as unknown as z.ZodType<T.SubscriptionsListenResultResponse>;
 const UnsupportedProtocolVersionErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({
       code: z.literal(-32022),
@@ -879,7 +879,7 @@ const UnsupportedProtocolVersionErrorSchema_ = z.looseObject({
   id: RequestIdSchema.optional(),
   jsonrpc: z.literal("2.0"),
 });
-export const UnsupportedProtocolVersionErrorSchema: z.ZodType<T.UnsupportedProtocolVersionError> = UnsupportedProtocolVersionErrorSchema_;
+export const UnsupportedProtocolVersionErrorSchema = UnsupportedProtocolVersionErrorSchema_ as unknown as z.ZodType<T.UnsupportedProtocolVersionError>;
 
 /** Params schema of each request, by method (`z.unknown()` where the request declares no params). */
 export const requestParamsSchemas = {
@@ -921,314 +921,469 @@ export const notificationParamsSchemas = {
   "notifications/tools/list_changed": NotificationParamsSchema,
 };
 
-// Type test, checked wherever this file is compiled (not exported, so not in its declarations): each
-// schema declares exactly the property names of its type. The annotations above check that its output
-// is assignable to the type; an optional property the schema left out would still pass them.
-type SchemaKeysMatchTypes = [
+// Type test, checked wherever this file is compiled (not exported, so not in its declarations): the
+// output of each schema as built is assignable to its type (what the declared type promises; asserting
+// it costs the compiler far less than an annotation, which compares the whole zod object type), and
+// the schema declares exactly the property names of its type (an optional property only the type has
+// would pass the first check).
+type SchemasMatchTypes = [
+  Within<z.output<typeof RoleSchema_>, T.Role>,
   Within<DeclaredKeys<z.output<typeof RoleSchema_>>, DeclaredKeys<T.Role>>,
   Within<DeclaredKeys<T.Role>, DeclaredKeys<z.output<typeof RoleSchema_>>>,
+  Within<z.output<typeof AnnotationsSchema_>, T.Annotations>,
   Within<DeclaredKeys<z.output<typeof AnnotationsSchema_>>, DeclaredKeys<T.Annotations>>,
   Within<DeclaredKeys<T.Annotations>, DeclaredKeys<z.output<typeof AnnotationsSchema_>>>,
+  Within<z.output<typeof MetaObjectSchema_>, T.MetaObject>,
   Within<DeclaredKeys<z.output<typeof MetaObjectSchema_>>, DeclaredKeys<T.MetaObject>>,
   Within<DeclaredKeys<T.MetaObject>, DeclaredKeys<z.output<typeof MetaObjectSchema_>>>,
+  Within<z.output<typeof AudioContentSchema_>, T.AudioContent>,
   Within<DeclaredKeys<z.output<typeof AudioContentSchema_>>, DeclaredKeys<T.AudioContent>>,
   Within<DeclaredKeys<T.AudioContent>, DeclaredKeys<z.output<typeof AudioContentSchema_>>>,
+  Within<z.output<typeof BaseMetadataSchema_>, T.BaseMetadata>,
   Within<DeclaredKeys<z.output<typeof BaseMetadataSchema_>>, DeclaredKeys<T.BaseMetadata>>,
   Within<DeclaredKeys<T.BaseMetadata>, DeclaredKeys<z.output<typeof BaseMetadataSchema_>>>,
+  Within<z.output<typeof BlobResourceContentsSchema_>, T.BlobResourceContents>,
   Within<DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>, DeclaredKeys<T.BlobResourceContents>>,
   Within<DeclaredKeys<T.BlobResourceContents>, DeclaredKeys<z.output<typeof BlobResourceContentsSchema_>>>,
+  Within<z.output<typeof BooleanSchemaSchema_>, T.BooleanSchema>,
   Within<DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>, DeclaredKeys<T.BooleanSchema>>,
   Within<DeclaredKeys<T.BooleanSchema>, DeclaredKeys<z.output<typeof BooleanSchemaSchema_>>>,
+  Within<z.output<typeof IconSchema_>, T.Icon>,
   Within<DeclaredKeys<z.output<typeof IconSchema_>>, DeclaredKeys<T.Icon>>,
   Within<DeclaredKeys<T.Icon>, DeclaredKeys<z.output<typeof IconSchema_>>>,
+  Within<z.output<typeof ImplementationSchema_>, T.Implementation>,
   Within<DeclaredKeys<z.output<typeof ImplementationSchema_>>, DeclaredKeys<T.Implementation>>,
   Within<DeclaredKeys<T.Implementation>, DeclaredKeys<z.output<typeof ImplementationSchema_>>>,
+  Within<z.output<typeof ResultMetaObjectSchema_>, T.ResultMetaObject>,
   Within<DeclaredKeys<z.output<typeof ResultMetaObjectSchema_>>, DeclaredKeys<T.ResultMetaObject>>,
   Within<DeclaredKeys<T.ResultMetaObject>, DeclaredKeys<z.output<typeof ResultMetaObjectSchema_>>>,
+  Within<z.output<typeof CacheableResultSchema_>, T.CacheableResult>,
   Within<DeclaredKeys<z.output<typeof CacheableResultSchema_>>, DeclaredKeys<T.CacheableResult>>,
   Within<DeclaredKeys<T.CacheableResult>, DeclaredKeys<z.output<typeof CacheableResultSchema_>>>,
+  Within<z.output<typeof ImageContentSchema_>, T.ImageContent>,
   Within<DeclaredKeys<z.output<typeof ImageContentSchema_>>, DeclaredKeys<T.ImageContent>>,
   Within<DeclaredKeys<T.ImageContent>, DeclaredKeys<z.output<typeof ImageContentSchema_>>>,
+  Within<z.output<typeof TextContentSchema_>, T.TextContent>,
   Within<DeclaredKeys<z.output<typeof TextContentSchema_>>, DeclaredKeys<T.TextContent>>,
   Within<DeclaredKeys<T.TextContent>, DeclaredKeys<z.output<typeof TextContentSchema_>>>,
+  Within<z.output<typeof TextResourceContentsSchema_>, T.TextResourceContents>,
   Within<DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>, DeclaredKeys<T.TextResourceContents>>,
   Within<DeclaredKeys<T.TextResourceContents>, DeclaredKeys<z.output<typeof TextResourceContentsSchema_>>>,
+  Within<z.output<typeof EmbeddedResourceSchema_>, T.EmbeddedResource>,
   Within<DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>, DeclaredKeys<T.EmbeddedResource>>,
   Within<DeclaredKeys<T.EmbeddedResource>, DeclaredKeys<z.output<typeof EmbeddedResourceSchema_>>>,
+  Within<z.output<typeof ResourceLinkSchema_>, T.ResourceLink>,
   Within<DeclaredKeys<z.output<typeof ResourceLinkSchema_>>, DeclaredKeys<T.ResourceLink>>,
   Within<DeclaredKeys<T.ResourceLink>, DeclaredKeys<z.output<typeof ResourceLinkSchema_>>>,
+  Within<z.output<typeof ContentBlockSchema_>, T.ContentBlock>,
   Within<DeclaredKeys<z.output<typeof ContentBlockSchema_>>, DeclaredKeys<T.ContentBlock>>,
   Within<DeclaredKeys<T.ContentBlock>, DeclaredKeys<z.output<typeof ContentBlockSchema_>>>,
+  Within<z.output<typeof ToolResultContentSchema_>, T.ToolResultContent>,
   Within<DeclaredKeys<z.output<typeof ToolResultContentSchema_>>, DeclaredKeys<T.ToolResultContent>>,
   Within<DeclaredKeys<T.ToolResultContent>, DeclaredKeys<z.output<typeof ToolResultContentSchema_>>>,
+  Within<z.output<typeof ToolUseContentSchema_>, T.ToolUseContent>,
   Within<DeclaredKeys<z.output<typeof ToolUseContentSchema_>>, DeclaredKeys<T.ToolUseContent>>,
   Within<DeclaredKeys<T.ToolUseContent>, DeclaredKeys<z.output<typeof ToolUseContentSchema_>>>,
+  Within<z.output<typeof SamplingMessageContentBlockSchema_>, T.SamplingMessageContentBlock>,
   Within<DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>, DeclaredKeys<T.SamplingMessageContentBlock>>,
   Within<DeclaredKeys<T.SamplingMessageContentBlock>, DeclaredKeys<z.output<typeof SamplingMessageContentBlockSchema_>>>,
+  Within<z.output<typeof CreateMessageResultSchema_>, T.CreateMessageResult>,
   Within<DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>, DeclaredKeys<T.CreateMessageResult>>,
   Within<DeclaredKeys<T.CreateMessageResult>, DeclaredKeys<z.output<typeof CreateMessageResultSchema_>>>,
+  Within<z.output<typeof ElicitResultSchema_>, T.ElicitResult>,
   Within<DeclaredKeys<z.output<typeof ElicitResultSchema_>>, DeclaredKeys<T.ElicitResult>>,
   Within<DeclaredKeys<T.ElicitResult>, DeclaredKeys<z.output<typeof ElicitResultSchema_>>>,
+  Within<z.output<typeof RootSchema_>, T.Root>,
   Within<DeclaredKeys<z.output<typeof RootSchema_>>, DeclaredKeys<T.Root>>,
   Within<DeclaredKeys<T.Root>, DeclaredKeys<z.output<typeof RootSchema_>>>,
+  Within<z.output<typeof ListRootsResultSchema_>, T.ListRootsResult>,
   Within<DeclaredKeys<z.output<typeof ListRootsResultSchema_>>, DeclaredKeys<T.ListRootsResult>>,
   Within<DeclaredKeys<T.ListRootsResult>, DeclaredKeys<z.output<typeof ListRootsResultSchema_>>>,
+  Within<z.output<typeof InputResponseSchema_>, T.InputResponse>,
   Within<DeclaredKeys<z.output<typeof InputResponseSchema_>>, DeclaredKeys<T.InputResponse>>,
   Within<DeclaredKeys<T.InputResponse>, DeclaredKeys<z.output<typeof InputResponseSchema_>>>,
+  Within<z.output<typeof InputResponsesSchema_>, T.InputResponses>,
   Within<DeclaredKeys<z.output<typeof InputResponsesSchema_>>, DeclaredKeys<T.InputResponses>>,
   Within<DeclaredKeys<T.InputResponses>, DeclaredKeys<z.output<typeof InputResponsesSchema_>>>,
+  Within<z.output<typeof ClientCapabilitiesSchema_>, T.ClientCapabilities>,
   Within<DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>, DeclaredKeys<T.ClientCapabilities>>,
   Within<DeclaredKeys<T.ClientCapabilities>, DeclaredKeys<z.output<typeof ClientCapabilitiesSchema_>>>,
+  Within<z.output<typeof LoggingLevelSchema_>, T.LoggingLevel>,
   Within<DeclaredKeys<z.output<typeof LoggingLevelSchema_>>, DeclaredKeys<T.LoggingLevel>>,
   Within<DeclaredKeys<T.LoggingLevel>, DeclaredKeys<z.output<typeof LoggingLevelSchema_>>>,
+  Within<z.output<typeof ProgressTokenSchema_>, T.ProgressToken>,
   Within<DeclaredKeys<z.output<typeof ProgressTokenSchema_>>, DeclaredKeys<T.ProgressToken>>,
   Within<DeclaredKeys<T.ProgressToken>, DeclaredKeys<z.output<typeof ProgressTokenSchema_>>>,
+  Within<z.output<typeof RequestMetaObjectSchema_>, T.RequestMetaObject>,
   Within<DeclaredKeys<z.output<typeof RequestMetaObjectSchema_>>, DeclaredKeys<T.RequestMetaObject>>,
   Within<DeclaredKeys<T.RequestMetaObject>, DeclaredKeys<z.output<typeof RequestMetaObjectSchema_>>>,
+  Within<z.output<typeof CallToolRequestParamsSchema_>, T.CallToolRequestParams>,
   Within<DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>, DeclaredKeys<T.CallToolRequestParams>>,
   Within<DeclaredKeys<T.CallToolRequestParams>, DeclaredKeys<z.output<typeof CallToolRequestParamsSchema_>>>,
+  Within<z.output<typeof RequestIdSchema_>, T.RequestId>,
   Within<DeclaredKeys<z.output<typeof RequestIdSchema_>>, DeclaredKeys<T.RequestId>>,
   Within<DeclaredKeys<T.RequestId>, DeclaredKeys<z.output<typeof RequestIdSchema_>>>,
+  Within<z.output<typeof CallToolRequestSchema_>, T.CallToolRequest>,
   Within<DeclaredKeys<z.output<typeof CallToolRequestSchema_>>, DeclaredKeys<T.CallToolRequest>>,
   Within<DeclaredKeys<T.CallToolRequest>, DeclaredKeys<z.output<typeof CallToolRequestSchema_>>>,
+  Within<z.output<typeof CallToolResultSchema_>, T.CallToolResult>,
   Within<DeclaredKeys<z.output<typeof CallToolResultSchema_>>, DeclaredKeys<T.CallToolResult>>,
   Within<DeclaredKeys<T.CallToolResult>, DeclaredKeys<z.output<typeof CallToolResultSchema_>>>,
+  Within<z.output<typeof ModelHintSchema_>, T.ModelHint>,
   Within<DeclaredKeys<z.output<typeof ModelHintSchema_>>, DeclaredKeys<T.ModelHint>>,
   Within<DeclaredKeys<T.ModelHint>, DeclaredKeys<z.output<typeof ModelHintSchema_>>>,
+  Within<z.output<typeof ModelPreferencesSchema_>, T.ModelPreferences>,
   Within<DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>, DeclaredKeys<T.ModelPreferences>>,
   Within<DeclaredKeys<T.ModelPreferences>, DeclaredKeys<z.output<typeof ModelPreferencesSchema_>>>,
+  Within<z.output<typeof SamplingMessageSchema_>, T.SamplingMessage>,
   Within<DeclaredKeys<z.output<typeof SamplingMessageSchema_>>, DeclaredKeys<T.SamplingMessage>>,
   Within<DeclaredKeys<T.SamplingMessage>, DeclaredKeys<z.output<typeof SamplingMessageSchema_>>>,
+  Within<z.output<typeof ToolAnnotationsSchema_>, T.ToolAnnotations>,
   Within<DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>, DeclaredKeys<T.ToolAnnotations>>,
   Within<DeclaredKeys<T.ToolAnnotations>, DeclaredKeys<z.output<typeof ToolAnnotationsSchema_>>>,
+  Within<z.output<typeof ToolSchema_>, T.Tool>,
   Within<DeclaredKeys<z.output<typeof ToolSchema_>>, DeclaredKeys<T.Tool>>,
   Within<DeclaredKeys<T.Tool>, DeclaredKeys<z.output<typeof ToolSchema_>>>,
+  Within<z.output<typeof ToolChoiceSchema_>, T.ToolChoice>,
   Within<DeclaredKeys<z.output<typeof ToolChoiceSchema_>>, DeclaredKeys<T.ToolChoice>>,
   Within<DeclaredKeys<T.ToolChoice>, DeclaredKeys<z.output<typeof ToolChoiceSchema_>>>,
+  Within<z.output<typeof CreateMessageRequestParamsSchema_>, T.CreateMessageRequestParams>,
   Within<DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>, DeclaredKeys<T.CreateMessageRequestParams>>,
   Within<DeclaredKeys<T.CreateMessageRequestParams>, DeclaredKeys<z.output<typeof CreateMessageRequestParamsSchema_>>>,
+  Within<z.output<typeof CreateMessageRequestSchema_>, T.CreateMessageRequest>,
   Within<DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>, DeclaredKeys<T.CreateMessageRequest>>,
   Within<DeclaredKeys<T.CreateMessageRequest>, DeclaredKeys<z.output<typeof CreateMessageRequestSchema_>>>,
+  Within<z.output<typeof LegacyTitledEnumSchemaSchema_>, T.LegacyTitledEnumSchema>,
   Within<DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>, DeclaredKeys<T.LegacyTitledEnumSchema>>,
   Within<DeclaredKeys<T.LegacyTitledEnumSchema>, DeclaredKeys<z.output<typeof LegacyTitledEnumSchemaSchema_>>>,
+  Within<z.output<typeof NumberSchemaSchema_>, T.NumberSchema>,
   Within<DeclaredKeys<z.output<typeof NumberSchemaSchema_>>, DeclaredKeys<T.NumberSchema>>,
   Within<DeclaredKeys<T.NumberSchema>, DeclaredKeys<z.output<typeof NumberSchemaSchema_>>>,
+  Within<z.output<typeof StringSchemaSchema_>, T.StringSchema>,
   Within<DeclaredKeys<z.output<typeof StringSchemaSchema_>>, DeclaredKeys<T.StringSchema>>,
   Within<DeclaredKeys<T.StringSchema>, DeclaredKeys<z.output<typeof StringSchemaSchema_>>>,
+  Within<z.output<typeof TitledMultiSelectEnumSchemaSchema_>, T.TitledMultiSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledMultiSelectEnumSchema>>,
   Within<DeclaredKeys<T.TitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledMultiSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof TitledSingleSelectEnumSchemaSchema_>, T.TitledSingleSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.TitledSingleSelectEnumSchema>>,
   Within<DeclaredKeys<T.TitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof TitledSingleSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>, T.UntitledMultiSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledMultiSelectEnumSchema>>,
   Within<DeclaredKeys<T.UntitledMultiSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledMultiSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>, T.UntitledSingleSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.UntitledSingleSelectEnumSchema>>,
   Within<DeclaredKeys<T.UntitledSingleSelectEnumSchema>, DeclaredKeys<z.output<typeof UntitledSingleSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof PrimitiveSchemaDefinitionSchema_>, T.PrimitiveSchemaDefinition>,
   Within<DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>, DeclaredKeys<T.PrimitiveSchemaDefinition>>,
   Within<DeclaredKeys<T.PrimitiveSchemaDefinition>, DeclaredKeys<z.output<typeof PrimitiveSchemaDefinitionSchema_>>>,
+  Within<z.output<typeof ElicitRequestFormParamsSchema_>, T.ElicitRequestFormParams>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>, DeclaredKeys<T.ElicitRequestFormParams>>,
   Within<DeclaredKeys<T.ElicitRequestFormParams>, DeclaredKeys<z.output<typeof ElicitRequestFormParamsSchema_>>>,
+  Within<z.output<typeof ElicitRequestURLParamsSchema_>, T.ElicitRequestURLParams>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>, DeclaredKeys<T.ElicitRequestURLParams>>,
   Within<DeclaredKeys<T.ElicitRequestURLParams>, DeclaredKeys<z.output<typeof ElicitRequestURLParamsSchema_>>>,
+  Within<z.output<typeof ElicitRequestParamsSchema_>, T.ElicitRequestParams>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>, DeclaredKeys<T.ElicitRequestParams>>,
   Within<DeclaredKeys<T.ElicitRequestParams>, DeclaredKeys<z.output<typeof ElicitRequestParamsSchema_>>>,
+  Within<z.output<typeof ElicitRequestSchema_>, T.ElicitRequest>,
   Within<DeclaredKeys<z.output<typeof ElicitRequestSchema_>>, DeclaredKeys<T.ElicitRequest>>,
   Within<DeclaredKeys<T.ElicitRequest>, DeclaredKeys<z.output<typeof ElicitRequestSchema_>>>,
+  Within<z.output<typeof ListRootsRequestSchema_>, T.ListRootsRequest>,
   Within<DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>, DeclaredKeys<T.ListRootsRequest>>,
   Within<DeclaredKeys<T.ListRootsRequest>, DeclaredKeys<z.output<typeof ListRootsRequestSchema_>>>,
+  Within<z.output<typeof InputRequestSchema_>, T.InputRequest>,
   Within<DeclaredKeys<z.output<typeof InputRequestSchema_>>, DeclaredKeys<T.InputRequest>>,
   Within<DeclaredKeys<T.InputRequest>, DeclaredKeys<z.output<typeof InputRequestSchema_>>>,
+  Within<z.output<typeof InputRequestsSchema_>, T.InputRequests>,
   Within<DeclaredKeys<z.output<typeof InputRequestsSchema_>>, DeclaredKeys<T.InputRequests>>,
   Within<DeclaredKeys<T.InputRequests>, DeclaredKeys<z.output<typeof InputRequestsSchema_>>>,
+  Within<z.output<typeof InputRequiredResultSchema_>, T.InputRequiredResult>,
   Within<DeclaredKeys<z.output<typeof InputRequiredResultSchema_>>, DeclaredKeys<T.InputRequiredResult>>,
   Within<DeclaredKeys<T.InputRequiredResult>, DeclaredKeys<z.output<typeof InputRequiredResultSchema_>>>,
+  Within<z.output<typeof CallToolResultResponseSchema_>, T.CallToolResultResponse>,
   Within<DeclaredKeys<z.output<typeof CallToolResultResponseSchema_>>, DeclaredKeys<T.CallToolResultResponse>>,
   Within<DeclaredKeys<T.CallToolResultResponse>, DeclaredKeys<z.output<typeof CallToolResultResponseSchema_>>>,
+  Within<z.output<typeof NotificationMetaObjectSchema_>, T.NotificationMetaObject>,
   Within<DeclaredKeys<z.output<typeof NotificationMetaObjectSchema_>>, DeclaredKeys<T.NotificationMetaObject>>,
   Within<DeclaredKeys<T.NotificationMetaObject>, DeclaredKeys<z.output<typeof NotificationMetaObjectSchema_>>>,
+  Within<z.output<typeof CancelledNotificationParamsSchema_>, T.CancelledNotificationParams>,
   Within<DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>, DeclaredKeys<T.CancelledNotificationParams>>,
   Within<DeclaredKeys<T.CancelledNotificationParams>, DeclaredKeys<z.output<typeof CancelledNotificationParamsSchema_>>>,
+  Within<z.output<typeof CancelledNotificationSchema_>, T.CancelledNotification>,
   Within<DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>, DeclaredKeys<T.CancelledNotification>>,
   Within<DeclaredKeys<T.CancelledNotification>, DeclaredKeys<z.output<typeof CancelledNotificationSchema_>>>,
+  Within<z.output<typeof ClientNotificationSchema_>, T.ClientNotification>,
   Within<DeclaredKeys<z.output<typeof ClientNotificationSchema_>>, DeclaredKeys<T.ClientNotification>>,
   Within<DeclaredKeys<T.ClientNotification>, DeclaredKeys<z.output<typeof ClientNotificationSchema_>>>,
+  Within<z.output<typeof PromptReferenceSchema_>, T.PromptReference>,
   Within<DeclaredKeys<z.output<typeof PromptReferenceSchema_>>, DeclaredKeys<T.PromptReference>>,
   Within<DeclaredKeys<T.PromptReference>, DeclaredKeys<z.output<typeof PromptReferenceSchema_>>>,
+  Within<z.output<typeof ResourceTemplateReferenceSchema_>, T.ResourceTemplateReference>,
   Within<DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>, DeclaredKeys<T.ResourceTemplateReference>>,
   Within<DeclaredKeys<T.ResourceTemplateReference>, DeclaredKeys<z.output<typeof ResourceTemplateReferenceSchema_>>>,
+  Within<z.output<typeof CompleteRequestParamsSchema_>, T.CompleteRequestParams>,
   Within<DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>, DeclaredKeys<T.CompleteRequestParams>>,
   Within<DeclaredKeys<T.CompleteRequestParams>, DeclaredKeys<z.output<typeof CompleteRequestParamsSchema_>>>,
+  Within<z.output<typeof CompleteRequestSchema_>, T.CompleteRequest>,
   Within<DeclaredKeys<z.output<typeof CompleteRequestSchema_>>, DeclaredKeys<T.CompleteRequest>>,
   Within<DeclaredKeys<T.CompleteRequest>, DeclaredKeys<z.output<typeof CompleteRequestSchema_>>>,
+  Within<z.output<typeof RequestParamsSchema_>, T.RequestParams>,
   Within<DeclaredKeys<z.output<typeof RequestParamsSchema_>>, DeclaredKeys<T.RequestParams>>,
   Within<DeclaredKeys<T.RequestParams>, DeclaredKeys<z.output<typeof RequestParamsSchema_>>>,
+  Within<z.output<typeof DiscoverRequestSchema_>, T.DiscoverRequest>,
   Within<DeclaredKeys<z.output<typeof DiscoverRequestSchema_>>, DeclaredKeys<T.DiscoverRequest>>,
   Within<DeclaredKeys<T.DiscoverRequest>, DeclaredKeys<z.output<typeof DiscoverRequestSchema_>>>,
+  Within<z.output<typeof GetPromptRequestParamsSchema_>, T.GetPromptRequestParams>,
   Within<DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>, DeclaredKeys<T.GetPromptRequestParams>>,
   Within<DeclaredKeys<T.GetPromptRequestParams>, DeclaredKeys<z.output<typeof GetPromptRequestParamsSchema_>>>,
+  Within<z.output<typeof GetPromptRequestSchema_>, T.GetPromptRequest>,
   Within<DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>, DeclaredKeys<T.GetPromptRequest>>,
   Within<DeclaredKeys<T.GetPromptRequest>, DeclaredKeys<z.output<typeof GetPromptRequestSchema_>>>,
+  Within<z.output<typeof PaginatedRequestParamsSchema_>, T.PaginatedRequestParams>,
   Within<DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>, DeclaredKeys<T.PaginatedRequestParams>>,
   Within<DeclaredKeys<T.PaginatedRequestParams>, DeclaredKeys<z.output<typeof PaginatedRequestParamsSchema_>>>,
+  Within<z.output<typeof ListPromptsRequestSchema_>, T.ListPromptsRequest>,
   Within<DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>, DeclaredKeys<T.ListPromptsRequest>>,
   Within<DeclaredKeys<T.ListPromptsRequest>, DeclaredKeys<z.output<typeof ListPromptsRequestSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesRequestSchema_>, T.ListResourceTemplatesRequest>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>, DeclaredKeys<T.ListResourceTemplatesRequest>>,
   Within<DeclaredKeys<T.ListResourceTemplatesRequest>, DeclaredKeys<z.output<typeof ListResourceTemplatesRequestSchema_>>>,
+  Within<z.output<typeof ListResourcesRequestSchema_>, T.ListResourcesRequest>,
   Within<DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>, DeclaredKeys<T.ListResourcesRequest>>,
   Within<DeclaredKeys<T.ListResourcesRequest>, DeclaredKeys<z.output<typeof ListResourcesRequestSchema_>>>,
+  Within<z.output<typeof ListToolsRequestSchema_>, T.ListToolsRequest>,
   Within<DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>, DeclaredKeys<T.ListToolsRequest>>,
   Within<DeclaredKeys<T.ListToolsRequest>, DeclaredKeys<z.output<typeof ListToolsRequestSchema_>>>,
+  Within<z.output<typeof ReadResourceRequestParamsSchema_>, T.ReadResourceRequestParams>,
   Within<DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>, DeclaredKeys<T.ReadResourceRequestParams>>,
   Within<DeclaredKeys<T.ReadResourceRequestParams>, DeclaredKeys<z.output<typeof ReadResourceRequestParamsSchema_>>>,
+  Within<z.output<typeof ReadResourceRequestSchema_>, T.ReadResourceRequest>,
   Within<DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>, DeclaredKeys<T.ReadResourceRequest>>,
   Within<DeclaredKeys<T.ReadResourceRequest>, DeclaredKeys<z.output<typeof ReadResourceRequestSchema_>>>,
+  Within<z.output<typeof SubscriptionFilterSchema_>, T.SubscriptionFilter>,
   Within<DeclaredKeys<z.output<typeof SubscriptionFilterSchema_>>, DeclaredKeys<T.SubscriptionFilter>>,
   Within<DeclaredKeys<T.SubscriptionFilter>, DeclaredKeys<z.output<typeof SubscriptionFilterSchema_>>>,
+  Within<z.output<typeof SubscriptionsListenRequestParamsSchema_>, T.SubscriptionsListenRequestParams>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsListenRequestParamsSchema_>>, DeclaredKeys<T.SubscriptionsListenRequestParams>>,
   Within<DeclaredKeys<T.SubscriptionsListenRequestParams>, DeclaredKeys<z.output<typeof SubscriptionsListenRequestParamsSchema_>>>,
+  Within<z.output<typeof SubscriptionsListenRequestSchema_>, T.SubscriptionsListenRequest>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsListenRequestSchema_>>, DeclaredKeys<T.SubscriptionsListenRequest>>,
   Within<DeclaredKeys<T.SubscriptionsListenRequest>, DeclaredKeys<z.output<typeof SubscriptionsListenRequestSchema_>>>,
+  Within<z.output<typeof ClientRequestSchema_>, T.ClientRequest>,
   Within<DeclaredKeys<z.output<typeof ClientRequestSchema_>>, DeclaredKeys<T.ClientRequest>>,
   Within<DeclaredKeys<T.ClientRequest>, DeclaredKeys<z.output<typeof ClientRequestSchema_>>>,
+  Within<z.output<typeof ResultSchema_>, T.Result>,
   Within<DeclaredKeys<z.output<typeof ResultSchema_>>, DeclaredKeys<T.Result>>,
   Within<DeclaredKeys<T.Result>, DeclaredKeys<z.output<typeof ResultSchema_>>>,
+  Within<z.output<typeof ClientResultSchema_>, T.ClientResult>,
   Within<DeclaredKeys<z.output<typeof ClientResultSchema_>>, DeclaredKeys<T.ClientResult>>,
   Within<DeclaredKeys<T.ClientResult>, DeclaredKeys<z.output<typeof ClientResultSchema_>>>,
+  Within<z.output<typeof CompleteResultSchema_>, T.CompleteResult>,
   Within<DeclaredKeys<z.output<typeof CompleteResultSchema_>>, DeclaredKeys<T.CompleteResult>>,
   Within<DeclaredKeys<T.CompleteResult>, DeclaredKeys<z.output<typeof CompleteResultSchema_>>>,
+  Within<z.output<typeof CompleteResultResponseSchema_>, T.CompleteResultResponse>,
   Within<DeclaredKeys<z.output<typeof CompleteResultResponseSchema_>>, DeclaredKeys<T.CompleteResultResponse>>,
   Within<DeclaredKeys<T.CompleteResultResponse>, DeclaredKeys<z.output<typeof CompleteResultResponseSchema_>>>,
+  Within<z.output<typeof CursorSchema_>, T.Cursor>,
   Within<DeclaredKeys<z.output<typeof CursorSchema_>>, DeclaredKeys<T.Cursor>>,
   Within<DeclaredKeys<T.Cursor>, DeclaredKeys<z.output<typeof CursorSchema_>>>,
+  Within<z.output<typeof ServerCapabilitiesSchema_>, T.ServerCapabilities>,
   Within<DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>, DeclaredKeys<T.ServerCapabilities>>,
   Within<DeclaredKeys<T.ServerCapabilities>, DeclaredKeys<z.output<typeof ServerCapabilitiesSchema_>>>,
+  Within<z.output<typeof DiscoverResultSchema_>, T.DiscoverResult>,
   Within<DeclaredKeys<z.output<typeof DiscoverResultSchema_>>, DeclaredKeys<T.DiscoverResult>>,
   Within<DeclaredKeys<T.DiscoverResult>, DeclaredKeys<z.output<typeof DiscoverResultSchema_>>>,
+  Within<z.output<typeof DiscoverResultResponseSchema_>, T.DiscoverResultResponse>,
   Within<DeclaredKeys<z.output<typeof DiscoverResultResponseSchema_>>, DeclaredKeys<T.DiscoverResultResponse>>,
   Within<DeclaredKeys<T.DiscoverResultResponse>, DeclaredKeys<z.output<typeof DiscoverResultResponseSchema_>>>,
+  Within<z.output<typeof EmptyResultSchema_>, T.EmptyResult>,
   Within<DeclaredKeys<z.output<typeof EmptyResultSchema_>>, DeclaredKeys<T.EmptyResult>>,
   Within<DeclaredKeys<T.EmptyResult>, DeclaredKeys<z.output<typeof EmptyResultSchema_>>>,
+  Within<z.output<typeof EnumSchemaSchema_>, T.EnumSchema>,
   Within<DeclaredKeys<z.output<typeof EnumSchemaSchema_>>, DeclaredKeys<T.EnumSchema>>,
   Within<DeclaredKeys<T.EnumSchema>, DeclaredKeys<z.output<typeof EnumSchemaSchema_>>>,
+  Within<z.output<typeof ErrorSchema_>, T.Error>,
   Within<DeclaredKeys<z.output<typeof ErrorSchema_>>, DeclaredKeys<T.Error>>,
   Within<DeclaredKeys<T.Error>, DeclaredKeys<z.output<typeof ErrorSchema_>>>,
+  Within<z.output<typeof PromptMessageSchema_>, T.PromptMessage>,
   Within<DeclaredKeys<z.output<typeof PromptMessageSchema_>>, DeclaredKeys<T.PromptMessage>>,
   Within<DeclaredKeys<T.PromptMessage>, DeclaredKeys<z.output<typeof PromptMessageSchema_>>>,
+  Within<z.output<typeof GetPromptResultSchema_>, T.GetPromptResult>,
   Within<DeclaredKeys<z.output<typeof GetPromptResultSchema_>>, DeclaredKeys<T.GetPromptResult>>,
   Within<DeclaredKeys<T.GetPromptResult>, DeclaredKeys<z.output<typeof GetPromptResultSchema_>>>,
+  Within<z.output<typeof GetPromptResultResponseSchema_>, T.GetPromptResultResponse>,
   Within<DeclaredKeys<z.output<typeof GetPromptResultResponseSchema_>>, DeclaredKeys<T.GetPromptResultResponse>>,
   Within<DeclaredKeys<T.GetPromptResultResponse>, DeclaredKeys<z.output<typeof GetPromptResultResponseSchema_>>>,
+  Within<z.output<typeof HeaderMismatchErrorSchema_>, T.HeaderMismatchError>,
   Within<DeclaredKeys<z.output<typeof HeaderMismatchErrorSchema_>>, DeclaredKeys<T.HeaderMismatchError>>,
   Within<DeclaredKeys<T.HeaderMismatchError>, DeclaredKeys<z.output<typeof HeaderMismatchErrorSchema_>>>,
+  Within<z.output<typeof IconsSchema_>, T.Icons>,
   Within<DeclaredKeys<z.output<typeof IconsSchema_>>, DeclaredKeys<T.Icons>>,
   Within<DeclaredKeys<T.Icons>, DeclaredKeys<z.output<typeof IconsSchema_>>>,
+  Within<z.output<typeof InputResponseRequestParamsSchema_>, T.InputResponseRequestParams>,
   Within<DeclaredKeys<z.output<typeof InputResponseRequestParamsSchema_>>, DeclaredKeys<T.InputResponseRequestParams>>,
   Within<DeclaredKeys<T.InputResponseRequestParams>, DeclaredKeys<z.output<typeof InputResponseRequestParamsSchema_>>>,
+  Within<z.output<typeof InternalErrorSchema_>, T.InternalError>,
   Within<DeclaredKeys<z.output<typeof InternalErrorSchema_>>, DeclaredKeys<T.InternalError>>,
   Within<DeclaredKeys<T.InternalError>, DeclaredKeys<z.output<typeof InternalErrorSchema_>>>,
+  Within<z.output<typeof InvalidParamsErrorSchema_>, T.InvalidParamsError>,
   Within<DeclaredKeys<z.output<typeof InvalidParamsErrorSchema_>>, DeclaredKeys<T.InvalidParamsError>>,
   Within<DeclaredKeys<T.InvalidParamsError>, DeclaredKeys<z.output<typeof InvalidParamsErrorSchema_>>>,
+  Within<z.output<typeof InvalidRequestErrorSchema_>, T.InvalidRequestError>,
   Within<DeclaredKeys<z.output<typeof InvalidRequestErrorSchema_>>, DeclaredKeys<T.InvalidRequestError>>,
   Within<DeclaredKeys<T.InvalidRequestError>, DeclaredKeys<z.output<typeof InvalidRequestErrorSchema_>>>,
+  Within<z.output<typeof JSONArraySchema_>, T.JSONArray>,
   Within<DeclaredKeys<z.output<typeof JSONArraySchema_>>, DeclaredKeys<T.JSONArray>>,
   Within<DeclaredKeys<T.JSONArray>, DeclaredKeys<z.output<typeof JSONArraySchema_>>>,
+  Within<z.output<typeof JSONRPCErrorResponseSchema_>, T.JSONRPCErrorResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>, DeclaredKeys<T.JSONRPCErrorResponse>>,
   Within<DeclaredKeys<T.JSONRPCErrorResponse>, DeclaredKeys<z.output<typeof JSONRPCErrorResponseSchema_>>>,
+  Within<z.output<typeof JSONRPCNotificationSchema_>, T.JSONRPCNotification>,
   Within<DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>, DeclaredKeys<T.JSONRPCNotification>>,
   Within<DeclaredKeys<T.JSONRPCNotification>, DeclaredKeys<z.output<typeof JSONRPCNotificationSchema_>>>,
+  Within<z.output<typeof JSONRPCRequestSchema_>, T.JSONRPCRequest>,
   Within<DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>, DeclaredKeys<T.JSONRPCRequest>>,
   Within<DeclaredKeys<T.JSONRPCRequest>, DeclaredKeys<z.output<typeof JSONRPCRequestSchema_>>>,
+  Within<z.output<typeof JSONRPCResultResponseSchema_>, T.JSONRPCResultResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>, DeclaredKeys<T.JSONRPCResultResponse>>,
   Within<DeclaredKeys<T.JSONRPCResultResponse>, DeclaredKeys<z.output<typeof JSONRPCResultResponseSchema_>>>,
+  Within<z.output<typeof JSONRPCMessageSchema_>, T.JSONRPCMessage>,
   Within<DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>, DeclaredKeys<T.JSONRPCMessage>>,
   Within<DeclaredKeys<T.JSONRPCMessage>, DeclaredKeys<z.output<typeof JSONRPCMessageSchema_>>>,
+  Within<z.output<typeof JSONRPCResponseSchema_>, T.JSONRPCResponse>,
   Within<DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>, DeclaredKeys<T.JSONRPCResponse>>,
   Within<DeclaredKeys<T.JSONRPCResponse>, DeclaredKeys<z.output<typeof JSONRPCResponseSchema_>>>,
+  Within<z.output<typeof PromptArgumentSchema_>, T.PromptArgument>,
   Within<DeclaredKeys<z.output<typeof PromptArgumentSchema_>>, DeclaredKeys<T.PromptArgument>>,
   Within<DeclaredKeys<T.PromptArgument>, DeclaredKeys<z.output<typeof PromptArgumentSchema_>>>,
+  Within<z.output<typeof PromptSchema_>, T.Prompt>,
   Within<DeclaredKeys<z.output<typeof PromptSchema_>>, DeclaredKeys<T.Prompt>>,
   Within<DeclaredKeys<T.Prompt>, DeclaredKeys<z.output<typeof PromptSchema_>>>,
+  Within<z.output<typeof ListPromptsResultSchema_>, T.ListPromptsResult>,
   Within<DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>, DeclaredKeys<T.ListPromptsResult>>,
   Within<DeclaredKeys<T.ListPromptsResult>, DeclaredKeys<z.output<typeof ListPromptsResultSchema_>>>,
+  Within<z.output<typeof ListPromptsResultResponseSchema_>, T.ListPromptsResultResponse>,
   Within<DeclaredKeys<z.output<typeof ListPromptsResultResponseSchema_>>, DeclaredKeys<T.ListPromptsResultResponse>>,
   Within<DeclaredKeys<T.ListPromptsResultResponse>, DeclaredKeys<z.output<typeof ListPromptsResultResponseSchema_>>>,
+  Within<z.output<typeof ResourceTemplateSchema_>, T.ResourceTemplate>,
   Within<DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>, DeclaredKeys<T.ResourceTemplate>>,
   Within<DeclaredKeys<T.ResourceTemplate>, DeclaredKeys<z.output<typeof ResourceTemplateSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesResultSchema_>, T.ListResourceTemplatesResult>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>, DeclaredKeys<T.ListResourceTemplatesResult>>,
   Within<DeclaredKeys<T.ListResourceTemplatesResult>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultSchema_>>>,
+  Within<z.output<typeof ListResourceTemplatesResultResponseSchema_>, T.ListResourceTemplatesResultResponse>,
   Within<DeclaredKeys<z.output<typeof ListResourceTemplatesResultResponseSchema_>>, DeclaredKeys<T.ListResourceTemplatesResultResponse>>,
   Within<DeclaredKeys<T.ListResourceTemplatesResultResponse>, DeclaredKeys<z.output<typeof ListResourceTemplatesResultResponseSchema_>>>,
+  Within<z.output<typeof ResourceSchema_>, T.Resource>,
   Within<DeclaredKeys<z.output<typeof ResourceSchema_>>, DeclaredKeys<T.Resource>>,
   Within<DeclaredKeys<T.Resource>, DeclaredKeys<z.output<typeof ResourceSchema_>>>,
+  Within<z.output<typeof ListResourcesResultSchema_>, T.ListResourcesResult>,
   Within<DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>, DeclaredKeys<T.ListResourcesResult>>,
   Within<DeclaredKeys<T.ListResourcesResult>, DeclaredKeys<z.output<typeof ListResourcesResultSchema_>>>,
+  Within<z.output<typeof ListResourcesResultResponseSchema_>, T.ListResourcesResultResponse>,
   Within<DeclaredKeys<z.output<typeof ListResourcesResultResponseSchema_>>, DeclaredKeys<T.ListResourcesResultResponse>>,
   Within<DeclaredKeys<T.ListResourcesResultResponse>, DeclaredKeys<z.output<typeof ListResourcesResultResponseSchema_>>>,
+  Within<z.output<typeof ListToolsResultSchema_>, T.ListToolsResult>,
   Within<DeclaredKeys<z.output<typeof ListToolsResultSchema_>>, DeclaredKeys<T.ListToolsResult>>,
   Within<DeclaredKeys<T.ListToolsResult>, DeclaredKeys<z.output<typeof ListToolsResultSchema_>>>,
+  Within<z.output<typeof ListToolsResultResponseSchema_>, T.ListToolsResultResponse>,
   Within<DeclaredKeys<z.output<typeof ListToolsResultResponseSchema_>>, DeclaredKeys<T.ListToolsResultResponse>>,
   Within<DeclaredKeys<T.ListToolsResultResponse>, DeclaredKeys<z.output<typeof ListToolsResultResponseSchema_>>>,
+  Within<z.output<typeof LoggingMessageNotificationParamsSchema_>, T.LoggingMessageNotificationParams>,
   Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>, DeclaredKeys<T.LoggingMessageNotificationParams>>,
   Within<DeclaredKeys<T.LoggingMessageNotificationParams>, DeclaredKeys<z.output<typeof LoggingMessageNotificationParamsSchema_>>>,
+  Within<z.output<typeof LoggingMessageNotificationSchema_>, T.LoggingMessageNotification>,
   Within<DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>, DeclaredKeys<T.LoggingMessageNotification>>,
   Within<DeclaredKeys<T.LoggingMessageNotification>, DeclaredKeys<z.output<typeof LoggingMessageNotificationSchema_>>>,
+  Within<z.output<typeof MethodNotFoundErrorSchema_>, T.MethodNotFoundError>,
   Within<DeclaredKeys<z.output<typeof MethodNotFoundErrorSchema_>>, DeclaredKeys<T.MethodNotFoundError>>,
   Within<DeclaredKeys<T.MethodNotFoundError>, DeclaredKeys<z.output<typeof MethodNotFoundErrorSchema_>>>,
+  Within<z.output<typeof MissingRequiredClientCapabilityErrorSchema_>, T.MissingRequiredClientCapabilityError>,
   Within<DeclaredKeys<z.output<typeof MissingRequiredClientCapabilityErrorSchema_>>, DeclaredKeys<T.MissingRequiredClientCapabilityError>>,
   Within<DeclaredKeys<T.MissingRequiredClientCapabilityError>, DeclaredKeys<z.output<typeof MissingRequiredClientCapabilityErrorSchema_>>>,
+  Within<z.output<typeof MultiSelectEnumSchemaSchema_>, T.MultiSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>, DeclaredKeys<T.MultiSelectEnumSchema>>,
   Within<DeclaredKeys<T.MultiSelectEnumSchema>, DeclaredKeys<z.output<typeof MultiSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof NotificationSchema_>, T.Notification>,
   Within<DeclaredKeys<z.output<typeof NotificationSchema_>>, DeclaredKeys<T.Notification>>,
   Within<DeclaredKeys<T.Notification>, DeclaredKeys<z.output<typeof NotificationSchema_>>>,
+  Within<z.output<typeof NotificationParamsSchema_>, T.NotificationParams>,
   Within<DeclaredKeys<z.output<typeof NotificationParamsSchema_>>, DeclaredKeys<T.NotificationParams>>,
   Within<DeclaredKeys<T.NotificationParams>, DeclaredKeys<z.output<typeof NotificationParamsSchema_>>>,
+  Within<z.output<typeof PaginatedRequestSchema_>, T.PaginatedRequest>,
   Within<DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>, DeclaredKeys<T.PaginatedRequest>>,
   Within<DeclaredKeys<T.PaginatedRequest>, DeclaredKeys<z.output<typeof PaginatedRequestSchema_>>>,
+  Within<z.output<typeof PaginatedResultSchema_>, T.PaginatedResult>,
   Within<DeclaredKeys<z.output<typeof PaginatedResultSchema_>>, DeclaredKeys<T.PaginatedResult>>,
   Within<DeclaredKeys<T.PaginatedResult>, DeclaredKeys<z.output<typeof PaginatedResultSchema_>>>,
+  Within<z.output<typeof ParseErrorSchema_>, T.ParseError>,
   Within<DeclaredKeys<z.output<typeof ParseErrorSchema_>>, DeclaredKeys<T.ParseError>>,
   Within<DeclaredKeys<T.ParseError>, DeclaredKeys<z.output<typeof ParseErrorSchema_>>>,
+  Within<z.output<typeof ProgressNotificationParamsSchema_>, T.ProgressNotificationParams>,
   Within<DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>, DeclaredKeys<T.ProgressNotificationParams>>,
   Within<DeclaredKeys<T.ProgressNotificationParams>, DeclaredKeys<z.output<typeof ProgressNotificationParamsSchema_>>>,
+  Within<z.output<typeof ProgressNotificationSchema_>, T.ProgressNotification>,
   Within<DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>, DeclaredKeys<T.ProgressNotification>>,
   Within<DeclaredKeys<T.ProgressNotification>, DeclaredKeys<z.output<typeof ProgressNotificationSchema_>>>,
+  Within<z.output<typeof PromptListChangedNotificationSchema_>, T.PromptListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>, DeclaredKeys<T.PromptListChangedNotification>>,
   Within<DeclaredKeys<T.PromptListChangedNotification>, DeclaredKeys<z.output<typeof PromptListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ReadResourceResultSchema_>, T.ReadResourceResult>,
   Within<DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>, DeclaredKeys<T.ReadResourceResult>>,
   Within<DeclaredKeys<T.ReadResourceResult>, DeclaredKeys<z.output<typeof ReadResourceResultSchema_>>>,
+  Within<z.output<typeof ReadResourceResultResponseSchema_>, T.ReadResourceResultResponse>,
   Within<DeclaredKeys<z.output<typeof ReadResourceResultResponseSchema_>>, DeclaredKeys<T.ReadResourceResultResponse>>,
   Within<DeclaredKeys<T.ReadResourceResultResponse>, DeclaredKeys<z.output<typeof ReadResourceResultResponseSchema_>>>,
+  Within<z.output<typeof RequestSchema_>, T.Request>,
   Within<DeclaredKeys<z.output<typeof RequestSchema_>>, DeclaredKeys<T.Request>>,
   Within<DeclaredKeys<T.Request>, DeclaredKeys<z.output<typeof RequestSchema_>>>,
+  Within<z.output<typeof ResourceContentsSchema_>, T.ResourceContents>,
   Within<DeclaredKeys<z.output<typeof ResourceContentsSchema_>>, DeclaredKeys<T.ResourceContents>>,
   Within<DeclaredKeys<T.ResourceContents>, DeclaredKeys<z.output<typeof ResourceContentsSchema_>>>,
+  Within<z.output<typeof ResourceListChangedNotificationSchema_>, T.ResourceListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>, DeclaredKeys<T.ResourceListChangedNotification>>,
   Within<DeclaredKeys<T.ResourceListChangedNotification>, DeclaredKeys<z.output<typeof ResourceListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ResourceRequestParamsSchema_>, T.ResourceRequestParams>,
   Within<DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>, DeclaredKeys<T.ResourceRequestParams>>,
   Within<DeclaredKeys<T.ResourceRequestParams>, DeclaredKeys<z.output<typeof ResourceRequestParamsSchema_>>>,
+  Within<z.output<typeof ResourceUpdatedNotificationParamsSchema_>, T.ResourceUpdatedNotificationParams>,
   Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>, DeclaredKeys<T.ResourceUpdatedNotificationParams>>,
   Within<DeclaredKeys<T.ResourceUpdatedNotificationParams>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationParamsSchema_>>>,
+  Within<z.output<typeof ResourceUpdatedNotificationSchema_>, T.ResourceUpdatedNotification>,
   Within<DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>, DeclaredKeys<T.ResourceUpdatedNotification>>,
   Within<DeclaredKeys<T.ResourceUpdatedNotification>, DeclaredKeys<z.output<typeof ResourceUpdatedNotificationSchema_>>>,
+  Within<z.output<typeof ResultTypeSchema_>, T.ResultType>,
   Within<DeclaredKeys<z.output<typeof ResultTypeSchema_>>, DeclaredKeys<T.ResultType>>,
   Within<DeclaredKeys<T.ResultType>, DeclaredKeys<z.output<typeof ResultTypeSchema_>>>,
+  Within<z.output<typeof SubscriptionsAcknowledgedNotificationParamsSchema_>, T.SubscriptionsAcknowledgedNotificationParams>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationParamsSchema_>>, DeclaredKeys<T.SubscriptionsAcknowledgedNotificationParams>>,
   Within<DeclaredKeys<T.SubscriptionsAcknowledgedNotificationParams>, DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationParamsSchema_>>>,
+  Within<z.output<typeof SubscriptionsAcknowledgedNotificationSchema_>, T.SubscriptionsAcknowledgedNotification>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationSchema_>>, DeclaredKeys<T.SubscriptionsAcknowledgedNotification>>,
   Within<DeclaredKeys<T.SubscriptionsAcknowledgedNotification>, DeclaredKeys<z.output<typeof SubscriptionsAcknowledgedNotificationSchema_>>>,
+  Within<z.output<typeof ToolListChangedNotificationSchema_>, T.ToolListChangedNotification>,
   Within<DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>, DeclaredKeys<T.ToolListChangedNotification>>,
   Within<DeclaredKeys<T.ToolListChangedNotification>, DeclaredKeys<z.output<typeof ToolListChangedNotificationSchema_>>>,
+  Within<z.output<typeof ServerNotificationSchema_>, T.ServerNotification>,
   Within<DeclaredKeys<z.output<typeof ServerNotificationSchema_>>, DeclaredKeys<T.ServerNotification>>,
   Within<DeclaredKeys<T.ServerNotification>, DeclaredKeys<z.output<typeof ServerNotificationSchema_>>>,
+  Within<z.output<typeof SubscriptionsListenResultMetaObjectSchema_>, T.SubscriptionsListenResultMetaObject>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsListenResultMetaObjectSchema_>>, DeclaredKeys<T.SubscriptionsListenResultMetaObject>>,
   Within<DeclaredKeys<T.SubscriptionsListenResultMetaObject>, DeclaredKeys<z.output<typeof SubscriptionsListenResultMetaObjectSchema_>>>,
+  Within<z.output<typeof SubscriptionsListenResultSchema_>, T.SubscriptionsListenResult>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsListenResultSchema_>>, DeclaredKeys<T.SubscriptionsListenResult>>,
   Within<DeclaredKeys<T.SubscriptionsListenResult>, DeclaredKeys<z.output<typeof SubscriptionsListenResultSchema_>>>,
+  Within<z.output<typeof ServerResultSchema_>, T.ServerResult>,
   Within<DeclaredKeys<z.output<typeof ServerResultSchema_>>, DeclaredKeys<T.ServerResult>>,
   Within<DeclaredKeys<T.ServerResult>, DeclaredKeys<z.output<typeof ServerResultSchema_>>>,
+  Within<z.output<typeof SingleSelectEnumSchemaSchema_>, T.SingleSelectEnumSchema>,
   Within<DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>, DeclaredKeys<T.SingleSelectEnumSchema>>,
   Within<DeclaredKeys<T.SingleSelectEnumSchema>, DeclaredKeys<z.output<typeof SingleSelectEnumSchemaSchema_>>>,
+  Within<z.output<typeof SubscriptionsListenResultResponseSchema_>, T.SubscriptionsListenResultResponse>,
   Within<DeclaredKeys<z.output<typeof SubscriptionsListenResultResponseSchema_>>, DeclaredKeys<T.SubscriptionsListenResultResponse>>,
   Within<DeclaredKeys<T.SubscriptionsListenResultResponse>, DeclaredKeys<z.output<typeof SubscriptionsListenResultResponseSchema_>>>,
+  Within<z.output<typeof UnsupportedProtocolVersionErrorSchema_>, T.UnsupportedProtocolVersionError>,
   Within<DeclaredKeys<z.output<typeof UnsupportedProtocolVersionErrorSchema_>>, DeclaredKeys<T.UnsupportedProtocolVersionError>>,
   Within<DeclaredKeys<T.UnsupportedProtocolVersionError>, DeclaredKeys<z.output<typeof UnsupportedProtocolVersionErrorSchema_>>>,
 ];

@@ -19,7 +19,7 @@ export interface ZodDeclaration {
   expr: string;
   /**
    * In a reference cycle: referenced through `z.lazy`. Every schema is exported as `z.ZodType<T.X>`;
-   * a non-recursive one is first built as `XSchema_` (its inferred type, for the module's type test).
+   * a non-recursive one is built as `XSchema_` (its inferred type, for the type test) and asserted to it.
    */
   recursive: boolean;
   /** A doc comment where the names do not show the definition (a derived name or definition), else null. */
@@ -32,7 +32,7 @@ export interface ZodModule {
   /** Helpers of generated/runtime/schema-support.ts the declarations use. */
   runtimeImports: string[];
   /**
-   * The declarations whose properties the type test compares with their types': the non-recursive
+   * The declarations the type test compares with their types (output and property names): the non-recursive
    * ones (a recursive one is declared with its type, so its output is that type).
    */
   keyChecks: ZodDeclaration[];

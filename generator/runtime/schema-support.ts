@@ -60,5 +60,5 @@ export type DeclaredKeys<T> = T extends object
   ? keyof { [K in keyof T as string extends K ? never : number extends K ? never : symbol extends K ? never : K]: 0 }
   : never;
 
-/** Type test: compiles only when every member of `Some` is in `All`. */
+/** Type test: compiles only when `Some` is assignable to `All` (for unions of names: each name of `Some` is in `All`). */
 export type Within<Some extends All, All> = [Some, All];

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { guardModule } from "../../generator/emit/guards.js";
 import { template } from "../../generator/emit/templates.js";
+import { emitTypeDeclarations } from "../../generator/emit/typescript.js";
 import { zodModule } from "../../generator/emit/zod.js";
 import { InputError } from "../../generator/errors.js";
 import { buildVersionModel } from "../../generator/model/build.js";
@@ -122,6 +123,8 @@ describe("schemas.ts and guards.ts of the fixture", () => {
   const files = {
     "schemas.ts": template("schemas.ts.hbs")({ ...header, dialect: v.dialect, ...zodModule(v) }),
     "guards.ts": template("guards.ts.hbs")({ ...header, ...guardModule(v) }),
+    // schemas.ts declares each schema with its type.
+    "types.ts": template("types.ts.hbs")({ ...header, specTypes: v.specTypes ?? null, declarations: emitTypeDeclarations(v) }),
   };
   mkdirSync(dir, { recursive: true });
   writeRuntime(path.dirname(dir));
