@@ -64,7 +64,7 @@ describe.each([...legacy.map(([n, c]) => [`SDK 1.32.2 over ${n}`, c] as const), 
       expect(textOf(await client.callTool({ name: "echo", arguments: { n: 2 } }))).toBe('{"n":2}');
       cancel.abort("enough");
       await expect(slow).rejects.toThrow();
-      await expect.poll(async () => (await stats(client)).aborted).toBe(before.aborted + 1);
+      await expect.poll(async () => (await stats(client)).aborted, { timeout: 30_000 }).toBe(before.aborted + 1);
     } finally {
       await client.close();
     }
