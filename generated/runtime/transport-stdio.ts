@@ -56,6 +56,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   const gone = new AbortController();
   const scope = {};
   const running = new Set<Promise<void>>();
+  const inFlight = new Set<AbortController>();
 
   const write = (message: OutgoingMessage): void => {
     if (output.writableEnded || output.destroyed) return;
@@ -68,9 +69,14 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   function dispatch(message: unknown): void {
     const kind = classify(message);
     if (kind === "invalid") return write(invalidEnvelope());
+    // One signal per message, aborted with the connection: the connection's own signal would collect a
+    // listener per request for as long as the connection lives.
+    const own = new AbortController();
+    if (gone.signal.aborted) own.abort(gone.signal.reason);
+    else inFlight.add(own);
     const answer = router.eraOf(message) === "modern" && kind !== "response"
-      ? router.handle(message, { send, signal: gone.signal, scope })
-      : connection.handle(message, { signal: gone.signal });
+      ? router.handle(message, { send, signal: own.signal, scope })
+      : connection.handle(message, { signal: own.signal });
     const task = answer.then(
       (response) => {
         if (response !== undefined && kind === "request") write(response);
@@ -82,7 +88,10 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
       },
     );
     running.add(task);
-    void task.finally(() => running.delete(task));
+    void task.finally(() => {
+      running.delete(task);
+      inFlight.delete(own);
+    });
   }
 
   function line(text: string): void {
@@ -136,6 +145,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     input.off("end", end);
     input.off("close", end);
     gone.abort(new Error("the stdio connection closed"));
+    for (const own of inFlight) own.abort(gone.signal.reason);
     connection.close();
     void Promise.allSettled([...running]).then(() => resolveClosed());
   }

@@ -82,7 +82,7 @@ export function textOf(result: unknown): string {
 }
 
 /** The fixture's counters and heap, through its `stats` tool. */
-export async function stats(client: AnyClient): Promise<{ started: number; finished: number; aborted: number; heapUsed: number }> {
+export async function stats(client: AnyClient): Promise<{ started: number; finished: number; aborted: number; sessions: number; heapUsed: number }> {
   return JSON.parse(textOf(await client.callTool({ name: "stats", arguments: {} })));
 }
 
