@@ -250,22 +250,29 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       const id = classify(message) === "request" ? (message as { id: TransportRequestId }).id : undefined;
       const signal = id === undefined ? undefined : session.signals.get(id);
       if (id !== undefined) session.signals.delete(id);
-      void session.connection.handle(message, { signal }).then(
-        (response) => {
-          if (response !== undefined && id !== undefined && signal?.aborted !== true) return sendInSession(session, response, undefined);
-        },
-        (error: unknown) => onError(error),
-      );
+      const initialize = id !== undefined && (message as { method?: unknown }).method === "initialize";
+      void session.connection
+        .handle(message, { signal })
+        .then(async (response) => {
+          if (response !== undefined && id !== undefined && signal?.aborted !== true) await sendInSession(session, response, undefined);
+          // An initialize the router refused leaves no session behind (the SDK issued its id already).
+          if (initialize && session.connection.protocolVersion === undefined) forget(session);
+        })
+        .catch((error: unknown) => onError(error));
     };
-    session.transport.onclose = () => {
-      session.connection.close();
-      if (session.transport.sessionId !== undefined) sessions.delete(session.transport.sessionId);
-    };
+    session.transport.onclose = () => forget(session);
     session.transport.onerror = () => undefined; // the SDK reports refused requests here; they are answered on the wire already
     await session.transport.start();
     await inSession(session, req, res, body);
-    // An initialize that failed (no session id issued) leaves nothing behind.
-    if (session.transport.sessionId === undefined || !sessions.has(session.transport.sessionId)) session.connection.close();
+    // An initialize the SDK refused (no session id issued) leaves nothing behind either.
+    if (session.transport.sessionId === undefined) session.connection.close();
+  }
+
+  /** The session is over: its connection closes and its id is no longer known. */
+  function forget(session: Session): void {
+    session.connection.close();
+    const id = session.transport.sessionId;
+    if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
   }
 
   async function sendInSession(session: Session, message: OutgoingMessage, relatedRequestId: TransportRequestId | undefined): Promise<void> {
@@ -372,16 +379,17 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       if (!res.headersSent) refuse(res, new Refusal(500, -32603, "Internal error"));
       else res.end();
     });
-  return Object.assign(handler, {
-    get sessions() {
-      return sessions.size;
+  // defineProperties, not Object.assign: assign would copy the getter's value once, not the getter.
+  return Object.defineProperties(handler, {
+    sessions: { get: () => sessions.size, enumerable: true },
+    close: {
+      value: async () => {
+        closing = true;
+        clearInterval(sweep);
+        await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+      },
     },
-    async close() {
-      closing = true;
-      clearInterval(sweep);
-      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
-    },
-  });
+  }) as HttpHandler;
 }
 
 export interface HttpServeOptions extends HttpTransportOptions {

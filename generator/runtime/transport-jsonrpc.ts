@@ -18,6 +18,8 @@ export type TransportSend = (message: OutgoingMessage, relatedRequestId: Transpo
 export interface RoutedServer {
   eraOf(message: unknown): "legacy" | "modern";
   connect(send: TransportSend): {
+    /** The version chosen at `initialize`; undefined until an `initialize` succeeds. */
+    readonly protocolVersion: string | undefined;
     handle(message: unknown, exchange?: { signal?: AbortSignal }): Promise<OutgoingMessage | undefined>;
     close(): void;
   };

@@ -119,6 +119,7 @@ describe("a legacy session over HTTP", () => {
     expect(init.status).toBe(200);
     const session = init.headers.get("mcp-session-id")!;
     expect((await events(init))[0]).toMatchObject({ id: 0, result: { protocolVersion: "2025-11-25" } });
+    expect(server.handler.sessions).toBe(1);
     const headers = { ...jsonHeaders, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
     expect((await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), headers)).status).toBe(202);
 
