@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { apiDiffMarkdown, diffGeneratedTrees, diffLabels, pinLock, pinSummary, versionDiffMarkdown } from "./diff/index.js";
 import { InputError } from "./errors.js";
 import { defaultCacheDir, defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
+import { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./emit/index.js";
 import { generateFiles } from "./pipeline.js";
 import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
 import { checkTree, writeTree } from "./writer.js";
@@ -13,7 +14,7 @@ import { checkTree, writeTree } from "./writer.js";
 const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schemas
 
 Usage:
-  mcp-codegen generate [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]
+  mcp-codegen generate [--target typescript,ruby] [--module NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]
   mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]
   mcp-codegen schemas pin (--commit SHA [--versions a,b] | --from DIR [--commit SHA]) [--lock FILE] [--schemas DIR]
   mcp-codegen diff <from> <to> [--format md|json] [--schemas DIR] [--spec-dir DIR]
@@ -23,8 +24,11 @@ Usage:
 generate
   Reads <DIR>/<label>/schema.json for every folder of DIR (each folder name is a version label)
   and writes the generated tree to --out (default: generated/), replacing it atomically.
+  --target LIST    typescript, ruby, or both (the default): the Ruby tree is then the ruby/ folder
+                   of the output; with typescript alone, ruby/ is kept as it is
+  --module NAME    the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)
   --schemas DIR    schema folders (default: schemas/, synced from the lock first)
-  --out DIR        output folder (default: generated/)
+  --out DIR        output folder (default: generated/; with --target ruby alone: generated/ruby/)
   --versions a,b   only these version labels
   --check          generate in memory, print a unified diff of every stale, missing or extra
                    file, and exit 1 if there is any (0 when identical)
@@ -71,6 +75,13 @@ function csv(value: string | undefined): string[] | undefined {
   return list;
 }
 
+function targetList(value: string | undefined): Target[] {
+  if (value === undefined) return [...TARGETS];
+  const list = value.split(",").map((s) => s.trim());
+  for (const t of list) if (!(TARGETS as readonly string[]).includes(t)) throw new UsageError(`unknown --target "${t}"; expected: ${TARGETS.join(", ")}`);
+  return TARGETS.filter((t) => list.includes(t));
+}
+
 function specDir(flag: string | undefined): string | undefined {
   const dir = flag ?? process.env.MCP_SPEC_DIR;
   return dir === undefined || dir === "" ? undefined : path.resolve(dir);
@@ -94,10 +105,14 @@ async function generate(args: string[]): Promise<number> {
       "spec-dir": { type: "string" },
       lock: { type: "string" },
       "no-cache": { type: "boolean", default: false },
+      target: { type: "string" },
+      module: { type: "string" },
     },
     strict: true,
     allowPositionals: false,
   });
+  const targets = targetList(values.target);
+  if (values.module !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
   const lockFile = values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile;
   const lock = await readLock(lockFile);
   const versions = csv(values.versions);
@@ -109,7 +124,9 @@ async function generate(args: string[]): Promise<number> {
     const said = describeSync(synced);
     if (said) process.stderr.write(said + "\n");
   }
-  const outDir = values.out !== undefined ? path.resolve(values.out) : defaultOutDir;
+  const rubyOnly = !targets.includes("typescript");
+  const outDir = values.out !== undefined ? path.resolve(values.out) : rubyOnly ? path.join(defaultOutDir, RUBY_FOLDER) : defaultOutDir;
+  const scope = { owned: ownedPaths(targets) };
   const { model, files } = await generateFiles({
     schemasDir,
     versions,
@@ -117,13 +134,13 @@ async function generate(args: string[]): Promise<number> {
     patchesDir: defaultPatchesDir,
     overridesFile: defaultOverridesFile,
     cacheDir: values["no-cache"] ? undefined : (process.env.MCP_CODEGEN_CACHE_DIR || defaultCacheDir),
-  });
+  }, { targets, rubyModule: values.module });
   const summary = model.versions
     .map((v) => `${v.label} (${v.era}, ${Object.keys(v.definitions).length} definitions, ${v.requests.length} requests, ${v.notifications.length} notifications)`)
     .join("\n  ");
   const where = path.relative(process.cwd(), outDir) || ".";
   if (values.check) {
-    const stale = await checkTree(outDir, files);
+    const stale = await checkTree(outDir, files, scope);
     if (stale.length === 0) {
       process.stderr.write(`${where} is up to date: ${files.size} files for ${model.versions.length} versions\n`);
       return 0;
@@ -134,7 +151,7 @@ async function generate(args: string[]): Promise<number> {
     );
     return 1;
   }
-  await writeTree(outDir, files);
+  await writeTree(outDir, files, scope);
   process.stderr.write(`generated ${files.size} files into ${where} for ${model.versions.length} versions:\n  ${summary}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { emitTree, type GeneratedFiles } from "./emit/index.js";
+import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { buildVersionModel } from "./model/build.js";
 import { readOverrides } from "./model/overrides.js";
@@ -54,7 +54,10 @@ export function buildModel(options: ModelOptions): ProtocolModel {
   return { versions };
 }
 
-export async function generateFiles(options: ModelOptions): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
+export async function generateFiles(
+  options: ModelOptions,
+  emit: Pick<EmitOptions, "targets" | "rubyModule"> = {},
+): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
   const model = buildModel(options);
-  return { model, files: await emitTree(model, { cacheDir: options.cacheDir }) };
+  return { model, files: await emitTree(model, { cacheDir: options.cacheDir, ...emit }) };
 }

@@ -12,8 +12,29 @@ import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
 import { byKey } from "../order.js";
+import { emitRubyTree } from "./ruby/printer.js";
 
-export type EmitOptions = TypeEmitOptions;
+/** The languages `generate` can emit. With both, the Ruby tree is the `ruby/` folder of the TypeScript one. */
+export const TARGETS = ["typescript", "ruby"] as const;
+export type Target = (typeof TARGETS)[number];
+/** Where the Ruby tree sits inside the output folder when TypeScript is generated too. */
+export const RUBY_FOLDER = "ruby";
+
+export interface EmitOptions extends TypeEmitOptions {
+  /** Which targets to emit (default: all of TARGETS). */
+  targets?: readonly Target[];
+  /** The Ruby namespace (default `McpCodegen`). */
+  rubyModule?: string;
+}
+
+/**
+ * Which paths of the output folder a run with these targets owns (replaces, checks); the rest is
+ * another target's and is kept. TypeScript alone leaves `ruby/` alone; Ruby alone owns its folder.
+ */
+export function ownedPaths(targets: readonly Target[] = TARGETS): (rel: string) => boolean {
+  if (targets.includes("typescript") && !targets.includes("ruby")) return (rel) => !rel.startsWith(`${RUBY_FOLDER}/`);
+  return () => true;
+}
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -93,6 +114,12 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
 }
 
 export async function emitTree(model: ProtocolModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
+  const targets = options.targets ?? TARGETS;
+  const ruby = targets.includes("ruby") ? emitRubyTree(model, { module: options.rubyModule }) : new Map<string, string>();
+  if (!targets.includes("typescript")) return ruby;
+  if (ruby.size > 0 && model.versions.some((v) => v.label === RUBY_FOLDER)) {
+    throw new InputError(`version label "${RUBY_FOLDER}" would share its folder with the Ruby tree; rename the folder or generate one target (--target)`);
+  }
   const idents = new Map<string, string>();
   for (const v of model.versions) {
     const ident = versionIdent(v.label);
@@ -116,5 +143,6 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
+  for (const [p, text] of ruby) files.set(`${RUBY_FOLDER}/${p}`, text);
   return new Map([...files].sort(byKey));
 }

@@ -1,0 +1,134 @@
+// Cross-language agreement: the same JSON inputs through each version's TypeScript normalizers
+// (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Ruby ones (generated/ruby, a
+// Ruby subprocess driven in batches) give the same JSON results, or the same -32603 error, for every
+// request of every version; the Ruby method gate answers as the TypeScript dispatcher does.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readLock } from "../../generator/spec/lock.js";
+import { generatedDir, lockFile } from "../support.js";
+import { ruby, rubyTestDir } from "./support.js";
+
+const RUNS_PER_REQUEST = 150;
+const SEED = 20_261_130;
+
+type Normalizer = (value: unknown) => unknown;
+interface TsVersion {
+  resultNormalizers: Record<string, Normalizer>;
+  createServerDispatcher: (handlers: object, options?: object) => { handle(message: unknown): Promise<unknown> };
+}
+
+let labels: string[] = [];
+const modules = new Map<string, TsVersion>();
+
+beforeAll(async () => {
+  labels = Object.keys((await readLock(lockFile)).versions).sort();
+  for (const label of labels) {
+    const normalizers = await import(pathToFileURL(path.join(generatedDir, label, "normalizers.ts")).href);
+    const index = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
+    modules.set(label, { resultNormalizers: normalizers.resultNormalizers, createServerDispatcher: index.createServerDispatcher });
+  }
+});
+
+type Case = { version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true };
+
+/** Run cases through the Ruby driver in one process. */
+function rubyBatch(cases: Case[]): unknown[] {
+  const r = ruby([path.join(rubyTestDir, "normalize_batch.rb")], { input: JSON.stringify(cases) });
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout) as unknown[];
+}
+
+/** The TypeScript side's answer in the driver's terms. */
+function tsAnswer(normalize: Normalizer, input: unknown): unknown {
+  try {
+    return { ok: JSON.parse(JSON.stringify(normalize(input))) };
+  } catch (e) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code !== "number") throw e;
+    return { error: { code, message } };
+  }
+}
+
+// Handler returns as JSON: objects whose `_meta` and `resultType` vary over valid, invalid and
+// absent, with nested JSON values elsewhere; and non-objects. No top-level null member: Ruby's nil is
+// JavaScript's undefined (dropped), so a null member is the one known difference (pinned below).
+const nonNull = fc.jsonValue().filter((v) => v !== null);
+const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
+const handlerObject = fc
+  .record(
+    {
+      _meta: member(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), nonNull)),
+      resultType: member(fc.oneof(fc.constantFrom("complete", "input_required"), fc.string(), fc.integer(), fc.boolean())),
+      content: member(nonNull),
+      nextCursor: member(fc.string()),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((base) => fc.dictionary(fc.string().filter((k) => !(k in base) && k !== "__proto__"), nonNull, { maxKeys: 3 }).map((extra) => ({ ...extra, ...base })))
+  .map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
+/** An object's top-level null members removed (see above); anything else as it is. */
+const withoutNullMembers = (v: unknown): unknown =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v;
+const handlerReturn = fc.oneof({ arbitrary: handlerObject, weight: 4 }, { arbitrary: fc.jsonValue().map(withoutNullMembers), weight: 1 });
+
+describe("TypeScript and Ruby normalizers", () => {
+  it("name the same requests in every version", () => {
+    const answers = rubyBatch(labels.map((version) => ({ version, catalogue: true as const })));
+    labels.forEach((label, i) => {
+      const ruby = answers[i] as { requests: string[] };
+      expect(ruby.requests.sort(), label).toEqual(Object.keys(modules.get(label)!.resultNormalizers).sort());
+    });
+  });
+
+  it(`give the same JSON results for every request of every version (${RUNS_PER_REQUEST} inputs each)`, () => {
+    const inputs = fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED });
+    const cases: Array<{ version: string; method: string; input: unknown }> = [];
+    for (const label of labels) {
+      for (const method of Object.keys(modules.get(label)!.resultNormalizers).sort()) {
+        for (const input of inputs) cases.push({ version: label, method, input });
+      }
+    }
+    const answers = rubyBatch(cases);
+    expect(answers.length).toBe(cases.length);
+    let errors = 0;
+    cases.forEach((c, i) => {
+      const expected = tsAnswer(modules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      if ((expected as { error?: unknown }).error !== undefined) errors++;
+      expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
+    });
+    // Both outcomes were exercised: results and -32603 errors.
+    expect(errors).toBeGreaterThan(0);
+    expect(errors).toBeLessThan(cases.length);
+  });
+
+  it("differ on a top-level null member: TypeScript keeps it, Ruby drops it (nil is Ruby's undefined)", () => {
+    const label = labels.find((l) => Object.values(modules.get(l)!.resultNormalizers).length > 0)!;
+    const method = Object.keys(modules.get(label)!.resultNormalizers).find((m) => "nextCursor" in (tsAnswer(modules.get(label)!.resultNormalizers[m], { nextCursor: null }) as { ok?: object }).ok!);
+    expect(method).toBeDefined();
+    const ts = tsAnswer(modules.get(label)!.resultNormalizers[method!], { nextCursor: null, x: 1 }) as { ok: Record<string, unknown> };
+    const [rb] = rubyBatch([{ version: label, method: method!, input: { nextCursor: null, x: 1 } }]) as Array<{ ok: Record<string, unknown> }>;
+    expect(ts.ok.nextCursor).toBeNull();
+    expect("nextCursor" in rb.ok).toBe(false);
+    expect(rb.ok.x).toBe(1);
+  });
+
+  it("gate methods as the TypeScript dispatcher does: -32601 with its message for a method the version has no request for", async () => {
+    const known = new Set<string>();
+    for (const label of labels) for (const m of Object.keys(modules.get(label)!.resultNormalizers)) known.add(m);
+    const names = [...known, "notifications/initialized", "notifications/cancelled", "no/such", "", ...fc.sample(fc.string(), { numRuns: 40, seed: SEED })];
+    const cases = labels.flatMap((version) => names.map((gate) => ({ version, gate })));
+    const answers = rubyBatch(cases) as Array<{ gate: unknown }>;
+    let gated = 0;
+    for (const [i, c] of cases.entries()) {
+      const dispatcher = modules.get(c.version)!.createServerDispatcher({});
+      const response = (await dispatcher.handle({ jsonrpc: "2.0", id: 1, method: c.gate })) as { error?: { code: number; message: string } };
+      const notInVersion = response.error?.message.endsWith(`is not a request of protocol version ${c.version}`) === true;
+      if (notInVersion) gated++;
+      expect(answers[i].gate, `${c.version} ${JSON.stringify(c.gate)}`).toEqual(notInVersion ? response.error : null);
+    }
+    expect(gated).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,25 @@
+# frozen_string_literal: true
+
+# Driver for the cross-language test: reads a JSON array of cases on stdin, answers a JSON array.
+#   { "version": label, "method": m, "input": json } → { "ok": result } or { "error": { code, message } }
+#   { "version": label, "gate": m }                  → { "gate": error object or null }
+#   { "version": label, "catalogue": true }          → { "requests": [...], "notifications": [...] }
+require "json"
+require "mcp_codegen"
+
+cases = JSON.parse($stdin.read)
+answers = cases.map do |c|
+  version = McpCodegen::VERSIONS.fetch(c.fetch("version"))
+  if c.key?("gate")
+    { gate: version.method_error(c["gate"]) }
+  elsif c.key?("catalogue")
+    { requests: version::REQUESTS.keys, notifications: version::NOTIFICATIONS.keys }
+  else
+    begin
+      { ok: version.normalize_result(c.fetch("method"), c["input"]) }
+    rescue McpCodegen::Runtime::ResultError => e
+      { error: e.to_h }
+    end
+  end
+end
+$stdout.write(JSON.generate(answers))
