@@ -16,8 +16,10 @@ import * as draft from "./draft/index.js";
 
 export type { NotificationInfo, ParamsInfo, RequestInfo, ResultShape, Sender } from "./catalogue.js";
 // Every version's module offers createServerDispatcher/createClientDispatcher, its handler types and normalizers.
-export { ErrorCode, isPlainObject, JsonRpcError } from "./runtime.js";
-export type { Dispatcher, DispatcherOptions, JsonRpcResponse, MethodValidator, NotificationContext, RequestContext } from "./runtime.js";
+export { ErrorCode, isPlainObject, JsonRpcError } from "./runtime/jsonrpc.js";
+export type { JsonRpcResponse } from "./runtime/jsonrpc.js";
+export type { Dispatcher, DispatcherOptions, Exchange, MethodValidator, NotificationContext, RequestContext } from "./runtime/dispatcher.js";
+export type { FailureContext, FailureKind, OnError } from "./runtime/report.js";
 export { v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28, draft };
 export { createServerRouter, eras, ModernErrorCode } from "./router.js";
 export type { LegacyConnection, RouterOptions, Send, Served, ServedVersions, ServerRouter } from "./router.js";

@@ -6,41 +6,37 @@
 // Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
-// The version router of a server: which version's dispatcher answers a message.
-//
-// - Legacy era, 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25:
-//   a connection chooses its version at `initialize` (the client's if served, else the newest
-//   served legacy version) and keeps that version's dispatcher until it closes. The router answers
-//   `initialize` itself.
-// - Modern era, 2026-07-28, draft: every request names its version in
-//   `params._meta["io.modelcontextprotocol/protocolVersion"]` and is answered by that version's
-//   dispatcher; an unserved version gets -32022 with the served versions. The router answers
-//   `server/discover` and `subscriptions/listen` itself.
-// - A method of one era sent in the other gets -32601 naming the version it belongs to.
-// - `notifications/message` goes out only at or above the client's log level: the level set with
-//   `logging/setLevel` (legacy; everything before that) or `_meta["io.modelcontextprotocol/logLevel"]`
-//   of the request (modern; nothing when absent).
+// The version router of this tree: the served version's dispatcher answers each message. The rules
+// are createRouter's (./runtime/router.ts); this file names the generated versions and their eras.
+// Legacy: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25. Modern: 2026-07-28, draft.
 import {
-  createPeerChannel,
-  type Dispatcher,
-  type DispatcherOptions,
-  ErrorCode,
-  errorResponse,
-  isPlainObject,
-  type JsonRpcMessage,
-  type JsonRpcResponse,
-  JsonRpcError,
-  type Peer,
-  type PeerChannel,
-  type RequestContext,
-  type RequestId,
-} from "./runtime.js";
+  createRouter,
+  type ConnectionInfo as AnyConnectionInfo,
+  type LegacyConnection as AnyLegacyConnection,
+  type LegacyOwned,
+  type ModernOwned,
+  type RouterOptions as AnyRouterOptions,
+  type RouterTable,
+  type Served as AnyServed,
+  type ServerRouter as AnyServerRouter,
+} from "./runtime/router.js";
 import * as v2024_11_05 from "./2024-11-05/index.js";
 import * as v2025_03_26 from "./2025-03-26/index.js";
 import * as v2025_06_18 from "./2025-06-18/index.js";
 import * as v2025_11_25 from "./2025-11-25/index.js";
 import * as v2026_07_28 from "./2026-07-28/index.js";
 import * as draft from "./draft/index.js";
+
+export {
+  META_CLIENT_CAPABILITIES,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
+  META_SUBSCRIPTION_ID,
+  ModernErrorCode,
+} from "./runtime/router.js";
+export type { Era, ListChangedMethod, ModernExchange } from "./runtime/router.js";
+export type { Send } from "./runtime/peer.js";
 
 /** The era of every generated version, from the model. */
 export const eras = {
@@ -55,45 +51,12 @@ export type RoutedVersion = keyof typeof eras;
 export type LegacyVersion = { [V in RoutedVersion]: (typeof eras)[V] extends "legacy" ? V : never }[RoutedVersion];
 export type ModernVersion = { [V in RoutedVersion]: (typeof eras)[V] extends "modern" ? V : never }[RoutedVersion];
 
-/** For every message a client sends, the versions that have it (oldest first). */
-const clientMessages: Readonly<Record<string, readonly RoutedVersion[]>> = {
-  "completion/complete": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "initialize": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "logging/setLevel": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "notifications/cancelled": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "notifications/initialized": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "notifications/progress": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "notifications/roots/list_changed": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "notifications/tasks/status": ["2025-11-25"],
-  "ping": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "prompts/get": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "prompts/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "resources/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "resources/read": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "resources/subscribe": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "resources/templates/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "resources/unsubscribe": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-  "server/discover": ["2026-07-28", "draft"],
-  "subscriptions/listen": ["2026-07-28", "draft"],
-  "tasks/cancel": ["2025-11-25"],
-  "tasks/get": ["2025-11-25"],
-  "tasks/list": ["2025-11-25"],
-  "tasks/result": ["2025-11-25"],
-  "tools/call": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  "tools/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-};
-
-/** The requests the router answers itself, per era: the author supplies no handler for them. */
-type LegacyOwned = "initialize";
-type ModernOwned = "server/discover" | "subscriptions/listen";
-
+/** What a legacy connection knows about itself; handed to handler factories. */
+export type ConnectionInfo = AnyConnectionInfo<LegacyVersion>;
+/** One legacy connection (a session): its version, chosen at `initialize`, and its dispatcher. */
+export type LegacyConnection = AnyLegacyConnection<LegacyVersion>;
 /** One served version: its handlers (or a factory, called once per legacy connection), capabilities, dispatcher options. */
-export interface Served<Handlers, Capabilities> {
-  handlers: Handlers | ((connection: ConnectionInfo) => Handlers);
-  capabilities: Capabilities;
-  /** Options for this version's dispatcher (`validators`, `onError`). */
-  dispatcher?: DispatcherOptions;
-}
+export type Served<Handlers, Capabilities> = AnyServed<Handlers, Capabilities, LegacyVersion>;
 
 /** The versions a server serves; a version left out is not served. */
 export interface ServedVersions {
@@ -105,408 +68,47 @@ export interface ServedVersions {
   "draft"?: Served<Omit<draft.ServerHandlers, ModernOwned>, draft.ServerCapabilities>;
 }
 
-export interface RouterOptions {
-  serverInfo: { name: string; version: string; [key: string]: unknown };
-  instructions?: string;
-  versions: ServedVersions;
-  /** Cache hints of the `server/discover` result. Default: `{ ttlMs: 0, cacheScope: "public" }`. */
-  discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
-}
+export type RouterOptions = AnyRouterOptions<ServedVersions>;
+export type ServerRouter = AnyServerRouter<LegacyVersion, ModernVersion>;
 
-/** What a legacy connection knows about itself; handed to handler factories. */
-export interface ConnectionInfo {
-  /** The version chosen at `initialize`, undefined before. */
-  readonly protocolVersion: LegacyVersion | undefined;
-  /** The `params` of the client's `initialize` request, undefined before. */
-  readonly initializeParams: Record<string, unknown> | undefined;
-}
-
-/** How the router sends the server's own messages: `relatedRequestId` is the request they belong to, if any. */
-export type Send = (message: JsonRpcMessage, relatedRequestId: RequestId | undefined) => void | Promise<void>;
-
-/** One legacy connection (a session): its version, chosen at `initialize`, and its dispatcher. */
-export interface LegacyConnection extends ConnectionInfo {
-  /** Answer one message of this connection: a request → its response; a notification or a response to our request → undefined. */
-  handle(message: unknown, exchange?: { signal?: AbortSignal }): Promise<JsonRpcResponse | undefined>;
-  /** The connection is gone: pending server→client requests reject, published notifications stop. */
-  close(): void;
-}
-
-export interface ServerRouter {
-  /** The served versions, oldest first. */
-  readonly versions: readonly RoutedVersion[];
-  readonly legacyVersions: readonly LegacyVersion[];
-  readonly modernVersions: readonly ModernVersion[];
-  /** "modern" when the message names its version in `params._meta` (the modern envelope), else "legacy". */
-  eraOf(message: unknown): "legacy" | "modern";
-  /** Open a legacy connection; `send` carries the server's requests and notifications to its client. */
-  connect(send: Send): LegacyConnection;
-  /**
-   * Answer one modern-era message; `send` carries notifications about it (progress, logs, a subscription's
-   * stream). `scope` names the peer (one object per stdio connection): `notifications/cancelled` reaches only
-   * requests of the same scope. Stateless HTTP has no peer identity: give each POST a scope of its own and cancel with `signal`.
-   */
-  handle(message: unknown, exchange?: { send?: Send; signal?: AbortSignal; scope?: object }): Promise<JsonRpcResponse | undefined>;
-  /**
-   * Tell clients about a change: `notifications/{tools,prompts,resources}/list_changed` go to every
-   * legacy connection and to the modern subscriptions that asked for them;
-   * `notifications/resources/updated` to those subscribed to its `uri`.
-   */
-  publish(method: ListChangedMethod | "notifications/resources/updated", params?: Record<string, unknown>): Promise<void>;
-  /** End every modern subscription gracefully (their `subscriptions/listen` results are sent) and close legacy connections. */
-  close(): void;
-}
-
-export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
-
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
-/** The modern era's error codes (2026-07-28 schema: HeaderMismatchError, MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError). */
-export const ModernErrorCode = {
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
-} as const;
-
-/** LoggingLevel, least severe first (RFC 5424 severities, as the schema's description says). */
-const logLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-
-/** Which SubscriptionFilter key asks for which notification. */
-const filterKeys: Readonly<Record<ListChangedMethod, string>> = {
-  "notifications/tools/list_changed": "toolsListChanged",
-  "notifications/prompts/list_changed": "promptsListChanged",
-  "notifications/resources/list_changed": "resourcesListChanged",
+const table: RouterTable<LegacyVersion, ModernVersion> = {
+  versions: [
+    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher },
+    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher },
+    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher },
+    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher },
+    { label: "2026-07-28", era: "modern", createDispatcher: v2026_07_28.createServerDispatcher },
+    { label: "draft", era: "modern", createDispatcher: draft.createServerDispatcher },
+  ],
+  clientMessages: {
+    "completion/complete": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "initialize": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "logging/setLevel": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "notifications/cancelled": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "notifications/initialized": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "notifications/progress": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "notifications/roots/list_changed": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "notifications/tasks/status": ["2025-11-25"],
+    "ping": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "prompts/get": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "prompts/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "resources/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "resources/read": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "resources/subscribe": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "resources/templates/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "resources/unsubscribe": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    "server/discover": ["2026-07-28", "draft"],
+    "subscriptions/listen": ["2026-07-28", "draft"],
+    "tasks/cancel": ["2025-11-25"],
+    "tasks/get": ["2025-11-25"],
+    "tasks/list": ["2025-11-25"],
+    "tasks/result": ["2025-11-25"],
+    "tools/call": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+    "tools/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
+  },
 };
 
-const factories: Readonly<Record<RoutedVersion, (handlers: object, options?: DispatcherOptions) => Dispatcher>> = {
-  "2024-11-05": (handlers, options) => v2024_11_05.createServerDispatcher(handlers as v2024_11_05.ServerHandlers, options),
-  "2025-03-26": (handlers, options) => v2025_03_26.createServerDispatcher(handlers as v2025_03_26.ServerHandlers, options),
-  "2025-06-18": (handlers, options) => v2025_06_18.createServerDispatcher(handlers as v2025_06_18.ServerHandlers, options),
-  "2025-11-25": (handlers, options) => v2025_11_25.createServerDispatcher(handlers as v2025_11_25.ServerHandlers, options),
-  "2026-07-28": (handlers, options) => v2026_07_28.createServerDispatcher(handlers as v2026_07_28.ServerHandlers, options),
-  "draft": (handlers, options) => draft.createServerDispatcher(handlers as draft.ServerHandlers, options),
-};
-
-interface ServedEntry {
-  handlers: object | ((connection: ConnectionInfo) => object);
-  capabilities: object;
-  dispatcher?: DispatcherOptions;
-}
-
-function paramsOf(message: unknown): Record<string, unknown> | undefined {
-  if (!isPlainObject(message) || !Object.hasOwn(message, "params")) return undefined;
-  return isPlainObject(message.params) ? message.params : undefined;
-}
-
-function metaOf(message: unknown): Record<string, unknown> | undefined {
-  const params = paramsOf(message);
-  if (params === undefined || !Object.hasOwn(params, "_meta")) return undefined;
-  return isPlainObject(params._meta) ? params._meta : undefined;
-}
-
-function requestIdOf(message: unknown): RequestId | undefined {
-  if (!isPlainObject(message) || !Object.hasOwn(message, "id")) return undefined;
-  const id = message.id;
-  return typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : undefined;
-}
-
-function methodOf(message: unknown): string | undefined {
-  if (!isPlainObject(message) || !Object.hasOwn(message, "method")) return undefined;
-  return typeof message.method === "string" ? message.method : undefined;
-}
-
-const order = Object.keys(eras) as RoutedVersion[];
-
-/**
- * -32601 for a method of the other era, naming the other-era version nearest to the request's:
- * "resources/subscribe is a 2025-11-25 method, not available in 2026-07-28".
- */
-function otherEraMethod(method: string, version: RoutedVersion): string | undefined {
-  const has = clientMessages[method];
-  if (has === undefined || has.includes(version)) return undefined;
-  const at = order.indexOf(version);
-  const other = has.filter((v) => eras[v] !== eras[version]);
-  if (other.length === 0) return undefined;
-  const nearest = other.reduce((a, b) => (Math.abs(order.indexOf(b) - at) < Math.abs(order.indexOf(a) - at) ? b : a));
-  return `Method not found: ${method} is a ${nearest} method, not available in ${version}`;
-}
-
-/** A peer that drops `notifications/message` below `threshold()` (undefined: drop all; "*": send all). */
-function levelFiltered(peer: Peer, threshold: () => string | undefined): Peer {
-  return {
-    notify(method, params, relatedRequestId) {
-      if (method === "notifications/message") {
-        const min = threshold();
-        const level = params?.level;
-        if (min === undefined) return Promise.resolve();
-        if (min !== "*" && (typeof level !== "string" || logLevels.indexOf(level) < logLevels.indexOf(min))) return Promise.resolve();
-      }
-      return peer.notify(method, params, relatedRequestId);
-    },
-    request: (method, params, relatedRequestId, signal) => peer.request(method, params, relatedRequestId, signal),
-  };
-}
-
-/** The modern era has no server→client requests on a request's stream: handlers return `input_required` instead. */
-function notifyOnly(send: Send | undefined, version: string): Peer | undefined {
-  if (send === undefined) return undefined;
-  return {
-    notify: async (method, params, relatedRequestId) => {
-      await send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, relatedRequestId);
-    },
-    request: (method) =>
-      Promise.reject(new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} cannot be sent to the client in ${version}; return an input_required result instead`)),
-  };
-}
-
-interface Listener {
-  readonly filter: Record<string, unknown>;
-  readonly deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>;
-  readonly end: () => void;
-}
-
-/** The SubscriptionFilter the server honors: the requested types its capabilities support (the schema says to omit the rest). */
-function honoredFilter(requested: Record<string, unknown>, capabilities: Record<string, unknown>): Record<string, unknown> {
-  const flag = (name: string, key: string): boolean => {
-    const c = capabilities[name];
-    return isPlainObject(c) && c[key] === true;
-  };
-  const honored: Record<string, unknown> = {};
-  if (requested.toolsListChanged === true && flag("tools", "listChanged")) honored.toolsListChanged = true;
-  if (requested.promptsListChanged === true && flag("prompts", "listChanged")) honored.promptsListChanged = true;
-  if (requested.resourcesListChanged === true && flag("resources", "listChanged")) honored.resourcesListChanged = true;
-  if (Array.isArray(requested.resourceSubscriptions) && flag("resources", "subscribe")) {
-    honored.resourceSubscriptions = requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === "string");
-  }
-  return honored;
-}
-
-function wants(filter: Record<string, unknown>, method: string, params: Record<string, unknown> | undefined): boolean {
-  if (method === "notifications/resources/updated") {
-    return Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.includes(params?.uri);
-  }
-  const key = (filterKeys as Record<string, string | undefined>)[method];
-  return key !== undefined && filter[key] === true;
-}
-
+/** A server over the served versions: see ./runtime/router.ts for what it answers itself. */
 export function createServerRouter(options: RouterOptions): ServerRouter {
-  const served = new Map<RoutedVersion, ServedEntry>();
-  for (const version of Object.keys(eras) as RoutedVersion[]) {
-    const entry = (options.versions as Record<string, ServedEntry | undefined>)[version];
-    if (entry !== undefined) served.set(version, entry);
-  }
-  const versions = [...served.keys()];
-  const legacyVersions = versions.filter((v): v is LegacyVersion => eras[v] === "legacy");
-  const modernVersions = versions.filter((v): v is ModernVersion => eras[v] === "modern");
-  const serverInfo = options.serverInfo;
-  const discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: "public" };
-  const listeners = new Set<Listener>();
-  const connections = new Set<{ deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>; close: () => void }>();
-
-  function handlersFor(entry: ServedEntry, connection: ConnectionInfo): object {
-    return typeof entry.handlers === "function" ? entry.handlers(connection) : entry.handlers;
-  }
-
-  // Modern versions: one dispatcher each, made once, with the requests the router answers itself.
-  const modernDispatchers = new Map<RoutedVersion, Dispatcher>();
-  for (const version of modernVersions) {
-    const entry = served.get(version)!;
-    const capabilities = entry.capabilities as Record<string, unknown>;
-    const owned = {
-      "server/discover": () => ({
-        supportedVersions: [...modernVersions],
-        capabilities,
-        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        ttlMs: discoverCache.ttlMs,
-        cacheScope: discoverCache.cacheScope,
-        _meta: { [META_SERVER_INFO]: serverInfo },
-      }),
-      "subscriptions/listen": async (params: { notifications?: unknown }, context: RequestContext) => {
-        if (!isPlainObject(params.notifications)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: subscriptions/listen requires notifications (a SubscriptionFilter)");
-        const tag = { [META_SUBSCRIPTION_ID]: context.requestId };
-        const filter = honoredFilter(params.notifications, capabilities);
-        // The acknowledgement is the first message carrying the subscription id (the schema says so).
-        await context.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: tag });
-        await new Promise<void>((resolve) => {
-          const listener: Listener = {
-            filter,
-            deliver: (method, params) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } }),
-            end: () => {
-              listeners.delete(listener);
-              resolve();
-            },
-          };
-          listeners.add(listener);
-          if (context.signal.aborted) listener.end();
-          else context.signal.addEventListener("abort", () => listener.end(), { once: true });
-        });
-        return { _meta: tag };
-      },
-    };
-    const handlers = { ...handlersFor(entry, { protocolVersion: undefined, initializeParams: undefined }), ...owned };
-    modernDispatchers.set(version, factories[version](handlers, entry.dispatcher));
-  }
-
-  function eraOf(message: unknown): "legacy" | "modern" {
-    const meta = metaOf(message);
-    return meta !== undefined && Object.hasOwn(meta, META_PROTOCOL_VERSION) ? "modern" : "legacy";
-  }
-
-  async function handle(message: unknown, exchange: { send?: Send; signal?: AbortSignal; scope?: object } = {}): Promise<JsonRpcResponse | undefined> {
-    const id = requestIdOf(message);
-    const method = methodOf(message);
-    const isRequest = id !== undefined && method !== undefined;
-    const meta = metaOf(message);
-    if (isRequest) {
-      const missing = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((key) => meta === undefined || !Object.hasOwn(meta, key));
-      if (missing.length > 0) return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: missing _meta keys: ${missing.join(", ")}`);
-    }
-    const requested = meta?.[META_PROTOCOL_VERSION];
-    const version = modernVersions.find((v) => v === requested);
-    if (version === undefined) {
-      if (!isRequest) return undefined;
-      return errorResponse(id, ModernErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", {
-        supported: [...modernVersions],
-        requested: typeof requested === "string" ? requested : JSON.stringify(requested) ?? "undefined",
-      });
-    }
-    if (method !== undefined) {
-      const wrongEra = otherEraMethod(method, version);
-      if (wrongEra !== undefined) return isRequest ? errorResponse(id, ErrorCode.MethodNotFound, wrongEra) : undefined;
-    }
-    const peer = notifyOnly(exchange.send, version);
-    const level = meta?.[META_LOG_LEVEL];
-    const filtered = peer === undefined ? undefined : levelFiltered(peer, () => (typeof level === "string" && logLevels.includes(level) ? level : undefined));
-    return modernDispatchers.get(version)!.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope });
-  }
-
-  function connect(send: Send): LegacyConnection {
-    const channel: PeerChannel = createPeerChannel(send);
-    let protocolVersion: LegacyVersion | undefined;
-    let initializeParams: Record<string, unknown> | undefined;
-    let dispatcher: Dispatcher | undefined;
-    let logLevel = "*";
-    let closed = false;
-    const subscribed = new Set<unknown>();
-    const info: ConnectionInfo = {
-      get protocolVersion() {
-        return protocolVersion;
-      },
-      get initializeParams() {
-        return initializeParams;
-      },
-    };
-    const peer = levelFiltered(channel, () => logLevel);
-    const member = {
-      deliver: async (method: string, params: Record<string, unknown> | undefined): Promise<void> => {
-        if (protocolVersion === undefined) return;
-        const capabilities = served.get(protocolVersion)!.capabilities as Record<string, unknown>;
-        if (method === "notifications/resources/updated") {
-          if (!subscribed.has(params?.uri)) return;
-        } else {
-          const area = method.split("/")[1];
-          const c = capabilities[area];
-          if (!isPlainObject(c) || c.listChanged !== true) return;
-        }
-        await send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, undefined);
-      },
-      close: () => close(),
-    };
-    connections.add(member);
-
-    function close(): void {
-      if (closed) return;
-      closed = true;
-      connections.delete(member);
-      channel.close(new JsonRpcError(ErrorCode.InternalError, "Connection closed"));
-    }
-
-    /** The version and dispatcher an `initialize` request asks for; nothing is committed until it succeeds. */
-    function initialize(message: unknown, id: RequestId): { version: LegacyVersion; dispatcher: Dispatcher } | JsonRpcResponse {
-      if (dispatcher !== undefined) return errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: the connection is already initialized");
-      if (legacyVersions.length === 0) {
-        return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: initialize is not available; this server serves ${versions.join(", ")}`);
-      }
-      const asked = paramsOf(message)?.protocolVersion;
-      const chosen = legacyVersions.find((v) => v === asked) ?? legacyVersions[legacyVersions.length - 1];
-      const entry = served.get(chosen)!;
-      const owned = {
-        initialize: () => ({
-          protocolVersion: chosen,
-          capabilities: entry.capabilities,
-          serverInfo,
-          ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-        }),
-      };
-      return { version: chosen, dispatcher: factories[chosen]({ ...handlersFor(entry, info), ...owned }, entry.dispatcher) };
-    }
-
-    async function handleLegacy(message: unknown, exchange: { signal?: AbortSignal } = {}): Promise<JsonRpcResponse | undefined> {
-      if (channel.receive(message)) return undefined;
-      const method = methodOf(message);
-      const id = requestIdOf(message);
-      const target = dispatcher;
-      if (method === "initialize") {
-        // Only a request initializes; the connection takes its version once the answer is a result
-        // (invalid params leave it uninitialized, free to try again).
-        if (id === undefined) return undefined;
-        const chosen = initialize(message, id);
-        if (!("dispatcher" in chosen)) return chosen;
-        const response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal });
-        if (response !== undefined && "result" in response && dispatcher === undefined) {
-          protocolVersion = chosen.version;
-          initializeParams = paramsOf(message);
-          dispatcher = chosen.dispatcher;
-        }
-        return response;
-      }
-      if (target === undefined) {
-        // Before initialize only ping is answered (the lifecycle section of every legacy version).
-        if (method === "ping" && id !== undefined) return { jsonrpc: "2.0", id, result: {} };
-        return id === undefined || method === undefined ? undefined : errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
-      }
-      const version = protocolVersion!;
-      if (method !== undefined) {
-        const wrongEra = otherEraMethod(method, version);
-        if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
-      }
-      const response = await target.handle(message, { peer, signal: exchange.signal });
-      if (response !== undefined && "result" in response) {
-        const params = paramsOf(message);
-        if (method === "logging/setLevel" && typeof params?.level === "string") logLevel = params.level;
-        if (method === "resources/subscribe") subscribed.add(params?.uri);
-        if (method === "resources/unsubscribe") subscribed.delete(params?.uri);
-      }
-      return response;
-    }
-
-    return {
-      get protocolVersion() {
-        return protocolVersion;
-      },
-      get initializeParams() {
-        return initializeParams;
-      },
-      handle: handleLegacy,
-      close,
-    };
-  }
-
-  async function publish(method: string, params?: Record<string, unknown>): Promise<void> {
-    const deliveries: Promise<void>[] = [];
-    for (const listener of listeners) if (wants(listener.filter, method, params)) deliveries.push(listener.deliver(method, params));
-    for (const connection of connections) deliveries.push(connection.deliver(method, params));
-    await Promise.allSettled(deliveries);
-  }
-
-  function close(): void {
-    for (const listener of [...listeners]) listener.end();
-    for (const connection of [...connections]) connection.close();
-  }
-
-  return { versions, legacyVersions, modernVersions, eraOf, connect, handle, publish, close };
+  return createRouter<LegacyVersion, ModernVersion>(table, options);
 }

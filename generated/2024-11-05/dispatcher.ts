@@ -2,8 +2,9 @@
 // Protocol version 2024-11-05 (legacy): schema sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // Dispatchers: one parsed JSON-RPC message in, the response to send out (undefined for a
-// notification). Method tables are fixed at creation; the core is createDispatcher in ../runtime.ts.
-import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatcherTables } from "../runtime.js";
+// notification). This file holds the version's method tables (data); the rules are createDispatcher
+// in ../runtime/dispatcher.ts. A server dispatcher does not answer `initialize`: the router does.
+import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatcherTables } from "../runtime/dispatcher.js";
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
 import { protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";

@@ -8,7 +8,7 @@
 // - When the schema lets a request or notification omit `params` and the message omits them, the
 //   handler gets `undefined` (its params type says `| undefined`); nothing is invented for it.
 // - A handler of an `empty`-shape result may return nothing: the peer gets `{}`.
-import type { NotificationContext as AnyNotificationContext, RequestContext as AnyRequestContext } from "../runtime.js";
+import type { NotificationContext as AnyNotificationContext, RequestContext as AnyRequestContext } from "../runtime/dispatcher.js";
 import type { NotificationTypes, RequestTypes, protocolVersion } from "./methods.js";
 
 export type MaybePromise<T> = T | Promise<T>;

@@ -3,110 +3,71 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // One normalizer per request: what the handler returned → the result that is sent. Named after the
 // request definition (`SubscribeRequest` → `normalizeSubscribeResult`); `resultNormalizers` maps
-// each method to its normalizer. Rules in ../runtime.ts (`emptyResult`, `objectResult`).
-// An `object` normalizer fixes only the top level (plain object, `_meta`, undefined fields); it does not check the rest of the result against the schema.
-import { emptyResult, objectResult } from "../runtime.js";
+// each method to its normalizer. The rules are ../runtime/normalize.ts (`emptyResult`,
+// `objectResult`); this file holds each request's data. An `object` normalizer fixes only the top
+// level (plain object, `_meta`, undefined fields); it does not check the rest against the schema.
+import { emptyResult, objectNormalizer, type ResultNormalizer } from "../runtime/normalize.js";
 import type { RequestMethod } from "./methods.js";
 
 /** `completion/complete` (CompleteResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeCompleteResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "completion/complete", "CompleteResult", null);
-}
+export const normalizeCompleteResult = objectNormalizer("completion/complete", "CompleteResult", null);
 
 /** `elicitation/create` (ElicitResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeElicitResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "elicitation/create", "ElicitResult", null);
-}
+export const normalizeElicitResult = objectNormalizer("elicitation/create", "ElicitResult", null);
 
 /** `initialize` (InitializeResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeInitializeResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "initialize", "InitializeResult", null);
-}
+export const normalizeInitializeResult = objectNormalizer("initialize", "InitializeResult", null);
 
 /** `logging/setLevel` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export function normalizeSetLevelResult(value: unknown): { _meta?: Record<string, unknown> } {
-  return emptyResult(value);
-}
+export const normalizeSetLevelResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
 
 /** `ping` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export function normalizePingResult(value: unknown): { _meta?: Record<string, unknown> } {
-  return emptyResult(value);
-}
+export const normalizePingResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
 
 /** `prompts/get` (GetPromptResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeGetPromptResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "prompts/get", "GetPromptResult", null);
-}
+export const normalizeGetPromptResult = objectNormalizer("prompts/get", "GetPromptResult", null);
 
 /** `prompts/list` (ListPromptsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeListPromptsResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "prompts/list", "ListPromptsResult", null);
-}
+export const normalizeListPromptsResult = objectNormalizer("prompts/list", "ListPromptsResult", null);
 
 /** `resources/list` (ListResourcesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeListResourcesResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "resources/list", "ListResourcesResult", null);
-}
+export const normalizeListResourcesResult = objectNormalizer("resources/list", "ListResourcesResult", null);
 
 /** `resources/read` (ReadResourceResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeReadResourceResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "resources/read", "ReadResourceResult", null);
-}
+export const normalizeReadResourceResult = objectNormalizer("resources/read", "ReadResourceResult", null);
 
 /** `resources/subscribe` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export function normalizeSubscribeResult(value: unknown): { _meta?: Record<string, unknown> } {
-  return emptyResult(value);
-}
+export const normalizeSubscribeResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
 
 /** `resources/templates/list` (ListResourceTemplatesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeListResourceTemplatesResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "resources/templates/list", "ListResourceTemplatesResult", null);
-}
+export const normalizeListResourceTemplatesResult = objectNormalizer("resources/templates/list", "ListResourceTemplatesResult", null);
 
 /** `resources/unsubscribe` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export function normalizeUnsubscribeResult(value: unknown): { _meta?: Record<string, unknown> } {
-  return emptyResult(value);
-}
+export const normalizeUnsubscribeResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
 
 /** `roots/list` (ListRootsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeListRootsResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "roots/list", "ListRootsResult", null);
-}
+export const normalizeListRootsResult = objectNormalizer("roots/list", "ListRootsResult", null);
 
 /** `sampling/createMessage` (CreateMessageResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeCreateMessageResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "sampling/createMessage", "CreateMessageResult", null);
-}
+export const normalizeCreateMessageResult = objectNormalizer("sampling/createMessage", "CreateMessageResult", null);
 
 /** `tasks/cancel` (CancelTaskResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeCancelTaskResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tasks/cancel", "CancelTaskResult", null);
-}
+export const normalizeCancelTaskResult = objectNormalizer("tasks/cancel", "CancelTaskResult", null);
 
 /** `tasks/get` (GetTaskResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeGetTaskResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tasks/get", "GetTaskResult", null);
-}
+export const normalizeGetTaskResult = objectNormalizer("tasks/get", "GetTaskResult", null);
 
 /** `tasks/list` (ListTasksResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeListTasksResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tasks/list", "ListTasksResult", null);
-}
+export const normalizeListTasksResult = objectNormalizer("tasks/list", "ListTasksResult", null);
 
 /** `tasks/result` (GetTaskPayloadResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeGetTaskPayloadResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tasks/result", "GetTaskPayloadResult", null);
-}
+export const normalizeGetTaskPayloadResult = objectNormalizer("tasks/result", "GetTaskPayloadResult", null);
 
 /** `tools/call` (CallToolResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeCallToolResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tools/call", "CallToolResult", null);
-}
+export const normalizeCallToolResult = objectNormalizer("tools/call", "CallToolResult", null);
 
 /** `tools/list` (ListToolsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
-export function normalizeListToolsResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tools/list", "ListToolsResult", null);
-}
+export const normalizeListToolsResult = objectNormalizer("tools/list", "ListToolsResult", null);
 
 /** Each request method's normalizer. */
 export const resultNormalizers = {
@@ -130,4 +91,4 @@ export const resultNormalizers = {
   "tasks/result": normalizeGetTaskPayloadResult,
   "tools/call": normalizeCallToolResult,
   "tools/list": normalizeListToolsResult,
-} as const satisfies Record<RequestMethod, (value: unknown) => object>;
+} as const satisfies Record<RequestMethod, ResultNormalizer>;

@@ -2,8 +2,9 @@
 // Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // Dispatchers: one parsed JSON-RPC message in, the response to send out (undefined for a
-// notification). Method tables are fixed at creation; the core is createDispatcher in ../runtime.ts.
-import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatcherTables } from "../runtime.js";
+// notification). This file holds the version's method tables (data); the rules are createDispatcher
+// in ../runtime/dispatcher.ts. A server dispatcher does not answer `initialize`: the router does.
+import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatcherTables } from "../runtime/dispatcher.js";
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
 import { protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";

@@ -3,61 +3,41 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // One normalizer per request: what the handler returned → the result that is sent. Named after the
 // request definition (`SubscribeRequest` → `normalizeSubscribeResult`); `resultNormalizers` maps
-// each method to its normalizer. Rules in ../runtime.ts (`emptyResult`, `objectResult`).
-// An `object` normalizer fixes only the top level (plain object, `_meta`, undefined fields,
-// `resultType`); it does not check the rest of the result against the schema.
-import { emptyModernResult, objectResult } from "../runtime.js";
+// each method to its normalizer. The rules are ../runtime/normalize.ts (`emptyModernResult`,
+// `objectResult`); this file holds each request's data. An `object` normalizer fixes only the top
+// level (plain object, `_meta`, undefined fields, `resultType`); it does not check the rest against the schema.
+import { emptyModernResult, objectNormalizer, type ResultNormalizer } from "../runtime/normalize.js";
 import type { RequestMethod } from "./methods.js";
 
 /** `completion/complete` (CompleteResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeCompleteResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "completion/complete", "CompleteResult", ["complete"]);
-}
+export const normalizeCompleteResult = objectNormalizer("completion/complete", "CompleteResult", ["complete"]);
 
 /** `prompts/get` (InputRequiredResult | GetPromptResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeGetPromptResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "prompts/get", "InputRequiredResult | GetPromptResult", ["complete","input_required"]);
-}
+export const normalizeGetPromptResult = objectNormalizer("prompts/get", "InputRequiredResult | GetPromptResult", ["complete","input_required"]);
 
 /** `prompts/list` (ListPromptsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeListPromptsResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "prompts/list", "ListPromptsResult", ["complete"]);
-}
+export const normalizeListPromptsResult = objectNormalizer("prompts/list", "ListPromptsResult", ["complete"]);
 
 /** `resources/list` (ListResourcesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeListResourcesResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "resources/list", "ListResourcesResult", ["complete"]);
-}
+export const normalizeListResourcesResult = objectNormalizer("resources/list", "ListResourcesResult", ["complete"]);
 
 /** `resources/read` (InputRequiredResult | ReadResourceResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeReadResourceResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "resources/read", "InputRequiredResult | ReadResourceResult", ["complete","input_required"]);
-}
+export const normalizeReadResourceResult = objectNormalizer("resources/read", "InputRequiredResult | ReadResourceResult", ["complete","input_required"]);
 
 /** `resources/templates/list` (ListResourceTemplatesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeListResourceTemplatesResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "resources/templates/list", "ListResourceTemplatesResult", ["complete"]);
-}
+export const normalizeListResourceTemplatesResult = objectNormalizer("resources/templates/list", "ListResourceTemplatesResult", ["complete"]);
 
 /** `server/discover` (DiscoverResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeDiscoverResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "server/discover", "DiscoverResult", ["complete"]);
-}
+export const normalizeDiscoverResult = objectNormalizer("server/discover", "DiscoverResult", ["complete"]);
 
 /** `subscriptions/listen` (SubscriptionsListenResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`; with `resultType: "complete"`. */
-export function normalizeSubscriptionsListenResult(value: unknown): { _meta?: Record<string, unknown>; resultType: "complete" } {
-  return emptyModernResult(value);
-}
+export const normalizeSubscriptionsListenResult: ResultNormalizer<{ _meta?: Record<string, unknown>; resultType: "complete" }> = emptyModernResult;
 
 /** `tools/call` (InputRequiredResult | CallToolResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeCallToolResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tools/call", "InputRequiredResult | CallToolResult", ["complete","input_required"]);
-}
+export const normalizeCallToolResult = objectNormalizer("tools/call", "InputRequiredResult | CallToolResult", ["complete","input_required"]);
 
 /** `tools/list` (ListToolsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
-export function normalizeListToolsResult(value: unknown): Record<string, unknown> {
-  return objectResult(value, "tools/list", "ListToolsResult", ["complete"]);
-}
+export const normalizeListToolsResult = objectNormalizer("tools/list", "ListToolsResult", ["complete"]);
 
 /** Each request method's normalizer. */
 export const resultNormalizers = {
@@ -71,4 +51,4 @@ export const resultNormalizers = {
   "subscriptions/listen": normalizeSubscriptionsListenResult,
   "tools/call": normalizeCallToolResult,
   "tools/list": normalizeListToolsResult,
-} as const satisfies Record<RequestMethod, (value: unknown) => object>;
+} as const satisfies Record<RequestMethod, ResultNormalizer>;

@@ -9,7 +9,7 @@
 //   handler gets `undefined` (its params type says `| undefined`); nothing is invented for it.
 // - A handler of an `empty`-shape result may return nothing: the peer gets `{}` plus `resultType`.
 // - Results may omit `resultType`: the dispatcher sends "complete" unless the handler says otherwise.
-import type { NotificationContext as AnyNotificationContext, RequestContext as AnyRequestContext } from "../runtime.js";
+import type { NotificationContext as AnyNotificationContext, RequestContext as AnyRequestContext } from "../runtime/dispatcher.js";
 import type { NotificationTypes, RequestTypes, protocolVersion } from "./methods.js";
 
 export type MaybePromise<T> = T | Promise<T>;

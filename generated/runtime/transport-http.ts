@@ -233,7 +233,11 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       return new Refusal(400, PARSE_ERROR, "Parse error");
     }
     const messages = Array.isArray(body) && batchAllowed ? body : [body];
-    if (messages.length === 0 || messages.some((m) => classify(m) === "invalid")) return new Refusal(400, INVALID_REQUEST, invalidEnvelope().error.message);
+    if (messages.length === 0) return new Refusal(400, INVALID_REQUEST, "Invalid Request: an empty batch");
+    for (const m of messages) {
+      const invalid = invalidEnvelope(m);
+      if (invalid !== undefined) return new Refusal(400, INVALID_REQUEST, invalid.error.message);
+    }
     return body;
   }
 

@@ -68,7 +68,8 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
 
   function dispatch(message: unknown): void {
     const kind = classify(message);
-    if (kind === "invalid") return write(invalidEnvelope());
+    const invalid = invalidEnvelope(message);
+    if (invalid !== undefined) return write(invalid);
     // One signal per message, aborted with the connection: the connection's own signal would collect a
     // listener per request for as long as the connection lives.
     const own = new AbortController();

@@ -1,5 +1,5 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
-// the dispatchers (dispatcher.ts); and once, the runtime helpers they share (runtime.ts).
+// the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
 import { InputError } from "../errors.js";
 import type { RequestMethod, Sender, VersionModel } from "../model/types.js";
 import { template } from "./templates.js";
@@ -89,7 +89,7 @@ export function emitHandlerFiles(version: VersionModel, finish: (text: string) =
   return files;
 }
 
-/** runtime.ts: the helpers every version's normalizers and dispatchers import. */
+/** runtime.ts: one module re-exporting the runtime files (generator/runtime/, copied by runtime-source.ts). */
 export function emitRuntime(versions: VersionModel[], finish: (text: string) => string): string {
   return finish(template("runtime.ts.hbs")({ versions }));
 }

@@ -1,6 +1,7 @@
 // What both transports (stdio, streamable HTTP) share: the shape of the router they serve, how a
-// message is classified before it is routed, and how an outgoing message becomes text.
-// Self-contained (no imports), so that it reads the same in generator/runtime/ and in a generated tree.
+// message is classified before it is routed (the runtime's envelope rule), and how an outgoing message
+// becomes text.
+import { type Envelope, ErrorCode, errorResponse, invalidRequest, type JsonRpcErrorResponse, readEnvelope } from "./jsonrpc.js";
 
 export type TransportRequestId = string | number;
 
@@ -35,48 +36,23 @@ export const logTransportError: TransportErrorHook = (error) => {
   process.stderr.write(`mcp transport: ${text.replace(/\s+/g, " ")}\n`);
 };
 
-/**
- * A parsed message's kind by its JSON-RPC 2.0 envelope: `jsonrpc: "2.0"` and
- * - request: `method` a string and `id` a string or number;
- * - notification: `method` a string and no `id`;
- * - response: no `method`, `id` a string, number (or null with an error), and exactly one of `result`, `error`.
- * Anything else (not an object, an array, a wrong `jsonrpc`, an id of another type) is "invalid".
- */
-export type MessageKind = "request" | "notification" | "response" | "invalid";
+/** A parsed message's kind, by the runtime's envelope rule (`readEnvelope` in ./jsonrpc.ts): one rule for transports, router and dispatchers. */
+export type MessageKind = Envelope["kind"];
 
 export function classify(message: unknown): MessageKind {
-  if (typeof message !== "object" || message === null || Array.isArray(message)) return "invalid";
-  const m = message as Record<string, unknown>;
-  if (m.jsonrpc !== "2.0") return "invalid";
-  const hasId = Object.hasOwn(m, "id");
-  const idOk = typeof m.id === "string" || (typeof m.id === "number" && Number.isFinite(m.id));
-  if (Object.hasOwn(m, "method")) {
-    if (typeof m.method !== "string") return "invalid";
-    if (!hasId) return "notification";
-    return idOk ? "request" : "invalid";
-  }
-  const hasResult = Object.hasOwn(m, "result");
-  const hasError = Object.hasOwn(m, "error");
-  if (hasResult === hasError || !hasId) return "invalid";
-  if (idOk) return "response";
-  return hasError && m.id === null ? "response" : "invalid";
+  return readEnvelope(message).kind;
 }
 
-/** The id of a request, else undefined. */
-export function requestIdOf(message: unknown): TransportRequestId | undefined {
-  return classify(message) === "request" ? ((message as { id: TransportRequestId }).id) : undefined;
+/** The -32600 answer (id null) to a message whose envelope is invalid, naming why; undefined for a valid one. */
+export function invalidEnvelope(message: unknown): JsonRpcErrorResponse | undefined {
+  const envelope = readEnvelope(message);
+  return envelope.kind === "invalid" ? invalidRequest(envelope) : undefined;
 }
 
-export function errorMessage(id: TransportRequestId | null, code: number, message: string): { jsonrpc: "2.0"; id: TransportRequestId | null; error: { code: number; message: string } } {
-  return { jsonrpc: "2.0", id, error: { code, message } };
-}
-
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
-export const INTERNAL_ERROR = -32603;
-
-export const invalidEnvelope = () =>
-  errorMessage(null, INVALID_REQUEST, "Invalid Request: expected a JSON-RPC 2.0 request, notification or response object");
+export const errorMessage = errorResponse;
+export const PARSE_ERROR = ErrorCode.ParseError;
+export const INVALID_REQUEST = ErrorCode.InvalidRequest;
+export const INTERNAL_ERROR = ErrorCode.InternalError;
 
 /**
  * A message as JSON text. A message JSON cannot carry (a BigInt, a cycle, a throwing toJSON) is never

@@ -1,7 +1,7 @@
 // The outgoing channel the dispatchers gained for server→client messages: createPeerChannel numbers
 // requests and matches answers; a dispatcher's Exchange gives handlers context.notify/request and
-// aborts their signal when the transport gives the request up.
-import { describe, expect, it } from "vitest";
+// cancels the request when the transport gives it up.
+import { describe, expect, it, vi } from "vitest";
 import { createServerDispatcher } from "../../generated/2025-11-25/index.js";
 import { createPeerChannel, JsonRpcError, type JsonRpcMessage, type RequestId } from "../../generated/runtime.js";
 
@@ -56,14 +56,56 @@ describe("a dispatcher's exchange", () => {
     });
   });
 
-  it("aborts the handler's signal when the transport's signal aborts, and still answers", async () => {
+  it("cancels the request when the transport's signal aborts: the handler's signal aborts, nothing is answered, at once", async () => {
     const gone = new AbortController();
+    let seen: AbortSignal | undefined;
     const dispatcher = createServerDispatcher({
-      ping: (_params, context) =>
-        new Promise((resolve) => context.signal.addEventListener("abort", () => resolve({ _meta: { aborted: String(context.signal.reason) } }))),
+      // A handler that never settles: the request must settle anyway.
+      ping: (_params, context) => {
+        seen = context.signal;
+        return new Promise<never>(() => {});
+      },
     });
     const answer = dispatcher.handle({ jsonrpc: "2.0", id: 1, method: "ping" }, { signal: gone.signal });
+    expect(dispatcher.inFlight).toBe(1);
     gone.abort("closed");
-    expect(await answer).toEqual({ jsonrpc: "2.0", id: 1, result: { _meta: { aborted: "closed" } } });
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBe("closed");
+    expect(await answer).toBeUndefined();
+    expect(dispatcher.inFlight).toBe(0);
+  });
+
+  it("a signal already aborted: the handler is not called", async () => {
+    const gone = new AbortController();
+    gone.abort("closed");
+    let called = false;
+    const dispatcher = createServerDispatcher({ ping: () => void (called = true) });
+    expect(await dispatcher.handle({ jsonrpc: "2.0", id: 1, method: "ping" }, { signal: gone.signal })).toBeUndefined();
+    expect(called).toBe(false);
+  });
+
+  it("a cancelled request waiting on a server→client request leaves nothing pending in the channel", async () => {
+    const { sent, peer } = channel();
+    const gone = new AbortController();
+    const dispatcher = createServerDispatcher({ ping: async (_params, context) => (await context.request("roots/list"), {}) });
+    const answer = dispatcher.handle({ jsonrpc: "2.0", id: 2, method: "ping" }, { peer, signal: gone.signal });
+    await expect.poll(() => sent.length).toBe(1);
+    expect(peer.pending).toBe(1);
+    gone.abort("closed");
+    expect(await answer).toBeUndefined();
+    expect(peer.pending).toBe(0);
+    // The late answer is taken (it is a response) and goes nowhere.
+    expect(peer.receive({ jsonrpc: "2.0", id: "s0", result: { roots: [] } })).toBe(true);
+  });
+
+  it("the transport's signal listener is removed once the request is answered", async () => {
+    const signal = new AbortController().signal;
+    const add = vi.spyOn(signal, "addEventListener");
+    const remove = vi.spyOn(signal, "removeEventListener");
+    const dispatcher = createServerDispatcher({ ping: () => ({}) });
+    for (const id of [1, 2, 3]) expect(await dispatcher.handle({ jsonrpc: "2.0", id, method: "ping" }, { signal })).toEqual({ jsonrpc: "2.0", id, result: {} });
+    const added = add.mock.calls.map((call) => call[1]);
+    expect(added).toHaveLength(3);
+    expect(remove.mock.calls.map((call) => call[1])).toEqual(added);
   });
 });

@@ -18,12 +18,14 @@ interface LooseModule {
 /**
  * The module with result validation off by default: these cases pin the dispatcher's own rules with
  * minimal results (test/zod/dispatch.test.ts covers result validation, which is on by default).
+ * Failures go to a silent hook unless a case passes its own (one case tests the default hook).
  */
 function withoutResultValidation(mod: LooseModule): LooseModule {
+  const quiet = { validateResults: false, onError: () => {} };
   return {
     ...mod,
-    createServerDispatcher: (handlers, options) => mod.createServerDispatcher(handlers, { validateResults: false, ...options }),
-    createClientDispatcher: (handlers, options) => mod.createClientDispatcher(handlers, { validateResults: false, ...options }),
+    createServerDispatcher: (handlers, options) => mod.createServerDispatcher(handlers, { ...quiet, ...options }),
+    createClientDispatcher: (handlers, options) => mod.createClientDispatcher(handlers, { ...quiet, ...options }),
   };
 }
 
@@ -189,8 +191,8 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     expect(await d.handle(progress)).toBeUndefined();
     expect(await d.handle(message)).toBeUndefined();
     expect(onError).toHaveBeenCalledTimes(2);
-    expect(onError).toHaveBeenNthCalledWith(1, failure, { method: "notifications/progress", params: progress.params });
-    expect(onError).toHaveBeenNthCalledWith(2, failure, { method: "notifications/message", params: message.params });
+    expect(onError).toHaveBeenNthCalledWith(1, failure, { kind: "notification", method: "notifications/progress", protocolVersion: version });
+    expect(onError).toHaveBeenNthCalledWith(2, failure, { kind: "notification", method: "notifications/message", protocolVersion: version });
   });
 
   it("notifications/cancelled aborts the in-flight request's signal, and it is not answered", async () => {
@@ -241,11 +243,141 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     });
   });
 
+  it("a throwing or rejecting request handler is reported to onError with its id, and answered without internals", async () => {
+    const onError = vi.fn();
+    const secret = new Error("db password is hunter2");
+    const coded = new mod.JsonRpcError(-32002, "Resource not found");
+    const d = mod.createServerDispatcher(
+      {
+        "resources/read": async (params: { uri: string }) => {
+          throw params.uri === "file:///coded" ? coded : secret;
+        },
+      },
+      { onError },
+    );
+    expect(await d.handle(request("r1", withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: "r1",
+      error: { code: -32603, message: "Internal error" },
+    });
+    expect(await d.handle(request(2, "resources/read", { ...withParams.params, uri: "file:///coded" }))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32002, message: "Resource not found" },
+    });
+    expect(onError.mock.calls).toEqual([
+      [secret, { kind: "request", method: "resources/read", id: "r1", protocolVersion: version }],
+      [coded, { kind: "request", method: "resources/read", id: 2, protocolVersion: version }],
+    ]);
+    expect(onError.mock.calls[0][0]).toBe(secret);
+    expect(onError.mock.calls[1][0]).toBe(coded);
+  });
+
+  it("a result that is not sent is reported to onError as kind result, with the -32603 the peer got", async () => {
+    const onError = vi.fn();
+    const d = mod.createServerDispatcher({ "resources/read": () => "not an object" }, { onError });
+    const response = await d.handle(request(3, withParams.method, withParams.params));
+    expect(response).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32603 } });
+    expect(onError).toHaveBeenCalledTimes(1);
+    const [error, context] = onError.mock.calls[0] as [{ code: number; message: string }, unknown];
+    expect(context).toStrictEqual({ kind: "result", method: "resources/read", id: 3, protocolVersion: version });
+    expect({ code: error.code, message: error.message }).toStrictEqual((response as { error: object }).error);
+  });
+
+  it("the default onError writes one line to stderr, nothing to stdout, and the answer is unchanged", async () => {
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    const stdout = vi.spyOn(process.stdout, "write");
+    try {
+      const d = mod.createServerDispatcher(
+        {
+          "resources/read": () => {
+            throw new Error("disk full\nat line two");
+          },
+        },
+        { onError: undefined },
+      );
+      expect(await d.handle(request(4, withParams.method, withParams.params))).toStrictEqual({
+        jsonrpc: "2.0",
+        id: 4,
+        error: { code: -32603, message: "Internal error" },
+      });
+      expect(stderr.mock.calls).toEqual([[`mcp-codegen ${version}: the resources/read handler (request 4) failed: Error: disk full at line two\n`]]);
+      expect(stdout).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+      stdout.mockRestore();
+    }
+  });
+
+  it("a hook that throws changes nothing", async () => {
+    const d = mod.createServerDispatcher(
+      {
+        "resources/read": () => {
+          throw new Error("x");
+        },
+      },
+      {
+        onError: () => {
+          throw new Error("hook failed");
+        },
+      },
+    );
+    expect(await d.handle(request(5, withParams.method, withParams.params))).toStrictEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Internal error" } });
+  });
+
+  it.each([
+    ["a BigInt", { contents: [{ uri: "file:///a", text: "a", size: 1n }] }, "a bigint at /contents/0/size"],
+    ["a function", { contents: [{ uri: "file:///a", text: "a" }], _meta: { f: () => 1 } }, "a function at /_meta/f"],
+    ["NaN", { contents: [{ uri: "file:///a", text: "a", n: Number.NaN }] }, "NaN at /contents/0/n"],
+    ["undefined in an array", { contents: [undefined] }, "undefined at /contents/0"],
+  ])("a result holding %s → -32603 naming the method and where; it survives JSON.stringify", async (_n, returned, where) => {
+    const onError = vi.fn();
+    const d = mod.createServerDispatcher({ "resources/read": () => returned }, { onError });
+    const response = await d.handle(request(6, withParams.method, withParams.params));
+    expect(response).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 6,
+      error: { code: -32603, message: `Internal error: the resources/read handler's result cannot be sent as JSON (${where})` },
+    });
+    expect(JSON.parse(JSON.stringify(response))).toStrictEqual(response);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: -32603 }), { kind: "result", method: "resources/read", id: 6, protocolVersion: version });
+  });
+
+  it("a result with a cycle → -32603 naming the method; a shared (acyclic) object is fine", async () => {
+    const item: Record<string, unknown> = { uri: "file:///a", text: "a" };
+    item.self = item;
+    const cyclic = { contents: [item] };
+    const shared = { uri: "file:///b", text: "b" };
+    const d = mod.createServerDispatcher({ "resources/read": (p: { uri: string }) => (p.uri === "file:///a" ? cyclic : { contents: [shared, shared] }) }, { onError: () => {} });
+    expect(await d.handle(request(7, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32603, message: "Internal error: the resources/read handler's result cannot be sent as JSON (a cycle at /contents/0/self)" },
+    });
+    expect(await d.handle(request(8, "resources/read", { ...withParams.params, uri: "file:///b" }))).toMatchObject({ id: 8, result: { contents: [shared, shared] } });
+  });
+
+  it("a coded error whose data JSON cannot carry → -32603 naming the method, not the data", async () => {
+    const d = mod.createServerDispatcher(
+      {
+        "resources/read": () => {
+          throw new mod.JsonRpcError(-32002, "Resource not found", { size: 2n });
+        },
+      },
+      { onError: () => {} },
+    );
+    expect(await d.handle(request(9, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      error: { code: -32603, message: "Internal error: the resources/read handler's error data cannot be sent as JSON (a bigint at /size)" },
+    });
+  });
+
   it("a message that is not JSON-RPC → -32600; a response → undefined", async () => {
     const d = mod.createServerDispatcher({});
     expect(await d.handle({ id: 13, method: "tools/list" })).toStrictEqual({
       jsonrpc: "2.0",
-      id: 13,
+      id: null,
       error: { code: -32600, message: 'Invalid Request: expected jsonrpc "2.0" and a string method' },
     });
     expect(await d.handle({ jsonrpc: "2.0", id: { no: 1 }, method: "tools/list" })).toStrictEqual({
@@ -255,6 +387,23 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     });
     expect(await d.handle([1])).toStrictEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: expected a JSON-RPC message object" } });
     expect(await d.handle({ jsonrpc: "2.0", id: 14, result: {} })).toBeUndefined();
+  });
+
+  it("the envelope rule: jsonrpc 2.0 is required of notifications too; an object that is no message → -32600 id null; responses are never answered", async () => {
+    const invalid = (id: unknown, message: string) => ({ jsonrpc: "2.0", id, error: { code: -32600, message: `Invalid Request: ${message}` } });
+    const d = mod.createServerDispatcher({});
+    expect(await d.handle({ method: "notifications/initialized" })).toStrictEqual(invalid(null, 'expected jsonrpc "2.0" and a string method'));
+    expect(await d.handle({ jsonrpc: "1.0", method: "notifications/initialized" })).toStrictEqual(invalid(null, 'expected jsonrpc "2.0" and a string method'));
+    expect(await d.handle({ jsonrpc: "2.0", method: 7 })).toStrictEqual(invalid(null, 'expected jsonrpc "2.0" and a string method'));
+    expect(await d.handle({})).toStrictEqual(invalid(null, "expected a method, or a result or error"));
+    expect(await d.handle({ jsonrpc: "2.0", id: 15 })).toStrictEqual(invalid(null, "expected a method, or a result or error"));
+    expect(await d.handle({ jsonrpc: "2.0", id: null, method: "ping" })).toStrictEqual(invalid(null, "the id must be a string or an integer"));
+    expect(await d.handle({ jsonrpc: "2.0", id: 1.5, method: "ping" })).toStrictEqual(invalid(null, "the id must be a string or an integer"));
+    expect(await d.handle(new (class { jsonrpc = "2.0"; id = 16; method = "ping" })())).toStrictEqual(invalid(null, "expected a JSON-RPC message object"));
+    // Malformed responses are not answered either: two peers must not answer each other's errors forever.
+    expect(await d.handle({ id: 17, error: "bad" })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", result: {}, error: {} })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/initialized" })).toBeUndefined();
   });
 
   it("validator hooks: a params hook failing is -32602; a result hook replaces the result", async () => {

@@ -15,19 +15,19 @@ import { MODERN } from "./support.js";
 
 const RUNS = 60;
 
-/** The JSON-RPC 2.0 envelope, read from the JSON-RPC 2.0 specification (params are not the envelope's concern). */
+/**
+ * The envelope rule, restated from the JSON-RPC 2.0 specification and MCP (ids are strings or integers, never
+ * null; params are not the envelope's concern): an object with a string `method` and `jsonrpc: "2.0"` is a
+ * notification without `id` and a request with a valid one; an object without `method` but with `result` or
+ * `error` is a response (never answered, whatever its shape); anything else is invalid.
+ */
 function envelopeKind(value: unknown): "request" | "notification" | "response" | "invalid" {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "invalid";
   const m = value as Record<string, unknown>;
-  if (m.jsonrpc !== "2.0") return "invalid";
-  const idIsKey = typeof m.id === "string" || typeof m.id === "number";
-  if ("method" in m) {
-    if (typeof m.method !== "string") return "invalid";
-    if (!("id" in m)) return "notification";
-    return idIsKey ? "request" : "invalid";
-  }
-  if (!("id" in m) || "result" in m === "error" in m) return "invalid";
-  return idIsKey || (m.id === null && "error" in m) ? "response" : "invalid";
+  if (!("method" in m)) return "result" in m || "error" in m ? "response" : "invalid";
+  if (typeof m.method !== "string" || m.jsonrpc !== "2.0") return "invalid";
+  if (!("id" in m)) return "notification";
+  return typeof m.id === "string" || Number.isInteger(m.id) ? "request" : "invalid";
 }
 
 const methodName = fc.oneof(fc.constantFrom("ping", "initialize", "tools/call", "tools/list", "notifications/cancelled", "notifications/initialized", "server/discover", "resources/subscribe"), fc.stringMatching(/^[a-z][a-z/_]{0,20}$/));

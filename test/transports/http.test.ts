@@ -48,7 +48,7 @@ describe("every POST", () => {
     expect((await post(body, { "content-type": "application/json", accept: "text/event-stream" })).status).toBe(406);
   });
 
-  it.each([["a number", "5"], ["an array", "[]"], ["a batch without a session", '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'], ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":1,"method":"ping"}'], ["no jsonrpc", '{"id":1,"method":"ping"}'], ["an object id", '{"jsonrpc":"2.0","id":{},"method":"ping"}'], ["a result and an error", '{"jsonrpc":"2.0","id":1,"result":{},"error":{}}']])(
+  it.each([["a number", "5"], ["an array", "[]"], ["a batch without a session", '[{"jsonrpc":"2.0","id":1,"method":"ping"}]'], ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":1,"method":"ping"}'], ["no jsonrpc", '{"id":1,"method":"ping"}'], ["an object id", '{"jsonrpc":"2.0","id":{},"method":"ping"}'], ["neither a method nor a result or error", '{"jsonrpc":"2.0","id":1}'], ["a fractional id", '{"jsonrpc":"2.0","id":1.5,"method":"ping"}']])(
     "whose body is %s is answered 400 with -32600 and id null",
     async (_name, body) => {
       const response = await post(body);

@@ -24,7 +24,7 @@ describe("the stdio transport in a child process", () => {
     await expect.poll(() => lines.length, { timeout: 60_000 }).toBe(4);
     expect(lines.slice(0, 2)).toEqual([
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
-      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: expected a JSON-RPC 2.0 request, notification or response object" } },
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: expected a method, or a result or error" } },
     ]);
     expect(lines.slice(2).sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual([
       { jsonrpc: "2.0", id: "m", result: { content: [{ type: "text", text: '{"x":1}' }], _meta: { "example.com/echo": true }, resultType: "complete" } },

@@ -96,7 +96,7 @@ describe("notifications with invalid params go to onError and are not delivered"
   it.each([
     ["legacy", legacy.createClientDispatcher as (h: object, o: object) => legacy.Dispatcher, { progressToken: {}, progress: 1 }],
     ["modern", modern.createClientDispatcher as (h: object, o: object) => legacy.Dispatcher, { progressToken: "t", progress: "half" }],
-  ])("%s: notifications/progress", async (_era, create, params) => {
+  ])("%s: notifications/progress", async (era, create, params) => {
     const handler = vi.fn();
     const onError = vi.fn();
     const d = create({ "notifications/progress": handler }, { onError });
@@ -105,6 +105,6 @@ describe("notifications with invalid params go to onError and are not delivered"
     expect(onError).toHaveBeenCalledTimes(1);
     const [error, notification] = onError.mock.calls[0];
     expect(error).toMatchObject({ code: -32602 });
-    expect(notification).toStrictEqual({ method: "notifications/progress", params });
+    expect(notification).toStrictEqual({ kind: "invalid-params", method: "notifications/progress", protocolVersion: era === "legacy" ? "2025-06-18" : "2026-07-28" });
   });
 });

@@ -1,0 +1,525 @@
+// The version router of a server: which served version's dispatcher answers a message. The
+// generated router.ts names the generated versions (a table of data) and calls createRouter.
+//
+// - Legacy era: a connection chooses its version at `initialize` (the client's if served, else the
+//   newest served legacy version) and keeps that version's dispatcher until it closes. The router
+//   answers `initialize` itself (a per-version dispatcher does not).
+// - Modern era: every request names its version in `params._meta["io.modelcontextprotocol/protocolVersion"]`
+//   and is answered by that version's dispatcher; an unserved version gets -32022 with the served
+//   versions. The router answers `server/discover` and `subscriptions/listen` itself.
+// - A method of one era sent in the other gets -32601 naming the version it belongs to.
+// - `notifications/message` goes out only at or above the client's log level: the level set with
+//   `logging/setLevel` (legacy; everything before that) or `_meta["io.modelcontextprotocol/logLevel"]`
+//   of the request (modern; nothing when absent).
+// - Messages follow the dispatcher's envelope rule (readEnvelope), and `handle` never rejects.
+import type { Dispatcher, DispatcherOptions, RequestContext } from "./dispatcher.js";
+import {
+  ErrorCode,
+  errorResponse,
+  invalidRequest,
+  isPlainObject,
+  JsonRpcError,
+  metaOfParams,
+  notificationMessage,
+  ownMember,
+  paramsOf,
+  readEnvelope,
+  type JsonRpcResponse,
+  type RequestId,
+} from "./jsonrpc.js";
+import { createPeerChannel, type Peer, type PeerChannel, type Send } from "./peer.js";
+import type { OnError } from "./report.js";
+
+export type Era = "legacy" | "modern";
+
+/** One generated version as the router needs it: its label, its era and its server dispatcher. */
+export interface RoutedVersion<V extends string, E extends Era> {
+  readonly label: V;
+  readonly era: E;
+  /** The version's `createServerDispatcher`. */
+  createDispatcher(handlers: object, options?: DispatcherOptions): Dispatcher;
+}
+
+/** What a generated router.ts gives createRouter: data about the generated versions. */
+export interface RouterTable<L extends string, M extends string> {
+  /** Every generated version, oldest first. */
+  readonly versions: ReadonlyArray<RoutedVersion<L, "legacy"> | RoutedVersion<M, "modern">>;
+  /** For every message a client sends, the versions that have it (oldest first). */
+  readonly clientMessages: Readonly<Record<string, readonly (L | M)[]>>;
+}
+
+/** The requests the router answers itself, per era: the author supplies no handler for them. */
+export type LegacyOwned = "initialize";
+export type ModernOwned = "server/discover" | "subscriptions/listen";
+
+/** What a legacy connection knows about itself; handed to handler factories. */
+export interface ConnectionInfo<L extends string = string> {
+  /** The version chosen at `initialize`, undefined before. */
+  readonly protocolVersion: L | undefined;
+  /** The `params` of the client's `initialize` request, undefined before. */
+  readonly initializeParams: Record<string, unknown> | undefined;
+}
+
+/** One served version: its handlers (or a factory, called once per legacy connection), capabilities, dispatcher options. */
+export interface Served<Handlers, Capabilities, L extends string = string> {
+  handlers: Handlers | ((connection: ConnectionInfo<L>) => Handlers);
+  capabilities: Capabilities;
+  /** Options for this version's dispatcher (`validators`, `onError`, `validateResults`). */
+  dispatcher?: DispatcherOptions;
+}
+
+/** Served versions by label, as createRouter reads them. */
+export type ServedMap<L extends string, M extends string> = { readonly [V in L | M]?: Served<object, object, L> };
+
+export interface RouterOptions<Versions> {
+  serverInfo: { name: string; version: string; [key: string]: unknown };
+  instructions?: string;
+  versions: Versions;
+  /** Cache hints of the `server/discover` result. Default: `{ ttlMs: 0, cacheScope: "public" }`. */
+  discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
+  /** The error hook of every served version's dispatcher whose own `dispatcher.onError` is not set. Default: one line on stderr. */
+  onError?: OnError;
+}
+
+/** One legacy connection (a session): its version, chosen at `initialize`, and its dispatcher. */
+export interface LegacyConnection<L extends string = string> extends ConnectionInfo<L> {
+  /** Answer one message of this connection: a request → its response; a notification or a response to our request → undefined. Never rejects. */
+  handle(message: unknown, exchange?: { signal?: AbortSignal }): Promise<JsonRpcResponse | undefined>;
+  /** The connection is gone: pending server→client requests reject, published notifications stop. */
+  close(): void;
+  /** How many of this connection's requests are being handled now. */
+  readonly inFlight: number;
+}
+
+/** What the transport passes along with one modern-era message. */
+export interface ModernExchange {
+  /** Carries notifications about the request (progress, logs, a subscription's stream). */
+  send?: Send;
+  /** Aborted when the transport gives the request up: the request is cancelled and not answered. */
+  signal?: AbortSignal;
+  /** The peer (one object per stdio connection): `notifications/cancelled` reaches only requests of the same scope. */
+  scope?: object;
+}
+
+export interface ServerRouter<L extends string = string, M extends string = string> {
+  /** The served versions, oldest first. */
+  readonly versions: readonly (L | M)[];
+  readonly legacyVersions: readonly L[];
+  readonly modernVersions: readonly M[];
+  /** "modern" when the message names its version in `params._meta` (the modern envelope), else "legacy". */
+  eraOf(message: unknown): Era;
+  /** Open a legacy connection; `send` carries the server's requests and notifications to its client. */
+  connect(send: Send): LegacyConnection<L>;
+  /**
+   * Answer one modern-era message; `send` carries notifications about it (progress, logs, a subscription's
+   * stream). `scope` names the peer (one object per stdio connection): `notifications/cancelled` reaches only
+   * requests of the same scope. Stateless HTTP has no peer identity: give each POST a scope of its own and
+   * cancel with `signal`. Never rejects.
+   */
+  handle(message: unknown, exchange?: ModernExchange): Promise<JsonRpcResponse | undefined>;
+  /**
+   * Tell clients about a change: `notifications/{tools,prompts,resources}/list_changed` go to every
+   * legacy connection and to the modern subscriptions that asked for them;
+   * `notifications/resources/updated` to those subscribed to its `uri`.
+   */
+  publish(method: ListChangedMethod | "notifications/resources/updated", params?: Record<string, unknown>): Promise<void>;
+  /** End every modern subscription gracefully (their `subscriptions/listen` results are sent) and close legacy connections. */
+  close(): void;
+  /** How many requests are being handled now, modern and legacy (cancelled ones no longer count). */
+  readonly inFlight: number;
+}
+
+export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
+
+export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+/** The modern era's error codes (2026-07-28 schema: HeaderMismatchError, MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError). */
+export const ModernErrorCode = {
+  HeaderMismatch: -32020,
+  MissingRequiredClientCapability: -32021,
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** LoggingLevel, least severe first (RFC 5424 severities, as the schema's description says). */
+const logLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/** Which SubscriptionFilter key asks for which notification. */
+const filterKeys: Readonly<Record<ListChangedMethod, string>> = {
+  "notifications/tools/list_changed": "toolsListChanged",
+  "notifications/prompts/list_changed": "promptsListChanged",
+  "notifications/resources/list_changed": "resourcesListChanged",
+};
+
+/** A peer that drops `notifications/message` below `threshold()` (undefined: drop all; "*": send all). */
+function levelFiltered(peer: Peer, threshold: () => string | undefined): Peer {
+  return {
+    notify(method, params, relatedRequestId) {
+      if (method === "notifications/message") {
+        const min = threshold();
+        const level = params?.level;
+        if (min === undefined) return Promise.resolve();
+        if (min !== "*" && (typeof level !== "string" || logLevels.indexOf(level) < logLevels.indexOf(min))) return Promise.resolve();
+      }
+      return peer.notify(method, params, relatedRequestId);
+    },
+    request: (method, params, relatedRequestId, signal) => peer.request(method, params, relatedRequestId, signal),
+  };
+}
+
+/** The modern era has no server→client requests on a request's stream: handlers return `input_required` instead. */
+function notifyOnly(send: Send | undefined, version: string): Peer | undefined {
+  if (send === undefined) return undefined;
+  return {
+    notify: async (method, params, relatedRequestId) => {
+      await send(notificationMessage(method, params), relatedRequestId);
+    },
+    request: (method) =>
+      Promise.reject(new JsonRpcError(ErrorCode.InternalError, `Internal error: ${method} cannot be sent to the client in ${version}; return an input_required result instead`)),
+  };
+}
+
+interface Listener {
+  readonly filter: Record<string, unknown>;
+  readonly deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>;
+  readonly end: () => void;
+}
+
+/** The SubscriptionFilter the server honors: the requested types its capabilities support (the schema says to omit the rest). */
+function honoredFilter(requested: Record<string, unknown>, capabilities: Record<string, unknown>): Record<string, unknown> {
+  const flag = (name: string, key: string): boolean => {
+    const c = capabilities[name];
+    return isPlainObject(c) && c[key] === true;
+  };
+  const honored: Record<string, unknown> = {};
+  if (requested.toolsListChanged === true && flag("tools", "listChanged")) honored.toolsListChanged = true;
+  if (requested.promptsListChanged === true && flag("prompts", "listChanged")) honored.promptsListChanged = true;
+  if (requested.resourcesListChanged === true && flag("resources", "listChanged")) honored.resourcesListChanged = true;
+  if (Array.isArray(requested.resourceSubscriptions) && flag("resources", "subscribe")) {
+    honored.resourceSubscriptions = requested.resourceSubscriptions.filter((uri): uri is string => typeof uri === "string");
+  }
+  return honored;
+}
+
+function wants(filter: Record<string, unknown>, method: string, params: Record<string, unknown> | undefined): boolean {
+  if (method === "notifications/resources/updated") {
+    return Array.isArray(filter.resourceSubscriptions) && filter.resourceSubscriptions.includes(params?.uri);
+  }
+  const key = (filterKeys as Record<string, string | undefined>)[method];
+  return key !== undefined && filter[key] === true;
+}
+
+/** A value from a message, as text for an error's data (never throws). */
+function shown(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? "undefined";
+  } catch {
+    return "(not JSON)";
+  }
+}
+
+interface ServedEntry {
+  handlers: object | ((connection: ConnectionInfo) => object);
+  capabilities: object;
+  dispatcher?: DispatcherOptions;
+}
+
+/** Build a server router over a generated table of versions and the versions served. */
+export function createRouter<L extends string, M extends string>(table: RouterTable<L, M>, options: RouterOptions<ServedMap<L, M>>): ServerRouter<L, M> {
+  type V = L | M;
+  const order: V[] = table.versions.map((v) => v.label);
+  const eraOfVersion = new Map<V, Era>(table.versions.map((v) => [v.label, v.era]));
+  const served = new Map<V, ServedEntry>();
+  for (const version of order) {
+    const entry = (options.versions as Readonly<Record<string, ServedEntry | undefined>>)[version];
+    if (entry !== undefined) served.set(version, entry);
+  }
+  const factories = new Map<V, RoutedVersion<V, Era>>(table.versions.map((v) => [v.label, v]));
+  const versions = [...served.keys()];
+  const legacyVersions = table.versions.filter((v): v is RoutedVersion<L, "legacy"> => v.era === "legacy" && served.has(v.label)).map((v) => v.label);
+  const modernVersions = table.versions.filter((v): v is RoutedVersion<M, "modern"> => v.era === "modern" && served.has(v.label)).map((v) => v.label);
+  const serverInfo = options.serverInfo;
+  const discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: "public" };
+  const listeners = new Set<Listener>();
+  const connections = new Set<{ deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>; close: () => void; readonly inFlight: number }>();
+
+  function handlersFor(entry: ServedEntry, connection: ConnectionInfo<L>): object {
+    return typeof entry.handlers === "function" ? entry.handlers(connection) : entry.handlers;
+  }
+
+  function dispatcherFor(version: V, handlers: object): Dispatcher {
+    const entry = served.get(version)!;
+    const dispatcherOptions = options.onError === undefined || entry.dispatcher?.onError !== undefined ? entry.dispatcher : { ...entry.dispatcher, onError: options.onError };
+    return factories.get(version)!.createDispatcher(handlers, dispatcherOptions);
+  }
+
+  /**
+   * -32601 for a method of the other era, naming the other-era version nearest to the request's:
+   * "resources/subscribe is a 2025-11-25 method, not available in 2026-07-28".
+   */
+  function otherEraMethod(method: string, version: V): string | undefined {
+    const has = Object.hasOwn(table.clientMessages, method) ? table.clientMessages[method] : undefined;
+    if (has === undefined || has.includes(version)) return undefined;
+    const at = order.indexOf(version);
+    const other = has.filter((v) => eraOfVersion.get(v) !== eraOfVersion.get(version));
+    if (other.length === 0) return undefined;
+    const nearest = other.reduce((a, b) => (Math.abs(order.indexOf(b) - at) < Math.abs(order.indexOf(a) - at) ? b : a));
+    return `Method not found: ${method} is a ${nearest} method, not available in ${version}`;
+  }
+
+  // Modern versions: one dispatcher each, made once, with the requests the router answers itself.
+  const modernDispatchers = new Map<V, Dispatcher>();
+  for (const version of modernVersions) {
+    const entry = served.get(version)!;
+    const capabilities = entry.capabilities as Record<string, unknown>;
+    const owned = {
+      "server/discover": () => ({
+        supportedVersions: [...modernVersions],
+        capabilities,
+        ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        ttlMs: discoverCache.ttlMs,
+        cacheScope: discoverCache.cacheScope,
+        _meta: { [META_SERVER_INFO]: serverInfo },
+      }),
+      "subscriptions/listen": async (params: { notifications?: unknown }, context: RequestContext) => {
+        if (!isPlainObject(params.notifications)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: subscriptions/listen requires notifications (a SubscriptionFilter)");
+        const tag = { [META_SUBSCRIPTION_ID]: context.requestId };
+        const filter = honoredFilter(params.notifications, capabilities);
+        // The acknowledgement is the first message carrying the subscription id (the schema says so).
+        await context.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: tag });
+        await new Promise<void>((resolve) => {
+          const listener: Listener = {
+            filter,
+            deliver: (method, params) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } }),
+            end: () => {
+              listeners.delete(listener);
+              resolve();
+            },
+          };
+          listeners.add(listener);
+          if (context.signal.aborted) listener.end();
+          else context.signal.addEventListener("abort", () => listener.end(), { once: true });
+        });
+        return { _meta: tag };
+      },
+    };
+    const handlers = { ...handlersFor(entry, { protocolVersion: undefined, initializeParams: undefined }), ...owned };
+    modernDispatchers.set(version, dispatcherFor(version, handlers));
+  }
+
+  function eraOf(message: unknown): Era {
+    try {
+      const meta = metaOfParams(paramsOf(message));
+      return meta !== undefined && Object.hasOwn(meta, META_PROTOCOL_VERSION) ? "modern" : "legacy";
+    } catch {
+      return "legacy";
+    }
+  }
+
+  async function handle(message: unknown, exchange: ModernExchange = {}): Promise<JsonRpcResponse | undefined> {
+    const envelope = readEnvelope(message);
+    try {
+      if (envelope.kind === "response") return undefined;
+      if (envelope.kind === "invalid") return invalidRequest(envelope);
+      const id = envelope.kind === "request" ? envelope.id : undefined;
+      const meta = metaOfParams(envelope.params);
+      if (id !== undefined) {
+        const missing = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((key) => meta === undefined || !Object.hasOwn(meta, key));
+        if (missing.length > 0) return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: missing _meta keys: ${missing.join(", ")}`);
+      }
+      const requested = ownMember(meta, META_PROTOCOL_VERSION);
+      const version = modernVersions.find((v) => v === requested);
+      if (version === undefined) {
+        if (id === undefined) return undefined;
+        return errorResponse(id, ModernErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...modernVersions], requested: shown(requested) });
+      }
+      const wrongEra = otherEraMethod(envelope.method, version);
+      if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
+      const peer = notifyOnly(exchange.send, version);
+      const level = ownMember(meta, META_LOG_LEVEL);
+      const threshold = typeof level === "string" && logLevels.includes(level) ? level : undefined;
+      const filtered = peer === undefined ? undefined : levelFiltered(peer, () => threshold);
+      return await modernDispatchers.get(version)!.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope });
+    } catch {
+      // Only a hostile message or exchange gets here: answer without detail.
+      return envelope.kind === "request" ? errorResponse(envelope.id, ErrorCode.InternalError, "Internal error") : undefined;
+    }
+  }
+
+  function connect(send: Send): LegacyConnection<L> {
+    const channel: PeerChannel = createPeerChannel(send);
+    let protocolVersion: L | undefined;
+    let initializeParams: Record<string, unknown> | undefined;
+    let dispatcher: Dispatcher | undefined;
+    /** Dispatchers with requests of this connection in flight: the committed one, and any answering an initialize. */
+    const live = new Set<Dispatcher>();
+    let logLevel = "*";
+    let closed = false;
+    const subscribed = new Set<unknown>();
+    const info: ConnectionInfo<L> = {
+      get protocolVersion() {
+        return protocolVersion;
+      },
+      get initializeParams() {
+        return initializeParams;
+      },
+    };
+    const peer = levelFiltered(channel, () => logLevel);
+    const member = {
+      deliver: async (method: string, params: Record<string, unknown> | undefined): Promise<void> => {
+        if (protocolVersion === undefined) return;
+        const capabilities = served.get(protocolVersion)!.capabilities as Record<string, unknown>;
+        if (method === "notifications/resources/updated") {
+          if (!subscribed.has(params?.uri)) return;
+        } else {
+          const area = method.split("/")[1];
+          const c = capabilities[area];
+          if (!isPlainObject(c) || c.listChanged !== true) return;
+        }
+        await send(notificationMessage(method, params), undefined);
+      },
+      close: () => close(),
+      get inFlight() {
+        let n = 0;
+        for (const d of live) n += d.inFlight;
+        return n;
+      },
+    };
+    connections.add(member);
+
+    function close(): void {
+      if (closed) return;
+      closed = true;
+      connections.delete(member);
+      channel.close(new JsonRpcError(ErrorCode.InternalError, "Connection closed"));
+    }
+
+    /** The version and dispatcher an `initialize` request asks for; nothing is committed until it succeeds. */
+    function initialize(params: unknown, id: RequestId): { version: L; dispatcher: Dispatcher } | JsonRpcResponse {
+      if (dispatcher !== undefined) return errorResponse(id, ErrorCode.InvalidRequest, "Invalid Request: the connection is already initialized");
+      if (legacyVersions.length === 0) {
+        return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: initialize is not available; this server serves ${versions.join(", ")}`);
+      }
+      const asked = ownMember(params, "protocolVersion");
+      const chosen = legacyVersions.find((v) => v === asked) ?? legacyVersions[legacyVersions.length - 1];
+      const entry = served.get(chosen)!;
+      const owned = {
+        initialize: () => ({
+          protocolVersion: chosen,
+          capabilities: entry.capabilities,
+          serverInfo,
+          ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+        }),
+      };
+      return { version: chosen, dispatcher: dispatcherFor(chosen, { ...handlersFor(entry, info), ...owned }) };
+    }
+
+    async function handleLegacy(message: unknown, exchange: { signal?: AbortSignal } = {}): Promise<JsonRpcResponse | undefined> {
+      const envelope = readEnvelope(message);
+      try {
+        if (envelope.kind === "response") {
+          channel.receive(message);
+          return undefined;
+        }
+        if (envelope.kind === "invalid") return invalidRequest(envelope);
+        const { method } = envelope;
+        const id = envelope.kind === "request" ? envelope.id : undefined;
+        if (method === "initialize") {
+          // Only a request initializes; the connection takes its version once the answer is a result
+          // (invalid params leave it uninitialized, free to try again).
+          if (id === undefined) return undefined;
+          const chosen = initialize(envelope.params, id);
+          if (!("dispatcher" in chosen)) return chosen;
+          live.add(chosen.dispatcher);
+          let response: JsonRpcResponse | undefined;
+          try {
+            response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal });
+          } finally {
+            if (response !== undefined && "result" in response && dispatcher === undefined) {
+              protocolVersion = chosen.version;
+              initializeParams = paramsOf(message);
+              dispatcher = chosen.dispatcher;
+            } else if (dispatcher !== chosen.dispatcher) {
+              live.delete(chosen.dispatcher);
+            }
+          }
+          return response;
+        }
+        const target = dispatcher;
+        if (target === undefined || protocolVersion === undefined) {
+          // Before initialize only ping is answered (the lifecycle section of every legacy version).
+          if (id === undefined) return undefined;
+          if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
+          return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
+        }
+        const wrongEra = otherEraMethod(method, protocolVersion);
+        if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
+        const response = await target.handle(message, { peer, signal: exchange.signal });
+        if (response !== undefined && "result" in response) {
+          const params = paramsOf(message);
+          if (method === "logging/setLevel" && typeof params?.level === "string") logLevel = params.level;
+          if (method === "resources/subscribe") subscribed.add(params?.uri);
+          if (method === "resources/unsubscribe") subscribed.delete(params?.uri);
+        }
+        return response;
+      } catch {
+        // Only a hostile message gets here: answer without detail.
+        return envelope.kind === "request" ? errorResponse(envelope.id, ErrorCode.InternalError, "Internal error") : undefined;
+      }
+    }
+
+    return {
+      get protocolVersion() {
+        return protocolVersion;
+      },
+      get initializeParams() {
+        return initializeParams;
+      },
+      get inFlight() {
+        return member.inFlight;
+      },
+      handle: handleLegacy,
+      close,
+    };
+  }
+
+  async function publish(method: string, params?: Record<string, unknown>): Promise<void> {
+    const deliveries: Promise<void>[] = [];
+    const attempt = (deliver: () => Promise<void>): void => {
+      try {
+        deliveries.push(deliver());
+      } catch (error) {
+        deliveries.push(Promise.reject(error));
+      }
+    };
+    for (const listener of listeners) if (wants(listener.filter, method, params)) attempt(() => listener.deliver(method, params));
+    for (const connection of connections) attempt(() => connection.deliver(method, params));
+    await Promise.allSettled(deliveries);
+  }
+
+  function close(): void {
+    for (const listener of [...listeners]) listener.end();
+    for (const connection of [...connections]) connection.close();
+  }
+
+  return {
+    versions,
+    legacyVersions,
+    modernVersions,
+    eraOf,
+    connect,
+    handle,
+    publish,
+    close,
+    get inFlight() {
+      let n = 0;
+      for (const d of modernDispatchers.values()) n += d.inFlight;
+      for (const c of connections) n += c.inFlight;
+      return n;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+// createRouter as source, over synthetic tables: a router of one era only, and versions of any label.
+import { describe, expect, it } from "vitest";
+import { createDispatcher, type DispatcherOptions, type DispatcherTables } from "../../generator/runtime/dispatcher.js";
+import { emptyModernResult, emptyResult, objectNormalizer } from "../../generator/runtime/normalize.js";
+import { createRouter, type RouterTable } from "../../generator/runtime/router.js";
+
+/** The tables of a tiny version: ping and tools/list, plus initialize in the legacy era. */
+function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTables {
+  const modern = era === "modern";
+  const requests: DispatcherTables["requests"] = {
+    ping: { paramsRequired: false, normalize: modern ? emptyModernResult : emptyResult },
+    "tools/list": { paramsRequired: modern, normalize: objectNormalizer("tools/list", "ListToolsResult", modern ? ["complete"] : null) },
+    ...(modern ? {} : { initialize: { paramsRequired: true, normalize: objectNormalizer("initialize", "InitializeResult", null) } }),
+  };
+  return { protocolVersion, side: "server", requests, notifications: ["notifications/cancelled"], allRequests: Object.keys(requests) };
+}
+
+function version<V extends string, E extends "legacy" | "modern">(label: V, era: E) {
+  return { label, era, createDispatcher: (handlers: object, options?: DispatcherOptions) => createDispatcher(tables(label, era), handlers, options) };
+}
+
+const serverInfo = { name: "s", version: "1" };
+const handlers = { "tools/list": () => ({ tools: [] }) };
+const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "x", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+
+describe("a router of one legacy version", () => {
+  const table: RouterTable<"rev-a", never> = { versions: [version("rev-a", "legacy")], clientMessages: { ping: ["rev-a"], "tools/list": ["rev-a"], initialize: ["rev-a"] } };
+
+  it("initializes a connection with its only version, whatever the client asks", async () => {
+    const router = createRouter<"rev-a", never>(table, { serverInfo, versions: { "rev-a": { handlers, capabilities: { tools: {} } } } });
+    expect(router.modernVersions).toEqual([]);
+    const connection = router.connect(() => {});
+    expect(await connection.handle(initialize)).toStrictEqual({ jsonrpc: "2.0", id: 0, result: { protocolVersion: "rev-a", capabilities: { tools: {} }, serverInfo } });
+    expect(await connection.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" })).toStrictEqual({ jsonrpc: "2.0", id: 1, result: { tools: [] } });
+  });
+
+  it("answers a modern request with -32022 and no supported versions", async () => {
+    const router = createRouter<"rev-a", never>(table, { serverInfo, versions: { "rev-a": { handlers, capabilities: {} } } });
+    const meta = { "io.modelcontextprotocol/protocolVersion": "rev-a", "io.modelcontextprotocol/clientCapabilities": {} };
+    expect(await router.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } })).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32022, message: "Unsupported protocol version", data: { supported: [], requested: "rev-a" } },
+    });
+  });
+});
+
+describe("a router of one modern version", () => {
+  const table: RouterTable<never, "next"> = { versions: [version("next", "modern")], clientMessages: { ping: ["next"], "tools/list": ["next"] } };
+  const meta = { "io.modelcontextprotocol/protocolVersion": "next", "io.modelcontextprotocol/clientCapabilities": {} };
+
+  it("answers requests naming it, and refuses initialize on a connection naming what it serves", async () => {
+    const router = createRouter<never, "next">(table, { serverInfo, versions: { next: { handlers, capabilities: {} } } });
+    expect(await router.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } })).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { tools: [], resultType: "complete" },
+    });
+    expect(await router.connect(() => {}).handle(initialize)).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 0,
+      error: { code: -32601, message: "Method not found: initialize is not available; this server serves next" },
+    });
+  });
+
+  it("gives the router's onError to a version without its own, and the version's own takes precedence", async () => {
+    const seen: unknown[] = [];
+    const failing = {
+      "tools/list": () => {
+        throw new Error("x");
+      },
+    };
+    const router = createRouter<never, "next">(table, { serverInfo, versions: { next: { handlers: failing, capabilities: {} } }, onError: (_e, c) => void seen.push(["router", c]) });
+    await router.handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: meta } });
+    const own = createRouter<never, "next">(table, {
+      serverInfo,
+      versions: { next: { handlers: failing, capabilities: {}, dispatcher: { onError: (_e, c) => void seen.push(["version", c]) } } },
+      onError: (_e, c) => void seen.push(["router", c]),
+    });
+    await own.handle({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: meta } });
+    expect(seen).toEqual([
+      ["router", { kind: "request", method: "tools/list", id: 1, protocolVersion: "next" }],
+      ["version", { kind: "request", method: "tools/list", id: 2, protocolVersion: "next" }],
+    ]);
+  });
+});
