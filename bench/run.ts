@@ -1,10 +1,12 @@
 // `npm run bench`: side-by-side measurements, medians after a warm-up, a printed table and
 // bench/results.json. Benchmarks are not tests: nothing here fails on a time.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildVersionModel } from "../generator/model/build.js";
+import { loadSpec } from "../generator/spec/load.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -66,6 +68,66 @@ export function generationBenchmarks(): Row[] {
         met: true,
       },
       { name: "generate --check, unchanged tree (whole process)", value: check.check.median, unit: "ms", target: "≤ 500 ms", met: check.check.median <= 500 },
+    ];
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** The spec's published revisions beside the checkout (the development sample), or $MCP_SPEC_HISTORY_DIR. */
+const historyDir = path.resolve(
+  process.env.MCP_SPEC_HISTORY_DIR ||
+    [path.join(root, "..", "shared", "mcp-spec-history"), path.join(root, "..", "..", "shared", "mcp-spec-history")].find((d) => existsSync(d)) ||
+    path.join(root, "..", "shared", "mcp-spec-history"),
+);
+
+/**
+ * Generation cost per version: the six pinned versions alone, and with every sample revision the
+ * model accepts (a revision that is genuinely broken is left out) in one run. Growth no faster than
+ * linear means the larger run costs no more per version than the six.
+ */
+export function scalingBenchmarks(): Row[] {
+  const name = "generation per version: 6 pinned + the sample revisions in one run, vs 6 pinned alone (no cache, whole process)";
+  const target = "≤ 1.0× the six-version cost per version";
+  if (!existsSync(historyDir)) return [{ name: `${name}: no revisions at ${historyDir}`, value: NaN, unit: "ms", target, met: false }];
+  const out = mkdtempSync(path.join(tmpdir(), "mcp-codegen-bench-"));
+  try {
+    const revisions = readdirSync(historyDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(path.join(historyDir, e.name, "schema.json")))
+      .map((e) => e.name)
+      .filter((label) => {
+        try {
+          buildVersionModel(loadSpec(path.join(historyDir, label, "schema.json"), label), { specCommit: null });
+          return true;
+        } catch {
+          return false;
+        }
+      });
+    const folder = (dir: string, entries: Array<[string, string]>) => {
+      for (const [label, file] of entries) {
+        mkdirSync(path.join(dir, label), { recursive: true });
+        copyFileSync(file, path.join(dir, label, "schema.json"));
+      }
+      return dir;
+    };
+    const pinned = labels.map((l): [string, string] => [l, path.join(schemasDir, l, "schema.json")]);
+    const six = folder(path.join(out, "six"), pinned);
+    const all = folder(path.join(out, "all"), [...pinned, ...revisions.map((l): [string, string] => [l, path.join(historyDir, l, "schema.json")])]);
+    const count = labels.length + revisions.length;
+    let gen: ReturnType<typeof sideBySide>;
+    try {
+      gen = sideBySide({
+        six: () => timeProcess([cli, "generate", "--no-cache", "--schemas", six, "--out", path.join(out, "six-out")]),
+        all: () => timeProcess([cli, "generate", "--no-cache", "--schemas", all, "--out", path.join(out, "all-out")]),
+      });
+    } catch (e) {
+      const why = (e as Error).message.split("\n").find((l) => /error/i.test(l)) ?? (e as Error).message.split("\n")[0];
+      return [{ name: `${name}: generation failed (${why.slice(0, 160)})`, value: NaN, unit: "ms", target, met: false }];
+    }
+    const perSix = gen.six.median / labels.length;
+    const perAll = gen.all.median / count;
+    return [
+      { name: `generation per version, ${count} versions (6 pinned + ${revisions.length} sample revisions) in one run (no cache, whole process)`, value: perAll, unit: "ms", baseline: perSix, ratio: perAll / perSix, target, met: perAll <= perSix },
     ];
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -143,7 +205,7 @@ async function runtimeBenchmarks(): Promise<Row[]> {
 
 async function main() {
   const { transportBenchmarks } = await import("./transports.js");
-  const rows: Row[] = [...generationBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS))];
+  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS))];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",

@@ -6,20 +6,7 @@
 // false for a valid value where the schema uses a construct it does not check exactly; the
 // dispatcher then asks the zod schema, which also says why. Only own properties are read, objects
 // must have Object.prototype or null as prototype, arrays are not objects.
-
-const OP = Object.prototype;
-
-/** An object as JSON.parse makes it: not an array, prototype Object.prototype or null. */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p: unknown = Object.getPrototypeOf(v);
-  return p === OP || p === null;
-}
-
-/** The guard of params a method does not describe: any value. */
-function acceptAny(_value: unknown): boolean {
-  return true;
-}
+import { OP, isPlainObject } from "../runtime/schema-support.js";
 
 function isAnnotated$1(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -31,7 +18,7 @@ function isAnnotated$1(v: unknown): boolean {
 }
 
 function isAnnotated$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isAnnotated$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -42,7 +29,7 @@ function isAnnotated$2(v: unknown): boolean {
 
 /** True only if the value is a valid Annotated (false: ask AnnotatedSchema). */
 export function isAnnotated(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotated$2(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
@@ -51,7 +38,7 @@ export function isAnnotated(v: unknown): boolean {
 
 /** True only if the value is a valid BlobResourceContents (false: ask BlobResourceContentsSchema). */
 export function isBlobResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.blob;
   if (x === undefined || !(typeof x === "string") || ("blob" in OP && !Object.hasOwn(v, "blob"))) return false;
@@ -63,18 +50,18 @@ export function isBlobResourceContents(v: unknown): boolean {
 }
 
 function isCallToolRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   return true;
 }
 
 /** True only if the value is a valid CallToolRequest (false: ask CallToolRequestSchema). */
 export function isCallToolRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "tools/call") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -94,19 +81,19 @@ function isCallToolResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolResult (false: ask CallToolResultSchema). */
 export function isCallToolResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isCallToolResult$1(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.isError;
   if (x !== undefined && (!(typeof x === "boolean") || ("isError" in OP && !Object.hasOwn(v, "isError")))) return false;
   return true;
 }
 
 function isCancelledNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -117,7 +104,7 @@ function isCancelledNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotification (false: ask CancelledNotificationSchema). */
 export function isCancelledNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/cancelled") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -127,17 +114,17 @@ export function isCancelledNotification(v: unknown): boolean {
 }
 
 function isClientCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isClientCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -146,14 +133,14 @@ function isClientCapabilities$2(v: unknown): boolean {
 
 /** True only if the value is a valid ClientCapabilities (false: ask ClientCapabilitiesSchema). */
 export function isClientCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.experimental;
   if (x !== undefined && (!(isClientCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.roots;
   if (x !== undefined && (!(isClientCapabilities$2(x)) || ("roots" in OP && !Object.hasOwn(v, "roots")))) return false;
   x = v.sampling;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
   return true;
 }
 
@@ -173,7 +160,7 @@ export function isClientResult(v: unknown): boolean {
 }
 
 function isCompleteRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -183,7 +170,7 @@ function isCompleteRequest$1(v: unknown): boolean {
 }
 
 function isCompleteRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequest$1(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -194,7 +181,7 @@ function isCompleteRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequest (false: ask CompleteRequestSchema). */
 export function isCompleteRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "completion/complete") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -213,7 +200,7 @@ function isCompleteResult$1(v: unknown): boolean {
 }
 
 function isCompleteResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.values;
   if (x === undefined || !(isCompleteResult$1(x)) || ("values" in OP && !Object.hasOwn(v, "values"))) return false;
@@ -226,12 +213,12 @@ function isCompleteResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteResult (false: ask CompleteResultSchema). */
 export function isCompleteResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completion;
   if (x === undefined || !(isCompleteResult$2(x)) || ("completion" in OP && !Object.hasOwn(v, "completion"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -254,7 +241,7 @@ function isCreateMessageRequest$2(v: unknown): boolean {
 }
 
 function isCreateMessageRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -263,7 +250,7 @@ function isCreateMessageRequest$3(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -277,7 +264,7 @@ function isCreateMessageRequest$3(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequest (false: ask CreateMessageRequestSchema). */
 export function isCreateMessageRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "sampling/createMessage") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -288,7 +275,7 @@ export function isCreateMessageRequest(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageResult (false: ask CreateMessageResultSchema). */
 export function isCreateMessageResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -297,7 +284,7 @@ export function isCreateMessageResult(v: unknown): boolean {
   x = v.role;
   if (x === undefined || !(isRole(x)) || ("role" in OP && !Object.hasOwn(v, "role"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.stopReason;
   if (x !== undefined && (!(typeof x === "string") || ("stopReason" in OP && !Object.hasOwn(v, "stopReason")))) return false;
   return true;
@@ -318,7 +305,7 @@ function isEmbeddedResource$1(v: unknown): boolean {
 }
 
 function isEmbeddedResource$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isEmbeddedResource$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -329,7 +316,7 @@ function isEmbeddedResource$2(v: unknown): boolean {
 
 /** True only if the value is a valid EmbeddedResource (false: ask EmbeddedResourceSchema). */
 export function isEmbeddedResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -346,7 +333,7 @@ export function isEmptyResult(v: unknown): boolean {
 }
 
 function isGetPromptRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -356,7 +343,7 @@ function isGetPromptRequest$1(v: unknown): boolean {
 }
 
 function isGetPromptRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -367,7 +354,7 @@ function isGetPromptRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequest (false: ask GetPromptRequestSchema). */
 export function isGetPromptRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "prompts/get") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -387,12 +374,12 @@ function isGetPromptResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptResult (false: ask GetPromptResultSchema). */
 export function isGetPromptResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.messages;
   if (x === undefined || !(isGetPromptResult$1(x)) || ("messages" in OP && !Object.hasOwn(v, "messages"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.description;
   if (x !== undefined && (!(typeof x === "string") || ("description" in OP && !Object.hasOwn(v, "description")))) return false;
   return true;
@@ -408,7 +395,7 @@ function isImageContent$1(v: unknown): boolean {
 }
 
 function isImageContent$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isImageContent$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -419,7 +406,7 @@ function isImageContent$2(v: unknown): boolean {
 
 /** True only if the value is a valid ImageContent (false: ask ImageContentSchema). */
 export function isImageContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "image") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -434,7 +421,7 @@ export function isImageContent(v: unknown): boolean {
 
 /** True only if the value is a valid Implementation (false: ask ImplementationSchema). */
 export function isImplementation(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -444,7 +431,7 @@ export function isImplementation(v: unknown): boolean {
 }
 
 function isInitializeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -457,7 +444,7 @@ function isInitializeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeRequest (false: ask InitializeRequestSchema). */
 export function isInitializeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "initialize") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -468,7 +455,7 @@ export function isInitializeRequest(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeResult (false: ask InitializeResultSchema). */
 export function isInitializeResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isServerCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -477,23 +464,23 @@ export function isInitializeResult(v: unknown): boolean {
   x = v.serverInfo;
   if (x === undefined || !(isImplementation(x)) || ("serverInfo" in OP && !Object.hasOwn(v, "serverInfo"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.instructions;
   if (x !== undefined && (!(typeof x === "string") || ("instructions" in OP && !Object.hasOwn(v, "instructions")))) return false;
   return true;
 }
 
 function isInitializedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid InitializedNotification (false: ask InitializedNotificationSchema). */
 export function isInitializedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/initialized") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -503,7 +490,7 @@ export function isInitializedNotification(v: unknown): boolean {
 }
 
 function isJSONRPCError$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -516,7 +503,7 @@ function isJSONRPCError$1(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCError (false: ask JSONRPCErrorSchema). */
 export function isJSONRPCError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -533,16 +520,16 @@ export function isJSONRPCMessage(v: unknown): boolean {
 }
 
 function isJSONRPCNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid JSONRPCNotification (false: ask JSONRPCNotificationSchema). */
 export function isJSONRPCNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -554,7 +541,7 @@ export function isJSONRPCNotification(v: unknown): boolean {
 }
 
 function isJSONRPCRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -562,7 +549,7 @@ function isJSONRPCRequest$1(v: unknown): boolean {
 }
 
 function isJSONRPCRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isJSONRPCRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -571,7 +558,7 @@ function isJSONRPCRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCRequest (false: ask JSONRPCRequestSchema). */
 export function isJSONRPCRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -586,7 +573,7 @@ export function isJSONRPCRequest(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCResponse (false: ask JSONRPCResponseSchema). */
 export function isJSONRPCResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -598,7 +585,7 @@ export function isJSONRPCResponse(v: unknown): boolean {
 }
 
 function isListPromptsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -607,7 +594,7 @@ function isListPromptsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsRequest (false: ask ListPromptsRequestSchema). */
 export function isListPromptsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "prompts/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -627,19 +614,19 @@ function isListPromptsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsResult (false: ask ListPromptsResultSchema). */
 export function isListPromptsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.prompts;
   if (x === undefined || !(isListPromptsResult$1(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListResourceTemplatesRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -648,7 +635,7 @@ function isListResourceTemplatesRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesRequest (false: ask ListResourceTemplatesRequestSchema). */
 export function isListResourceTemplatesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/templates/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -668,19 +655,19 @@ function isListResourceTemplatesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesResult (false: ask ListResourceTemplatesResultSchema). */
 export function isListResourceTemplatesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resourceTemplates;
   if (x === undefined || !(isListResourceTemplatesResult$1(x)) || ("resourceTemplates" in OP && !Object.hasOwn(v, "resourceTemplates"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListResourcesRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -689,7 +676,7 @@ function isListResourcesRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesRequest (false: ask ListResourcesRequestSchema). */
 export function isListResourcesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -709,19 +696,19 @@ function isListResourcesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesResult (false: ask ListResourcesResultSchema). */
 export function isListResourcesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resources;
   if (x === undefined || !(isListResourcesResult$1(x)) || ("resources" in OP && !Object.hasOwn(v, "resources"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListRootsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -729,7 +716,7 @@ function isListRootsRequest$1(v: unknown): boolean {
 }
 
 function isListRootsRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isListRootsRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -738,7 +725,7 @@ function isListRootsRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsRequest (false: ask ListRootsRequestSchema). */
 export function isListRootsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "roots/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -758,17 +745,17 @@ function isListRootsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsResult (false: ask ListRootsResultSchema). */
 export function isListRootsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.roots;
   if (x === undefined || !(isListRootsResult$1(x)) || ("roots" in OP && !Object.hasOwn(v, "roots"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isListToolsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -777,7 +764,7 @@ function isListToolsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsRequest (false: ask ListToolsRequestSchema). */
 export function isListToolsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "tools/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -797,12 +784,12 @@ function isListToolsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsResult (false: ask ListToolsResultSchema). */
 export function isListToolsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.tools;
   if (x === undefined || !(isListToolsResult$1(x)) || ("tools" in OP && !Object.hasOwn(v, "tools"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -814,10 +801,9 @@ export function isLoggingLevel(v: unknown): boolean {
 }
 
 function isLoggingMessageNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v.logger;
@@ -827,7 +813,7 @@ function isLoggingMessageNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotification (false: ask LoggingMessageNotificationSchema). */
 export function isLoggingMessageNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/message") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -838,7 +824,7 @@ export function isLoggingMessageNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ModelHint (false: ask ModelHintSchema). */
 export function isModelHint(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
@@ -856,7 +842,7 @@ function isModelPreferences$1(v: unknown): boolean {
 
 /** True only if the value is a valid ModelPreferences (false: ask ModelPreferencesSchema). */
 export function isModelPreferences(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.costPriority;
   if (x !== undefined && (!(typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 1) || ("costPriority" in OP && !Object.hasOwn(v, "costPriority")))) return false;
@@ -870,16 +856,16 @@ export function isModelPreferences(v: unknown): boolean {
 }
 
 function isNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid Notification (false: ask NotificationSchema). */
 export function isNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -889,7 +875,7 @@ export function isNotification(v: unknown): boolean {
 }
 
 function isPaginatedRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -898,7 +884,7 @@ function isPaginatedRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequest (false: ask PaginatedRequestSchema). */
 export function isPaginatedRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -909,17 +895,17 @@ export function isPaginatedRequest(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedResult (false: ask PaginatedResultSchema). */
 export function isPaginatedResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isPingRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -927,7 +913,7 @@ function isPingRequest$1(v: unknown): boolean {
 }
 
 function isPingRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPingRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -936,7 +922,7 @@ function isPingRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid PingRequest (false: ask PingRequestSchema). */
 export function isPingRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "ping") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -946,7 +932,7 @@ export function isPingRequest(v: unknown): boolean {
 }
 
 function isProgressNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -959,7 +945,7 @@ function isProgressNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotification (false: ask ProgressNotificationSchema). */
 export function isProgressNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/progress") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -984,7 +970,7 @@ function isPrompt$1(v: unknown): boolean {
 
 /** True only if the value is a valid Prompt (false: ask PromptSchema). */
 export function isPrompt(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -997,7 +983,7 @@ export function isPrompt(v: unknown): boolean {
 
 /** True only if the value is a valid PromptArgument (false: ask PromptArgumentSchema). */
 export function isPromptArgument(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1009,16 +995,16 @@ export function isPromptArgument(v: unknown): boolean {
 }
 
 function isPromptListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid PromptListChangedNotification (false: ask PromptListChangedNotificationSchema). */
 export function isPromptListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/prompts/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1029,7 +1015,7 @@ export function isPromptListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid PromptMessage (false: ask PromptMessageSchema). */
 export function isPromptMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isEmbeddedResource(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1040,7 +1026,7 @@ export function isPromptMessage(v: unknown): boolean {
 
 /** True only if the value is a valid PromptReference (false: ask PromptReferenceSchema). */
 export function isPromptReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/prompt") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1050,7 +1036,7 @@ export function isPromptReference(v: unknown): boolean {
 }
 
 function isReadResourceRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1059,7 +1045,7 @@ function isReadResourceRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequest (false: ask ReadResourceRequestSchema). */
 export function isReadResourceRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/read") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1079,17 +1065,17 @@ function isReadResourceResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceResult (false: ask ReadResourceResultSchema). */
 export function isReadResourceResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.contents;
   if (x === undefined || !(isReadResourceResult$1(x)) || ("contents" in OP && !Object.hasOwn(v, "contents"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1097,7 +1083,7 @@ function isRequest$1(v: unknown): boolean {
 }
 
 function isRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1106,7 +1092,7 @@ function isRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid Request (false: ask RequestSchema). */
 export function isRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1130,7 +1116,7 @@ function isResource$1(v: unknown): boolean {
 }
 
 function isResource$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isResource$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -1141,7 +1127,7 @@ function isResource$2(v: unknown): boolean {
 
 /** True only if the value is a valid Resource (false: ask ResourceSchema). */
 export function isResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1160,7 +1146,7 @@ export function isResource(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceContents (false: ask ResourceContentsSchema). */
 export function isResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1170,16 +1156,16 @@ export function isResourceContents(v: unknown): boolean {
 }
 
 function isResourceListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ResourceListChangedNotification (false: ask ResourceListChangedNotificationSchema). */
 export function isResourceListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/resources/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1190,7 +1176,7 @@ export function isResourceListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceReference (false: ask ResourceReferenceSchema). */
 export function isResourceReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1209,7 +1195,7 @@ function isResourceTemplate$1(v: unknown): boolean {
 }
 
 function isResourceTemplate$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isResourceTemplate$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -1220,7 +1206,7 @@ function isResourceTemplate$2(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplate (false: ask ResourceTemplateSchema). */
 export function isResourceTemplate(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1236,7 +1222,7 @@ export function isResourceTemplate(v: unknown): boolean {
 }
 
 function isResourceUpdatedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1245,7 +1231,7 @@ function isResourceUpdatedNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotification (false: ask ResourceUpdatedNotificationSchema). */
 export function isResourceUpdatedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/resources/updated") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1256,10 +1242,10 @@ export function isResourceUpdatedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid Result (false: ask ResultSchema). */
 export function isResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -1270,7 +1256,7 @@ export function isRole(v: unknown): boolean {
 
 /** True only if the value is a valid Root (false: ask RootSchema). */
 export function isRoot(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1280,16 +1266,16 @@ export function isRoot(v: unknown): boolean {
 }
 
 function isRootsListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid RootsListChangedNotification (false: ask RootsListChangedNotificationSchema). */
 export function isRootsListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/roots/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1300,7 +1286,7 @@ export function isRootsListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid SamplingMessage (false: ask SamplingMessageSchema). */
 export function isSamplingMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1310,17 +1296,17 @@ export function isSamplingMessage(v: unknown): boolean {
 }
 
 function isServerCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isServerCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1328,7 +1314,7 @@ function isServerCapabilities$2(v: unknown): boolean {
 }
 
 function isServerCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1338,7 +1324,7 @@ function isServerCapabilities$3(v: unknown): boolean {
 }
 
 function isServerCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1347,12 +1333,12 @@ function isServerCapabilities$4(v: unknown): boolean {
 
 /** True only if the value is a valid ServerCapabilities (false: ask ServerCapabilitiesSchema). */
 export function isServerCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.experimental;
   if (x !== undefined && (!(isServerCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.logging;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
   x = v.prompts;
   if (x !== undefined && (!(isServerCapabilities$2(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts")))) return false;
   x = v.resources;
@@ -1378,7 +1364,7 @@ export function isServerResult(v: unknown): boolean {
 }
 
 function isSetLevelRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -1387,7 +1373,7 @@ function isSetLevelRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid SetLevelRequest (false: ask SetLevelRequestSchema). */
 export function isSetLevelRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "logging/setLevel") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1397,7 +1383,7 @@ export function isSetLevelRequest(v: unknown): boolean {
 }
 
 function isSubscribeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1406,7 +1392,7 @@ function isSubscribeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid SubscribeRequest (false: ask SubscribeRequestSchema). */
 export function isSubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/subscribe") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1425,7 +1411,7 @@ function isTextContent$1(v: unknown): boolean {
 }
 
 function isTextContent$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isTextContent$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -1436,7 +1422,7 @@ function isTextContent$2(v: unknown): boolean {
 
 /** True only if the value is a valid TextContent (false: ask TextContentSchema). */
 export function isTextContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "text") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1449,7 +1435,7 @@ export function isTextContent(v: unknown): boolean {
 
 /** True only if the value is a valid TextResourceContents (false: ask TextResourceContentsSchema). */
 export function isTextResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
@@ -1461,11 +1447,11 @@ export function isTextResourceContents(v: unknown): boolean {
 }
 
 function isTool$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
@@ -1480,7 +1466,7 @@ function isTool$2(v: unknown): boolean {
 }
 
 function isTool$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1493,7 +1479,7 @@ function isTool$3(v: unknown): boolean {
 
 /** True only if the value is a valid Tool (false: ask ToolSchema). */
 export function isTool(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.inputSchema;
   if (x === undefined || !(isTool$3(x)) || ("inputSchema" in OP && !Object.hasOwn(v, "inputSchema"))) return false;
@@ -1505,16 +1491,16 @@ export function isTool(v: unknown): boolean {
 }
 
 function isToolListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ToolListChangedNotification (false: ask ToolListChangedNotificationSchema). */
 export function isToolListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/tools/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1524,7 +1510,7 @@ export function isToolListChangedNotification(v: unknown): boolean {
 }
 
 function isUnsubscribeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1533,7 +1519,7 @@ function isUnsubscribeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid UnsubscribeRequest (false: ask UnsubscribeRequestSchema). */
 export function isUnsubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/unsubscribe") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1543,7 +1529,7 @@ export function isUnsubscribeRequest(v: unknown): boolean {
 }
 
 function isCompleteRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1553,7 +1539,7 @@ function isCompleteRequest$3(v: unknown): boolean {
 }
 
 function isCompleteRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequest$3(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -1563,7 +1549,7 @@ function isCompleteRequest$params(v: unknown): boolean {
 }
 
 function isInitializeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -1575,7 +1561,7 @@ function isInitializeRequest$params(v: unknown): boolean {
 }
 
 function isSetLevelRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -1583,7 +1569,7 @@ function isSetLevelRequest$params(v: unknown): boolean {
 }
 
 function isPingRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1591,7 +1577,7 @@ function isPingRequest$3(v: unknown): boolean {
 }
 
 function isPingRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPingRequest$3(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1599,7 +1585,7 @@ function isPingRequest$params(v: unknown): boolean {
 }
 
 function isGetPromptRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -1609,7 +1595,7 @@ function isGetPromptRequest$3(v: unknown): boolean {
 }
 
 function isGetPromptRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1619,7 +1605,7 @@ function isGetPromptRequest$params(v: unknown): boolean {
 }
 
 function isListPromptsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1627,7 +1613,7 @@ function isListPromptsRequest$params(v: unknown): boolean {
 }
 
 function isListResourcesRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1635,7 +1621,7 @@ function isListResourcesRequest$params(v: unknown): boolean {
 }
 
 function isReadResourceRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1643,7 +1629,7 @@ function isReadResourceRequest$params(v: unknown): boolean {
 }
 
 function isSubscribeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1651,7 +1637,7 @@ function isSubscribeRequest$params(v: unknown): boolean {
 }
 
 function isListResourceTemplatesRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1659,7 +1645,7 @@ function isListResourceTemplatesRequest$params(v: unknown): boolean {
 }
 
 function isUnsubscribeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1667,7 +1653,7 @@ function isUnsubscribeRequest$params(v: unknown): boolean {
 }
 
 function isListRootsRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1675,7 +1661,7 @@ function isListRootsRequest$3(v: unknown): boolean {
 }
 
 function isListRootsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isListRootsRequest$3(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1701,7 +1687,7 @@ function isCreateMessageRequest$5(v: unknown): boolean {
 }
 
 function isCreateMessageRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -1710,7 +1696,7 @@ function isCreateMessageRequest$params(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -1723,17 +1709,17 @@ function isCreateMessageRequest$params(v: unknown): boolean {
 }
 
 function isCallToolRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   return true;
 }
 
 function isListToolsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1741,7 +1727,7 @@ function isListToolsRequest$params(v: unknown): boolean {
 }
 
 function isCancelledNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -1751,18 +1737,17 @@ function isCancelledNotification$params(v: unknown): boolean {
 }
 
 function isInitializedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isLoggingMessageNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v.logger;
@@ -1771,7 +1756,7 @@ function isLoggingMessageNotification$params(v: unknown): boolean {
 }
 
 function isProgressNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -1783,23 +1768,23 @@ function isProgressNotification$params(v: unknown): boolean {
 }
 
 function isPromptListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isResourceListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isResourceUpdatedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1807,18 +1792,18 @@ function isResourceUpdatedNotification$params(v: unknown): boolean {
 }
 
 function isRootsListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isToolListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 

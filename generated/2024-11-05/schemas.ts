@@ -5,9 +5,9 @@
 // JSON Schema does (draft-07): unknown keys are kept where objects are open and rejected where
 // they are closed; `format` is an annotation and is not asserted.
 import * as z from "zod";
+import { integer } from "../runtime/schema-support.js";
 
-/** JSON Schema `integer`: any integral number (1.0 included, not only safe integers). */
-const integer = () => z.number().refine(Number.isInteger, { message: "Invalid input: expected integer" });
+export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
 export const RoleSchema = z.enum(["assistant", "user"]);
 export const AnnotatedSchema = z.looseObject({
@@ -375,17 +375,3 @@ export const notificationParamsSchemas = {
   "notifications/roots/list_changed": z.looseObject({_meta: z.looseObject({}).optional()}),
   "notifications/tools/list_changed": z.looseObject({_meta: z.looseObject({}).optional()}),
 };
-
-function pointerToken(token: PropertyKey): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** The JSON pointers (RFC 6901; "" is the whole value) of the values a zod error rejects, each once. */
-export function issuePaths(error: z.ZodError): string[] {
-  return [...new Set(error.issues.map((issue) => issue.path.map((t) => "/" + pointerToken(t)).join("")))];
-}
-
-/** One line per failing value: `<pointer>: <message>`, joined by "; ". */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.map((t) => "/" + pointerToken(t)).join("") || "(root)"}: ${issue.message}`).join("; ");
-}

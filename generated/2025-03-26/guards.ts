@@ -6,20 +6,7 @@
 // false for a valid value where the schema uses a construct it does not check exactly; the
 // dispatcher then asks the zod schema, which also says why. Only own properties are read, objects
 // must have Object.prototype or null as prototype, arrays are not objects.
-
-const OP = Object.prototype;
-
-/** An object as JSON.parse makes it: not an array, prototype Object.prototype or null. */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p: unknown = Object.getPrototypeOf(v);
-  return p === OP || p === null;
-}
-
-/** The guard of params a method does not describe: any value. */
-function acceptAny(_value: unknown): boolean {
-  return true;
-}
+import { OP, isPlainObject } from "../runtime/schema-support.js";
 
 function isAnnotations$1(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -32,7 +19,7 @@ function isAnnotations$1(v: unknown): boolean {
 
 /** True only if the value is a valid Annotations (false: ask AnnotationsSchema). */
 export function isAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isAnnotations$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -43,7 +30,7 @@ export function isAnnotations(v: unknown): boolean {
 
 /** True only if the value is a valid AudioContent (false: ask AudioContentSchema). */
 export function isAudioContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "audio") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -58,7 +45,7 @@ export function isAudioContent(v: unknown): boolean {
 
 /** True only if the value is a valid BlobResourceContents (false: ask BlobResourceContentsSchema). */
 export function isBlobResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.blob;
   if (x === undefined || !(typeof x === "string") || ("blob" in OP && !Object.hasOwn(v, "blob"))) return false;
@@ -70,18 +57,18 @@ export function isBlobResourceContents(v: unknown): boolean {
 }
 
 function isCallToolRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   return true;
 }
 
 /** True only if the value is a valid CallToolRequest (false: ask CallToolRequestSchema). */
 export function isCallToolRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "tools/call") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -101,19 +88,19 @@ function isCallToolResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolResult (false: ask CallToolResultSchema). */
 export function isCallToolResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isCallToolResult$1(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.isError;
   if (x !== undefined && (!(typeof x === "boolean") || ("isError" in OP && !Object.hasOwn(v, "isError")))) return false;
   return true;
 }
 
 function isCancelledNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -124,7 +111,7 @@ function isCancelledNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotification (false: ask CancelledNotificationSchema). */
 export function isCancelledNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/cancelled") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -134,17 +121,17 @@ export function isCancelledNotification(v: unknown): boolean {
 }
 
 function isClientCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isClientCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -153,14 +140,14 @@ function isClientCapabilities$2(v: unknown): boolean {
 
 /** True only if the value is a valid ClientCapabilities (false: ask ClientCapabilitiesSchema). */
 export function isClientCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.experimental;
   if (x !== undefined && (!(isClientCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.roots;
   if (x !== undefined && (!(isClientCapabilities$2(x)) || ("roots" in OP && !Object.hasOwn(v, "roots")))) return false;
   x = v.sampling;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
   return true;
 }
 
@@ -180,7 +167,7 @@ export function isClientResult(v: unknown): boolean {
 }
 
 function isCompleteRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -190,7 +177,7 @@ function isCompleteRequest$1(v: unknown): boolean {
 }
 
 function isCompleteRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequest$1(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -201,7 +188,7 @@ function isCompleteRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequest (false: ask CompleteRequestSchema). */
 export function isCompleteRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "completion/complete") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -220,7 +207,7 @@ function isCompleteResult$1(v: unknown): boolean {
 }
 
 function isCompleteResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.values;
   if (x === undefined || !(isCompleteResult$1(x)) || ("values" in OP && !Object.hasOwn(v, "values"))) return false;
@@ -233,12 +220,12 @@ function isCompleteResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteResult (false: ask CompleteResultSchema). */
 export function isCompleteResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completion;
   if (x === undefined || !(isCompleteResult$2(x)) || ("completion" in OP && !Object.hasOwn(v, "completion"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -261,7 +248,7 @@ function isCreateMessageRequest$2(v: unknown): boolean {
 }
 
 function isCreateMessageRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -270,7 +257,7 @@ function isCreateMessageRequest$3(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -284,7 +271,7 @@ function isCreateMessageRequest$3(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequest (false: ask CreateMessageRequestSchema). */
 export function isCreateMessageRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "sampling/createMessage") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -295,7 +282,7 @@ export function isCreateMessageRequest(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageResult (false: ask CreateMessageResultSchema). */
 export function isCreateMessageResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -304,7 +291,7 @@ export function isCreateMessageResult(v: unknown): boolean {
   x = v.role;
   if (x === undefined || !(isRole(x)) || ("role" in OP && !Object.hasOwn(v, "role"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.stopReason;
   if (x !== undefined && (!(typeof x === "string") || ("stopReason" in OP && !Object.hasOwn(v, "stopReason")))) return false;
   return true;
@@ -317,7 +304,7 @@ export function isCursor(v: unknown): boolean {
 
 /** True only if the value is a valid EmbeddedResource (false: ask EmbeddedResourceSchema). */
 export function isEmbeddedResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -334,7 +321,7 @@ export function isEmptyResult(v: unknown): boolean {
 }
 
 function isGetPromptRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -344,7 +331,7 @@ function isGetPromptRequest$1(v: unknown): boolean {
 }
 
 function isGetPromptRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -355,7 +342,7 @@ function isGetPromptRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequest (false: ask GetPromptRequestSchema). */
 export function isGetPromptRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "prompts/get") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -375,12 +362,12 @@ function isGetPromptResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptResult (false: ask GetPromptResultSchema). */
 export function isGetPromptResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.messages;
   if (x === undefined || !(isGetPromptResult$1(x)) || ("messages" in OP && !Object.hasOwn(v, "messages"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.description;
   if (x !== undefined && (!(typeof x === "string") || ("description" in OP && !Object.hasOwn(v, "description")))) return false;
   return true;
@@ -388,7 +375,7 @@ export function isGetPromptResult(v: unknown): boolean {
 
 /** True only if the value is a valid ImageContent (false: ask ImageContentSchema). */
 export function isImageContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "image") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -403,7 +390,7 @@ export function isImageContent(v: unknown): boolean {
 
 /** True only if the value is a valid Implementation (false: ask ImplementationSchema). */
 export function isImplementation(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -413,7 +400,7 @@ export function isImplementation(v: unknown): boolean {
 }
 
 function isInitializeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -426,7 +413,7 @@ function isInitializeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeRequest (false: ask InitializeRequestSchema). */
 export function isInitializeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "initialize") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -437,7 +424,7 @@ export function isInitializeRequest(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeResult (false: ask InitializeResultSchema). */
 export function isInitializeResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isServerCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -446,23 +433,23 @@ export function isInitializeResult(v: unknown): boolean {
   x = v.serverInfo;
   if (x === undefined || !(isImplementation(x)) || ("serverInfo" in OP && !Object.hasOwn(v, "serverInfo"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.instructions;
   if (x !== undefined && (!(typeof x === "string") || ("instructions" in OP && !Object.hasOwn(v, "instructions")))) return false;
   return true;
 }
 
 function isInitializedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid InitializedNotification (false: ask InitializedNotificationSchema). */
 export function isInitializedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/initialized") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -500,7 +487,7 @@ export function isJSONRPCBatchResponse(v: unknown): boolean {
 }
 
 function isJSONRPCError$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -513,7 +500,7 @@ function isJSONRPCError$1(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCError (false: ask JSONRPCErrorSchema). */
 export function isJSONRPCError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -548,16 +535,16 @@ export function isJSONRPCMessage(v: unknown): boolean {
 }
 
 function isJSONRPCNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid JSONRPCNotification (false: ask JSONRPCNotificationSchema). */
 export function isJSONRPCNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -569,7 +556,7 @@ export function isJSONRPCNotification(v: unknown): boolean {
 }
 
 function isJSONRPCRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -577,7 +564,7 @@ function isJSONRPCRequest$1(v: unknown): boolean {
 }
 
 function isJSONRPCRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isJSONRPCRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -586,7 +573,7 @@ function isJSONRPCRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCRequest (false: ask JSONRPCRequestSchema). */
 export function isJSONRPCRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -601,7 +588,7 @@ export function isJSONRPCRequest(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCResponse (false: ask JSONRPCResponseSchema). */
 export function isJSONRPCResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -613,7 +600,7 @@ export function isJSONRPCResponse(v: unknown): boolean {
 }
 
 function isListPromptsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -622,7 +609,7 @@ function isListPromptsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsRequest (false: ask ListPromptsRequestSchema). */
 export function isListPromptsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "prompts/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -642,19 +629,19 @@ function isListPromptsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsResult (false: ask ListPromptsResultSchema). */
 export function isListPromptsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.prompts;
   if (x === undefined || !(isListPromptsResult$1(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListResourceTemplatesRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -663,7 +650,7 @@ function isListResourceTemplatesRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesRequest (false: ask ListResourceTemplatesRequestSchema). */
 export function isListResourceTemplatesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/templates/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -683,19 +670,19 @@ function isListResourceTemplatesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesResult (false: ask ListResourceTemplatesResultSchema). */
 export function isListResourceTemplatesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resourceTemplates;
   if (x === undefined || !(isListResourceTemplatesResult$1(x)) || ("resourceTemplates" in OP && !Object.hasOwn(v, "resourceTemplates"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListResourcesRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -704,7 +691,7 @@ function isListResourcesRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesRequest (false: ask ListResourcesRequestSchema). */
 export function isListResourcesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -724,19 +711,19 @@ function isListResourcesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesResult (false: ask ListResourcesResultSchema). */
 export function isListResourcesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resources;
   if (x === undefined || !(isListResourcesResult$1(x)) || ("resources" in OP && !Object.hasOwn(v, "resources"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListRootsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -744,7 +731,7 @@ function isListRootsRequest$1(v: unknown): boolean {
 }
 
 function isListRootsRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isListRootsRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -753,7 +740,7 @@ function isListRootsRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsRequest (false: ask ListRootsRequestSchema). */
 export function isListRootsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "roots/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -773,17 +760,17 @@ function isListRootsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsResult (false: ask ListRootsResultSchema). */
 export function isListRootsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.roots;
   if (x === undefined || !(isListRootsResult$1(x)) || ("roots" in OP && !Object.hasOwn(v, "roots"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isListToolsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -792,7 +779,7 @@ function isListToolsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsRequest (false: ask ListToolsRequestSchema). */
 export function isListToolsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "tools/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -812,12 +799,12 @@ function isListToolsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsResult (false: ask ListToolsResultSchema). */
 export function isListToolsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.tools;
   if (x === undefined || !(isListToolsResult$1(x)) || ("tools" in OP && !Object.hasOwn(v, "tools"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -829,10 +816,9 @@ export function isLoggingLevel(v: unknown): boolean {
 }
 
 function isLoggingMessageNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v.logger;
@@ -842,7 +828,7 @@ function isLoggingMessageNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotification (false: ask LoggingMessageNotificationSchema). */
 export function isLoggingMessageNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/message") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -853,7 +839,7 @@ export function isLoggingMessageNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ModelHint (false: ask ModelHintSchema). */
 export function isModelHint(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
@@ -871,7 +857,7 @@ function isModelPreferences$1(v: unknown): boolean {
 
 /** True only if the value is a valid ModelPreferences (false: ask ModelPreferencesSchema). */
 export function isModelPreferences(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.costPriority;
   if (x !== undefined && (!(typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 1) || ("costPriority" in OP && !Object.hasOwn(v, "costPriority")))) return false;
@@ -885,16 +871,16 @@ export function isModelPreferences(v: unknown): boolean {
 }
 
 function isNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid Notification (false: ask NotificationSchema). */
 export function isNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -904,7 +890,7 @@ export function isNotification(v: unknown): boolean {
 }
 
 function isPaginatedRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -913,7 +899,7 @@ function isPaginatedRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequest (false: ask PaginatedRequestSchema). */
 export function isPaginatedRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -924,17 +910,17 @@ export function isPaginatedRequest(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedResult (false: ask PaginatedResultSchema). */
 export function isPaginatedResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isPingRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -942,7 +928,7 @@ function isPingRequest$1(v: unknown): boolean {
 }
 
 function isPingRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPingRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -951,7 +937,7 @@ function isPingRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid PingRequest (false: ask PingRequestSchema). */
 export function isPingRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "ping") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -961,7 +947,7 @@ export function isPingRequest(v: unknown): boolean {
 }
 
 function isProgressNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -976,7 +962,7 @@ function isProgressNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotification (false: ask ProgressNotificationSchema). */
 export function isProgressNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/progress") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1001,7 +987,7 @@ function isPrompt$1(v: unknown): boolean {
 
 /** True only if the value is a valid Prompt (false: ask PromptSchema). */
 export function isPrompt(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1014,7 +1000,7 @@ export function isPrompt(v: unknown): boolean {
 
 /** True only if the value is a valid PromptArgument (false: ask PromptArgumentSchema). */
 export function isPromptArgument(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1026,16 +1012,16 @@ export function isPromptArgument(v: unknown): boolean {
 }
 
 function isPromptListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid PromptListChangedNotification (false: ask PromptListChangedNotificationSchema). */
 export function isPromptListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/prompts/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1046,7 +1032,7 @@ export function isPromptListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid PromptMessage (false: ask PromptMessageSchema). */
 export function isPromptMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x) || isEmbeddedResource(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1057,7 +1043,7 @@ export function isPromptMessage(v: unknown): boolean {
 
 /** True only if the value is a valid PromptReference (false: ask PromptReferenceSchema). */
 export function isPromptReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/prompt") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1067,7 +1053,7 @@ export function isPromptReference(v: unknown): boolean {
 }
 
 function isReadResourceRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1076,7 +1062,7 @@ function isReadResourceRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequest (false: ask ReadResourceRequestSchema). */
 export function isReadResourceRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/read") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1096,17 +1082,17 @@ function isReadResourceResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceResult (false: ask ReadResourceResultSchema). */
 export function isReadResourceResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.contents;
   if (x === undefined || !(isReadResourceResult$1(x)) || ("contents" in OP && !Object.hasOwn(v, "contents"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1114,7 +1100,7 @@ function isRequest$1(v: unknown): boolean {
 }
 
 function isRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1123,7 +1109,7 @@ function isRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid Request (false: ask RequestSchema). */
 export function isRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1139,7 +1125,7 @@ export function isRequestId(v: unknown): boolean {
 
 /** True only if the value is a valid Resource (false: ask ResourceSchema). */
 export function isResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1158,7 +1144,7 @@ export function isResource(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceContents (false: ask ResourceContentsSchema). */
 export function isResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1168,16 +1154,16 @@ export function isResourceContents(v: unknown): boolean {
 }
 
 function isResourceListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ResourceListChangedNotification (false: ask ResourceListChangedNotificationSchema). */
 export function isResourceListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/resources/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1188,7 +1174,7 @@ export function isResourceListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceReference (false: ask ResourceReferenceSchema). */
 export function isResourceReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1199,7 +1185,7 @@ export function isResourceReference(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplate (false: ask ResourceTemplateSchema). */
 export function isResourceTemplate(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1215,7 +1201,7 @@ export function isResourceTemplate(v: unknown): boolean {
 }
 
 function isResourceUpdatedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1224,7 +1210,7 @@ function isResourceUpdatedNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotification (false: ask ResourceUpdatedNotificationSchema). */
 export function isResourceUpdatedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/resources/updated") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1235,10 +1221,10 @@ export function isResourceUpdatedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid Result (false: ask ResultSchema). */
 export function isResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -1249,7 +1235,7 @@ export function isRole(v: unknown): boolean {
 
 /** True only if the value is a valid Root (false: ask RootSchema). */
 export function isRoot(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1259,16 +1245,16 @@ export function isRoot(v: unknown): boolean {
 }
 
 function isRootsListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid RootsListChangedNotification (false: ask RootsListChangedNotificationSchema). */
 export function isRootsListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/roots/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1279,7 +1265,7 @@ export function isRootsListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid SamplingMessage (false: ask SamplingMessageSchema). */
 export function isSamplingMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1289,17 +1275,17 @@ export function isSamplingMessage(v: unknown): boolean {
 }
 
 function isServerCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isServerCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1307,7 +1293,7 @@ function isServerCapabilities$2(v: unknown): boolean {
 }
 
 function isServerCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1317,7 +1303,7 @@ function isServerCapabilities$3(v: unknown): boolean {
 }
 
 function isServerCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1326,14 +1312,14 @@ function isServerCapabilities$4(v: unknown): boolean {
 
 /** True only if the value is a valid ServerCapabilities (false: ask ServerCapabilitiesSchema). */
 export function isServerCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completions;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
   x = v.experimental;
   if (x !== undefined && (!(isServerCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.logging;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
   x = v.prompts;
   if (x !== undefined && (!(isServerCapabilities$2(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts")))) return false;
   x = v.resources;
@@ -1359,7 +1345,7 @@ export function isServerResult(v: unknown): boolean {
 }
 
 function isSetLevelRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -1368,7 +1354,7 @@ function isSetLevelRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid SetLevelRequest (false: ask SetLevelRequestSchema). */
 export function isSetLevelRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "logging/setLevel") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1378,7 +1364,7 @@ export function isSetLevelRequest(v: unknown): boolean {
 }
 
 function isSubscribeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1387,7 +1373,7 @@ function isSubscribeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid SubscribeRequest (false: ask SubscribeRequestSchema). */
 export function isSubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/subscribe") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1398,7 +1384,7 @@ export function isSubscribeRequest(v: unknown): boolean {
 
 /** True only if the value is a valid TextContent (false: ask TextContentSchema). */
 export function isTextContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "text") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1411,7 +1397,7 @@ export function isTextContent(v: unknown): boolean {
 
 /** True only if the value is a valid TextResourceContents (false: ask TextResourceContentsSchema). */
 export function isTextResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
@@ -1423,11 +1409,11 @@ export function isTextResourceContents(v: unknown): boolean {
 }
 
 function isTool$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
@@ -1442,7 +1428,7 @@ function isTool$2(v: unknown): boolean {
 }
 
 function isTool$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1455,7 +1441,7 @@ function isTool$3(v: unknown): boolean {
 
 /** True only if the value is a valid Tool (false: ask ToolSchema). */
 export function isTool(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.inputSchema;
   if (x === undefined || !(isTool$3(x)) || ("inputSchema" in OP && !Object.hasOwn(v, "inputSchema"))) return false;
@@ -1470,7 +1456,7 @@ export function isTool(v: unknown): boolean {
 
 /** True only if the value is a valid ToolAnnotations (false: ask ToolAnnotationsSchema). */
 export function isToolAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.destructiveHint;
   if (x !== undefined && (!(typeof x === "boolean") || ("destructiveHint" in OP && !Object.hasOwn(v, "destructiveHint")))) return false;
@@ -1486,16 +1472,16 @@ export function isToolAnnotations(v: unknown): boolean {
 }
 
 function isToolListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ToolListChangedNotification (false: ask ToolListChangedNotificationSchema). */
 export function isToolListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/tools/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1505,7 +1491,7 @@ export function isToolListChangedNotification(v: unknown): boolean {
 }
 
 function isUnsubscribeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1514,7 +1500,7 @@ function isUnsubscribeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid UnsubscribeRequest (false: ask UnsubscribeRequestSchema). */
 export function isUnsubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/unsubscribe") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1524,7 +1510,7 @@ export function isUnsubscribeRequest(v: unknown): boolean {
 }
 
 function isCompleteRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1534,7 +1520,7 @@ function isCompleteRequest$3(v: unknown): boolean {
 }
 
 function isCompleteRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequest$3(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -1544,7 +1530,7 @@ function isCompleteRequest$params(v: unknown): boolean {
 }
 
 function isInitializeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -1556,7 +1542,7 @@ function isInitializeRequest$params(v: unknown): boolean {
 }
 
 function isSetLevelRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -1564,7 +1550,7 @@ function isSetLevelRequest$params(v: unknown): boolean {
 }
 
 function isPingRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1572,7 +1558,7 @@ function isPingRequest$3(v: unknown): boolean {
 }
 
 function isPingRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPingRequest$3(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1580,7 +1566,7 @@ function isPingRequest$params(v: unknown): boolean {
 }
 
 function isGetPromptRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -1590,7 +1576,7 @@ function isGetPromptRequest$3(v: unknown): boolean {
 }
 
 function isGetPromptRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1600,7 +1586,7 @@ function isGetPromptRequest$params(v: unknown): boolean {
 }
 
 function isListPromptsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1608,7 +1594,7 @@ function isListPromptsRequest$params(v: unknown): boolean {
 }
 
 function isListResourcesRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1616,7 +1602,7 @@ function isListResourcesRequest$params(v: unknown): boolean {
 }
 
 function isReadResourceRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1624,7 +1610,7 @@ function isReadResourceRequest$params(v: unknown): boolean {
 }
 
 function isSubscribeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1632,7 +1618,7 @@ function isSubscribeRequest$params(v: unknown): boolean {
 }
 
 function isListResourceTemplatesRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1640,7 +1626,7 @@ function isListResourceTemplatesRequest$params(v: unknown): boolean {
 }
 
 function isUnsubscribeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1648,7 +1634,7 @@ function isUnsubscribeRequest$params(v: unknown): boolean {
 }
 
 function isListRootsRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1656,7 +1642,7 @@ function isListRootsRequest$3(v: unknown): boolean {
 }
 
 function isListRootsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isListRootsRequest$3(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1682,7 +1668,7 @@ function isCreateMessageRequest$5(v: unknown): boolean {
 }
 
 function isCreateMessageRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -1691,7 +1677,7 @@ function isCreateMessageRequest$params(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -1704,17 +1690,17 @@ function isCreateMessageRequest$params(v: unknown): boolean {
 }
 
 function isCallToolRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   return true;
 }
 
 function isListToolsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1722,7 +1708,7 @@ function isListToolsRequest$params(v: unknown): boolean {
 }
 
 function isCancelledNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -1732,18 +1718,17 @@ function isCancelledNotification$params(v: unknown): boolean {
 }
 
 function isInitializedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isLoggingMessageNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v.logger;
@@ -1752,7 +1737,7 @@ function isLoggingMessageNotification$params(v: unknown): boolean {
 }
 
 function isProgressNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -1766,23 +1751,23 @@ function isProgressNotification$params(v: unknown): boolean {
 }
 
 function isPromptListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isResourceListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isResourceUpdatedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1790,18 +1775,18 @@ function isResourceUpdatedNotification$params(v: unknown): boolean {
 }
 
 function isRootsListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isToolListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 

@@ -6,20 +6,7 @@
 // false for a valid value where the schema uses a construct it does not check exactly; the
 // dispatcher then asks the zod schema, which also says why. Only own properties are read, objects
 // must have Object.prototype or null as prototype, arrays are not objects.
-
-const OP = Object.prototype;
-
-/** An object as JSON.parse makes it: not an array, prototype Object.prototype or null. */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p: unknown = Object.getPrototypeOf(v);
-  return p === OP || p === null;
-}
-
-/** The guard of params a method does not describe: any value. */
-function acceptAny(_value: unknown): boolean {
-  return true;
-}
+import { OP, isPlainObject } from "../runtime/schema-support.js";
 
 function isAnnotations$1(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -32,7 +19,7 @@ function isAnnotations$1(v: unknown): boolean {
 
 /** True only if the value is a valid Annotations (false: ask AnnotationsSchema). */
 export function isAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isAnnotations$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -45,7 +32,7 @@ export function isAnnotations(v: unknown): boolean {
 
 /** True only if the value is a valid AudioContent (false: ask AudioContentSchema). */
 export function isAudioContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "audio") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -54,7 +41,7 @@ export function isAudioContent(v: unknown): boolean {
   x = v.mimeType;
   if (x === undefined || !(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -62,7 +49,7 @@ export function isAudioContent(v: unknown): boolean {
 
 /** True only if the value is a valid BaseMetadata (false: ask BaseMetadataSchema). */
 export function isBaseMetadata(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -73,14 +60,14 @@ export function isBaseMetadata(v: unknown): boolean {
 
 /** True only if the value is a valid BlobResourceContents (false: ask BlobResourceContentsSchema). */
 export function isBlobResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.blob;
   if (x === undefined || !(typeof x === "string") || ("blob" in OP && !Object.hasOwn(v, "blob"))) return false;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.mimeType;
   if (x !== undefined && (!(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType")))) return false;
   return true;
@@ -88,7 +75,7 @@ export function isBlobResourceContents(v: unknown): boolean {
 
 /** True only if the value is a valid BooleanSchema (false: ask BooleanSchemaSchema). */
 export function isBooleanSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "boolean") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -102,18 +89,18 @@ export function isBooleanSchema(v: unknown): boolean {
 }
 
 function isCallToolRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   return true;
 }
 
 /** True only if the value is a valid CallToolRequest (false: ask CallToolRequestSchema). */
 export function isCallToolRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "tools/call") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -133,21 +120,21 @@ function isCallToolResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolResult (false: ask CallToolResultSchema). */
 export function isCallToolResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isCallToolResult$1(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.isError;
   if (x !== undefined && (!(typeof x === "boolean") || ("isError" in OP && !Object.hasOwn(v, "isError")))) return false;
   x = v.structuredContent;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("structuredContent" in OP && !Object.hasOwn(v, "structuredContent")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("structuredContent" in OP && !Object.hasOwn(v, "structuredContent")))) return false;
   return true;
 }
 
 function isCancelledNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -158,7 +145,7 @@ function isCancelledNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotification (false: ask CancelledNotificationSchema). */
 export function isCancelledNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/cancelled") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -168,17 +155,17 @@ export function isCancelledNotification(v: unknown): boolean {
 }
 
 function isClientCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isClientCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -187,16 +174,16 @@ function isClientCapabilities$2(v: unknown): boolean {
 
 /** True only if the value is a valid ClientCapabilities (false: ask ClientCapabilitiesSchema). */
 export function isClientCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitation;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("elicitation" in OP && !Object.hasOwn(v, "elicitation")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("elicitation" in OP && !Object.hasOwn(v, "elicitation")))) return false;
   x = v.experimental;
   if (x !== undefined && (!(isClientCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.roots;
   if (x !== undefined && (!(isClientCapabilities$2(x)) || ("roots" in OP && !Object.hasOwn(v, "roots")))) return false;
   x = v.sampling;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
   return true;
 }
 
@@ -216,7 +203,7 @@ export function isClientResult(v: unknown): boolean {
 }
 
 function isCompleteRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -226,7 +213,7 @@ function isCompleteRequest$1(v: unknown): boolean {
 }
 
 function isCompleteRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -236,7 +223,7 @@ function isCompleteRequest$2(v: unknown): boolean {
 }
 
 function isCompleteRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.arguments;
   if (x !== undefined && (!(isCompleteRequest$2(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
@@ -244,7 +231,7 @@ function isCompleteRequest$3(v: unknown): boolean {
 }
 
 function isCompleteRequest$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequest$1(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -257,7 +244,7 @@ function isCompleteRequest$4(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequest (false: ask CompleteRequestSchema). */
 export function isCompleteRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "completion/complete") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -276,7 +263,7 @@ function isCompleteResult$1(v: unknown): boolean {
 }
 
 function isCompleteResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.values;
   if (x === undefined || !(isCompleteResult$1(x)) || ("values" in OP && !Object.hasOwn(v, "values"))) return false;
@@ -289,12 +276,12 @@ function isCompleteResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteResult (false: ask CompleteResultSchema). */
 export function isCompleteResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completion;
   if (x === undefined || !(isCompleteResult$2(x)) || ("completion" in OP && !Object.hasOwn(v, "completion"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -322,7 +309,7 @@ function isCreateMessageRequest$2(v: unknown): boolean {
 }
 
 function isCreateMessageRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -331,7 +318,7 @@ function isCreateMessageRequest$3(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -345,7 +332,7 @@ function isCreateMessageRequest$3(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequest (false: ask CreateMessageRequestSchema). */
 export function isCreateMessageRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "sampling/createMessage") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -356,7 +343,7 @@ export function isCreateMessageRequest(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageResult (false: ask CreateMessageResultSchema). */
 export function isCreateMessageResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -365,7 +352,7 @@ export function isCreateMessageResult(v: unknown): boolean {
   x = v.role;
   if (x === undefined || !(isRole(x)) || ("role" in OP && !Object.hasOwn(v, "role"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.stopReason;
   if (x !== undefined && (!(typeof x === "string") || ("stopReason" in OP && !Object.hasOwn(v, "stopReason")))) return false;
   return true;
@@ -377,7 +364,7 @@ export function isCursor(v: unknown): boolean {
 }
 
 function isElicitRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -396,7 +383,7 @@ function isElicitRequest$2(v: unknown): boolean {
 }
 
 function isElicitRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -408,7 +395,7 @@ function isElicitRequest$3(v: unknown): boolean {
 }
 
 function isElicitRequest$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.message;
   if (x === undefined || !(typeof x === "string") || ("message" in OP && !Object.hasOwn(v, "message"))) return false;
@@ -419,7 +406,7 @@ function isElicitRequest$4(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequest (false: ask ElicitRequestSchema). */
 export function isElicitRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "elicitation/create") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -429,7 +416,7 @@ export function isElicitRequest(v: unknown): boolean {
 }
 
 function isElicitResult$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -440,12 +427,12 @@ function isElicitResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitResult (false: ask ElicitResultSchema). */
 export function isElicitResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.action;
   if (x === undefined || !((x === "accept" || x === "cancel" || x === "decline")) || ("action" in OP && !Object.hasOwn(v, "action"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.content;
   if (x !== undefined && (!(isElicitResult$1(x)) || ("content" in OP && !Object.hasOwn(v, "content")))) return false;
   return true;
@@ -453,14 +440,14 @@ export function isElicitResult(v: unknown): boolean {
 
 /** True only if the value is a valid EmbeddedResource (false: ask EmbeddedResourceSchema). */
 export function isEmbeddedResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
   x = v.resource;
   if (x === undefined || !((isTextResourceContents(x) || isBlobResourceContents(x))) || ("resource" in OP && !Object.hasOwn(v, "resource"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -491,7 +478,7 @@ function isEnumSchema$2(v: unknown): boolean {
 
 /** True only if the value is a valid EnumSchema (false: ask EnumSchemaSchema). */
 export function isEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -507,7 +494,7 @@ export function isEnumSchema(v: unknown): boolean {
 }
 
 function isGetPromptRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -517,7 +504,7 @@ function isGetPromptRequest$1(v: unknown): boolean {
 }
 
 function isGetPromptRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -528,7 +515,7 @@ function isGetPromptRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequest (false: ask GetPromptRequestSchema). */
 export function isGetPromptRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "prompts/get") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -548,12 +535,12 @@ function isGetPromptResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptResult (false: ask GetPromptResultSchema). */
 export function isGetPromptResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.messages;
   if (x === undefined || !(isGetPromptResult$1(x)) || ("messages" in OP && !Object.hasOwn(v, "messages"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.description;
   if (x !== undefined && (!(typeof x === "string") || ("description" in OP && !Object.hasOwn(v, "description")))) return false;
   return true;
@@ -561,7 +548,7 @@ export function isGetPromptResult(v: unknown): boolean {
 
 /** True only if the value is a valid ImageContent (false: ask ImageContentSchema). */
 export function isImageContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "image") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -570,7 +557,7 @@ export function isImageContent(v: unknown): boolean {
   x = v.mimeType;
   if (x === undefined || !(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -578,7 +565,7 @@ export function isImageContent(v: unknown): boolean {
 
 /** True only if the value is a valid Implementation (false: ask ImplementationSchema). */
 export function isImplementation(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -590,7 +577,7 @@ export function isImplementation(v: unknown): boolean {
 }
 
 function isInitializeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -603,7 +590,7 @@ function isInitializeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeRequest (false: ask InitializeRequestSchema). */
 export function isInitializeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "initialize") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -614,7 +601,7 @@ export function isInitializeRequest(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeResult (false: ask InitializeResultSchema). */
 export function isInitializeResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isServerCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -623,23 +610,23 @@ export function isInitializeResult(v: unknown): boolean {
   x = v.serverInfo;
   if (x === undefined || !(isImplementation(x)) || ("serverInfo" in OP && !Object.hasOwn(v, "serverInfo"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.instructions;
   if (x !== undefined && (!(typeof x === "string") || ("instructions" in OP && !Object.hasOwn(v, "instructions")))) return false;
   return true;
 }
 
 function isInitializedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid InitializedNotification (false: ask InitializedNotificationSchema). */
 export function isInitializedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/initialized") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -649,7 +636,7 @@ export function isInitializedNotification(v: unknown): boolean {
 }
 
 function isJSONRPCError$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -662,7 +649,7 @@ function isJSONRPCError$1(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCError (false: ask JSONRPCErrorSchema). */
 export function isJSONRPCError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -679,16 +666,16 @@ export function isJSONRPCMessage(v: unknown): boolean {
 }
 
 function isJSONRPCNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid JSONRPCNotification (false: ask JSONRPCNotificationSchema). */
 export function isJSONRPCNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -700,7 +687,7 @@ export function isJSONRPCNotification(v: unknown): boolean {
 }
 
 function isJSONRPCRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -708,7 +695,7 @@ function isJSONRPCRequest$1(v: unknown): boolean {
 }
 
 function isJSONRPCRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isJSONRPCRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -717,7 +704,7 @@ function isJSONRPCRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCRequest (false: ask JSONRPCRequestSchema). */
 export function isJSONRPCRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -732,7 +719,7 @@ export function isJSONRPCRequest(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCResponse (false: ask JSONRPCResponseSchema). */
 export function isJSONRPCResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -744,7 +731,7 @@ export function isJSONRPCResponse(v: unknown): boolean {
 }
 
 function isListPromptsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -753,7 +740,7 @@ function isListPromptsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsRequest (false: ask ListPromptsRequestSchema). */
 export function isListPromptsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "prompts/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -773,19 +760,19 @@ function isListPromptsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsResult (false: ask ListPromptsResultSchema). */
 export function isListPromptsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.prompts;
   if (x === undefined || !(isListPromptsResult$1(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListResourceTemplatesRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -794,7 +781,7 @@ function isListResourceTemplatesRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesRequest (false: ask ListResourceTemplatesRequestSchema). */
 export function isListResourceTemplatesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/templates/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -814,19 +801,19 @@ function isListResourceTemplatesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesResult (false: ask ListResourceTemplatesResultSchema). */
 export function isListResourceTemplatesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resourceTemplates;
   if (x === undefined || !(isListResourceTemplatesResult$1(x)) || ("resourceTemplates" in OP && !Object.hasOwn(v, "resourceTemplates"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListResourcesRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -835,7 +822,7 @@ function isListResourcesRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesRequest (false: ask ListResourcesRequestSchema). */
 export function isListResourcesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -855,19 +842,19 @@ function isListResourcesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesResult (false: ask ListResourcesResultSchema). */
 export function isListResourcesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resources;
   if (x === undefined || !(isListResourcesResult$1(x)) || ("resources" in OP && !Object.hasOwn(v, "resources"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isListRootsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -875,7 +862,7 @@ function isListRootsRequest$1(v: unknown): boolean {
 }
 
 function isListRootsRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isListRootsRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -884,7 +871,7 @@ function isListRootsRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsRequest (false: ask ListRootsRequestSchema). */
 export function isListRootsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "roots/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -904,17 +891,17 @@ function isListRootsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsResult (false: ask ListRootsResultSchema). */
 export function isListRootsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.roots;
   if (x === undefined || !(isListRootsResult$1(x)) || ("roots" in OP && !Object.hasOwn(v, "roots"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isListToolsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -923,7 +910,7 @@ function isListToolsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsRequest (false: ask ListToolsRequestSchema). */
 export function isListToolsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "tools/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -943,12 +930,12 @@ function isListToolsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsResult (false: ask ListToolsResultSchema). */
 export function isListToolsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.tools;
   if (x === undefined || !(isListToolsResult$1(x)) || ("tools" in OP && !Object.hasOwn(v, "tools"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -960,10 +947,9 @@ export function isLoggingLevel(v: unknown): boolean {
 }
 
 function isLoggingMessageNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v.logger;
@@ -973,7 +959,7 @@ function isLoggingMessageNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotification (false: ask LoggingMessageNotificationSchema). */
 export function isLoggingMessageNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/message") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -984,7 +970,7 @@ export function isLoggingMessageNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ModelHint (false: ask ModelHintSchema). */
 export function isModelHint(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
@@ -1002,7 +988,7 @@ function isModelPreferences$1(v: unknown): boolean {
 
 /** True only if the value is a valid ModelPreferences (false: ask ModelPreferencesSchema). */
 export function isModelPreferences(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.costPriority;
   if (x !== undefined && (!(typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 1) || ("costPriority" in OP && !Object.hasOwn(v, "costPriority")))) return false;
@@ -1016,16 +1002,16 @@ export function isModelPreferences(v: unknown): boolean {
 }
 
 function isNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid Notification (false: ask NotificationSchema). */
 export function isNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1036,7 +1022,7 @@ export function isNotification(v: unknown): boolean {
 
 /** True only if the value is a valid NumberSchema (false: ask NumberSchemaSchema). */
 export function isNumberSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !((x === "integer" || x === "number")) || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1052,7 +1038,7 @@ export function isNumberSchema(v: unknown): boolean {
 }
 
 function isPaginatedRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1061,7 +1047,7 @@ function isPaginatedRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequest (false: ask PaginatedRequestSchema). */
 export function isPaginatedRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1072,17 +1058,17 @@ export function isPaginatedRequest(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedResult (false: ask PaginatedResultSchema). */
 export function isPaginatedResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
 }
 
 function isPingRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1090,7 +1076,7 @@ function isPingRequest$1(v: unknown): boolean {
 }
 
 function isPingRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPingRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1099,7 +1085,7 @@ function isPingRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid PingRequest (false: ask PingRequestSchema). */
 export function isPingRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "ping") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1114,7 +1100,7 @@ export function isPrimitiveSchemaDefinition(v: unknown): boolean {
 }
 
 function isProgressNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -1129,7 +1115,7 @@ function isProgressNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotification (false: ask ProgressNotificationSchema). */
 export function isProgressNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/progress") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1154,12 +1140,12 @@ function isPrompt$1(v: unknown): boolean {
 
 /** True only if the value is a valid Prompt (false: ask PromptSchema). */
 export function isPrompt(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.arguments;
   if (x !== undefined && (!(isPrompt$1(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   x = v.description;
@@ -1171,7 +1157,7 @@ export function isPrompt(v: unknown): boolean {
 
 /** True only if the value is a valid PromptArgument (false: ask PromptArgumentSchema). */
 export function isPromptArgument(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1185,16 +1171,16 @@ export function isPromptArgument(v: unknown): boolean {
 }
 
 function isPromptListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid PromptListChangedNotification (false: ask PromptListChangedNotificationSchema). */
 export function isPromptListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/prompts/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1205,7 +1191,7 @@ export function isPromptListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid PromptMessage (false: ask PromptMessageSchema). */
 export function isPromptMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isContentBlock(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1216,7 +1202,7 @@ export function isPromptMessage(v: unknown): boolean {
 
 /** True only if the value is a valid PromptReference (false: ask PromptReferenceSchema). */
 export function isPromptReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/prompt") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1228,7 +1214,7 @@ export function isPromptReference(v: unknown): boolean {
 }
 
 function isReadResourceRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1237,7 +1223,7 @@ function isReadResourceRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequest (false: ask ReadResourceRequestSchema). */
 export function isReadResourceRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/read") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1257,17 +1243,17 @@ function isReadResourceResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceResult (false: ask ReadResourceResultSchema). */
 export function isReadResourceResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.contents;
   if (x === undefined || !(isReadResourceResult$1(x)) || ("contents" in OP && !Object.hasOwn(v, "contents"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1275,7 +1261,7 @@ function isRequest$1(v: unknown): boolean {
 }
 
 function isRequest$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isRequest$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1284,7 +1270,7 @@ function isRequest$2(v: unknown): boolean {
 
 /** True only if the value is a valid Request (false: ask RequestSchema). */
 export function isRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1300,14 +1286,14 @@ export function isRequestId(v: unknown): boolean {
 
 /** True only if the value is a valid Resource (false: ask ResourceSchema). */
 export function isResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1323,12 +1309,12 @@ export function isResource(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceContents (false: ask ResourceContentsSchema). */
 export function isResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.mimeType;
   if (x !== undefined && (!(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType")))) return false;
   return true;
@@ -1336,7 +1322,7 @@ export function isResourceContents(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceLink (false: ask ResourceLinkSchema). */
 export function isResourceLink(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource_link") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1345,7 +1331,7 @@ export function isResourceLink(v: unknown): boolean {
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1360,16 +1346,16 @@ export function isResourceLink(v: unknown): boolean {
 }
 
 function isResourceListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ResourceListChangedNotification (false: ask ResourceListChangedNotificationSchema). */
 export function isResourceListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/resources/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1380,14 +1366,14 @@ export function isResourceListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplate (false: ask ResourceTemplateSchema). */
 export function isResourceTemplate(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.uriTemplate;
   if (x === undefined || !(typeof x === "string") || ("uriTemplate" in OP && !Object.hasOwn(v, "uriTemplate"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1401,7 +1387,7 @@ export function isResourceTemplate(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplateReference (false: ask ResourceTemplateReferenceSchema). */
 export function isResourceTemplateReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1411,7 +1397,7 @@ export function isResourceTemplateReference(v: unknown): boolean {
 }
 
 function isResourceUpdatedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1420,7 +1406,7 @@ function isResourceUpdatedNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotification (false: ask ResourceUpdatedNotificationSchema). */
 export function isResourceUpdatedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/resources/updated") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1431,10 +1417,10 @@ export function isResourceUpdatedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid Result (false: ask ResultSchema). */
 export function isResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -1445,28 +1431,28 @@ export function isRole(v: unknown): boolean {
 
 /** True only if the value is a valid Root (false: ask RootSchema). */
 export function isRoot(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
   return true;
 }
 
 function isRootsListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid RootsListChangedNotification (false: ask RootsListChangedNotificationSchema). */
 export function isRootsListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/roots/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1477,7 +1463,7 @@ export function isRootsListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid SamplingMessage (false: ask SamplingMessageSchema). */
 export function isSamplingMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1487,17 +1473,17 @@ export function isSamplingMessage(v: unknown): boolean {
 }
 
 function isServerCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isServerCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1505,7 +1491,7 @@ function isServerCapabilities$2(v: unknown): boolean {
 }
 
 function isServerCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1515,7 +1501,7 @@ function isServerCapabilities$3(v: unknown): boolean {
 }
 
 function isServerCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -1524,14 +1510,14 @@ function isServerCapabilities$4(v: unknown): boolean {
 
 /** True only if the value is a valid ServerCapabilities (false: ask ServerCapabilitiesSchema). */
 export function isServerCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completions;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
   x = v.experimental;
   if (x !== undefined && (!(isServerCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.logging;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
   x = v.prompts;
   if (x !== undefined && (!(isServerCapabilities$2(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts")))) return false;
   x = v.resources;
@@ -1557,7 +1543,7 @@ export function isServerResult(v: unknown): boolean {
 }
 
 function isSetLevelRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -1566,7 +1552,7 @@ function isSetLevelRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid SetLevelRequest (false: ask SetLevelRequestSchema). */
 export function isSetLevelRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "logging/setLevel") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1577,7 +1563,7 @@ export function isSetLevelRequest(v: unknown): boolean {
 
 /** True only if the value is a valid StringSchema (false: ask StringSchemaSchema). */
 export function isStringSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1595,7 +1581,7 @@ export function isStringSchema(v: unknown): boolean {
 }
 
 function isSubscribeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1604,7 +1590,7 @@ function isSubscribeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid SubscribeRequest (false: ask SubscribeRequestSchema). */
 export function isSubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/subscribe") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1615,14 +1601,14 @@ export function isSubscribeRequest(v: unknown): boolean {
 
 /** True only if the value is a valid TextContent (false: ask TextContentSchema). */
 export function isTextContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "text") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -1630,25 +1616,25 @@ export function isTextContent(v: unknown): boolean {
 
 /** True only if the value is a valid TextResourceContents (false: ask TextResourceContentsSchema). */
 export function isTextResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.mimeType;
   if (x !== undefined && (!(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType")))) return false;
   return true;
 }
 
 function isTool$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
@@ -1663,7 +1649,7 @@ function isTool$2(v: unknown): boolean {
 }
 
 function isTool$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1675,11 +1661,11 @@ function isTool$3(v: unknown): boolean {
 }
 
 function isTool$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
@@ -1694,7 +1680,7 @@ function isTool$5(v: unknown): boolean {
 }
 
 function isTool$6(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1707,14 +1693,14 @@ function isTool$6(v: unknown): boolean {
 
 /** True only if the value is a valid Tool (false: ask ToolSchema). */
 export function isTool(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.inputSchema;
   if (x === undefined || !(isTool$3(x)) || ("inputSchema" in OP && !Object.hasOwn(v, "inputSchema"))) return false;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isToolAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1728,7 +1714,7 @@ export function isTool(v: unknown): boolean {
 
 /** True only if the value is a valid ToolAnnotations (false: ask ToolAnnotationsSchema). */
 export function isToolAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.destructiveHint;
   if (x !== undefined && (!(typeof x === "boolean") || ("destructiveHint" in OP && !Object.hasOwn(v, "destructiveHint")))) return false;
@@ -1744,16 +1730,16 @@ export function isToolAnnotations(v: unknown): boolean {
 }
 
 function isToolListChangedNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ToolListChangedNotification (false: ask ToolListChangedNotificationSchema). */
 export function isToolListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "notifications/tools/list_changed") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1763,7 +1749,7 @@ export function isToolListChangedNotification(v: unknown): boolean {
 }
 
 function isUnsubscribeRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1772,7 +1758,7 @@ function isUnsubscribeRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid UnsubscribeRequest (false: ask UnsubscribeRequestSchema). */
 export function isUnsubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "resources/unsubscribe") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1782,7 +1768,7 @@ export function isUnsubscribeRequest(v: unknown): boolean {
 }
 
 function isCompleteRequest$5(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1792,7 +1778,7 @@ function isCompleteRequest$5(v: unknown): boolean {
 }
 
 function isCompleteRequest$6(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -1802,7 +1788,7 @@ function isCompleteRequest$6(v: unknown): boolean {
 }
 
 function isCompleteRequest$7(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.arguments;
   if (x !== undefined && (!(isCompleteRequest$6(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
@@ -1810,7 +1796,7 @@ function isCompleteRequest$7(v: unknown): boolean {
 }
 
 function isCompleteRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequest$5(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -1822,7 +1808,7 @@ function isCompleteRequest$params(v: unknown): boolean {
 }
 
 function isElicitRequest$5(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -1841,7 +1827,7 @@ function isElicitRequest$6(v: unknown): boolean {
 }
 
 function isElicitRequest$7(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1853,7 +1839,7 @@ function isElicitRequest$7(v: unknown): boolean {
 }
 
 function isElicitRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.message;
   if (x === undefined || !(typeof x === "string") || ("message" in OP && !Object.hasOwn(v, "message"))) return false;
@@ -1863,7 +1849,7 @@ function isElicitRequest$params(v: unknown): boolean {
 }
 
 function isInitializeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -1875,7 +1861,7 @@ function isInitializeRequest$params(v: unknown): boolean {
 }
 
 function isSetLevelRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -1883,7 +1869,7 @@ function isSetLevelRequest$params(v: unknown): boolean {
 }
 
 function isPingRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1891,7 +1877,7 @@ function isPingRequest$3(v: unknown): boolean {
 }
 
 function isPingRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPingRequest$3(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1899,7 +1885,7 @@ function isPingRequest$params(v: unknown): boolean {
 }
 
 function isGetPromptRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -1909,7 +1895,7 @@ function isGetPromptRequest$3(v: unknown): boolean {
 }
 
 function isGetPromptRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1919,7 +1905,7 @@ function isGetPromptRequest$params(v: unknown): boolean {
 }
 
 function isListPromptsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1927,7 +1913,7 @@ function isListPromptsRequest$params(v: unknown): boolean {
 }
 
 function isListResourcesRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1935,7 +1921,7 @@ function isListResourcesRequest$params(v: unknown): boolean {
 }
 
 function isReadResourceRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1943,7 +1929,7 @@ function isReadResourceRequest$params(v: unknown): boolean {
 }
 
 function isSubscribeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1951,7 +1937,7 @@ function isSubscribeRequest$params(v: unknown): boolean {
 }
 
 function isListResourceTemplatesRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -1959,7 +1945,7 @@ function isListResourceTemplatesRequest$params(v: unknown): boolean {
 }
 
 function isUnsubscribeRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1967,7 +1953,7 @@ function isUnsubscribeRequest$params(v: unknown): boolean {
 }
 
 function isListRootsRequest$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1975,7 +1961,7 @@ function isListRootsRequest$3(v: unknown): boolean {
 }
 
 function isListRootsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isListRootsRequest$3(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -2001,7 +1987,7 @@ function isCreateMessageRequest$5(v: unknown): boolean {
 }
 
 function isCreateMessageRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -2010,7 +1996,7 @@ function isCreateMessageRequest$params(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -2023,17 +2009,17 @@ function isCreateMessageRequest$params(v: unknown): boolean {
 }
 
 function isCallToolRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   return true;
 }
 
 function isListToolsRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cursor;
   if (x !== undefined && (!(typeof x === "string") || ("cursor" in OP && !Object.hasOwn(v, "cursor")))) return false;
@@ -2041,7 +2027,7 @@ function isListToolsRequest$params(v: unknown): boolean {
 }
 
 function isCancelledNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -2051,18 +2037,17 @@ function isCancelledNotification$params(v: unknown): boolean {
 }
 
 function isInitializedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isLoggingMessageNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v.logger;
@@ -2071,7 +2056,7 @@ function isLoggingMessageNotification$params(v: unknown): boolean {
 }
 
 function isProgressNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -2085,23 +2070,23 @@ function isProgressNotification$params(v: unknown): boolean {
 }
 
 function isPromptListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isResourceListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isResourceUpdatedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -2109,18 +2094,18 @@ function isResourceUpdatedNotification$params(v: unknown): boolean {
 }
 
 function isRootsListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isToolListChangedNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 

@@ -6,20 +6,7 @@
 // false for a valid value where the schema uses a construct it does not check exactly; the
 // dispatcher then asks the zod schema, which also says why. Only own properties are read, objects
 // must have Object.prototype or null as prototype, arrays are not objects.
-
-const OP = Object.prototype;
-
-/** An object as JSON.parse makes it: not an array, prototype Object.prototype or null. */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p: unknown = Object.getPrototypeOf(v);
-  return p === OP || p === null;
-}
-
-/** The guard of params a method does not describe: any value. */
-function acceptAny(_value: unknown): boolean {
-  return true;
-}
+import { OP, isPlainObject } from "../runtime/schema-support.js";
 
 function isAnnotations$1(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -32,7 +19,7 @@ function isAnnotations$1(v: unknown): boolean {
 
 /** True only if the value is a valid Annotations (false: ask AnnotationsSchema). */
 export function isAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isAnnotations$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -45,7 +32,7 @@ export function isAnnotations(v: unknown): boolean {
 
 /** True only if the value is a valid AudioContent (false: ask AudioContentSchema). */
 export function isAudioContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "audio") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -54,7 +41,7 @@ export function isAudioContent(v: unknown): boolean {
   x = v.mimeType;
   if (x === undefined || !(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -62,7 +49,7 @@ export function isAudioContent(v: unknown): boolean {
 
 /** True only if the value is a valid BaseMetadata (false: ask BaseMetadataSchema). */
 export function isBaseMetadata(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -73,14 +60,14 @@ export function isBaseMetadata(v: unknown): boolean {
 
 /** True only if the value is a valid BlobResourceContents (false: ask BlobResourceContentsSchema). */
 export function isBlobResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.blob;
   if (x === undefined || !(typeof x === "string") || ("blob" in OP && !Object.hasOwn(v, "blob"))) return false;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.mimeType;
   if (x !== undefined && (!(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType")))) return false;
   return true;
@@ -88,7 +75,7 @@ export function isBlobResourceContents(v: unknown): boolean {
 
 /** True only if the value is a valid BooleanSchema (false: ask BooleanSchemaSchema). */
 export function isBooleanSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "boolean") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -103,7 +90,7 @@ export function isBooleanSchema(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolRequest (false: ask CallToolRequestSchema). */
 export function isCallToolRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -117,7 +104,7 @@ export function isCallToolRequest(v: unknown): boolean {
 }
 
 function isCallToolRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -126,14 +113,14 @@ function isCallToolRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolRequestParams (false: ask CallToolRequestParamsSchema). */
 export function isCallToolRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
   if (x !== undefined && (!(isCallToolRequestParams$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   x = v.task;
   if (x !== undefined && (!(isTaskMetadata(x)) || ("task" in OP && !Object.hasOwn(v, "task")))) return false;
   return true;
@@ -150,21 +137,21 @@ function isCallToolResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolResult (false: ask CallToolResultSchema). */
 export function isCallToolResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isCallToolResult$1(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.isError;
   if (x !== undefined && (!(typeof x === "boolean") || ("isError" in OP && !Object.hasOwn(v, "isError")))) return false;
   x = v.structuredContent;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("structuredContent" in OP && !Object.hasOwn(v, "structuredContent")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("structuredContent" in OP && !Object.hasOwn(v, "structuredContent")))) return false;
   return true;
 }
 
 function isCancelTaskRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -173,7 +160,7 @@ function isCancelTaskRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid CancelTaskRequest (false: ask CancelTaskRequestSchema). */
 export function isCancelTaskRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -193,7 +180,7 @@ export function isCancelTaskResult(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotification (false: ask CancelledNotificationSchema). */
 export function isCancelledNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -206,10 +193,10 @@ export function isCancelledNotification(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotificationParams (false: ask CancelledNotificationParamsSchema). */
 export function isCancelledNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.reason;
   if (x !== undefined && (!(typeof x === "string") || ("reason" in OP && !Object.hasOwn(v, "reason")))) return false;
   x = v.requestId;
@@ -218,27 +205,27 @@ export function isCancelledNotificationParams(v: unknown): boolean {
 }
 
 function isClientCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.form;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("form" in OP && !Object.hasOwn(v, "form")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("form" in OP && !Object.hasOwn(v, "form")))) return false;
   x = v.url;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("url" in OP && !Object.hasOwn(v, "url")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("url" in OP && !Object.hasOwn(v, "url")))) return false;
   return true;
 }
 
 function isClientCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isClientCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -246,33 +233,33 @@ function isClientCapabilities$3(v: unknown): boolean {
 }
 
 function isClientCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.context;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("context" in OP && !Object.hasOwn(v, "context")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("context" in OP && !Object.hasOwn(v, "context")))) return false;
   x = v.tools;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("tools" in OP && !Object.hasOwn(v, "tools")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("tools" in OP && !Object.hasOwn(v, "tools")))) return false;
   return true;
 }
 
 function isClientCapabilities$5(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.create;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("create" in OP && !Object.hasOwn(v, "create")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("create" in OP && !Object.hasOwn(v, "create")))) return false;
   return true;
 }
 
 function isClientCapabilities$6(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.createMessage;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("createMessage" in OP && !Object.hasOwn(v, "createMessage")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("createMessage" in OP && !Object.hasOwn(v, "createMessage")))) return false;
   return true;
 }
 
 function isClientCapabilities$7(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitation;
   if (x !== undefined && (!(isClientCapabilities$5(x)) || ("elicitation" in OP && !Object.hasOwn(v, "elicitation")))) return false;
@@ -282,12 +269,12 @@ function isClientCapabilities$7(v: unknown): boolean {
 }
 
 function isClientCapabilities$8(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cancel;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("cancel" in OP && !Object.hasOwn(v, "cancel")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("cancel" in OP && !Object.hasOwn(v, "cancel")))) return false;
   x = v.list;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("list" in OP && !Object.hasOwn(v, "list")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("list" in OP && !Object.hasOwn(v, "list")))) return false;
   x = v.requests;
   if (x !== undefined && (!(isClientCapabilities$7(x)) || ("requests" in OP && !Object.hasOwn(v, "requests")))) return false;
   return true;
@@ -295,7 +282,7 @@ function isClientCapabilities$8(v: unknown): boolean {
 
 /** True only if the value is a valid ClientCapabilities (false: ask ClientCapabilitiesSchema). */
 export function isClientCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitation;
   if (x !== undefined && (!(isClientCapabilities$1(x)) || ("elicitation" in OP && !Object.hasOwn(v, "elicitation")))) return false;
@@ -327,7 +314,7 @@ export function isClientResult(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequest (false: ask CompleteRequestSchema). */
 export function isCompleteRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -341,7 +328,7 @@ export function isCompleteRequest(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -349,7 +336,7 @@ function isCompleteRequestParams$1(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -359,7 +346,7 @@ function isCompleteRequestParams$2(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -369,7 +356,7 @@ function isCompleteRequestParams$3(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.arguments;
   if (x !== undefined && (!(isCompleteRequestParams$3(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
@@ -378,7 +365,7 @@ function isCompleteRequestParams$4(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequestParams (false: ask CompleteRequestParamsSchema). */
 export function isCompleteRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.argument;
   if (x === undefined || !(isCompleteRequestParams$2(x)) || ("argument" in OP && !Object.hasOwn(v, "argument"))) return false;
@@ -401,7 +388,7 @@ function isCompleteResult$1(v: unknown): boolean {
 }
 
 function isCompleteResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.values;
   if (x === undefined || !(isCompleteResult$1(x)) || ("values" in OP && !Object.hasOwn(v, "values"))) return false;
@@ -414,12 +401,12 @@ function isCompleteResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteResult (false: ask CompleteResultSchema). */
 export function isCompleteResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completion;
   if (x === undefined || !(isCompleteResult$2(x)) || ("completion" in OP && !Object.hasOwn(v, "completion"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -430,7 +417,7 @@ export function isContentBlock(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequest (false: ask CreateMessageRequestSchema). */
 export function isCreateMessageRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -444,7 +431,7 @@ export function isCreateMessageRequest(v: unknown): boolean {
 }
 
 function isCreateMessageRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -480,7 +467,7 @@ function isCreateMessageRequestParams$4(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequestParams (false: ask CreateMessageRequestParamsSchema). */
 export function isCreateMessageRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -491,7 +478,7 @@ export function isCreateMessageRequestParams(v: unknown): boolean {
   x = v.includeContext;
   if (x !== undefined && (!((x === "allServers" || x === "none" || x === "thisServer")) || ("includeContext" in OP && !Object.hasOwn(v, "includeContext")))) return false;
   x = v.metadata;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("metadata" in OP && !Object.hasOwn(v, "metadata")))) return false;
   x = v.modelPreferences;
   if (x !== undefined && (!(isModelPreferences(x)) || ("modelPreferences" in OP && !Object.hasOwn(v, "modelPreferences")))) return false;
   x = v.stopSequences;
@@ -520,7 +507,7 @@ function isCreateMessageResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageResult (false: ask CreateMessageResultSchema). */
 export function isCreateMessageResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x) || isToolUseContent(x) || isToolResultContent(x) || isCreateMessageResult$1(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -529,7 +516,7 @@ export function isCreateMessageResult(v: unknown): boolean {
   x = v.role;
   if (x === undefined || !(isRole(x)) || ("role" in OP && !Object.hasOwn(v, "role"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.stopReason;
   if (x !== undefined && (!(typeof x === "string") || ("stopReason" in OP && !Object.hasOwn(v, "stopReason")))) return false;
   return true;
@@ -537,12 +524,12 @@ export function isCreateMessageResult(v: unknown): boolean {
 
 /** True only if the value is a valid CreateTaskResult (false: ask CreateTaskResultSchema). */
 export function isCreateTaskResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.task;
   if (x === undefined || !(isTask(x)) || ("task" in OP && !Object.hasOwn(v, "task"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -553,7 +540,7 @@ export function isCursor(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequest (false: ask ElicitRequestSchema). */
 export function isElicitRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -567,7 +554,7 @@ export function isElicitRequest(v: unknown): boolean {
 }
 
 function isElicitRequestFormParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -575,7 +562,7 @@ function isElicitRequestFormParams$1(v: unknown): boolean {
 }
 
 function isElicitRequestFormParams$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -594,7 +581,7 @@ function isElicitRequestFormParams$3(v: unknown): boolean {
 }
 
 function isElicitRequestFormParams$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -609,7 +596,7 @@ function isElicitRequestFormParams$4(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequestFormParams (false: ask ElicitRequestFormParamsSchema). */
 export function isElicitRequestFormParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.message;
   if (x === undefined || !(typeof x === "string") || ("message" in OP && !Object.hasOwn(v, "message"))) return false;
@@ -630,7 +617,7 @@ export function isElicitRequestParams(v: unknown): boolean {
 }
 
 function isElicitRequestURLParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -639,7 +626,7 @@ function isElicitRequestURLParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequestURLParams (false: ask ElicitRequestURLParamsSchema). */
 export function isElicitRequestURLParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.mode;
   if (x === undefined || !(x === "url") || ("mode" in OP && !Object.hasOwn(v, "mode"))) return false;
@@ -666,7 +653,7 @@ function isElicitResult$1(v: unknown): boolean {
 }
 
 function isElicitResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -677,19 +664,19 @@ function isElicitResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitResult (false: ask ElicitResultSchema). */
 export function isElicitResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.action;
   if (x === undefined || !((x === "accept" || x === "cancel" || x === "decline")) || ("action" in OP && !Object.hasOwn(v, "action"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.content;
   if (x !== undefined && (!(isElicitResult$2(x)) || ("content" in OP && !Object.hasOwn(v, "content")))) return false;
   return true;
 }
 
 function isElicitationCompleteNotification$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitationId;
   if (x === undefined || !(typeof x === "string") || ("elicitationId" in OP && !Object.hasOwn(v, "elicitationId"))) return false;
@@ -698,7 +685,7 @@ function isElicitationCompleteNotification$1(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitationCompleteNotification (false: ask ElicitationCompleteNotificationSchema). */
 export function isElicitationCompleteNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -711,14 +698,14 @@ export function isElicitationCompleteNotification(v: unknown): boolean {
 
 /** True only if the value is a valid EmbeddedResource (false: ask EmbeddedResourceSchema). */
 export function isEmbeddedResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
   x = v.resource;
   if (x === undefined || !((isTextResourceContents(x) || isBlobResourceContents(x))) || ("resource" in OP && !Object.hasOwn(v, "resource"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -736,7 +723,7 @@ export function isEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid Error (false: ask ErrorSchema). */
 export function isError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -749,7 +736,7 @@ export function isError(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequest (false: ask GetPromptRequestSchema). */
 export function isGetPromptRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -763,7 +750,7 @@ export function isGetPromptRequest(v: unknown): boolean {
 }
 
 function isGetPromptRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -771,7 +758,7 @@ function isGetPromptRequestParams$1(v: unknown): boolean {
 }
 
 function isGetPromptRequestParams$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -782,7 +769,7 @@ function isGetPromptRequestParams$2(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequestParams (false: ask GetPromptRequestParamsSchema). */
 export function isGetPromptRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -804,19 +791,19 @@ function isGetPromptResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptResult (false: ask GetPromptResultSchema). */
 export function isGetPromptResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.messages;
   if (x === undefined || !(isGetPromptResult$1(x)) || ("messages" in OP && !Object.hasOwn(v, "messages"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.description;
   if (x !== undefined && (!(typeof x === "string") || ("description" in OP && !Object.hasOwn(v, "description")))) return false;
   return true;
 }
 
 function isGetTaskPayloadRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -825,7 +812,7 @@ function isGetTaskPayloadRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetTaskPayloadRequest (false: ask GetTaskPayloadRequestSchema). */
 export function isGetTaskPayloadRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -840,15 +827,15 @@ export function isGetTaskPayloadRequest(v: unknown): boolean {
 
 /** True only if the value is a valid GetTaskPayloadResult (false: ask GetTaskPayloadResultSchema). */
 export function isGetTaskPayloadResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 function isGetTaskRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -857,7 +844,7 @@ function isGetTaskRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetTaskRequest (false: ask GetTaskRequestSchema). */
 export function isGetTaskRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -886,7 +873,7 @@ function isIcon$1(v: unknown): boolean {
 
 /** True only if the value is a valid Icon (false: ask IconSchema). */
 export function isIcon(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.src;
   if (x === undefined || !(typeof x === "string") || ("src" in OP && !Object.hasOwn(v, "src"))) return false;
@@ -910,7 +897,7 @@ function isIcons$1(v: unknown): boolean {
 
 /** True only if the value is a valid Icons (false: ask IconsSchema). */
 export function isIcons(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.icons;
   if (x !== undefined && (!(isIcons$1(x)) || ("icons" in OP && !Object.hasOwn(v, "icons")))) return false;
@@ -919,7 +906,7 @@ export function isIcons(v: unknown): boolean {
 
 /** True only if the value is a valid ImageContent (false: ask ImageContentSchema). */
 export function isImageContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "image") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -928,7 +915,7 @@ export function isImageContent(v: unknown): boolean {
   x = v.mimeType;
   if (x === undefined || !(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -945,7 +932,7 @@ function isImplementation$1(v: unknown): boolean {
 
 /** True only if the value is a valid Implementation (false: ask ImplementationSchema). */
 export function isImplementation(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -964,7 +951,7 @@ export function isImplementation(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeRequest (false: ask InitializeRequestSchema). */
 export function isInitializeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -978,7 +965,7 @@ export function isInitializeRequest(v: unknown): boolean {
 }
 
 function isInitializeRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -987,7 +974,7 @@ function isInitializeRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeRequestParams (false: ask InitializeRequestParamsSchema). */
 export function isInitializeRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -1002,7 +989,7 @@ export function isInitializeRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid InitializeResult (false: ask InitializeResultSchema). */
 export function isInitializeResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.capabilities;
   if (x === undefined || !(isServerCapabilities(x)) || ("capabilities" in OP && !Object.hasOwn(v, "capabilities"))) return false;
@@ -1011,7 +998,7 @@ export function isInitializeResult(v: unknown): boolean {
   x = v.serverInfo;
   if (x === undefined || !(isImplementation(x)) || ("serverInfo" in OP && !Object.hasOwn(v, "serverInfo"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.instructions;
   if (x !== undefined && (!(typeof x === "string") || ("instructions" in OP && !Object.hasOwn(v, "instructions")))) return false;
   return true;
@@ -1019,7 +1006,7 @@ export function isInitializeResult(v: unknown): boolean {
 
 /** True only if the value is a valid InitializedNotification (false: ask InitializedNotificationSchema). */
 export function isInitializedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1032,7 +1019,7 @@ export function isInitializedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCErrorResponse (false: ask JSONRPCErrorResponseSchema). */
 export function isJSONRPCErrorResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1050,20 +1037,20 @@ export function isJSONRPCMessage(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCNotification (false: ask JSONRPCNotificationSchema). */
 export function isJSONRPCNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
 /** True only if the value is a valid JSONRPCRequest (false: ask JSONRPCRequestSchema). */
 export function isJSONRPCRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1072,7 +1059,7 @@ export function isJSONRPCRequest(v: unknown): boolean {
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
@@ -1083,7 +1070,7 @@ export function isJSONRPCResponse(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCResultResponse (false: ask JSONRPCResultResponseSchema). */
 export function isJSONRPCResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1114,7 +1101,7 @@ function isLegacyTitledEnumSchema$2(v: unknown): boolean {
 
 /** True only if the value is a valid LegacyTitledEnumSchema (false: ask LegacyTitledEnumSchemaSchema). */
 export function isLegacyTitledEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1133,7 +1120,7 @@ export function isLegacyTitledEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsRequest (false: ask ListPromptsRequestSchema). */
 export function isListPromptsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1157,12 +1144,12 @@ function isListPromptsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsResult (false: ask ListPromptsResultSchema). */
 export function isListPromptsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.prompts;
   if (x === undefined || !(isListPromptsResult$1(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -1170,7 +1157,7 @@ export function isListPromptsResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesRequest (false: ask ListResourceTemplatesRequestSchema). */
 export function isListResourceTemplatesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1194,12 +1181,12 @@ function isListResourceTemplatesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesResult (false: ask ListResourceTemplatesResultSchema). */
 export function isListResourceTemplatesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resourceTemplates;
   if (x === undefined || !(isListResourceTemplatesResult$1(x)) || ("resourceTemplates" in OP && !Object.hasOwn(v, "resourceTemplates"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -1207,7 +1194,7 @@ export function isListResourceTemplatesResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesRequest (false: ask ListResourcesRequestSchema). */
 export function isListResourcesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1231,12 +1218,12 @@ function isListResourcesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesResult (false: ask ListResourcesResultSchema). */
 export function isListResourcesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resources;
   if (x === undefined || !(isListResourcesResult$1(x)) || ("resources" in OP && !Object.hasOwn(v, "resources"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -1244,7 +1231,7 @@ export function isListResourcesResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsRequest (false: ask ListRootsRequestSchema). */
 export function isListRootsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1268,18 +1255,18 @@ function isListRootsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsResult (false: ask ListRootsResultSchema). */
 export function isListRootsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.roots;
   if (x === undefined || !(isListRootsResult$1(x)) || ("roots" in OP && !Object.hasOwn(v, "roots"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ListTasksRequest (false: ask ListTasksRequestSchema). */
 export function isListTasksRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1303,12 +1290,12 @@ function isListTasksResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListTasksResult (false: ask ListTasksResultSchema). */
 export function isListTasksResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.tasks;
   if (x === undefined || !(isListTasksResult$1(x)) || ("tasks" in OP && !Object.hasOwn(v, "tasks"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -1316,7 +1303,7 @@ export function isListTasksResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsRequest (false: ask ListToolsRequestSchema). */
 export function isListToolsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1340,12 +1327,12 @@ function isListToolsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsResult (false: ask ListToolsResultSchema). */
 export function isListToolsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.tools;
   if (x === undefined || !(isListToolsResult$1(x)) || ("tools" in OP && !Object.hasOwn(v, "tools"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -1358,7 +1345,7 @@ export function isLoggingLevel(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotification (false: ask LoggingMessageNotificationSchema). */
 export function isLoggingMessageNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1371,14 +1358,13 @@ export function isLoggingMessageNotification(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotificationParams (false: ask LoggingMessageNotificationParamsSchema). */
 export function isLoggingMessageNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.logger;
   if (x !== undefined && (!(typeof x === "string") || ("logger" in OP && !Object.hasOwn(v, "logger")))) return false;
   return true;
@@ -1386,7 +1372,7 @@ export function isLoggingMessageNotificationParams(v: unknown): boolean {
 
 /** True only if the value is a valid ModelHint (false: ask ModelHintSchema). */
 export function isModelHint(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
@@ -1404,7 +1390,7 @@ function isModelPreferences$1(v: unknown): boolean {
 
 /** True only if the value is a valid ModelPreferences (false: ask ModelPreferencesSchema). */
 export function isModelPreferences(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.costPriority;
   if (x !== undefined && (!(typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 1) || ("costPriority" in OP && !Object.hasOwn(v, "costPriority")))) return false;
@@ -1424,27 +1410,27 @@ export function isMultiSelectEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid Notification (false: ask NotificationSchema). */
 export function isNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
 /** True only if the value is a valid NotificationParams (false: ask NotificationParamsSchema). */
 export function isNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid NumberSchema (false: ask NumberSchemaSchema). */
 export function isNumberSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !((x === "integer" || x === "number")) || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1463,7 +1449,7 @@ export function isNumberSchema(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequest (false: ask PaginatedRequestSchema). */
 export function isPaginatedRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1477,7 +1463,7 @@ export function isPaginatedRequest(v: unknown): boolean {
 }
 
 function isPaginatedRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1486,7 +1472,7 @@ function isPaginatedRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequestParams (false: ask PaginatedRequestParamsSchema). */
 export function isPaginatedRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isPaginatedRequestParams$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1497,10 +1483,10 @@ export function isPaginatedRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedResult (false: ask PaginatedResultSchema). */
 export function isPaginatedResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.nextCursor;
   if (x !== undefined && (!(typeof x === "string") || ("nextCursor" in OP && !Object.hasOwn(v, "nextCursor")))) return false;
   return true;
@@ -1508,7 +1494,7 @@ export function isPaginatedResult(v: unknown): boolean {
 
 /** True only if the value is a valid PingRequest (false: ask PingRequestSchema). */
 export function isPingRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1528,7 +1514,7 @@ export function isPrimitiveSchemaDefinition(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotification (false: ask ProgressNotificationSchema). */
 export function isProgressNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1541,14 +1527,14 @@ export function isProgressNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotificationParams (false: ask ProgressNotificationParamsSchema). */
 export function isProgressNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
   x = v.progressToken;
   if (x === undefined || !(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.message;
   if (x !== undefined && (!(typeof x === "string") || ("message" in OP && !Object.hasOwn(v, "message")))) return false;
   x = v.total;
@@ -1581,12 +1567,12 @@ function isPrompt$2(v: unknown): boolean {
 
 /** True only if the value is a valid Prompt (false: ask PromptSchema). */
 export function isPrompt(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.arguments;
   if (x !== undefined && (!(isPrompt$1(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   x = v.description;
@@ -1600,7 +1586,7 @@ export function isPrompt(v: unknown): boolean {
 
 /** True only if the value is a valid PromptArgument (false: ask PromptArgumentSchema). */
 export function isPromptArgument(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1615,7 +1601,7 @@ export function isPromptArgument(v: unknown): boolean {
 
 /** True only if the value is a valid PromptListChangedNotification (false: ask PromptListChangedNotificationSchema). */
 export function isPromptListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1628,7 +1614,7 @@ export function isPromptListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid PromptMessage (false: ask PromptMessageSchema). */
 export function isPromptMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isContentBlock(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1639,7 +1625,7 @@ export function isPromptMessage(v: unknown): boolean {
 
 /** True only if the value is a valid PromptReference (false: ask PromptReferenceSchema). */
 export function isPromptReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/prompt") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1652,7 +1638,7 @@ export function isPromptReference(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequest (false: ask ReadResourceRequestSchema). */
 export function isReadResourceRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1666,7 +1652,7 @@ export function isReadResourceRequest(v: unknown): boolean {
 }
 
 function isReadResourceRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1675,7 +1661,7 @@ function isReadResourceRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequestParams (false: ask ReadResourceRequestParamsSchema). */
 export function isReadResourceRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1695,18 +1681,18 @@ function isReadResourceResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceResult (false: ask ReadResourceResultSchema). */
 export function isReadResourceResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.contents;
   if (x === undefined || !(isReadResourceResult$1(x)) || ("contents" in OP && !Object.hasOwn(v, "contents"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid RelatedTaskMetadata (false: ask RelatedTaskMetadataSchema). */
 export function isRelatedTaskMetadata(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -1715,12 +1701,12 @@ export function isRelatedTaskMetadata(v: unknown): boolean {
 
 /** True only if the value is a valid Request (false: ask RequestSchema). */
 export function isRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
@@ -1730,7 +1716,7 @@ export function isRequestId(v: unknown): boolean {
 }
 
 function isRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1739,7 +1725,7 @@ function isRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid RequestParams (false: ask RequestParamsSchema). */
 export function isRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isRequestParams$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1757,14 +1743,14 @@ function isResource$1(v: unknown): boolean {
 
 /** True only if the value is a valid Resource (false: ask ResourceSchema). */
 export function isResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1782,12 +1768,12 @@ export function isResource(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceContents (false: ask ResourceContentsSchema). */
 export function isResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.mimeType;
   if (x !== undefined && (!(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType")))) return false;
   return true;
@@ -1804,7 +1790,7 @@ function isResourceLink$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceLink (false: ask ResourceLinkSchema). */
 export function isResourceLink(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource_link") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1813,7 +1799,7 @@ export function isResourceLink(v: unknown): boolean {
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1831,7 +1817,7 @@ export function isResourceLink(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceListChangedNotification (false: ask ResourceListChangedNotificationSchema). */
 export function isResourceListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1843,7 +1829,7 @@ export function isResourceListChangedNotification(v: unknown): boolean {
 }
 
 function isResourceRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -1852,7 +1838,7 @@ function isResourceRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceRequestParams (false: ask ResourceRequestParamsSchema). */
 export function isResourceRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1872,14 +1858,14 @@ function isResourceTemplate$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplate (false: ask ResourceTemplateSchema). */
 export function isResourceTemplate(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.uriTemplate;
   if (x === undefined || !(typeof x === "string") || ("uriTemplate" in OP && !Object.hasOwn(v, "uriTemplate"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -1895,7 +1881,7 @@ export function isResourceTemplate(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplateReference (false: ask ResourceTemplateReferenceSchema). */
 export function isResourceTemplateReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1906,7 +1892,7 @@ export function isResourceTemplateReference(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotification (false: ask ResourceUpdatedNotificationSchema). */
 export function isResourceUpdatedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1919,21 +1905,21 @@ export function isResourceUpdatedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotificationParams (false: ask ResourceUpdatedNotificationParamsSchema). */
 export function isResourceUpdatedNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
 /** True only if the value is a valid Result (false: ask ResultSchema). */
 export function isResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -1944,12 +1930,12 @@ export function isRole(v: unknown): boolean {
 
 /** True only if the value is a valid Root (false: ask RootSchema). */
 export function isRoot(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
   return true;
@@ -1957,7 +1943,7 @@ export function isRoot(v: unknown): boolean {
 
 /** True only if the value is a valid RootsListChangedNotification (false: ask RootsListChangedNotificationSchema). */
 export function isRootsListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1979,14 +1965,14 @@ function isSamplingMessage$1(v: unknown): boolean {
 
 /** True only if the value is a valid SamplingMessage (false: ask SamplingMessageSchema). */
 export function isSamplingMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x) || isToolUseContent(x) || isToolResultContent(x) || isSamplingMessage$1(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
   x = v.role;
   if (x === undefined || !(isRole(x)) || ("role" in OP && !Object.hasOwn(v, "role"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -1996,17 +1982,17 @@ export function isSamplingMessageContentBlock(v: unknown): boolean {
 }
 
 function isServerCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
 
 function isServerCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -2014,7 +2000,7 @@ function isServerCapabilities$2(v: unknown): boolean {
 }
 
 function isServerCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -2024,15 +2010,15 @@ function isServerCapabilities$3(v: unknown): boolean {
 }
 
 function isServerCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.call;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("call" in OP && !Object.hasOwn(v, "call")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("call" in OP && !Object.hasOwn(v, "call")))) return false;
   return true;
 }
 
 function isServerCapabilities$5(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.tools;
   if (x !== undefined && (!(isServerCapabilities$4(x)) || ("tools" in OP && !Object.hasOwn(v, "tools")))) return false;
@@ -2040,19 +2026,19 @@ function isServerCapabilities$5(v: unknown): boolean {
 }
 
 function isServerCapabilities$6(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cancel;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("cancel" in OP && !Object.hasOwn(v, "cancel")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("cancel" in OP && !Object.hasOwn(v, "cancel")))) return false;
   x = v.list;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("list" in OP && !Object.hasOwn(v, "list")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("list" in OP && !Object.hasOwn(v, "list")))) return false;
   x = v.requests;
   if (x !== undefined && (!(isServerCapabilities$5(x)) || ("requests" in OP && !Object.hasOwn(v, "requests")))) return false;
   return true;
 }
 
 function isServerCapabilities$7(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -2061,14 +2047,14 @@ function isServerCapabilities$7(v: unknown): boolean {
 
 /** True only if the value is a valid ServerCapabilities (false: ask ServerCapabilitiesSchema). */
 export function isServerCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completions;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
   x = v.experimental;
   if (x !== undefined && (!(isServerCapabilities$1(x)) || ("experimental" in OP && !Object.hasOwn(v, "experimental")))) return false;
   x = v.logging;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("logging" in OP && !Object.hasOwn(v, "logging")))) return false;
   x = v.prompts;
   if (x !== undefined && (!(isServerCapabilities$2(x)) || ("prompts" in OP && !Object.hasOwn(v, "prompts")))) return false;
   x = v.resources;
@@ -2097,7 +2083,7 @@ export function isServerResult(v: unknown): boolean {
 
 /** True only if the value is a valid SetLevelRequest (false: ask SetLevelRequestSchema). */
 export function isSetLevelRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2111,7 +2097,7 @@ export function isSetLevelRequest(v: unknown): boolean {
 }
 
 function isSetLevelRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -2120,7 +2106,7 @@ function isSetLevelRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid SetLevelRequestParams (false: ask SetLevelRequestParamsSchema). */
 export function isSetLevelRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
@@ -2136,7 +2122,7 @@ export function isSingleSelectEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid StringSchema (false: ask StringSchemaSchema). */
 export function isStringSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2157,7 +2143,7 @@ export function isStringSchema(v: unknown): boolean {
 
 /** True only if the value is a valid SubscribeRequest (false: ask SubscribeRequestSchema). */
 export function isSubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2171,7 +2157,7 @@ export function isSubscribeRequest(v: unknown): boolean {
 }
 
 function isSubscribeRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -2180,7 +2166,7 @@ function isSubscribeRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid SubscribeRequestParams (false: ask SubscribeRequestParamsSchema). */
 export function isSubscribeRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -2191,7 +2177,7 @@ export function isSubscribeRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid Task (false: ask TaskSchema). */
 export function isTask(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.createdAt;
   if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
@@ -2211,7 +2197,7 @@ export function isTask(v: unknown): boolean {
 }
 
 function isTaskAugmentedRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -2220,7 +2206,7 @@ function isTaskAugmentedRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid TaskAugmentedRequestParams (false: ask TaskAugmentedRequestParamsSchema). */
 export function isTaskAugmentedRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isTaskAugmentedRequestParams$1(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -2231,7 +2217,7 @@ export function isTaskAugmentedRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid TaskMetadata (false: ask TaskMetadataSchema). */
 export function isTaskMetadata(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.ttl;
   if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x)) || ("ttl" in OP && !Object.hasOwn(v, "ttl")))) return false;
@@ -2245,7 +2231,7 @@ export function isTaskStatus(v: unknown): boolean {
 
 /** True only if the value is a valid TaskStatusNotification (false: ask TaskStatusNotificationSchema). */
 export function isTaskStatusNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2263,14 +2249,14 @@ export function isTaskStatusNotificationParams(v: unknown): boolean {
 
 /** True only if the value is a valid TextContent (false: ask TextContentSchema). */
 export function isTextContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "text") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   return true;
@@ -2278,14 +2264,14 @@ export function isTextContent(v: unknown): boolean {
 
 /** True only if the value is a valid TextResourceContents (false: ask TextResourceContentsSchema). */
 export function isTextResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.mimeType;
   if (x !== undefined && (!(typeof x === "string") || ("mimeType" in OP && !Object.hasOwn(v, "mimeType")))) return false;
   return true;
@@ -2301,7 +2287,7 @@ function isTitledMultiSelectEnumSchema$1(v: unknown): boolean {
 }
 
 function isTitledMultiSelectEnumSchema$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.const;
   if (x === undefined || !(typeof x === "string") || ("const" in OP && !Object.hasOwn(v, "const"))) return false;
@@ -2320,7 +2306,7 @@ function isTitledMultiSelectEnumSchema$2(v: unknown): boolean {
 }
 
 function isTitledMultiSelectEnumSchema$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.anyOf;
   if (x === undefined || !(isTitledMultiSelectEnumSchema$2(x)) || ("anyOf" in OP && !Object.hasOwn(v, "anyOf"))) return false;
@@ -2329,7 +2315,7 @@ function isTitledMultiSelectEnumSchema$4(v: unknown): boolean {
 
 /** True only if the value is a valid TitledMultiSelectEnumSchema (false: ask TitledMultiSelectEnumSchemaSchema). */
 export function isTitledMultiSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "array") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2349,7 +2335,7 @@ export function isTitledMultiSelectEnumSchema(v: unknown): boolean {
 }
 
 function isTitledSingleSelectEnumSchema$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.const;
   if (x === undefined || !(typeof x === "string") || ("const" in OP && !Object.hasOwn(v, "const"))) return false;
@@ -2369,7 +2355,7 @@ function isTitledSingleSelectEnumSchema$1(v: unknown): boolean {
 
 /** True only if the value is a valid TitledSingleSelectEnumSchema (false: ask TitledSingleSelectEnumSchemaSchema). */
 export function isTitledSingleSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2394,11 +2380,11 @@ function isTool$1(v: unknown): boolean {
 }
 
 function isTool$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
@@ -2413,7 +2399,7 @@ function isTool$3(v: unknown): boolean {
 }
 
 function isTool$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2427,11 +2413,11 @@ function isTool$4(v: unknown): boolean {
 }
 
 function isTool$5(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
-    if (!(isPlainRecord(y)) || !Object.hasOwn(v, k)) return false;
+    if (!(isPlainObject(y)) || !Object.hasOwn(v, k)) return false;
   }
   return true;
 }
@@ -2446,7 +2432,7 @@ function isTool$6(v: unknown): boolean {
 }
 
 function isTool$7(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2461,14 +2447,14 @@ function isTool$7(v: unknown): boolean {
 
 /** True only if the value is a valid Tool (false: ask ToolSchema). */
 export function isTool(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.inputSchema;
   if (x === undefined || !(isTool$4(x)) || ("inputSchema" in OP && !Object.hasOwn(v, "inputSchema"))) return false;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.annotations;
   if (x !== undefined && (!(isToolAnnotations(x)) || ("annotations" in OP && !Object.hasOwn(v, "annotations")))) return false;
   x = v.description;
@@ -2486,7 +2472,7 @@ export function isTool(v: unknown): boolean {
 
 /** True only if the value is a valid ToolAnnotations (false: ask ToolAnnotationsSchema). */
 export function isToolAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.destructiveHint;
   if (x !== undefined && (!(typeof x === "boolean") || ("destructiveHint" in OP && !Object.hasOwn(v, "destructiveHint")))) return false;
@@ -2503,7 +2489,7 @@ export function isToolAnnotations(v: unknown): boolean {
 
 /** True only if the value is a valid ToolChoice (false: ask ToolChoiceSchema). */
 export function isToolChoice(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.mode;
   if (x !== undefined && (!((x === "auto" || x === "none" || x === "required")) || ("mode" in OP && !Object.hasOwn(v, "mode")))) return false;
@@ -2512,7 +2498,7 @@ export function isToolChoice(v: unknown): boolean {
 
 /** True only if the value is a valid ToolExecution (false: ask ToolExecutionSchema). */
 export function isToolExecution(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskSupport;
   if (x !== undefined && (!((x === "forbidden" || x === "optional" || x === "required")) || ("taskSupport" in OP && !Object.hasOwn(v, "taskSupport")))) return false;
@@ -2521,7 +2507,7 @@ export function isToolExecution(v: unknown): boolean {
 
 /** True only if the value is a valid ToolListChangedNotification (false: ask ToolListChangedNotificationSchema). */
 export function isToolListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2543,7 +2529,7 @@ function isToolResultContent$1(v: unknown): boolean {
 
 /** True only if the value is a valid ToolResultContent (false: ask ToolResultContentSchema). */
 export function isToolResultContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "tool_result") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2552,28 +2538,28 @@ export function isToolResultContent(v: unknown): boolean {
   x = v.toolUseId;
   if (x === undefined || !(typeof x === "string") || ("toolUseId" in OP && !Object.hasOwn(v, "toolUseId"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   x = v.isError;
   if (x !== undefined && (!(typeof x === "boolean") || ("isError" in OP && !Object.hasOwn(v, "isError")))) return false;
   x = v.structuredContent;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("structuredContent" in OP && !Object.hasOwn(v, "structuredContent")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("structuredContent" in OP && !Object.hasOwn(v, "structuredContent")))) return false;
   return true;
 }
 
 /** True only if the value is a valid ToolUseContent (false: ask ToolUseContentSchema). */
 export function isToolUseContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "tool_use") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
   x = v.id;
   if (x === undefined || !(typeof x === "string") || ("id" in OP && !Object.hasOwn(v, "id"))) return false;
   x = v.input;
-  if (x === undefined || !(isPlainRecord(x)) || ("input" in OP && !Object.hasOwn(v, "input"))) return false;
+  if (x === undefined || !(isPlainObject(x)) || ("input" in OP && !Object.hasOwn(v, "input"))) return false;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
   return true;
 }
 
@@ -2587,7 +2573,7 @@ function isURLElicitationRequiredError$1(v: unknown): boolean {
 }
 
 function isURLElicitationRequiredError$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitations;
   if (x === undefined || !(isURLElicitationRequiredError$1(x)) || ("elicitations" in OP && !Object.hasOwn(v, "elicitations"))) return false;
@@ -2595,7 +2581,7 @@ function isURLElicitationRequiredError$2(v: unknown): boolean {
 }
 
 function isURLElicitationRequiredError$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32042) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -2606,7 +2592,7 @@ function isURLElicitationRequiredError$3(v: unknown): boolean {
 
 /** True only if the value is a valid URLElicitationRequiredError (false: ask URLElicitationRequiredErrorSchema). */
 export function isURLElicitationRequiredError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2619,7 +2605,7 @@ export function isURLElicitationRequiredError(v: unknown): boolean {
 
 /** True only if the value is a valid UnsubscribeRequest (false: ask UnsubscribeRequestSchema). */
 export function isUnsubscribeRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2633,7 +2619,7 @@ export function isUnsubscribeRequest(v: unknown): boolean {
 }
 
 function isUnsubscribeRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progressToken;
   if (x !== undefined && (!(isProgressToken(x)) || ("progressToken" in OP && !Object.hasOwn(v, "progressToken")))) return false;
@@ -2642,7 +2628,7 @@ function isUnsubscribeRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid UnsubscribeRequestParams (false: ask UnsubscribeRequestParamsSchema). */
 export function isUnsubscribeRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -2670,7 +2656,7 @@ function isUntitledMultiSelectEnumSchema$2(v: unknown): boolean {
 }
 
 function isUntitledMultiSelectEnumSchema$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2681,7 +2667,7 @@ function isUntitledMultiSelectEnumSchema$3(v: unknown): boolean {
 
 /** True only if the value is a valid UntitledMultiSelectEnumSchema (false: ask UntitledMultiSelectEnumSchemaSchema). */
 export function isUntitledMultiSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "array") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2711,7 +2697,7 @@ function isUntitledSingleSelectEnumSchema$1(v: unknown): boolean {
 
 /** True only if the value is a valid UntitledSingleSelectEnumSchema (false: ask UntitledSingleSelectEnumSchemaSchema). */
 export function isUntitledSingleSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2727,7 +2713,7 @@ export function isUntitledSingleSelectEnumSchema(v: unknown): boolean {
 }
 
 function isCancelTaskRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -2735,7 +2721,7 @@ function isCancelTaskRequest$params(v: unknown): boolean {
 }
 
 function isGetTaskRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -2743,7 +2729,7 @@ function isGetTaskRequest$params(v: unknown): boolean {
 }
 
 function isGetTaskPayloadRequest$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -2751,7 +2737,7 @@ function isGetTaskPayloadRequest$params(v: unknown): boolean {
 }
 
 function isElicitationCompleteNotification$params(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitationId;
   if (x === undefined || !(typeof x === "string") || ("elicitationId" in OP && !Object.hasOwn(v, "elicitationId"))) return false;

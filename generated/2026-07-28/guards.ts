@@ -6,20 +6,7 @@
 // false for a valid value where the schema uses a construct it does not check exactly; the
 // dispatcher then asks the zod schema, which also says why. Only own properties are read, objects
 // must have Object.prototype or null as prototype, arrays are not objects.
-
-const OP = Object.prototype;
-
-/** An object as JSON.parse makes it: not an array, prototype Object.prototype or null. */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const p: unknown = Object.getPrototypeOf(v);
-  return p === OP || p === null;
-}
-
-/** The guard of params a method does not describe: any value. */
-function acceptAny(_value: unknown): boolean {
-  return true;
-}
+import { OP, isPlainObject } from "../runtime/schema-support.js";
 
 function isAnnotations$1(v: unknown): boolean {
   if (!Array.isArray(v)) return false;
@@ -32,7 +19,7 @@ function isAnnotations$1(v: unknown): boolean {
 
 /** True only if the value is a valid Annotations (false: ask AnnotationsSchema). */
 export function isAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.audience;
   if (x !== undefined && (!(isAnnotations$1(x)) || ("audience" in OP && !Object.hasOwn(v, "audience")))) return false;
@@ -45,7 +32,7 @@ export function isAnnotations(v: unknown): boolean {
 
 /** True only if the value is a valid AudioContent (false: ask AudioContentSchema). */
 export function isAudioContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "audio") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -62,7 +49,7 @@ export function isAudioContent(v: unknown): boolean {
 
 /** True only if the value is a valid BaseMetadata (false: ask BaseMetadataSchema). */
 export function isBaseMetadata(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -73,7 +60,7 @@ export function isBaseMetadata(v: unknown): boolean {
 
 /** True only if the value is a valid BlobResourceContents (false: ask BlobResourceContentsSchema). */
 export function isBlobResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.blob;
   if (x === undefined || !(typeof x === "string") || ("blob" in OP && !Object.hasOwn(v, "blob"))) return false;
@@ -88,7 +75,7 @@ export function isBlobResourceContents(v: unknown): boolean {
 
 /** True only if the value is a valid BooleanSchema (false: ask BooleanSchemaSchema). */
 export function isBooleanSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "boolean") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -103,7 +90,7 @@ export function isBooleanSchema(v: unknown): boolean {
 
 /** True only if the value is a valid CacheableResult (false: ask CacheableResultSchema). */
 export function isCacheableResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -118,7 +105,7 @@ export function isCacheableResult(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolRequest (false: ask CallToolRequestSchema). */
 export function isCallToolRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -133,14 +120,14 @@ export function isCallToolRequest(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolRequestParams (false: ask CallToolRequestParamsSchema). */
 export function isCallToolRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v.arguments;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
   x = v.inputResponses;
   if (x !== undefined && (!(isInputResponses(x)) || ("inputResponses" in OP && !Object.hasOwn(v, "inputResponses")))) return false;
   x = v.requestState;
@@ -159,7 +146,7 @@ function isCallToolResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolResult (false: ask CallToolResultSchema). */
 export function isCallToolResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isCallToolResult$1(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -176,7 +163,7 @@ export function isCallToolResult(v: unknown): boolean {
 
 /** True only if the value is a valid CallToolResultResponse (false: ask CallToolResultResponseSchema). */
 export function isCallToolResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -189,7 +176,7 @@ export function isCallToolResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotification (false: ask CancelledNotificationSchema). */
 export function isCancelledNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -202,7 +189,7 @@ export function isCancelledNotification(v: unknown): boolean {
 
 /** True only if the value is a valid CancelledNotificationParams (false: ask CancelledNotificationParamsSchema). */
 export function isCancelledNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requestId;
   if (x === undefined || !(isRequestId(x)) || ("requestId" in OP && !Object.hasOwn(v, "requestId"))) return false;
@@ -214,7 +201,7 @@ export function isCancelledNotificationParams(v: unknown): boolean {
 }
 
 function isClientCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.form;
   if (x !== undefined && (!(isJSONObject(x)) || ("form" in OP && !Object.hasOwn(v, "form")))) return false;
@@ -224,7 +211,7 @@ function isClientCapabilities$1(v: unknown): boolean {
 }
 
 function isClientCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -234,7 +221,7 @@ function isClientCapabilities$2(v: unknown): boolean {
 }
 
 function isClientCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -244,7 +231,7 @@ function isClientCapabilities$3(v: unknown): boolean {
 }
 
 function isClientCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.context;
   if (x !== undefined && (!(isJSONObject(x)) || ("context" in OP && !Object.hasOwn(v, "context")))) return false;
@@ -255,7 +242,7 @@ function isClientCapabilities$4(v: unknown): boolean {
 
 /** True only if the value is a valid ClientCapabilities (false: ask ClientCapabilitiesSchema). */
 export function isClientCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.elicitation;
   if (x !== undefined && (!(isClientCapabilities$1(x)) || ("elicitation" in OP && !Object.hasOwn(v, "elicitation")))) return false;
@@ -264,7 +251,7 @@ export function isClientCapabilities(v: unknown): boolean {
   x = v.extensions;
   if (x !== undefined && (!(isClientCapabilities$3(x)) || ("extensions" in OP && !Object.hasOwn(v, "extensions")))) return false;
   x = v.roots;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("roots" in OP && !Object.hasOwn(v, "roots")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("roots" in OP && !Object.hasOwn(v, "roots")))) return false;
   x = v.sampling;
   if (x !== undefined && (!(isClientCapabilities$4(x)) || ("sampling" in OP && !Object.hasOwn(v, "sampling")))) return false;
   return true;
@@ -272,7 +259,7 @@ export function isClientCapabilities(v: unknown): boolean {
 
 /** True only if the value is a valid ClientNotification (false: ask ClientNotificationSchema). */
 export function isClientNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -295,7 +282,7 @@ export function isClientResult(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequest (false: ask CompleteRequestSchema). */
 export function isCompleteRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -309,7 +296,7 @@ export function isCompleteRequest(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -319,7 +306,7 @@ function isCompleteRequestParams$1(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -329,7 +316,7 @@ function isCompleteRequestParams$2(v: unknown): boolean {
 }
 
 function isCompleteRequestParams$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.arguments;
   if (x !== undefined && (!(isCompleteRequestParams$2(x)) || ("arguments" in OP && !Object.hasOwn(v, "arguments")))) return false;
@@ -338,7 +325,7 @@ function isCompleteRequestParams$3(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteRequestParams (false: ask CompleteRequestParamsSchema). */
 export function isCompleteRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -362,7 +349,7 @@ function isCompleteResult$1(v: unknown): boolean {
 }
 
 function isCompleteResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.values;
   if (x === undefined || !(isCompleteResult$1(x)) || ("values" in OP && !Object.hasOwn(v, "values"))) return false;
@@ -375,7 +362,7 @@ function isCompleteResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteResult (false: ask CompleteResultSchema). */
 export function isCompleteResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completion;
   if (x === undefined || !(isCompleteResult$2(x)) || ("completion" in OP && !Object.hasOwn(v, "completion"))) return false;
@@ -388,7 +375,7 @@ export function isCompleteResult(v: unknown): boolean {
 
 /** True only if the value is a valid CompleteResultResponse (false: ask CompleteResultResponseSchema). */
 export function isCompleteResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -406,7 +393,7 @@ export function isContentBlock(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequest (false: ask CreateMessageRequestSchema). */
 export function isCreateMessageRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "sampling/createMessage") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -444,7 +431,7 @@ function isCreateMessageRequestParams$3(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageRequestParams (false: ask CreateMessageRequestParamsSchema). */
 export function isCreateMessageRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.maxTokens;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("maxTokens" in OP && !Object.hasOwn(v, "maxTokens"))) return false;
@@ -480,7 +467,7 @@ function isCreateMessageResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid CreateMessageResult (false: ask CreateMessageResultSchema). */
 export function isCreateMessageResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x) || isToolUseContent(x) || isToolResultContent(x) || isCreateMessageResult$1(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -502,7 +489,7 @@ export function isCursor(v: unknown): boolean {
 
 /** True only if the value is a valid DiscoverRequest (false: ask DiscoverRequestSchema). */
 export function isDiscoverRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -526,7 +513,7 @@ function isDiscoverResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid DiscoverResult (false: ask DiscoverResultSchema). */
 export function isDiscoverResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -547,7 +534,7 @@ export function isDiscoverResult(v: unknown): boolean {
 
 /** True only if the value is a valid DiscoverResultResponse (false: ask DiscoverResultResponseSchema). */
 export function isDiscoverResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -560,7 +547,7 @@ export function isDiscoverResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequest (false: ask ElicitRequestSchema). */
 export function isElicitRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "elicitation/create") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -570,7 +557,7 @@ export function isElicitRequest(v: unknown): boolean {
 }
 
 function isElicitRequestFormParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -589,7 +576,7 @@ function isElicitRequestFormParams$2(v: unknown): boolean {
 }
 
 function isElicitRequestFormParams$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -604,7 +591,7 @@ function isElicitRequestFormParams$3(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequestFormParams (false: ask ElicitRequestFormParamsSchema). */
 export function isElicitRequestFormParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.message;
   if (x === undefined || !(typeof x === "string") || ("message" in OP && !Object.hasOwn(v, "message"))) return false;
@@ -622,7 +609,7 @@ export function isElicitRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitRequestURLParams (false: ask ElicitRequestURLParamsSchema). */
 export function isElicitRequestURLParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.mode;
   if (x === undefined || !(x === "url") || ("mode" in OP && !Object.hasOwn(v, "mode"))) return false;
@@ -643,7 +630,7 @@ function isElicitResult$1(v: unknown): boolean {
 }
 
 function isElicitResult$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -654,7 +641,7 @@ function isElicitResult$2(v: unknown): boolean {
 
 /** True only if the value is a valid ElicitResult (false: ask ElicitResultSchema). */
 export function isElicitResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.action;
   if (x === undefined || !((x === "accept" || x === "cancel" || x === "decline")) || ("action" in OP && !Object.hasOwn(v, "action"))) return false;
@@ -665,7 +652,7 @@ export function isElicitResult(v: unknown): boolean {
 
 /** True only if the value is a valid EmbeddedResource (false: ask EmbeddedResourceSchema). */
 export function isEmbeddedResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -690,7 +677,7 @@ export function isEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid Error (false: ask ErrorSchema). */
 export function isError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(typeof x === "number" && Number.isInteger(x)) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -703,7 +690,7 @@ export function isError(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequest (false: ask GetPromptRequestSchema). */
 export function isGetPromptRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -717,7 +704,7 @@ export function isGetPromptRequest(v: unknown): boolean {
 }
 
 function isGetPromptRequestParams$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -728,7 +715,7 @@ function isGetPromptRequestParams$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptRequestParams (false: ask GetPromptRequestParamsSchema). */
 export function isGetPromptRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -754,7 +741,7 @@ function isGetPromptResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptResult (false: ask GetPromptResultSchema). */
 export function isGetPromptResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.messages;
   if (x === undefined || !(isGetPromptResult$1(x)) || ("messages" in OP && !Object.hasOwn(v, "messages"))) return false;
@@ -769,7 +756,7 @@ export function isGetPromptResult(v: unknown): boolean {
 
 /** True only if the value is a valid GetPromptResultResponse (false: ask GetPromptResultResponseSchema). */
 export function isGetPromptResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -781,7 +768,7 @@ export function isGetPromptResultResponse(v: unknown): boolean {
 }
 
 function isHeaderMismatchError$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32020) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -790,7 +777,7 @@ function isHeaderMismatchError$1(v: unknown): boolean {
 
 /** True only if the value is a valid HeaderMismatchError (false: ask HeaderMismatchErrorSchema). */
 export function isHeaderMismatchError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -812,7 +799,7 @@ function isIcon$1(v: unknown): boolean {
 
 /** True only if the value is a valid Icon (false: ask IconSchema). */
 export function isIcon(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.src;
   if (x === undefined || !(typeof x === "string") || ("src" in OP && !Object.hasOwn(v, "src"))) return false;
@@ -836,7 +823,7 @@ function isIcons$1(v: unknown): boolean {
 
 /** True only if the value is a valid Icons (false: ask IconsSchema). */
 export function isIcons(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.icons;
   if (x !== undefined && (!(isIcons$1(x)) || ("icons" in OP && !Object.hasOwn(v, "icons")))) return false;
@@ -845,7 +832,7 @@ export function isIcons(v: unknown): boolean {
 
 /** True only if the value is a valid ImageContent (false: ask ImageContentSchema). */
 export function isImageContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "image") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -871,7 +858,7 @@ function isImplementation$1(v: unknown): boolean {
 
 /** True only if the value is a valid Implementation (false: ask ImplementationSchema). */
 export function isImplementation(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -895,7 +882,7 @@ export function isInputRequest(v: unknown): boolean {
 
 /** True only if the value is a valid InputRequests (false: ask InputRequestsSchema). */
 export function isInputRequests(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -906,7 +893,7 @@ export function isInputRequests(v: unknown): boolean {
 
 /** True only if the value is a valid InputRequiredResult (false: ask InputRequiredResultSchema). */
 export function isInputRequiredResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resultType;
   if (x === undefined || !(typeof x === "string") || ("resultType" in OP && !Object.hasOwn(v, "resultType"))) return false;
@@ -926,7 +913,7 @@ export function isInputResponse(v: unknown): boolean {
 
 /** True only if the value is a valid InputResponseRequestParams (false: ask InputResponseRequestParamsSchema). */
 export function isInputResponseRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -939,7 +926,7 @@ export function isInputResponseRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid InputResponses (false: ask InputResponsesSchema). */
 export function isInputResponses(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -950,7 +937,7 @@ export function isInputResponses(v: unknown): boolean {
 
 /** True only if the value is a valid InternalError (false: ask InternalErrorSchema). */
 export function isInternalError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32603) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -963,7 +950,7 @@ export function isInternalError(v: unknown): boolean {
 
 /** True only if the value is a valid InvalidParamsError (false: ask InvalidParamsErrorSchema). */
 export function isInvalidParamsError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32602) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -976,7 +963,7 @@ export function isInvalidParamsError(v: unknown): boolean {
 
 /** True only if the value is a valid InvalidRequestError (false: ask InvalidRequestErrorSchema). */
 export function isInvalidRequestError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32600) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -1003,7 +990,7 @@ export function isJSONArray(v: unknown): boolean {
 
 /** True only if the value is a valid JSONObject (false: ask JSONObjectSchema). */
 export function isJSONObject(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -1014,7 +1001,7 @@ export function isJSONObject(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCErrorResponse (false: ask JSONRPCErrorResponseSchema). */
 export function isJSONRPCErrorResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1032,20 +1019,20 @@ export function isJSONRPCMessage(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCNotification (false: ask JSONRPCNotificationSchema). */
 export function isJSONRPCNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
 /** True only if the value is a valid JSONRPCRequest (false: ask JSONRPCRequestSchema). */
 export function isJSONRPCRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1054,7 +1041,7 @@ export function isJSONRPCRequest(v: unknown): boolean {
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
@@ -1065,7 +1052,7 @@ export function isJSONRPCResponse(v: unknown): boolean {
 
 /** True only if the value is a valid JSONRPCResultResponse (false: ask JSONRPCResultResponseSchema). */
 export function isJSONRPCResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1110,7 +1097,7 @@ function isLegacyTitledEnumSchema$2(v: unknown): boolean {
 
 /** True only if the value is a valid LegacyTitledEnumSchema (false: ask LegacyTitledEnumSchemaSchema). */
 export function isLegacyTitledEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1129,7 +1116,7 @@ export function isLegacyTitledEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsRequest (false: ask ListPromptsRequestSchema). */
 export function isListPromptsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1153,7 +1140,7 @@ function isListPromptsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsResult (false: ask ListPromptsResultSchema). */
 export function isListPromptsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -1172,7 +1159,7 @@ export function isListPromptsResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListPromptsResultResponse (false: ask ListPromptsResultResponseSchema). */
 export function isListPromptsResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1185,7 +1172,7 @@ export function isListPromptsResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesRequest (false: ask ListResourceTemplatesRequestSchema). */
 export function isListResourceTemplatesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1209,7 +1196,7 @@ function isListResourceTemplatesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesResult (false: ask ListResourceTemplatesResultSchema). */
 export function isListResourceTemplatesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -1228,7 +1215,7 @@ export function isListResourceTemplatesResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourceTemplatesResultResponse (false: ask ListResourceTemplatesResultResponseSchema). */
 export function isListResourceTemplatesResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1241,7 +1228,7 @@ export function isListResourceTemplatesResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesRequest (false: ask ListResourcesRequestSchema). */
 export function isListResourcesRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1265,7 +1252,7 @@ function isListResourcesResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesResult (false: ask ListResourcesResultSchema). */
 export function isListResourcesResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -1284,7 +1271,7 @@ export function isListResourcesResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListResourcesResultResponse (false: ask ListResourcesResultResponseSchema). */
 export function isListResourcesResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1296,7 +1283,7 @@ export function isListResourcesResultResponse(v: unknown): boolean {
 }
 
 function isListRootsRequest$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1305,7 +1292,7 @@ function isListRootsRequest$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsRequest (false: ask ListRootsRequestSchema). */
 export function isListRootsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(x === "roots/list") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
@@ -1325,7 +1312,7 @@ function isListRootsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListRootsResult (false: ask ListRootsResultSchema). */
 export function isListRootsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.roots;
   if (x === undefined || !(isListRootsResult$1(x)) || ("roots" in OP && !Object.hasOwn(v, "roots"))) return false;
@@ -1334,7 +1321,7 @@ export function isListRootsResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsRequest (false: ask ListToolsRequestSchema). */
 export function isListToolsRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1358,7 +1345,7 @@ function isListToolsResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsResult (false: ask ListToolsResultSchema). */
 export function isListToolsResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -1377,7 +1364,7 @@ export function isListToolsResult(v: unknown): boolean {
 
 /** True only if the value is a valid ListToolsResultResponse (false: ask ListToolsResultResponseSchema). */
 export function isListToolsResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1395,7 +1382,7 @@ export function isLoggingLevel(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotification (false: ask LoggingMessageNotificationSchema). */
 export function isLoggingMessageNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1408,10 +1395,9 @@ export function isLoggingMessageNotification(v: unknown): boolean {
 
 /** True only if the value is a valid LoggingMessageNotificationParams (false: ask LoggingMessageNotificationParamsSchema). */
 export function isLoggingMessageNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
-  x = v.data;
-  if (x === undefined || !(x !== undefined) || ("data" in OP && !Object.hasOwn(v, "data"))) return false;
+  if (!Object.hasOwn(v, "data") || v.data === undefined) return false;
   x = v.level;
   if (x === undefined || !(isLoggingLevel(x)) || ("level" in OP && !Object.hasOwn(v, "level"))) return false;
   x = v._meta;
@@ -1423,12 +1409,12 @@ export function isLoggingMessageNotificationParams(v: unknown): boolean {
 
 /** True only if the value is a valid MetaObject (false: ask MetaObjectSchema). */
 export function isMetaObject(v: unknown): boolean {
-  return isPlainRecord(v);
+  return isPlainObject(v);
 }
 
 /** True only if the value is a valid MethodNotFoundError (false: ask MethodNotFoundErrorSchema). */
 export function isMethodNotFoundError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32601) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -1440,7 +1426,7 @@ export function isMethodNotFoundError(v: unknown): boolean {
 }
 
 function isMissingRequiredClientCapabilityError$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requiredCapabilities;
   if (x === undefined || !(isClientCapabilities(x)) || ("requiredCapabilities" in OP && !Object.hasOwn(v, "requiredCapabilities"))) return false;
@@ -1448,7 +1434,7 @@ function isMissingRequiredClientCapabilityError$1(v: unknown): boolean {
 }
 
 function isMissingRequiredClientCapabilityError$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32021) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -1459,7 +1445,7 @@ function isMissingRequiredClientCapabilityError$2(v: unknown): boolean {
 
 /** True only if the value is a valid MissingRequiredClientCapabilityError (false: ask MissingRequiredClientCapabilityErrorSchema). */
 export function isMissingRequiredClientCapabilityError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1472,7 +1458,7 @@ export function isMissingRequiredClientCapabilityError(v: unknown): boolean {
 
 /** True only if the value is a valid ModelHint (false: ask ModelHintSchema). */
 export function isModelHint(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x !== undefined && (!(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name")))) return false;
@@ -1490,7 +1476,7 @@ function isModelPreferences$1(v: unknown): boolean {
 
 /** True only if the value is a valid ModelPreferences (false: ask ModelPreferencesSchema). */
 export function isModelPreferences(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.costPriority;
   if (x !== undefined && (!(typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 1) || ("costPriority" in OP && !Object.hasOwn(v, "costPriority")))) return false;
@@ -1510,18 +1496,18 @@ export function isMultiSelectEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid Notification (false: ask NotificationSchema). */
 export function isNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
 /** True only if the value is a valid NotificationMetaObject (false: ask NotificationMetaObjectSchema). */
 export function isNotificationMetaObject(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v["io.modelcontextprotocol/subscriptionId"];
   if (x !== undefined && (!(isRequestId(x)) || ("io.modelcontextprotocol/subscriptionId" in OP && !Object.hasOwn(v, "io.modelcontextprotocol/subscriptionId")))) return false;
@@ -1530,7 +1516,7 @@ export function isNotificationMetaObject(v: unknown): boolean {
 
 /** True only if the value is a valid NotificationParams (false: ask NotificationParamsSchema). */
 export function isNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x !== undefined && (!(isNotificationMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta")))) return false;
@@ -1539,7 +1525,7 @@ export function isNotificationParams(v: unknown): boolean {
 
 /** True only if the value is a valid NumberSchema (false: ask NumberSchemaSchema). */
 export function isNumberSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !((x === "integer" || x === "number")) || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1558,7 +1544,7 @@ export function isNumberSchema(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequest (false: ask PaginatedRequestSchema). */
 export function isPaginatedRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1573,7 +1559,7 @@ export function isPaginatedRequest(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedRequestParams (false: ask PaginatedRequestParamsSchema). */
 export function isPaginatedRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -1584,7 +1570,7 @@ export function isPaginatedRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid PaginatedResult (false: ask PaginatedResultSchema). */
 export function isPaginatedResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resultType;
   if (x === undefined || !(typeof x === "string") || ("resultType" in OP && !Object.hasOwn(v, "resultType"))) return false;
@@ -1597,7 +1583,7 @@ export function isPaginatedResult(v: unknown): boolean {
 
 /** True only if the value is a valid ParseError (false: ask ParseErrorSchema). */
 export function isParseError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32700) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -1615,7 +1601,7 @@ export function isPrimitiveSchemaDefinition(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotification (false: ask ProgressNotificationSchema). */
 export function isProgressNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1628,7 +1614,7 @@ export function isProgressNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ProgressNotificationParams (false: ask ProgressNotificationParamsSchema). */
 export function isProgressNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.progress;
   if (x === undefined || !(typeof x === "number" && Number.isFinite(x)) || ("progress" in OP && !Object.hasOwn(v, "progress"))) return false;
@@ -1668,7 +1654,7 @@ function isPrompt$2(v: unknown): boolean {
 
 /** True only if the value is a valid Prompt (false: ask PromptSchema). */
 export function isPrompt(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1687,7 +1673,7 @@ export function isPrompt(v: unknown): boolean {
 
 /** True only if the value is a valid PromptArgument (false: ask PromptArgumentSchema). */
 export function isPromptArgument(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1702,7 +1688,7 @@ export function isPromptArgument(v: unknown): boolean {
 
 /** True only if the value is a valid PromptListChangedNotification (false: ask PromptListChangedNotificationSchema). */
 export function isPromptListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1715,7 +1701,7 @@ export function isPromptListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid PromptMessage (false: ask PromptMessageSchema). */
 export function isPromptMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !(isContentBlock(x)) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -1726,7 +1712,7 @@ export function isPromptMessage(v: unknown): boolean {
 
 /** True only if the value is a valid PromptReference (false: ask PromptReferenceSchema). */
 export function isPromptReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/prompt") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1739,7 +1725,7 @@ export function isPromptReference(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequest (false: ask ReadResourceRequestSchema). */
 export function isReadResourceRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1754,7 +1740,7 @@ export function isReadResourceRequest(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceRequestParams (false: ask ReadResourceRequestParamsSchema). */
 export function isReadResourceRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -1778,7 +1764,7 @@ function isReadResourceResult$1(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceResult (false: ask ReadResourceResultSchema). */
 export function isReadResourceResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.cacheScope;
   if (x === undefined || !((x === "private" || x === "public")) || ("cacheScope" in OP && !Object.hasOwn(v, "cacheScope"))) return false;
@@ -1795,7 +1781,7 @@ export function isReadResourceResult(v: unknown): boolean {
 
 /** True only if the value is a valid ReadResourceResultResponse (false: ask ReadResourceResultResponseSchema). */
 export function isReadResourceResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1808,12 +1794,12 @@ export function isReadResourceResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid Request (false: ask RequestSchema). */
 export function isRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.method;
   if (x === undefined || !(typeof x === "string") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
   x = v.params;
-  if (x !== undefined && (!(isPlainRecord(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
+  if (x !== undefined && (!(isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params")))) return false;
   return true;
 }
 
@@ -1824,7 +1810,7 @@ export function isRequestId(v: unknown): boolean {
 
 /** True only if the value is a valid RequestMetaObject (false: ask RequestMetaObjectSchema). */
 export function isRequestMetaObject(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v["io.modelcontextprotocol/clientCapabilities"];
   if (x === undefined || !(isClientCapabilities(x)) || ("io.modelcontextprotocol/clientCapabilities" in OP && !Object.hasOwn(v, "io.modelcontextprotocol/clientCapabilities"))) return false;
@@ -1841,7 +1827,7 @@ export function isRequestMetaObject(v: unknown): boolean {
 
 /** True only if the value is a valid RequestParams (false: ask RequestParamsSchema). */
 export function isRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -1859,7 +1845,7 @@ function isResource$1(v: unknown): boolean {
 
 /** True only if the value is a valid Resource (false: ask ResourceSchema). */
 export function isResource(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1884,7 +1870,7 @@ export function isResource(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceContents (false: ask ResourceContentsSchema). */
 export function isResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -1906,7 +1892,7 @@ function isResourceLink$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceLink (false: ask ResourceLinkSchema). */
 export function isResourceLink(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "resource_link") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -1933,7 +1919,7 @@ export function isResourceLink(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceListChangedNotification (false: ask ResourceListChangedNotificationSchema). */
 export function isResourceListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -1946,7 +1932,7 @@ export function isResourceListChangedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceRequestParams (false: ask ResourceRequestParamsSchema). */
 export function isResourceRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -1966,7 +1952,7 @@ function isResourceTemplate$1(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplate (false: ask ResourceTemplateSchema). */
 export function isResourceTemplate(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
@@ -1989,7 +1975,7 @@ export function isResourceTemplate(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceTemplateReference (false: ask ResourceTemplateReferenceSchema). */
 export function isResourceTemplateReference(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "ref/resource") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2000,7 +1986,7 @@ export function isResourceTemplateReference(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotification (false: ask ResourceUpdatedNotificationSchema). */
 export function isResourceUpdatedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2013,7 +1999,7 @@ export function isResourceUpdatedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid ResourceUpdatedNotificationParams (false: ask ResourceUpdatedNotificationParamsSchema). */
 export function isResourceUpdatedNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -2024,7 +2010,7 @@ export function isResourceUpdatedNotificationParams(v: unknown): boolean {
 
 /** True only if the value is a valid Result (false: ask ResultSchema). */
 export function isResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resultType;
   if (x === undefined || !(typeof x === "string") || ("resultType" in OP && !Object.hasOwn(v, "resultType"))) return false;
@@ -2035,7 +2021,7 @@ export function isResult(v: unknown): boolean {
 
 /** True only if the value is a valid ResultMetaObject (false: ask ResultMetaObjectSchema). */
 export function isResultMetaObject(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v["io.modelcontextprotocol/serverInfo"];
   if (x !== undefined && (!(isImplementation(x)) || ("io.modelcontextprotocol/serverInfo" in OP && !Object.hasOwn(v, "io.modelcontextprotocol/serverInfo")))) return false;
@@ -2054,7 +2040,7 @@ export function isRole(v: unknown): boolean {
 
 /** True only if the value is a valid Root (false: ask RootSchema). */
 export function isRoot(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.uri;
   if (x === undefined || !(typeof x === "string") || ("uri" in OP && !Object.hasOwn(v, "uri"))) return false;
@@ -2076,7 +2062,7 @@ function isSamplingMessage$1(v: unknown): boolean {
 
 /** True only if the value is a valid SamplingMessage (false: ask SamplingMessageSchema). */
 export function isSamplingMessage(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.content;
   if (x === undefined || !((isTextContent(x) || isImageContent(x) || isAudioContent(x) || isToolUseContent(x) || isToolResultContent(x) || isSamplingMessage$1(x))) || ("content" in OP && !Object.hasOwn(v, "content"))) return false;
@@ -2093,7 +2079,7 @@ export function isSamplingMessageContentBlock(v: unknown): boolean {
 }
 
 function isServerCapabilities$1(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -2103,7 +2089,7 @@ function isServerCapabilities$1(v: unknown): boolean {
 }
 
 function isServerCapabilities$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (false) continue;
     const y: unknown = v[k];
@@ -2113,7 +2099,7 @@ function isServerCapabilities$2(v: unknown): boolean {
 }
 
 function isServerCapabilities$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -2121,7 +2107,7 @@ function isServerCapabilities$3(v: unknown): boolean {
 }
 
 function isServerCapabilities$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -2131,7 +2117,7 @@ function isServerCapabilities$4(v: unknown): boolean {
 }
 
 function isServerCapabilities$5(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.listChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("listChanged" in OP && !Object.hasOwn(v, "listChanged")))) return false;
@@ -2140,7 +2126,7 @@ function isServerCapabilities$5(v: unknown): boolean {
 
 /** True only if the value is a valid ServerCapabilities (false: ask ServerCapabilitiesSchema). */
 export function isServerCapabilities(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.completions;
   if (x !== undefined && (!(isJSONObject(x)) || ("completions" in OP && !Object.hasOwn(v, "completions")))) return false;
@@ -2176,7 +2162,7 @@ export function isSingleSelectEnumSchema(v: unknown): boolean {
 
 /** True only if the value is a valid StringSchema (false: ask StringSchemaSchema). */
 export function isStringSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2206,7 +2192,7 @@ function isSubscriptionFilter$1(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionFilter (false: ask SubscriptionFilterSchema). */
 export function isSubscriptionFilter(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.promptsListChanged;
   if (x !== undefined && (!(typeof x === "boolean") || ("promptsListChanged" in OP && !Object.hasOwn(v, "promptsListChanged")))) return false;
@@ -2221,7 +2207,7 @@ export function isSubscriptionFilter(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionsAcknowledgedNotification (false: ask SubscriptionsAcknowledgedNotificationSchema). */
 export function isSubscriptionsAcknowledgedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2234,7 +2220,7 @@ export function isSubscriptionsAcknowledgedNotification(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionsAcknowledgedNotificationParams (false: ask SubscriptionsAcknowledgedNotificationParamsSchema). */
 export function isSubscriptionsAcknowledgedNotificationParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.notifications;
   if (x === undefined || !(isSubscriptionFilter(x)) || ("notifications" in OP && !Object.hasOwn(v, "notifications"))) return false;
@@ -2245,7 +2231,7 @@ export function isSubscriptionsAcknowledgedNotificationParams(v: unknown): boole
 
 /** True only if the value is a valid SubscriptionsListenRequest (false: ask SubscriptionsListenRequestSchema). */
 export function isSubscriptionsListenRequest(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2260,7 +2246,7 @@ export function isSubscriptionsListenRequest(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionsListenRequestParams (false: ask SubscriptionsListenRequestParamsSchema). */
 export function isSubscriptionsListenRequestParams(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isRequestMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -2271,7 +2257,7 @@ export function isSubscriptionsListenRequestParams(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionsListenResult (false: ask SubscriptionsListenResultSchema). */
 export function isSubscriptionsListenResult(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v._meta;
   if (x === undefined || !(isSubscriptionsListenResultMetaObject(x)) || ("_meta" in OP && !Object.hasOwn(v, "_meta"))) return false;
@@ -2282,7 +2268,7 @@ export function isSubscriptionsListenResult(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionsListenResultMetaObject (false: ask SubscriptionsListenResultMetaObjectSchema). */
 export function isSubscriptionsListenResultMetaObject(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v["io.modelcontextprotocol/subscriptionId"];
   if (x === undefined || !(isRequestId(x)) || ("io.modelcontextprotocol/subscriptionId" in OP && !Object.hasOwn(v, "io.modelcontextprotocol/subscriptionId"))) return false;
@@ -2293,7 +2279,7 @@ export function isSubscriptionsListenResultMetaObject(v: unknown): boolean {
 
 /** True only if the value is a valid SubscriptionsListenResultResponse (false: ask SubscriptionsListenResultResponseSchema). */
 export function isSubscriptionsListenResultResponse(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2306,7 +2292,7 @@ export function isSubscriptionsListenResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid TextContent (false: ask TextContentSchema). */
 export function isTextContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "text") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2321,7 +2307,7 @@ export function isTextContent(v: unknown): boolean {
 
 /** True only if the value is a valid TextResourceContents (false: ask TextResourceContentsSchema). */
 export function isTextResourceContents(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.text;
   if (x === undefined || !(typeof x === "string") || ("text" in OP && !Object.hasOwn(v, "text"))) return false;
@@ -2344,7 +2330,7 @@ function isTitledMultiSelectEnumSchema$1(v: unknown): boolean {
 }
 
 function isTitledMultiSelectEnumSchema$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.const;
   if (x === undefined || !(typeof x === "string") || ("const" in OP && !Object.hasOwn(v, "const"))) return false;
@@ -2363,7 +2349,7 @@ function isTitledMultiSelectEnumSchema$2(v: unknown): boolean {
 }
 
 function isTitledMultiSelectEnumSchema$4(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.anyOf;
   if (x === undefined || !(isTitledMultiSelectEnumSchema$2(x)) || ("anyOf" in OP && !Object.hasOwn(v, "anyOf"))) return false;
@@ -2372,7 +2358,7 @@ function isTitledMultiSelectEnumSchema$4(v: unknown): boolean {
 
 /** True only if the value is a valid TitledMultiSelectEnumSchema (false: ask TitledMultiSelectEnumSchemaSchema). */
 export function isTitledMultiSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "array") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2392,7 +2378,7 @@ export function isTitledMultiSelectEnumSchema(v: unknown): boolean {
 }
 
 function isTitledSingleSelectEnumSchema$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.const;
   if (x === undefined || !(typeof x === "string") || ("const" in OP && !Object.hasOwn(v, "const"))) return false;
@@ -2412,7 +2398,7 @@ function isTitledSingleSelectEnumSchema$1(v: unknown): boolean {
 
 /** True only if the value is a valid TitledSingleSelectEnumSchema (false: ask TitledSingleSelectEnumSchemaSchema). */
 export function isTitledSingleSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2437,7 +2423,7 @@ function isTool$1(v: unknown): boolean {
 }
 
 function isTool$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "object") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2447,7 +2433,7 @@ function isTool$2(v: unknown): boolean {
 }
 
 function isTool$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v["$schema"];
   if (x !== undefined && (!(typeof x === "string") || ("$schema" in OP && !Object.hasOwn(v, "$schema")))) return false;
@@ -2456,7 +2442,7 @@ function isTool$3(v: unknown): boolean {
 
 /** True only if the value is a valid Tool (false: ask ToolSchema). */
 export function isTool(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.inputSchema;
   if (x === undefined || !(isTool$2(x)) || ("inputSchema" in OP && !Object.hasOwn(v, "inputSchema"))) return false;
@@ -2479,7 +2465,7 @@ export function isTool(v: unknown): boolean {
 
 /** True only if the value is a valid ToolAnnotations (false: ask ToolAnnotationsSchema). */
 export function isToolAnnotations(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.destructiveHint;
   if (x !== undefined && (!(typeof x === "boolean") || ("destructiveHint" in OP && !Object.hasOwn(v, "destructiveHint")))) return false;
@@ -2496,7 +2482,7 @@ export function isToolAnnotations(v: unknown): boolean {
 
 /** True only if the value is a valid ToolChoice (false: ask ToolChoiceSchema). */
 export function isToolChoice(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.mode;
   if (x !== undefined && (!((x === "auto" || x === "none" || x === "required")) || ("mode" in OP && !Object.hasOwn(v, "mode")))) return false;
@@ -2505,7 +2491,7 @@ export function isToolChoice(v: unknown): boolean {
 
 /** True only if the value is a valid ToolListChangedNotification (false: ask ToolListChangedNotificationSchema). */
 export function isToolListChangedNotification(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2527,7 +2513,7 @@ function isToolResultContent$1(v: unknown): boolean {
 
 /** True only if the value is a valid ToolResultContent (false: ask ToolResultContentSchema). */
 export function isToolResultContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "tool_result") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2546,14 +2532,14 @@ export function isToolResultContent(v: unknown): boolean {
 
 /** True only if the value is a valid ToolUseContent (false: ask ToolUseContentSchema). */
 export function isToolUseContent(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "tool_use") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
   x = v.id;
   if (x === undefined || !(typeof x === "string") || ("id" in OP && !Object.hasOwn(v, "id"))) return false;
   x = v.input;
-  if (x === undefined || !(isPlainRecord(x)) || ("input" in OP && !Object.hasOwn(v, "input"))) return false;
+  if (x === undefined || !(isPlainObject(x)) || ("input" in OP && !Object.hasOwn(v, "input"))) return false;
   x = v.name;
   if (x === undefined || !(typeof x === "string") || ("name" in OP && !Object.hasOwn(v, "name"))) return false;
   x = v._meta;
@@ -2571,7 +2557,7 @@ function isUnsupportedProtocolVersionError$1(v: unknown): boolean {
 }
 
 function isUnsupportedProtocolVersionError$2(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.requested;
   if (x === undefined || !(typeof x === "string") || ("requested" in OP && !Object.hasOwn(v, "requested"))) return false;
@@ -2581,7 +2567,7 @@ function isUnsupportedProtocolVersionError$2(v: unknown): boolean {
 }
 
 function isUnsupportedProtocolVersionError$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.code;
   if (x === undefined || !(x === -32022) || ("code" in OP && !Object.hasOwn(v, "code"))) return false;
@@ -2592,7 +2578,7 @@ function isUnsupportedProtocolVersionError$3(v: unknown): boolean {
 
 /** True only if the value is a valid UnsupportedProtocolVersionError (false: ask UnsupportedProtocolVersionErrorSchema). */
 export function isUnsupportedProtocolVersionError(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.jsonrpc;
   if (x === undefined || !(x === "2.0") || ("jsonrpc" in OP && !Object.hasOwn(v, "jsonrpc"))) return false;
@@ -2622,7 +2608,7 @@ function isUntitledMultiSelectEnumSchema$2(v: unknown): boolean {
 }
 
 function isUntitledMultiSelectEnumSchema$3(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2633,7 +2619,7 @@ function isUntitledMultiSelectEnumSchema$3(v: unknown): boolean {
 
 /** True only if the value is a valid UntitledMultiSelectEnumSchema (false: ask UntitledMultiSelectEnumSchemaSchema). */
 export function isUntitledMultiSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "array") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;
@@ -2663,7 +2649,7 @@ function isUntitledSingleSelectEnumSchema$1(v: unknown): boolean {
 
 /** True only if the value is a valid UntitledSingleSelectEnumSchema (false: ask UntitledSingleSelectEnumSchemaSchema). */
 export function isUntitledSingleSelectEnumSchema(v: unknown): boolean {
-  if (!isPlainRecord(v)) return false;
+  if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.type;
   if (x === undefined || !(x === "string") || ("type" in OP && !Object.hasOwn(v, "type"))) return false;

@@ -5,13 +5,10 @@
 // JSON Schema does (2020-12): unknown keys are kept where objects are open and rejected where
 // they are closed; `format` is an annotation and is not asserted.
 import * as z from "zod";
-import type {
-  JSONObject,
-  JSONValue,
-} from "./types.js";
+import { integer } from "../runtime/schema-support.js";
+import type * as T from "./types.js";
 
-/** JSON Schema `integer`: any integral number (1.0 included, not only safe integers). */
-const integer = () => z.number().refine(Number.isInteger, { message: "Invalid input: expected integer" });
+export { formatIssues, issuePaths } from "../runtime/schema-support.js";
 
 export const RoleSchema = z.enum(["assistant", "user"]);
 export const AnnotationsSchema = z.looseObject({
@@ -149,8 +146,8 @@ export const RootSchema = z.looseObject({_meta: MetaObjectSchema.optional(), nam
 export const ListRootsResultSchema = z.looseObject({roots: z.array(RootSchema)});
 export const InputResponseSchema = z.union([CreateMessageResultSchema, ListRootsResultSchema, ElicitResultSchema]);
 export const InputResponsesSchema = z.object({}).catchall(InputResponseSchema);
-export const JSONObjectSchema: z.ZodType<JSONObject> = z.object({}).catchall(z.lazy(() => JSONValueSchema));
-export const JSONValueSchema: z.ZodType<JSONValue> = z.union([
+export const JSONObjectSchema: z.ZodType<T.JSONObject> = z.object({}).catchall(z.lazy(() => JSONValueSchema));
+export const JSONValueSchema: z.ZodType<T.JSONValue> = z.union([
   z.lazy(() => JSONObjectSchema),
   z.array(z.lazy(() => JSONValueSchema)),
   z.union([z.string(), integer(), z.boolean()]),
@@ -768,17 +765,3 @@ export const notificationParamsSchemas = {
   "notifications/subscriptions/acknowledged": SubscriptionsAcknowledgedNotificationParamsSchema,
   "notifications/tools/list_changed": NotificationParamsSchema,
 };
-
-function pointerToken(token: PropertyKey): string {
-  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** The JSON pointers (RFC 6901; "" is the whole value) of the values a zod error rejects, each once. */
-export function issuePaths(error: z.ZodError): string[] {
-  return [...new Set(error.issues.map((issue) => issue.path.map((t) => "/" + pointerToken(t)).join("")))];
-}
-
-/** One line per failing value: `<pointer>: <message>`, joined by "; ". */
-export function formatIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => `${issue.path.map((t) => "/" + pointerToken(t)).join("") || "(root)"}: ${issue.message}`).join("; ");
-}

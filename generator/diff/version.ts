@@ -1,7 +1,7 @@
 // The version diff: two VersionModels → what changed between them, every entry marked breaking or
-// not with a one-line reason. The JSON shape is `VersionDiff`, described by schemas/version-diff.schema.json.
-import { refName } from "../spec/load.js";
-import type { Era, JsonSchema, Method, RequestMethod, Sender, VersionModel } from "../model/types.js";
+// not with a one-line reason. Definitions are compared on the schema IR (VersionModel.ir). The JSON shape is `VersionDiff`, described by schemas/version-diff.schema.json.
+import type { IntersectionNode, IrNode, IrProperty, ObjectNode } from "../model/ir.js";
+import type { Era, Method, RequestMethod, Sender, VersionModel } from "../model/types.js";
 import { byCodeUnit } from "../order.js";
 
 /**
@@ -189,14 +189,16 @@ function diffMethods(from: VersionModel, to: VersionModel): MethodChange[] {
       }
     }
 
-    if (a.kind === "request" && b.kind === "request" && a.resultType.ts !== b.resultType.ts) {
+    // Results by the spec's own names (a type name may be a sanitised one).
+    const resultText = (r: RequestMethod) => r.results.join(" | ");
+    if (a.kind === "request" && b.kind === "request" && resultText(a) !== resultText(b)) {
       const gained = b.results.filter((r) => !a.results.includes(r));
       const lost = a.results.filter((r) => !b.results.includes(r));
       const said = [
         ...(gained.length ? [`callers must also handle ${gained.join(", ")}`] : []),
         ...(lost.length ? [`handlers can no longer return ${lost.join(", ")}`] : []),
       ];
-      entry("result-changed", a.resultType.ts, b.resultType.ts, true, said.length ? said.join("; ") : "result union reordered");
+      entry("result-changed", resultText(a), resultText(b), true, said.length ? said.join("; ") : "result union reordered");
     }
   }
   return out;
@@ -234,110 +236,138 @@ function diffNormalizers(from: VersionModel, to: VersionModel): NormalizerChange
 
 // ---- definitions ----
 
-const ANNOTATIONS = new Set(["description", "title", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "default"]);
-
-/** The schema without annotations, keys sorted: equal when two schemas validate alike. */
-function canonical(node: unknown, inProperties = false): unknown {
-  if (Array.isArray(node)) return node.map((n) => canonical(n));
-  if (typeof node !== "object" || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(node).sort()) {
-    // Inside `properties` the keys are property names, not keywords.
-    if (!inProperties && ANNOTATIONS.has(key)) continue;
-    out[key] = canonical((node as Record<string, unknown>)[key], !inProperties && (key === "properties" || key === "patternProperties"));
+/**
+ * A node's structure as text: everything that validates (and `format`, which documents a value's
+ * form), without source places and other annotations; references by name, properties by name.
+ * Equal when two schemas validate alike. Cached per node: versions share most definitions' shapes.
+ */
+const canonicalCache = new WeakMap<IrNode, string>();
+function canonical(node: IrNode): string {
+  let text = canonicalCache.get(node);
+  if (text === undefined) {
+    text = JSON.stringify(node, function (this: unknown, key, value: unknown) {
+      if (key === "at" || key === "target") return undefined;
+      if (key === "annotations") return (value as IrNode["annotations"]).format;
+      if (key === "properties" && Array.isArray(value)) return [...(value as IrProperty[])].sort((x, y) => byString(x.name, y.name));
+      return value;
+    });
+    canonicalCache.set(node, text);
   }
-  return out;
+  return text;
 }
 
 const wrap = (t: string) => (/[ |&]/.test(t) && !/^[{(]/.test(t) ? `(${t})` : t);
 
+/** Properties described under `properties` (not those only named in `required`). */
+const declared = (o: ObjectNode) => o.properties.filter((p) => p.requiredOnly !== true);
+
 /**
- * A normalized, TypeScript-like summary of what a schema admits: `$ref` names, consts and enums as
- * JSON literals, unions sorted and joined with `|`, `T[]` for arrays, `{ a: T; b?: U }` for inline
+ * A normalized, TypeScript-like summary of what a schema admits: definition names, consts and enums
+ * as JSON literals, unions sorted and joined with `|`, `T[]` for arrays, `{ a: T; b?: U }` for
  * objects. Annotations and validation keywords (bounds, formats, patterns) are left out.
  */
-export function typeSummary(node: unknown): string {
-  if (node === true || (typeof node === "object" && node !== null && Object.keys(canonical(node) as object).length === 0)) return "unknown";
-  if (node === false) return "never";
-  if (typeof node !== "object" || node === null) return "unknown";
-  const s = node as JsonSchema;
-  if (typeof s.$ref === "string") return refName(s.$ref);
-  if (s.const !== undefined) return JSON.stringify(s.const);
-  if (Array.isArray(s.enum)) return [...new Set(s.enum.map((v) => JSON.stringify(v)))].sort(byString).join(" | ");
-  const parts: string[] = [];
-  for (const key of ["anyOf", "oneOf"] as const) {
-    if (Array.isArray(s[key])) parts.push([...new Set((s[key] as unknown[]).map(typeSummary))].sort(byString).join(" | "));
+export function typeSummary(node: IrNode): string {
+  switch (node.kind) {
+    case "any":
+    case "not":
+      return "unknown";
+    case "never":
+      return "never";
+    case "ref":
+      return node.name;
+    case "literal":
+      return node.keyword === "const" ? JSON.stringify(node.values[0]) : [...new Set(node.values.map((v) => JSON.stringify(v)))].sort(byString).join(" | ");
+    case "null":
+    case "boolean":
+      return node.kind;
+    case "string":
+      return node.impliedType ? "unknown" : "string";
+    case "number":
+      return node.impliedType ? "unknown" : node.integer ? "integer" : "number";
+    case "array":
+      return node.impliedType ? "unknown" : `${wrap(typeSummary(node.items))}[]`;
+    case "object":
+      // Without `type`, only what describes properties makes it read as an object.
+      return node.impliedType && declared(node).length === 0 && node.additional === null ? "unknown" : objectSummary(node);
+    case "union":
+      return node.source === "type" ? node.branches.map(typeSummary).sort(byString).join(" | ") : [...new Set(node.branches.map(typeSummary))].sort(byString).join(" | ");
+    case "intersection":
+      return intersectionSummary(node);
   }
-  if (Array.isArray(s.allOf)) parts.push((s.allOf as unknown[]).map((n) => wrap(typeSummary(n))).join(" & "));
-  const types = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === "string" ? [s.type] : [];
-  const own = types.map((t) => {
-    if (t === "array") return s.items === undefined ? "unknown[]" : `${wrap(typeSummary(s.items))}[]`;
-    if (t === "object") return objectSummary(s);
-    return t;
-  });
-  if (types.length === 0 && (s.properties !== undefined || s.additionalProperties !== undefined)) own.push(objectSummary(s));
-  if (own.length > 0) parts.push([...own].sort(byString).join(" | "));
+}
+
+/** `allOf` items joined with `&`; beside other keywords: unions first, then the allOf part, then the node's own type. */
+function intersectionSummary(node: IntersectionNode): string {
+  if (node.source === "allOf") return node.parts.map((p) => wrap(typeSummary(p))).join(" & ");
+  const allOf = `${node.at.pointer}/allOf/`;
+  const items = node.parts.filter((p) => p.at.pointer.startsWith(allOf));
+  const unions = node.parts.filter((p) => p.kind === "union" && p.source !== "type" && !items.includes(p));
+  const own = node.parts.filter((p) => !items.includes(p) && !unions.includes(p) && p.kind !== "not" && p.kind !== "ref");
+  const ref = node.parts.find((p) => p.kind === "ref" && !items.includes(p));
+  if (ref !== undefined) return typeSummary(ref);
+  const parts = [
+    ...unions.map(typeSummary),
+    ...(items.length > 0 ? [items.map((p) => wrap(typeSummary(p))).join(" & ")] : []),
+    ...own.map(typeSummary).filter((t) => t !== "unknown"),
+  ];
   if (parts.length === 0) return "unknown";
   return parts.length === 1 ? parts[0] : parts.map(wrap).join(" & ");
 }
 
-function objectSummary(s: JsonSchema): string {
-  const props = (s.properties ?? {}) as Record<string, unknown>;
-  const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
-  const members = Object.keys(props)
-    .sort(byString)
-    .map((p) => `${/^[A-Za-z_$][\w$]*$/.test(p) ? p : JSON.stringify(p)}${required.has(p) ? "" : "?"}: ${typeSummary(props[p])}`);
-  const extra = s.additionalProperties;
-  if (typeof extra === "object" && extra !== null && typeSummary(extra) !== "unknown") members.push(`[key: string]: ${typeSummary(extra)}`);
+function objectSummary(o: ObjectNode): string {
+  const members = declared(o)
+    .sort((x, y) => byString(x.name, y.name))
+    .map((p) => `${/^[A-Za-z_$][\w$]*$/.test(p.name) ? p.name : JSON.stringify(p.name)}${p.required ? "" : "?"}: ${typeSummary(p.node)}`);
+  const extra = o.additional;
+  if (extra !== null && extra.kind !== "never" && typeSummary(extra) !== "unknown") members.push(`[key: string]: ${typeSummary(extra)}`);
   return members.length === 0 ? "object" : `{ ${members.join("; ")} }`;
 }
 
-function properties(def: JsonSchema): Record<string, unknown> | null {
-  return typeof def.properties === "object" && def.properties !== null ? (def.properties as Record<string, unknown>) : null;
+/** The definition's node when it is an object describing properties, else null. */
+function propertiesOf(node: IrNode): ObjectNode | null {
+  return node.kind === "object" && declared(node).length > 0 ? node : null;
 }
 
-function requiredOf(def: JsonSchema): Set<string> {
-  return new Set(Array.isArray(def.required) ? (def.required as string[]) : []);
-}
-
-function diffDefinition(a: JsonSchema, b: JsonSchema): PropertyChange[] {
+function diffDefinition(a: IrNode, b: IrNode): PropertyChange[] {
   // Most definitions are the same from one version to the next: skip the summaries for those.
-  if (a === b || JSON.stringify(a) === JSON.stringify(b)) return [];
+  if (a === b || canonical(a) === canonical(b)) return [];
   const out: PropertyChange[] = [];
-  const pa = properties(a);
-  const pb = properties(b);
-  if (pa === null || pb === null) {
+  const oa = propertiesOf(a);
+  const ob = propertiesOf(b);
+  if (oa === null || ob === null) {
     const [sa, sb] = [typeSummary(a), typeSummary(b)];
     if (sa !== sb) out.push({ property: null, change: "type-changed", from: sa, to: sb, breaking: true, reason: `the definition is now ${sb} (was ${sa})` });
   } else {
-    // The definition apart from its own properties (allOf, additionalProperties, type).
-    const rest = (d: JsonSchema) => typeSummary({ ...d, properties: undefined, required: undefined });
-    const [ra, rb] = [rest(a), rest(b)];
+    // The definition apart from its own properties (additional properties, type).
+    const rest = (o: ObjectNode) => typeSummary({ ...o, properties: [] });
+    const [ra, rb] = [rest(oa), rest(ob)];
     if (ra !== rb) out.push({ property: null, change: "type-changed", from: ra, to: rb, breaking: true, reason: `the definition's own shape is now ${rb} (was ${ra})` });
-    const ra2 = requiredOf(a);
-    const rb2 = requiredOf(b);
-    for (const p of [...new Set([...Object.keys(pa), ...Object.keys(pb)])].sort(byString)) {
-      const inA = Object.hasOwn(pa, p);
-      const inB = Object.hasOwn(pb, p);
-      if (!inA) {
-        const req = rb2.has(p);
+    const pa = new Map(declared(oa).map((p) => [p.name, p]));
+    const pb = new Map(declared(ob).map((p) => [p.name, p]));
+    const requiredA = new Set(oa.properties.filter((p) => p.required).map((p) => p.name));
+    const requiredB = new Set(ob.properties.filter((p) => p.required).map((p) => p.name));
+    for (const p of [...new Set([...pa.keys(), ...pb.keys()])].sort(byString)) {
+      const before = pa.get(p);
+      const after = pb.get(p);
+      if (before === undefined) {
+        const req = requiredB.has(p);
         out.push({
-          property: p, change: "added", from: null, to: typeSummary(pb[p]), breaking: req,
+          property: p, change: "added", from: null, to: typeSummary(after!.node), breaking: req,
           reason: req ? "added and required: producers must now send it" : "added, optional: older producers may omit it",
         });
         continue;
       }
-      if (!inB) {
-        out.push({ property: p, change: "removed", from: typeSummary(pa[p]), to: null, breaking: true, reason: "removed: code reading or writing it no longer type-checks" });
+      if (after === undefined) {
+        out.push({ property: p, change: "removed", from: typeSummary(before.node), to: null, breaking: true, reason: "removed: code reading or writing it no longer type-checks" });
         continue;
       }
-      const [ta, tb] = [typeSummary(pa[p]), typeSummary(pb[p])];
+      const [ta, tb] = [typeSummary(before.node), typeSummary(after.node)];
       if (ta !== tb) out.push({ property: p, change: "type-changed", from: ta, to: tb, breaking: true, reason: `type is now ${tb} (was ${ta})` });
-      if (!ra2.has(p) && rb2.has(p)) out.push({ property: p, change: "made-required", from: tb, to: tb, breaking: true, reason: "now required: producers must send it" });
-      if (ra2.has(p) && !rb2.has(p)) out.push({ property: p, change: "made-optional", from: tb, to: tb, breaking: true, reason: "now optional: readers must handle its absence" });
+      if (!requiredA.has(p) && requiredB.has(p)) out.push({ property: p, change: "made-required", from: tb, to: tb, breaking: true, reason: "now required: producers must send it" });
+      if (requiredA.has(p) && !requiredB.has(p)) out.push({ property: p, change: "made-optional", from: tb, to: tb, breaking: true, reason: "now optional: readers must handle its absence" });
     }
   }
-  if (out.length === 0 && JSON.stringify(canonical(a)) !== JSON.stringify(canonical(b))) {
+  if (out.length === 0) {
     out.push({ property: null, change: "schema-changed", from: null, to: null, breaking: false, reason: "only validation keywords changed (bounds, formats, patterns); the types are the same" });
   }
   return out;
@@ -345,15 +375,17 @@ function diffDefinition(a: JsonSchema, b: JsonSchema): PropertyChange[] {
 
 function diffDefinitions(from: VersionModel, to: VersionModel): DefinitionChange[] {
   const out: DefinitionChange[] = [];
-  for (const name of [...new Set([...Object.keys(from.definitions), ...Object.keys(to.definitions)])].sort(byString)) {
-    const a = from.definitions[name];
-    const b = to.definitions[name];
+  const before = from.ir.definitions;
+  const after = to.ir.definitions;
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(byString)) {
+    const a = before.get(name);
+    const b = after.get(name);
     if (a === undefined) {
       out.push({ definition: name, change: "added", breaking: false, reason: "new definition", properties: [] });
     } else if (b === undefined) {
       out.push({ definition: name, change: "removed", breaking: true, reason: `${to.label} has no ${name}: code importing it no longer compiles`, properties: [] });
     } else {
-      const changes = diffDefinition(a, b);
+      const changes = diffDefinition(a.node, b.node);
       if (changes.length === 0) continue;
       const breaking = changes.filter((c) => c.breaking).length;
       out.push({

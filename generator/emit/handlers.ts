@@ -7,13 +7,9 @@ import { template } from "./templates.js";
 /** The `resultType` values of the modern era: `complete`, and `input_required` where the union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 
-/**
- * The exported name of a request's normalizer: the request definition with `Request` replaced by
- * `Result`, after `normalize` (`SubscribeRequest` → `normalizeSubscribeResult`).
- */
+/** The exported name of a request's normalizer (decided by the naming pass, generator/model/naming.ts). */
 export function normalizerName(request: RequestMethod): string {
-  const base = request.definition.endsWith("Request") ? request.definition.slice(0, -"Request".length) : request.definition;
-  return `normalize${base}Result`;
+  return request.normalizer;
 }
 
 /** The side that receives a message its `sender` sends. */

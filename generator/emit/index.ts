@@ -1,5 +1,4 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
-import { InputError } from "../errors.js";
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
@@ -11,7 +10,9 @@ import { runtimeFiles } from "./runtime-source.js";
 import { setTemplateCache, template } from "./templates.js";
 import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
 import { zodModule } from "./zod.js";
-import { byKey } from "../order.js";
+import { byCodeUnit, byKey } from "../order.js";
+import { versionIdents } from "../model/naming.js";
+import { InputError } from "../errors.js";
 import { emitRubyTree } from "./ruby/printer.js";
 
 /** The languages `generate` can emit. With both, the Ruby tree is the `ruby/` folder of the TypeScript one. */
@@ -38,21 +39,9 @@ export function ownedPaths(targets: readonly Target[] = TARGETS): (rel: string) 
 
 export type GeneratedFiles = Map<string, string>;
 
-/** Words a label may not be used as verbatim: reserved in TypeScript modules, or names index.ts uses itself. */
-const RESERVED = new Set(
-  (
-    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
-    "import in instanceof new null return super switch this throw true try typeof var void while with implements interface let " +
-    "package private protected public static yield await arguments eval as async from of type declare module namespace " +
-    "versions latestVersion modules isProtocolVersion forVersion VersionModule ProtocolVersion"
-  ).split(" "),
-);
-
-/** A module identifier for a version label (`2025-11-25` → `v2025_11_25`, `draft` → `draft`, `default` → `v_default`). */
+/** A module identifier for a version label, as the naming pass gives it when the label is alone. */
 export function versionIdent(label: string): string {
-  const safe = label.replace(/[^A-Za-z0-9_$]/g, "_");
-  if (/^[0-9]/.test(safe)) return `v${safe}`;
-  return RESERVED.has(safe) ? `v_${safe}` : safe;
+  return versionIdents([label]).get(label)!;
 }
 
 /** The newest label that is a release date, or null when none is. */
@@ -87,7 +76,7 @@ interface DefinitionOutputs {
 type OutputsMemo = Map<string, Promise<DefinitionOutputs>>;
 
 function definitionOutputs(version: VersionModel, options: EmitOptions, memo: OutputsMemo): Promise<DefinitionOutputs> {
-  const key = `${version.sha256}|${version.dialect}|${version.patches.join(",")}`;
+  const key = definitionsKey(version);
   let outputs = memo.get(key);
   if (outputs === undefined) {
     outputs = emitTypeDeclarations(version, options).then((declarations) => ({ declarations, zod: zodModule(version), guards: guardModule(version) }));
@@ -96,20 +85,51 @@ function definitionOutputs(version: VersionModel, options: EmitOptions, memo: Ou
   return outputs;
 }
 
-export async function emitVersion(version: VersionModel, options: EmitOptions = {}, memo: OutputsMemo = new Map()): Promise<GeneratedFiles> {
+/** What makes two versions' definitions the same: the schema bytes, the dialect, the patches applied. */
+function definitionsKey(version: VersionModel): string {
+  return `${version.sha256}|${version.dialect}|${version.patches.join(",")}`;
+}
+
+/**
+ * For each version whose definitions are the same as another's of the tree, the label whose
+ * types.ts, schemas.ts and guards.ts it re-exports: the first such label in code-unit order.
+ */
+export function sameDefinitionsAs(versions: readonly VersionModel[]): Map<string, string> {
+  const first = new Map<string, string>();
+  const out = new Map<string, string>();
+  for (const v of [...versions].sort((a, b) => byCodeUnit(a.label, b.label))) {
+    const key = definitionsKey(v);
+    const owner = first.get(key);
+    if (owner === undefined) first.set(key, v.label);
+    else out.set(v.label, owner);
+  }
+  return out;
+}
+
+/**
+ * One version's files. `sameAs`: a label of the same tree whose definitions are this version's
+ * (see `sameDefinitionsAs`); its types.ts, schemas.ts and guards.ts are then re-exported, not copied.
+ */
+export async function emitVersion(version: VersionModel, options: EmitOptions = {}, memo: OutputsMemo = new Map(), sameAs?: string): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const files: GeneratedFiles = new Map();
-  const { declarations, zod, guards } = await definitionOutputs(version, options, memo);
-  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(
     `${version.label}/methods.ts`,
     finish(template("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
   );
   for (const [p, text] of emitHandlerFiles(version, finish)) files.set(p, text);
+  files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
+  if (sameAs !== undefined) {
+    for (const module of ["types", "schemas", "guards"]) {
+      files.set(`${version.label}/${module}.ts`, finish(template("reexport.ts.hbs")({ ...header, module, sameAs })));
+    }
+    return files;
+  }
+  const { declarations, zod, guards } = await definitionOutputs(version, options, memo);
+  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
   files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
   files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guards })));
   files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));
-  files.set(`${version.label}/index.ts`, finish(template("version-index.ts.hbs")(header)));
   return files;
 }
 
@@ -120,25 +140,21 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   if (ruby.size > 0 && model.versions.some((v) => v.label === RUBY_FOLDER)) {
     throw new InputError(`version label "${RUBY_FOLDER}" would share its folder with the Ruby tree; rename the folder or generate one target (--target)`);
   }
-  const idents = new Map<string, string>();
-  for (const v of model.versions) {
-    const ident = versionIdent(v.label);
-    const clash = idents.get(ident);
-    if (clash !== undefined) throw new InputError(`version labels "${clash}" and "${v.label}" map to the same module name ${ident}; rename one folder`);
-    idents.set(ident, v.label);
-  }
+  const idents = versionIdents(model.versions.map((v) => v.label));
+  const identOf = (label: string) => idents.get(label)!;
   setTemplateCache(options.cacheDir);
   const files: GeneratedFiles = new Map();
   const memo: OutputsMemo = new Map();
-  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo)));
+  const sameAs = sameDefinitionsAs(model.versions);
+  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo, sameAs.get(v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
 
   const header = { versions: model.versions };
-  const versions = model.versions.map((v) => ({ ...v, ident: versionIdent(v.label) }));
+  const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));
   files.set("catalogue.ts", finish(template("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, finish));
   for (const [p, text] of runtimeFiles()) files.set(p, text);
-  files.set("router.ts", emitRouter(model, versionIdent, finish));
+  files.set("router.ts", emitRouter(model, identOf, finish));
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);

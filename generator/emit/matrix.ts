@@ -11,8 +11,8 @@ function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number])
     cells: model.versions.map((v) => {
       const m = pick(v).find((x) => x.method === method);
       if (!m) return "—";
-      // A `|` inside a table cell must be escaped, even within a code span.
-      return m.kind === "request" ? `${m.sender} · \`${m.resultType.ts.replaceAll("|", "\\|")}\` · ${normalizerKind(m, v.era)}` : m.sender;
+      // Results by the spec's own names; a `|` inside a table cell must be escaped, even within a code span.
+      return m.kind === "request" ? `${m.sender} · \`${m.results.join(" \\| ")}\` · ${normalizerKind(m, v.era)}` : m.sender;
     }),
   }));
 }

@@ -13,10 +13,14 @@ import type {
   RequestMethod,
   ResultShape,
   Sender,
+  TypeRef,
   VersionModel,
 } from "./types.js";
 import { byCodeUnit } from "../order.js";
+import type { IrNode, SchemaIR } from "./ir.js";
+import { IrBuilder } from "./ir-build.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
+import { freeName, normalizerNames } from "./naming.js";
 
 const UNIONS = [
   { union: "ClientRequest", kind: "request", sender: "client", required: true },
@@ -30,7 +34,12 @@ interface Member {
   definition: string;
   schema: JsonSchema;
   union: string;
+  /** Where `schema` is, below the definitions container. */
+  where: Array<string | number>;
 }
+
+/** A result as declared: a definition, or an inline schema (which becomes a derived definition). */
+type DeclaredResult = { definition: string } | { inline: JsonSchema; where: Array<string | number> };
 
 export interface BuildOptions {
   specCommit: string | null;
@@ -72,42 +81,63 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
   const sender = (s: Set<"client" | "server">): Sender => (s.size === 2 ? "both" : [...s][0]);
   const byMethod = (a: { method: string }, b: { method: string }) => byCodeUnit(a.method, b.method);
 
-  const requests: RequestMethod[] = [...collected.request.values()]
-    .map(({ member, senders }) => {
-      const override = (options.overrides ?? []).find(
-        (o) => o.method === member.method && (o.versions === "*" || o.versions.includes(spec.label)),
-      );
-      const mapping = resultMapping(spec, member, override, fail);
-      return {
-        kind: "request" as const,
-        method: member.method,
-        sender: sender(senders),
-        definition: member.definition,
-        params: paramsOf(member),
-        results: mapping.results,
-        resultType: {
-          ts: mapping.results.join(" | "),
-          definition: mapping.results.length === 1 ? mapping.results[0] : null,
-          refs: [...new Set(mapping.results)].sort(),
-        },
-        resultShape: override?.resultShape ?? resultShape(spec, mapping.results, era),
-        resultSource: mapping.source,
-      };
-    })
+  // The IR first: every definition, then the inline schemas the methods need (params, results).
+  const builder = new IrBuilder(spec);
+  const derivedSchemas: Record<string, JsonSchema> = {};
+  const requestParts = [...collected.request.values()].map(({ member, senders }) => {
+    const override = (options.overrides ?? []).find(
+      (o) => o.method === member.method && (o.versions === "*" || o.versions.includes(spec.label)),
+    );
+    const mapping = resultMapping(spec, member, override, fail);
+    const base = baseName(member.definition);
+    const results = mapping.results.map((r, i) => {
+      if ("definition" in r) return r.definition;
+      const name = freeName(`${base}Result`, (n) => builder.has(n));
+      const why = mapping.results.length === 1 ? "the inline result" : `branch ${i} of the inline result union`;
+      builder.derive(name, r.inline, r.where, `${why} of ${member.definition} ("${member.method}")`);
+      derivedSchemas[name] = r.inline;
+      return name;
+    });
+    return { member, senders, override, results, source: mapping.source, params: paramsNode(builder, member) };
+  });
+  const notificationParts = [...collected.notification.values()].map(({ member, senders }) => ({ member, senders, params: paramsNode(builder, member) }));
+  const ir = builder.finish();
+  const typeName = (definition: string) => ir.definitions.get(definition)!.names.type;
+  const typeRef = (names: string[]): TypeRef => ({
+    ts: names.map(typeName).join(" | "),
+    definition: names.length === 1 ? names[0] : null,
+    refs: [...new Set(names.map(typeName))].sort(byCodeUnit),
+  });
+  const normalizers = normalizerNames(requestParts.map((r) => ({ method: r.member.method, typeName: typeName(r.member.definition) })), ir.definitions.values());
+
+  const requests: RequestMethod[] = requestParts
+    .map(({ member, senders, override, results, source, params }) => ({
+      kind: "request" as const,
+      method: member.method,
+      sender: sender(senders),
+      definition: member.definition,
+      params: paramsOf(member, params, typeName),
+      results,
+      resultType: typeRef(results),
+      resultShape: override?.resultShape ?? resultShape(ir, results, era),
+      resultSource: source,
+      normalizer: normalizers.get(member.method)!,
+    }))
     .sort(byMethod);
 
-  const notifications: NotificationMethod[] = [...collected.notification.values()]
-    .map(({ member, senders }) => ({
+  const notifications: NotificationMethod[] = notificationParts
+    .map(({ member, senders, params }) => ({
       kind: "notification" as const,
       method: member.method,
       sender: sender(senders),
       definition: member.definition,
-      params: paramsOf(member),
+      params: paramsOf(member, params, typeName),
     }))
     .sort(byMethod);
 
   const definitions: Record<string, JsonSchema> = {};
-  for (const name of Object.keys(spec.defs).sort()) definitions[name] = spec.defs[name];
+  const all = { ...spec.defs, ...derivedSchemas };
+  for (const name of Object.keys(all).sort(byCodeUnit)) definitions[name] = all[name];
 
   return {
     label: spec.label,
@@ -117,9 +147,15 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     specCommit: options.specCommit,
     patches: spec.patches,
     definitions,
+    ir,
     requests,
     notifications,
   };
+}
+
+/** A request definition's name without `Request` (`SubscribeRequest` → `Subscribe`). */
+function baseName(definition: string): string {
+  return definition.endsWith("Request") ? definition.slice(0, -"Request".length) : definition;
 }
 
 /** The members of a union definition: `anyOf`/`oneOf` of refs, a single ref, or one inline message schema. */
@@ -152,7 +188,7 @@ function unionMembers(spec: LoadedSpec, union: string, fail: (m: string, ...t: A
           ? methodSchema.enum[0]
           : undefined;
     if (method === undefined) fail(`expected ${definition} to fix its method with a string "const"`, ...where, "properties", "method");
-    return { method: method as string, definition, schema, union };
+    return { method: method as string, definition, schema, union, where };
   });
 }
 
@@ -176,24 +212,36 @@ function sameAsDefinition(spec: LoadedSpec, node: JsonSchema, union: string): st
   return null;
 }
 
-function paramsOf(member: Member): MethodParams | null {
-  const props = member.schema.properties as Record<string, JsonSchema> | undefined;
-  const params = props?.params;
-  if (params === undefined) return null;
-  const required = Array.isArray(member.schema.required) && member.schema.required.includes("params");
-  if (typeof params.$ref === "string") {
-    const name = refName(params.$ref);
-    return { type: { ts: name, definition: name, refs: [name] }, required, schema: params };
-  }
-  return { type: { ts: `NonNullable<${member.definition}["params"]>`, definition: null, refs: [member.definition] }, required, schema: params };
+/** The params schema of a message and its IR node, or null when the message has no `params`. */
+function paramsNode(builder: IrBuilder, member: Member): { schema: JsonSchema; node: IrNode } | null {
+  const schema = (member.schema.properties as Record<string, JsonSchema> | undefined)?.params;
+  if (schema === undefined) return null;
+  return { schema, node: builder.node(schema, [...member.where, "properties", "params"], member.definition) };
 }
 
+function paramsOf(member: Member, params: { schema: JsonSchema; node: IrNode } | null, typeName: (definition: string) => string): MethodParams | null {
+  if (params === null) return null;
+  const required = Array.isArray(member.schema.required) && member.schema.required.includes("params");
+  const { schema, node } = params;
+  if (node.kind === "ref") {
+    const name = node.target.names.type;
+    return { type: { ts: name, definition: node.name, refs: [name] }, required, schema, node };
+  }
+  const owner = typeName(member.definition);
+  return { type: { ts: `NonNullable<${owner}["params"]>`, definition: null, refs: [owner] }, required, schema, node };
+}
+
+/**
+ * Where a request's results are declared, in this order: a reviewed override; `<Base>ResultResponse`'s
+ * `result` (a `$ref`, an inline schema, or an `anyOf`/`oneOf` mixing both); a `<Base>Result`
+ * definition; `EmptyResult`.
+ */
 function resultMapping(
   spec: LoadedSpec,
   member: Member,
   override: ResultOverride | undefined,
   fail: (m: string, ...t: Array<string | number>) => never,
-): { results: string[]; source: RequestMethod["resultSource"] } {
+): { results: DeclaredResult[]; source: RequestMethod["resultSource"] } {
   if (override?.results) {
     override.results.forEach((r, j) => {
       if (Object.hasOwn(spec.defs, r)) return;
@@ -201,21 +249,38 @@ function resultMapping(
       if (override.source) throw new InputError(message, override.source.file, `${override.source.pointer}/results/${j}`);
       fail(message);
     });
-    return { results: [...override.results], source: "override" };
+    return { results: override.results.map((definition) => ({ definition })), source: "override" };
   }
-  const base = member.definition.endsWith("Request") ? member.definition.slice(0, -"Request".length) : member.definition;
-  const response = spec.defs[`${base}ResultResponse`];
+  const base = baseName(member.definition);
+  const responseName = `${base}ResultResponse`;
+  const response = spec.defs[responseName];
   if (response !== undefined) {
     const result = (response.properties as Record<string, JsonSchema> | undefined)?.result;
-    const refs = result === undefined ? [] : typeof result.$ref === "string" ? [result] : ((result.anyOf ?? result.oneOf ?? []) as JsonSchema[]);
-    if (refs.length === 0 || refs.some((r) => typeof r.$ref !== "string")) {
-      fail(`expected ${base}ResultResponse's result to be a $ref or a union of $refs`, `${base}ResultResponse`, "properties", "result");
-    }
-    return { results: refs.map((r) => refName(r.$ref as string)), source: "result-response" };
+    if (result === undefined) fail(`expected ${responseName} to declare its result under properties.result`, responseName);
+    return { results: declaredResults(result as JsonSchema, [responseName, "properties", "result"]), source: "result-response" };
   }
-  if (Object.hasOwn(spec.defs, `${base}Result`)) return { results: [`${base}Result`], source: "name" };
-  if (Object.hasOwn(spec.defs, "EmptyResult")) return { results: ["EmptyResult"], source: "empty-result" };
+  if (Object.hasOwn(spec.defs, `${base}Result`)) return { results: [{ definition: `${base}Result` }], source: "name" };
+  if (Object.hasOwn(spec.defs, "EmptyResult")) return { results: [{ definition: "EmptyResult" }], source: "empty-result" };
   return fail(`no result for "${member.method}": expected ${base}Result, ${base}ResultResponse, EmptyResult or an entry in schemas/overrides.json`, member.definition);
+}
+
+/** Only annotations beside `keys`. */
+const onlyBeside = (node: JsonSchema, ...keys: string[]) => Object.keys(node).every((k) => keys.includes(k) || ANNOTATION_KEYWORDS.has(k));
+
+/** A `result` schema as a list of results: a `$ref`, a union of results, or one inline schema. */
+function declaredResults(result: JsonSchema, where: Array<string | number>): DeclaredResult[] {
+  if (typeof result.$ref === "string" && onlyBeside(result, "$ref")) return [{ definition: refName(result.$ref) }];
+  for (const key of ["anyOf", "oneOf"] as const) {
+    const list = result[key];
+    if (Array.isArray(list) && list.length > 0 && onlyBeside(result, key)) {
+      return list.flatMap((branch, i) =>
+        typeof branch === "object" && branch !== null && !Array.isArray(branch)
+          ? declaredResults(branch as JsonSchema, [...where, key, i])
+          : [{ inline: branch as JsonSchema, where: [...where, key, i] }],
+      );
+    }
+  }
+  return [{ inline: result, where }];
 }
 
 /** Follow definitions that are only a `$ref` (`EmptyResult` → `Result`). */
@@ -232,17 +297,26 @@ export function resolveAlias(spec: { defs: Readonly<Record<string, JsonSchema>> 
   return current;
 }
 
-function resultShape(spec: LoadedSpec, results: string[], era: Era): ResultShape {
+/**
+ * `empty` when the result's only properties are `_meta` (and `resultType` in the modern era),
+ * following references and `allOf`; a union of several results is an `object`.
+ */
+function resultShape(ir: SchemaIR, results: string[], era: Era): ResultShape {
   if (results.length !== 1) return "object";
-  const def = spec.defs[resolveAlias(spec, results[0])];
   const keys = new Set<string>();
-  const collect = (node: JsonSchema) => {
-    for (const k of Object.keys((node.properties as object | undefined) ?? {})) keys.add(k);
-    for (const sub of (node.allOf as JsonSchema[] | undefined) ?? []) {
-      collect(typeof sub.$ref === "string" ? spec.defs[resolveAlias(spec, refName(sub.$ref))] : sub);
+  const seen = new Set<string>();
+  const collect = (node: IrNode) => {
+    if (node.kind === "ref") {
+      if (seen.has(node.name)) return;
+      seen.add(node.name);
+      collect(node.target.node);
+    } else if (node.kind === "object") {
+      for (const p of node.properties) keys.add(p.name);
+    } else if (node.kind === "intersection") {
+      for (const part of node.parts) collect(part);
     }
   };
-  collect(def);
+  collect(ir.definitions.get(results[0])!.node);
   const allowed = era === "modern" ? ["_meta", "resultType"] : ["_meta"];
   return [...keys].every((k) => allowed.includes(k)) ? "empty" : "object";
 }

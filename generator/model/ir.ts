@@ -114,6 +114,8 @@ export interface IrProperty {
   name: string;
   node: IrNode;
   required: boolean;
+  /** True for a name that is only in `required`, not described under `properties` (its node is `any`). */
+  requiredOnly?: boolean;
 }
 
 export interface ObjectNode extends NodeBase {

@@ -1,6 +1,7 @@
 // The one intermediate model of mcp-codegen. Every emitter reads these types and nothing else:
 // never the raw schema file. Loading (generator/spec/) produces `LoadedSpec`; the model pass
-// (generator/model/build.ts) turns it into `VersionModel`.
+// (generator/model/build.ts) turns it into `VersionModel`, whose `ir` is the schema IR the printers read.
+import type { IrNode, SchemaIR } from "./ir.js";
 
 /** A JSON Schema node after loading: one dialect-neutral form (see `LoadedSpec`). */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -48,11 +49,14 @@ export interface LoadedSpec {
 
 /** A reference to a TypeScript type of the version's `types.ts`. */
 export interface TypeRef {
-  /** TypeScript type text, valid inside the version's types module (`CallToolRequest["params"]`). */
+  /**
+   * TypeScript type text, valid inside the version's types module (`CallToolRequest["params"]`):
+   * it names definitions by their type names (`IrDefinition.names.type`).
+   */
   ts: string;
-  /** The definition name when the type is exactly one definition, else null. */
+  /** The definition (its original name, a key of `ir.definitions`) when the type is exactly one definition, else null. */
   definition: string | null;
-  /** Every definition the text names, sorted: what a module using `ts` must import. */
+  /** Every type name the text uses, sorted: what a module using `ts` must import from types.ts. */
   refs: string[];
 }
 
@@ -60,8 +64,10 @@ export interface MethodParams {
   type: TypeRef;
   /** `params` is in the message's `required` list. */
   required: boolean;
-  /** The params schema (a `$ref` node or an inline object schema), for validators and dispatch. */
+  /** The params schema as written (a `$ref` node or an inline object schema). */
   schema: JsonSchema;
+  /** The params as an IR node (a `ref` node, or the inline schema's node): what validators print. */
+  node: IrNode;
 }
 
 export interface RequestMethod {
@@ -72,13 +78,18 @@ export interface RequestMethod {
   /** The request definition (`SubscribeRequest`). */
   definition: string;
   params: MethodParams | null;
-  /** Result definitions in order; more than one means a union (`InputRequiredResult | CallToolResult`). */
+  /**
+   * Result definitions (original names, keys of `ir.definitions`) in order; more than one means a
+   * union (`InputRequiredResult | CallToolResult`). An inline result is a derived definition.
+   */
   results: string[];
   /** TypeScript type of the result (`EmptyResult`, `InputRequiredResult | CallToolResult`). */
   resultType: TypeRef;
   resultShape: ResultShape;
   /** Where the result mapping came from. */
   resultSource: "result-response" | "name" | "empty-result" | "override";
+  /** The exported name of its result normalizer (`normalizeSubscribeResult`), from the naming pass. */
+  normalizer: string;
 }
 
 export interface NotificationMethod {
@@ -101,8 +112,13 @@ export interface VersionModel {
   specCommit: string | null;
   /** Names of patches applied at load. */
   patches: string[];
-  /** Definitions by name, sorted by name. */
+  /**
+   * Definitions by name, sorted by name, as raw schemas (derived definitions included). Read only by
+   * the json-schema-to-typescript emitter until the IR type printer replaces it; everything else reads `ir`.
+   */
   definitions: Readonly<Record<string, JsonSchema>>;
+  /** The schema IR: every definition (derived ones included) as a typed tree, with its emitted names. */
+  ir: SchemaIR;
   /** Requests sorted by method. */
   requests: RequestMethod[];
   /** Notifications sorted by method. */

@@ -26,6 +26,7 @@ import {
 } from "./jsonrpc.js";
 import type { Peer } from "./peer.js";
 import { report, writeFailureToStderr, type FailureKind, type OnError } from "./report.js";
+import { formatIssues, issuePaths } from "./schema-support.js";
 import { unsendable } from "./sendable.js";
 
 /** What a request handler is given besides its params. */
@@ -154,14 +155,8 @@ export interface DispatcherTables {
 
 type Issues = ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
 
-function issuePointer(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((t) => "/" + String(t).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
-}
-
 function describeIssues(issues: Issues): { text: string; paths: string[] } {
-  const paths = [...new Set(issues.map((i) => issuePointer(i.path)))];
-  const text = issues.map((i) => `${issuePointer(i.path) || "(root)"}: ${i.message}`).join("; ");
-  return { text, paths };
+  return { text: formatIssues({ issues }), paths: issuePaths({ issues }) };
 }
 
 /** The validation hooks a request or notification gets from its schemas; a guard's true skips the schema. */

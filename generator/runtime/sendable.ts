@@ -2,6 +2,7 @@
 // BigInt, a cycle) or silently lose (a function, a symbol, undefined in an array, NaN or ±Infinity)
 // is not sendable. Objects are read as JSON.stringify reads them: own enumerable string keys, and
 // `toJSON` when present; an object field that is undefined is absent, as JSON has it.
+import { pointerToken } from "./schema-support.js";
 
 /**
  * Why `value` cannot be sent as JSON, with the JSON pointer of the first offending value
@@ -10,10 +11,6 @@
  */
 export function unsendable(value: unknown): string | undefined {
   return check(value, "", "", []);
-}
-
-function pointerToken(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function check(value: unknown, key: string, at: string, ancestors: object[]): string | undefined {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { diffLabels, typeSummary, versionDiffMarkdown, type VersionDiff } from "../../generator/diff/index.js";
+import { diffLabels, typeSummary as summaryOfNode, versionDiffMarkdown, type VersionDiff } from "../../generator/diff/index.js";
+import { buildSchemaIR } from "../../generator/model/ir-build.js";
+import { loadSpecBytes } from "../../generator/spec/load.js";
 import { ensureSchemas, modelOptions } from "./helpers.js";
 
 let diff: VersionDiff;
@@ -87,6 +89,12 @@ describe("diff 2025-11-25 → 2026-07-28", () => {
     expect(same.summary.breaking + same.summary.nonBreaking).toBe(0);
   });
 });
+
+/** The summary of a schema written beside the definitions it references (typeSummary reads the IR). */
+function typeSummary(schema: object): string {
+  const doc = { $defs: { X: schema, A: {}, B: {}, Icon: {} } };
+  return summaryOfNode(buildSchemaIR(loadSpecBytes(Buffer.from(JSON.stringify(doc)), "x.json", "x")).definitions.get("X")!.node);
+}
 
 describe("typeSummary", () => {
   it("normalizes refs, consts, enums, unions, arrays and inline objects", () => {

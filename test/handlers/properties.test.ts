@@ -35,29 +35,48 @@ describe("the empty normalizer", () => {
     );
   });
 
-  it("passes a plain own _meta through by reference, else nothing (legacy)", () => {
+  it("passes a JSON object _meta through by reference, else nothing (legacy)", () => {
+    // Values as JSON.parse makes them: every object is plain, so "an object, not an array" is the rule.
+    const isJsonObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
     fc.assert(
-      fc.property(returns, (value) => {
+      fc.property(fc.oneof(parsedJson, protoKeys, withMeta.map((v) => JSON.parse(JSON.stringify(v)) as unknown)), (value) => {
         const result = v20250618.normalizeSubscribeResult(value);
-        const meta = v20250618.isPlainObject(value) && Object.hasOwn(value, "_meta") ? value._meta : undefined;
-        if (v20250618.isPlainObject(meta)) expect(result).toStrictEqual({ _meta: meta });
-        else expect(result).toStrictEqual({});
-        if (result._meta !== undefined) expect(result._meta).toBe(meta);
+        const meta = isJsonObject(value) ? value._meta : undefined;
+        if (isJsonObject(meta)) {
+          expect(result).toStrictEqual({ _meta: meta });
+          expect(result._meta).toBe(meta);
+        } else expect(result).toStrictEqual({});
       }),
       { numRuns: 2000 },
     );
   });
 
+  it("drops a _meta that is inherited, an array, or an object JSON.parse never makes (legacy)", () => {
+    class Meta {
+      a = 1;
+    }
+    const nullProto = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(v20250618.normalizeSubscribeResult(Object.create({ _meta: { a: 1 } }))).toStrictEqual({});
+    expect(v20250618.normalizeSubscribeResult({ _meta: [1] })).toStrictEqual({});
+    expect(v20250618.normalizeSubscribeResult({ _meta: new Meta() })).toStrictEqual({});
+    expect(v20250618.normalizeSubscribeResult({ _meta: new Date(0) })).toStrictEqual({});
+    expect(v20250618.normalizeSubscribeResult({ _meta: nullProto })._meta).toBe(nullProto);
+    expect(v20250618.normalizeSubscribeResult(Object.assign(new Meta(), { _meta: { a: 1 } }))).toStrictEqual({});
+  });
+
   it("modern: the same, plus resultType complete", () => {
     fc.assert(
       fc.property(returns, (value) => {
-        const result = emptyModernResult(value);
-        expect(result.resultType).toBe("complete");
-        const { resultType: _drop, ...rest } = result;
-        expect(EmptyResultSchema.safeParse(rest).success).toBe(true);
-        expect(v20260728.normalizeSubscriptionsListenResult(value)).toStrictEqual(result);
+        for (const result of [emptyModernResult(value), v20260728.normalizeSubscriptionsListenResult(value)]) {
+          expect(result.resultType).toBe("complete");
+          const { resultType: _drop, ...rest } = result;
+          expect(EmptyResultSchema.safeParse(rest).success).toBe(true);
+          expect(Object.keys(rest).every((k) => k === "_meta")).toBe(true);
+        }
       }),
       { numRuns: 1000 },
     );
+    expect(v20260728.normalizeSubscriptionsListenResult(JSON.parse('{"_meta": {"k": 1}, "x": 2}'))).toStrictEqual({ _meta: { k: 1 }, resultType: "complete" });
+    expect(v20260728.normalizeSubscriptionsListenResult("nothing")).toStrictEqual({ resultType: "complete" });
   });
 });

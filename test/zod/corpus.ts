@@ -3,7 +3,12 @@
 // is for the oracle (Ajv) to say; this only has to produce enough of both kinds.
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { Dialect, JsonSchema } from "../../generator/model/types.js";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { runtimeFiles } from "../../generator/emit/runtime-source.js";
+import { buildSchemaIR } from "../../generator/model/ir-build.js";
+import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../generator/model/types.js";
 import { refName } from "../../generator/spec/load.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -266,4 +271,51 @@ export function ajvOracle(dialect: Dialect, defs: Record<string, unknown>) {
   const text = JSON.stringify(defs).replace(/#\/\$defs\//g, `#/${container}/`);
   ajv.addSchema({ [container]: JSON.parse(text) }, "synthetic");
   return (name: string) => ajv.getSchema(`synthetic#/${container}/${name}`)!;
+}
+
+/**
+ * A version model of synthetic definitions (written in the loaded form: `#/$defs/<Name>` refs), with
+ * no methods: enough for the schema and guard printers. Its IR comes from the real builder.
+ */
+export function syntheticModel(label: string, dialect: Dialect, definitions: Record<string, JsonSchema>): VersionModel {
+  const spec: LoadedSpec = {
+    label,
+    file: `${label}/schema.json`,
+    sha256: "0".repeat(64),
+    dialect,
+    container: dialect === "draft-07" ? "definitions" : "$defs",
+    patches: [],
+    defs: definitions,
+  };
+  return { label, era: "legacy", dialect, sha256: spec.sha256, specCommit: null, patches: [], definitions, ir: buildSchemaIR(spec), requests: [], notifications: [] };
+}
+
+/** Write the hand-written runtime where files emitted into `dir/<folder>/` import it (`dir/runtime/`). */
+export function writeRuntime(dir: string): void {
+  for (const [file, text] of runtimeFiles()) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+}
+
+/** Compiler options generated code must pass: strict, Node's module rules, Node's globals. */
+export const STRICT: ts.CompilerOptions = {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  lib: ["lib.es2022.d.ts"],
+  types: ["node"],
+  skipLibCheck: true,
+  noEmit: true,
+};
+
+/** Type errors of a program over `roots` under STRICT, as `file: TSnnnn message` (first line), by file. */
+export function strictErrors(roots: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const d of ts.getPreEmitDiagnostics(ts.createProgram(roots, STRICT))) {
+    const file = path.resolve(d.file?.fileName ?? "(global)");
+    out.set(file, [...(out.get(file) ?? []), `TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, "\n").split("\n")[0]}`]);
+  }
+  return out;
 }

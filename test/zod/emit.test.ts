@@ -13,7 +13,7 @@ import { zodModule } from "../../generator/emit/zod.js";
 import { InputError } from "../../generator/errors.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
 import { projectRoot } from "../../generator/paths.js";
-import { ajvOracle, InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
+import { ajvOracle, InstanceGenerator, type Json, rng, sameJson, seedOf, syntheticModel, writeRuntime } from "./corpus.js";
 
 const DEFS: Record<string, JsonSchema> = {
   Closed: { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"], additionalProperties: false },
@@ -84,7 +84,7 @@ const EDGES: Record<string, Json[]> = {
 };
 
 function model(dialect: Dialect, definitions: Record<string, JsonSchema> = DEFS): VersionModel {
-  return { label: `synthetic-${dialect}`, era: "legacy", dialect, sha256: "0".repeat(64), specCommit: null, patches: [], definitions, requests: [], notifications: [] };
+  return syntheticModel(`synthetic-${dialect}`, dialect, definitions);
 }
 
 const tmpRoot = path.join(projectRoot, ".tmp", `zod-emit-${process.pid}`);
@@ -98,6 +98,7 @@ async function emitToDisk(dialect: Dialect, tweak?: (files: Map<string, string>)
   tweak?.(files);
   const dir = path.join(tmpRoot, `${dialect}-${tweak ? "tweaked" : "plain"}${typable ? "-typable" : ""}`);
   mkdirSync(dir, { recursive: true });
+  writeRuntime(tmpRoot);
   for (const [file, text] of files) writeFileSync(path.join(dir, path.basename(file)), text);
   return dir;
 }
@@ -169,35 +170,42 @@ describe("schemas.check.ts", () => {
   });
 });
 
-describe("zodModule refuses what it cannot express", () => {
-  const fails = (defs: Record<string, JsonSchema>) => {
+describe("the IR builder refuses what no printer can express", () => {
+  const fails = (defs: Record<string, JsonSchema>, dialect: Dialect = "2020-12") => {
     try {
-      zodModule(model("2020-12", defs));
+      model(dialect, defs);
     } catch (e) {
-      return e;
+      return e as InputError;
     }
     return null;
   };
 
-  it("names the definition and the JSON pointer of an unsupported keyword", () => {
+  it("names the file, the definition and the JSON pointer of an unsupported keyword", () => {
     const error = fails({ Bad: { type: "object", properties: { x: { type: "object", patternProperties: { "^a": {} } } } } });
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).pointer).toBe("/$defs/Bad/properties/x/patternProperties");
-    expect((error as InputError).message).toContain('cannot express Bad in zod faithfully: the keyword "patternProperties" is not supported');
+    expect(error?.file).toBe("synthetic-2020-12/schema.json");
+    expect(error?.pointer).toBe("/$defs/Bad/properties/x/patternProperties");
+    expect(error?.message).toContain('cannot express Bad: the keyword "patternProperties" is not supported');
   });
 
   it("points into `definitions` for draft-07", () => {
-    const error = (() => {
-      try {
-        zodModule(model("draft-07", { Tuple: { type: "array", items: [{ type: "string" }] } }));
-      } catch (e) {
-        return e as InputError;
-      }
-    })();
-    expect(error?.pointer).toBe("/definitions/Tuple/items");
+    expect(fails({ Tuple: { type: "array", items: [{ type: "string" }] } }, "draft-07")?.pointer).toBe("/definitions/Tuple/items");
   });
 
-  it("refuses a definition whose schema name is another definition", () => {
-    expect((fails({ Foo: { type: "string" }, FooSchema: { type: "string" } }) as Error).message).toContain("exported as FooSchema, which is also a definition");
+  it("refuses a non-integer multipleOf and a pattern that is not ECMA-262 (u)", () => {
+    expect(fails({ Third: { type: "number", multipleOf: 0.5 } })?.pointer).toBe("/$defs/Third/multipleOf");
+    expect(fails({ Bad: { type: "string", pattern: "(?<" } })?.pointer).toBe("/$defs/Bad/pattern");
+    expect(fails({ ObjectConst: { const: { a: 1 } } })?.pointer).toBe("/$defs/ObjectConst/const");
+  });
+});
+
+describe("names decided by the naming pass", () => {
+  it("gives a definition named like another's schema constant a distinct, stable schema name", () => {
+    const v = model("2020-12", { Foo: { type: "string" }, FooSchema: { type: "string" } });
+    const names = (n: string) => v.ir.definitions.get(n)!.names;
+    // The type FooSchema keeps its name, so Foo's schema constant cannot be FooSchema (the version's
+    // index.ts exports both): it is FooSchema_2.
+    expect(names("FooSchema")).toEqual({ type: "FooSchema", schema: "FooSchemaSchema", guard: "isFooSchema" });
+    expect(names("Foo")).toEqual({ type: "Foo", schema: "FooSchema_2", guard: "isFoo" });
   });
 });

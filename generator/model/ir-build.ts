@@ -1,0 +1,442 @@
+// The IR builder: a loaded spec → its schema IR (generator/model/ir.ts). Every keyword decision is
+// made here, once: what a keyword means, and whether it can be expressed at all. A keyword or shape
+// no printer can express faithfully fails here, with the real file and JSON pointer; the printers
+// (types, zod, guards, diff) read the IR and never raw JSON Schema.
+import { InputError, pointer } from "../errors.js";
+import { refName } from "../spec/load.js";
+import { byCodeUnit } from "../order.js";
+import type {
+  Annotations,
+  IrDefinition,
+  IrNode,
+  IrProperty,
+  JsonType,
+  LiteralValue,
+  ObjectNode,
+  SchemaIR,
+  SourceRef,
+} from "./ir.js";
+import { ANNOTATION_KEYWORDS } from "./keywords.js";
+import { assignDefinitionNames } from "./naming.js";
+import type { JsonSchema, LoadedSpec } from "./types.js";
+
+const JSON_TYPES: readonly JsonType[] = ["object", "array", "string", "number", "integer", "boolean", "null"];
+
+/** Keywords that constrain one instance type only (every other type passes them). */
+const TYPE_KEYWORDS: Readonly<Record<string, "object" | "array" | "string" | "number">> = {
+  properties: "object",
+  required: "object",
+  additionalProperties: "object",
+  propertyNames: "object",
+  minProperties: "object",
+  maxProperties: "object",
+  items: "array",
+  minItems: "array",
+  maxItems: "array",
+  minLength: "string",
+  maxLength: "string",
+  pattern: "string",
+  minimum: "number",
+  maximum: "number",
+  exclusiveMinimum: "number",
+  exclusiveMaximum: "number",
+  multipleOf: "number",
+};
+/** Keywords that apply to any instance type. */
+const APPLICATORS: ReadonlySet<string> = new Set(["$ref", "allOf", "anyOf", "oneOf", "not", "type", "const", "enum"]);
+
+const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether a JSON value has a JSON Schema type (`integer`: an integral number). */
+export function hasJsonType(value: unknown, type: JsonType): boolean {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "integer":
+      return Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isObject(value);
+    default:
+      return typeof value === type;
+  }
+}
+
+type Tokens = Array<string | number>;
+
+/**
+ * Builds one version's IR. Definitions first (so every `$ref` resolves to its `IrDefinition`), then
+ * whatever inline schemas the model needs (`node`, `derive`), then `finish` orders and names them.
+ */
+export class IrBuilder {
+  private readonly definitions = new Map<string, IrDefinition>();
+  /** The definition (or derived definition) whose schema is being built, for error messages. */
+  private owner = "";
+  private finished: SchemaIR | null = null;
+
+  constructor(private readonly spec: LoadedSpec) {
+    for (const name of Object.keys(spec.defs)) {
+      this.definitions.set(name, {
+        name,
+        names: { type: "", schema: "", guard: "" },
+        node: { kind: "any", at: this.at([name]), annotations: {} },
+        at: this.at([name]),
+        recursive: false,
+        derived: null,
+      });
+    }
+    for (const name of Object.keys(spec.defs)) {
+      this.definitions.get(name)!.node = this.node(spec.defs[name], [name], name);
+    }
+  }
+
+  /** Where `tokens` (below the file's definitions container) point. */
+  at(tokens: Tokens): SourceRef {
+    return { file: this.spec.file, pointer: "#" + pointer(this.spec.container, ...tokens) };
+  }
+
+  /** Whether `name` is taken (by a definition of the spec or a derived one). */
+  has(name: string): boolean {
+    return this.definitions.has(name);
+  }
+
+  /** The IR node of an inline schema at `tokens`, part of the definition `owner` (for messages). */
+  node(schema: unknown, tokens: Tokens, owner: string): IrNode {
+    const previous = this.owner;
+    this.owner = owner;
+    try {
+      return this.build(schema, tokens);
+    } finally {
+      this.owner = previous;
+    }
+  }
+
+  /** Name an inline schema: a definition the model derived (an inline result, say), keyed `name`. */
+  derive(name: string, schema: unknown, tokens: Tokens, reason: string): IrDefinition {
+    if (this.finished !== null) throw new Error("IrBuilder: derive after finish");
+    if (this.definitions.has(name)) throw new Error(`IrBuilder: ${name} is already a definition`);
+    const at = this.at(tokens);
+    const definition: IrDefinition = {
+      name,
+      names: { type: "", schema: "", guard: "" },
+      node: { kind: "any", at, annotations: {} },
+      at,
+      recursive: false,
+      derived: { from: at, reason },
+    };
+    this.definitions.set(name, definition);
+    definition.node = this.node(schema, tokens, name);
+    return definition;
+  }
+
+  /** The finished IR: definitions sorted by name, dependency order, cycles marked, names assigned. */
+  finish(): SchemaIR {
+    if (this.finished !== null) return this.finished;
+    const sorted = new Map([...this.definitions].sort(([a], [b]) => byCodeUnit(a, b)));
+    const { order, recursive } = dependencyOrder(sorted);
+    for (const name of recursive) sorted.get(name)!.recursive = true;
+    assignDefinitionNames(sorted.values());
+    this.finished = { label: this.spec.label, file: this.spec.file, dialect: this.spec.dialect, definitions: sorted, order };
+    return this.finished;
+  }
+
+  private fail(message: string, tokens: Tokens): never {
+    throw new InputError(`cannot express ${this.owner}: ${message}`, this.spec.file, pointer(this.spec.container, ...tokens));
+  }
+
+  private build(node: unknown, at: Tokens): IrNode {
+    const where = this.at(at);
+    if (node === true) return { kind: "any", at: where, annotations: {} };
+    if (node === false) return { kind: "never", at: where, annotations: {} };
+    if (!isObject(node)) return this.fail("expected a schema (an object or a boolean)", at);
+    for (const k of Object.keys(node)) {
+      if (!ANNOTATION_KEYWORDS.has(k) && !APPLICATORS.has(k) && !Object.hasOwn(TYPE_KEYWORDS, k)) this.fail(`the keyword "${k}" is not supported`, [...at, k]);
+    }
+    const annotations = this.annotations(node);
+    const parts: IrNode[] = [];
+    if (node.$ref !== undefined) {
+      if (typeof node.$ref !== "string") this.fail("expected $ref to be a string", [...at, "$ref"]);
+      const name = refName(node.$ref);
+      const target = this.definitions.get(name);
+      if (target === undefined) this.fail(`dangling $ref "${node.$ref}": no definition "${name}"`, [...at, "$ref"]);
+      parts.push({ kind: "ref", at: where, annotations: {}, name, target });
+    }
+    parts.push(...this.typed(node, at));
+    const allOf = node.allOf === undefined ? null : this.schemaList(node.allOf, [...at, "allOf"]).map((s, i) => this.build(s, [...at, "allOf", i]));
+    if (allOf !== null) parts.push(...allOf);
+    for (const key of ["anyOf", "oneOf"] as const) {
+      if (node[key] === undefined) continue;
+      const branches = this.schemaList(node[key], [...at, key]).map((s, i) => this.build(s, [...at, key, i]));
+      parts.push({ kind: "union", at: this.at([...at, key]), annotations: {}, exclusive: key === "oneOf", branches, source: key });
+    }
+    if (node.not !== undefined) parts.push({ kind: "not", at: this.at([...at, "not"]), annotations: {}, node: this.build(node.not, [...at, "not"]) });
+
+    if (parts.length === 0) return { kind: "any", at: where, annotations };
+    // `allOf` alone (even of one schema) stays an intersection, so printers see what the spec wrote.
+    if (parts.length === 1 && allOf === null) {
+      const only = parts[0];
+      return { ...only, at: where, annotations: { ...only.annotations, ...annotations } } as IrNode;
+    }
+    const onlyAllOf = allOf !== null && parts.length === allOf.length;
+    return { kind: "intersection", at: where, annotations, parts, source: onlyAllOf ? "allOf" : "siblings" };
+  }
+
+  private annotations(node: JsonSchema): Annotations {
+    const out: Annotations = {};
+    if (typeof node.title === "string") out.title = node.title;
+    if (typeof node.description === "string") out.description = node.description;
+    if (typeof node.deprecated === "boolean") out.deprecated = node.deprecated;
+    if (typeof node.format === "string") out.format = node.format;
+    if (node.default !== undefined) out.default = node.default;
+    if (Array.isArray(node.examples)) out.examples = node.examples;
+    if (typeof node.readOnly === "boolean") out.readOnly = node.readOnly;
+    if (typeof node.writeOnly === "boolean") out.writeOnly = node.writeOnly;
+    if (typeof node.$comment === "string") out.$comment = node.$comment;
+    return out;
+  }
+
+  private schemaList(value: unknown, at: Tokens): unknown[] {
+    if (!Array.isArray(value) || value.length === 0) return this.fail("expected a non-empty array of schemas", at);
+    return value;
+  }
+
+  private count(node: JsonSchema, k: string, at: Tokens): number | undefined {
+    const v = node[k];
+    if (v === undefined) return undefined;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) return this.fail(`expected "${k}" to be a non-negative integer`, [...at, k]);
+    return v;
+  }
+
+  /**
+   * The `type`/`const`/`enum` part and the type-specific keywords: nothing when the node has none;
+   * without `type`, one node per constrained type, each `impliedType` (other types pass).
+   */
+  private typed(node: JsonSchema, at: Tokens): IrNode[] {
+    const where = this.at(at);
+    const specific = Object.keys(node).filter((k) => Object.hasOwn(TYPE_KEYWORDS, k));
+    const hasValues = node.const !== undefined || node.enum !== undefined;
+    if (node.type === undefined && specific.length === 0 && !hasValues) return [];
+
+    let types: JsonType[];
+    if (node.type === undefined) types = ["object", "array", "string", "number", "boolean", "null"];
+    else {
+      const raw = Array.isArray(node.type) ? node.type : [node.type];
+      if (raw.length === 0 || raw.some((t) => !(JSON_TYPES as readonly unknown[]).includes(t))) this.fail("expected type to be a JSON type or a non-empty array of them", [...at, "type"]);
+      types = [...new Set(raw as JsonType[])];
+      if (types.includes("number")) types = types.filter((t) => t !== "integer");
+    }
+
+    if (hasValues) {
+      if (specific.length > 0) this.fail(`"const"/"enum" beside ${specific.map((s) => `"${s}"`).join(", ")} is not supported`, at);
+      if (node.const !== undefined && node.enum !== undefined) this.fail(`"const" beside "enum" is not supported`, at);
+      const keyword = node.const !== undefined ? "const" : "enum";
+      const values = node.const !== undefined ? [node.const] : Array.isArray(node.enum) ? node.enum : this.fail("expected enum to be an array", [...at, "enum"]);
+      for (const v of values) {
+        if (typeof v === "object" && v !== null) this.fail("only string, number, boolean and null values are supported in const/enum", [...at, keyword]);
+      }
+      // A value of a type the node does not allow can never validate.
+      const allowed = [...new Set(values.filter((v) => types.some((t) => hasJsonType(v, t))))] as LiteralValue[];
+      if (allowed.length === 0) return [{ kind: "never", at: this.at([...at, keyword]), annotations: {} }];
+      return [{ kind: "literal", at: where, annotations: {}, values: allowed, keyword }];
+    }
+
+    if (node.type === undefined) {
+      // Only the types a keyword constrains get a node; every other type passes.
+      const constrained = new Set(specific.map((k) => TYPE_KEYWORDS[k]));
+      return [...constrained].sort(byCodeUnit).map((t) => this.typeNode(t, node, at, true));
+    }
+    const branches = types.map((t) => this.typeNode(t, node, at, false));
+    if (branches.length === 1) return branches;
+    return [{ kind: "union", at: this.at([...at, "type"]), annotations: {}, exclusive: false, branches, source: "type" }];
+  }
+
+  private typeNode(type: JsonType, node: JsonSchema, at: Tokens, impliedType: boolean): IrNode {
+    const where = this.at(at);
+    const base = { at: where, annotations: {} };
+    switch (type) {
+      case "null":
+        return { kind: "null", ...base };
+      case "boolean":
+        return { kind: "boolean", ...base };
+      case "string": {
+        const pattern = node.pattern;
+        if (pattern !== undefined) {
+          if (typeof pattern !== "string") this.fail("expected pattern to be a string", [...at, "pattern"]);
+          try {
+            new RegExp(pattern, "u");
+          } catch (e) {
+            this.fail(`pattern is not an ECMA-262 regular expression: ${(e as Error).message}`, [...at, "pattern"]);
+          }
+        }
+        return {
+          kind: "string",
+          ...base,
+          impliedType,
+          ...optional("minLength", this.count(node, "minLength", at)),
+          ...optional("maxLength", this.count(node, "maxLength", at)),
+          ...optional("pattern", pattern as string | undefined),
+        };
+      }
+      case "number":
+      case "integer": {
+        const bound = (k: string): number | undefined => {
+          const v = node[k];
+          if (v === undefined) return undefined;
+          if (typeof v !== "number" || !Number.isFinite(v)) return this.fail(`expected "${k}" to be a number`, [...at, k]);
+          return v;
+        };
+        const m = node.multipleOf;
+        // zod's multipleOf rounds through decimal strings; only integer divisors agree with Ajv everywhere.
+        if (m !== undefined && (typeof m !== "number" || !Number.isSafeInteger(m) || m <= 0)) this.fail("only positive integer multipleOf is supported", [...at, "multipleOf"]);
+        return {
+          kind: "number",
+          ...base,
+          impliedType,
+          integer: type === "integer",
+          ...optional("minimum", bound("minimum")),
+          ...optional("maximum", bound("maximum")),
+          ...optional("exclusiveMinimum", bound("exclusiveMinimum")),
+          ...optional("exclusiveMaximum", bound("exclusiveMaximum")),
+          ...optional("multipleOf", m as number | undefined),
+        };
+      }
+      case "array": {
+        if (Array.isArray(node.items)) this.fail("tuple items are not supported", [...at, "items"]);
+        const items: IrNode = node.items === undefined ? { kind: "any", at: this.at([...at, "items"]), annotations: {} } : this.build(node.items, [...at, "items"]);
+        return { kind: "array", ...base, impliedType, items, ...optional("minItems", this.count(node, "minItems", at)), ...optional("maxItems", this.count(node, "maxItems", at)) };
+      }
+      case "object":
+        return this.object(node, at, impliedType);
+    }
+  }
+
+  private object(node: JsonSchema, at: Tokens, impliedType: boolean): ObjectNode {
+    const properties = node.properties ?? {};
+    if (!isObject(properties)) this.fail("expected properties to be an object", [...at, "properties"]);
+    const required = node.required ?? [];
+    if (!Array.isArray(required) || required.some((r) => typeof r !== "string")) this.fail("expected required to be an array of strings", [...at, "required"]);
+    const req = new Set(required as string[]);
+    const list: IrProperty[] = Object.keys(properties).map((name) => ({
+      name,
+      node: this.build(properties[name], [...at, "properties", name]),
+      required: req.has(name),
+    }));
+    // Required but not described: present, with any value.
+    for (const name of req) {
+      if (!Object.hasOwn(properties, name)) list.push({ name, node: { kind: "any", at: this.at([...at, "required"]), annotations: {} }, required: true, requiredOnly: true });
+    }
+    const extra = node.additionalProperties;
+    const additional = extra === undefined ? null : this.build(extra, [...at, "additionalProperties"]);
+    return {
+      kind: "object",
+      at: this.at(at),
+      annotations: {},
+      impliedType,
+      properties: list,
+      additional,
+      ...(node.propertyNames === undefined ? {} : { propertyNames: this.build(node.propertyNames, [...at, "propertyNames"]) }),
+      ...optional("minProperties", this.count(node, "minProperties", at)),
+      ...optional("maxProperties", this.count(node, "maxProperties", at)),
+    };
+  }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Every IR node below `node` (itself included), depth first, without following references. */
+export function* walk(node: IrNode): Generator<IrNode> {
+  yield node;
+  switch (node.kind) {
+    case "array":
+      yield* walk(node.items);
+      break;
+    case "object":
+      for (const p of node.properties) yield* walk(p.node);
+      if (node.additional !== null) yield* walk(node.additional);
+      if (node.propertyNames !== undefined) yield* walk(node.propertyNames);
+      break;
+    case "union":
+      for (const b of node.branches) yield* walk(b);
+      break;
+    case "intersection":
+      for (const p of node.parts) yield* walk(p);
+      break;
+    case "not":
+      yield* walk(node.node);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The definitions a node references, in order of appearance. */
+export function referencedNames(node: IrNode): string[] {
+  const out = new Set<string>();
+  for (const n of walk(node)) if (n.kind === "ref") out.add(n.name);
+  return [...out];
+}
+
+/** Definitions in dependency order, and which are in a reference cycle (Tarjan; names sorted for determinism). */
+function dependencyOrder(defs: ReadonlyMap<string, IrDefinition>): { order: string[]; recursive: Set<string> } {
+  const names = [...defs.keys()];
+  const edges = new Map(names.map((n) => [n, referencedNames(defs.get(n)!.node).sort(byCodeUnit)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const order: string[] = [];
+  const recursive = new Set<string>();
+  let counter = 0;
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      scc.sort(byCodeUnit);
+      if (scc.length > 1 || edges.get(v)!.includes(v)) for (const s of scc) recursive.add(s);
+      order.push(...scc);
+    }
+  };
+  for (const n of names) if (!index.has(n)) visit(n);
+  return { order, recursive };
+}
+
+/** One version's schema IR, with names, from its loaded spec alone (no derived definitions). */
+export function buildSchemaIR(spec: LoadedSpec): SchemaIR {
+  return new IrBuilder(spec).finish();
+}
+
+/** One printer's handling of each kind of IR node. */
+export type IrVisitor<R> = { [K in IrNode["kind"]]: (node: Extract<IrNode, { kind: K }>) => R };
+
+/** Apply the visitor's handler for the node's kind. */
+export function visit<R>(node: IrNode, visitor: IrVisitor<R>): R {
+  return (visitor[node.kind] as (n: IrNode) => R)(node);
+}
+
+/** The JSON types, in the order printers list them. */
+export const TYPE_ORDER: readonly JsonType[] = ["object", "array", "string", "number", "boolean", "null"];
+
+/** The types an `impliedType` node of this kind lets through unchecked (every other JSON type). */
+export function otherTypes(kind: "object" | "array" | "string" | "number"): JsonType[] {
+  return TYPE_ORDER.filter((t) => t !== kind);
+}

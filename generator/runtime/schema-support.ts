@@ -1,0 +1,56 @@
+// Helpers every generated schemas.ts and guards.ts share, written once: JSON Schema's own rules where
+// JavaScript's differ (string length in code points, `integer`, objects as JSON.parse makes them) and
+// the JSON pointers of a zod error. Hand-written, type-checked and unit-tested as source; the
+// generator copies it into generated/runtime/.
+import * as z from "zod";
+
+/** String length as JSON Schema counts it: in code points, not UTF-16 units (a lone surrogate counts one). */
+export function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++, n++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+  }
+  return n;
+}
+
+/** JSON Schema `integer`: any integral number (1.0 included, not only safe integers). */
+export function integer(): z.ZodNumber {
+  return z.number().refine(Number.isInteger, { message: "Invalid input: expected integer" });
+}
+
+/** `Object.prototype`, which guards consult before trusting a plain property read. */
+export const OP: object = Object.prototype;
+
+/** The plain-object test guards use: the runtime's one (prototype Object.prototype or null; arrays are not). */
+export { isPlainObject } from "./jsonrpc.js";
+
+/** The guard of params a method does not describe: any value. */
+export function acceptAny(_value: unknown): boolean {
+  return true;
+}
+
+/** One JSON pointer reference token (RFC 6901) of a path element. */
+export function pointerToken(token: PropertyKey): string {
+  return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** What the issue helpers read of a validation error (a zod error, or any schema's alike). */
+export interface IssueList {
+  readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>;
+}
+
+/** The JSON pointer of an issue path ("" is the whole value). */
+function pathPointer(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((t) => "/" + pointerToken(t)).join("");
+}
+
+/** The JSON pointers (RFC 6901; "" is the whole value) of the values a validation error rejects, each once. */
+export function issuePaths(error: IssueList): string[] {
+  return [...new Set(error.issues.map((issue) => pathPointer(issue.path)))];
+}
+
+/** One line per failing value: `<pointer>: <message>`, joined by "; ". */
+export function formatIssues(error: IssueList): string {
+  return error.issues.map((issue) => `${pathPointer(issue.path) || "(root)"}: ${issue.message}`).join("; ");
+}
