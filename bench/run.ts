@@ -10,7 +10,7 @@ import { loadSpec } from "../generator/spec/load.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const cli = path.join(root, "dist", "generator", "cli.js");
+const cli = path.join(root, "dist", "generator", "bin.js");
 const schemasDir = path.join(root, "schemas");
 const labels = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"];
 
@@ -25,6 +25,15 @@ function timeProcess(args: string[]): number {
   const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8" });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+/** Wall time of one whole command (not a node script: e.g. npm), in ms. */
+function timeCommand(command: string, args: string[]): number {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(command, args, { cwd: root, encoding: "utf8" });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return ms;
 }
 
@@ -54,7 +63,12 @@ export function generationBenchmarks(): Row[] {
       oursWarm: () => timeProcess([cli, "generate", "--out", path.join(out, "warm")]),
       baseline: () => timeProcess([path.join(root, "bench", "baseline-jsstt.mjs"), schemasDir, path.join(out, "baseline"), ...labels]),
     });
-    const check = sideBySide({ check: () => timeProcess([cli, "generate", "--check"]) });
+    // The README's own command (npm included), the compiled executable alone, and Node doing nothing.
+    const check = sideBySide({
+      readme: () => timeCommand("npm", ["run", "-s", "generate", "--", "--check"]),
+      check: () => timeProcess([cli, "generate", "--check"]),
+      node: () => timeProcess(["-e", "0"]),
+    });
     const ratio = gen.ours.median / gen.baseline.median;
     return [
       { name: "full generation, 6 versions, no cache (whole process)", value: gen.ours.median, unit: "ms", baseline: gen.baseline.median, ratio, target: "≤ 1.0× json-schema-to-typescript alone", met: ratio <= 1 },
@@ -67,7 +81,22 @@ export function generationBenchmarks(): Row[] {
         target: "(information)",
         met: true,
       },
-      { name: "generate --check, unchanged tree (whole process)", value: check.check.median, unit: "ms", target: "≤ 500 ms", met: check.check.median <= 500 },
+      {
+        name: "`npm run generate -- --check`, unchanged tree (the README's command, whole process)",
+        value: check.readme.median,
+        unit: "ms",
+        target: "≤ 300 ms",
+        met: check.readme.median <= 300,
+      },
+      {
+        name: "`mcp-codegen generate --check`, unchanged tree (compiled bin, whole process) vs `node -e 0`",
+        value: check.check.median,
+        unit: "ms",
+        baseline: check.node.median,
+        ratio: check.check.median / check.node.median,
+        target: "≤ 300 ms",
+        met: check.check.median <= 300,
+      },
     ];
   } finally {
     rmSync(out, { recursive: true, force: true });

@@ -1,78 +1,110 @@
-#!/usr/bin/env node
 // The command line: parses arguments, calls the library, prints, and owns the exit code.
 // Exit codes: 0 ok · 1 check failed (generated output is stale) · 2 bad input · 3 internal error.
+//
+// Importable: `main(argv, io)` runs one command and returns its exit code; it never exits the
+// process and writes only through `io` (the bin entry, bin.ts, passes the real process). Paths on the
+// command line are resolved against `io.cwd`; the defaults (schemas/, generated/, the lock) are the
+// project's around `io.cwd` (nearest package.json), never the tool's own folder.
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { apiDiffMarkdown, diffGeneratedTrees, diffLabels, pinLock, pinSummary, versionDiffMarkdown } from "./diff/index.js";
+import type { PinResult } from "./bump.js";
+import { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./emit/targets.js";
 import { InputError } from "./errors.js";
-import { defaultCacheDir, defaultLockFile, defaultOutDir, defaultOverridesFile, defaultPatchesDir, defaultSchemasDir } from "./paths.js";
-import { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./emit/index.js";
-import { generateFiles } from "./pipeline.js";
+import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
+import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
+import { discoverVersions } from "./spec/folders.js";
 import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
-import { checkTree, writeTree } from "./writer.js";
+import { checkTree, isReviewReport, writeTree } from "./writer.js";
 
-const HELP = `mcp-codegen — typed code from the MCP specification's JSON Schemas
+// The model, the emitters, the diff readers and bump are loaded when a command needs them, so that
+// `generate --check` on an unchanged tree (see fingerprint.ts) loads none of them.
+const pipeline = () => import("./pipeline.js");
+const markdown = () => import("./emit/diff-markdown.js");
 
-Usage:
-  mcp-codegen generate [--target typescript,ruby] [--module NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]
-  mcp-codegen schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]
-  mcp-codegen schemas pin (--commit SHA [--versions a,b] | --from DIR [--commit SHA]) [--lock FILE] [--schemas DIR]
-  mcp-codegen diff <from> <to> [--format md|json] [--schemas DIR] [--spec-dir DIR]
-  mcp-codegen diff --generated <old-dir> <new-dir> [--format md|json]
-  mcp-codegen help
-
-generate
-  Reads <DIR>/<label>/schema.json for every folder of DIR (each folder name is a version label)
-  and writes the generated tree to --out (default: generated/), replacing it atomically.
-  --target LIST    typescript, ruby, or both (the default): the Ruby tree is then the ruby/ folder
-                   of the output; with typescript alone, ruby/ is kept as it is
-  --module NAME    the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)
-  --schemas DIR    schema folders (default: schemas/, synced from the lock first)
-  --out DIR        output folder (default: generated/; with --target ruby alone: generated/ruby/)
-  --versions a,b   only these version labels
-  --check          generate in memory, print a unified diff of every stale, missing or extra
-                   file, and exit 1 if there is any (0 when identical)
-  --spec-dir DIR   where sync finds the spec's schema files (default: $MCP_SPEC_DIR)
-  --lock FILE      the lock pinning the spec's files (default: schemas/lock.json)
-  --no-cache       compile every type afresh; by default the type compiler's output is cached
-                   by content in node_modules/.cache/mcp-codegen ($MCP_CODEGEN_CACHE_DIR)
-
-schemas sync
-  Fills schemas/<version>/schema.json with the bytes pinned in schemas/lock.json, from --spec-dir
-  or $MCP_SPEC_DIR (<dir>/<version>/schema.json or a spec checkout's <dir>/schema/<version>/schema.json),
-  else by downloading the pinned raw file. Every file is verified against its sha256; on a mismatch
-  or an unreachable source nothing is written. --schemas DIR syncs into DIR instead of schemas/.
-
-schemas pin
-  Moves schemas/lock.json to another spec commit and prints what changed per version.
-  --commit SHA     download schema/<version>/schema.json at SHA for every locked version (a commit
-                   has no listing of versions: add new ones with --versions a,b)
-  --from DIR       a local spec folder or checkout: every <DIR>/<version>/schema.json or
-                   <DIR>/schema/<version>/schema.json is pinned, new versions are added; the commit is
-                   --commit, else DIR's git HEAD, else unchanged (with a warning)
-  Hashes are recomputed; new schema bytes go into schemas/<version>/; the lock is written last,
-  atomically; nothing is written on any error.
-
-diff <from> <to>
-  Compares two versions' models: methods, senders, params, results, normalizers, definitions and
-  their properties, each entry breaking or not with a reason.
-  --format md|json Markdown (default) or JSON (schemas/version-diff.schema.json)
-  --schemas DIR    schema folders (default: schemas/, synced from the lock first)
-
-diff --generated <old-dir> <new-dir>
-  Compares the public API (exported names, kinds, type text) of two generated trees, per version
-  folder. JSON follows schemas/api-diff.schema.json.
-
-Exit codes: 0 ok, 1 check failed (stale output), 2 bad input, 3 internal error.
-`;
+export interface CliIO {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  /** The folder relative paths are resolved against and the project is found from. */
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
 
 class UsageError extends Error {}
+
+// ── Options ───────────────────────────────────────────────────────────────────────────────────
+// Every option is declared once, with its help line; a command lists the options it takes.
+
+type OptionSpec = { type: "string" | "boolean"; usage: string; help: string };
+
+const OPTIONS = {
+  schemas: { type: "string", usage: "--schemas DIR", help: "schema folders <DIR>/<label>/schema.json (default: the project's schemas/, synced from the lock first)" },
+  out: { type: "string", usage: "--out DIR", help: "the generated tree (default: the project's generated/)" },
+  versions: { type: "string", usage: "--versions a,b", help: "only these version labels" },
+  check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
+  "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
+  lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
+  "no-cache": { type: "boolean", usage: "--no-cache", help: "compile every type afresh and skip the whole-tree fingerprint" },
+  format: { type: "string", usage: "--format md|json", help: "Markdown (default) or JSON" },
+  generated: { type: "boolean", usage: "--generated", help: "compare two generated trees instead of two versions" },
+  commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
+  from: { type: "string", usage: "--from DIR", help: "a local spec folder or checkout (<DIR>/<v>/schema.json or <DIR>/schema/<v>/schema.json)" },
+  as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
+  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, or both (the default): the Ruby tree is then the ruby/ folder of the output; with typescript alone, ruby/ is kept as it is" },
+  module: { type: "string", usage: "--module NAME", help: "the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)" },
+  help: { type: "boolean", usage: "--help", help: "this command's help" },
+} satisfies Record<string, OptionSpec>;
+
+type OptionName = keyof typeof OPTIONS;
+type Values = Partial<Record<OptionName, string | boolean>>;
+
+interface Command {
+  usage: string[];
+  summary: string;
+  /** Lines of help after the options. */
+  details: string[];
+  options: OptionName[];
+  positionals?: boolean;
+  run(values: Values, positionals: string[], ctx: Context): Promise<number>;
+}
+
+interface Context {
+  io: CliIO;
+  project: ProjectPaths;
+  /** The argv as given, for messages that tell the user what to run next. */
+  argv: string[];
+}
+
+function parse(command: Command, args: string[]): { values: Values; positionals: string[] } {
+  const options = Object.fromEntries([...command.options, "help"].map((o) => [o, { type: OPTIONS[o as OptionName].type }]));
+  const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: command.positionals === true });
+  return { values: values as Values, positionals };
+}
+
+const str = (v: Values, k: OptionName) => v[k] as string | undefined;
+const flag = (v: Values, k: OptionName) => v[k] === true;
+
+function resolvePath(ctx: Context, value: string | undefined, fallback: string): string {
+  return value !== undefined ? path.resolve(ctx.io.cwd, value) : fallback;
+}
 
 function csv(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
   if (list.length === 0) throw new UsageError("--versions needs at least one label");
   return list;
+}
+
+function specDir(ctx: Context, values: Values): string | undefined {
+  const given = str(values, "spec-dir");
+  if (given !== undefined) return path.resolve(ctx.io.cwd, given);
+  const env = ctx.io.env.MCP_SPEC_DIR;
+  return env === undefined || env === "" ? undefined : path.resolve(ctx.io.cwd, env);
+}
+
+function cacheDir(ctx: Context, values: Values): string | undefined {
+  if (flag(values, "no-cache")) return undefined;
+  return ctx.io.env.MCP_CODEGEN_CACHE_DIR || ctx.project.cacheDir;
 }
 
 function targetList(value: string | undefined): Target[] {
@@ -82,191 +114,347 @@ function targetList(value: string | undefined): Target[] {
   return TARGETS.filter((t) => list.includes(t));
 }
 
-function specDir(flag: string | undefined): string | undefined {
-  const dir = flag ?? process.env.MCP_SPEC_DIR;
-  return dir === undefined || dir === "" ? undefined : path.resolve(dir);
-}
-
-function describeSync(results: SyncedVersion[]): string {
-  return results
-    .filter((r) => r.status !== "present")
-    .map((r) => `synced ${r.version} (${r.status} from ${r.source})`)
-    .join("\n");
-}
-
-async function generate(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      schemas: { type: "string" },
-      out: { type: "string" },
-      versions: { type: "string" },
-      check: { type: "boolean", default: false },
-      "spec-dir": { type: "string" },
-      lock: { type: "string" },
-      "no-cache": { type: "boolean", default: false },
-      target: { type: "string" },
-      module: { type: "string" },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  const targets = targetList(values.target);
-  if (values.module !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
-  const lockFile = values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile;
-  const lock = await readLock(lockFile);
-  const versions = csv(values.versions);
-  const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
-  if (values.schemas === undefined) {
-    // The default folder is lock-managed: fetch what is missing before generating.
-    if (versions) for (const v of versions) if (!lock.versions[v]) throw new InputError(`unknown version label "${v}"; available: ${Object.keys(lock.versions).sort().join(", ")}`, lockFile);
-    const synced = await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions });
-    const said = describeSync(synced);
-    if (said) process.stderr.write(said + "\n");
-  }
-  const rubyOnly = !targets.includes("typescript");
-  const outDir = values.out !== undefined ? path.resolve(values.out) : rubyOnly ? path.join(defaultOutDir, RUBY_FOLDER) : defaultOutDir;
-  const scope = { owned: ownedPaths(targets) };
-  const { model, files } = await generateFiles({
-    schemasDir,
-    versions,
-    lock,
-    patchesDir: defaultPatchesDir,
-    overridesFile: defaultOverridesFile,
-    cacheDir: values["no-cache"] ? undefined : (process.env.MCP_CODEGEN_CACHE_DIR || defaultCacheDir),
-  }, { targets, rubyModule: values.module });
-  const summary = model.versions
-    .map((v) => `${v.label} (${v.era}, ${Object.keys(v.definitions).length} definitions, ${v.requests.length} requests, ${v.notifications.length} notifications)`)
-    .join("\n  ");
-  const where = path.relative(process.cwd(), outDir) || ".";
-  if (values.check) {
-    const stale = await checkTree(outDir, files, scope);
-    if (stale.length === 0) {
-      process.stderr.write(`${where} is up to date: ${files.size} files for ${model.versions.length} versions\n`);
-      return 0;
-    }
-    for (const s of stale) process.stdout.write(s.diff);
-    process.stderr.write(
-      `${where} is stale: ${stale.map((s) => `${s.path} (${s.status})`).join(", ")}\nRun \`npm run generate\` to regenerate it.\n`,
-    );
-    return 1;
-  }
-  await writeTree(outDir, files, scope);
-  process.stderr.write(`generated ${files.size} files into ${where} for ${model.versions.length} versions:\n  ${summary}\n`);
-  return 0;
-}
-
 function format(value: string | undefined): "md" | "json" {
   if (value === undefined || value === "md" || value === "json") return value ?? "md";
   throw new UsageError(`--format must be md or json, got "${value}"`);
 }
 
-async function diff(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: {
-      format: { type: "string" },
-      schemas: { type: "string" },
-      "spec-dir": { type: "string" },
-      generated: { type: "boolean", default: false },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
-  const fmt = format(values.format);
-  if (positionals.length !== 2) {
-    throw new UsageError(values.generated ? "diff --generated needs two folders: <old-dir> <new-dir>" : "diff needs two version labels: <from> <to>");
-  }
-  const [a, b] = positionals;
-  if (values.generated) {
-    if (values.schemas !== undefined) throw new UsageError("--schemas does not apply to diff --generated");
-    const report = await diffGeneratedTrees(a, b);
-    process.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : apiDiffMarkdown(report));
-    return 0;
-  }
-  const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
-  const lock = await readLock(defaultLockFile);
-  if (values.schemas === undefined) {
-    for (const v of [a, b]) if (!lock.versions[v]) throw new InputError(`unknown version label "${v}"; available: ${Object.keys(lock.versions).sort().join(", ")}`, defaultLockFile);
-    const said = describeSync(await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions: [...new Set([a, b])] }));
-    if (said) process.stderr.write(said + "\n");
-  }
-  const report = diffLabels(a, b, { schemasDir, lock, patchesDir: defaultPatchesDir, overridesFile: defaultOverridesFile });
-  process.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : versionDiffMarkdown(report));
-  return 0;
+function describeSync(results: SyncedVersion[]): string {
+  return results
+    .filter((r) => r.status !== "present")
+    .map((r) => `synced ${r.version} (${r.status} from ${r.source})\n`)
+    .join("");
 }
 
-async function pin(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: { commit: { type: "string" }, from: { type: "string" }, versions: { type: "string" }, lock: { type: "string" }, schemas: { type: "string" } },
-    strict: true,
-    allowPositionals: false,
-  });
-  if (values.commit === undefined && values.from === undefined) throw new UsageError("schemas pin needs --commit SHA or --from DIR");
-  if (values.from !== undefined && values.versions !== undefined) throw new UsageError("--versions applies to --commit alone: with --from every version folder found is pinned");
-  const result = await pinLock({
-    lockFile: values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile,
-    schemasDir: values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir,
-    commit: values.commit,
-    from: values.from,
-    versions: csv(values.versions),
-    patchesDir: defaultPatchesDir,
-    overridesFile: defaultOverridesFile,
-  });
-  for (const w of result.warnings) process.stderr.write(`mcp-codegen: warning: ${w}\n`);
-  process.stdout.write(pinSummary(result));
-  return 0;
+function unknownLabels(labels: string[], known: string[], where: string): void {
+  const unknown = labels.filter((l) => !known.includes(l));
+  if (unknown.length > 0) {
+    throw new InputError(`unknown version label${unknown.length > 1 ? "s" : ""} ${unknown.map((v) => `"${v}"`).join(", ")}; available: ${[...known].sort().join(", ")}`, where);
+  }
 }
 
-async function schemas(args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub === "pin") return pin(rest);
-  if (sub !== "sync") throw new UsageError(`unknown schemas command ${sub === undefined ? "(none)" : `"${sub}"`}; expected: sync or pin`);
-  const { values } = parseArgs({
-    args: rest,
-    options: { "spec-dir": { type: "string" }, versions: { type: "string" }, lock: { type: "string" }, schemas: { type: "string" } },
-    strict: true,
-    allowPositionals: false,
-  });
-  const lock = await readLock(values.lock !== undefined ? path.resolve(values.lock) : defaultLockFile);
-  const schemasDir = values.schemas !== undefined ? path.resolve(values.schemas) : defaultSchemasDir;
-  const results = await syncSchemas({ lock, schemasDir, specDir: specDir(values["spec-dir"]), versions: csv(values.versions) });
-  for (const r of results) process.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
-  return 0;
+/** A shell word, quoted only when it needs to be. */
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  try {
-    switch (command) {
-      case "generate":
-        return await generate(rest);
-      case "schemas":
-        return await schemas(rest);
-      case "diff":
-        return await diff(rest);
-      case undefined:
-      case "help":
-      case "--help":
-      case "-h":
-        process.stdout.write(HELP);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+// ── Commands ──────────────────────────────────────────────────────────────────────────────────
+
+const generate: Command = {
+  usage: ["generate [--target typescript,ruby] [--module NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
+  summary: "Generate the tree for every version (or check that it is up to date).",
+  details: [
+    "Reads <DIR>/<label>/schema.json for every folder of --schemas (each folder name is a version label)",
+    "and replaces the output folder atomically. Review reports (DIFFS/<label>@<old>..<new>.md) are kept.",
+    "--versions without --out regenerates those versions and the shared files and keeps the other",
+    "versions' folders as they are; with --out, the tree holds only those versions.",
+    "--check on an unchanged tree compares file hashes with the fingerprint of the last generation",
+    "from the same inputs (in the cache); anything else generates in memory and compares.",
+  ],
+  options: ["target", "module", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
+  async run(values, _positionals, ctx) {
+    const { io, project } = ctx;
+    const targets = targetList(str(values, "target"));
+    if (str(values, "module") !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
+    const emit = { targets, rubyModule: str(values, "module") };
+    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
+    const versions = csv(str(values, "versions"));
+    const outGiven = str(values, "out") !== undefined;
+    const schemasGiven = str(values, "schemas") !== undefined;
+    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
+    const lock = schemasGiven && str(values, "lock") === undefined ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
+    if (!schemasGiven) {
+      // The default folder is lock-managed: fetch what is missing before generating.
+      if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
+      // Into a tree of its own (--out) only the chosen versions are needed; the project's tree names them all.
+      const needed = versions !== undefined && outGiven ? versions : undefined;
+      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed })));
     }
+    const rubyOnly = !targets.includes("typescript");
+    const outDir = resolvePath(ctx, str(values, "out"), rubyOnly ? path.join(project.outDir, RUBY_FOLDER) : project.outDir);
+    const all = discoverVersions(schemasDir);
+    if (versions) unknownLabels(versions, all, schemasDir);
+    // --versions into the project's own tree: every version is generated (the shared files name them
+    // all) and only the chosen ones' folders are replaced; the others stay as they are on disk.
+    const others = versions !== undefined && !outGiven && !rubyOnly ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
+    const byTarget = ownedPaths(targets);
+    const scope = { owned: (rel: string) => byTarget(rel) && !others.has(rel.split("/")[0]) };
+    const selection = others.size > 0 ? undefined : versions;
+    const modelOptions = {
+      schemasDir,
+      versions: selection,
+      lock,
+      patchesDir: project.patchesDir,
+      overridesFile: project.overridesFile,
+      cacheDir: cacheDir(ctx, values),
+    };
+    const where = path.relative(io.cwd, outDir) || ".";
+    const fingerprint =
+      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), emit } : undefined;
+    if (flag(values, "check") && fingerprint !== undefined) {
+      const fast = await checkFingerprint(outDir, fingerprint, (rel) => isReviewReport(rel) || !scope.owned(rel));
+      if (fast !== null) {
+        io.stderr.write(`${where} is up to date: ${fast.files} files for ${fast.versions} versions (unchanged inputs)\n`);
+        return 0;
+      }
+    }
+    const { model, files } = await (await pipeline()).generateFiles(modelOptions, emit);
+    // The versions kept as they are: their freshly generated files are set aside, the disk's kept.
+    for (const rel of [...files.keys()]) if (others.has(rel.split("/")[0])) files.delete(rel);
+    const versionCount = model.versions.length;
+    if (flag(values, "check")) {
+      const stale = await checkTree(outDir, files, scope);
+      if (stale.length === 0) {
+        if (fingerprint !== undefined) await recordFingerprint(outDir, fingerprint, files, versionCount);
+        io.stderr.write(`${where} is up to date: ${files.size} files for ${versionCount} versions\n`);
+        return 0;
+      }
+      for (const s of stale) io.stdout.write(s.diff);
+      const again = ["mcp-codegen", ...ctx.argv.filter((a) => a !== "--check")].map(shellWord).join(" ");
+      io.stderr.write(`${where} is stale: ${stale.map((s) => `${s.path} (${s.status})`).join(", ")}\nRun \`${again}\` to regenerate it.\n`);
+      return 1;
+    }
+    await writeTree(outDir, files, scope);
+    if (fingerprint !== undefined) await recordFingerprint(outDir, fingerprint, files, versionCount);
+    const summary = model.versions
+      .filter((v) => !others.has(v.label))
+      .map((v) => `${v.label} (${v.era}, ${Object.keys(v.definitions).length} definitions, ${v.requests.length} requests, ${v.notifications.length} notifications)`)
+      .join("\n  ");
+    const kept = others.size > 0 ? `; kept ${[...others].sort().join(", ")} as they were` : "";
+    io.stderr.write(`generated ${files.size} files into ${where} for ${versionCount - others.size} versions${kept}:\n  ${summary}\n`);
+    return 0;
+  },
+};
+
+const diff: Command = {
+  usage: ["diff <from> <to> [--format md|json] [--schemas DIR] [--spec-dir DIR] [--lock FILE]", "diff --generated <old-dir> <new-dir> [--format md|json]"],
+  summary: "Compare two versions' models, or the public API of two generated trees.",
+  details: [
+    "diff <from> <to>: methods, senders, params, results, normalizers, definitions and their",
+    "properties, each entry breaking or not with a reason (JSON: schemas/version-diff.schema.json).",
+    "diff --generated: exported names, kinds and types per version folder, read with the type checker;",
+    "imports of zod and of the runtime resolve from the project or this tool's installation, wherever",
+    "the trees are; a type that still does not resolve is an error (exit 2), never a change",
+    "(JSON: schemas/api-diff.schema.json).",
+  ],
+  options: ["format", "schemas", "spec-dir", "lock", "generated"],
+  positionals: true,
+  async run(values, positionals, ctx) {
+    const { io, project } = ctx;
+    const fmt = format(str(values, "format"));
+    if (positionals.length !== 2) {
+      throw new UsageError(flag(values, "generated") ? "diff --generated needs two folders: <old-dir> <new-dir>" : "diff needs two version labels: <from> <to>");
+    }
+    const [a, b] = positionals;
+    if (flag(values, "generated")) {
+      if (str(values, "schemas") !== undefined) throw new UsageError("--schemas does not apply to diff --generated");
+      const { diffGeneratedTrees } = await import("./diff/api.js");
+      const report = await diffGeneratedTrees(path.resolve(io.cwd, a), path.resolve(io.cwd, b), { labels: { old: a, new: b }, projectRoot: project.root });
+      io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).apiDiffMarkdown(report));
+      return 0;
+    }
+    const schemasGiven = str(values, "schemas") !== undefined;
+    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
+    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
+    const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
+    if (!schemasGiven) {
+      unknownLabels([a, b], Object.keys(lock!.versions), lockFile);
+      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])] })));
+    }
+    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile });
+    io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
+    return 0;
+  },
+};
+
+/** Options shared by `schemas pin` and `bump`. */
+function updateOptions(values: Values, ctx: Context) {
+  if (str(values, "commit") === undefined && str(values, "from") === undefined) throw new UsageError("needs --commit SHA or --from DIR");
+  const from = str(values, "from");
+  return {
+    lockFile: resolvePath(ctx, str(values, "lock"), ctx.project.lockFile),
+    schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
+    commit: str(values, "commit"),
+    from: from === undefined ? undefined : path.resolve(ctx.io.cwd, from),
+    versions: csv(str(values, "versions")),
+    as: str(values, "as"),
+    patchesDir: ctx.project.patchesDir,
+    overridesFile: ctx.project.overridesFile,
+    specDir: specDir(ctx, values),
+    cacheDir: cacheDir(ctx, values),
+  };
+}
+
+async function printPin(io: CliIO, result: PinResult): Promise<void> {
+  for (const w of result.warnings) io.stderr.write(`mcp-codegen: warning: ${w}\n`);
+  io.stdout.write((await import("./bump.js")).pinSummary(result));
+}
+
+const UPDATE_DETAILS = [
+  "--commit SHA     download schema/<version>/schema.json (and schema.ts) at SHA for every locked",
+  "                 version; a commit has no listing, so new versions are named with --versions a,b",
+  "--from DIR       pin every version folder of a local spec folder or checkout (each locked version",
+  "                 must be there), or only those named with --versions (the others keep their entry);",
+  "                 --as LABEL pins the one --versions folder under another label (e.g. as draft).",
+  "                 The commit is --commit, else DIR's git HEAD, else unchanged (with a warning).",
+  "Every new schema is verified, and the whole tree is generated in memory, before anything is",
+  "written: a spec that cannot be generated is refused (exit 2) with the lock and schemas/ untouched.",
+];
+
+const pin: Command = {
+  usage: ["schemas pin (--commit SHA [--versions a,b] | --from DIR [--versions a,b [--as LABEL]] [--commit SHA]) [--lock FILE] [--schemas DIR] [--spec-dir DIR]"],
+  summary: "Move the lock (and schemas/) to another spec; generated/ is left as it is (see bump).",
+  details: UPDATE_DETAILS,
+  options: ["commit", "from", "versions", "as", "lock", "schemas", "spec-dir", "no-cache"],
+  async run(values, _p, ctx) {
+    if (str(values, "from") === undefined && str(values, "as") !== undefined) throw new UsageError("--as applies to --from");
+    const { pinLock } = await import("./bump.js");
+    await printPin(ctx.io, await pinLock(updateOptions(values, ctx)));
+    return 0;
+  },
+};
+
+const bumpCommand: Command = {
+  usage: ["bump (--commit SHA [--versions a,b] | --from DIR [--versions a,b [--as LABEL]] [--commit SHA]) [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--no-cache]"],
+  summary: "Pin a new spec, regenerate, and write a review report per changed or added version: all or nothing.",
+  details: [
+    ...UPDATE_DETAILS.slice(0, -2),
+    "The new schemas are verified and staged, the whole tree is generated in memory, and only then are",
+    "the schemas, the lock and the tree written; on any error (exit 2) nothing is. For every changed or",
+    "added version it writes <out>/DIFFS/<label>@<old sha256 prefix>..<new prefix>.md (and .json with",
+    "--format json): the old model (from the bytes synced before the bump) against the new one; an",
+    "added version is compared with the locked version before it.",
+  ],
+  options: ["commit", "from", "versions", "as", "format", "out", "lock", "schemas", "spec-dir", "no-cache"],
+  async run(values, _p, ctx) {
+    const { bump } = await import("./bump.js");
+    const result = await bump({ ...updateOptions(values, ctx), outDir: resolvePath(ctx, str(values, "out"), ctx.project.outDir), json: format(str(values, "format")) === "json" });
+    await printPin(ctx.io, result);
+    const where = path.relative(ctx.io.cwd, resolvePath(ctx, str(values, "out"), ctx.project.outDir)) || ".";
+    const reports = result.versions.reduce((n, v) => n + v.reports.length, 0);
+    ctx.io.stdout.write(
+      `wrote the lock, schemas/ and ${result.files} files into ${where}` +
+        (reports > 0 ? `; review the report${reports > 1 ? "s" : ""} above, then commit them with the lock and the tree\n` : "; no version changed\n"),
+    );
+    return 0;
+  },
+};
+
+const sync: Command = {
+  usage: ["schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]"],
+  summary: "Fill schemas/<version>/ with the bytes the lock pins (schema.json, and schema.ts where pinned).",
+  details: [
+    "From --spec-dir or $MCP_SPEC_DIR (<dir>/<version>/ or a spec checkout's <dir>/schema/<version>/), else",
+    "by downloading the pinned raw files. Every file is verified against its sha256; on a mismatch or an",
+    "unreachable source nothing is written and every version that could not be obtained is named.",
+  ],
+  options: ["spec-dir", "versions", "schemas", "lock"],
+  async run(values, _p, ctx) {
+    const lock = await readLock(resolvePath(ctx, str(values, "lock"), ctx.project.lockFile));
+    const schemasDir = resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir);
+    const results = await syncSchemas({ lock, schemasDir, specDir: specDir(ctx, values), versions: csv(str(values, "versions")) });
+    for (const r of results) ctx.io.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
+    return 0;
+  },
+};
+
+const COMMANDS: Record<string, Command> = { generate, bump: bumpCommand, "schemas sync": sync, "schemas pin": pin, diff };
+
+function commandHelp(name: string, c: Command): string {
+  const width = Math.max(...c.options.map((o) => OPTIONS[o].usage.length));
+  return [
+    ...c.usage.map((u, i) => `${i === 0 ? "Usage: " : "       "}mcp-codegen ${u}`),
+    "",
+    c.summary,
+    "",
+    ...c.options.map((o) => `  ${OPTIONS[o].usage.padEnd(width)}  ${OPTIONS[o].help}`),
+    "",
+    ...c.details,
+    "",
+    `Run \`mcp-codegen help\` for every command, the exit codes and where the defaults come from.`,
+    "",
+  ].join("\n");
+}
+
+function help(): string {
+  return [
+    `mcp-codegen ${toolVersion}: typed code from the MCP specification's JSON Schemas`,
+    "",
+    "Usage:",
+    ...Object.values(COMMANDS).flatMap((c) => c.usage.map((u) => `  mcp-codegen ${u}`)),
+    "  mcp-codegen help [command]     (or <command> --help)",
+    "  mcp-codegen --version",
+    "",
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(13)} ${c.summary}`),
+    "",
+    "Defaults come from the project you run it in: the nearest folder from the current one holding a",
+    "package.json. Its schemas/ (synced spec files, lock.json, overrides.json, patches/), its generated/",
+    "and its node_modules/.cache/mcp-codegen (or $MCP_CODEGEN_CACHE_DIR); never the tool's own folder.",
+    "Paths given on the command line are relative to the current folder.",
+    "",
+    "Exit codes: 0 ok, 1 check failed (stale output), 2 bad input, 3 internal error.",
+    "",
+  ].join("\n");
+}
+
+/** Run one command; the exit code is returned, never passed to `process.exit`. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [first, second] = argv;
+  try {
+    if (first === undefined) {
+      io.stderr.write(help());
+      return 2;
+    }
+    if (first === "help" || first === "--help" || first === "-h") {
+      const topic = argv.slice(1).join(" ");
+      if (topic === "") {
+        io.stdout.write(help());
+        return 0;
+      }
+      const c = COMMANDS[topic];
+      if (c === undefined) throw new UsageError(`no help for "${topic}": commands are ${Object.keys(COMMANDS).join(", ")}`);
+      io.stdout.write(commandHelp(topic, c));
+      return 0;
+    }
+    if (first === "--version" || first === "-V") {
+      io.stdout.write(`${toolVersion}\n`);
+      return 0;
+    }
+    const name = first === "schemas" ? `schemas ${second ?? ""}`.trim() : first;
+    const command = COMMANDS[name];
+    if (command === undefined) {
+      if (first === "schemas") throw new UsageError(`unknown schemas command ${second === undefined ? "(none)" : `"${second}"`}; expected: sync or pin`);
+      throw new UsageError(`unknown command "${first}"`);
+    }
+    const args = argv.slice(name.split(" ").length);
+    const { values, positionals } = parse(command, args);
+    if (flag(values, "help")) {
+      io.stdout.write(commandHelp(name, command));
+      return 0;
+    }
+    return await command.run(values, positionals, { io, project: projectPaths(io.cwd), argv });
   } catch (e) {
     if (e instanceof InputError) {
-      process.stderr.write(`mcp-codegen: error: ${e.message}\n`);
+      io.stderr.write(`mcp-codegen: error: ${e.message}\n`);
       return 2;
     }
-    if (e instanceof UsageError || (e as { code?: unknown } | null | undefined)?.code?.toString().startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`mcp-codegen: ${(e as Error).message}\nRun \`mcp-codegen help\` for usage.\n`);
+    const code = (e as { code?: unknown } | null | undefined)?.code?.toString() ?? "";
+    if (e instanceof UsageError || code.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`mcp-codegen: ${(e as Error).message}\nRun \`mcp-codegen help\` for usage.\n`);
       return 2;
     }
-    process.stderr.write(`mcp-codegen: internal error: ${(e as Error | null | undefined)?.stack ?? String(e)}\n`);
+    // A path of the wrong kind (a file where a folder is expected, or the reverse) is bad input.
+    const at = (e as { path?: unknown }).path;
+    if ((code === "ENOTDIR" || code === "EISDIR") && typeof at === "string") {
+      io.stderr.write(`mcp-codegen: error: ${at}: ${code === "ENOTDIR" ? "expected a folder, found a file" : "expected a file, found a folder"}\n`);
+      return 2;
+    }
+    io.stderr.write(`mcp-codegen: internal error: ${(e as Error | null | undefined)?.stack ?? String(e)}\n`);
     return 3;
   }
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Run directly (`tsx generator/cli.ts …`), it is its own executable; imported, it runs nothing.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(), env: process.env });
+}

@@ -1,10 +1,16 @@
 // mcp-codegen's library API. It never prints or exits; errors are thrown (`InputError` for bad input).
 export { InputError } from "./errors.js";
+export { GENERATED_MARKER, sha256 } from "./files.js";
 export type * from "./model/types.js";
 export { buildVersionModel, resolveAlias } from "./model/build.js";
 export { readOverrides, type ResultOverride } from "./model/overrides.js";
 export { loadSpec, loadSpecBytes, type LoadOptions } from "./spec/load.js";
-export { readLock, syncSchemas, sha256, specDirCandidates, type SpecLock, type SyncOptions, type SyncedVersion } from "./spec/lock.js";
+export { readLock, syncSchemas, specDirCandidates, type LockedFile, type LockedVersion, type SpecLock, type SyncOptions, type SyncedVersion } from "./spec/lock.js";
+export { findSpecVersions, formatLock, stagePin, type PinOptions, type StagedPin, type StagedVersion } from "./spec/pin.js";
 export { emitTree, emitVersion, latestReleased, versionIdent, type GeneratedFiles } from "./emit/index.js";
-export { buildModel, discoverVersions, generateFiles, selectVersions, type ModelOptions } from "./pipeline.js";
-export { checkTree, writeTree, type StaleFile } from "./writer.js";
+export { apiDiffMarkdown, versionDiffMarkdown, type MarkdownOptions } from "./emit/diff-markdown.js";
+export * from "./diff/index.js";
+export { buildModel, buildModelFromSpecs, diffLabels, discoverVersions, generateFiles, selectVersions, type ModelOptions, type SpecSource } from "./pipeline.js";
+export { checkTree, isReviewReport, stageTree, writeTree, type StaleFile, type WriteOptions } from "./writer.js";
+export { bump, pinLock, pinSummary, reviewReportPath, type BumpOptions, type PinResult, type PinnedVersion, type UpdateOptions } from "./bump.js";
+export { projectPaths, type ProjectPaths } from "./paths.js";

@@ -1,9 +1,13 @@
-// Where the project's own files are, whether running from source (tsx) or from dist/.
+// Where files are. Two roots, never confused:
+// - the tool's own folder (templates, runtime source): found from this module, whether it runs from
+//   source (tsx), from dist/ or from node_modules/mcp-codegen;
+// - the project the user runs the CLI in (schemas/, generated/, the lock, the cache): the nearest
+//   folder holding a package.json, from the current folder up (`projectPaths`).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-function findRoot(): string {
+function findToolRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = path.join(dir, "package.json");
@@ -14,14 +18,55 @@ function findRoot(): string {
   }
 }
 
-export const projectRoot = findRoot();
-export const templatesDir = path.join(projectRoot, "templates");
-export const defaultSchemasDir = path.join(projectRoot, "schemas");
-export const defaultLockFile = path.join(projectRoot, "schemas", "lock.json");
-export const defaultPatchesDir = path.join(projectRoot, "schemas", "patches");
-export const defaultOverridesFile = path.join(projectRoot, "schemas", "overrides.json");
-export const defaultOutDir = path.join(projectRoot, "generated");
-/** Where the CLI keeps its cache by default (the usual place for tools' caches). */
-export const defaultCacheDir = path.join(projectRoot, "node_modules", ".cache", "mcp-codegen");
+/** The mcp-codegen package's own folder. */
+export const projectRoot = findToolRoot();
+export const toolRoot = projectRoot;
+export const templatesDir = path.join(toolRoot, "templates");
 /** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
-export const runtimeSourceDir = path.join(projectRoot, "generator", "runtime");
+export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
+/** The tool's version, from its package.json. */
+export const toolVersion: string = JSON.parse(readFileSync(path.join(toolRoot, "package.json"), "utf8")).version;
+
+/** The files of a project that uses mcp-codegen (the tool's own checkout is one). */
+export interface ProjectPaths {
+  root: string;
+  schemasDir: string;
+  lockFile: string;
+  patchesDir: string;
+  overridesFile: string;
+  outDir: string;
+  /** Where the CLI keeps its cache by default (the usual place for tools' caches). */
+  cacheDir: string;
+}
+
+export function pathsOf(root: string): ProjectPaths {
+  return {
+    root,
+    schemasDir: path.join(root, "schemas"),
+    lockFile: path.join(root, "schemas", "lock.json"),
+    patchesDir: path.join(root, "schemas", "patches"),
+    overridesFile: path.join(root, "schemas", "overrides.json"),
+    outDir: path.join(root, "generated"),
+    cacheDir: path.join(root, "node_modules", ".cache", "mcp-codegen"),
+  };
+}
+
+/** The project around `cwd`: the nearest folder holding a package.json (else `cwd` itself). */
+export function projectPaths(cwd: string): ProjectPaths {
+  let dir = path.resolve(cwd);
+  for (;;) {
+    if (existsSync(path.join(dir, "package.json"))) return pathsOf(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) return pathsOf(path.resolve(cwd));
+    dir = parent;
+  }
+}
+
+// The tool's own project (its checkout), for its tests and benchmarks.
+const own = pathsOf(toolRoot);
+export const defaultSchemasDir = own.schemasDir;
+export const defaultLockFile = own.lockFile;
+export const defaultPatchesDir = own.patchesDir;
+export const defaultOverridesFile = own.overridesFile;
+export const defaultOutDir = own.outDir;
+export const defaultCacheDir = own.cacheDir;

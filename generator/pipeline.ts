@@ -1,13 +1,15 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
-import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
-import { InputError } from "./errors.js";
 import { buildVersionModel } from "./model/build.js";
 import { readOverrides } from "./model/overrides.js";
-import type { ProtocolModel } from "./model/types.js";
+import type { ProtocolModel, VersionModel } from "./model/types.js";
+import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./spec/lock.js";
-import { loadSpec } from "./spec/load.js";
+import { selectVersions } from "./spec/folders.js";
+import { loadSpec, loadSpecBytes } from "./spec/load.js";
+
+export { discoverVersions, selectVersions } from "./spec/folders.js";
 
 export interface ModelOptions {
   /** Folder of `<label>/schema.json` folders; every such folder is a version. */
@@ -22,35 +24,33 @@ export interface ModelOptions {
   cacheDir?: string;
 }
 
-/** Version labels in a schemas folder: its subfolders holding a schema.json, sorted. */
-export function discoverVersions(schemasDir: string): string[] {
-  if (!existsSync(schemasDir)) throw new InputError("the schemas folder does not exist", schemasDir);
-  return readdirSync(schemasDir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(path.join(schemasDir, e.name, "schema.json")))
-    .map((e) => e.name)
-    .sort();
-}
-
-/** Resolve the labels to generate, failing on an empty folder or an unknown label. */
-export function selectVersions(schemasDir: string, wanted?: string[]): string[] {
-  const found = discoverVersions(schemasDir);
-  if (found.length === 0) throw new InputError("expected at least one <version>/schema.json folder, found none", schemasDir);
-  if (wanted === undefined) return found;
-  const unknown = wanted.filter((v) => !found.includes(v));
-  if (unknown.length > 0) {
-    throw new InputError(`unknown version label${unknown.length > 1 ? "s" : ""} ${unknown.map((v) => `"${v}"`).join(", ")}; available: ${found.join(", ")}`, schemasDir);
-  }
-  return [...new Set(wanted)].sort();
-}
-
 export function buildModel(options: ModelOptions): ProtocolModel {
   const labels = selectVersions(options.schemasDir, options.versions);
+  return buildModelFromSpecs(
+    labels.map((label) => ({ label, file: path.join(options.schemasDir, label, "schema.json") })),
+    options,
+  );
+}
+
+/** A version's schema: its file, and its bytes when they are not (yet) on disk there. */
+export interface SpecSource {
+  label: string;
+  file: string;
+  bytes?: Uint8Array;
+}
+
+/** The model of the given schemas (sorted by label), with the project's patches, overrides and lock. */
+export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOptions, "schemasDir" | "versions">): ProtocolModel {
   const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
-  const versions = labels.map((label) => {
-    const spec = loadSpec(path.join(options.schemasDir, label, "schema.json"), label, { patchesDir: options.patchesDir });
-    const pinned = options.lock?.versions[label]?.sha256 === spec.sha256;
-    return buildVersionModel(spec, { specCommit: pinned ? options.lock!.commit : null, overrides });
-  });
+  const versions = [...specs]
+    .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
+    .map(({ label, file, bytes }): VersionModel => {
+      const load = { patchesDir: options.patchesDir };
+      const spec = bytes === undefined ? loadSpec(file, label, load) : loadSpecBytes(bytes, file, label, load);
+      const locked = options.lock?.versions[label];
+      const pinned = locked?.sha256 === spec.sha256;
+      return buildVersionModel(spec, { specCommit: pinned ? (locked!.commit ?? options.lock!.commit) : null, overrides });
+    });
   return { versions };
 }
 
@@ -60,4 +60,11 @@ export async function generateFiles(
 ): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
   const model = buildModel(options);
   return { model, files: await emitTree(model, { cacheDir: options.cacheDir, ...emit }) };
+}
+
+/** Compare two version labels of a schemas folder (any labels, in the order given). */
+export function diffLabels(from: string, to: string, options: Omit<ModelOptions, "versions">): VersionDiff {
+  const model = buildModel({ ...options, versions: [from, to] });
+  const pick = (label: string) => model.versions.find((v) => v.label === label)!;
+  return diffVersions(pick(from), pick(to));
 }

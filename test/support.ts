@@ -1,21 +1,19 @@
 // Shared test helpers: where the spec's files are, running the CLI as a user would, fixture schemas.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { main } from "../generator/cli.js";
 import { readLock, syncSchemas } from "../generator/spec/lock.js";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const generatedDir = path.join(root, "generated");
 export const schemasDir = path.join(root, "schemas");
 export const lockFile = path.join(root, "schemas", "lock.json");
-// The spec's files sit beside the checkout (../shared), or beside a worktree's parent folder.
-export const specDir = path.resolve(
-  process.env.MCP_SPEC_DIR ||
-    [path.join(root, "..", "shared", "mcp-spec"), path.join(root, "..", "..", "shared", "mcp-spec")].find((d) => existsSync(d)) ||
-    path.join(root, "..", "shared", "mcp-spec"),
-);
+// Where the spec's files come from: the project's own configured source, $MCP_SPEC_DIR (else the
+// lock's pinned download). `npm test` syncs them first (the `pretest` script).
+export const specDir: string | undefined = process.env.MCP_SPEC_DIR ? path.resolve(process.env.MCP_SPEC_DIR) : undefined;
 /** Model options as `generate` uses them: the project's patches and overrides. */
 export const modelOptions = {
   schemasDir,
@@ -38,10 +36,23 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Run `mcp-codegen <args>` from source as a separate process. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): CliResult {
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "generator", "cli.ts"), ...args], {
-    cwd: root,
+/** Run `mcp-codegen <args>` in this process (`main` from generator/cli.ts), from `cwd` (default: the project). */
+export async function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd = root): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const status = await main(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    cwd,
+    env: { ...process.env, MCP_SPEC_DIR: specDir, ...env },
+  });
+  return { status, stdout, stderr };
+}
+
+/** Run the `mcp-codegen` executable (generator/bin.ts, from source) as a separate process. */
+export function runBin(args: string[], env: Record<string, string | undefined> = {}, cwd = root): CliResult {
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "generator", "bin.ts"), ...args], {
+    cwd,
     encoding: "utf8",
     // --check against an empty folder prints every generated file as a diff: well over the 1 MB default.
     maxBuffer: 64 * 1024 * 1024,
@@ -62,6 +73,21 @@ export function readTree(dir: string): Map<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/**
+ * A copy of this project in a temp folder, as a maintainer's checkout would be for the CLI: its
+ * package.json, schemas/ (lock, overrides, patches and the synced spec files) and generated/, with
+ * node_modules linked to this one's (so the copied tree type-checks against the same zod).
+ */
+export function projectCopy(): string {
+  const dir = path.join(tempDir("mcp-codegen-project-"), "project");
+  mkdirSync(dir);
+  copyFileSync(path.join(root, "package.json"), path.join(dir, "package.json"));
+  cpSync(schemasDir, path.join(dir, "schemas"), { recursive: true });
+  cpSync(generatedDir, path.join(dir, "generated"), { recursive: true });
+  symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
 }
 
 /** A copy of the committed generated/ tree in a temp folder, to point `--out` at. */

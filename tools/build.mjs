@@ -1,9 +1,12 @@
-// `npm run build`: compile into a fresh dist/ (no file of an earlier build is shipped):
-// - dist/generator/ and dist/generated/: the root package `mcp-codegen` (tsconfig.build.json);
-// - dist/generated-package/: the generated-code package `mcp-codegen-generated` (tsconfig.generated-package.json):
-//   the compiled .js and .d.ts of generated/ beside generated/{package.json,LICENSE,README.md,MATRIX.md,DIFFS}.
-// Type tests (*.check.ts) are compiled into neither. `npm pack ./dist/generated-package` makes its tarball.
-// `node tools/build.mjs --package-only --out DIR` builds only the generated-code package, into DIR.
+// Builds into dist/:
+// - `node tools/build.mjs` (`prepare`, and the bin when dist/ is stale): compile generator/ and generated/ to
+//   dist/ (tsconfig.build.json; type tests, *.check.ts, left out), then stamp dist/ with the hash of the
+//   sources it was built from (see generator/build-stamp.ts);
+// - `--with-package` (`npm run build`): also the generated-code package `mcp-codegen-generated` in
+//   dist/generated-package/ (tsconfig.generated-package.json, into a fresh folder): the compiled .js and
+//   .d.ts of generated/ beside generated/{package.json,LICENSE,README.md,MATRIX.md,DIFFS}.
+//   `npm pack ./dist/generated-package` makes its tarball;
+// - `--package-only --out DIR`: only the generated-code package, into DIR.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -13,6 +16,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
 const packageOnly = args.includes("--package-only");
+const withPackage = packageOnly || args.includes("--with-package");
 const outIndex = args.indexOf("--out");
 const packageOut = outIndex >= 0 ? path.resolve(args[outIndex + 1]) : path.join(root, "dist", "generated-package");
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
@@ -23,12 +27,15 @@ function compile(project, extra = []) {
 }
 
 if (!packageOnly) {
-  rmSync(path.join(root, "dist"), { recursive: true, force: true });
   compile("tsconfig.build.json");
+  const { writeBuildStamp } = await import(path.join(root, "dist", "generator", "build-stamp.js"));
+  writeBuildStamp(root);
 }
-rmSync(packageOut, { recursive: true, force: true });
-compile("tsconfig.generated-package.json", ["--outDir", packageOut]);
-for (const name of ["package.json", "LICENSE", "README.md", "MATRIX.md", "DIFFS"]) {
-  const from = path.join(root, "generated", name);
-  if (existsSync(from)) cpSync(from, path.join(packageOut, name), { recursive: true });
+if (withPackage) {
+  rmSync(packageOut, { recursive: true, force: true });
+  compile("tsconfig.generated-package.json", ["--outDir", packageOut]);
+  for (const name of ["package.json", "LICENSE", "README.md", "MATRIX.md", "DIFFS"]) {
+    const from = path.join(root, "generated", name);
+    if (existsSync(from)) cpSync(from, path.join(packageOut, name), { recursive: true });
+  }
 }

@@ -4,10 +4,17 @@
 // Both trees are read into one ts-morph project (one parse, one type checker); each exported
 // declaration is printed without comments or bodies. The checker is asked only for what the text
 // does not say: the type of an unannotated const and a missing return type.
+//
+// The trees may be anywhere (a temp folder, a worktree beside the project): every bare import
+// (`zod`) resolves from the project root, then from this tool's installation, the same way for
+// both trees, never from the trees' own location. An import that still does not resolve, or an
+// export whose type the checker cannot compute, stops the diff with an InputError naming it: a
+// resolution failure must never read as an API change.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../errors.js";
-import { GENERATED_MARKER } from "../writer.js";
+import { GENERATED_MARKER } from "../files.js";
+import { toolRoot } from "../paths.js";
 import { byCodeUnit } from "../order.js";
 
 export interface ApiSymbol {
@@ -72,14 +79,35 @@ function entriesOf(root: string): string[] {
   ];
 }
 
+export interface ReadOptions {
+  /** The project whose dependencies bare imports resolve from first (then this tool's installation). */
+  projectRoot?: string;
+}
+
 /** The public API of generated trees, read with ts-morph in one project (one parse, one checker). */
-export async function readApiSurfaces(dirs: string[]): Promise<ApiSurface[]> {
+export async function readApiSurfaces(dirs: string[], options: ReadOptions = {}): Promise<ApiSurface[]> {
   for (const dir of dirs) assertGeneratedTree(dir);
   const roots = dirs.map((d) => path.resolve(d));
   // Loaded on demand: ts-morph (with its own TypeScript 5.9) is only needed here.
   const morph: TsMorph = await import("ts-morph");
   const { Project, ts } = morph;
+  // Bare specifiers resolve as if imported from a module at the root of the project, then of the tool.
+  const anchors = [...new Set([options.projectRoot, toolRoot].filter((r): r is string => r !== undefined))].map((r) => path.join(r, "index.ts"));
   const project = new Project({
+    resolutionHost: (host, getCompilerOptions) => ({
+      resolveModuleNames(names: string[], containingFile: string) {
+        const compilerOptions = getCompilerOptions();
+        const resolve = (name: string, from: string) => ts.resolveModuleName(name, from, compilerOptions, host, undefined, undefined, ts.ModuleKind.ESNext).resolvedModule;
+        return names.map((name) => {
+          if (name.startsWith(".") || path.isAbsolute(name)) return resolve(name, containingFile);
+          for (const anchor of anchors) {
+            const found = resolve(name, anchor);
+            if (found !== undefined) return found;
+          }
+          return undefined;
+        });
+      },
+    }),
     compilerOptions: {
       target: ts.ScriptTarget.ES2022,
       module: ts.ModuleKind.NodeNext,
@@ -93,13 +121,14 @@ export async function readApiSurfaces(dirs: string[]): Promise<ApiSurface[]> {
     skipAddingFilesFromTsConfig: true,
   });
   for (const root of roots) project.addSourceFilesAtPaths([path.join(root, "**/*.ts"), `!${path.join(root, "**/*.d.ts")}`]);
+  assertResolved(project, roots);
   return roots.map((root) => {
     const surface: ApiSurface = new Map();
     for (const entry of entriesOf(root)) {
       const file = project.getSourceFileOrThrow(path.join(root, entry, "index.ts"));
       const symbols = new Map<string, ApiSymbol>();
       for (const [name, decls] of file.getExportedDeclarations()) {
-        const described = decls.map((d) => describe(morph, root, d)).filter((d) => d !== null);
+        const described = decls.map((d) => describe(morph, root, d, name)).filter((d) => d !== null);
         symbols.set(name, { kind: described.map((d) => d.kind).join("+") || "unresolved", type: described.map((d) => d.type).join(" ") });
       }
       surface.set(entry, new Map([...symbols].sort(([a], [b]) => byString(a, b))));
@@ -109,9 +138,15 @@ export async function readApiSurfaces(dirs: string[]): Promise<ApiSurface[]> {
 }
 
 /** Kind and declaration text of one exported declaration: bodies dropped, inferred types spelled out. */
-function describe(morph: TsMorph, root: string, node: import("ts-morph").Node): ApiSymbol | null {
+function describe(morph: TsMorph, root: string, node: import("ts-morph").Node, name: string): ApiSymbol | null {
   const { Node, ts } = morph;
-  const typeText = (n: import("ts-morph").Node) => n.getType().getText(n, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType);
+  const typeText = (n: import("ts-morph").Node) => {
+    const type = n.getType();
+    if (isErrorType(type.compilerType)) {
+      throw new InputError(`cannot compute the type of the export ${name}: a type it uses does not resolve`, n.getSourceFile().getFilePath());
+    }
+    return type.getText(n, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType);
+  };
   const print = (n: import("typescript").Node) =>
     printer
       .printNode(ts.EmitHint.Unspecified, n, node.getSourceFile().compilerNode as unknown as import("typescript").SourceFile)
@@ -165,6 +200,29 @@ function describe(morph: TsMorph, root: string, node: import("ts-morph").Node): 
   return { kind, type: print(stripped) };
 }
 
+/** The checker's stand-in for a type it could not resolve (printed as `any`). */
+function isErrorType(type: import("typescript").Type): boolean {
+  return (type as { intrinsicName?: string }).intrinsicName === "error";
+}
+
+/** Fail, naming each, when an import or re-export in the trees does not resolve to a file. */
+function assertResolved(project: import("ts-morph").Project, roots: string[]): void {
+  const unresolved: string[] = [];
+  for (const file of project.getSourceFiles()) {
+    if (!roots.some((r) => file.getFilePath().startsWith(r + path.sep) || file.getFilePath().startsWith(r + "/"))) continue;
+    for (const decl of [...file.getImportDeclarations(), ...file.getExportDeclarations()]) {
+      const specifier = decl.getModuleSpecifierValue();
+      if (specifier === undefined) continue;
+      if (decl.getModuleSpecifierSourceFile() === undefined) unresolved.push(`${file.getFilePath()}: "${specifier}"`);
+    }
+  }
+  if (unresolved.length > 0) {
+    throw new InputError(
+      `cannot read the trees' API: ${unresolved.length} import${unresolved.length > 1 ? "s do" : " does"} not resolve (from the trees, the project or mcp-codegen's installation):\n  ${unresolved.sort().join("\n  ")}`,
+    );
+  }
+}
+
 export function diffApiSurfaces(before: ApiSurface, after: ApiSurface, labels: { old: string; new: string }): ApiDiff {
   const versions: VersionApiChange[] = [];
   const order = (v: string) => (v === "." ? "" : v);
@@ -209,10 +267,10 @@ export function diffApiSurfaces(before: ApiSurface, after: ApiSurface, labels: {
   return { format: "mcp-codegen/api-diff", formatVersion: 1, old: labels.old, new: labels.new, versions };
 }
 
-/** Read both trees and compare their public API. */
-export async function diffGeneratedTrees(oldDir: string, newDir: string): Promise<ApiDiff> {
+/** Read both trees and compare their public API. `labels` name the trees in the report (default: the paths). */
+export async function diffGeneratedTrees(oldDir: string, newDir: string, options: ReadOptions & { labels?: { old: string; new: string } } = {}): Promise<ApiDiff> {
   assertGeneratedTree(oldDir);
   assertGeneratedTree(newDir);
-  const [before, after] = await readApiSurfaces([oldDir, newDir]);
-  return diffApiSurfaces(before, after, { old: oldDir, new: newDir });
+  const [before, after] = await readApiSurfaces([oldDir, newDir], options);
+  return diffApiSurfaces(before, after, options.labels ?? { old: oldDir, new: newDir });
 }

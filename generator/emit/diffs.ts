@@ -1,5 +1,5 @@
 // generated/DIFFS/<from>..<to>.md: the version diff of each consecutive pair of versions, in label order.
-import { versionDiffMarkdown } from "../diff/markdown.js";
+import { versionDiffMarkdown } from "./diff-markdown.js";
 import { diffVersions } from "../diff/version.js";
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 

@@ -15,26 +15,15 @@ import { versionIdents } from "../model/naming.js";
 import { InputError } from "../errors.js";
 import { emitRubyTree } from "./ruby/printer.js";
 
-/** The languages `generate` can emit. With both, the Ruby tree is the `ruby/` folder of the TypeScript one. */
-export const TARGETS = ["typescript", "ruby"] as const;
-export type Target = (typeof TARGETS)[number];
-/** Where the Ruby tree sits inside the output folder when TypeScript is generated too. */
-export const RUBY_FOLDER = "ruby";
+// The targets live in targets.ts (the CLI reads them without loading the emitters).
+import { RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
+export { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
 
 export interface EmitOptions extends TypeEmitOptions {
   /** Which targets to emit (default: all of TARGETS). */
   targets?: readonly Target[];
   /** The Ruby namespace (default `McpCodegen`). */
   rubyModule?: string;
-}
-
-/**
- * Which paths of the output folder a run with these targets owns (replaces, checks); the rest is
- * another target's and is kept. TypeScript alone leaves `ruby/` alone; Ruby alone owns its folder.
- */
-export function ownedPaths(targets: readonly Target[] = TARGETS): (rel: string) => boolean {
-  if (targets.includes("typescript") && !targets.includes("ruby")) return (rel) => !rel.startsWith(`${RUBY_FOLDER}/`);
-  return () => true;
 }
 
 export type GeneratedFiles = Map<string, string>;

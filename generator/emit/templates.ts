@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 // The runtime is enough to run precompiled templates; its typings are the full package's.
 import HandlebarsRuntimeModule from "handlebars/runtime.js";
 import { templatesDir } from "../paths.js";
-import { sha256 } from "../spec/lock.js";
+import { sha256 } from "../files.js";
 
 export type Template = (context: object) => string;
 

@@ -2,10 +2,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError, pointer } from "../errors.js";
-import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "../model/keywords.js";
-import type { Dialect, JsonSchema, LoadedSpec } from "../model/types.js";
+import { sha256 } from "../files.js";
+import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
+import type { Dialect, JsonSchema, LoadedSpec } from "./types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
-import { sha256 } from "./lock.js";
 import { applyPatches, readPatches } from "./patch.js";
 
 /** Keywords whose values are data, not schemas. */

@@ -1,15 +1,29 @@
 // The pinned spec sources: schemas/lock.json, and `schemas sync`, which fills
-// schemas/<version>/schema.json from a local spec directory or the pinned raw address.
-import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+// schemas/<version>/schema.json (and schema.ts) from a local spec directory or the pinned raw address.
+import { existsSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError, pointer } from "../errors.js";
+import { sha256, writeFilesAtomically } from "../files.js";
 
-export interface LockedVersion {
-  /** Path of the schema file inside the spec repository (`schema/2025-11-25/schema.json`). */
+// Re-exported: callers that hash or write spec files have always found these here.
+export { sha256, writeFilesAtomically };
+
+/** One pinned file of the spec repository: its path there and the sha256 of its bytes. */
+export interface LockedFile {
+  /** Path of the file inside the spec repository (`schema/2025-11-25/schema.json`). */
   path: string;
   sha256: string;
+}
+
+export interface LockedVersion extends LockedFile {
+  /** The spec commit this version was pinned at, when it is not the lock's own `commit`. */
+  commit?: string;
+  /**
+   * The same commit's `schema.ts` (the spec's own TypeScript, an oracle for generated types), when
+   * the version has one; a revision given only as JSON has none.
+   */
+  schemaTs?: LockedFile;
 }
 
 export interface SpecLock {
@@ -20,9 +34,14 @@ export interface SpecLock {
   versions: Record<string, LockedVersion>;
 }
 
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash("sha256").update(bytes).digest("hex");
+/** The files a version pins, by their name in `schemas/<version>/`. */
+export function lockedFiles(entry: LockedVersion): Array<{ name: SpecFileName; locked: LockedFile }> {
+  const files: Array<{ name: SpecFileName; locked: LockedFile }> = [{ name: "schema.json", locked: entry }];
+  if (entry.schemaTs !== undefined) files.push({ name: "schema.ts", locked: entry.schemaTs });
+  return files;
 }
+
+export type SpecFileName = "schema.json" | "schema.ts";
 
 export async function readLock(file: string): Promise<SpecLock> {
   let text: string;
@@ -57,6 +76,16 @@ function validateLock(data: unknown, file: string): SpecLock {
     if (typeof entry.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(entry.sha256)) {
       throw new InputError("expected a 64-hex-digit sha256", file, pointer("versions", label, "sha256"));
     }
+    if (entry.commit !== undefined && (typeof entry.commit !== "string" || !/^[0-9a-f]{40}$/.test(entry.commit))) {
+      throw new InputError("expected a 40-hex-digit commit", file, pointer("versions", label, "commit"));
+    }
+    if (entry.schemaTs !== undefined) {
+      const ts = entry.schemaTs;
+      if (!obj(ts) || typeof ts.path !== "string") throw new InputError("expected { path, sha256 }", file, pointer("versions", label, "schemaTs"));
+      if (typeof ts.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(ts.sha256)) {
+        throw new InputError("expected a 64-hex-digit sha256", file, pointer("versions", label, "schemaTs", "sha256"));
+      }
+    }
   }
   return data as unknown as SpecLock;
 }
@@ -66,18 +95,29 @@ export function rawFileUrl(template: string, commit: string, path: string): stri
   return template.replace("{commit}", commit).replace("{path}", path);
 }
 
-export function rawUrl(lock: SpecLock, version: string): string {
-  return rawFileUrl(lock.rawUrl, lock.commit, lock.versions[version].path);
+export function rawUrl(lock: SpecLock, version: string, file: LockedFile = lock.versions[version]): string {
+  return rawFileUrl(lock.rawUrl, lock.versions[version]?.commit ?? lock.commit, file.path);
 }
 
-/** Where a version's schema can be found inside a local spec directory, in the order tried. */
-export function specDirCandidates(specDir: string, version: string): string[] {
-  return [path.join(specDir, version, "schema.json"), path.join(specDir, "schema", version, "schema.json")];
+/** Where a version's file can be found inside a local spec directory, in the order tried. */
+export function specDirCandidates(specDir: string, version: string, name: SpecFileName = "schema.json"): string[] {
+  return [path.join(specDir, version, name), path.join(specDir, "schema", version, name)];
+}
+
+/** Fail unless `dir` is an existing folder (`what` names it in the message, e.g. `--spec-dir`). */
+export function assertFolder(dir: string, what: string): void {
+  let stat;
+  try {
+    stat = statSync(dir);
+  } catch {
+    throw new InputError(`${what}: the folder does not exist`, dir);
+  }
+  if (!stat.isDirectory()) throw new InputError(`${what}: expected a folder, found a file`, dir);
 }
 
 export interface SyncOptions {
   lock: SpecLock;
-  /** Folder receiving `<version>/schema.json`. */
+  /** Folder receiving `<version>/schema.json` (and `<version>/schema.ts` where the lock pins one). */
   schemasDir: string;
   /** Local spec directory (`<dir>/<version>/schema.json` or a spec checkout's `<dir>/schema/<version>/schema.json`). */
   specDir?: string;
@@ -90,7 +130,7 @@ export interface SyncOptions {
 export interface SyncedVersion {
   version: string;
   file: string;
-  /** `present`: already there with the pinned hash; otherwise where it was copied or downloaded from. */
+  /** `present`: already there with the pinned hashes; otherwise where the files were copied or downloaded from. */
   status: "present" | "copied" | "downloaded";
   source: string;
 }
@@ -102,99 +142,102 @@ export async function download(url: string): Promise<Uint8Array> {
   return new Uint8Array(await res.arrayBuffer());
 }
 
+/** Read a file's bytes, or undefined when it does not exist. */
+async function readIfFile(file: string): Promise<Uint8Array | undefined> {
+  try {
+    return new Uint8Array(await readFile(file));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT" || (e as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    if ((e as NodeJS.ErrnoException).code === "EISDIR") throw new InputError("expected a file, found a folder", file);
+    throw e;
+  }
+}
+
+type Obtained = { bytes: Uint8Array; status: "copied" | "downloaded"; source: string };
+
 /**
- * Make `schemasDir/<version>/schema.json` hold the pinned bytes of each version.
- * Every file is verified against the lock before anything is written; a mismatch or an
- * unreachable source throws and leaves the folder as it was.
+ * Make `schemasDir/<version>/schema.json` (and `schema.ts` where pinned) hold the pinned bytes of
+ * each version. Every file is verified against the lock before anything is written; a mismatch or
+ * an unreachable source throws, naming every version that could not be obtained, and leaves the
+ * folder as it was.
  */
 export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
   const { lock, schemasDir } = opts;
+  if (opts.specDir !== undefined) assertFolder(opts.specDir, "the spec folder");
+  if (existsSync(schemasDir) && !statSync(schemasDir).isDirectory()) throw new InputError("the schemas folder: expected a folder, found a file", schemasDir);
   const versions = opts.versions ?? Object.keys(lock.versions).sort();
-  const pending: Array<{ version: string; file: string; bytes: Uint8Array; status: SyncedVersion["status"]; source: string }> = [];
+  const unknown = versions.filter((v) => !lock.versions[v]);
+  if (unknown.length > 0) throw new InputError(`version${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} not in the lock (have: ${Object.keys(lock.versions).sort().join(", ")})`);
+  const pending: Array<{ file: string; bytes: Uint8Array }> = [];
   const results: SyncedVersion[] = [];
+  const failures: string[] = [];
 
   for (const version of versions) {
-    const locked = lock.versions[version];
-    if (!locked) throw new InputError(`version "${version}" is not in the lock (have: ${Object.keys(lock.versions).sort().join(", ")})`);
-    const file = path.join(schemasDir, version, "schema.json");
-    if (existsSync(file) && sha256(await readFile(file)) === locked.sha256) {
-      results.push({ version, file, status: "present", source: file });
-      continue;
+    const entry = lock.versions[version];
+    const statuses: Array<Obtained | "present"> = [];
+    for (const { name, locked } of lockedFiles(entry)) {
+      const target = path.join(schemasDir, version, name);
+      const current = await readIfFile(target);
+      const currentHash = current === undefined ? undefined : sha256(current);
+      if (currentHash === locked.sha256) {
+        statuses.push("present");
+        continue;
+      }
+      const got = await obtain(opts, version, name, locked);
+      if (typeof got === "string") {
+        // Say what is wrong with the synced copy too: a hand-edited file is not "missing".
+        const synced = currentHash === undefined ? "" : `; ${target} has sha256 ${currentHash}, not the pinned one`;
+        failures.push(got + synced);
+        continue;
+      }
+      statuses.push(got);
+      pending.push({ file: target, bytes: got.bytes });
     }
-    const tried: string[] = [];
-    let found: { bytes: Uint8Array; status: "copied" | "downloaded"; source: string } | undefined;
-    if (opts.specDir !== undefined) {
-      const mismatches: Array<{ file: string; actual: string }> = [];
-      for (const candidate of specDirCandidates(opts.specDir, version)) {
-        if (!existsSync(candidate)) {
-          tried.push(`${candidate} (not found)`);
-          continue;
-        }
-        const bytes = new Uint8Array(await readFile(candidate));
-        const actual = sha256(bytes);
-        if (actual !== locked.sha256) {
-          mismatches.push({ file: candidate, actual });
-          continue;
-        }
-        found = { bytes, status: "copied", source: candidate };
-        break;
-      }
-      // A local file with other bytes is an error, not a reason to download: the folder is stale.
-      if (!found && mismatches.length > 0) {
-        throw new InputError(
-          `schema for version ${version} does not match the lock: expected sha256 ${locked.sha256}, ${mismatches.map((m) => `got ${m.actual} from ${m.file}`).join("; ")}`,
-          mismatches.length === 1 ? mismatches[0].file : opts.specDir,
-        );
-      }
-    }
-    if (!found) {
-      const url = rawUrl(lock, version);
-      let bytes: Uint8Array | undefined;
-      try {
-        bytes = await (opts.download ?? download)(url);
-      } catch (e) {
-        tried.push(`${url} (${(e as Error).message})`);
-      }
-      if (bytes === undefined) {
-        throw new InputError(
-          `cannot obtain the schema for version ${version} (expected sha256 ${locked.sha256}); tried: ${tried.join("; ")}. ` +
-            `Set MCP_SPEC_DIR or pass --spec-dir to a folder holding <version>/schema.json.`,
-        );
-      }
-      const actual = sha256(bytes);
-      if (actual !== locked.sha256) {
-        throw new InputError(
-          `schema for version ${version} does not match the lock: expected sha256 ${locked.sha256}, got ${actual} from ${url}`,
-        );
-      }
-      found = { bytes, status: "downloaded", source: url };
-    }
-    pending.push({ version, file, ...found });
+    const fetched = statuses.filter((s): s is Obtained => s !== "present");
+    results.push(
+      fetched.length === 0
+        ? { version, file: path.join(schemasDir, version, "schema.json"), status: "present", source: path.join(schemasDir, version, "schema.json") }
+        : { version, file: path.join(schemasDir, version, "schema.json"), status: fetched[0].status, source: fetched.map((f) => f.source).join(", ") },
+    );
   }
-
+  if (failures.length > 0) {
+    throw new InputError(
+      `cannot sync ${failures.length} file${failures.length > 1 ? "s" : ""} (nothing was written):\n  ${failures.join("\n  ")}\n` +
+        `Set MCP_SPEC_DIR or pass --spec-dir to a folder holding <version>/schema.json.`,
+    );
+  }
   // Everything verified: write each file beside its target, then rename it into place.
-  await writeFilesAtomically(pending.map((p) => ({ file: p.file, bytes: p.bytes })));
-  for (const p of pending) results.push({ version: p.version, file: p.file, status: p.status, source: p.source });
-  return results.sort((a, b) => a.version.localeCompare(b.version));
+  await writeFilesAtomically(pending);
+  return results.sort((a, b) => (a.version < b.version ? -1 : a.version > b.version ? 1 : 0));
 }
 
-/**
- * Write every file beside its target first, then rename each into place in order. A failure while
- * writing leaves no target touched and no temporary file behind; put the file that names the others
- * (a lock) last.
- */
-export async function writeFilesAtomically(files: Array<{ file: string; bytes: Uint8Array | string }>): Promise<void> {
-  const tmp = (f: string) => `${f}.tmp-${process.pid}`;
-  const written: string[] = [];
-  try {
-    for (const { file, bytes } of files) {
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(tmp(file), bytes);
-      written.push(tmp(file));
+/** The pinned bytes of one file, from the spec folder or the pinned address; a string says why not. */
+async function obtain(opts: SyncOptions, version: string, name: SpecFileName, locked: LockedFile): Promise<Obtained | string> {
+  const tried: string[] = [];
+  if (opts.specDir !== undefined) {
+    const mismatches: string[] = [];
+    for (const candidate of specDirCandidates(opts.specDir, version, name)) {
+      const bytes = await readIfFile(candidate);
+      if (bytes === undefined) {
+        tried.push(`${candidate} (not found)`);
+        continue;
+      }
+      const actual = sha256(bytes);
+      if (actual === locked.sha256) return { bytes, status: "copied", source: candidate };
+      mismatches.push(`got ${actual} from ${candidate}`);
     }
-  } catch (e) {
-    await Promise.all(written.map((f) => rm(f, { force: true })));
-    throw e;
+    // A local file with other bytes is an error, not a reason to download: the folder is stale.
+    if (mismatches.length > 0) return `${name} of version ${version} does not match the lock: expected sha256 ${locked.sha256}, ${mismatches.join("; ")}`;
   }
-  for (const { file } of files) await rename(tmp(file), file);
+  const url = rawUrl(opts.lock, version, locked);
+  let bytes: Uint8Array;
+  try {
+    bytes = await (opts.download ?? download)(url);
+  } catch (e) {
+    tried.push(`${url} (${(e as Error).message})`);
+    return `cannot obtain ${name} of version ${version} (expected sha256 ${locked.sha256}); tried: ${tried.join("; ")}`;
+  }
+  const actual = sha256(bytes);
+  if (actual !== locked.sha256) return `${name} of version ${version} does not match the lock: expected sha256 ${locked.sha256}, got ${actual} from ${url}`;
+  return { bytes, status: "downloaded", source: url };
 }

@@ -2,27 +2,29 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureSchemas, root, runCli, tempDir } from "./helpers.js";
+import { readLock } from "../../generator/spec/lock.js";
+import { ensureSchemas, lockFile, root, runCli, tempDir } from "./helpers.js";
 
 const schema = (name: string) => JSON.parse(readFileSync(path.join(root, "schemas", name), "utf8"));
 
 beforeAll(ensureSchemas);
 
 describe("mcp-codegen diff (CLI)", () => {
-  it("prints JSON that validates against schemas/version-diff.schema.json", () => {
-    const r = runCli(["diff", "2025-11-25", "2026-07-28", "--format", "json"]);
+  it("prints JSON that validates against schemas/version-diff.schema.json", async () => {
+    const [from, to] = Object.keys((await readLock(lockFile)).versions).sort();
+    const r = await runCli(["diff", from, to, "--format", "json"]);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
     const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema("version-diff.schema.json"));
     const ok = validate(report);
     expect(validate.errors).toBeNull();
     expect(ok).toBe(true);
-    expect(report.from.label).toBe("2025-11-25");
+    expect([report.from.label, report.to.label]).toEqual([from, to]);
     // The schema rejects what the report must not be.
     expect(validate({ ...report, formatVersion: 2 })).toBe(false);
   });
 
-  it("works on labels of any --schemas folder", () => {
+  it("works on labels of any --schemas folder", async () => {
     const dir = tempDir();
     for (const label of ["a", "b"]) {
       mkdirSync(path.join(dir, label));
@@ -38,14 +40,18 @@ describe("mcp-codegen diff (CLI)", () => {
         }),
       );
     }
-    const r = runCli(["diff", "a", "b", "--schemas", dir]);
+    const r = await runCli(["diff", "a", "b", "--schemas", dir]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("| `ping` | request | removed | `client` | — | **yes** |");
     expect(r.stdout).toContain("| `pong` | request | added | — | `client` | no |");
   });
 
-  it("prints API-diff JSON that validates against schemas/api-diff.schema.json", () => {
-    const r = runCli(["diff", "--generated", "generated", "generated", "--format", "json"]);
+  it("prints API-diff JSON that validates against schemas/api-diff.schema.json", async () => {
+    // A one-version tree (the lock's first label) keeps this quick; the format is the same for any tree.
+    const label = Object.keys((await readLock(lockFile)).versions).sort()[0];
+    const tree = path.join(tempDir(), "tree");
+    expect((await runCli(["generate", "--versions", label, "--out", tree])).status).toBe(0);
+    const r = await runCli(["diff", "--generated", tree, tree, "--format", "json"]);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout);
     const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema("api-diff.schema.json"));
@@ -55,34 +61,37 @@ describe("mcp-codegen diff (CLI)", () => {
     expect(report.versions.every((v: { change: string }) => v.change === "unchanged")).toBe(true);
   });
 
-  it("exits 2 with a clear error on an unknown label", () => {
-    const r = runCli(["diff", "1999-01-01", "2025-11-25"]);
+  it("exits 2 with a clear error on an unknown label", async () => {
+    const known = Object.keys((await readLock(lockFile)).versions).sort()[0];
+    const r = await runCli(["diff", "1999-01-01", known]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('unknown version label "1999-01-01"; available: 2024-11-05');
+    const available = Object.keys((await readLock(lockFile)).versions).sort().join(", ");
+    expect(r.stderr).toContain(`unknown version label "1999-01-01"; available: ${available}`);
   });
 
-  it("exits 2 with a clear error on a missing --schemas folder", () => {
+  it("exits 2 with a clear error on a missing --schemas folder", async () => {
     const missing = path.join(tempDir(), "nope");
-    const r = runCli(["diff", "a", "b", "--schemas", missing]);
+    const r = await runCli(["diff", "a", "b", "--schemas", missing]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`mcp-codegen: error: ${missing}: the schemas folder does not exist\n`);
   });
 
-  it("exits 2 with a clear error on a missing generated folder", () => {
+  it("exits 2 with a clear error on a missing generated folder", async () => {
     const missing = path.join(tempDir(), "nope");
-    const r = runCli(["diff", "--generated", missing, "generated"]);
+    const r = await runCli(["diff", "--generated", missing, "generated"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`mcp-codegen: error: ${missing}: the folder does not exist\n`);
   });
 
-  it("exits 2 with a clear error on a folder that is not a generated tree", () => {
-    const r = runCli(["diff", "--generated", "templates", "generated"]);
+  it("exits 2 with a clear error on a folder that is not a generated tree", async () => {
+    const r = await runCli(["diff", "--generated", "templates", "generated"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('templates: not a tree generated by mcp-codegen: expected index.ts with the "Code generated by mcp-codegen" header');
   });
 
-  it("exits 2 on a bad --format", () => {
-    const r = runCli(["diff", "2025-11-25", "2026-07-28", "--format", "html"]);
+  it("exits 2 on a bad --format", async () => {
+    const [from, to] = Object.keys((await readLock(lockFile)).versions).sort();
+    const r = await runCli(["diff", from, to, "--format", "html"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('--format must be md or json, got "html"');
   });

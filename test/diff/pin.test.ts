@@ -1,7 +1,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { pinLock, pinSummary } from "../../generator/diff/index.js";
+import { pinLock, pinSummary } from "../../generator/bump.js";
 import { readLock, sha256 } from "../../generator/spec/lock.js";
 import { lockFile, runCli, tempDir } from "./helpers.js";
 
@@ -73,7 +73,8 @@ describe("schemas pin --from", () => {
       [
         `lock: commit ${commit} → ${next}`,
         `  1.0: changed (sha256 ${sha256(v1Old)} → ${sha256(v1New)}): methods +1 -0 ~0, normalizers ~1, definitions +2 -0 ~1; 1 breaking, 4 not`,
-        `  2.0: new version (sha256 ${sha256(v2)})`,
+        // 2.0 is compared with the locked version before it (1.0 as it was): the same definitions.
+        `  2.0: new version (sha256 ${sha256(v2)}), against 1.0: methods +0 -0 ~0, normalizers ~0, definitions +0 -0 ~0; 0 breaking, 0 not`,
         "",
       ].join("\n"),
     );
@@ -107,14 +108,15 @@ describe("mcp-codegen schemas pin --from (CLI)", () => {
   it("writes the lock given with --lock and prints the version-diff summary", async () => {
     const { lock, schemas, spec, commit } = setUp();
     const next = "c".repeat(40);
-    const r = runCli(["schemas", "pin", "--from", spec, "--commit", next, "--lock", lock, "--schemas", schemas]);
+    const r = await runCli(["schemas", "pin", "--from", spec, "--commit", next, "--lock", lock, "--schemas", schemas]);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(
       [
         `lock: commit ${commit} → ${next}`,
         `  1.0: changed (sha256 ${sha256(v1Old)} → ${sha256(v1New)}): methods +1 -0 ~0, normalizers ~1, definitions +2 -0 ~1; 1 breaking, 4 not`,
-        `  2.0: new version (sha256 ${sha256(v2)})`,
+        // 2.0 is compared with the locked version before it (1.0 as it was): the same definitions.
+        `  2.0: new version (sha256 ${sha256(v2)}), against 1.0: methods +0 -0 ~0, normalizers ~0, definitions +0 -0 ~0; 0 breaking, 0 not`,
         "",
       ].join("\n"),
     );
@@ -127,17 +129,28 @@ describe("schemas pin --commit", () => {
     const { lock, schemas } = setUp();
     const next = "d".repeat(40);
     const asked: string[] = [];
-    const files: Record<string, string> = { [`https://example.test/${next}/schema/1.0/schema.json`]: v1Old, [`https://example.test/${next}/schema/2.0/schema.json`]: v2 };
+    const ts = "export type Ping = { method: \"ping\" };\n";
+    const at = (p: string) => `https://example.test/${next}/${p}`;
+    // 1.0 has a schema.ts at that commit; 2.0 was published as JSON only (404).
+    const files: Record<string, string> = { [at("schema/1.0/schema.json")]: v1Old, [at("schema/1.0/schema.ts")]: ts, [at("schema/2.0/schema.json")]: v2 };
     const result = await pinLock({
       lockFile: lock, schemasDir: schemas, commit: next, versions: ["2.0"],
-      download: async (url) => { asked.push(url); return new TextEncoder().encode(files[url]); },
+      download: async (url) => {
+        asked.push(url);
+        if (!(url in files)) throw new Error("HTTP 404");
+        return new TextEncoder().encode(files[url]);
+      },
     });
-    expect(asked).toEqual(Object.keys(files));
+    expect(asked).toEqual([at("schema/1.0/schema.json"), at("schema/1.0/schema.ts"), at("schema/2.0/schema.json"), at("schema/2.0/schema.ts")]);
     expect(result.versions.map((v) => [v.version, v.status])).toEqual([["1.0", "unchanged"], ["2.0", "added"]]);
-    expect((await readLock(lock)).commit).toBe(next);
+    const written = await readLock(lock);
+    expect(written.commit).toBe(next);
+    expect(written.versions["1.0"].schemaTs).toEqual({ path: "schema/1.0/schema.ts", sha256: sha256(ts) });
+    expect(written.versions["2.0"].schemaTs).toBeUndefined();
+    expect(readFileSync(path.join(schemas, "1.0", "schema.ts"), "utf8")).toBe(ts);
   });
 
-  it("does not touch the repository's lock in these tests", () => {
+  it("does not touch the repository's lock in these tests", async () => {
     // The tests above work on copies; the real lock stays as committed.
     const copy = path.join(tempDir(), "lock.json");
     copyFileSync(lockFile, copy);

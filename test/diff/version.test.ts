@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { diffLabels, typeSummary as summaryOfNode, versionDiffMarkdown, type VersionDiff } from "../../generator/diff/index.js";
+import { typeSummary as summaryOfNode, type VersionDiff } from "../../generator/diff/index.js";
+import { versionDiffMarkdown } from "../../generator/emit/diff-markdown.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
+import { diffLabels } from "../../generator/pipeline.js";
 import { loadSpecBytes } from "../../generator/spec/load.js";
-import { ensureSchemas, modelOptions } from "./helpers.js";
+import { readLock } from "../../generator/spec/lock.js";
+import { ensureSchemas, lockFile, modelOptions } from "./helpers.js";
 
 let diff: VersionDiff;
 beforeAll(async () => {
@@ -83,10 +86,25 @@ describe("diff 2025-11-25 → 2026-07-28", () => {
     expect(lines[table + 2]).toBe(`| methods | 3 | 16 | 8 | 24 | 3 |`);
   });
 
-  it("an identical pair has no entries", () => {
-    const same = diffLabels("2026-07-28", "draft", modelOptions);
-    expect([same.methods, same.normalizers, same.definitions]).toEqual([[], [], []]);
-    expect(same.summary.breaking + same.summary.nonBreaking).toBe(0);
+  it("names the pair it compares", () => {
+    expect([diff.from.label, diff.to.label]).toEqual(["2025-11-25", "2026-07-28"]);
+  });
+});
+
+describe("identical versions", () => {
+  it("every locked version compared with itself, and any two locked labels with the same bytes, have no entries", async () => {
+    const lock = await readLock(lockFile);
+    const labels = Object.keys(lock.versions).sort();
+    // Pairs read from the lock, not assumed: each label with itself, plus labels that share a sha256.
+    const pairs = [
+      ...labels.map((l) => [l, l]),
+      ...labels.flatMap((a) => labels.filter((b) => b > a && lock.versions[a].sha256 === lock.versions[b].sha256).map((b) => [a, b])),
+    ];
+    for (const [a, b] of pairs) {
+      const same = diffLabels(a, b, modelOptions);
+      expect([same.methods, same.normalizers, same.definitions], `${a} → ${b}`).toEqual([[], [], []]);
+      expect(same.summary.breaking + same.summary.nonBreaking).toBe(0);
+    }
   });
 });
 

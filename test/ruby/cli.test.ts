@@ -29,48 +29,48 @@ describe("writeTree and checkTree scoped to the TypeScript target", () => {
 });
 
 describe("generate --target", () => {
-  it("ruby alone writes exactly the committed generated/ruby tree into --out", () => {
+  it("ruby alone writes exactly the committed generated/ruby tree into --out", async () => {
     const out = path.join(tempDir(), "rb");
-    const r = runCli(["generate", "--target", "ruby", "--out", out]);
+    const r = await runCli(["generate", "--target", "ruby", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     expect(readTree(out)).toEqual(readTree(rubyTree));
   });
 
-  it("typescript alone replaces the TypeScript files and keeps ruby/ as it is, and its --check ignores ruby/", () => {
+  it("typescript alone replaces the TypeScript files and keeps ruby/ as it is, and its --check ignores ruby/", async () => {
     const out = copyOfGenerated();
     const before = readTree(out);
     const stale = "ruby/mcp_codegen/runtime.rb";
     writeFileSync(path.join(out, stale), "# hand edit\n");
     writeFileSync(path.join(out, "2025-06-18", "types.ts"), "// hand edit\n");
-    expect(runCli(["generate", "--target", "typescript", "--out", out, "--check"]).status).toBe(1);
-    const r = runCli(["generate", "--target", "typescript", "--out", out]);
+    expect((await runCli(["generate", "--target", "typescript", "--out", out, "--check"])).status).toBe(1);
+    const r = await runCli(["generate", "--target", "typescript", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     const after = readTree(out);
     expect(after.get(stale)).toBe("# hand edit\n");
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [file, text] of before) if (!file.startsWith(rubyPrefix)) expect(after.get(file), file).toBe(text);
-    expect(runCli(["generate", "--target", "typescript", "--out", out, "--check"]).status).toBe(0);
+    expect((await runCli(["generate", "--target", "typescript", "--out", out, "--check"])).status).toBe(0);
   });
 
-  it("with no --target covers both: --check exits 1 naming a stale Ruby file, then generate restores it", () => {
+  it("with no --target covers both: --check exits 1 naming a stale Ruby file, then generate restores it", async () => {
     const out = copyOfGenerated();
     const file = readdirSync(path.join(out, "ruby", "mcp_codegen")).sort()[0];
     const rel = `ruby/mcp_codegen/${file}`;
     const committed = readTree(out).get(rel)!;
     writeFileSync(path.join(out, rel), committed.replace("module McpCodegen", "module Edited"));
-    const check = runCli(["generate", "--out", out, "--check"]);
+    const check = await runCli(["generate", "--out", out, "--check"]);
     expect(check.status).toBe(1);
     expect(check.stderr).toContain(`${rel} (stale)`);
     expect(check.stdout).toContain("+module McpCodegen");
-    expect(runCli(["generate", "--target", "ruby", "--out", path.join(out, "ruby"), "--check"]).status).toBe(1);
-    expect(runCli(["generate", "--out", out]).status).toBe(0);
+    expect((await runCli(["generate", "--target", "ruby", "--out", path.join(out, "ruby"), "--check"])).status).toBe(1);
+    expect((await runCli(["generate", "--out", out])).status).toBe(0);
     expect(readTree(out).get(rel)).toBe(committed);
-    expect(runCli(["generate", "--out", out, "--check"]).status).toBe(0);
+    expect((await runCli(["generate", "--out", out, "--check"])).status).toBe(0);
   });
 
-  it("--module MCP::Protocol: mcp/protocol.rb and mcp/protocol/, loadable beside the Ruby SDK", () => {
+  it("--module MCP::Protocol: mcp/protocol.rb and mcp/protocol/, loadable beside the Ruby SDK", async () => {
     const out = path.join(tempDir(), "lib");
-    const r = runCli(["generate", "--target", "ruby", "--module", "MCP::Protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
+    const r = await runCli(["generate", "--target", "ruby", "--module", "MCP::Protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     expect([...readTree(out).keys()].sort()).toEqual(["mcp/protocol.rb", "mcp/protocol/runtime.rb", "mcp/protocol/v2025_06_18.rb", "mcp/protocol/v2026_07_28.rb"]);
     const load = ruby(["-w", "-I", out, "-e", 'require "mcp"; require "mcp/protocol"; p [MCP::Protocol::VERSIONS.keys, MCP::Protocol::V2026_07_28::PREVIOUS_VERSION, MCP::Protocol::V2025_06_18.normalize_resources_subscribe({ "_meta" => { "a" => 1 } }), MCP::Server.name]']);
@@ -82,30 +82,30 @@ describe("generate --target", () => {
     [["--target", "cobol"], /unknown --target "cobol"; expected: typescript, ruby/],
     [["--target", "ruby", "--module", "mcp::protocol"], /--module must be a Ruby constant path such as McpCodegen or MCP::Protocol, got "mcp::protocol"/],
     [["--target", "typescript", "--module", "X"], /--module applies to the ruby target/],
-  ])("bad arguments %j exit 2 and write nothing", (args, message) => {
+  ])("bad arguments %j exit 2 and write nothing", async (args, message) => {
     const out = path.join(tempDir(), "out");
-    const r = runCli(["generate", ...args, "--out", out]);
+    const r = await runCli(["generate", ...args, "--out", out]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(() => readdirSync(out)).toThrow();
   });
 
-  it("a version labelled ruby clashes with the Ruby tree when both targets are generated, not with TypeScript alone", () => {
+  it("a version labelled ruby clashes with the Ruby tree when both targets are generated, not with TypeScript alone", async () => {
     const schemas = tempDir();
     mkdirSync(path.join(schemas, "ruby"));
     writeFileSync(path.join(schemas, "ruby", "schema.json"), JSON.stringify(minimalLegacySchema()));
-    const both = runCli(["generate", "--schemas", schemas, "--out", path.join(tempDir(), "out")]);
+    const both = await runCli(["generate", "--schemas", schemas, "--out", path.join(tempDir(), "out")]);
     expect(both.status).toBe(2);
     expect(both.stderr).toContain('version label "ruby" would share its folder with the Ruby tree');
     const out = path.join(tempDir(), "out");
-    expect(runCli(["generate", "--schemas", schemas, "--target", "typescript", "--out", out]).status).toBe(0);
+    expect((await runCli(["generate", "--schemas", schemas, "--target", "typescript", "--out", out])).status).toBe(0);
     expect(readTree(out).has("ruby/methods.ts")).toBe(true);
   });
 
-  it("ruby alone refuses to replace a folder that is not a generated tree", () => {
+  it("ruby alone refuses to replace a folder that is not a generated tree", async () => {
     const out = tempDir();
     writeFileSync(path.join(out, "mine.rb"), "# mine\n");
-    const r = runCli(["generate", "--target", "ruby", "--out", out]);
+    const r = await runCli(["generate", "--target", "ruby", "--out", out]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/refusing to replace .*: it is not empty and is not a tree generated by mcp-codegen/);
     expect(readTree(out)).toEqual(new Map([["mine.rb", "# mine\n"]]));

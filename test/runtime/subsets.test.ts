@@ -47,7 +47,7 @@ describe("generate --versions V --out X, then strict tsc", () => {
       trees.push({ name: `unknown-${era}`, args: ["--schemas", path.dirname(folder)] });
     }
     for (const tree of trees) {
-      const r = runCli(["generate", ...tree.args, "--out", path.join(work, tree.name)]);
+      const r = await runCli(["generate", ...tree.args, "--out", path.join(work, tree.name)]);
       expect(r.status, `${tree.name}: ${r.stderr}`).toBe(0);
     }
     // One strict program over every tree (the options of tsconfig.generated.json).

@@ -152,10 +152,10 @@ describe("every sound published revision", () => {
 });
 
 describe.each(broken)("the broken revision %s", (label) => {
-  it("is refused with exit 2, naming the file and the JSON pointer, with nothing written", () => {
+  it("is refused with exit 2, naming the file and the JSON pointer, with nothing written", async () => {
     const dir = schemasFolder(`broken-${label}`, [label], (l) => path.join(historyDir, l, "schema.json"));
     const out = path.join(tmpRoot, `broken-${label}`, "out");
-    const r = runCli(["generate", "--schemas", dir, "--out", out]);
+    const r = await runCli(["generate", "--schemas", dir, "--out", out]);
     expect(r.status).toBe(2);
     const file = path.join(dir, label, "schema.json");
     expect(r.stderr).toContain(`${file}#/`);

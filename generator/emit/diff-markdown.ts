@@ -1,9 +1,9 @@
 // Markdown views of the diffs, for people. Layout is in templates/*.md.hbs; this file only turns
 // entries into table cells.
 import type { VersionModel } from "../model/types.js";
-import { template } from "../emit/templates.js";
-import type { ApiDiff } from "./api.js";
-import type { VersionDiff } from "./version.js";
+import { template } from "./templates.js";
+import type { ApiDiff } from "../diff/api.js";
+import type { VersionDiff } from "../diff/version.js";
 
 /** Text inside a table cell: a `|` must be escaped even within a code span; no line breaks. */
 function cell(text: string): string {

@@ -1,0 +1,125 @@
+// A whole-tree fingerprint, so `generate --check` on an unchanged tree only hashes files.
+//
+// After a generation (or a check that found the tree up to date), the hash of every output file is
+// recorded in the cache under a key that covers every input of the generation: the schemas' bytes,
+// patches, overrides, the lock, the templates, the runtime sources, the generator's own code, the
+// versions of the packages that shape the output, and the options. A later check with the same key
+// compares the files on disk with the recorded hashes; with any input changed the key differs, the
+// lookup misses, and the check generates in full. A cold or unwritable cache is never an error.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { listFiles, sha256, siblingTemp } from "./files.js";
+import { runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
+import type { SpecLock } from "./spec/lock.js";
+
+export interface FingerprintInputs {
+  schemasDir: string;
+  /** Labels generated. */
+  labels: string[];
+  /** Version folders carried over from the tree as they were (`--versions` without `--out`). */
+  kept: string[];
+  lock?: SpecLock;
+  patchesDir?: string;
+  overridesFile?: string;
+  cacheDir: string;
+  /** Emit options that shape the output (targets, Ruby module). */
+  emit?: unknown;
+}
+
+interface Manifest {
+  versions: number;
+  /** Relative path → sha256 of every file the generation produced. */
+  files: Record<string, string>;
+}
+
+/** `rel\0sha256` of every file under `dir` (recursively), sorted; empty when absent. */
+function folderDigest(dir: string | undefined, accept: (name: string) => boolean = () => true): string {
+  if (dir === undefined || !existsSync(dir)) return "";
+  const files = listFiles(dir).filter((rel) => accept(path.posix.basename(rel)));
+  return sha256(files.map((rel) => `${rel}\0${sha256(readFileSync(path.join(dir, rel)))}`).join("\n"));
+}
+
+function fileDigest(file: string | undefined): string {
+  return file !== undefined && existsSync(file) && statSync(file).isFile() ? sha256(readFileSync(file)) : "";
+}
+
+let fixedInputs: string | undefined;
+/** What does not depend on the project: the running generator, templates, runtime, package versions. */
+function toolDigest(): string {
+  if (fixedInputs === undefined) {
+    const require = createRequire(import.meta.url);
+    const version = (pkg: string) => {
+      const main = require.resolve(pkg);
+      let dir = path.dirname(main);
+      while (!existsSync(path.join(dir, "package.json")) || JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).name !== pkg) dir = path.dirname(dir);
+      return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).version as string;
+    };
+    fixedInputs = sha256(
+      JSON.stringify({
+        tool: toolVersion,
+        // The generator's own code as it runs: generator/**/*.ts from source, dist/generator/**/*.js built.
+        generator: folderDigest(path.dirname(fileURLToPath(import.meta.url)), (n) => /\.(ts|js|mjs)$/.test(n)),
+        templates: folderDigest(templatesDir),
+        runtime: folderDigest(runtimeSourceDir),
+        packages: ["json-schema-to-typescript", "handlebars"].map((p) => [p, version(p)]),
+      }),
+    );
+  }
+  return fixedInputs;
+}
+
+function key(inputs: FingerprintInputs): string {
+  return sha256(
+    JSON.stringify({
+      tool: toolDigest(),
+      schemas: inputs.labels.map((l) => [l, fileDigest(path.join(inputs.schemasDir, l, "schema.json"))]),
+      kept: inputs.kept,
+      lock: inputs.lock ?? null,
+      patches: folderDigest(inputs.patchesDir),
+      overrides: fileDigest(inputs.overridesFile),
+      emit: inputs.emit ?? null,
+    }),
+  );
+}
+
+const manifestFile = (inputs: FingerprintInputs, outDir: string) =>
+  path.join(inputs.cacheDir, "tree", `${sha256(key(inputs) + "\0" + path.resolve(outDir))}.json`);
+
+/**
+ * With unchanged inputs and a recorded generation, whether `outDir` holds exactly the recorded
+ * files (review reports and kept folders aside). Null: unknown, generate to find out.
+ */
+export async function checkFingerprint(outDir: string, inputs: FingerprintInputs, ignore: (rel: string) => boolean): Promise<{ files: number; versions: number } | null> {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await readFile(manifestFile(inputs, outDir), "utf8")) as Manifest;
+  } catch {
+    return null;
+  }
+  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return null;
+  const present = listFiles(outDir).filter((rel) => Object.hasOwn(manifest.files, rel) || !ignore(rel));
+  const expected = Object.keys(manifest.files);
+  if (present.length !== expected.length) return null;
+  for (const rel of present) {
+    if (!Object.hasOwn(manifest.files, rel)) return null;
+    if (sha256(await readFile(path.join(outDir, rel))) !== manifest.files[rel]) return null;
+  }
+  return { files: expected.length, versions: manifest.versions };
+}
+
+/** Record the hashes of a generation's files under the key of its inputs (best effort). */
+export async function recordFingerprint(outDir: string, inputs: FingerprintInputs, files: Map<string, string>, versions: number): Promise<void> {
+  const manifest: Manifest = { versions, files: Object.fromEntries([...files].map(([rel, text]) => [rel, sha256(text)])) };
+  const file = manifestFile(inputs, outDir);
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = siblingTemp(file);
+    await writeFile(tmp, JSON.stringify(manifest));
+    await rename(tmp, file);
+  } catch {
+    // A cache that cannot be written is no error.
+  }
+}
