@@ -3,6 +3,7 @@
 // version and emit the whole tree in memory before writing anything, so a spec that cannot be
 // generated is refused with the lock, schemas/ and generated/ untouched. The review report of a
 // changed version compares the old bytes (still synced in schemas/ at that moment) with the new.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
@@ -21,6 +22,7 @@ export interface UpdateOptions extends PinOptions {
   schemasDir: string;
   patchesDir?: string;
   overridesFile?: string;
+  typeExceptionsFile?: string;
   /** Where the old pinned bytes come from when they are not synced yet (as for `schemas sync`). */
   specDir?: string;
   /** Type compiler cache (see `EmitOptions`). */
@@ -118,17 +120,23 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
   }
 
   // The new model of every version of the new lock, and the whole tree, in memory.
-  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile };
+  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, typeExceptionsFile: opts.typeExceptionsFile, cacheDir: opts.cacheDir };
+  const onDisk = (label: string) => {
+    const file = path.join(opts.schemasDir, label, "schema.ts");
+    return existsSync(file) ? { file } : null;
+  };
   const sources: SpecSource[] = Object.keys(lock.versions).map((label) => {
     const s = fetched.get(label);
-    return s !== undefined ? { label, file: s.schema.source, bytes: s.schema.bytes } : { label, file: oldFile(label), bytes: oldBytes.get(label) };
+    return s !== undefined
+      ? { label, file: s.schema.source, bytes: s.schema.bytes, schemaTs: s.schemaTs === null ? null : { file: s.schemaTs.source, bytes: s.schemaTs.bytes } }
+      : { label, file: oldFile(label), bytes: oldBytes.get(label), schemaTs: onDisk(label) };
   });
   const model = buildModelFromSpecs(sources, modelOptions);
   const files = await emitTree(model, { cacheDir: opts.cacheDir });
   const newModel = (label: string) => model.versions.find((m) => m.label === label)!;
   const oldModel = (label: string): VersionModel | null => {
     const bytes = oldBytes.get(label);
-    return bytes === undefined ? null : buildModelFromSpecs([{ label, file: oldFile(label), bytes }], { ...modelOptions, lock: previous }).versions[0];
+    return bytes === undefined ? null : buildModelFromSpecs([{ label, file: oldFile(label), bytes, schemaTs: onDisk(label) }], { ...modelOptions, lock: previous }).versions[0];
   };
 
   const versions: PinnedVersion[] = [];

@@ -44,7 +44,7 @@ const OPTIONS = {
   check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
   "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
   lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
-  "no-cache": { type: "boolean", usage: "--no-cache", help: "compile every type afresh and skip the whole-tree fingerprint" },
+  "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts) and skip the whole-tree fingerprint" },
   format: { type: "string", usage: "--format md|json", help: "Markdown (default) or JSON" },
   generated: { type: "boolean", usage: "--generated", help: "compare two generated trees instead of two versions" },
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
@@ -186,6 +186,7 @@ const generate: Command = {
       lock,
       patchesDir: project.patchesDir,
       overridesFile: project.overridesFile,
+      typeExceptionsFile: project.typeExceptionsFile,
       cacheDir: cacheDir(ctx, values),
     };
     const where = path.relative(io.cwd, outDir) || ".";
@@ -261,7 +262,7 @@ const diff: Command = {
       unknownLabels([a, b], Object.keys(lock!.versions), lockFile);
       io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])] })));
     }
-    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile });
+    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, typeExceptionsFile: project.typeExceptionsFile });
     io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
     return 0;
   },
@@ -280,6 +281,7 @@ function updateOptions(values: Values, ctx: Context) {
     as: str(values, "as"),
     patchesDir: ctx.project.patchesDir,
     overridesFile: ctx.project.overridesFile,
+    typeExceptionsFile: ctx.project.typeExceptionsFile,
     specDir: specDir(ctx, values),
     cacheDir: cacheDir(ctx, values),
   };

@@ -24,6 +24,7 @@ export interface FingerprintInputs {
   lock?: SpecLock;
   patchesDir?: string;
   overridesFile?: string;
+  typeExceptionsFile?: string;
   cacheDir: string;
   /** Emit options that shape the output (targets, Ruby module). */
   emit?: unknown;
@@ -61,10 +62,11 @@ function toolDigest(): string {
       JSON.stringify({
         tool: toolVersion,
         // The generator's own code as it runs: generator/**/*.ts from source, dist/generator/**/*.js built.
-        generator: folderDigest(path.dirname(fileURLToPath(import.meta.url)), (n) => /\.(ts|js|mjs)$/.test(n)),
+        generator: folderDigest(path.dirname(fileURLToPath(import.meta.url)), (n) => /\.(ts|js|mjs|rb)$/.test(n)),
         templates: folderDigest(templatesDir),
         runtime: folderDigest(runtimeSourceDir),
-        packages: ["json-schema-to-typescript", "handlebars"].map((p) => [p, version(p)]),
+        // ts-morph bundles the TypeScript that reads each schema.ts.
+        packages: ["ts-morph", "handlebars"].map((p) => [p, version(p)]),
       }),
     );
   }
@@ -75,11 +77,12 @@ function key(inputs: FingerprintInputs): string {
   return sha256(
     JSON.stringify({
       tool: toolDigest(),
-      schemas: inputs.labels.map((l) => [l, fileDigest(path.join(inputs.schemasDir, l, "schema.json"))]),
+      schemas: inputs.labels.map((l) => [l, fileDigest(path.join(inputs.schemasDir, l, "schema.json")), fileDigest(path.join(inputs.schemasDir, l, "schema.ts"))]),
       kept: inputs.kept,
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
       overrides: fileDigest(inputs.overridesFile),
+      typeExceptions: fileDigest(inputs.typeExceptionsFile),
       emit: inputs.emit ?? null,
     }),
   );

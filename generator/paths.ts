@@ -34,6 +34,8 @@ export interface ProjectPaths {
   lockFile: string;
   patchesDir: string;
   overridesFile: string;
+  /** Reviewed differences between generated types and the spec's schema.ts. */
+  typeExceptionsFile: string;
   outDir: string;
   /** Where the CLI keeps its cache by default (the usual place for tools' caches). */
   cacheDir: string;
@@ -46,6 +48,7 @@ export function pathsOf(root: string): ProjectPaths {
     lockFile: path.join(root, "schemas", "lock.json"),
     patchesDir: path.join(root, "schemas", "patches"),
     overridesFile: path.join(root, "schemas", "overrides.json"),
+    typeExceptionsFile: path.join(root, "schemas", "type-fidelity-exceptions.json"),
     outDir: path.join(root, "generated"),
     cacheDir: path.join(root, "node_modules", ".cache", "mcp-codegen"),
   };
@@ -68,5 +71,6 @@ export const defaultSchemasDir = own.schemasDir;
 export const defaultLockFile = own.lockFile;
 export const defaultPatchesDir = own.patchesDir;
 export const defaultOverridesFile = own.overridesFile;
+export const defaultTypeExceptionsFile = own.typeExceptionsFile;
 export const defaultOutDir = own.outDir;
 export const defaultCacheDir = own.cacheDir;

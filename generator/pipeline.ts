@@ -8,6 +8,9 @@ import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./spec/lock.js";
 import { selectVersions } from "./spec/folders.js";
 import { loadSpec, loadSpecBytes } from "./spec/load.js";
+import { loadSpecTypeFacts } from "./model/spec-typescript.js";
+import { readTypeExceptions } from "./model/type-exceptions.js";
+import { existsSync } from "node:fs";
 
 export { discoverVersions, selectVersions } from "./spec/folders.js";
 
@@ -20,14 +23,20 @@ export interface ModelOptions {
   lock?: SpecLock;
   patchesDir?: string;
   overridesFile?: string;
-  /** Cache folder for the type compiler's output (see `EmitOptions`); absent: no cache. */
+  /** Reviewed differences between generated types and the spec's schema.ts (schemas/type-fidelity-exceptions.json). */
+  typeExceptionsFile?: string;
+  /** Cache folder (schema.ts facts, templates); absent: no cache. */
   cacheDir?: string;
 }
 
 export function buildModel(options: ModelOptions): ProtocolModel {
   const labels = selectVersions(options.schemasDir, options.versions);
   return buildModelFromSpecs(
-    labels.map((label) => ({ label, file: path.join(options.schemasDir, label, "schema.json") })),
+    labels.map((label) => {
+      // The spec's TypeScript beside its schema.json, when there is one: a second input for the type printer.
+      const schemaTs = path.join(options.schemasDir, label, "schema.ts");
+      return { label, file: path.join(options.schemasDir, label, "schema.json"), schemaTs: existsSync(schemaTs) ? { file: schemaTs } : null };
+    }),
     options,
   );
 }
@@ -37,19 +46,28 @@ export interface SpecSource {
   label: string;
   file: string;
   bytes?: Uint8Array;
+  /** The spec's schema.ts for the same version (its bytes when not on disk), or null when there is none. */
+  schemaTs?: { file: string; bytes?: Uint8Array } | null;
 }
 
 /** The model of the given schemas (sorted by label), with the project's patches, overrides and lock. */
 export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOptions, "schemasDir" | "versions">): ProtocolModel {
   const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
+  const typeExceptions = options.typeExceptionsFile ? readTypeExceptions(options.typeExceptionsFile) : {};
   const versions = [...specs]
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-    .map(({ label, file, bytes }): VersionModel => {
+    .map(({ label, file, bytes, schemaTs }): VersionModel => {
       const load = { patchesDir: options.patchesDir };
       const spec = bytes === undefined ? loadSpec(file, label, load) : loadSpecBytes(bytes, file, label, load);
       const locked = options.lock?.versions[label];
       const pinned = locked?.sha256 === spec.sha256;
-      return buildVersionModel(spec, { specCommit: pinned ? (locked!.commit ?? options.lock!.commit) : null, overrides });
+      const specTypes = schemaTs ? loadSpecTypeFacts(schemaTs.file, options.cacheDir, schemaTs.bytes) : null;
+      return buildVersionModel(spec, {
+        specCommit: pinned ? (locked!.commit ?? options.lock!.commit) : null,
+        overrides,
+        specTypes,
+        typeExceptions: typeExceptions[label],
+      });
     });
   return { versions };
 }

@@ -2,6 +2,7 @@
 // Protocol version 2024-11-05 (legacy): schema sha256 61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 8e87348b6c1a9de1ec7ac136f407b687521bcdeb357adedbf5367bfc19c18d38).
 
 /**
  * Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -13,7 +14,7 @@ export interface Annotated {
      *
      * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
      */
-    audience?: Role[]
+    audience?: Role[];
     /**
      * Describes how important this data is for operating the server.
      *
@@ -21,36 +22,28 @@ export interface Annotated {
      * effectively required, while 0 means "least important," and indicates that
      * the data is entirely optional.
      */
-    priority?: number
-  }
+    priority?: number;
+  };
 }
 
-export interface BlobResourceContents {
+export interface BlobResourceContents extends ResourceContents {
   /**
    * A base64-encoded string representing the binary data of the item.
    */
-  blob: string
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+  blob: string;
 }
 
 /**
  * Used by the client to invoke a tool provided by the server.
  */
-export interface CallToolRequest {
-  method: "tools/call"
+export interface CallToolRequest extends Request {
+  method: "tools/call";
   params: {
     arguments?: {
-      [k: string]: unknown
-    }
-    name: string
-  }
+      [key: string]: unknown;
+    };
+    name: string;
+  };
 }
 
 /**
@@ -65,20 +58,14 @@ export interface CallToolRequest {
  * server does not support tool calls, or any other exceptional conditions,
  * should be reported as an MCP error response.
  */
-export interface CallToolResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  content: (TextContent | ImageContent | EmbeddedResource)[]
+export interface CallToolResult extends Result {
+  content: (TextContent | ImageContent | EmbeddedResource)[];
   /**
    * Whether the tool call ended in an error.
    *
    * If not set, this is assumed to be false (the call was successful).
    */
-  isError?: boolean
+  isError?: boolean;
 }
 
 /**
@@ -90,15 +77,15 @@ export interface CallToolResult {
  *
  * A client MUST NOT attempt to cancel its `initialize` request.
  */
-export interface CancelledNotification {
-  method: "notifications/cancelled"
+export interface CancelledNotification extends Notification {
+  method: "notifications/cancelled";
   params: {
     /**
      * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
      */
-    reason?: string
-    requestId: RequestId
-  }
+    reason?: string;
+    requestId: RequestId;
+  };
 }
 
 /**
@@ -109,10 +96,8 @@ export interface ClientCapabilities {
    * Experimental, non-standard capabilities that the client supports.
    */
   experimental?: {
-    [k: string]: {
-      [k: string]: unknown
-    }
-  }
+    [key: string]: object;
+  };
   /**
    * Present if the client supports listing roots.
    */
@@ -120,27 +105,25 @@ export interface ClientCapabilities {
     /**
      * Whether the client supports notifications for changes to the roots list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
   /**
    * Present if the client supports sampling from an LLM.
    */
-  sampling?: {
-    [k: string]: unknown
-  }
+  sampling?: object;
 }
 
-export type ClientNotification = (CancelledNotification | InitializedNotification | ProgressNotification | RootsListChangedNotification)
+export type ClientNotification = CancelledNotification | InitializedNotification | ProgressNotification | RootsListChangedNotification;
 
-export type ClientRequest = (InitializeRequest | PingRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscribeRequest | UnsubscribeRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | SetLevelRequest | CompleteRequest)
+export type ClientRequest = InitializeRequest | PingRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscribeRequest | UnsubscribeRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | SetLevelRequest | CompleteRequest;
 
-export type ClientResult = (Result | CreateMessageResult | ListRootsResult)
+export type ClientResult = Result | CreateMessageResult | ListRootsResult;
 
 /**
  * A request from the client to the server, to ask for completion options.
  */
-export interface CompleteRequest {
-  method: "completion/complete"
+export interface CompleteRequest extends Request {
+  method: "completion/complete";
   params: {
     /**
      * The argument's information
@@ -149,99 +132,83 @@ export interface CompleteRequest {
       /**
        * The name of the argument
        */
-      name: string
+      name: string;
       /**
        * The value of the argument to use for completion matching.
        */
-      value: string
-    }
-    ref: (PromptReference | ResourceReference)
-  }
+      value: string;
+    };
+    ref: PromptReference | ResourceReference;
+  };
 }
 
 /**
  * The server's response to a completion/complete request
  */
-export interface CompleteResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface CompleteResult extends Result {
   completion: {
     /**
      * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
      */
-    hasMore?: boolean
+    hasMore?: boolean;
     /**
      * The total number of completion options available. This can exceed the number of values actually sent in the response.
      */
-    total?: number
+    total?: number;
     /**
      * An array of completion values. Must not exceed 100 items.
      */
-    values: string[]
-  }
+    values: string[];
+  };
 }
 
 /**
  * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
  */
-export interface CreateMessageRequest {
-  method: "sampling/createMessage"
+export interface CreateMessageRequest extends Request {
+  method: "sampling/createMessage";
   params: {
     /**
      * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
      */
-    includeContext?: ("allServers" | "none" | "thisServer")
+    includeContext?: "allServers" | "none" | "thisServer";
     /**
      * The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
      */
-    maxTokens: number
-    messages: SamplingMessage[]
+    maxTokens: number;
+    messages: SamplingMessage[];
     /**
      * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
      */
-    metadata?: {
-      [k: string]: unknown
-    }
-    modelPreferences?: ModelPreferences
-    stopSequences?: string[]
+    metadata?: object;
+    modelPreferences?: ModelPreferences;
+    stopSequences?: string[];
     /**
      * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
      */
-    systemPrompt?: string
-    temperature?: number
-  }
+    systemPrompt?: string;
+    temperature?: number;
+  };
 }
 
 /**
  * The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
  */
-export interface CreateMessageResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  content: (TextContent | ImageContent)
+export interface CreateMessageResult extends Result, SamplingMessage {
   /**
    * The name of the model that generated the message.
    */
-  model: string
-  role: Role
+  model: string;
   /**
    * The reason why sampling stopped, if known.
    */
-  stopReason?: string
+  stopReason?: string;
 }
 
 /**
  * An opaque token used to represent a cursor for pagination.
  */
-export type Cursor = string
+export type Cursor = string;
 
 /**
  * The contents of a resource, embedded into a prompt or tool call result.
@@ -249,157 +216,104 @@ export type Cursor = string
  * It is up to the client how best to render embedded resources for the benefit
  * of the LLM and/or the user.
  */
-export interface EmbeddedResource {
-  annotations?: {
-    /**
-     * Describes who the intended customer of this object or data is.
-     *
-     * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-     */
-    audience?: Role[]
-    /**
-     * Describes how important this data is for operating the server.
-     *
-     * A value of 1 means "most important," and indicates that the data is
-     * effectively required, while 0 means "least important," and indicates that
-     * the data is entirely optional.
-     */
-    priority?: number
-  }
-  resource: (TextResourceContents | BlobResourceContents)
-  type: "resource"
+export interface EmbeddedResource extends Annotated {
+  resource: TextResourceContents | BlobResourceContents;
+  type: "resource";
 }
 
-export type EmptyResult = Result
+export type EmptyResult = Result;
 
 /**
  * Used by the client to get a prompt provided by the server.
  */
-export interface GetPromptRequest {
-  method: "prompts/get"
+export interface GetPromptRequest extends Request {
+  method: "prompts/get";
   params: {
     /**
      * Arguments to use for templating the prompt.
      */
     arguments?: {
-      [k: string]: string
-    }
+      [key: string]: string;
+    };
     /**
      * The name of the prompt or prompt template.
      */
-    name: string
-  }
+    name: string;
+  };
 }
 
 /**
  * The server's response to a prompts/get request from the client.
  */
-export interface GetPromptResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface GetPromptResult extends Result {
   /**
    * An optional description for the prompt.
    */
-  description?: string
-  messages: PromptMessage[]
+  description?: string;
+  messages: PromptMessage[];
 }
 
 /**
  * An image provided to or from an LLM.
  */
-export interface ImageContent {
-  annotations?: {
-    /**
-     * Describes who the intended customer of this object or data is.
-     *
-     * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-     */
-    audience?: Role[]
-    /**
-     * Describes how important this data is for operating the server.
-     *
-     * A value of 1 means "most important," and indicates that the data is
-     * effectively required, while 0 means "least important," and indicates that
-     * the data is entirely optional.
-     */
-    priority?: number
-  }
+export interface ImageContent extends Annotated {
   /**
    * The base64-encoded image data.
    */
-  data: string
+  data: string;
   /**
    * The MIME type of the image. Different providers may support different image types.
    */
-  mimeType: string
-  type: "image"
+  mimeType: string;
+  type: "image";
 }
 
 /**
  * Describes the name and version of an MCP implementation.
  */
 export interface Implementation {
-  name: string
-  version: string
+  name: string;
+  version: string;
 }
 
 /**
  * This request is sent from the client to the server when it first connects, asking it to begin initialization.
  */
-export interface InitializeRequest {
-  method: "initialize"
+export interface InitializeRequest extends Request {
+  method: "initialize";
   params: {
-    capabilities: ClientCapabilities
-    clientInfo: Implementation
+    capabilities: ClientCapabilities;
+    clientInfo: Implementation;
     /**
      * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
      */
-    protocolVersion: string
-  }
+    protocolVersion: string;
+  };
 }
 
 /**
  * After receiving an initialize request from the client, the server sends this response.
  */
-export interface InitializeResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  capabilities: ServerCapabilities
+export interface InitializeResult extends Result {
+  capabilities: ServerCapabilities;
   /**
    * Instructions describing how to use the server and its features.
    *
    * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
    */
-  instructions?: string
+  instructions?: string;
   /**
    * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
    */
-  protocolVersion: string
-  serverInfo: Implementation
+  protocolVersion: string;
+  serverInfo: Implementation;
 }
 
 /**
  * This notification is sent from the client to the server after initialization has finished.
  */
-export interface InitializedNotification {
-  method: "notifications/initialized"
-  params?: {
-    /**
-     * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-     */
-    _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+export interface InitializedNotification extends Notification {
+  method: "notifications/initialized";
 }
 
 /**
@@ -410,157 +324,86 @@ export interface JSONRPCError {
     /**
      * The error type that occurred.
      */
-    code: number
+    code: number;
     /**
      * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
      */
-    data?: unknown
+    data?: unknown;
     /**
      * A short description of the error. The message SHOULD be limited to a concise single sentence.
      */
-    message: string
-  }
-  id: RequestId
-  jsonrpc: "2.0"
+    message: string;
+  };
+  id: RequestId;
+  jsonrpc: "2.0";
 }
 
-export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError)
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError;
 
 /**
  * A notification which does not expect a response.
  */
-export interface JSONRPCNotification {
-  jsonrpc: "2.0"
-  method: string
-  params?: {
-    /**
-     * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-     */
-    _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+export interface JSONRPCNotification extends Notification {
+  jsonrpc: "2.0";
 }
 
 /**
  * A request that expects a response.
  */
-export interface JSONRPCRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: string
-  params?: {
-    _meta?: {
-      progressToken?: ProgressToken
-    }
-    [k: string]: unknown
-  }
+export interface JSONRPCRequest extends Request {
+  id: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
  * A successful (non-error) response to a request.
  */
 export interface JSONRPCResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: Result
+  id: RequestId;
+  jsonrpc: "2.0";
+  result: Result;
 }
 
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
  */
-export interface ListPromptsRequest {
-  method: "prompts/list"
-  params?: {
-    /**
-     * An opaque token representing the current pagination position.
-     * If provided, the server should return results starting after this cursor.
-     */
-    cursor?: string
-  }
+export interface ListPromptsRequest extends PaginatedRequest {
+  method: "prompts/list";
 }
 
 /**
  * The server's response to a prompts/list request from the client.
  */
-export interface ListPromptsResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  prompts: Prompt[]
+export interface ListPromptsResult extends PaginatedResult {
+  prompts: Prompt[];
 }
 
 /**
  * Sent from the client to request a list of resource templates the server has.
  */
-export interface ListResourceTemplatesRequest {
-  method: "resources/templates/list"
-  params?: {
-    /**
-     * An opaque token representing the current pagination position.
-     * If provided, the server should return results starting after this cursor.
-     */
-    cursor?: string
-  }
+export interface ListResourceTemplatesRequest extends PaginatedRequest {
+  method: "resources/templates/list";
 }
 
 /**
  * The server's response to a resources/templates/list request from the client.
  */
-export interface ListResourceTemplatesResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  resourceTemplates: ResourceTemplate[]
+export interface ListResourceTemplatesResult extends PaginatedResult {
+  resourceTemplates: ResourceTemplate[];
 }
 
 /**
  * Sent from the client to request a list of resources the server has.
  */
-export interface ListResourcesRequest {
-  method: "resources/list"
-  params?: {
-    /**
-     * An opaque token representing the current pagination position.
-     * If provided, the server should return results starting after this cursor.
-     */
-    cursor?: string
-  }
+export interface ListResourcesRequest extends PaginatedRequest {
+  method: "resources/list";
 }
 
 /**
  * The server's response to a resources/list request from the client.
  */
-export interface ListResourcesResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  resources: Resource[]
+export interface ListResourcesResult extends PaginatedResult {
+  resources: Resource[];
 }
 
 /**
@@ -572,14 +415,8 @@ export interface ListResourcesResult {
  * This request is typically used when the server needs to understand the file system
  * structure or access specific locations that the client has permission to read from.
  */
-export interface ListRootsRequest {
-  method: "roots/list"
-  params?: {
-    _meta?: {
-      progressToken?: ProgressToken
-    }
-    [k: string]: unknown
-  }
+export interface ListRootsRequest extends Request {
+  method: "roots/list";
 }
 
 /**
@@ -587,46 +424,22 @@ export interface ListRootsRequest {
  * This result contains an array of Root objects, each representing a root directory
  * or file that the server can operate on.
  */
-export interface ListRootsResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  roots: Root[]
+export interface ListRootsResult extends Result {
+  roots: Root[];
 }
 
 /**
  * Sent from the client to request a list of tools the server has.
  */
-export interface ListToolsRequest {
-  method: "tools/list"
-  params?: {
-    /**
-     * An opaque token representing the current pagination position.
-     * If provided, the server should return results starting after this cursor.
-     */
-    cursor?: string
-  }
+export interface ListToolsRequest extends PaginatedRequest {
+  method: "tools/list";
 }
 
 /**
  * The server's response to a tools/list request from the client.
  */
-export interface ListToolsResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  tools: Tool[]
+export interface ListToolsResult extends PaginatedResult {
+  tools: Tool[];
 }
 
 /**
@@ -635,24 +448,24 @@ export interface ListToolsResult {
  * These map to syslog message severities, as specified in RFC-5424:
  * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
  */
-export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning")
+export type LoggingLevel = "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
 
 /**
  * Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
  */
-export interface LoggingMessageNotification {
-  method: "notifications/message"
+export interface LoggingMessageNotification extends Notification {
+  method: "notifications/message";
   params: {
     /**
      * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
      */
-    data: unknown
-    level: LoggingLevel
+    data: unknown;
+    level: LoggingLevel;
     /**
      * An optional name of the logger issuing this message.
      */
-    logger?: string
-  }
+    logger?: string;
+  };
 }
 
 /**
@@ -673,7 +486,7 @@ export interface ModelHint {
    * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
    *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
    */
-  name?: string
+  name?: string;
 }
 
 /**
@@ -695,7 +508,7 @@ export interface ModelPreferences {
    * is not important, while a value of 1 means cost is the most important
    * factor.
    */
-  costPriority?: number
+  costPriority?: number;
   /**
    * Optional hints to use for model selection.
    *
@@ -705,94 +518,81 @@ export interface ModelPreferences {
    * The client SHOULD prioritize these hints over the numeric priorities, but
    * MAY still use the priorities to select from ambiguous matches.
    */
-  hints?: ModelHint[]
+  hints?: ModelHint[];
   /**
    * How much to prioritize intelligence and capabilities when selecting a
    * model. A value of 0 means intelligence is not important, while a value of 1
    * means intelligence is the most important factor.
    */
-  intelligencePriority?: number
+  intelligencePriority?: number;
   /**
    * How much to prioritize sampling speed (latency) when selecting a model. A
    * value of 0 means speed is not important, while a value of 1 means speed is
    * the most important factor.
    */
-  speedPriority?: number
+  speedPriority?: number;
 }
 
 export interface Notification {
-  method: string
+  method: string;
   params?: {
     /**
      * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
      */
     _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
 }
 
-export interface PaginatedRequest {
-  method: string
+export interface PaginatedRequest extends Request {
   params?: {
     /**
      * An opaque token representing the current pagination position.
      * If provided, the server should return results starting after this cursor.
      */
-    cursor?: string
-  }
+    cursor?: string;
+  };
 }
 
-export interface PaginatedResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface PaginatedResult extends Result {
   /**
    * An opaque token representing the pagination position after the last returned result.
    * If present, there may be more results available.
    */
-  nextCursor?: string
+  nextCursor?: string;
 }
 
 /**
  * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
  */
-export interface PingRequest {
-  method: "ping"
-  params?: {
-    _meta?: {
-      progressToken?: ProgressToken
-    }
-    [k: string]: unknown
-  }
+export interface PingRequest extends Request {
+  method: "ping";
 }
 
 /**
  * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
  */
-export interface ProgressNotification {
-  method: "notifications/progress"
+export interface ProgressNotification extends Notification {
+  method: "notifications/progress";
   params: {
     /**
      * The progress thus far. This should increase every time progress is made, even if the total is unknown.
      */
-    progress: number
-    progressToken: ProgressToken
+    progress: number;
+    progressToken: ProgressToken;
     /**
      * Total number of items to process (or total progress required), if known.
      */
-    total?: number
-  }
+    total?: number;
+  };
 }
 
 /**
  * A progress token, used to associate progress notifications with the original request.
  */
-export type ProgressToken = (string | number)
+export type ProgressToken = string | number;
 
 /**
  * A prompt or prompt template that the server offers.
@@ -801,15 +601,15 @@ export interface Prompt {
   /**
    * A list of arguments to use for templating the prompt.
    */
-  arguments?: PromptArgument[]
+  arguments?: PromptArgument[];
   /**
    * An optional description of what this prompt provides
    */
-  description?: string
+  description?: string;
   /**
    * The name of the prompt or prompt template.
    */
-  name: string
+  name: string;
 }
 
 /**
@@ -819,31 +619,22 @@ export interface PromptArgument {
   /**
    * A human-readable description of the argument.
    */
-  description?: string
+  description?: string;
   /**
    * The name of the argument.
    */
-  name: string
+  name: string;
   /**
    * Whether this argument must be provided.
    */
-  required?: boolean
+  required?: boolean;
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
  */
-export interface PromptListChangedNotification {
-  method: "notifications/prompts/list_changed"
-  params?: {
-    /**
-     * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-     */
-    _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+export interface PromptListChangedNotification extends Notification {
+  method: "notifications/prompts/list_changed";
 }
 
 /**
@@ -853,8 +644,8 @@ export interface PromptListChangedNotification {
  * resources from the MCP server.
  */
 export interface PromptMessage {
-  content: (TextContent | ImageContent | EmbeddedResource)
-  role: Role
+  content: TextContent | ImageContent | EmbeddedResource;
+  role: Role;
 }
 
 /**
@@ -864,97 +655,76 @@ export interface PromptReference {
   /**
    * The name of the prompt or prompt template
    */
-  name: string
-  type: "ref/prompt"
+  name: string;
+  type: "ref/prompt";
 }
 
 /**
  * Sent from the client to the server, to read a specific resource URI.
  */
-export interface ReadResourceRequest {
-  method: "resources/read"
+export interface ReadResourceRequest extends Request {
+  method: "resources/read";
   params: {
     /**
      * The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
      */
-    uri: string
-  }
+    uri: string;
+  };
 }
 
 /**
  * The server's response to a resources/read request from the client.
  */
-export interface ReadResourceResult {
-  /**
-   * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  contents: (TextResourceContents | BlobResourceContents)[]
+export interface ReadResourceResult extends Result {
+  contents: (TextResourceContents | BlobResourceContents)[];
 }
 
 export interface Request {
-  method: string
+  method: string;
   params?: {
     _meta?: {
-      progressToken?: ProgressToken
-    }
-    [k: string]: unknown
-  }
+      progressToken?: ProgressToken;
+      [key: string]: unknown;
+    };
+    [key: string]: unknown;
+  };
 }
 
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
  */
-export type RequestId = (string | number)
+export type RequestId = string | number;
 
 /**
  * A known resource that the server is capable of reading.
  */
-export interface Resource {
-  annotations?: {
-    /**
-     * Describes who the intended customer of this object or data is.
-     *
-     * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-     */
-    audience?: Role[]
-    /**
-     * Describes how important this data is for operating the server.
-     *
-     * A value of 1 means "most important," and indicates that the data is
-     * effectively required, while 0 means "least important," and indicates that
-     * the data is entirely optional.
-     */
-    priority?: number
-  }
+export interface Resource extends Annotated {
   /**
    * A description of what this resource represents.
    *
    * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
    */
-  description?: string
+  description?: string;
   /**
    * The MIME type of this resource, if known.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * A human-readable name for this resource.
    *
    * This can be used by clients to populate UI elements.
    */
-  name: string
+  name: string;
   /**
    * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
    *
    * This can be used by Hosts to display file sizes and estimate context window usage.
    */
-  size?: number
+  size?: number;
   /**
    * The URI of this resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
@@ -964,93 +734,68 @@ export interface ResourceContents {
   /**
    * The MIME type of this resource, if known.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * The URI of this resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
  */
-export interface ResourceListChangedNotification {
-  method: "notifications/resources/list_changed"
-  params?: {
-    /**
-     * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-     */
-    _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+export interface ResourceListChangedNotification extends Notification {
+  method: "notifications/resources/list_changed";
 }
 
 /**
  * A reference to a resource or resource template definition.
  */
 export interface ResourceReference {
-  type: "ref/resource"
+  type: "ref/resource";
   /**
    * The URI or URI template of the resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * A template description for resources available on the server.
  */
-export interface ResourceTemplate {
-  annotations?: {
-    /**
-     * Describes who the intended customer of this object or data is.
-     *
-     * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-     */
-    audience?: Role[]
-    /**
-     * Describes how important this data is for operating the server.
-     *
-     * A value of 1 means "most important," and indicates that the data is
-     * effectively required, while 0 means "least important," and indicates that
-     * the data is entirely optional.
-     */
-    priority?: number
-  }
+export interface ResourceTemplate extends Annotated {
   /**
    * A description of what this template is for.
    *
    * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
    */
-  description?: string
+  description?: string;
   /**
    * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * A human-readable name for the type of resource this template refers to.
    *
    * This can be used by clients to populate UI elements.
    */
-  name: string
+  name: string;
   /**
    * A URI template (according to RFC 6570) that can be used to construct resource URIs.
    */
-  uriTemplate: string
+  uriTemplate: string;
 }
 
 /**
  * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
  */
-export interface ResourceUpdatedNotification {
-  method: "notifications/resources/updated"
+export interface ResourceUpdatedNotification extends Notification {
+  method: "notifications/resources/updated";
   params: {
     /**
      * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
      */
-    uri: string
-  }
+    uri: string;
+  };
 }
 
 export interface Result {
@@ -1058,15 +803,15 @@ export interface Result {
    * This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
    */
   _meta?: {
-    [k: string]: unknown
-  }
-  [k: string]: unknown
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
 }
 
 /**
  * The sender or recipient of messages and data in a conversation.
  */
-export type Role = ("assistant" | "user")
+export type Role = "assistant" | "user";
 
 /**
  * Represents a root directory or file that the server can operate on.
@@ -1077,13 +822,13 @@ export interface Root {
    * identifier for the root, which may be useful for display purposes or for
    * referencing the root in other parts of the application.
    */
-  name?: string
+  name?: string;
   /**
    * The URI identifying the root. This *must* start with file:// for now.
    * This restriction may be relaxed in future versions of the protocol to allow
    * other URI schemes.
    */
-  uri: string
+  uri: string;
 }
 
 /**
@@ -1091,25 +836,16 @@ export interface Root {
  * This notification should be sent whenever the client adds, removes, or modifies any root.
  * The server should then request an updated list of roots using the ListRootsRequest.
  */
-export interface RootsListChangedNotification {
-  method: "notifications/roots/list_changed"
-  params?: {
-    /**
-     * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-     */
-    _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+export interface RootsListChangedNotification extends Notification {
+  method: "notifications/roots/list_changed";
 }
 
 /**
  * Describes a message issued to or received from an LLM API.
  */
 export interface SamplingMessage {
-  content: (TextContent | ImageContent)
-  role: Role
+  content: TextContent | ImageContent;
+  role: Role;
 }
 
 /**
@@ -1120,16 +856,12 @@ export interface ServerCapabilities {
    * Experimental, non-standard capabilities that the server supports.
    */
   experimental?: {
-    [k: string]: {
-      [k: string]: unknown
-    }
-  }
+    [key: string]: object;
+  };
   /**
    * Present if the server supports sending log messages to the client.
    */
-  logging?: {
-    [k: string]: unknown
-  }
+  logging?: object;
   /**
    * Present if the server offers any prompt templates.
    */
@@ -1137,8 +869,8 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the prompt list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
   /**
    * Present if the server offers any resources to read.
    */
@@ -1146,12 +878,12 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the resource list.
      */
-    listChanged?: boolean
+    listChanged?: boolean;
     /**
      * Whether this server supports subscribing to resource updates.
      */
-    subscribe?: boolean
-  }
+    subscribe?: boolean;
+  };
   /**
    * Present if the server offers any tools to call.
    */
@@ -1159,79 +891,55 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the tool list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
 }
 
-export type ServerNotification = (CancelledNotification | ProgressNotification | ResourceListChangedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | LoggingMessageNotification)
+export type ServerNotification = CancelledNotification | ProgressNotification | ResourceListChangedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | LoggingMessageNotification;
 
-export type ServerRequest = (PingRequest | CreateMessageRequest | ListRootsRequest)
+export type ServerRequest = PingRequest | CreateMessageRequest | ListRootsRequest;
 
-export type ServerResult = (Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult)
+export type ServerResult = Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult;
 
 /**
  * A request from the client to the server, to enable or adjust logging.
  */
-export interface SetLevelRequest {
-  method: "logging/setLevel"
+export interface SetLevelRequest extends Request {
+  method: "logging/setLevel";
   params: {
-    level: LoggingLevel
-  }
+    level: LoggingLevel;
+  };
 }
 
 /**
  * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
  */
-export interface SubscribeRequest {
-  method: "resources/subscribe"
+export interface SubscribeRequest extends Request {
+  method: "resources/subscribe";
   params: {
     /**
      * The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
      */
-    uri: string
-  }
+    uri: string;
+  };
 }
 
 /**
  * Text provided to or from an LLM.
  */
-export interface TextContent {
-  annotations?: {
-    /**
-     * Describes who the intended customer of this object or data is.
-     *
-     * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
-     */
-    audience?: Role[]
-    /**
-     * Describes how important this data is for operating the server.
-     *
-     * A value of 1 means "most important," and indicates that the data is
-     * effectively required, while 0 means "least important," and indicates that
-     * the data is entirely optional.
-     */
-    priority?: number
-  }
+export interface TextContent extends Annotated {
   /**
    * The text content of the message.
    */
-  text: string
-  type: "text"
+  text: string;
+  type: "text";
 }
 
-export interface TextResourceContents {
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
+export interface TextResourceContents extends ResourceContents {
   /**
    * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
    */
-  text: string
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+  text: string;
 }
 
 /**
@@ -1241,50 +949,39 @@ export interface Tool {
   /**
    * A human-readable description of the tool.
    */
-  description?: string
+  description?: string;
   /**
    * A JSON Schema object defining the expected parameters for the tool.
    */
   inputSchema: {
     properties?: {
-      [k: string]: {
-        [k: string]: unknown
-      }
-    }
-    required?: string[]
-    type: "object"
-  }
+      [key: string]: object;
+    };
+    required?: string[];
+    type: "object";
+  };
   /**
    * The name of the tool.
    */
-  name: string
+  name: string;
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
  */
-export interface ToolListChangedNotification {
-  method: "notifications/tools/list_changed"
-  params?: {
-    /**
-     * This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-     */
-    _meta?: {
-      [k: string]: unknown
-    }
-    [k: string]: unknown
-  }
+export interface ToolListChangedNotification extends Notification {
+  method: "notifications/tools/list_changed";
 }
 
 /**
  * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
  */
-export interface UnsubscribeRequest {
-  method: "resources/unsubscribe"
+export interface UnsubscribeRequest extends Request {
+  method: "resources/unsubscribe";
   params: {
     /**
      * The URI of the resource to unsubscribe from.
      */
-    uri: string
-  }
+    uri: string;
+  };
 }

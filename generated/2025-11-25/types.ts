@@ -2,6 +2,7 @@
 // Protocol version 2025-11-25 (legacy): schema sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 e74b56e73b2e37bdb595f74ba22e428ad7f07aa3519355ba661d681298ed38ac).
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -12,7 +13,7 @@ export interface Annotations {
    *
    * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
    */
-  audience?: Role[]
+  audience?: Role[];
   /**
    * The moment the resource was last modified, as an ISO 8601 formatted string.
    *
@@ -21,7 +22,7 @@ export interface Annotations {
    * Examples: last activity timestamp in an open file, timestamp when the resource
    * was attached, etc.
    */
-  lastModified?: string
+  lastModified?: string;
   /**
    * Describes how important this data is for operating the server.
    *
@@ -29,7 +30,7 @@ export interface Annotations {
    * effectively required, while 0 means "least important," and indicates that
    * the data is entirely optional.
    */
-  priority?: number
+  priority?: number;
 }
 
 /**
@@ -40,21 +41,21 @@ export interface AudioContent {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * The base64-encoded audio data.
    */
-  data: string
+  data: string;
   /**
    * The MIME type of the audio. Different providers may support different audio types.
    */
-  mimeType: string
-  type: "audio"
+  mimeType: string;
+  type: "audio";
 }
 
 /**
@@ -64,7 +65,7 @@ export interface BaseMetadata {
   /**
    * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
    */
-  name: string
+  name: string;
   /**
    * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
    * even by those unfamiliar with domain-specific terminology.
@@ -73,96 +74,55 @@ export interface BaseMetadata {
    * where `annotations.title` should be given precedence over using `name`,
    * if present).
    */
-  title?: string
+  title?: string;
 }
 
-export interface BlobResourceContents {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface BlobResourceContents extends ResourceContents {
   /**
    * A base64-encoded string representing the binary data of the item.
    */
-  blob: string
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+  blob: string;
 }
 
 export interface BooleanSchema {
-  default?: boolean
-  description?: string
-  title?: string
-  type: "boolean"
+  default?: boolean;
+  description?: string;
+  title?: string;
+  type: "boolean";
 }
 
 /**
  * Used by the client to invoke a tool provided by the server.
  */
-export interface CallToolRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tools/call"
-  params: CallToolRequestParams
+export interface CallToolRequest extends JSONRPCRequest {
+  method: "tools/call";
+  params: CallToolRequestParams;
 }
 
 /**
  * Parameters for a `tools/call` request.
  */
-export interface CallToolRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface CallToolRequestParams extends TaskAugmentedRequestParams {
   /**
    * Arguments to use for the tool call.
    */
   arguments?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * The name of the tool.
    */
-  name: string
-  /**
-   * If specified, the caller is requesting task-augmented execution for this request.
-   * The request will return a CreateTaskResult immediately, and the actual result can be
-   * retrieved later via tasks/result.
-   *
-   * Task augmentation is subject to capability negotiation - receivers MUST declare support
-   * for task augmentation of specific request types in their capabilities.
-   */
-  task?: TaskMetadata
+  name: string;
 }
 
 /**
  * The server's response to a tool call.
  */
-export interface CallToolResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface CallToolResult extends Result {
   /**
    * A list of content objects that represent the unstructured result of the tool call.
    */
-  content: ContentBlock[]
+  content: ContentBlock[];
   /**
    * Whether the tool call ended in an error.
    *
@@ -177,34 +137,32 @@ export interface CallToolResult {
    * server does not support tool calls, or any other exceptional conditions,
    * should be reported as an MCP error response.
    */
-  isError?: boolean
+  isError?: boolean;
   /**
    * An optional JSON object that represents the structured result of the tool call.
    */
   structuredContent?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
 }
 
 /**
  * A request to cancel a task.
  */
-export interface CancelTaskRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tasks/cancel"
+export interface CancelTaskRequest extends JSONRPCRequest {
+  method: "tasks/cancel";
   params: {
     /**
      * The task identifier to cancel.
      */
-    taskId: string
-  }
+    taskId: string;
+  };
 }
 
 /**
  * The response to a tasks/cancel request.
  */
-export type CancelTaskResult = (Result & Task)
+export type CancelTaskResult = Result & Task;
 
 /**
  * This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -217,26 +175,19 @@ export type CancelTaskResult = (Result & Task)
  *
  * For task cancellation, use the `tasks/cancel` request instead of this notification.
  */
-export interface CancelledNotification {
-  jsonrpc: "2.0"
-  method: "notifications/cancelled"
-  params: CancelledNotificationParams
+export interface CancelledNotification extends JSONRPCNotification {
+  method: "notifications/cancelled";
+  params: CancelledNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/cancelled` notification.
  */
-export interface CancelledNotificationParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface CancelledNotificationParams extends NotificationParams {
   /**
    * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
    */
-  reason?: string
+  reason?: string;
   /**
    * The ID of the request to cancel.
    *
@@ -244,7 +195,7 @@ export interface CancelledNotificationParams {
    * This MUST be provided for cancelling non-task requests.
    * This MUST NOT be used for cancelling tasks (use the `tasks/cancel` request instead).
    */
-  requestId?: RequestId
+  requestId?: RequestId;
 }
 
 /**
@@ -255,21 +206,15 @@ export interface ClientCapabilities {
    * Present if the client supports elicitation from the server.
    */
   elicitation?: {
-    form?: {
-      [k: string]: unknown
-    }
-    url?: {
-      [k: string]: unknown
-    }
-  }
+    form?: object;
+    url?: object;
+  };
   /**
    * Experimental, non-standard capabilities that the client supports.
    */
   experimental?: {
-    [k: string]: {
-      [k: string]: unknown
-    }
-  }
+    [key: string]: object;
+  };
   /**
    * Present if the client supports listing roots.
    */
@@ -277,8 +222,8 @@ export interface ClientCapabilities {
     /**
      * Whether the client supports notifications for changes to the roots list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
   /**
    * Present if the client supports sampling from an LLM.
    */
@@ -287,16 +232,12 @@ export interface ClientCapabilities {
      * Whether the client supports context inclusion via includeContext parameter.
      * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
      */
-    context?: {
-      [k: string]: unknown
-    }
+    context?: object;
     /**
      * Whether the client supports tool use via tools and toolChoice parameters.
      */
-    tools?: {
-      [k: string]: unknown
-    }
-  }
+    tools?: object;
+  };
   /**
    * Present if the client supports task-augmented requests.
    */
@@ -304,15 +245,11 @@ export interface ClientCapabilities {
     /**
      * Whether this client supports tasks/cancel.
      */
-    cancel?: {
-      [k: string]: unknown
-    }
+    cancel?: object;
     /**
      * Whether this client supports tasks/list.
      */
-    list?: {
-      [k: string]: unknown
-    }
+    list?: object;
     /**
      * Specifies which request types can be augmented with tasks.
      */
@@ -324,10 +261,8 @@ export interface ClientCapabilities {
         /**
          * Whether the client supports task-augmented elicitation/create requests.
          */
-        create?: {
-          [k: string]: unknown
-        }
-      }
+        create?: object;
+      };
       /**
        * Task support for sampling-related requests.
        */
@@ -335,44 +270,30 @@ export interface ClientCapabilities {
         /**
          * Whether the client supports task-augmented sampling/createMessage requests.
          */
-        createMessage?: {
-          [k: string]: unknown
-        }
-      }
-    }
-  }
+        createMessage?: object;
+      };
+    };
+  };
 }
 
-export type ClientNotification = (CancelledNotification | InitializedNotification | ProgressNotification | TaskStatusNotification | RootsListChangedNotification)
+export type ClientNotification = CancelledNotification | InitializedNotification | ProgressNotification | TaskStatusNotification | RootsListChangedNotification;
 
-export type ClientRequest = (InitializeRequest | PingRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscribeRequest | UnsubscribeRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | GetTaskRequest | GetTaskPayloadRequest | CancelTaskRequest | ListTasksRequest | SetLevelRequest | CompleteRequest)
+export type ClientRequest = InitializeRequest | PingRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscribeRequest | UnsubscribeRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | GetTaskRequest | GetTaskPayloadRequest | CancelTaskRequest | ListTasksRequest | SetLevelRequest | CompleteRequest;
 
-export type ClientResult = (Result | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CreateMessageResult | ListRootsResult | ElicitResult)
+export type ClientResult = Result | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CreateMessageResult | ListRootsResult | ElicitResult;
 
 /**
  * A request from the client to the server, to ask for completion options.
  */
-export interface CompleteRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "completion/complete"
-  params: CompleteRequestParams
+export interface CompleteRequest extends JSONRPCRequest {
+  method: "completion/complete";
+  params: CompleteRequestParams;
 }
 
 /**
  * Parameters for a `completion/complete` request.
  */
-export interface CompleteRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface CompleteRequestParams extends RequestParams {
   /**
    * The argument's information
    */
@@ -380,12 +301,12 @@ export interface CompleteRequestParams {
     /**
      * The name of the argument
      */
-    name: string
+    name: string;
     /**
      * The value of the argument to use for completion matching.
      */
-    value: string
-  }
+    value: string;
+  };
   /**
    * Additional, optional context for completions
    */
@@ -394,64 +315,46 @@ export interface CompleteRequestParams {
      * Previously-resolved variables in a URI template or prompt.
      */
     arguments?: {
-      [k: string]: string
-    }
-  }
-  ref: (PromptReference | ResourceTemplateReference)
+      [key: string]: string;
+    };
+  };
+  ref: PromptReference | ResourceTemplateReference;
 }
 
 /**
  * The server's response to a completion/complete request
  */
-export interface CompleteResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface CompleteResult extends Result {
   completion: {
     /**
      * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
      */
-    hasMore?: boolean
+    hasMore?: boolean;
     /**
      * The total number of completion options available. This can exceed the number of values actually sent in the response.
      */
-    total?: number
+    total?: number;
     /**
      * An array of completion values. Must not exceed 100 items.
      */
-    values: string[]
-  }
+    values: string[];
+  };
 }
 
-export type ContentBlock = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /**
  * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
  */
-export interface CreateMessageRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "sampling/createMessage"
-  params: CreateMessageRequestParams
+export interface CreateMessageRequest extends JSONRPCRequest {
+  method: "sampling/createMessage";
+  params: CreateMessageRequestParams;
 }
 
 /**
  * Parameters for a `sampling/createMessage` request.
  */
-export interface CreateMessageRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface CreateMessageRequestParams extends TaskAugmentedRequestParams {
   /**
    * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
    * The client MAY ignore this request.
@@ -459,50 +362,39 @@ export interface CreateMessageRequestParams {
    * Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
    * declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
    */
-  includeContext?: ("allServers" | "none" | "thisServer")
+  includeContext?: "allServers" | "none" | "thisServer";
   /**
    * The requested maximum number of tokens to sample (to prevent runaway completions).
    *
    * The client MAY choose to sample fewer tokens than the requested maximum.
    */
-  maxTokens: number
-  messages: SamplingMessage[]
+  maxTokens: number;
+  messages: SamplingMessage[];
   /**
    * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
    */
-  metadata?: {
-    [k: string]: unknown
-  }
+  metadata?: object;
   /**
    * The server's preferences for which model to select. The client MAY ignore these preferences.
    */
-  modelPreferences?: ModelPreferences
-  stopSequences?: string[]
+  modelPreferences?: ModelPreferences;
+  stopSequences?: string[];
   /**
    * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
    */
-  systemPrompt?: string
-  /**
-   * If specified, the caller is requesting task-augmented execution for this request.
-   * The request will return a CreateTaskResult immediately, and the actual result can be
-   * retrieved later via tasks/result.
-   *
-   * Task augmentation is subject to capability negotiation - receivers MUST declare support
-   * for task augmentation of specific request types in their capabilities.
-   */
-  task?: TaskMetadata
-  temperature?: number
+  systemPrompt?: string;
+  temperature?: number;
   /**
    * Controls how the model uses tools.
    * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
    * Default is `{ mode: "auto" }`.
    */
-  toolChoice?: ToolChoice
+  toolChoice?: ToolChoice;
   /**
    * Tools that the model may use during generation.
    * The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
    */
-  tools?: Tool[]
+  tools?: Tool[];
 }
 
 /**
@@ -510,19 +402,11 @@ export interface CreateMessageRequestParams {
  * The client should inform the user before returning the sampled message, to allow them
  * to inspect the response (human in the loop) and decide whether to allow the server to see it.
  */
-export interface CreateMessageResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  content: (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[])
+export interface CreateMessageResult extends Result, SamplingMessage {
   /**
    * The name of the model that generated the message.
    */
-  model: string
-  role: Role
+  model: string;
   /**
    * The reason why sampling stopped, if known.
    *
@@ -534,168 +418,115 @@ export interface CreateMessageResult {
    *
    * This field is an open string to allow for provider-specific stop reasons.
    */
-  stopReason?: string
+  stopReason?: string;
 }
 
 /**
  * A response to a task-augmented request.
  */
-export interface CreateTaskResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  task: Task
+export interface CreateTaskResult extends Result {
+  task: Task;
 }
 
 /**
  * An opaque token used to represent a cursor for pagination.
  */
-export type Cursor = string
+export type Cursor = string;
 
 /**
  * A request from the server to elicit additional information from the user via the client.
  */
-export interface ElicitRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "elicitation/create"
-  params: ElicitRequestParams
+export interface ElicitRequest extends JSONRPCRequest {
+  method: "elicitation/create";
+  params: ElicitRequestParams;
 }
 
 /**
  * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
  */
-export interface ElicitRequestFormParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface ElicitRequestFormParams extends TaskAugmentedRequestParams {
   /**
    * The message to present to the user describing what information is being requested.
    */
-  message: string
+  message: string;
   /**
    * The elicitation mode.
    */
-  mode?: "form"
+  mode?: "form";
   /**
    * A restricted subset of JSON Schema.
    * Only top-level properties are allowed, without nesting.
    */
   requestedSchema: {
-    $schema?: string
+    $schema?: string;
     properties: {
-      [k: string]: PrimitiveSchemaDefinition
-    }
-    required?: string[]
-    type: "object"
-  }
-  /**
-   * If specified, the caller is requesting task-augmented execution for this request.
-   * The request will return a CreateTaskResult immediately, and the actual result can be
-   * retrieved later via tasks/result.
-   *
-   * Task augmentation is subject to capability negotiation - receivers MUST declare support
-   * for task augmentation of specific request types in their capabilities.
-   */
-  task?: TaskMetadata
+      [key: string]: PrimitiveSchemaDefinition;
+    };
+    required?: string[];
+    type: "object";
+  };
 }
 
 /**
  * The parameters for a request to elicit additional information from the user via the client.
  */
-export type ElicitRequestParams = (ElicitRequestURLParams | ElicitRequestFormParams)
+export type ElicitRequestParams = ElicitRequestURLParams | ElicitRequestFormParams;
 
 /**
  * The parameters for a request to elicit information from the user via a URL in the client.
  */
-export interface ElicitRequestURLParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface ElicitRequestURLParams extends TaskAugmentedRequestParams {
   /**
    * The ID of the elicitation, which must be unique within the context of the server.
    * The client MUST treat this ID as an opaque value.
    */
-  elicitationId: string
+  elicitationId: string;
   /**
    * The message to present to the user explaining why the interaction is needed.
    */
-  message: string
+  message: string;
   /**
    * The elicitation mode.
    */
-  mode: "url"
-  /**
-   * If specified, the caller is requesting task-augmented execution for this request.
-   * The request will return a CreateTaskResult immediately, and the actual result can be
-   * retrieved later via tasks/result.
-   *
-   * Task augmentation is subject to capability negotiation - receivers MUST declare support
-   * for task augmentation of specific request types in their capabilities.
-   */
-  task?: TaskMetadata
+  mode: "url";
   /**
    * The URL that the user should navigate to.
    */
-  url: string
+  url: string;
 }
 
 /**
  * The client's response to an elicitation request.
  */
-export interface ElicitResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface ElicitResult extends Result {
   /**
    * The user action in response to the elicitation.
    * - "accept": User submitted the form/confirmed the action
    * - "decline": User explicitly decline the action
    * - "cancel": User dismissed without making an explicit choice
    */
-  action: ("accept" | "cancel" | "decline")
+  action: "accept" | "cancel" | "decline";
   /**
    * The submitted form data, only present when action is "accept" and mode was "form".
    * Contains values matching the requested schema.
    * Omitted for out-of-band mode responses.
    */
   content?: {
-    [k: string]: string[] | string | number | boolean
-  }
+    [key: string]: string[] | (string | number | boolean);
+  };
 }
 
 /**
  * An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
  */
-export interface ElicitationCompleteNotification {
-  jsonrpc: "2.0"
-  method: "notifications/elicitation/complete"
+export interface ElicitationCompleteNotification extends JSONRPCNotification {
+  method: "notifications/elicitation/complete";
   params: {
     /**
      * The ID of the elicitation that completed.
      */
-    elicitationId: string
-  }
+    elicitationId: string;
+  };
 }
 
 /**
@@ -709,101 +540,81 @@ export interface EmbeddedResource {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
-  resource: (TextResourceContents | BlobResourceContents)
-  type: "resource"
+  annotations?: Annotations;
+  resource: TextResourceContents | BlobResourceContents;
+  type: "resource";
 }
 
-export type EmptyResult = Result
+export type EmptyResult = Result;
 
-export type EnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema)
+export type EnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema;
 
 export interface Error {
   /**
    * The error type that occurred.
    */
-  code: number
+  code: number;
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: unknown
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
-  message: string
+  message: string;
 }
 
 /**
  * Used by the client to get a prompt provided by the server.
  */
-export interface GetPromptRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "prompts/get"
-  params: GetPromptRequestParams
+export interface GetPromptRequest extends JSONRPCRequest {
+  method: "prompts/get";
+  params: GetPromptRequestParams;
 }
 
 /**
  * Parameters for a `prompts/get` request.
  */
-export interface GetPromptRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface GetPromptRequestParams extends RequestParams {
   /**
    * Arguments to use for templating the prompt.
    */
   arguments?: {
-    [k: string]: string
-  }
+    [key: string]: string;
+  };
   /**
    * The name of the prompt or prompt template.
    */
-  name: string
+  name: string;
 }
 
 /**
  * The server's response to a prompts/get request from the client.
  */
-export interface GetPromptResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface GetPromptResult extends Result {
   /**
    * An optional description for the prompt.
    */
-  description?: string
-  messages: PromptMessage[]
+  description?: string;
+  messages: PromptMessage[];
 }
 
 /**
  * A request to retrieve the result of a completed task.
  */
-export interface GetTaskPayloadRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tasks/result"
+export interface GetTaskPayloadRequest extends JSONRPCRequest {
+  method: "tasks/result";
   params: {
     /**
      * The task identifier to retrieve results for.
      */
-    taskId: string
-  }
+    taskId: string;
+  };
 }
 
 /**
@@ -811,35 +622,26 @@ export interface GetTaskPayloadRequest {
  * The structure matches the result type of the original request.
  * For example, a tools/call task would return the CallToolResult structure.
  */
-export interface GetTaskPayloadResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  [k: string]: unknown
+export interface GetTaskPayloadResult extends Result {
 }
 
 /**
  * A request to retrieve the state of a task.
  */
-export interface GetTaskRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tasks/get"
+export interface GetTaskRequest extends JSONRPCRequest {
+  method: "tasks/get";
   params: {
     /**
      * The task identifier to query.
      */
-    taskId: string
-  }
+    taskId: string;
+  };
 }
 
 /**
  * The response to a tasks/get request.
  */
-export type GetTaskResult = (Result & Task)
+export type GetTaskResult = Result & Task;
 
 /**
  * An optionally-sized icon that can be displayed in a user interface.
@@ -849,14 +651,14 @@ export interface Icon {
    * Optional MIME type override if the source MIME type is missing or generic.
    * For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * Optional array of strings that specify sizes at which the icon can be used.
    * Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
    *
    * If not provided, the client should assume that the icon can be used at any size.
    */
-  sizes?: string[]
+  sizes?: string[];
   /**
    * A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
    * `data:` URI with Base64-encoded image data.
@@ -867,7 +669,7 @@ export interface Icon {
    * Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
    * executable JavaScript.
    */
-  src: string
+  src: string;
   /**
    * Optional specifier for the theme this icon is designed for. `light` indicates
    * the icon is designed to be used with a light background, and `dark` indicates
@@ -875,7 +677,7 @@ export interface Icon {
    *
    * If not provided, the client should assume the icon can be used with any theme.
    */
-  theme?: ("dark" | "light")
+  theme?: "dark" | "light";
 }
 
 /**
@@ -893,7 +695,7 @@ export interface Icons {
    * - `image/svg+xml` - SVG images (scalable but requires security precautions)
    * - `image/webp` - WebP images (modern, efficient format)
    */
-  icons?: Icon[]
+  icons?: Icon[];
 }
 
 /**
@@ -904,27 +706,27 @@ export interface ImageContent {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * The base64-encoded image data.
    */
-  data: string
+  data: string;
   /**
    * The MIME type of the image. Different providers may support different image types.
    */
-  mimeType: string
-  type: "image"
+  mimeType: string;
+  type: "image";
 }
 
 /**
  * Describes the MCP implementation.
  */
-export interface Implementation {
+export interface Implementation extends BaseMetadata, Icons {
   /**
    * An optional human-readable description of what this implementation does.
    *
@@ -932,153 +734,101 @@ export interface Implementation {
    * and capabilities. For example, a server might describe the types of resources
    * or tools it provides, while a client might describe its intended use case.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
-  version: string
+  description?: string;
+  version: string;
   /**
    * An optional URL of the website for this implementation.
    */
-  websiteUrl?: string
+  websiteUrl?: string;
 }
 
 /**
  * This request is sent from the client to the server when it first connects, asking it to begin initialization.
  */
-export interface InitializeRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "initialize"
-  params: InitializeRequestParams
+export interface InitializeRequest extends JSONRPCRequest {
+  method: "initialize";
+  params: InitializeRequestParams;
 }
 
 /**
  * Parameters for an `initialize` request.
  */
-export interface InitializeRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
-  capabilities: ClientCapabilities
-  clientInfo: Implementation
+export interface InitializeRequestParams extends RequestParams {
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
   /**
    * The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
    */
-  protocolVersion: string
+  protocolVersion: string;
 }
 
 /**
  * After receiving an initialize request from the client, the server sends this response.
  */
-export interface InitializeResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  capabilities: ServerCapabilities
+export interface InitializeResult extends Result {
+  capabilities: ServerCapabilities;
   /**
    * Instructions describing how to use the server and its features.
    *
    * This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
    */
-  instructions?: string
+  instructions?: string;
   /**
    * The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
    */
-  protocolVersion: string
-  serverInfo: Implementation
+  protocolVersion: string;
+  serverInfo: Implementation;
 }
 
 /**
  * This notification is sent from the client to the server after initialization has finished.
  */
-export interface InitializedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/initialized"
-  params?: NotificationParams
+export interface InitializedNotification extends JSONRPCNotification {
+  method: "notifications/initialized";
+  params?: NotificationParams;
 }
 
 /**
  * A response to a request that indicates an error occurred.
  */
 export interface JSONRPCErrorResponse {
-  error: Error
-  id?: RequestId
-  jsonrpc: "2.0"
+  error: Error;
+  id?: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
  * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
  */
-export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse)
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
 
 /**
  * A notification which does not expect a response.
  */
-export interface JSONRPCNotification {
-  jsonrpc: "2.0"
-  method: string
-  params?: {
-    [k: string]: unknown
-  }
+export interface JSONRPCNotification extends Notification {
+  jsonrpc: "2.0";
 }
 
 /**
  * A request that expects a response.
  */
-export interface JSONRPCRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: string
-  params?: {
-    [k: string]: unknown
-  }
+export interface JSONRPCRequest extends Request {
+  id: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
  * A response to a request, containing either the result or error.
  */
-export type JSONRPCResponse = (JSONRPCResultResponse | JSONRPCErrorResponse)
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
 /**
  * A successful (non-error) response to a request.
  */
 export interface JSONRPCResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: Result
+  id: RequestId;
+  jsonrpc: "2.0";
+  result: Result;
 }
 
 /**
@@ -1086,100 +836,58 @@ export interface JSONRPCResultResponse {
  * This interface will be removed in a future version.
  */
 export interface LegacyTitledEnumSchema {
-  default?: string
-  description?: string
-  enum: string[]
+  default?: string;
+  description?: string;
+  enum: string[];
   /**
    * (Legacy) Display names for enum values.
    * Non-standard according to JSON schema 2020-12.
    */
-  enumNames?: string[]
-  title?: string
-  type: "string"
+  enumNames?: string[];
+  title?: string;
+  type: "string";
 }
 
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
  */
-export interface ListPromptsRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "prompts/list"
-  params?: PaginatedRequestParams
+export interface ListPromptsRequest extends PaginatedRequest {
+  method: "prompts/list";
 }
 
 /**
  * The server's response to a prompts/list request from the client.
  */
-export interface ListPromptsResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  prompts: Prompt[]
+export interface ListPromptsResult extends PaginatedResult {
+  prompts: Prompt[];
 }
 
 /**
  * Sent from the client to request a list of resource templates the server has.
  */
-export interface ListResourceTemplatesRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/templates/list"
-  params?: PaginatedRequestParams
+export interface ListResourceTemplatesRequest extends PaginatedRequest {
+  method: "resources/templates/list";
 }
 
 /**
  * The server's response to a resources/templates/list request from the client.
  */
-export interface ListResourceTemplatesResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  resourceTemplates: ResourceTemplate[]
+export interface ListResourceTemplatesResult extends PaginatedResult {
+  resourceTemplates: ResourceTemplate[];
 }
 
 /**
  * Sent from the client to request a list of resources the server has.
  */
-export interface ListResourcesRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/list"
-  params?: PaginatedRequestParams
+export interface ListResourcesRequest extends PaginatedRequest {
+  method: "resources/list";
 }
 
 /**
  * The server's response to a resources/list request from the client.
  */
-export interface ListResourcesResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  resources: Resource[]
+export interface ListResourcesResult extends PaginatedResult {
+  resources: Resource[];
 }
 
 /**
@@ -1191,11 +899,9 @@ export interface ListResourcesResult {
  * This request is typically used when the server needs to understand the file system
  * structure or access specific locations that the client has permission to read from.
  */
-export interface ListRootsRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "roots/list"
-  params?: RequestParams
+export interface ListRootsRequest extends JSONRPCRequest {
+  method: "roots/list";
+  params?: RequestParams;
 }
 
 /**
@@ -1203,70 +909,36 @@ export interface ListRootsRequest {
  * This result contains an array of Root objects, each representing a root directory
  * or file that the server can operate on.
  */
-export interface ListRootsResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  roots: Root[]
+export interface ListRootsResult extends Result {
+  roots: Root[];
 }
 
 /**
  * A request to retrieve a list of tasks.
  */
-export interface ListTasksRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tasks/list"
-  params?: PaginatedRequestParams
+export interface ListTasksRequest extends PaginatedRequest {
+  method: "tasks/list";
 }
 
 /**
  * The response to a tasks/list request.
  */
-export interface ListTasksResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  tasks: Task[]
+export interface ListTasksResult extends PaginatedResult {
+  tasks: Task[];
 }
 
 /**
  * Sent from the client to request a list of tools the server has.
  */
-export interface ListToolsRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tools/list"
-  params?: PaginatedRequestParams
+export interface ListToolsRequest extends PaginatedRequest {
+  method: "tools/list";
 }
 
 /**
  * The server's response to a tools/list request from the client.
  */
-export interface ListToolsResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  tools: Tool[]
+export interface ListToolsResult extends PaginatedResult {
+  tools: Tool[];
 }
 
 /**
@@ -1275,39 +947,32 @@ export interface ListToolsResult {
  * These map to syslog message severities, as specified in RFC-5424:
  * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
  */
-export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning")
+export type LoggingLevel = "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
 
 /**
  * JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
  */
-export interface LoggingMessageNotification {
-  jsonrpc: "2.0"
-  method: "notifications/message"
-  params: LoggingMessageNotificationParams
+export interface LoggingMessageNotification extends JSONRPCNotification {
+  method: "notifications/message";
+  params: LoggingMessageNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/message` notification.
  */
-export interface LoggingMessageNotificationParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface LoggingMessageNotificationParams extends NotificationParams {
   /**
    * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
    */
-  data: unknown
+  data: unknown;
   /**
    * The severity of this log message.
    */
-  level: LoggingLevel
+  level: LoggingLevel;
   /**
    * An optional name of the logger issuing this message.
    */
-  logger?: string
+  logger?: string;
 }
 
 /**
@@ -1328,7 +993,7 @@ export interface ModelHint {
    * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
    *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
    */
-  name?: string
+  name?: string;
 }
 
 /**
@@ -1350,7 +1015,7 @@ export interface ModelPreferences {
    * is not important, while a value of 1 means cost is the most important
    * factor.
    */
-  costPriority?: number
+  costPriority?: number;
   /**
    * Optional hints to use for model selection.
    *
@@ -1360,28 +1025,28 @@ export interface ModelPreferences {
    * The client SHOULD prioritize these hints over the numeric priorities, but
    * MAY still use the priorities to select from ambiguous matches.
    */
-  hints?: ModelHint[]
+  hints?: ModelHint[];
   /**
    * How much to prioritize intelligence and capabilities when selecting a
    * model. A value of 0 means intelligence is not important, while a value of 1
    * means intelligence is the most important factor.
    */
-  intelligencePriority?: number
+  intelligencePriority?: number;
   /**
    * How much to prioritize sampling speed (latency) when selecting a model. A
    * value of 0 means speed is not important, while a value of 1 means speed is
    * the most important factor.
    */
-  speedPriority?: number
+  speedPriority?: number;
 }
 
-export type MultiSelectEnumSchema = (UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema)
+export type MultiSelectEnumSchema = UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema;
 
 export interface Notification {
-  method: string
+  method: string;
   params?: {
-    [k: string]: unknown
-  }
+    [key: string]: any;
+  };
 }
 
 export interface NotificationParams {
@@ -1389,198 +1054,131 @@ export interface NotificationParams {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
 }
 
 export interface NumberSchema {
-  default?: number
-  description?: string
-  maximum?: number
-  minimum?: number
-  title?: string
-  type: ("integer" | "number")
+  default?: number;
+  description?: string;
+  maximum?: number;
+  minimum?: number;
+  title?: string;
+  type: "integer" | "number";
 }
 
-export interface PaginatedRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: string
-  params?: PaginatedRequestParams
+export interface PaginatedRequest extends JSONRPCRequest {
+  params?: PaginatedRequestParams;
 }
 
 /**
  * Common parameters for paginated requests.
  */
-export interface PaginatedRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface PaginatedRequestParams extends RequestParams {
   /**
    * An opaque token representing the current pagination position.
    * If provided, the server should return results starting after this cursor.
    */
-  cursor?: string
+  cursor?: string;
 }
 
-export interface PaginatedResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface PaginatedResult extends Result {
   /**
    * An opaque token representing the pagination position after the last returned result.
    * If present, there may be more results available.
    */
-  nextCursor?: string
+  nextCursor?: string;
 }
 
 /**
  * A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
  */
-export interface PingRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "ping"
-  params?: RequestParams
+export interface PingRequest extends JSONRPCRequest {
+  method: "ping";
+  params?: RequestParams;
 }
 
 /**
  * Restricted schema definitions that only allow primitive types
  * without nested objects or arrays.
  */
-export type PrimitiveSchemaDefinition = (StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema)
+export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema;
 
 /**
  * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
  */
-export interface ProgressNotification {
-  jsonrpc: "2.0"
-  method: "notifications/progress"
-  params: ProgressNotificationParams
+export interface ProgressNotification extends JSONRPCNotification {
+  method: "notifications/progress";
+  params: ProgressNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/progress` notification.
  */
-export interface ProgressNotificationParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface ProgressNotificationParams extends NotificationParams {
   /**
    * An optional message describing the current progress.
    */
-  message?: string
+  message?: string;
   /**
    * The progress thus far. This should increase every time progress is made, even if the total is unknown.
    */
-  progress: number
+  progress: number;
   /**
    * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
    */
-  progressToken: ProgressToken
+  progressToken: ProgressToken;
   /**
    * Total number of items to process (or total progress required), if known.
    */
-  total?: number
+  total?: number;
 }
 
 /**
  * A progress token, used to associate progress notifications with the original request.
  */
-export type ProgressToken = (string | number)
+export type ProgressToken = string | number;
 
 /**
  * A prompt or prompt template that the server offers.
  */
-export interface Prompt {
+export interface Prompt extends BaseMetadata, Icons {
   /**
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * A list of arguments to use for templating the prompt.
    */
-  arguments?: PromptArgument[]
+  arguments?: PromptArgument[];
   /**
    * An optional description of what this prompt provides
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  description?: string;
 }
 
 /**
  * Describes an argument that a prompt can accept.
  */
-export interface PromptArgument {
+export interface PromptArgument extends BaseMetadata {
   /**
    * A human-readable description of the argument.
    */
-  description?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
+  description?: string;
   /**
    * Whether this argument must be provided.
    */
-  required?: boolean
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  required?: boolean;
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
  */
-export interface PromptListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/prompts/list_changed"
-  params?: NotificationParams
+export interface PromptListChangedNotification extends JSONRPCNotification {
+  method: "notifications/prompts/list_changed";
+  params?: NotificationParams;
 }
 
 /**
@@ -1590,71 +1188,36 @@ export interface PromptListChangedNotification {
  * resources from the MCP server.
  */
 export interface PromptMessage {
-  content: ContentBlock
-  role: Role
+  content: ContentBlock;
+  role: Role;
 }
 
 /**
  * Identifies a prompt.
  */
-export interface PromptReference {
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
-  type: "ref/prompt"
+export interface PromptReference extends BaseMetadata {
+  type: "ref/prompt";
 }
 
 /**
  * Sent from the client to the server, to read a specific resource URI.
  */
-export interface ReadResourceRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/read"
-  params: ReadResourceRequestParams
+export interface ReadResourceRequest extends JSONRPCRequest {
+  method: "resources/read";
+  params: ReadResourceRequestParams;
 }
 
 /**
  * Parameters for a `resources/read` request.
  */
-export interface ReadResourceRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
-  /**
-   * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-   */
-  uri: string
+export interface ReadResourceRequestParams extends ResourceRequestParams {
 }
 
 /**
  * The server's response to a resources/read request from the client.
  */
-export interface ReadResourceResult {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  contents: (TextResourceContents | BlobResourceContents)[]
+export interface ReadResourceResult extends Result {
+  contents: (TextResourceContents | BlobResourceContents)[];
 }
 
 /**
@@ -1665,20 +1228,20 @@ export interface RelatedTaskMetadata {
   /**
    * The task identifier this message is associated with.
    */
-  taskId: string
+  taskId: string;
 }
 
 export interface Request {
-  method: string
+  method: string;
   params?: {
-    [k: string]: unknown
-  }
+    [key: string]: any;
+  };
 }
 
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
  */
-export type RequestId = (string | number)
+export type RequestId = string | number;
 
 /**
  * Common params for any request.
@@ -1691,70 +1254,45 @@ export interface RequestParams {
     /**
      * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
      */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+    progressToken?: ProgressToken;
+    [key: string]: unknown;
+  };
 }
 
 /**
  * A known resource that the server is capable of reading.
  */
-export interface Resource {
+export interface Resource extends BaseMetadata, Icons {
   /**
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * A description of what this resource represents.
    *
    * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
+  description?: string;
   /**
    * The MIME type of this resource, if known.
    */
-  mimeType?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
+  mimeType?: string;
   /**
    * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
    *
    * This can be used by Hosts to display file sizes and estimate context window usage.
    */
-  size?: number
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  size?: number;
   /**
    * The URI of this resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
@@ -1765,16 +1303,16 @@ export interface ResourceContents {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * The MIME type of this resource, if known.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * The URI of this resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
@@ -1782,183 +1320,85 @@ export interface ResourceContents {
  *
  * Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
  */
-export interface ResourceLink {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * Optional annotations for the client.
-   */
-  annotations?: Annotations
-  /**
-   * A description of what this resource represents.
-   *
-   * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-   */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
-   *
-   * This can be used by Hosts to display file sizes and estimate context window usage.
-   */
-  size?: number
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
-  type: "resource_link"
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+export interface ResourceLink extends Resource {
+  type: "resource_link";
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
  */
-export interface ResourceListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/resources/list_changed"
-  params?: NotificationParams
+export interface ResourceListChangedNotification extends JSONRPCNotification {
+  method: "notifications/resources/list_changed";
+  params?: NotificationParams;
 }
 
 /**
  * Common parameters when working with resources.
  */
-export interface ResourceRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface ResourceRequestParams extends RequestParams {
   /**
    * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * A template description for resources available on the server.
  */
-export interface ResourceTemplate {
+export interface ResourceTemplate extends BaseMetadata, Icons {
   /**
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * A description of what this template is for.
    *
    * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
+  description?: string;
   /**
    * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
    */
-  mimeType?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  mimeType?: string;
   /**
    * A URI template (according to RFC 6570) that can be used to construct resource URIs.
    */
-  uriTemplate: string
+  uriTemplate: string;
 }
 
 /**
  * A reference to a resource or resource template definition.
  */
 export interface ResourceTemplateReference {
-  type: "ref/resource"
+  type: "ref/resource";
   /**
    * The URI or URI template of the resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
  */
-export interface ResourceUpdatedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/resources/updated"
-  params: ResourceUpdatedNotificationParams
+export interface ResourceUpdatedNotification extends JSONRPCNotification {
+  method: "notifications/resources/updated";
+  params: ResourceUpdatedNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/resources/updated` notification.
  */
-export interface ResourceUpdatedNotificationParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
+export interface ResourceUpdatedNotificationParams extends NotificationParams {
   /**
    * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
    */
-  uri: string
+  uri: string;
 }
 
 export interface Result {
@@ -1966,15 +1406,15 @@ export interface Result {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
-  [k: string]: unknown
+    [key: string]: unknown;
+  };
+  [key: string]: unknown;
 }
 
 /**
  * The sender or recipient of messages and data in a conversation.
  */
-export type Role = ("assistant" | "user")
+export type Role = "assistant" | "user";
 
 /**
  * Represents a root directory or file that the server can operate on.
@@ -1984,20 +1424,20 @@ export interface Root {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * An optional name for the root. This can be used to provide a human-readable
    * identifier for the root, which may be useful for display purposes or for
    * referencing the root in other parts of the application.
    */
-  name?: string
+  name?: string;
   /**
    * The URI identifying the root. This *must* start with file:// for now.
    * This restriction may be relaxed in future versions of the protocol to allow
    * other URI schemes.
    */
-  uri: string
+  uri: string;
 }
 
 /**
@@ -2005,10 +1445,9 @@ export interface Root {
  * This notification should be sent whenever the client adds, removes, or modifies any root.
  * The server should then request an updated list of roots using the ListRootsRequest.
  */
-export interface RootsListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/roots/list_changed"
-  params?: NotificationParams
+export interface RootsListChangedNotification extends JSONRPCNotification {
+  method: "notifications/roots/list_changed";
+  params?: NotificationParams;
 }
 
 /**
@@ -2019,13 +1458,13 @@ export interface SamplingMessage {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
-  content: (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[])
-  role: Role
+    [key: string]: unknown;
+  };
+  content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[];
+  role: Role;
 }
 
-export type SamplingMessageContentBlock = (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent)
+export type SamplingMessageContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
 
 /**
  * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -2034,23 +1473,17 @@ export interface ServerCapabilities {
   /**
    * Present if the server supports argument autocompletion suggestions.
    */
-  completions?: {
-    [k: string]: unknown
-  }
+  completions?: object;
   /**
    * Experimental, non-standard capabilities that the server supports.
    */
   experimental?: {
-    [k: string]: {
-      [k: string]: unknown
-    }
-  }
+    [key: string]: object;
+  };
   /**
    * Present if the server supports sending log messages to the client.
    */
-  logging?: {
-    [k: string]: unknown
-  }
+  logging?: object;
   /**
    * Present if the server offers any prompt templates.
    */
@@ -2058,8 +1491,8 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the prompt list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
   /**
    * Present if the server offers any resources to read.
    */
@@ -2067,12 +1500,12 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the resource list.
      */
-    listChanged?: boolean
+    listChanged?: boolean;
     /**
      * Whether this server supports subscribing to resource updates.
      */
-    subscribe?: boolean
-  }
+    subscribe?: boolean;
+  };
   /**
    * Present if the server supports task-augmented requests.
    */
@@ -2080,15 +1513,11 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports tasks/cancel.
      */
-    cancel?: {
-      [k: string]: unknown
-    }
+    cancel?: object;
     /**
      * Whether this server supports tasks/list.
      */
-    list?: {
-      [k: string]: unknown
-    }
+    list?: object;
     /**
      * Specifies which request types can be augmented with tasks.
      */
@@ -2100,12 +1529,10 @@ export interface ServerCapabilities {
         /**
          * Whether the server supports task-augmented tools/call requests.
          */
-        call?: {
-          [k: string]: unknown
-        }
-      }
-    }
-  }
+        call?: object;
+      };
+    };
+  };
   /**
    * Present if the server offers any tools to call.
    */
@@ -2113,86 +1540,58 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the tool list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
 }
 
-export type ServerNotification = (CancelledNotification | ProgressNotification | ResourceListChangedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | TaskStatusNotification | LoggingMessageNotification | ElicitationCompleteNotification)
+export type ServerNotification = CancelledNotification | ProgressNotification | ResourceListChangedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | TaskStatusNotification | LoggingMessageNotification | ElicitationCompleteNotification;
 
-export type ServerRequest = (PingRequest | GetTaskRequest | GetTaskPayloadRequest | CancelTaskRequest | ListTasksRequest | CreateMessageRequest | ListRootsRequest | ElicitRequest)
+export type ServerRequest = PingRequest | GetTaskRequest | GetTaskPayloadRequest | CancelTaskRequest | ListTasksRequest | CreateMessageRequest | ListRootsRequest | ElicitRequest;
 
-export type ServerResult = (Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CompleteResult)
+export type ServerResult = Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CompleteResult;
 
 /**
  * A request from the client to the server, to enable or adjust logging.
  */
-export interface SetLevelRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "logging/setLevel"
-  params: SetLevelRequestParams
+export interface SetLevelRequest extends JSONRPCRequest {
+  method: "logging/setLevel";
+  params: SetLevelRequestParams;
 }
 
 /**
  * Parameters for a `logging/setLevel` request.
  */
-export interface SetLevelRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface SetLevelRequestParams extends RequestParams {
   /**
    * The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
    */
-  level: LoggingLevel
+  level: LoggingLevel;
 }
 
-export type SingleSelectEnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema)
+export type SingleSelectEnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
 
 export interface StringSchema {
-  default?: string
-  description?: string
-  format?: ("date" | "date-time" | "email" | "uri")
-  maxLength?: number
-  minLength?: number
-  title?: string
-  type: "string"
+  default?: string;
+  description?: string;
+  format?: "date" | "date-time" | "email" | "uri";
+  maxLength?: number;
+  minLength?: number;
+  title?: string;
+  type: "string";
 }
 
 /**
  * Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
  */
-export interface SubscribeRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/subscribe"
-  params: SubscribeRequestParams
+export interface SubscribeRequest extends JSONRPCRequest {
+  method: "resources/subscribe";
+  params: SubscribeRequestParams;
 }
 
 /**
  * Parameters for a `resources/subscribe` request.
  */
-export interface SubscribeRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
-  /**
-   * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-   */
-  uri: string
+export interface SubscribeRequestParams extends ResourceRequestParams {
 }
 
 /**
@@ -2202,19 +1601,19 @@ export interface Task {
   /**
    * ISO 8601 timestamp when the task was created.
    */
-  createdAt: string
+  createdAt: string;
   /**
    * ISO 8601 timestamp when the task was last updated.
    */
-  lastUpdatedAt: string
+  lastUpdatedAt: string;
   /**
    * Suggested polling interval in milliseconds.
    */
-  pollInterval?: number
+  pollInterval?: number;
   /**
    * Current task state.
    */
-  status: TaskStatus
+  status: TaskStatus;
   /**
    * Optional human-readable message describing the current task state.
    * This can provide context for any status, including:
@@ -2222,31 +1621,21 @@ export interface Task {
    * - Summaries for "completed" status
    * - Diagnostic information for "failed" status (e.g., error details, what went wrong)
    */
-  statusMessage?: string
+  statusMessage?: string;
   /**
    * The task identifier.
    */
-  taskId: string
+  taskId: string;
   /**
    * Actual retention duration from creation in milliseconds, null for unlimited.
    */
-  ttl: (number | null)
+  ttl: number | null;
 }
 
 /**
  * Common params for any task-augmented request.
  */
-export interface TaskAugmentedRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
+export interface TaskAugmentedRequestParams extends RequestParams {
   /**
    * If specified, the caller is requesting task-augmented execution for this request.
    * The request will return a CreateTaskResult immediately, and the actual result can be
@@ -2255,7 +1644,7 @@ export interface TaskAugmentedRequestParams {
    * Task augmentation is subject to capability negotiation - receivers MUST declare support
    * for task augmentation of specific request types in their capabilities.
    */
-  task?: TaskMetadata
+  task?: TaskMetadata;
 }
 
 /**
@@ -2266,27 +1655,26 @@ export interface TaskMetadata {
   /**
    * Requested duration in milliseconds to retain task from creation.
    */
-  ttl?: number
+  ttl?: number;
 }
 
 /**
  * The status of a task.
  */
-export type TaskStatus = ("cancelled" | "completed" | "failed" | "input_required" | "working")
+export type TaskStatus = "cancelled" | "completed" | "failed" | "input_required" | "working";
 
 /**
  * An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
  */
-export interface TaskStatusNotification {
-  jsonrpc: "2.0"
-  method: "notifications/tasks/status"
-  params: TaskStatusNotificationParams
+export interface TaskStatusNotification extends JSONRPCNotification {
+  method: "notifications/tasks/status";
+  params: TaskStatusNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/tasks/status` notification.
  */
-export type TaskStatusNotificationParams = (NotificationParams & Task)
+export type TaskStatusNotificationParams = NotificationParams & Task;
 
 /**
  * Text provided to or from an LLM.
@@ -2296,38 +1684,24 @@ export interface TextContent {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * The text content of the message.
    */
-  text: string
-  type: "text"
+  text: string;
+  type: "text";
 }
 
-export interface TextResourceContents {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    [k: string]: unknown
-  }
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
+export interface TextResourceContents extends ResourceContents {
   /**
    * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
    */
-  text: string
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+  text: string;
 }
 
 /**
@@ -2337,11 +1711,11 @@ export interface TitledMultiSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string[]
+  default?: string[];
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Schema for array items with enum options and display labels.
    */
@@ -2353,26 +1727,26 @@ export interface TitledMultiSelectEnumSchema {
       /**
        * The constant enum value.
        */
-      const: string
+      const: string;
       /**
        * Display title for this option.
        */
-      title: string
-    }[]
-  }
+      title: string;
+    }[];
+  };
   /**
    * Maximum number of items to select.
    */
-  maxItems?: number
+  maxItems?: number;
   /**
    * Minimum number of items to select.
    */
-  minItems?: number
+  minItems?: number;
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "array"
+  title?: string;
+  type: "array";
 }
 
 /**
@@ -2382,11 +1756,11 @@ export interface TitledSingleSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string
+  default?: string;
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Array of enum options with values and display labels.
    */
@@ -2394,74 +1768,56 @@ export interface TitledSingleSelectEnumSchema {
     /**
      * The enum value.
      */
-    const: string
+    const: string;
     /**
      * Display label for this option.
      */
-    title: string
-  }[]
+    title: string;
+  }[];
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "string"
+  title?: string;
+  type: "string";
 }
 
 /**
  * Definition for a tool the client can call.
  */
-export interface Tool {
+export interface Tool extends BaseMetadata, Icons {
   /**
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * Optional additional tool information.
    *
    * Display name precedence order is: title, annotations.title, then name.
    */
-  annotations?: ToolAnnotations
+  annotations?: ToolAnnotations;
   /**
    * A human-readable description of the tool.
    *
    * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
    */
-  description?: string
+  description?: string;
   /**
    * Execution-related properties for this tool.
    */
-  execution?: ToolExecution
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
+  execution?: ToolExecution;
   /**
    * A JSON Schema object defining the expected parameters for the tool.
    */
   inputSchema: {
-    $schema?: string
+    $schema?: string;
     properties?: {
-      [k: string]: {
-        [k: string]: unknown
-      }
-    }
-    required?: string[]
-    type: "object"
-  }
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
+      [key: string]: object;
+    };
+    required?: string[];
+    type: "object";
+  };
   /**
    * An optional JSON Schema object defining the structure of the tool's output returned in
    * the structuredContent field of a CallToolResult.
@@ -2470,24 +1826,13 @@ export interface Tool {
    * Currently restricted to type: "object" at the root level.
    */
   outputSchema?: {
-    $schema?: string
+    $schema?: string;
     properties?: {
-      [k: string]: {
-        [k: string]: unknown
-      }
-    }
-    required?: string[]
-    type: "object"
-  }
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for Tool,
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+      [key: string]: object;
+    };
+    required?: string[];
+    type: "object";
+  };
 }
 
 /**
@@ -2509,7 +1854,7 @@ export interface ToolAnnotations {
    *
    * Default: true
    */
-  destructiveHint?: boolean
+  destructiveHint?: boolean;
   /**
    * If true, calling the tool repeatedly with the same arguments
    * will have no additional effect on its environment.
@@ -2518,7 +1863,7 @@ export interface ToolAnnotations {
    *
    * Default: false
    */
-  idempotentHint?: boolean
+  idempotentHint?: boolean;
   /**
    * If true, this tool may interact with an "open world" of external
    * entities. If false, the tool's domain of interaction is closed.
@@ -2527,17 +1872,17 @@ export interface ToolAnnotations {
    *
    * Default: true
    */
-  openWorldHint?: boolean
+  openWorldHint?: boolean;
   /**
    * If true, the tool does not modify its environment.
    *
    * Default: false
    */
-  readOnlyHint?: boolean
+  readOnlyHint?: boolean;
   /**
    * A human-readable title for the tool.
    */
-  title?: string
+  title?: string;
 }
 
 /**
@@ -2550,7 +1895,7 @@ export interface ToolChoice {
    * - "required": Model MUST use at least one tool before completing
    * - "none": Model MUST NOT use any tools
    */
-  mode?: ("auto" | "none" | "required")
+  mode?: "auto" | "none" | "required";
 }
 
 /**
@@ -2568,16 +1913,15 @@ export interface ToolExecution {
    *
    * Default: "forbidden"
    */
-  taskSupport?: ("forbidden" | "optional" | "required")
+  taskSupport?: "forbidden" | "optional" | "required";
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
  */
-export interface ToolListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/tools/list_changed"
-  params?: NotificationParams
+export interface ToolListChangedNotification extends JSONRPCNotification {
+  method: "notifications/tools/list_changed";
+  params?: NotificationParams;
 }
 
 /**
@@ -2591,37 +1935,37 @@ export interface ToolResultContent {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * The unstructured result content of the tool use.
    *
    * This has the same format as CallToolResult.content and can include text, images,
    * audio, resource links, and embedded resources.
    */
-  content: ContentBlock[]
+  content: ContentBlock[];
   /**
    * Whether the tool use resulted in an error.
    *
    * If true, the content typically describes the error that occurred.
    * Default: false
    */
-  isError?: boolean
+  isError?: boolean;
   /**
    * An optional structured result object.
    *
    * If the tool defined an outputSchema, this SHOULD conform to that schema.
    */
   structuredContent?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * The ID of the tool use this result corresponds to.
    *
    * This MUST match the ID from a previous ToolUseContent.
    */
-  toolUseId: string
-  type: "tool_result"
+  toolUseId: string;
+  type: "tool_result";
 }
 
 /**
@@ -2635,70 +1979,54 @@ export interface ToolUseContent {
    * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
    */
   _meta?: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * A unique identifier for this tool use.
    *
    * This ID is used to match tool results to their corresponding tool uses.
    */
-  id: string
+  id: string;
   /**
    * The arguments to pass to the tool, conforming to the tool's input schema.
    */
   input: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * The name of the tool to call.
    */
-  name: string
-  type: "tool_use"
+  name: string;
+  type: "tool_use";
 }
 
 /**
  * An error response that indicates that the server requires the client to provide additional information via an elicitation request.
  */
 export interface URLElicitationRequiredError {
-  error: (Error & {
-      code: -32042
-      data: {
-        elicitations: ElicitRequestURLParams[]
-        [k: string]: unknown
-      }
-  })
-  id?: RequestId
-  jsonrpc: "2.0"
+  error: Error & {
+    code: -32042;
+    data: {
+      elicitations: ElicitRequestURLParams[];
+      [key: string]: unknown;
+    };
+  };
+  id?: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
  * Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
  */
-export interface UnsubscribeRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/unsubscribe"
-  params: UnsubscribeRequestParams
+export interface UnsubscribeRequest extends JSONRPCRequest {
+  method: "resources/unsubscribe";
+  params: UnsubscribeRequestParams;
 }
 
 /**
  * Parameters for a `resources/unsubscribe` request.
  */
-export interface UnsubscribeRequestParams {
-  /**
-   * See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-   */
-  _meta?: {
-    /**
-     * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
-     */
-    progressToken?: ProgressToken
-    [k: string]: unknown
-  }
-  /**
-   * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-   */
-  uri: string
+export interface UnsubscribeRequestParams extends ResourceRequestParams {
 }
 
 /**
@@ -2708,11 +2036,11 @@ export interface UntitledMultiSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string[]
+  default?: string[];
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Schema for the array items.
    */
@@ -2720,22 +2048,22 @@ export interface UntitledMultiSelectEnumSchema {
     /**
      * Array of enum values to choose from.
      */
-    enum: string[]
-    type: "string"
-  }
+    enum: string[];
+    type: "string";
+  };
   /**
    * Maximum number of items to select.
    */
-  maxItems?: number
+  maxItems?: number;
   /**
    * Minimum number of items to select.
    */
-  minItems?: number
+  minItems?: number;
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "array"
+  title?: string;
+  type: "array";
 }
 
 /**
@@ -2745,18 +2073,18 @@ export interface UntitledSingleSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string
+  default?: string;
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Array of enum values to choose from.
    */
-  enum: string[]
+  enum: string[];
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "string"
+  title?: string;
+  type: "string";
 }

@@ -2,6 +2,7 @@
 // Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // TypeScript types: one export per definition of the version's schema.json, named as the definition.
+// Index signatures, `object` and `extends` as the spec's schema.ts writes them (sha256 742750af0bb8c716e7030c4977c992b55d1adc4407e9e66997db5846baedc2cd).
 
 /**
  * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -12,7 +13,7 @@ export interface Annotations {
    *
    * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
    */
-  audience?: Role[]
+  audience?: Role[];
   /**
    * The moment the resource was last modified, as an ISO 8601 formatted string.
    *
@@ -21,7 +22,7 @@ export interface Annotations {
    * Examples: last activity timestamp in an open file, timestamp when the resource
    * was attached, etc.
    */
-  lastModified?: string
+  lastModified?: string;
   /**
    * Describes how important this data is for operating the server.
    *
@@ -29,27 +30,27 @@ export interface Annotations {
    * effectively required, while 0 means "least important," and indicates that
    * the data is entirely optional.
    */
-  priority?: number
+  priority?: number;
 }
 
 /**
  * Audio provided to or from an LLM.
  */
 export interface AudioContent {
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * The base64-encoded audio data.
    */
-  data: string
+  data: string;
   /**
    * The MIME type of the audio. Different providers may support different audio types.
    */
-  mimeType: string
-  type: "audio"
+  mimeType: string;
+  type: "audio";
 }
 
 /**
@@ -59,7 +60,7 @@ export interface BaseMetadata {
   /**
    * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
    */
-  name: string
+  name: string;
   /**
    * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
    * even by those unfamiliar with domain-specific terminology.
@@ -68,37 +69,27 @@ export interface BaseMetadata {
    * where `annotations.title` should be given precedence over using `name`,
    * if present).
    */
-  title?: string
+  title?: string;
 }
 
-export interface BlobResourceContents {
-  _meta?: MetaObject
+export interface BlobResourceContents extends ResourceContents {
   /**
    * A base64-encoded string representing the binary data of the item.
    */
-  blob: string
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+  blob: string;
 }
 
 export interface BooleanSchema {
-  default?: boolean
-  description?: string
-  title?: string
-  type: "boolean"
+  default?: boolean;
+  description?: string;
+  title?: string;
+  type: "boolean";
 }
 
 /**
  * A result that supports a time-to-live (TTL) hint for client-side caching.
  */
-export interface CacheableResult {
-  _meta?: ResultMetaObject
+export interface CacheableResult extends Result {
   /**
    * Indicates the intended scope of the cached response, analogous to HTTP
    * `Cache-Control: public` vs `Cache-Control: private`.
@@ -111,17 +102,7 @@ export interface CacheableResult {
    *   authorization contexts (e.g., a different access token requires a
    *   different cache).
    */
-  cacheScope: ("private" | "public")
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+  cacheScope: "private" | "public";
   /**
    * A hint from the server indicating how long (in milliseconds) the
    * client MAY cache this response before re-fetching. Semantics are
@@ -132,47 +113,41 @@ export interface CacheableResult {
    * - If positive, the client SHOULD consider the result fresh for this many
    *   milliseconds after receiving the response.
    */
-  ttlMs: number
+  ttlMs: number;
 }
 
 /**
  * Used by the client to invoke a tool provided by the server.
  */
-export interface CallToolRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tools/call"
-  params: CallToolRequestParams
+export interface CallToolRequest extends JSONRPCRequest {
+  method: "tools/call";
+  params: CallToolRequestParams;
 }
 
 /**
  * Parameters for a `tools/call` request.
  */
-export interface CallToolRequestParams {
-  _meta: RequestMetaObject
+export interface CallToolRequestParams extends InputResponseRequestParams {
   /**
    * Arguments to use for the tool call.
    */
   arguments?: {
-    [k: string]: unknown
-  }
-  inputResponses?: InputResponses
+    [key: string]: unknown;
+  };
   /**
    * The name of the tool.
    */
-  name: string
-  requestState?: string
+  name: string;
 }
 
 /**
  * The result returned by the server for a {@link CallToolRequesttools/call} request.
  */
-export interface CallToolResult {
-  _meta?: ResultMetaObject
+export interface CallToolResult extends Result {
   /**
    * A list of content objects that represent the unstructured result of the tool call.
    */
-  content: ContentBlock[]
+  content: ContentBlock[];
   /**
    * Whether the tool call ended in an error.
    *
@@ -187,33 +162,21 @@ export interface CallToolResult {
    * server does not support tool calls, or any other exceptional conditions,
    * should be reported as an MCP error response.
    */
-  isError?: boolean
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+  isError?: boolean;
   /**
    * An optional JSON value that represents the structured result of the tool call.
    *
    * This can be any JSON value (object, array, string, number, boolean, or null)
    * that conforms to the tool's outputSchema if one is defined.
    */
-  structuredContent?: unknown
+  structuredContent?: unknown;
 }
 
 /**
  * A successful response from the server for a {@link CallToolRequesttools/call} request.
  */
-export interface CallToolResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: (InputRequiredResult | CallToolResult)
+export interface CallToolResultResponse extends JSONRPCResultResponse {
+  result: InputRequiredResult | CallToolResult;
 }
 
 /**
@@ -225,27 +188,25 @@ export interface CallToolResultResponse {
  *
  * This notification indicates that the result will be unused, so any associated processing SHOULD cease.
  */
-export interface CancelledNotification {
-  jsonrpc: "2.0"
-  method: "notifications/cancelled"
-  params: CancelledNotificationParams
+export interface CancelledNotification extends JSONRPCNotification {
+  method: "notifications/cancelled";
+  params: CancelledNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/cancelled` notification.
  */
-export interface CancelledNotificationParams {
-  _meta?: NotificationMetaObject
+export interface CancelledNotificationParams extends NotificationParams {
   /**
    * An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
    */
-  reason?: string
+  reason?: string;
   /**
    * The ID of the request to cancel.
    *
    * This MUST correspond to the ID of a request the client previously issued.
    */
-  requestId: RequestId
+  requestId: RequestId;
 }
 
 /**
@@ -256,15 +217,15 @@ export interface ClientCapabilities {
    * Present if the client supports elicitation from the server.
    */
   elicitation?: {
-    form?: JSONObject
-    url?: JSONObject
-  }
+    form?: JSONObject;
+    url?: JSONObject;
+  };
   /**
    * Experimental, non-standard capabilities that the client supports.
    */
   experimental?: {
-    [k: string]: JSONObject
-  }
+    [key: string]: JSONObject;
+  };
   /**
    * Optional MCP extensions that the client supports. Keys are extension identifiers
    * (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
@@ -274,13 +235,12 @@ export interface ClientCapabilities {
    * mandatory prefix.
    */
   extensions?: {
-    [k: string]: JSONObject
-  }
+    [key: string]: JSONObject;
+  };
   /**
    * Present if the client supports listing roots.
    */
-  roots?: {
-  }
+  roots?: {};
   /**
    * Present if the client supports sampling from an LLM.
    */
@@ -289,12 +249,12 @@ export interface ClientCapabilities {
      * Whether the client supports context inclusion via `includeContext` parameter.
      * If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
      */
-    context?: JSONObject
+    context?: JSONObject;
     /**
      * Whether the client supports tool use via `tools` and `toolChoice` parameters.
      */
-    tools?: JSONObject
-  }
+    tools?: JSONObject;
+  };
 }
 
 /**
@@ -307,33 +267,30 @@ export interface ClientCapabilities {
  * This notification indicates that the result will be unused, so any associated processing SHOULD cease.
  */
 export interface ClientNotification {
-  jsonrpc: "2.0"
-  method: "notifications/cancelled"
-  params: CancelledNotificationParams
+  jsonrpc: "2.0";
+  method: "notifications/cancelled";
+  params: CancelledNotificationParams;
 }
 
-export type ClientRequest = (DiscoverRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscriptionsListenRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | CompleteRequest)
+export type ClientRequest = DiscoverRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscriptionsListenRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | CompleteRequest;
 
 /**
  * Common result fields.
  */
-export type ClientResult = Result
+export type ClientResult = Result;
 
 /**
  * A request from the client to the server, to ask for completion options.
  */
-export interface CompleteRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "completion/complete"
-  params: CompleteRequestParams
+export interface CompleteRequest extends JSONRPCRequest {
+  method: "completion/complete";
+  params: CompleteRequestParams;
 }
 
 /**
  * Parameters for a `completion/complete` request.
  */
-export interface CompleteRequestParams {
-  _meta: RequestMetaObject
+export interface CompleteRequestParams extends RequestParams {
   /**
    * The argument's information
    */
@@ -341,12 +298,12 @@ export interface CompleteRequestParams {
     /**
      * The name of the argument
      */
-    name: string
+    name: string;
     /**
      * The value of the argument to use for completion matching.
      */
-    value: string
-  }
+    value: string;
+  };
   /**
    * Additional, optional context for completions
    */
@@ -355,62 +312,47 @@ export interface CompleteRequestParams {
      * Previously-resolved variables in a URI template or prompt.
      */
     arguments?: {
-      [k: string]: string
-    }
-  }
-  ref: (PromptReference | ResourceTemplateReference)
+      [key: string]: string;
+    };
+  };
+  ref: PromptReference | ResourceTemplateReference;
 }
 
 /**
  * The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
  */
-export interface CompleteResult {
-  _meta?: ResultMetaObject
+export interface CompleteResult extends Result {
   completion: {
     /**
      * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
      */
-    hasMore?: boolean
+    hasMore?: boolean;
     /**
      * The total number of completion options available. This can exceed the number of values actually sent in the response.
      */
-    total?: number
+    total?: number;
     /**
      * An array of completion values. Must not exceed 100 items.
-     *
-     * @maxItems 100
      */
-    values: string[]
-  }
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+    values: string[];
+  };
 }
 
 /**
  * A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
  */
-export interface CompleteResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: CompleteResult
+export interface CompleteResultResponse extends JSONRPCResultResponse {
+  result: CompleteResult;
 }
 
-export type ContentBlock = (TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 /**
  * A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
  */
 export interface CreateMessageRequest {
-  method: "sampling/createMessage"
-  params: CreateMessageRequestParams
+  method: "sampling/createMessage";
+  params: CreateMessageRequestParams;
 }
 
 /**
@@ -425,39 +367,39 @@ export interface CreateMessageRequestParams {
    * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
    * {@link ClientCapabilities.sampling.context}.
    */
-  includeContext?: ("allServers" | "none" | "thisServer")
+  includeContext?: "allServers" | "none" | "thisServer";
   /**
    * The requested maximum number of tokens to sample (to prevent runaway completions).
    *
    * The client MAY choose to sample fewer tokens than the requested maximum.
    */
-  maxTokens: number
-  messages: SamplingMessage[]
+  maxTokens: number;
+  messages: SamplingMessage[];
   /**
    * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
    */
-  metadata?: JSONObject
+  metadata?: JSONObject;
   /**
    * The server's preferences for which model to select. The client MAY ignore these preferences.
    */
-  modelPreferences?: ModelPreferences
-  stopSequences?: string[]
+  modelPreferences?: ModelPreferences;
+  stopSequences?: string[];
   /**
    * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
    */
-  systemPrompt?: string
-  temperature?: number
+  systemPrompt?: string;
+  temperature?: number;
   /**
    * Controls how the model uses tools.
    * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
    * Default is `{ mode: "auto" }`.
    */
-  toolChoice?: ToolChoice
+  toolChoice?: ToolChoice;
   /**
    * Tools that the model may use during generation.
    * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
    */
-  tools?: Tool[]
+  tools?: Tool[];
 }
 
 /**
@@ -465,14 +407,11 @@ export interface CreateMessageRequestParams {
  * The client should inform the user before returning the sampled message, to allow them
  * to inspect the response (human in the loop) and decide whether to allow the server to see it.
  */
-export interface CreateMessageResult {
-  _meta?: MetaObject
-  content: (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[])
+export interface CreateMessageResult extends SamplingMessage {
   /**
    * The name of the model that generated the message.
    */
-  model: string
-  role: Role
+  model: string;
   /**
    * The reason why sampling stopped, if known.
    *
@@ -484,13 +423,13 @@ export interface CreateMessageResult {
    *
    * This field is an open string to allow for provider-specific stop reasons.
    */
-  stopReason?: string
+  stopReason?: string;
 }
 
 /**
  * An opaque token used to represent a cursor for pagination.
  */
-export type Cursor = string
+export type Cursor = string;
 
 /**
  * A request from the client asking the server to advertise its supported
@@ -498,35 +437,19 @@ export type Cursor = string
  * implement `server/discover`. Clients **MAY** call it but are not required
  * to — version negotiation can also happen inline via per-request `_meta`.
  */
-export interface DiscoverRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "server/discover"
-  params: RequestParams
+export interface DiscoverRequest extends JSONRPCRequest {
+  method: "server/discover";
+  params: RequestParams;
 }
 
 /**
  * The result returned by the server for a {@link DiscoverRequestserver/discover} request.
  */
-export interface DiscoverResult {
-  _meta?: ResultMetaObject
-  /**
-   * Indicates the intended scope of the cached response, analogous to HTTP
-   * `Cache-Control: public` vs `Cache-Control: private`.
-   *
-   * - `"public"`: The response does not contain user-specific data. Any
-   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-   *   the response and serve it across authorization contexts.
-   * - `"private"`: The response MAY be cached and reused only within the
-   *   same authorization context. Caches MUST NOT be shared across
-   *   authorization contexts (e.g., a different access token requires a
-   *   different cache).
-   */
-  cacheScope: ("private" | "public")
+export interface DiscoverResult extends CacheableResult {
   /**
    * The capabilities of the server.
    */
-  capabilities: ServerCapabilities
+  capabilities: ServerCapabilities;
   /**
    * Natural-language guidance describing the server and its features.
    *
@@ -535,50 +458,27 @@ export interface DiscoverResult {
    * focus on information that helps the model use the server effectively
    * and should not duplicate information already in tool descriptions.
    */
-  instructions?: string
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+  instructions?: string;
   /**
    * MCP Protocol Versions this server supports. The client should choose a
    * version from this list for use in subsequent requests.
    */
-  supportedVersions: string[]
-  /**
-   * A hint from the server indicating how long (in milliseconds) the
-   * client MAY cache this response before re-fetching. Semantics are
-   * analogous to HTTP Cache-Control max-age.
-   *
-   * - If 0, The response SHOULD be considered immediately stale,
-   *   The client MAY re-fetch every time the result is needed.
-   * - If positive, the client SHOULD consider the result fresh for this many
-   *   milliseconds after receiving the response.
-   */
-  ttlMs: number
+  supportedVersions: string[];
 }
 
 /**
  * A successful response from the server for a {@link DiscoverRequestserver/discover} request.
  */
-export interface DiscoverResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: DiscoverResult
+export interface DiscoverResultResponse extends JSONRPCResultResponse {
+  result: DiscoverResult;
 }
 
 /**
  * A request from the server to elicit additional information from the user via the client.
  */
 export interface ElicitRequest {
-  method: "elicitation/create"
-  params: ElicitRequestParams
+  method: "elicitation/create";
+  params: ElicitRequestParams;
 }
 
 /**
@@ -588,29 +488,29 @@ export interface ElicitRequestFormParams {
   /**
    * The message to present to the user describing what information is being requested.
    */
-  message: string
+  message: string;
   /**
    * The elicitation mode.
    */
-  mode?: "form"
+  mode?: "form";
   /**
    * A restricted subset of JSON Schema.
    * Only top-level properties are allowed, without nesting.
    */
   requestedSchema: {
-    $schema?: string
+    $schema?: string;
     properties: {
-      [k: string]: PrimitiveSchemaDefinition
-    }
-    required?: string[]
-    type: "object"
-  }
+      [key: string]: PrimitiveSchemaDefinition;
+    };
+    required?: string[];
+    type: "object";
+  };
 }
 
 /**
  * The parameters for a request to elicit additional information from the user via the client.
  */
-export type ElicitRequestParams = (ElicitRequestFormParams | ElicitRequestURLParams)
+export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 
 /**
  * The parameters for a request to elicit information from the user via a URL in the client.
@@ -619,15 +519,15 @@ export interface ElicitRequestURLParams {
   /**
    * The message to present to the user explaining why the interaction is needed.
    */
-  message: string
+  message: string;
   /**
    * The elicitation mode.
    */
-  mode: "url"
+  mode: "url";
   /**
    * The URL that the user should navigate to.
    */
-  url: string
+  url: string;
 }
 
 /**
@@ -640,15 +540,15 @@ export interface ElicitResult {
    * - `"decline"`: User explicitly declined the action
    * - `"cancel"`: User dismissed without making an explicit choice
    */
-  action: ("accept" | "cancel" | "decline")
+  action: "accept" | "cancel" | "decline";
   /**
    * The submitted form data, only present when action is `"accept"` and mode was `"form"`.
    * Contains values matching the requested schema.
    * Omitted for out-of-band mode responses.
    */
   content?: {
-    [k: string]: string[] | string | number | boolean
-  }
+    [key: string]: string[] | (string | number | boolean);
+  };
 }
 
 /**
@@ -658,95 +558,77 @@ export interface ElicitResult {
  * of the LLM and/or the user.
  */
 export interface EmbeddedResource {
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
-  resource: (TextResourceContents | BlobResourceContents)
-  type: "resource"
+  annotations?: Annotations;
+  resource: TextResourceContents | BlobResourceContents;
+  type: "resource";
 }
 
 /**
  * Common result fields.
  */
-export type EmptyResult = Result
+export type EmptyResult = Result;
 
-export type EnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema)
+export type EnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema;
 
 export interface Error {
   /**
    * The error type that occurred.
    */
-  code: number
+  code: number;
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: unknown
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
-  message: string
+  message: string;
 }
 
 /**
  * Used by the client to get a prompt provided by the server.
  */
-export interface GetPromptRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "prompts/get"
-  params: GetPromptRequestParams
+export interface GetPromptRequest extends JSONRPCRequest {
+  method: "prompts/get";
+  params: GetPromptRequestParams;
 }
 
 /**
  * Parameters for a `prompts/get` request.
  */
-export interface GetPromptRequestParams {
-  _meta: RequestMetaObject
+export interface GetPromptRequestParams extends InputResponseRequestParams {
   /**
    * Arguments to use for templating the prompt.
    */
   arguments?: {
-    [k: string]: string
-  }
-  inputResponses?: InputResponses
+    [key: string]: string;
+  };
   /**
    * The name of the prompt or prompt template.
    */
-  name: string
-  requestState?: string
+  name: string;
 }
 
 /**
  * The result returned by the server for a {@link GetPromptRequestprompts/get} request.
  */
-export interface GetPromptResult {
-  _meta?: ResultMetaObject
+export interface GetPromptResult extends Result {
   /**
    * An optional description for the prompt.
    */
-  description?: string
-  messages: PromptMessage[]
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+  description?: string;
+  messages: PromptMessage[];
 }
 
 /**
  * A successful response from the server for a {@link GetPromptRequestprompts/get} request.
  */
-export interface GetPromptResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: (InputRequiredResult | GetPromptResult)
+export interface GetPromptResultResponse extends JSONRPCResultResponse {
+  result: InputRequiredResult | GetPromptResult;
 }
 
 /**
@@ -756,11 +638,11 @@ export interface GetPromptResultResponse {
  * status code MUST be `400 Bad Request`.
  */
 export interface HeaderMismatchError {
-  error: (Error & {
-      code: -32020
-  })
-  id?: RequestId
-  jsonrpc: "2.0"
+  error: Error & {
+    code: -32020;
+  };
+  id?: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
@@ -771,14 +653,14 @@ export interface Icon {
    * Optional MIME type override if the source MIME type is missing or generic.
    * For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * Optional array of strings that specify sizes at which the icon can be used.
    * Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
    *
    * If not provided, the client should assume that the icon can be used at any size.
    */
-  sizes?: string[]
+  sizes?: string[];
   /**
    * A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
    * `data:` URI with Base64-encoded image data.
@@ -789,7 +671,7 @@ export interface Icon {
    * Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
    * executable JavaScript.
    */
-  src: string
+  src: string;
   /**
    * Optional specifier for the theme this icon is designed for. `"light"` indicates
    * the icon is designed to be used with a light background, and `"dark"` indicates
@@ -797,7 +679,7 @@ export interface Icon {
    *
    * If not provided, the client should assume the icon can be used with any theme.
    */
-  theme?: ("dark" | "light")
+  theme?: "dark" | "light";
 }
 
 /**
@@ -815,33 +697,33 @@ export interface Icons {
    * - `image/svg+xml` - SVG images (scalable but requires security precautions)
    * - `image/webp` - WebP images (modern, efficient format)
    */
-  icons?: Icon[]
+  icons?: Icon[];
 }
 
 /**
  * An image provided to or from an LLM.
  */
 export interface ImageContent {
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * The base64-encoded image data.
    */
-  data: string
+  data: string;
   /**
    * The MIME type of the image. Different providers may support different image types.
    */
-  mimeType: string
-  type: "image"
+  mimeType: string;
+  type: "image";
 }
 
 /**
  * Describes the MCP implementation.
  */
-export interface Implementation {
+export interface Implementation extends BaseMetadata, Icons {
   /**
    * An optional human-readable description of what this implementation does.
    *
@@ -849,50 +731,25 @@ export interface Implementation {
    * and capabilities. For example, a server might describe the types of resources
    * or tools it provides, while a client might describe its intended use case.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  description?: string;
   /**
    * The version of this implementation.
    */
-  version: string
+  version: string;
   /**
    * An optional URL of the website for this implementation.
    */
-  websiteUrl?: string
+  websiteUrl?: string;
 }
 
-export type InputRequest = (CreateMessageRequest | ListRootsRequest | ElicitRequest)
+export type InputRequest = CreateMessageRequest | ListRootsRequest | ElicitRequest;
 
 /**
  * A map of server-initiated requests that the client must fulfill.
  * Keys are server-assigned identifiers; values are the request objects.
  */
 export interface InputRequests {
-  [k: string]: InputRequest
+  [key: string]: InputRequest;
 }
 
 /**
@@ -901,28 +758,16 @@ export interface InputRequests {
  *
  * At least one of `inputRequests` or `requestState` MUST be present.
  */
-export interface InputRequiredResult {
-  _meta?: ResultMetaObject
-  inputRequests?: InputRequests
-  requestState?: string
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+export interface InputRequiredResult extends Result {
+  inputRequests?: InputRequests;
+  requestState?: string;
 }
 
-export type InputResponse = (CreateMessageResult | ListRootsResult | ElicitResult)
+export type InputResponse = CreateMessageResult | ListRootsResult | ElicitResult;
 
-export interface InputResponseRequestParams {
-  _meta: RequestMetaObject
-  inputResponses?: InputResponses
-  requestState?: string
+export interface InputResponseRequestParams extends RequestParams {
+  inputResponses?: InputResponses;
+  requestState?: string;
 }
 
 /**
@@ -931,25 +776,17 @@ export interface InputResponseRequestParams {
  * values are the client's result for each request.
  */
 export interface InputResponses {
-  [k: string]: InputResponse
+  [key: string]: InputResponse;
 }
 
 /**
  * A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
  */
-export interface InternalError {
+export interface InternalError extends Error {
   /**
    * The error type that occurred.
    */
-  code: -32603
-  /**
-   * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-   */
-  data?: unknown
-  /**
-   * A short description of the error. The message SHOULD be limited to a concise single sentence.
-   */
-  message: string
+  code: -32603;
 }
 
 /**
@@ -964,311 +801,152 @@ export interface InternalError {
  * - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
  * - **Sampling**: Missing tool result or tool results mixed with other content
  */
-export interface InvalidParamsError {
+export interface InvalidParamsError extends Error {
   /**
    * The error type that occurred.
    */
-  code: -32602
-  /**
-   * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-   */
-  data?: unknown
-  /**
-   * A short description of the error. The message SHOULD be limited to a concise single sentence.
-   */
-  message: string
+  code: -32602;
 }
 
 /**
  * A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
  */
-export interface InvalidRequestError {
+export interface InvalidRequestError extends Error {
   /**
    * The error type that occurred.
    */
-  code: -32600
-  /**
-   * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-   */
-  data?: unknown
-  /**
-   * A short description of the error. The message SHOULD be limited to a concise single sentence.
-   */
-  message: string
+  code: -32600;
 }
 
-export type JSONArray = JSONValue[]
+export type JSONArray = JSONValue[];
 
 export interface JSONObject {
-  [k: string]: JSONValue
+  [key: string]: JSONValue;
 }
 
 /**
  * A response to a request that indicates an error occurred.
  */
 export interface JSONRPCErrorResponse {
-  error: Error
-  id?: RequestId
-  jsonrpc: "2.0"
+  error: Error;
+  id?: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
  * Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
  */
-export type JSONRPCMessage = (JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse)
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
 
 /**
  * A notification which does not expect a response.
  */
-export interface JSONRPCNotification {
-  jsonrpc: "2.0"
-  method: string
-  params?: {
-    [k: string]: unknown
-  }
+export interface JSONRPCNotification extends Notification {
+  jsonrpc: "2.0";
 }
 
 /**
  * A request that expects a response.
  */
-export interface JSONRPCRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: string
-  params?: {
-    [k: string]: unknown
-  }
+export interface JSONRPCRequest extends Request {
+  id: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
  * A response to a request, containing either the result or error.
  */
-export type JSONRPCResponse = (JSONRPCResultResponse | JSONRPCErrorResponse)
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
 /**
  * A successful (non-error) response to a request.
  */
 export interface JSONRPCResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: Result
+  id: RequestId;
+  jsonrpc: "2.0";
+  result: Result;
 }
 
-export type JSONValue = (JSONObject | JSONValue[] | (string | number | boolean))
+export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean);
 
 /**
  * Use {@link TitledSingleSelectEnumSchema} instead.
  * This interface will be removed in a future version.
  */
 export interface LegacyTitledEnumSchema {
-  default?: string
-  description?: string
-  enum: string[]
+  default?: string;
+  description?: string;
+  enum: string[];
   /**
    * (Legacy) Display names for enum values.
    * Non-standard according to JSON schema 2020-12.
    */
-  enumNames?: string[]
-  title?: string
-  type: "string"
+  enumNames?: string[];
+  title?: string;
+  type: "string";
 }
 
 /**
  * Sent from the client to request a list of prompts and prompt templates the server has.
  */
-export interface ListPromptsRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "prompts/list"
-  params: PaginatedRequestParams
+export interface ListPromptsRequest extends PaginatedRequest {
+  method: "prompts/list";
 }
 
 /**
  * The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
  */
-export interface ListPromptsResult {
-  _meta?: ResultMetaObject
-  /**
-   * Indicates the intended scope of the cached response, analogous to HTTP
-   * `Cache-Control: public` vs `Cache-Control: private`.
-   *
-   * - `"public"`: The response does not contain user-specific data. Any
-   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-   *   the response and serve it across authorization contexts.
-   * - `"private"`: The response MAY be cached and reused only within the
-   *   same authorization context. Caches MUST NOT be shared across
-   *   authorization contexts (e.g., a different access token requires a
-   *   different cache).
-   */
-  cacheScope: ("private" | "public")
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  prompts: Prompt[]
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
-  /**
-   * A hint from the server indicating how long (in milliseconds) the
-   * client MAY cache this response before re-fetching. Semantics are
-   * analogous to HTTP Cache-Control max-age.
-   *
-   * - If 0, The response SHOULD be considered immediately stale,
-   *   The client MAY re-fetch every time the result is needed.
-   * - If positive, the client SHOULD consider the result fresh for this many
-   *   milliseconds after receiving the response.
-   */
-  ttlMs: number
+export interface ListPromptsResult extends PaginatedResult, CacheableResult {
+  prompts: Prompt[];
 }
 
 /**
  * A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
  */
-export interface ListPromptsResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: ListPromptsResult
+export interface ListPromptsResultResponse extends JSONRPCResultResponse {
+  result: ListPromptsResult;
 }
 
 /**
  * Sent from the client to request a list of resource templates the server has.
  */
-export interface ListResourceTemplatesRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/templates/list"
-  params: PaginatedRequestParams
+export interface ListResourceTemplatesRequest extends PaginatedRequest {
+  method: "resources/templates/list";
 }
 
 /**
  * The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
  */
-export interface ListResourceTemplatesResult {
-  _meta?: ResultMetaObject
-  /**
-   * Indicates the intended scope of the cached response, analogous to HTTP
-   * `Cache-Control: public` vs `Cache-Control: private`.
-   *
-   * - `"public"`: The response does not contain user-specific data. Any
-   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-   *   the response and serve it across authorization contexts.
-   * - `"private"`: The response MAY be cached and reused only within the
-   *   same authorization context. Caches MUST NOT be shared across
-   *   authorization contexts (e.g., a different access token requires a
-   *   different cache).
-   */
-  cacheScope: ("private" | "public")
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  resourceTemplates: ResourceTemplate[]
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
-  /**
-   * A hint from the server indicating how long (in milliseconds) the
-   * client MAY cache this response before re-fetching. Semantics are
-   * analogous to HTTP Cache-Control max-age.
-   *
-   * - If 0, The response SHOULD be considered immediately stale,
-   *   The client MAY re-fetch every time the result is needed.
-   * - If positive, the client SHOULD consider the result fresh for this many
-   *   milliseconds after receiving the response.
-   */
-  ttlMs: number
+export interface ListResourceTemplatesResult extends PaginatedResult, CacheableResult {
+  resourceTemplates: ResourceTemplate[];
 }
 
 /**
  * A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
  */
-export interface ListResourceTemplatesResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: ListResourceTemplatesResult
+export interface ListResourceTemplatesResultResponse extends JSONRPCResultResponse {
+  result: ListResourceTemplatesResult;
 }
 
 /**
  * Sent from the client to request a list of resources the server has.
  */
-export interface ListResourcesRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/list"
-  params: PaginatedRequestParams
+export interface ListResourcesRequest extends PaginatedRequest {
+  method: "resources/list";
 }
 
 /**
  * The result returned by the server for a {@link ListResourcesRequestresources/list} request.
  */
-export interface ListResourcesResult {
-  _meta?: ResultMetaObject
-  /**
-   * Indicates the intended scope of the cached response, analogous to HTTP
-   * `Cache-Control: public` vs `Cache-Control: private`.
-   *
-   * - `"public"`: The response does not contain user-specific data. Any
-   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-   *   the response and serve it across authorization contexts.
-   * - `"private"`: The response MAY be cached and reused only within the
-   *   same authorization context. Caches MUST NOT be shared across
-   *   authorization contexts (e.g., a different access token requires a
-   *   different cache).
-   */
-  cacheScope: ("private" | "public")
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  resources: Resource[]
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
-  /**
-   * A hint from the server indicating how long (in milliseconds) the
-   * client MAY cache this response before re-fetching. Semantics are
-   * analogous to HTTP Cache-Control max-age.
-   *
-   * - If 0, The response SHOULD be considered immediately stale,
-   *   The client MAY re-fetch every time the result is needed.
-   * - If positive, the client SHOULD consider the result fresh for this many
-   *   milliseconds after receiving the response.
-   */
-  ttlMs: number
+export interface ListResourcesResult extends PaginatedResult, CacheableResult {
+  resources: Resource[];
 }
 
 /**
  * A successful response from the server for a {@link ListResourcesRequestresources/list} request.
  */
-export interface ListResourcesResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: ListResourcesResult
+export interface ListResourcesResultResponse extends JSONRPCResultResponse {
+  result: ListResourcesResult;
 }
 
 /**
@@ -1281,10 +959,10 @@ export interface ListResourcesResultResponse {
  * structure or access specific locations that the client has permission to read from.
  */
 export interface ListRootsRequest {
-  method: "roots/list"
+  method: "roots/list";
   params?: {
-    _meta?: MetaObject
-  }
+    _meta?: MetaObject;
+  };
 }
 
 /**
@@ -1293,73 +971,28 @@ export interface ListRootsRequest {
  * or file that the server can operate on.
  */
 export interface ListRootsResult {
-  roots: Root[]
+  roots: Root[];
 }
 
 /**
  * Sent from the client to request a list of tools the server has.
  */
-export interface ListToolsRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "tools/list"
-  params: PaginatedRequestParams
+export interface ListToolsRequest extends PaginatedRequest {
+  method: "tools/list";
 }
 
 /**
  * The result returned by the server for a {@link ListToolsRequesttools/list} request.
  */
-export interface ListToolsResult {
-  _meta?: ResultMetaObject
-  /**
-   * Indicates the intended scope of the cached response, analogous to HTTP
-   * `Cache-Control: public` vs `Cache-Control: private`.
-   *
-   * - `"public"`: The response does not contain user-specific data. Any
-   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-   *   the response and serve it across authorization contexts.
-   * - `"private"`: The response MAY be cached and reused only within the
-   *   same authorization context. Caches MUST NOT be shared across
-   *   authorization contexts (e.g., a different access token requires a
-   *   different cache).
-   */
-  cacheScope: ("private" | "public")
-  /**
-   * An opaque token representing the pagination position after the last returned result.
-   * If present, there may be more results available.
-   */
-  nextCursor?: string
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
-  tools: Tool[]
-  /**
-   * A hint from the server indicating how long (in milliseconds) the
-   * client MAY cache this response before re-fetching. Semantics are
-   * analogous to HTTP Cache-Control max-age.
-   *
-   * - If 0, The response SHOULD be considered immediately stale,
-   *   The client MAY re-fetch every time the result is needed.
-   * - If positive, the client SHOULD consider the result fresh for this many
-   *   milliseconds after receiving the response.
-   */
-  ttlMs: number
+export interface ListToolsResult extends PaginatedResult, CacheableResult {
+  tools: Tool[];
 }
 
 /**
  * A successful response from the server for a {@link ListToolsRequesttools/list} request.
  */
-export interface ListToolsResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: ListToolsResult
+export interface ListToolsResultResponse extends JSONRPCResultResponse {
+  result: ListToolsResult;
 }
 
 /**
@@ -1368,34 +1001,32 @@ export interface ListToolsResultResponse {
  * These map to syslog message severities, as specified in RFC-5424:
  * https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
  */
-export type LoggingLevel = ("alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning")
+export type LoggingLevel = "alert" | "critical" | "debug" | "emergency" | "error" | "info" | "notice" | "warning";
 
 /**
  * JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
  */
-export interface LoggingMessageNotification {
-  jsonrpc: "2.0"
-  method: "notifications/message"
-  params: LoggingMessageNotificationParams
+export interface LoggingMessageNotification extends JSONRPCNotification {
+  method: "notifications/message";
+  params: LoggingMessageNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/message` notification.
  */
-export interface LoggingMessageNotificationParams {
-  _meta?: NotificationMetaObject
+export interface LoggingMessageNotificationParams extends NotificationParams {
   /**
    * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
    */
-  data: unknown
+  data: unknown;
   /**
    * The severity of this log message.
    */
-  level: LoggingLevel
+  level: LoggingLevel;
   /**
    * An optional name of the logger issuing this message.
    */
-  logger?: string
+  logger?: string;
 }
 
 /**
@@ -1416,7 +1047,7 @@ export interface LoggingMessageNotificationParams {
  * - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
  */
 export interface MetaObject {
-  [k: string]: unknown
+  [key: string]: unknown;
 }
 
 /**
@@ -1426,19 +1057,11 @@ export interface MetaObject {
  *
  * A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
  */
-export interface MethodNotFoundError {
+export interface MethodNotFoundError extends Error {
   /**
    * The error type that occurred.
    */
-  code: -32601
-  /**
-   * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-   */
-  data?: unknown
-  /**
-   * A short description of the error. The message SHOULD be limited to a concise single sentence.
-   */
-  message: string
+  code: -32601;
 }
 
 /**
@@ -1447,17 +1070,17 @@ export interface MethodNotFoundError {
  * `400 Bad Request`.
  */
 export interface MissingRequiredClientCapabilityError {
-  error: (Error & {
-      code: -32021
-      data: {
-        /**
-         * The capabilities the server requires from the client to process this request.
-         */
-        requiredCapabilities: ClientCapabilities
-      }
-  })
-  id?: RequestId
-  jsonrpc: "2.0"
+  error: Error & {
+    code: -32021;
+    data: {
+      /**
+       * The capabilities the server requires from the client to process this request.
+       */
+      requiredCapabilities: ClientCapabilities;
+    };
+  };
+  id?: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
@@ -1478,7 +1101,7 @@ export interface ModelHint {
    * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
    *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
    */
-  name?: string
+  name?: string;
 }
 
 /**
@@ -1500,7 +1123,7 @@ export interface ModelPreferences {
    * is not important, while a value of 1 means cost is the most important
    * factor.
    */
-  costPriority?: number
+  costPriority?: number;
   /**
    * Optional hints to use for model selection.
    *
@@ -1510,34 +1133,34 @@ export interface ModelPreferences {
    * The client SHOULD prioritize these hints over the numeric priorities, but
    * MAY still use the priorities to select from ambiguous matches.
    */
-  hints?: ModelHint[]
+  hints?: ModelHint[];
   /**
    * How much to prioritize intelligence and capabilities when selecting a
    * model. A value of 0 means intelligence is not important, while a value of 1
    * means intelligence is the most important factor.
    */
-  intelligencePriority?: number
+  intelligencePriority?: number;
   /**
    * How much to prioritize sampling speed (latency) when selecting a model. A
    * value of 0 means speed is not important, while a value of 1 means speed is
    * the most important factor.
    */
-  speedPriority?: number
+  speedPriority?: number;
 }
 
-export type MultiSelectEnumSchema = (UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema)
+export type MultiSelectEnumSchema = UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema;
 
 export interface Notification {
-  method: string
+  method: string;
   params?: {
-    [k: string]: unknown
-  }
+    [key: string]: any;
+  };
 }
 
 /**
  * Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
  */
-export interface NotificationMetaObject {
+export interface NotificationMetaObject extends MetaObject {
   /**
    * Identifies the subscription stream a notification was delivered on. The
    * server MUST include this key on every notification delivered via a
@@ -1550,198 +1173,134 @@ export interface NotificationMetaObject {
    * The value is the JSON-RPC ID of the `subscriptions/listen` request that
    * opened the stream.
    */
-  "io.modelcontextprotocol/subscriptionId"?: RequestId
+  "io.modelcontextprotocol/subscriptionId"?: RequestId;
 }
 
 /**
  * Common params for any notification.
  */
 export interface NotificationParams {
-  _meta?: NotificationMetaObject
+  _meta?: NotificationMetaObject;
 }
 
 export interface NumberSchema {
-  default?: number
-  description?: string
-  maximum?: number
-  minimum?: number
-  title?: string
-  type: ("integer" | "number")
+  default?: number;
+  description?: string;
+  maximum?: number;
+  minimum?: number;
+  title?: string;
+  type: "integer" | "number";
 }
 
-export interface PaginatedRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: string
-  params: PaginatedRequestParams
+export interface PaginatedRequest extends JSONRPCRequest {
+  params: PaginatedRequestParams;
 }
 
 /**
  * Common params for paginated requests.
  */
-export interface PaginatedRequestParams {
-  _meta: RequestMetaObject
+export interface PaginatedRequestParams extends RequestParams {
   /**
    * An opaque token representing the current pagination position.
    * If provided, the server should return results starting after this cursor.
    */
-  cursor?: string
+  cursor?: string;
 }
 
-export interface PaginatedResult {
-  _meta?: ResultMetaObject
+export interface PaginatedResult extends Result {
   /**
    * An opaque token representing the pagination position after the last returned result.
    * If present, there may be more results available.
    */
-  nextCursor?: string
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+  nextCursor?: string;
 }
 
 /**
  * A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
  */
-export interface ParseError {
+export interface ParseError extends Error {
   /**
    * The error type that occurred.
    */
-  code: -32700
-  /**
-   * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-   */
-  data?: unknown
-  /**
-   * A short description of the error. The message SHOULD be limited to a concise single sentence.
-   */
-  message: string
+  code: -32700;
 }
 
 /**
  * Restricted schema definitions that only allow primitive types
  * without nested objects or arrays.
  */
-export type PrimitiveSchemaDefinition = (StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema)
+export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema;
 
 /**
  * An out-of-band notification used to inform the receiver of a progress update for a long-running request.
  */
-export interface ProgressNotification {
-  jsonrpc: "2.0"
-  method: "notifications/progress"
-  params: ProgressNotificationParams
+export interface ProgressNotification extends JSONRPCNotification {
+  method: "notifications/progress";
+  params: ProgressNotificationParams;
 }
 
 /**
  * Parameters for a {@link ProgressNotificationnotifications/progress} notification.
  */
-export interface ProgressNotificationParams {
-  _meta?: NotificationMetaObject
+export interface ProgressNotificationParams extends NotificationParams {
   /**
    * An optional message describing the current progress.
    */
-  message?: string
+  message?: string;
   /**
    * The progress thus far. This should increase every time progress is made, even if the total is unknown.
    */
-  progress: number
+  progress: number;
   /**
    * The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
    */
-  progressToken: ProgressToken
+  progressToken: ProgressToken;
   /**
    * Total number of items to process (or total progress required), if known.
    */
-  total?: number
+  total?: number;
 }
 
 /**
  * A progress token, used to associate progress notifications with the original request.
  */
-export type ProgressToken = (string | number)
+export type ProgressToken = string | number;
 
 /**
  * A prompt or prompt template that the server offers.
  */
-export interface Prompt {
-  _meta?: MetaObject
+export interface Prompt extends BaseMetadata, Icons {
+  _meta?: MetaObject;
   /**
    * A list of arguments to use for templating the prompt.
    */
-  arguments?: PromptArgument[]
+  arguments?: PromptArgument[];
   /**
    * An optional description of what this prompt provides
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  description?: string;
 }
 
 /**
  * Describes an argument that a prompt can accept.
  */
-export interface PromptArgument {
+export interface PromptArgument extends BaseMetadata {
   /**
    * A human-readable description of the argument.
    */
-  description?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
+  description?: string;
   /**
    * Whether this argument must be provided.
    */
-  required?: boolean
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  required?: boolean;
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
  */
-export interface PromptListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/prompts/list_changed"
-  params?: NotificationParams
+export interface PromptListChangedNotification extends JSONRPCNotification {
+  method: "notifications/prompts/list_changed";
+  params?: NotificationParams;
 }
 
 /**
@@ -1751,120 +1310,61 @@ export interface PromptListChangedNotification {
  * resources from the MCP server.
  */
 export interface PromptMessage {
-  content: ContentBlock
-  role: Role
+  content: ContentBlock;
+  role: Role;
 }
 
 /**
  * Identifies a prompt.
  */
-export interface PromptReference {
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
-  type: "ref/prompt"
+export interface PromptReference extends BaseMetadata {
+  type: "ref/prompt";
 }
 
 /**
  * Sent from the client to the server, to read a specific resource URI.
  */
-export interface ReadResourceRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "resources/read"
-  params: ReadResourceRequestParams
+export interface ReadResourceRequest extends JSONRPCRequest {
+  method: "resources/read";
+  params: ReadResourceRequestParams;
 }
 
 /**
  * Parameters for a `resources/read` request.
  */
-export interface ReadResourceRequestParams {
-  _meta: RequestMetaObject
-  inputResponses?: InputResponses
-  requestState?: string
-  /**
-   * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
-   */
-  uri: string
+export interface ReadResourceRequestParams extends ResourceRequestParams, InputResponseRequestParams {
 }
 
 /**
  * The result returned by the server for a {@link ReadResourceRequestresources/read} request.
  */
-export interface ReadResourceResult {
-  _meta?: ResultMetaObject
-  /**
-   * Indicates the intended scope of the cached response, analogous to HTTP
-   * `Cache-Control: public` vs `Cache-Control: private`.
-   *
-   * - `"public"`: The response does not contain user-specific data. Any
-   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-   *   the response and serve it across authorization contexts.
-   * - `"private"`: The response MAY be cached and reused only within the
-   *   same authorization context. Caches MUST NOT be shared across
-   *   authorization contexts (e.g., a different access token requires a
-   *   different cache).
-   */
-  cacheScope: ("private" | "public")
-  contents: (TextResourceContents | BlobResourceContents)[]
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
-  /**
-   * A hint from the server indicating how long (in milliseconds) the
-   * client MAY cache this response before re-fetching. Semantics are
-   * analogous to HTTP Cache-Control max-age.
-   *
-   * - If 0, The response SHOULD be considered immediately stale,
-   *   The client MAY re-fetch every time the result is needed.
-   * - If positive, the client SHOULD consider the result fresh for this many
-   *   milliseconds after receiving the response.
-   */
-  ttlMs: number
+export interface ReadResourceResult extends CacheableResult {
+  contents: (TextResourceContents | BlobResourceContents)[];
 }
 
 /**
  * A successful response from the server for a {@link ReadResourceRequestresources/read} request.
  */
-export interface ReadResourceResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: (InputRequiredResult | ReadResourceResult)
+export interface ReadResourceResultResponse extends JSONRPCResultResponse {
+  result: InputRequiredResult | ReadResourceResult;
 }
 
 export interface Request {
-  method: string
+  method: string;
   params?: {
-    [k: string]: unknown
-  }
+    [key: string]: any;
+  };
 }
 
 /**
  * A uniquely identifying ID for a request in JSON-RPC.
  */
-export type RequestId = (string | number)
+export type RequestId = string | number;
 
 /**
  * Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
  */
-export interface RequestMetaObject {
+export interface RequestMetaObject extends MetaObject {
   /**
    * The client's capabilities for this specific request. Required.
    *
@@ -1872,7 +1372,7 @@ export interface RequestMetaObject {
    * an empty object means the client supports no optional capabilities.
    * Servers MUST NOT infer capabilities from prior requests.
    */
-  "io.modelcontextprotocol/clientCapabilities": ClientCapabilities
+  "io.modelcontextprotocol/clientCapabilities": ClientCapabilities;
   /**
    * Identifies the client software making the request. Clients SHOULD
    * include this field on every request unless specifically configured not
@@ -1886,7 +1386,7 @@ export interface RequestMetaObject {
    * SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
    * security decisions.
    */
-  "io.modelcontextprotocol/clientInfo"?: Implementation
+  "io.modelcontextprotocol/clientInfo"?: Implementation;
   /**
    * The desired log level for this request. Optional.
    *
@@ -1894,7 +1394,7 @@ export interface RequestMetaObject {
    * notifications for this request. The client opts in to log messages by
    * explicitly setting a level. Replaces the former `logging/setLevel` RPC.
    */
-  "io.modelcontextprotocol/logLevel"?: LoggingLevel
+  "io.modelcontextprotocol/logLevel"?: LoggingLevel;
   /**
    * The MCP Protocol Version being used for this request. Required.
    *
@@ -1903,89 +1403,64 @@ export interface RequestMetaObject {
    * server does not support the requested version, it MUST return an
    * {@link UnsupportedProtocolVersionError}.
    */
-  "io.modelcontextprotocol/protocolVersion": string
+  "io.modelcontextprotocol/protocolVersion": string;
   /**
    * If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
    */
-  progressToken?: ProgressToken
+  progressToken?: ProgressToken;
 }
 
 /**
  * Common params for any request.
  */
 export interface RequestParams {
-  _meta: RequestMetaObject
+  _meta: RequestMetaObject;
 }
 
 /**
  * A known resource that the server is capable of reading.
  */
-export interface Resource {
-  _meta?: MetaObject
+export interface Resource extends BaseMetadata, Icons {
+  _meta?: MetaObject;
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * A description of what this resource represents.
    *
    * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
+  description?: string;
   /**
    * The MIME type of this resource, if known.
    */
-  mimeType?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
+  mimeType?: string;
   /**
    * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
    *
    * This can be used by Hosts to display file sizes and estimate context window usage.
    */
-  size?: number
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  size?: number;
   /**
    * The URI of this resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * The contents of a specific resource or sub-resource.
  */
 export interface ResourceContents {
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * The MIME type of this resource, if known.
    */
-  mimeType?: string
+  mimeType?: string;
   /**
    * The URI of this resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
@@ -1993,166 +1468,87 @@ export interface ResourceContents {
  *
  * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
  */
-export interface ResourceLink {
-  _meta?: MetaObject
-  /**
-   * Optional annotations for the client.
-   */
-  annotations?: Annotations
-  /**
-   * A description of what this resource represents.
-   *
-   * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
-   */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
-   *
-   * This can be used by Hosts to display file sizes and estimate context window usage.
-   */
-  size?: number
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
-  type: "resource_link"
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+export interface ResourceLink extends Resource {
+  type: "resource_link";
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
  */
-export interface ResourceListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/resources/list_changed"
-  params?: NotificationParams
+export interface ResourceListChangedNotification extends JSONRPCNotification {
+  method: "notifications/resources/list_changed";
+  params?: NotificationParams;
 }
 
 /**
  * Common params for resource-related requests.
  */
-export interface ResourceRequestParams {
-  _meta: RequestMetaObject
+export interface ResourceRequestParams extends RequestParams {
   /**
    * The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * A template description for resources available on the server.
  */
-export interface ResourceTemplate {
-  _meta?: MetaObject
+export interface ResourceTemplate extends BaseMetadata, Icons {
+  _meta?: MetaObject;
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * A description of what this template is for.
    *
    * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
+  description?: string;
   /**
    * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
    */
-  mimeType?: string
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+  mimeType?: string;
   /**
    * A URI template (according to RFC 6570) that can be used to construct resource URIs.
    */
-  uriTemplate: string
+  uriTemplate: string;
 }
 
 /**
  * A reference to a resource or resource template definition.
  */
 export interface ResourceTemplateReference {
-  type: "ref/resource"
+  type: "ref/resource";
   /**
    * The URI or URI template of the resource.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
  */
-export interface ResourceUpdatedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/resources/updated"
-  params: ResourceUpdatedNotificationParams
+export interface ResourceUpdatedNotification extends JSONRPCNotification {
+  method: "notifications/resources/updated";
+  params: ResourceUpdatedNotificationParams;
 }
 
 /**
  * Parameters for a `notifications/resources/updated` notification.
  */
-export interface ResourceUpdatedNotificationParams {
-  _meta?: NotificationMetaObject
+export interface ResourceUpdatedNotificationParams extends NotificationParams {
   /**
    * The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * Common result fields.
  */
 export interface Result {
-  _meta?: ResultMetaObject
+  _meta?: ResultMetaObject;
   /**
    * Indicates the type of the result, which allows the client to determine
    * how to parse the result object.
@@ -2162,14 +1558,14 @@ export interface Result {
    * server implementing an earlier protocol version (which does not include
    * `resultType`), the client MUST treat the absent field as `"complete"`.
    */
-  resultType: string
-  [k: string]: unknown
+  resultType: string;
+  [key: string]: unknown;
 }
 
 /**
  * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
  */
-export interface ResultMetaObject {
+export interface ResultMetaObject extends MetaObject {
   /**
    * Identifies the server software producing the response. Servers SHOULD
    * include this field on every response unless specifically configured not
@@ -2183,7 +1579,7 @@ export interface ResultMetaObject {
    * SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
    * security decisions.
    */
-  "io.modelcontextprotocol/serverInfo"?: Implementation
+  "io.modelcontextprotocol/serverInfo"?: Implementation;
 }
 
 /**
@@ -2193,42 +1589,42 @@ export interface ResultMetaObject {
  * complete - the request completed successfully and the result contains the final content.
  * input_required - the request requires additional input and the result contains an {@link InputRequiredResult} object with instructions for the client to provide additional input before retrying the original request.
  */
-export type ResultType = string
+export type ResultType = string;
 
 /**
  * The sender or recipient of messages and data in a conversation.
  */
-export type Role = ("assistant" | "user")
+export type Role = "assistant" | "user";
 
 /**
  * Represents a root directory or file that the server can operate on.
  */
 export interface Root {
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * An optional name for the root. This can be used to provide a human-readable
    * identifier for the root, which may be useful for display purposes or for
    * referencing the root in other parts of the application.
    */
-  name?: string
+  name?: string;
   /**
    * The URI identifying the root. This *must* start with `file://` for now.
    * This restriction may be relaxed in future versions of the protocol to allow
    * other URI schemes.
    */
-  uri: string
+  uri: string;
 }
 
 /**
  * Describes a message issued to or received from an LLM API.
  */
 export interface SamplingMessage {
-  _meta?: MetaObject
-  content: (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[])
-  role: Role
+  _meta?: MetaObject;
+  content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[];
+  role: Role;
 }
 
-export type SamplingMessageContentBlock = (TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent)
+export type SamplingMessageContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
 
 /**
  * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -2237,13 +1633,13 @@ export interface ServerCapabilities {
   /**
    * Present if the server supports argument autocompletion suggestions.
    */
-  completions?: JSONObject
+  completions?: JSONObject;
   /**
    * Experimental, non-standard capabilities that the server supports.
    */
   experimental?: {
-    [k: string]: JSONObject
-  }
+    [key: string]: JSONObject;
+  };
   /**
    * Optional MCP extensions that the server supports. Keys are extension identifiers
    * (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
@@ -2253,12 +1649,12 @@ export interface ServerCapabilities {
    * mandatory prefix.
    */
   extensions?: {
-    [k: string]: JSONObject
-  }
+    [key: string]: JSONObject;
+  };
   /**
    * Present if the server supports sending log messages to the client.
    */
-  logging?: JSONObject
+  logging?: JSONObject;
   /**
    * Present if the server offers any prompt templates.
    */
@@ -2266,8 +1662,8 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the prompt list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
   /**
    * Present if the server offers any resources to read.
    */
@@ -2275,12 +1671,12 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the resource list.
      */
-    listChanged?: boolean
+    listChanged?: boolean;
     /**
      * Whether this server supports subscribing to resource updates.
      */
-    subscribe?: boolean
-  }
+    subscribe?: boolean;
+  };
   /**
    * Present if the server offers any tools to call.
    */
@@ -2288,24 +1684,24 @@ export interface ServerCapabilities {
     /**
      * Whether this server supports notifications for changes to the tool list.
      */
-    listChanged?: boolean
-  }
+    listChanged?: boolean;
+  };
 }
 
-export type ServerNotification = (CancelledNotification | ProgressNotification | ResourceListChangedNotification | SubscriptionsAcknowledgedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | LoggingMessageNotification)
+export type ServerNotification = CancelledNotification | ProgressNotification | ResourceListChangedNotification | SubscriptionsAcknowledgedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | LoggingMessageNotification;
 
-export type ServerResult = (Result | InputRequiredResult | DiscoverResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | SubscriptionsListenResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult)
+export type ServerResult = Result | InputRequiredResult | DiscoverResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | SubscriptionsListenResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult;
 
-export type SingleSelectEnumSchema = (UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema)
+export type SingleSelectEnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
 
 export interface StringSchema {
-  default?: string
-  description?: string
-  format?: ("date" | "date-time" | "email" | "uri")
-  maxLength?: number
-  minLength?: number
-  title?: string
-  type: "string"
+  default?: string;
+  description?: string;
+  format?: "date" | "date-time" | "email" | "uri";
+  maxLength?: number;
+  minLength?: number;
+  title?: string;
+  type: "string";
 }
 
 /**
@@ -2319,20 +1715,20 @@ export interface SubscriptionFilter {
   /**
    * If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
    */
-  promptsListChanged?: boolean
+  promptsListChanged?: boolean;
   /**
    * Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
    * Replaces the former `resources/subscribe` RPC.
    */
-  resourceSubscriptions?: string[]
+  resourceSubscriptions?: string[];
   /**
    * If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}.
    */
-  resourcesListChanged?: boolean
+  resourcesListChanged?: boolean;
   /**
    * If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}.
    */
-  toolsListChanged?: boolean
+  toolsListChanged?: boolean;
 }
 
 /**
@@ -2347,24 +1743,22 @@ export interface SubscriptionFilter {
  * per subscription ID and not per channel: messages belonging to other
  * subscriptions MAY be interleaved before it.
  */
-export interface SubscriptionsAcknowledgedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/subscriptions/acknowledged"
-  params: SubscriptionsAcknowledgedNotificationParams
+export interface SubscriptionsAcknowledgedNotification extends JSONRPCNotification {
+  method: "notifications/subscriptions/acknowledged";
+  params: SubscriptionsAcknowledgedNotificationParams;
 }
 
 /**
  * Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
  */
-export interface SubscriptionsAcknowledgedNotificationParams {
-  _meta?: NotificationMetaObject
+export interface SubscriptionsAcknowledgedNotificationParams extends NotificationParams {
   /**
    * The subset of requested notification types the server agreed to honor.
    * Only includes notification types the server actually supports; if the
    * client requested an unsupported type (e.g., `promptsListChanged` when
    * the server has no prompts), it is omitted from this set.
    */
-  notifications: SubscriptionFilter
+  notifications: SubscriptionFilter;
 }
 
 /**
@@ -2372,24 +1766,21 @@ export interface SubscriptionsAcknowledgedNotificationParams {
  * outside the context of a specific request. Replaces the previous HTTP GET
  * endpoint and ensures consistent behavior between HTTP and STDIO.
  */
-export interface SubscriptionsListenRequest {
-  id: RequestId
-  jsonrpc: "2.0"
-  method: "subscriptions/listen"
-  params: SubscriptionsListenRequestParams
+export interface SubscriptionsListenRequest extends JSONRPCRequest {
+  method: "subscriptions/listen";
+  params: SubscriptionsListenRequestParams;
 }
 
 /**
  * Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
  */
-export interface SubscriptionsListenRequestParams {
-  _meta: RequestMetaObject
+export interface SubscriptionsListenRequestParams extends RequestParams {
   /**
    * The notifications the client opts in to on this stream. The server
    * **MUST NOT** send notification types the client has not explicitly
    * requested.
    */
-  notifications: SubscriptionFilter
+  notifications: SubscriptionFilter;
 }
 
 /**
@@ -2399,39 +1790,15 @@ export interface SubscriptionsListenRequestParams {
  * is sent only when the server tears the subscription down; an abrupt transport
  * close carries no response. The result body is otherwise empty.
  */
-export interface SubscriptionsListenResult {
-  _meta: SubscriptionsListenResultMetaObject
-  /**
-   * Indicates the type of the result, which allows the client to determine
-   * how to parse the result object.
-   *
-   * Servers implementing this protocol version MUST include this field.
-   * For backward compatibility, when a client receives a result from a
-   * server implementing an earlier protocol version (which does not include
-   * `resultType`), the client MUST treat the absent field as `"complete"`.
-   */
-  resultType: string
+export interface SubscriptionsListenResult extends Result {
+  _meta: SubscriptionsListenResultMetaObject;
 }
 
 /**
  * Extends {@link ResultMetaObject} with the subscription-stream identifier carried by a
  * {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
  */
-export interface SubscriptionsListenResultMetaObject {
-  /**
-   * Identifies the server software producing the response. Servers SHOULD
-   * include this field on every response unless specifically configured not
-   * to do so.
-   *
-   * The {@link Implementation} schema requires `name` and `version`; other
-   * fields are optional.
-   *
-   * The value is self-reported by the server and is not verified by the
-   * protocol. It is intended for display, logging, and debugging. Clients
-   * SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-   * security decisions.
-   */
-  "io.modelcontextprotocol/serverInfo"?: Implementation
+export interface SubscriptionsListenResultMetaObject extends ResultMetaObject {
   /**
    * Identifies the subscription stream this response closes, so the client can
    * correlate it with the originating subscription — mirroring the same key on
@@ -2439,49 +1806,38 @@ export interface SubscriptionsListenResultMetaObject {
    * `subscriptions/listen` request that opened the stream (and equals this
    * response's `id`).
    */
-  "io.modelcontextprotocol/subscriptionId": RequestId
+  "io.modelcontextprotocol/subscriptionId": RequestId;
 }
 
 /**
  * A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
  * request, sent when the server tears the subscription down gracefully.
  */
-export interface SubscriptionsListenResultResponse {
-  id: RequestId
-  jsonrpc: "2.0"
-  result: SubscriptionsListenResult
+export interface SubscriptionsListenResultResponse extends JSONRPCResultResponse {
+  result: SubscriptionsListenResult;
 }
 
 /**
  * Text provided to or from an LLM.
  */
 export interface TextContent {
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * Optional annotations for the client.
    */
-  annotations?: Annotations
+  annotations?: Annotations;
   /**
    * The text content of the message.
    */
-  text: string
-  type: "text"
+  text: string;
+  type: "text";
 }
 
-export interface TextResourceContents {
-  _meta?: MetaObject
-  /**
-   * The MIME type of this resource, if known.
-   */
-  mimeType?: string
+export interface TextResourceContents extends ResourceContents {
   /**
    * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
    */
-  text: string
-  /**
-   * The URI of this resource.
-   */
-  uri: string
+  text: string;
 }
 
 /**
@@ -2491,11 +1847,11 @@ export interface TitledMultiSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string[]
+  default?: string[];
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Schema for array items with enum options and display labels.
    */
@@ -2507,26 +1863,26 @@ export interface TitledMultiSelectEnumSchema {
       /**
        * The constant enum value.
        */
-      const: string
+      const: string;
       /**
        * Display title for this option.
        */
-      title: string
-    }[]
-  }
+      title: string;
+    }[];
+  };
   /**
    * Maximum number of items to select.
    */
-  maxItems?: number
+  maxItems?: number;
   /**
    * Minimum number of items to select.
    */
-  minItems?: number
+  minItems?: number;
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "array"
+  title?: string;
+  type: "array";
 }
 
 /**
@@ -2536,11 +1892,11 @@ export interface TitledSingleSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string
+  default?: string;
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Array of enum options with values and display labels.
    */
@@ -2548,48 +1904,36 @@ export interface TitledSingleSelectEnumSchema {
     /**
      * The enum value.
      */
-    const: string
+    const: string;
     /**
      * Display label for this option.
      */
-    title: string
-  }[]
+    title: string;
+  }[];
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "string"
+  title?: string;
+  type: "string";
 }
 
 /**
  * Definition for a tool the client can call.
  */
-export interface Tool {
-  _meta?: MetaObject
+export interface Tool extends BaseMetadata, Icons {
+  _meta?: MetaObject;
   /**
    * Optional additional tool information.
    *
    * Display name precedence order is: `title`, `annotations.title`, then `name`.
    */
-  annotations?: ToolAnnotations
+  annotations?: ToolAnnotations;
   /**
    * A human-readable description of the tool.
    *
    * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
    */
-  description?: string
-  /**
-   * Optional set of sized icons that the client can display in a user interface.
-   *
-   * Clients that support rendering icons MUST support at least the following MIME types:
-   * - `image/png` - PNG images (safe, universal compatibility)
-   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-   *
-   * Clients that support rendering icons SHOULD also support:
-   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
-   * - `image/webp` - WebP images (modern, efficient format)
-   */
-  icons?: Icon[]
+  description?: string;
   /**
    * A JSON Schema object defining the expected parameters for the tool.
    *
@@ -2607,14 +1951,10 @@ export interface Tool {
    * Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
    */
   inputSchema: {
-    $schema?: string
-    type: "object"
-    [k: string]: unknown
-  }
-  /**
-   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
-   */
-  name: string
+    $schema?: string;
+    type: "object";
+    [key: string]: unknown;
+  };
   /**
    * An optional JSON Schema object defining the structure of the tool's output returned in
    * the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
@@ -2622,18 +1962,9 @@ export interface Tool {
    * Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
    */
   outputSchema?: {
-    $schema?: string
-    [k: string]: unknown
-  }
-  /**
-   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-   * even by those unfamiliar with domain-specific terminology.
-   *
-   * If not provided, the name should be used for display (except for {@link Tool},
-   * where `annotations.title` should be given precedence over using `name`,
-   * if present).
-   */
-  title?: string
+    $schema?: string;
+    [key: string]: unknown;
+  };
 }
 
 /**
@@ -2655,7 +1986,7 @@ export interface ToolAnnotations {
    *
    * Default: true
    */
-  destructiveHint?: boolean
+  destructiveHint?: boolean;
   /**
    * If true, calling the tool repeatedly with the same arguments
    * will have no additional effect on its environment.
@@ -2664,7 +1995,7 @@ export interface ToolAnnotations {
    *
    * Default: false
    */
-  idempotentHint?: boolean
+  idempotentHint?: boolean;
   /**
    * If true, this tool may interact with an "open world" of external
    * entities. If false, the tool's domain of interaction is closed.
@@ -2673,17 +2004,17 @@ export interface ToolAnnotations {
    *
    * Default: true
    */
-  openWorldHint?: boolean
+  openWorldHint?: boolean;
   /**
    * If true, the tool does not modify its environment.
    *
    * Default: false
    */
-  readOnlyHint?: boolean
+  readOnlyHint?: boolean;
   /**
    * A human-readable title for the tool.
    */
-  title?: string
+  title?: string;
 }
 
 /**
@@ -2696,16 +2027,15 @@ export interface ToolChoice {
    * - `"required"`: Model MUST use at least one tool before completing
    * - `"none"`: Model MUST NOT use any tools
    */
-  mode?: ("auto" | "none" | "required")
+  mode?: "auto" | "none" | "required";
 }
 
 /**
  * An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
  */
-export interface ToolListChangedNotification {
-  jsonrpc: "2.0"
-  method: "notifications/tools/list_changed"
-  params?: NotificationParams
+export interface ToolListChangedNotification extends JSONRPCNotification {
+  method: "notifications/tools/list_changed";
+  params?: NotificationParams;
 }
 
 /**
@@ -2716,35 +2046,35 @@ export interface ToolResultContent {
    * Optional metadata about the tool result. Clients SHOULD preserve this field when
    * including tool results in subsequent sampling requests to enable caching optimizations.
    */
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * The unstructured result content of the tool use.
    *
    * This has the same format as {@link CallToolResult.content} and can include text, images,
    * audio, resource links, and embedded resources.
    */
-  content: ContentBlock[]
+  content: ContentBlock[];
   /**
    * Whether the tool use resulted in an error.
    *
    * If true, the content typically describes the error that occurred.
    * Default: false
    */
-  isError?: boolean
+  isError?: boolean;
   /**
    * An optional structured result value.
    *
    * This can be any JSON value (object, array, string, number, boolean, or null).
    * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
    */
-  structuredContent?: unknown
+  structuredContent?: unknown;
   /**
    * The ID of the tool use this result corresponds to.
    *
    * This MUST match the ID from a previous {@link ToolUseContent}.
    */
-  toolUseId: string
-  type: "tool_result"
+  toolUseId: string;
+  type: "tool_result";
 }
 
 /**
@@ -2755,24 +2085,24 @@ export interface ToolUseContent {
    * Optional metadata about the tool use. Clients SHOULD preserve this field when
    * including tool uses in subsequent sampling requests to enable caching optimizations.
    */
-  _meta?: MetaObject
+  _meta?: MetaObject;
   /**
    * A unique identifier for this tool use.
    *
    * This ID is used to match tool results to their corresponding tool uses.
    */
-  id: string
+  id: string;
   /**
    * The arguments to pass to the tool, conforming to the tool's input schema.
    */
   input: {
-    [k: string]: unknown
-  }
+    [key: string]: unknown;
+  };
   /**
    * The name of the tool to call.
    */
-  name: string
-  type: "tool_use"
+  name: string;
+  type: "tool_use";
 }
 
 /**
@@ -2782,22 +2112,22 @@ export interface ToolUseContent {
  * `400 Bad Request`.
  */
 export interface UnsupportedProtocolVersionError {
-  error: (Error & {
-      code: -32022
-      data: {
-        /**
-         * The protocol version that was requested by the client.
-         */
-        requested: string
-        /**
-         * Protocol versions the server supports. The client should choose a
-         * mutually supported version from this list and retry.
-         */
-        supported: string[]
-      }
-  })
-  id?: RequestId
-  jsonrpc: "2.0"
+  error: Error & {
+    code: -32022;
+    data: {
+      /**
+       * The protocol version that was requested by the client.
+       */
+      requested: string;
+      /**
+       * Protocol versions the server supports. The client should choose a
+       * mutually supported version from this list and retry.
+       */
+      supported: string[];
+    };
+  };
+  id?: RequestId;
+  jsonrpc: "2.0";
 }
 
 /**
@@ -2807,11 +2137,11 @@ export interface UntitledMultiSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string[]
+  default?: string[];
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Schema for the array items.
    */
@@ -2819,22 +2149,22 @@ export interface UntitledMultiSelectEnumSchema {
     /**
      * Array of enum values to choose from.
      */
-    enum: string[]
-    type: "string"
-  }
+    enum: string[];
+    type: "string";
+  };
   /**
    * Maximum number of items to select.
    */
-  maxItems?: number
+  maxItems?: number;
   /**
    * Minimum number of items to select.
    */
-  minItems?: number
+  minItems?: number;
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "array"
+  title?: string;
+  type: "array";
 }
 
 /**
@@ -2844,18 +2174,18 @@ export interface UntitledSingleSelectEnumSchema {
   /**
    * Optional default value.
    */
-  default?: string
+  default?: string;
   /**
    * Optional description for the enum field.
    */
-  description?: string
+  description?: string;
   /**
    * Array of enum values to choose from.
    */
-  enum: string[]
+  enum: string[];
   /**
    * Optional title for the enum field.
    */
-  title?: string
-  type: "string"
+  title?: string;
+  type: "string";
 }

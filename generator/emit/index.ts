@@ -1,4 +1,5 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
+import { InputError } from "../errors.js";
 import type { ProtocolModel, VersionModel } from "../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
@@ -8,18 +9,20 @@ import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
 import { runtimeFiles } from "./runtime-source.js";
 import { setTemplateCache, template } from "./templates.js";
-import { emitTypeDeclarations, type TypeEmitOptions } from "./typescript.js";
+import { emitTypeDeclarations } from "./typescript.js";
 import { zodModule } from "./zod.js";
 import { byCodeUnit, byKey } from "../order.js";
 import { versionIdents } from "../model/naming.js";
-import { InputError } from "../errors.js";
+import { sha256 } from "../spec/lock.js";
 import { emitRubyTree } from "./ruby/printer.js";
 
 // The targets live in targets.ts (the CLI reads them without loading the emitters).
 import { RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
 export { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
 
-export interface EmitOptions extends TypeEmitOptions {
+export interface EmitOptions {
+  /** Folder for the content-addressed cache of precompiled templates; absent: no cache. */
+  cacheDir?: string;
   /** Which targets to emit (default: all of TARGETS). */
   targets?: readonly Target[];
   /** The Ruby namespace (default `McpCodegen`). */
@@ -64,19 +67,24 @@ interface DefinitionOutputs {
 }
 type OutputsMemo = Map<string, Promise<DefinitionOutputs>>;
 
-function definitionOutputs(version: VersionModel, options: EmitOptions, memo: OutputsMemo): Promise<DefinitionOutputs> {
+function definitionOutputs(version: VersionModel, memo: OutputsMemo): Promise<DefinitionOutputs> {
   const key = definitionsKey(version);
   let outputs = memo.get(key);
   if (outputs === undefined) {
-    outputs = emitTypeDeclarations(version, options).then((declarations) => ({ declarations, zod: zodModule(version), guards: guardModule(version) }));
+    outputs = Promise.resolve({ declarations: emitTypeDeclarations(version), zod: zodModule(version), guards: guardModule(version) });
     memo.set(key, outputs);
   }
   return outputs;
 }
 
-/** What makes two versions' definitions the same: the schema bytes, the dialect, the patches applied. */
+/**
+ * What makes two versions' definitions the same: the schema bytes, the dialect, the patches applied,
+ * and what the type printer takes from the version's schema.ts (the facts, not the file's bytes:
+ * two schema.ts that differ only in what the printer does not read print the same types).
+ */
 function definitionsKey(version: VersionModel): string {
-  return `${version.sha256}|${version.dialect}|${version.patches.join(",")}`;
+  const facts = version.specTypes ? sha256(JSON.stringify(version.specTypes.definitions)) : "json-only";
+  return `${version.sha256}|${version.dialect}|${version.patches.join(",")}|${facts}`;
 }
 
 /**
@@ -114,8 +122,8 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
     }
     return files;
   }
-  const { declarations, zod, guards } = await definitionOutputs(version, options, memo);
-  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, declarations })));
+  const { declarations, zod, guards } = await definitionOutputs(version, memo);
+  files.set(`${version.label}/types.ts`, finish(template("types.ts.hbs")({ ...header, specTypes: version.specTypes ?? null, declarations })));
   files.set(`${version.label}/schemas.ts`, finish(template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
   files.set(`${version.label}/guards.ts`, finish(template("guards.ts.hbs")({ ...header, ...guards })));
   files.set(`${version.label}/schemas.check.ts`, finish(template("schemas.check.ts.hbs")({ ...header, declarations: zod.declarations })));

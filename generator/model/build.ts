@@ -4,6 +4,7 @@
 import { InputError, pointer } from "../errors.js";
 import { refName } from "../spec/load.js";
 import type { ResultOverride } from "./overrides.js";
+import type { SpecTypeFacts } from "./spec-typescript.js";
 import type {
   Era,
   JsonSchema,
@@ -44,6 +45,10 @@ type DeclaredResult = { definition: string } | { inline: JsonSchema; where: Arra
 export interface BuildOptions {
   specCommit: string | null;
   overrides?: ResultOverride[];
+  /** The version's schema.ts facts (generator/model/spec-typescript.ts), when it has one. */
+  specTypes?: SpecTypeFacts | null;
+  /** Reviewed exceptions to type fidelity of this version (definition → reason). */
+  typeExceptions?: Readonly<Record<string, string>>;
 }
 
 export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): VersionModel {
@@ -148,6 +153,8 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     patches: spec.patches,
     definitions,
     ir,
+    specTypes: options.specTypes ?? null,
+    typeExceptions: options.typeExceptions ?? {},
     requests,
     notifications,
   };

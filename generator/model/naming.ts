@@ -128,9 +128,14 @@ export function freeName(preferred: string, taken: (name: string) => boolean): s
  * definition (where its schema is and why it got a name) or a sanitised name (the original). Else null.
  */
 export function definitionDoc(d: IrDefinition): string | null {
+  const note = definitionNote(d);
   // Spec strings may hold anything, a comment's end included.
-  const safe = (text: string) => text.replace(/\*\//g, "*\\/");
-  if (d.derived !== null) return `/** ${safe(d.derived.reason)} (${safe(d.derived.from.pointer)}), named ${d.names.type}. */`;
-  if (d.names.type !== d.name) return `/** The definition ${safe(JSON.stringify(d.name))} of the schema, named ${d.names.type} here. */`;
+  return note === null ? null : `/** ${note.replace(/\*\//g, "*\\/")} */`;
+}
+
+/** The text of `definitionDoc` without the comment around it (for a printer that adds it to a longer doc comment). */
+export function definitionNote(d: IrDefinition): string | null {
+  if (d.derived !== null) return `${d.derived.reason} (${d.derived.from.pointer}), named ${d.names.type}.`;
+  if (d.names.type !== d.name) return `The definition ${JSON.stringify(d.name)} of the schema, named ${d.names.type} here.`;
   return null;
 }

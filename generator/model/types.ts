@@ -4,6 +4,7 @@
 // The loaded form's types belong to the spec layer (generator/spec/types.ts) and are re-exported here.
 import type { Dialect, JsonSchema } from "../spec/types.js";
 import type { IrNode, SchemaIR } from "./ir.js";
+import type { SpecTypeFacts } from "./spec-typescript.js";
 
 export type { Dialect, JsonSchema, LoadedSpec } from "../spec/types.js";
 
@@ -88,12 +89,22 @@ export interface VersionModel {
   /** Names of patches applied at load. */
   patches: string[];
   /**
-   * Definitions by name, sorted by name, as raw schemas (derived definitions included). Read only by
-   * the json-schema-to-typescript emitter until the IR type printer replaces it; everything else reads `ir`.
+   * Definitions by name, sorted by name, as raw schemas (derived definitions included). No printer of
+   * types, schemas or guards reads them (they read `ir`).
    */
   definitions: Readonly<Record<string, JsonSchema>>;
   /** The schema IR: every definition (derived ones included) as a typed tree, with its emitted names. */
   ir: SchemaIR;
+  /**
+   * What the version's schema.ts (the spec's TypeScript, beside its schema.json) says that
+   * schema.json cannot: open objects and `extends`. Absent or null when the version has no schema.ts.
+   */
+  specTypes?: SpecTypeFacts | null;
+  /**
+   * Reviewed exceptions to type fidelity for this version (definition → reason), from
+   * schemas/type-fidelity-exceptions.json; absent or empty when none are listed.
+   */
+  typeExceptions?: Readonly<Record<string, string>>;
   /** Requests sorted by method. */
   requests: RequestMethod[];
   /** Notifications sorted by method. */

@@ -32,11 +32,11 @@ describe("generated/", () => {
       expect(r.status, r.stderr).toBe(0);
       expect(readTree(out), run).toEqual(committed);
     }
-    // One compiled types file per distinct schema the lock pins (versions may share bytes), and the templates.
+    // One facts entry per distinct schema.ts the lock pins (versions may share bytes), and the templates.
     const lock = await readLock(lockFile);
-    const distinct = new Set(Object.values(lock.versions).map((v) => v.sha256)).size;
+    const distinct = new Set(Object.values(lock.versions).flatMap((v) => (v.schemaTs ? [v.schemaTs.sha256] : []))).size;
     const entries = [...readTree(cache).keys()];
-    expect(entries.filter((e) => e.startsWith("json-schema-to-typescript/")).length).toBe(distinct);
+    expect(entries.filter((e) => e.startsWith("spec-typescript/")).length).toBe(distinct);
     expect(entries.some((e) => e.startsWith("handlebars/"))).toBe(true);
   });
 
@@ -120,19 +120,18 @@ describe("types.ts", () => {
     }
   });
 
-  it("reads like the spec's TypeScript: plain interfaces, index signatures only where the schema asks", async () => {
+  it("reads like the spec's TypeScript: interfaces that extend, index signatures where the spec's TypeScript has them", async () => {
     const types = readTree(generatedDir).get("2026-07-28/types.ts")!;
     const decl = (name: string) => {
-      const start = types.indexOf(`export interface ${name} {`);
+      const start = types.search(new RegExp(`^export interface ${name}\\b`, "m"));
       return types.slice(start, types.indexOf("\n}", start) + 2);
     };
-    // Declares properties, no additionalProperties: a plain interface.
-    expect(decl("CallToolRequest")).not.toContain("[k: string]");
-    // Declares no properties at all: an index signature.
-    expect(decl("MetaObject")).toBe("export interface MetaObject {\n  [k: string]: unknown\n}");
-    // additionalProperties given: an index signature.
-    expect(decl("Result")).toContain("[k: string]: unknown");
-    expect(types).toContain("export type EmptyResult = Result");
+    // A closed interface in schema.ts: no index signature; its inherited members left to its base.
+    expect(decl("CallToolRequest")).toBe('export interface CallToolRequest extends JSONRPCRequest {\n  method: "tools/call";\n  params: CallToolRequestParams;\n}');
+    // `type MetaObject = Record<string, unknown>` and `interface Result { …; [key: string]: unknown }`.
+    expect(decl("MetaObject")).toBe("export interface MetaObject {\n  [key: string]: unknown;\n}");
+    expect(decl("Result")).toContain("\n  [key: string]: unknown;\n}");
+    expect(types).toContain("export type EmptyResult = Result;");
   });
 });
 
