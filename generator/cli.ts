@@ -5,6 +5,7 @@
 // process and writes only through `io` (the bin entry, bin.ts, passes the real process). Paths on the
 // command line are resolved against `io.cwd`; the defaults (schemas/, generated/, the lock) are the
 // project's around `io.cwd` (nearest package.json), never the tool's own folder.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -50,7 +51,7 @@ const OPTIONS = {
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
   from: { type: "string", usage: "--from DIR", help: "a local spec folder or checkout (<DIR>/<v>/schema.json or <DIR>/schema/<v>/schema.json)" },
   as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
-  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, or both (the default): the Ruby tree is then the ruby/ folder of the output; with typescript alone, ruby/ is kept as it is" },
+  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, or both: the Ruby tree is then the ruby/ folder of the output; with typescript alone, ruby/ is kept as it is. Default: the project's package.json \"mcp-codegen\": { \"targets\": [...] }, else typescript" },
   module: { type: "string", usage: "--module NAME", help: "the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)" },
   help: { type: "boolean", usage: "--help", help: "this command's help" },
 } satisfies Record<string, OptionSpec>;
@@ -107,11 +108,29 @@ function cacheDir(ctx: Context, values: Values): string | undefined {
   return ctx.io.env.MCP_CODEGEN_CACHE_DIR || ctx.project.cacheDir;
 }
 
-function targetList(value: string | undefined): Target[] {
-  if (value === undefined) return [...TARGETS];
-  const list = value.split(",").map((s) => s.trim());
-  for (const t of list) if (!(TARGETS as readonly string[]).includes(t)) throw new UsageError(`unknown --target "${t}"; expected: ${TARGETS.join(", ")}`);
-  return TARGETS.filter((t) => list.includes(t));
+/**
+ * The targets of a run: `--target`, else the project's own choice (`"mcp-codegen": { "targets": [...] }`
+ * in its package.json), else TypeScript alone.
+ */
+function targetList(value: string | undefined, ctx: Context): Target[] {
+  const known = (t: string) => (TARGETS as readonly string[]).includes(t);
+  if (value !== undefined) {
+    const list = value.split(",").map((s) => s.trim());
+    for (const t of list) if (!known(t)) throw new UsageError(`unknown --target "${t}"; expected: ${TARGETS.join(", ")}`);
+    return TARGETS.filter((t) => list.includes(t));
+  }
+  const pkgFile = path.join(ctx.project.root, "package.json");
+  let configured: unknown;
+  try {
+    configured = (JSON.parse(readFileSync(pkgFile, "utf8")) as { "mcp-codegen"?: { targets?: unknown } })["mcp-codegen"]?.targets;
+  } catch {
+    configured = undefined;
+  }
+  if (configured === undefined) return ["typescript"];
+  if (!Array.isArray(configured) || configured.length === 0 || configured.some((t) => typeof t !== "string" || !known(t))) {
+    throw new InputError(`expected a non-empty array of targets (${TARGETS.join(", ")})`, pkgFile, "/mcp-codegen/targets");
+  }
+  return TARGETS.filter((t) => (configured as string[]).includes(t));
 }
 
 function format(value: string | undefined): "md" | "json" {
@@ -154,7 +173,7 @@ const generate: Command = {
   options: ["target", "module", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
   async run(values, _positionals, ctx) {
     const { io, project } = ctx;
-    const targets = targetList(str(values, "target"));
+    const targets = targetList(str(values, "target"), ctx);
     if (str(values, "module") !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
     const emit = { targets, rubyModule: str(values, "module") };
     const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
@@ -330,7 +349,12 @@ const bumpCommand: Command = {
   options: ["commit", "from", "versions", "as", "format", "out", "lock", "schemas", "spec-dir", "no-cache"],
   async run(values, _p, ctx) {
     const { bump } = await import("./bump.js");
-    const result = await bump({ ...updateOptions(values, ctx), outDir: resolvePath(ctx, str(values, "out"), ctx.project.outDir), json: format(str(values, "format")) === "json" });
+    const result = await bump({
+      ...updateOptions(values, ctx),
+      outDir: resolvePath(ctx, str(values, "out"), ctx.project.outDir),
+      json: format(str(values, "format")) === "json",
+      targets: targetList(undefined, ctx),
+    });
     await printPin(ctx.io, result);
     const where = path.relative(ctx.io.cwd, resolvePath(ctx, str(values, "out"), ctx.project.outDir)) || ".";
     const reports = result.versions.reduce((n, v) => n + v.reports.length, 0);

@@ -389,6 +389,32 @@ describe("safe defaults", () => {
     expect(all.stderr).toContain(`${other}/methods.ts (stale)`);
   });
 
+  it("without --target, a project generates the targets its package.json names, else TypeScript alone", async () => {
+    const project = projectCopy();
+    const pkgFile = path.join(project, "package.json");
+    const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as Record<string, unknown>;
+    const setConfig = (config: unknown) => {
+      const next = { ...pkg };
+      if (config === undefined) delete next["mcp-codegen"];
+      else next["mcp-codegen"] = config;
+      writeFileSync(pkgFile, JSON.stringify(next, null, 2) + "\n");
+    };
+    setConfig(undefined);
+    const tsOnly = path.join(tempDir(), "ts-only");
+    expect((await runCli(["generate", "--out", tsOnly], {}, project)).status).toBe(0);
+    const keys = [...readTree(tsOnly).keys()];
+    expect(keys.some((k) => k.startsWith("ruby/"))).toBe(false);
+    expect(keys).toEqual([...readTree(generatedDir).keys()].filter((k) => !k.startsWith("ruby/")));
+    setConfig({ targets: ["ruby"] });
+    const rubyOnly = path.join(tempDir(), "ruby-only");
+    expect((await runCli(["generate", "--out", rubyOnly], {}, project)).status).toBe(0);
+    expect([...readTree(rubyOnly).keys()]).toEqual([...readTree(generatedDir).keys()].filter((k) => k.startsWith("ruby/")).map((k) => k.slice("ruby/".length)));
+    setConfig({ targets: ["cobol"] });
+    const bad = await runCli(["generate", "--out", path.join(tempDir(), "bad")], {}, project);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`${pkgFile}#/mcp-codegen/targets`);
+  });
+
   it("defaults resolve from the nearest package.json above the current folder, never the tool's folder", async () => {
     const project = projectCopy();
     const sub = path.join(project, "src", "deep");

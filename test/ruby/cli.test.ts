@@ -52,7 +52,7 @@ describe("generate --target", () => {
     expect((await runCli(["generate", "--target", "typescript", "--out", out, "--check"])).status).toBe(0);
   });
 
-  it("with no --target covers both: --check exits 1 naming a stale Ruby file, then generate restores it", async () => {
+  it("with no --target, the project's configured targets (both, in this project's package.json) are covered: --check exits 1 naming a stale Ruby file, then generate restores it", async () => {
     const out = copyOfGenerated();
     const file = readdirSync(path.join(out, "ruby", "mcp_codegen")).sort()[0];
     const rel = `ruby/mcp_codegen/${file}`;
