@@ -261,7 +261,8 @@ async function runtimeBenchmarks(): Promise<Row[]> {
 }
 
 async function main() {
-  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks())];
+  const { transportBenchmarks } = await import("./transports.js");
+  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS))];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",

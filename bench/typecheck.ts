@@ -1,8 +1,8 @@
 // What type-checking costs a consumer: a new project (strict, `skipLibCheck: false`) with the built
-// package installed, one file serving a version through the router, beside one file using the official
+// generated-code package (`mcp-codegen-generated`, dist/generated-package) installed, one file serving a version through the router, beside one file using the official
 // SDK's `Client` alone. Whole `tsc` processes, interleaved; time and peak RSS from /usr/bin/time.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,8 +11,8 @@ const TIME = "/usr/bin/time";
 
 /** The consumer files: the router serving one version with a handler, and the SDK client alone. */
 const SOURCES = {
-  generated: `import { createServerRouter } from "mcp-codegen/generated";
-import type { CallToolResult, ServerHandlers } from "mcp-codegen/generated/2025-11-25";
+  generated: `import { createServerRouter } from "mcp-codegen-generated/router";
+import type { CallToolResult, ServerHandlers } from "mcp-codegen-generated/2025-11-25";
 
 const handlers: ServerHandlers = {
   "tools/call": async (params): Promise<CallToolResult> => ({ content: [{ type: "text", text: params.name }] }),
@@ -49,18 +49,16 @@ export interface TscRun {
 }
 
 /**
- * A consumer project in a temporary folder: `mcp-codegen` installed as its built `dist/generated` with
- * the root package's `exports`, and zod, the SDK and @types/node linked from this checkout.
+ * A consumer project in a temporary folder: the generated-code package as `npm run build` makes it
+ * (dist/generated-package) installed as `mcp-codegen-generated`, and zod, the SDK and @types/node
+ * linked from this checkout.
  */
 export function consumerProject(root: string): string {
+  const built = path.join(root, "dist", "generated-package");
+  if (!existsSync(path.join(built, "package.json"))) throw new Error(`${built} is missing: run npm run build first`);
   const dir = mkdtempSync(path.join(tmpdir(), "mcp-codegen-consumer-"));
   const modules = path.join(dir, "node_modules");
-  const pkg = path.join(modules, "mcp-codegen");
-  mkdirSync(path.join(pkg, "dist"), { recursive: true });
-  cpSync(path.join(root, "dist", "generated"), path.join(pkg, "dist", "generated"), { recursive: true });
-  const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { name: string; version: string; exports: Record<string, unknown> };
-  const exportsOfGenerated = Object.fromEntries(Object.entries(manifest.exports).filter(([k]) => k.startsWith("./generated")));
-  writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: manifest.name, version: manifest.version, type: "module", exports: exportsOfGenerated }, null, 2));
+  cpSync(built, path.join(modules, "mcp-codegen-generated"), { recursive: true });
   for (const dep of ["zod", "@modelcontextprotocol/sdk", "@types/node"]) {
     const target = path.join(root, "node_modules", dep);
     mkdirSync(path.dirname(path.join(modules, dep)), { recursive: true });

@@ -5,6 +5,7 @@ import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "./diffs.js";
 import { guardModule } from "./guards.js";
 import { emitMatrix } from "./matrix.js";
+import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
 import { runtimeFiles } from "./runtime-source.js";
 import { setTemplateCache, template } from "./templates.js";
@@ -153,6 +154,7 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   files.set("index.ts", finish(template("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
+  for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   for (const [p, text] of ruby) files.set(`${RUBY_FOLDER}/${p}`, text);
   return new Map([...files].sort(byKey));
 }

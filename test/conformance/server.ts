@@ -1,17 +1,11 @@
 // A server made only of generated code: the generated router picks the version and its generated
-// dispatcher answers, with the conformance fixtures as handlers. The HTTP layer is:
-// - legacy sessions (initialize, mcp-session-id): the SDK 1.32.2 StreamableHTTPServerTransport;
-// - modern requests (2026-07-28, stateless): plain node:http, because both SDK transports answer every
-//   JSON-RPC error with HTTP 200 while the 2026-07-28 transport wants 400/404 (and the 1.x transport
-//   rejects the 2026-07-28 header outright). Mapping codes to HTTP statuses is HTTP layer.
+// dispatcher answers, with the conformance fixtures as handlers, served by the generated tree's own
+// streamable HTTP transport (generated/runtime/transport-http.ts), as a user would serve theirs.
 // Run: `tsx test/conformance/server.ts [port]` prints `listening http://127.0.0.1:<port>/mcp`.
-import { randomUUID } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { createServerRouter, type LegacyConnection, type ServerRouter, type ServedVersions } from "../../generated/router.js";
-import { isPlainObject, JsonRpcError, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../../generated/runtime.js";
+import { createServerRouter, type ServerRouter, type ServedVersions } from "../../generated/router.js";
+import { isPlainObject, JsonRpcError } from "../../generated/runtime.js";
+import { serveHttp, toolParameterHeaders } from "../../generated/runtime/transport-http.js";
 import type * as v2025_11_25 from "../../generated/2025-11-25/index.js";
 import type * as v2026_07_28 from "../../generated/2026-07-28/index.js";
 import * as f from "./fixtures.js";
@@ -248,70 +242,7 @@ export function createConformanceRouter(): ServerRouter {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP layer.
-
-const MODERN_STATUS: Readonly<Record<number, number>> = {
-  [-32700]: 400, // ParseError
-  [-32600]: 400, // InvalidRequest
-  [-32601]: 404, // MethodNotFound
-  [-32602]: 400, // InvalidParams
-  [-32020]: 400, // HeaderMismatchError
-  [-32021]: 400, // MissingRequiredClientCapabilityError
-  [-32022]: 400, // UnsupportedProtocolVersionError
-};
-
-async function readBody(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function json(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
-
-function rpcError(res: http.ServerResponse, status: number, id: unknown, code: number, message: string): void {
-  json(res, status, { jsonrpc: "2.0", id: typeof id === "string" || typeof id === "number" ? id : null, error: { code, message } });
-}
-
-/** DNS-rebinding protection: only this loopback host (and origin, when sent) may talk to the server. */
-function allowedHost(req: http.IncomingMessage, port: number): boolean {
-  const hosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
-  const host = req.headers.host;
-  if (host === undefined || !hosts.includes(host)) return false;
-  const origin = req.headers.origin;
-  return origin === undefined || hosts.some((h) => origin === `http://${h}`);
-}
-
-/** A `=?base64?…?=` header value decoded (strict alphabet and padding), a plain value as it is; undefined when malformed. */
-function headerValue(raw: string): string | undefined {
-  const m = /^=\?base64\?(.*)\?=$/.exec(raw);
-  if (m === null) return raw;
-  const encoded = m[1];
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return undefined;
-  return Buffer.from(encoded, "base64").toString("utf8");
-}
-
-/**
- * For a tools/call, every argument whose property schema has `x-mcp-header: Name` must be repeated
- * in the `Mcp-Param-Name` header (SEP-2243; the 2026-07-28 Tool.inputSchema description points to
- * the transport's rules). The reason it is not, or undefined.
- */
-function customHeaderMismatch(req: http.IncomingMessage, params: Record<string, unknown>): string | undefined {
-  const tool = f.modernTools.find((t) => t.name === params.name);
-  const properties = tool?.inputSchema?.properties as Record<string, Record<string, unknown>> | undefined;
-  const args = isPlainObject(params.arguments) ? params.arguments : {};
-  for (const [key, schema] of Object.entries(properties ?? {})) {
-    const name = schema["x-mcp-header"];
-    if (typeof name !== "string" || !Object.hasOwn(args, key)) continue;
-    const raw = req.headers[`mcp-param-${name.toLowerCase()}`];
-    if (typeof raw !== "string") return `Mcp-Param-${name} is missing but arguments.${key} is given`;
-    const value = headerValue(raw.trim());
-    if (value === undefined) return `Mcp-Param-${name} is not valid base64`;
-    if (value !== String(args[key])) return `Mcp-Param-${name} does not match arguments.${key}`;
-  }
-  return undefined;
-}
+// HTTP: the shipped streamable HTTP transport, both eras on one endpoint.
 
 export interface RunningServer {
   url: string;
@@ -321,127 +252,17 @@ export interface RunningServer {
 
 export async function startServer(port = 0): Promise<RunningServer> {
   const router = createConformanceRouter();
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; connection: LegacyConnection }>();
-  let actualPort = port;
-
-  async function legacySession(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, connection }),
-    });
-    const connection = router.connect((message, relatedRequestId) =>
-      transport.send(message as Parameters<StreamableHTTPServerTransport["send"]>[0], relatedRequestId === undefined ? undefined : { relatedRequestId }),
-    );
-    transport.onmessage = (message) => {
-      void connection.handle(message).then((response) => {
-        if (response !== undefined) return transport.send(response as Parameters<StreamableHTTPServerTransport["send"]>[0]);
-      });
-    };
-    transport.onclose = () => {
-      connection.close();
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await transport.start();
-    await transport.handleRequest(req, res, body);
-  }
-
-  async function modern(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
-    const message = isPlainObject(body) ? body : undefined;
-    const id = message?.id;
-    if (message === undefined) return rpcError(res, 400, null, -32600, "Invalid Request: expected one JSON-RPC message object");
-    const method = typeof message.method === "string" ? message.method : undefined;
-    const header = req.headers["mcp-protocol-version"];
-    if (header === undefined) return rpcError(res, 400, id, -32020, "Missing MCP-Protocol-Version header");
-    const meta = isPlainObject(message.params) && isPlainObject(message.params._meta) ? message.params._meta : undefined;
-    const bodyVersion = meta?.["io.modelcontextprotocol/protocolVersion"];
-    if (bodyVersion !== undefined && bodyVersion !== header) {
-      return rpcError(res, 400, id, -32020, `Header mismatch: MCP-Protocol-Version ${String(header)} but _meta names ${String(bodyVersion)}`);
-    }
-    // Mcp-Method always, and Mcp-Name for the methods that name something, must repeat the body (SEP-2243).
-    const mcpMethod = req.headers["mcp-method"];
-    if (typeof mcpMethod !== "string" || mcpMethod.trim() !== method) {
-      return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Method ${mcpMethod ?? "(missing)"} but the body's method is ${method}`);
-    }
-    const nameKey = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : undefined;
-    const named = nameKey !== undefined && isPlainObject(message.params) ? message.params[nameKey] : undefined;
-    if (typeof named === "string") {
-      const mcpName = req.headers["mcp-name"];
-      if (typeof mcpName !== "string" || mcpName.trim() !== named) return rpcError(res, 400, id, -32020, `Header mismatch: Mcp-Name ${mcpName ?? "(missing)"} but the body names ${named}`);
-    }
-    if (method === "tools/call" && isPlainObject(message.params)) {
-      const mismatch = customHeaderMismatch(req, message.params);
-      if (mismatch !== undefined) return rpcError(res, 400, id, -32020, `Header mismatch: ${mismatch}`);
-    }
-
-    // The response is one JSON body, unless the server sends something about the request first:
-    // then it becomes an SSE stream carrying those messages and the response.
-    const gone = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) gone.abort(new Error("the client closed the stream"));
-    });
-    let streaming = false;
-    const event = (m: JsonRpcMessage | JsonRpcResponse) => res.write(`event: message\ndata: ${JSON.stringify(m)}\n\n`);
-    const send = (m: JsonRpcMessage, _related: RequestId | undefined) => {
-      if (res.writableEnded || gone.signal.aborted) return;
-      if (!streaming) {
-        streaming = true;
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-      }
-      event(m);
-    };
-    // Stateless HTTP knows no peer: each POST is its own scope, so a posted notifications/cancelled
-    // cannot reach another client's request that happens to share its id; closing the stream cancels.
-    const response = await router.handle(message, { send, signal: gone.signal, scope: {} });
-    if (gone.signal.aborted) return;
-    if (response === undefined) {
-      if (streaming) res.end();
-      else res.writeHead(202).end();
-      return;
-    }
-    if (streaming) {
-      event(response);
-      res.end();
-      return;
-    }
-    json(res, "error" in response ? (MODERN_STATUS[response.error.code] ?? 200) : 200, response);
-  }
-
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      if (!allowedHost(req, actualPort)) return rpcError(res, 403, null, -32000, "Forbidden: Host or Origin not allowed");
-      if (new URL(req.url ?? "/", "http://x").pathname !== "/mcp") return res.writeHead(404).end();
-      const sessionId = req.headers["mcp-session-id"];
-      if (typeof sessionId === "string") {
-        const session = sessions.get(sessionId);
-        if (session === undefined) return rpcError(res, 404, null, -32001, "Session not found");
-        return session.transport.handleRequest(req, res);
-      }
-      if (req.method !== "POST") return res.writeHead(405, { allow: "POST" }).end();
-      let body: unknown;
-      try {
-        body = JSON.parse(await readBody(req));
-      } catch {
-        return rpcError(res, 400, null, -32700, "Parse error");
-      }
-      // A new legacy session starts with a legacy initialize; everything else is a modern request.
-      if (isPlainObject(body) && body.method === "initialize" && router.eraOf(body) === "legacy") return legacySession(req, res, body);
-      return modern(req, res, body);
-    })().catch((error: unknown) => {
-      console.error("conformance server:", error);
-      if (!res.headersSent) rpcError(res, 500, null, -32603, "Internal error");
-      else res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  actualPort = (server.address() as AddressInfo).port;
+  const parameterHeaders = (name: string) => {
+    const tool = f.modernTools.find((t) => t.name === name);
+    return tool === undefined ? undefined : toolParameterHeaders(tool);
+  };
+  const http = await serveHttp(router, { port, parameterHeaders });
   return {
-    url: `http://127.0.0.1:${actualPort}/mcp`,
+    url: http.url,
     router,
     async close() {
       router.close();
-      for (const { transport } of sessions.values()) await transport.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await http.close();
     },
   };
 }

@@ -1,0 +1,80 @@
+// A server for the transport benchmarks, in its own process: `tsx transport-server.ts <server> <transport>`.
+// - ours: the generated router (2025-11-25 and 2026-07-28) through the shipped transports;
+// - sdk1: @modelcontextprotocol/sdk 1.32.2's McpServer (a sessionful StreamableHTTPServerTransport per session, or
+//   its StdioServerTransport);
+// - sdk2: @modelcontextprotocol/server 2.4.0's McpServer (createMcpHandler on node:http for 2026-07-28, or its
+//   serveStdio entry).
+// Each serves one tool, `echo`, whose `text` argument (validated: a string) comes back as text content.
+// Over HTTP it prints `listening <url>` on stdout.
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+
+const [kind, transport] = process.argv.slice(2);
+const echo = (text: string) => ({ content: [{ type: "text" as const, text }] });
+
+async function listen(handler: http.RequestListener): Promise<void> {
+  const server = http.createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  process.stdout.write(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`);
+}
+
+if (kind === "ours") {
+  const { createServerRouter } = await import("../generated/router.js");
+  const tools = [{ name: "echo", inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] } }];
+  const call = ({ arguments: args }: { arguments?: Record<string, unknown> }) => {
+    if (typeof args?.text !== "string") throw Object.assign(new Error("text must be a string"), { code: -32602 });
+    return echo(args.text);
+  };
+  const router = createServerRouter({
+    serverInfo: { name: "bench-ours", version: "1.0.0" },
+    versions: {
+      "2025-11-25": { capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools }), "tools/call": call } },
+      "2026-07-28": { capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools, ttlMs: 0, cacheScope: "public" }), "tools/call": call } },
+    },
+  });
+  if (transport === "stdio") (await import("../generated/runtime/transport-stdio.js")).serveStdio(router);
+  else process.stdout.write(`listening ${(await (await import("../generated/runtime/transport-http.js")).serveHttp(router)).url}\n`);
+} else if (kind === "sdk1") {
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const make = () => {
+    const server = new McpServer({ name: "bench-sdk1", version: "1.0.0" });
+    server.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => echo(text));
+    return server;
+  };
+  if (transport === "stdio") {
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    await make().connect(new StdioServerTransport());
+  } else {
+    const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+    const sessions = new Map<string, InstanceType<typeof StreamableHTTPServerTransport>>();
+    await listen(async (req, res) => {
+      const id = req.headers["mcp-session-id"];
+      const existing = typeof id === "string" ? sessions.get(id) : undefined;
+      if (existing !== undefined) return existing.handleRequest(req, res);
+      const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, t) });
+      t.onclose = () => void (t.sessionId !== undefined && sessions.delete(t.sessionId));
+      await make().connect(t);
+      await t.handleRequest(req, res);
+    });
+  }
+} else if (kind === "sdk2") {
+  const { McpServer, createMcpHandler } = await import("@modelcontextprotocol/server");
+  const make = () => {
+    const server = new McpServer({ name: "bench-sdk2", version: "1.0.0" });
+    server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, ({ text }) => echo(text));
+    return server;
+  };
+  if (transport === "stdio") {
+    // serveStdio: both eras on one stdio connection (a bare StdioServerTransport offers no server/discover).
+    const { serveStdio } = await import("@modelcontextprotocol/server/stdio");
+    serveStdio(() => make());
+  } else {
+    const { getRequestListener } = await import("@hono/node-server");
+    const handler = createMcpHandler(() => make());
+    await listen(getRequestListener((request) => handler.fetch(request), { overrideGlobalObjects: false }));
+  }
+} else {
+  throw new Error(`usage: transport-server.ts ours|sdk1|sdk2 http|stdio`);
+}

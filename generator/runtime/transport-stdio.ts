@@ -1,0 +1,166 @@
+// The stdio transport: one client on a pair of streams (by default this process's stdin and stdout),
+// one JSON-RPC message per line (UTF-8, `\n`-delimited, no embedded newlines), both eras on the same
+// stream: legacy messages go to one router connection (its version chosen at `initialize`), modern
+// (2026-07-28) messages to `router.handle` within this connection's scope.
+//
+// Hand-written rather than the SDK's StdioServerTransport: that one validates each line against its own
+// schema and drops what fails (reporting to `onerror`), where MCP wants -32700 for a line that is not JSON
+// and -32600 (id null) for an invalid envelope; framing lines is all that is left, and needs no dependency.
+//
+// - Requests run concurrently; each response is written when ready. Writes keep message order per call.
+// - The input ending (or `close()`) aborts the `signal` of every request still running and closes the
+//   legacy connection (its pending server→client requests reject).
+// - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
+import type { Readable, Writable } from "node:stream";
+import {
+  classify,
+  errorMessage,
+  INVALID_REQUEST,
+  invalidEnvelope,
+  logTransportError,
+  type OutgoingMessage,
+  PARSE_ERROR,
+  type RoutedServer,
+  serialize,
+  type TransportErrorHook,
+} from "./transport-jsonrpc.js";
+
+export interface StdioTransportOptions {
+  /** Default: `process.stdin`. */
+  input?: Readable;
+  /** Default: `process.stdout`. */
+  output?: Writable;
+  /** Longest line accepted, in bytes (default 4 MiB); a longer one is skipped and answered -32600 (id null). */
+  maxLineBytes?: number;
+  /** Transport failures (unsendable messages, write errors). Default: one line on stderr. */
+  onError?: TransportErrorHook;
+}
+
+export interface StdioServer {
+  /** Settles when the input has ended and every running request has settled. */
+  readonly closed: Promise<void>;
+  /** Stop reading, abort running requests, close the legacy connection. */
+  close(): void;
+}
+
+const DEFAULT_MAX_LINE = 4 * 1024 * 1024;
+
+/** Serve `router` over a pair of streams, one message per line. */
+export function serveStdio(router: RoutedServer, options: StdioTransportOptions = {}): StdioServer {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE;
+  const onError = options.onError ?? logTransportError;
+  const gone = new AbortController();
+  const scope = {};
+  const running = new Set<Promise<void>>();
+  const inFlight = new Set<AbortController>();
+
+  const write = (message: OutgoingMessage): void => {
+    if (output.writableEnded || output.destroyed) return;
+    const text = serialize(message, onError);
+    if (text !== undefined) output.write(text + "\n");
+  };
+  const send = (message: OutgoingMessage) => write(message);
+  const connection = router.connect(send);
+
+  function dispatch(message: unknown): void {
+    const kind = classify(message);
+    const invalid = invalidEnvelope(message);
+    if (invalid !== undefined) return write(invalid);
+    // One signal per message, aborted with the connection: the connection's own signal would collect a
+    // listener per request for as long as the connection lives.
+    const own = new AbortController();
+    if (gone.signal.aborted) own.abort(gone.signal.reason);
+    else inFlight.add(own);
+    const answer = router.eraOf(message) === "modern" && kind !== "response"
+      ? router.handle(message, { send, signal: own.signal, scope })
+      : connection.handle(message, { signal: own.signal });
+    const task = answer.then(
+      (response) => {
+        if (response !== undefined && kind === "request") write(response);
+      },
+      (error: unknown) => {
+        onError(error);
+        const id = (message as { id?: unknown }).id;
+        if (kind === "request" && (typeof id === "string" || typeof id === "number")) write(errorMessage(id, -32603, "Internal error"));
+      },
+    );
+    running.add(task);
+    void task.finally(() => {
+      running.delete(task);
+      inFlight.delete(own);
+    });
+  }
+
+  function line(text: string): void {
+    if (text.trim() === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return write(errorMessage(null, PARSE_ERROR, "Parse error"));
+    }
+    dispatch(message);
+  }
+
+  // Framing: bytes up to each "\n" (a trailing "\r" is dropped by JSON.parse as whitespace).
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+  const onData = (chunk: Buffer | string): void => {
+    let buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    for (let end = buffer.indexOf(10); end >= 0; end = buffer.indexOf(10)) {
+      const piece = buffer.subarray(0, end);
+      buffer = buffer.subarray(end + 1);
+      if (skipping) {
+        skipping = false;
+      } else {
+        const whole = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
+        if (whole.length > maxLine) write(errorMessage(null, INVALID_REQUEST, `Invalid Request: a message longer than ${maxLine} bytes`));
+        else line(whole.toString("utf8"));
+      }
+      pending = [];
+      pendingBytes = 0;
+    }
+    if (buffer.length === 0 || skipping) return;
+    pending.push(buffer);
+    pendingBytes += buffer.length;
+    if (pendingBytes > maxLine) {
+      write(errorMessage(null, INVALID_REQUEST, `Invalid Request: a message longer than ${maxLine} bytes`));
+      pending = [];
+      pendingBytes = 0;
+      skipping = true;
+    }
+  };
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  let ended = false;
+  function end(): void {
+    if (ended) return;
+    ended = true;
+    input.off("data", onData);
+    input.off("end", end);
+    input.off("close", end);
+    gone.abort(new Error("the stdio connection closed"));
+    for (const own of inFlight) own.abort(gone.signal.reason);
+    connection.close();
+    void Promise.allSettled([...running]).then(() => resolveClosed());
+  }
+  const onOutputError = (error: unknown) => {
+    onError(error);
+    end();
+  };
+  output.on("error", onOutputError);
+  void closed.then(() => output.off("error", onOutputError));
+  input.on("data", onData);
+  input.on("end", end);
+  input.on("close", end);
+  input.on("error", (error: unknown) => {
+    onError(error);
+    end();
+  });
+
+  return { closed, close: end };
+}
