@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
-import { runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
+import { runtimeSourceDir, templatesDir, toolRoot, toolVersion } from "./paths.js";
 import type { SpecLock } from "./spec/lock.js";
 
 export interface FingerprintInputs {
@@ -47,6 +47,13 @@ function fileDigest(file: string | undefined): string {
   return file !== undefined && existsSync(file) && statSync(file).isFile() ? sha256(readFileSync(file)) : "";
 }
 
+function generatorDigest(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const stamp = path.join(here, ".source-sha256");
+  if (existsSync(stamp)) return `built from ${readFileSync(stamp, "utf8").trim()}`;
+  return folderDigest(here, (n) => /\.(ts|js|mjs)$/.test(n));
+}
+
 let fixedInputs: string | undefined;
 /** What does not depend on the project: the running generator, templates, runtime, package versions. */
 function toolDigest(): string {
@@ -61,8 +68,11 @@ function toolDigest(): string {
     fixedInputs = sha256(
       JSON.stringify({
         tool: toolVersion,
-        // The generator's own code as it runs: generator/**/*.ts from source, dist/generator/**/*.js built.
-        generator: folderDigest(path.dirname(fileURLToPath(import.meta.url)), (n) => /\.(ts|js|mjs|rb)$/.test(n)),
+        // The generator's own code as it runs: generator/**/*.ts from source; built, the hash of the sources
+        // dist/ was built from (its stamp, which the bin checks against the sources before running).
+        generator: generatorDigest(),
+        // Hand-written Ruby copied into the Ruby tree (not part of the TypeScript sources the stamp covers).
+        rubyRuntime: fileDigest(path.join(toolRoot, "generator", "emit", "ruby", "runtime.rb")),
         templates: folderDigest(templatesDir),
         runtime: folderDigest(runtimeSourceDir),
         // ts-morph bundles the TypeScript that reads each schema.ts.
