@@ -1,4 +1,5 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
 import { buildVersionModel } from "./model/build.js";
@@ -10,7 +11,6 @@ import { selectVersions } from "./spec/folders.js";
 import { loadSpec, loadSpecBytes } from "./spec/load.js";
 import { loadSpecTypeFacts } from "./model/spec-typescript.js";
 import { readTypeExceptions } from "./model/type-exceptions.js";
-import { existsSync } from "node:fs";
 
 export { discoverVersions, selectVersions } from "./spec/folders.js";
 
