@@ -19,8 +19,7 @@ function findToolRoot(): string {
 }
 
 /** The mcp-codegen package's own folder. */
-export const projectRoot = findToolRoot();
-export const toolRoot = projectRoot;
+export const toolRoot = findToolRoot();
 export const templatesDir = path.join(toolRoot, "templates");
 /** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
 export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
@@ -68,9 +67,5 @@ export function projectPaths(cwd: string): ProjectPaths {
 // The tool's own project (its checkout), for its tests and benchmarks.
 const own = pathsOf(toolRoot);
 export const defaultSchemasDir = own.schemasDir;
-export const defaultLockFile = own.lockFile;
 export const defaultPatchesDir = own.patchesDir;
-export const defaultOverridesFile = own.overridesFile;
-export const defaultTypeExceptionsFile = own.typeExceptionsFile;
 export const defaultOutDir = own.outDir;
-export const defaultCacheDir = own.cacheDir;

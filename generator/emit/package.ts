@@ -5,7 +5,7 @@
 // publishable folder (dist/generated-package/: these three files beside the compiled .js and .d.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { projectRoot } from "../paths.js";
+import { toolRoot } from "../paths.js";
 import { byCodeUnit } from "../order.js";
 
 /** The npm name of the generated-code package. */
@@ -32,7 +32,7 @@ function entryPoint(file: string): string | undefined {
 }
 
 /** `package.json`, `LICENSE` and `README.md` of the generated package, for the tree's other files. */
-export function emitPackageFiles(treeFiles: Iterable<string>, root: string = projectRoot): Map<string, string> {
+export function emitPackageFiles(treeFiles: Iterable<string>, root: string = toolRoot): Map<string, string> {
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as RootManifest;
   const exports: Record<string, unknown> = {};
   const entries = [...treeFiles].flatMap((file) => {

@@ -12,7 +12,7 @@ import { emitVersion } from "../../generator/emit/index.js";
 import { zodModule } from "../../generator/emit/zod.js";
 import { InputError } from "../../generator/errors.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
-import { projectRoot } from "../../generator/paths.js";
+import { toolRoot } from "../../generator/paths.js";
 import { ajvOracle, InstanceGenerator, type Json, rng, sameJson, seedOf, syntheticModel, writeRuntime } from "./corpus.js";
 
 const DEFS: Record<string, JsonSchema> = {
@@ -87,7 +87,7 @@ function model(dialect: Dialect, definitions: Record<string, JsonSchema> = DEFS)
   return syntheticModel(`synthetic-${dialect}`, dialect, definitions);
 }
 
-const tmpRoot = path.join(projectRoot, ".tmp", `zod-emit-${process.pid}`);
+const tmpRoot = path.join(toolRoot, ".tmp", `zod-emit-${process.pid}`);
 afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
 
 /** Emit a synthetic version into .tmp/ (inside the project, so `zod` resolves) and return its folder. */

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { guardModule } from "../../generator/emit/guards.js";
 import { template } from "../../generator/emit/templates.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
-import { projectRoot } from "../../generator/paths.js";
+import { toolRoot } from "../../generator/paths.js";
 import { createDispatcher, type SchemaLike } from "../../generated/runtime.js";
 import { ajvOracle, InstanceGenerator, type Json, rng, seedOf, strictErrors, syntheticModel, writeRuntime } from "./corpus.js";
 
@@ -65,7 +65,7 @@ function model(dialect: Dialect): VersionModel {
   return syntheticModel(`guards-${dialect}`, dialect, DEFS);
 }
 
-const tmpRoot = path.join(projectRoot, ".tmp", `guards-${process.pid}`);
+const tmpRoot = path.join(toolRoot, ".tmp", `guards-${process.pid}`);
 afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
 
 function emitToDisk(dialect: Dialect): string {

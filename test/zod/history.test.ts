@@ -8,7 +8,7 @@ import path from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "../../generator/paths.js";
+import { toolRoot } from "../../generator/paths.js";
 import { guardModule } from "../../generator/emit/guards.js";
 import { runtimeFiles } from "../../generator/emit/runtime-source.js";
 import { template } from "../../generator/emit/templates.js";
@@ -20,11 +20,11 @@ import { strictErrors } from "./corpus.js";
 
 const historyDir = path.resolve(
   process.env.MCP_SPEC_HISTORY_DIR ||
-    [path.join(projectRoot, "..", "shared", "mcp-spec-history"), path.join(projectRoot, "..", "..", "shared", "mcp-spec-history")].find((d) => existsSync(d)) ||
-    path.join(projectRoot, "..", "shared", "mcp-spec-history"),
+    [path.join(toolRoot, "..", "shared", "mcp-spec-history"), path.join(toolRoot, "..", "..", "shared", "mcp-spec-history")].find((d) => existsSync(d)) ||
+    path.join(toolRoot, "..", "shared", "mcp-spec-history"),
 );
 const revisions = existsSync(historyDir) ? discoverVersions(historyDir) : [];
-const tmpRoot = path.join(projectRoot, ".tmp", `history-${process.pid}`);
+const tmpRoot = path.join(toolRoot, ".tmp", `history-${process.pid}`);
 afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
 
 /** Ajv's verdict on a revision: null when every definition compiles, else its error. */

@@ -6,12 +6,12 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "../../generator/paths.js";
+import { toolRoot } from "../../generator/paths.js";
 import { discoverVersions, generateFiles } from "../../generator/pipeline.js";
 import { ensureSchemas, modelOptions, schemasDir } from "../support.js";
 import { strictErrors } from "./corpus.js";
 
-const tmp = path.join(projectRoot, ".tmp", `identical-${process.pid}`);
+const tmp = path.join(toolRoot, ".tmp", `identical-${process.pid}`);
 const [first, second] = ["same-a", "same-b"];
 let files: Map<string, string>;
 let source: string;

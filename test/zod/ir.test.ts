@@ -15,7 +15,7 @@ import { InputError } from "../../generator/errors.js";
 import { buildVersionModel } from "../../generator/model/build.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { VersionModel } from "../../generator/model/types.js";
-import { projectRoot } from "../../generator/paths.js";
+import { toolRoot } from "../../generator/paths.js";
 import { loadSpecBytes } from "../../generator/spec/load.js";
 import { ajvOracle, strictErrors, writeRuntime } from "./corpus.js";
 
@@ -117,7 +117,7 @@ describe("results of any shape", () => {
 
 describe("schemas.ts and guards.ts of the fixture", () => {
   const v = model();
-  const dir = path.join(projectRoot, ".tmp", `ir-${process.pid}`, "fixture");
+  const dir = path.join(toolRoot, ".tmp", `ir-${process.pid}`, "fixture");
   afterAll(() => rmSync(path.dirname(dir), { recursive: true, force: true }));
   const header = { versions: [v] };
   const files = {

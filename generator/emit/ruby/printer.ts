@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import { projectRoot } from "../../paths.js";
+import { toolRoot } from "../../paths.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { INPUT_REQUIRED_RESULT } from "../handlers.js";
@@ -20,7 +20,7 @@ export interface RubyOptions {
 export const DEFAULT_RUBY_MODULE = "McpCodegen";
 
 /** The hand-written runtime, copied into the tree inside the namespace (the source, also when running from dist/). */
-export const RUBY_RUNTIME_SOURCE = path.join(projectRoot, "generator", "emit", "ruby", "runtime.rb");
+export const RUBY_RUNTIME_SOURCE = path.join(toolRoot, "generator", "emit", "ruby", "runtime.rb");
 
 
 /** Names a version module defines itself: a method constant may not take them. */
