@@ -182,12 +182,15 @@ const generate: Command = {
     const schemasGiven = str(values, "schemas") !== undefined;
     const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
     const lock = schemasGiven && str(values, "lock") === undefined ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
+    let synced: Set<string> | undefined;
     if (!schemasGiven) {
       // The default folder is lock-managed: fetch what is missing before generating.
       if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
       // Into a tree of its own (--out) only the chosen versions are needed; the project's tree names them all.
       const needed = versions !== undefined && outGiven ? versions : undefined;
-      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed })));
+      const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed });
+      io.stderr.write(describeSync(results));
+      synced = new Set(results.map((r) => r.version));
     }
     const rubyOnly = !targets.includes("typescript");
     const outDir = resolvePath(ctx, str(values, "out"), rubyOnly ? path.join(project.outDir, RUBY_FOLDER) : project.outDir);
@@ -210,7 +213,7 @@ const generate: Command = {
     };
     const where = path.relative(io.cwd, outDir) || ".";
     const fingerprint =
-      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), emit } : undefined;
+      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), synced, emit } : undefined;
     if (flag(values, "check") && fingerprint !== undefined) {
       const fast = await checkFingerprint(outDir, fingerprint, (rel) => isReviewReport(rel) || !scope.owned(rel));
       if (fast !== null) {

@@ -22,6 +22,11 @@ export interface FingerprintInputs {
   /** Version folders carried over from the tree as they were (`--versions` without `--out`). */
   kept: string[];
   lock?: SpecLock;
+  /**
+   * Labels whose pinned files were just verified on disk against the lock (`schemas sync`): their
+   * digests are the lock's hashes, not a second read of the same bytes.
+   */
+  synced?: ReadonlySet<string>;
   patchesDir?: string;
   overridesFile?: string;
   typeExceptionsFile?: string;
@@ -83,11 +88,18 @@ function toolDigest(): string {
   return fixedInputs;
 }
 
+/** The digests of a version's schema.json and schema.ts (the same values whether read or taken from the lock). */
+function schemaDigests(inputs: FingerprintInputs, label: string): [string, string] {
+  const dir = path.join(inputs.schemasDir, label);
+  const locked = inputs.synced?.has(label) ? inputs.lock?.versions[label] : undefined;
+  return [locked?.sha256 ?? fileDigest(path.join(dir, "schema.json")), locked?.schemaTs?.sha256 ?? fileDigest(path.join(dir, "schema.ts"))];
+}
+
 function key(inputs: FingerprintInputs): string {
   return sha256(
     JSON.stringify({
       tool: toolDigest(),
-      schemas: inputs.labels.map((l) => [l, fileDigest(path.join(inputs.schemasDir, l, "schema.json")), fileDigest(path.join(inputs.schemasDir, l, "schema.ts"))]),
+      schemas: inputs.labels.map((l) => [l, ...schemaDigests(inputs, l)]),
       kept: inputs.kept,
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
