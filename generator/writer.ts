@@ -19,20 +19,18 @@ export function isReviewReport(rel: string): boolean {
 }
 
 /** Options of writeTree/checkTree when a run shares the folder with output it does not own. */
-export interface TreeScope {
+export interface WriteOptions {
   /**
    * The paths this run owns (default: all). On-disk files it does not own are kept as they are and
    * not checked; so are the review reports, always.
    */
   owned?: (rel: string) => boolean;
 }
-export type WriteOptions = TreeScope;
 
-/** On-disk files a run with this scope carries over instead of writing or checking. */
-function kept(rel: string, scope: TreeScope): boolean {
-  return isReviewReport(rel) || (scope.owned !== undefined && !scope.owned(rel));
+/** On-disk files a run with these options carries over instead of writing or checking. */
+export function keptAsIs(rel: string, options: WriteOptions): boolean {
+  return isReviewReport(rel) || (options.owned !== undefined && !options.owned(rel));
 }
-
 
 /** Refuse to replace a folder that holds something other than a generated tree. */
 function assertReplaceable(outDir: string): void {
@@ -71,7 +69,7 @@ export async function stageTree(outDir: string, files: GeneratedFiles, options: 
   const stamp = `${process.pid}-${Date.now()}`;
   const staging = path.join(parent, `.${path.basename(outDir)}.new-${stamp}`);
   const retired = path.join(parent, `.${path.basename(outDir)}.old-${stamp}`);
-  const carried = existsSync(outDir) ? listFiles(outDir).filter((rel) => !files.has(rel) && kept(rel, options)) : [];
+  const carried = existsSync(outDir) ? listFiles(outDir).filter((rel) => !files.has(rel) && keptAsIs(rel, options)) : [];
   try {
     await mkdir(staging);
     for (const [rel, text] of files) {
@@ -117,7 +115,7 @@ export interface StaleFile {
 /** Compare `files` with what `outDir` holds (review reports and files not owned aside). Empty when identical. */
 export async function checkTree(outDir: string, files: GeneratedFiles, options: WriteOptions = {}): Promise<StaleFile[]> {
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError("expected the output to be a folder, found a file", outDir);
-  const onDisk = existsSync(outDir) ? listFiles(outDir).filter((rel) => files.has(rel) || !kept(rel, options)) : [];
+  const onDisk = existsSync(outDir) ? listFiles(outDir).filter((rel) => files.has(rel) || !keptAsIs(rel, options)) : [];
   const result: StaleFile[] = [];
   const names = [...new Set([...onDisk, ...files.keys()])].sort();
   for (const rel of names) {
