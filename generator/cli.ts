@@ -16,7 +16,7 @@ import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
 import { discoverVersions } from "./spec/folders.js";
 import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
-import { checkTree, isReviewReport, writeTree } from "./writer.js";
+import { checkTree, keptAsIs, writeTree } from "./writer.js";
 
 // The model, the emitters, the diff readers and bump are loaded when a command needs them, so that
 // `generate --check` on an unchanged tree (see fingerprint.ts) loads none of them.
@@ -215,7 +215,7 @@ const generate: Command = {
     const fingerprint =
       modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), synced, emit } : undefined;
     if (flag(values, "check") && fingerprint !== undefined) {
-      const fast = await checkFingerprint(outDir, fingerprint, (rel) => isReviewReport(rel) || !scope.owned(rel));
+      const fast = await checkFingerprint(outDir, fingerprint, (rel) => keptAsIs(rel, scope));
       if (fast !== null) {
         io.stderr.write(`${where} is up to date: ${fast.files} files for ${fast.versions} versions (unchanged inputs)\n`);
         return 0;
@@ -352,14 +352,15 @@ const bumpCommand: Command = {
   options: ["commit", "from", "versions", "as", "format", "out", "lock", "schemas", "spec-dir", "no-cache"],
   async run(values, _p, ctx) {
     const { bump } = await import("./bump.js");
+    const outDir = resolvePath(ctx, str(values, "out"), ctx.project.outDir);
     const result = await bump({
       ...updateOptions(values, ctx),
-      outDir: resolvePath(ctx, str(values, "out"), ctx.project.outDir),
+      outDir,
       json: format(str(values, "format")) === "json",
       targets: targetList(undefined, ctx),
     });
     await printPin(ctx.io, result);
-    const where = path.relative(ctx.io.cwd, resolvePath(ctx, str(values, "out"), ctx.project.outDir)) || ".";
+    const where = path.relative(ctx.io.cwd, outDir) || ".";
     const reports = result.versions.reduce((n, v) => n + v.reports.length, 0);
     ctx.io.stdout.write(
       `wrote the lock, schemas/ and ${result.files} files into ${where}` +
