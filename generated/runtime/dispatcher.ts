@@ -155,12 +155,6 @@ export interface DispatcherTables {
   readonly allRequests: readonly string[];
 }
 
-type Issues = ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>;
-
-function describeIssues(issues: Issues): { text: string; paths: string[] } {
-  return { text: formatIssues({ issues }), paths: issuePaths({ issues }) };
-}
-
 /** The validation hooks a request or notification gets from its schemas; a guard's true skips the schema. */
 function schemaValidator(method: string, params: SchemaLike | undefined, result: SchemaLike | undefined, expected: string | undefined, paramsGuard?: Guard, resultGuard?: Guard): MethodValidator {
   const validator: MethodValidator = {};
@@ -169,8 +163,7 @@ function schemaValidator(method: string, params: SchemaLike | undefined, result:
       if (value === undefined || paramsGuard?.(value) === true) return value;
       const r = params.safeParse(value);
       if (r.success) return value;
-      const { text, paths } = describeIssues(r.error.issues);
-      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${text}`, { paths: paths.map((p) => "/params" + p) });
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${formatIssues(r.error)}`, { paths: issuePaths(r.error).map((p) => "/params" + p) });
     };
   }
   if (result !== undefined) {
@@ -178,7 +171,7 @@ function schemaValidator(method: string, params: SchemaLike | undefined, result:
       if (resultGuard?.(value) === true) return value;
       const r = result.safeParse(value);
       if (r.success) return value;
-      const { paths } = describeIssues(r.error.issues);
+      const paths = issuePaths(r.error);
       throw new JsonRpcError(
         ErrorCode.InternalError,
         `Internal error: the ${method} handler's result is not a valid ${expected ?? "result"} (at ${paths.map((p) => p || "(root)").join(", ")})`,
@@ -189,7 +182,6 @@ function schemaValidator(method: string, params: SchemaLike | undefined, result:
 }
 
 interface Route {
-  readonly method: string;
   readonly handler: (params: unknown, context: unknown) => unknown;
   readonly paramsRequired: boolean;
   readonly normalize: (value: unknown) => object;
@@ -283,7 +275,6 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
     const entry = tables.requests[method];
     const result = options.validateResults === false ? undefined : entry.result;
     routes.set(method, {
-      method,
       handler: handler.bind(handlers) as Route["handler"],
       paramsRequired: entry.paramsRequired,
       normalize: entry.normalize,

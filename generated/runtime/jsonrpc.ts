@@ -167,7 +167,7 @@ export function paramsOf(message: unknown): Record<string, unknown> | undefined 
   return isPlainObject(params) ? params : undefined;
 }
 
-/** The `_meta` of params when it is a plain object, else undefined. */
+/** The own `_meta` of params (or of a result) when both are plain objects, else undefined. */
 export function metaOfParams(params: unknown): Record<string, unknown> | undefined {
   const meta = ownMember(params, "_meta");
   return isPlainObject(meta) ? meta : undefined;

@@ -14,11 +14,11 @@
 //   legacy connection (its pending server→client requests reject).
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
 import type { Readable, Writable } from "node:stream";
+import { invalidRequest, readEnvelope } from "./jsonrpc.js";
 import {
-  classify,
   errorMessage,
+  INTERNAL_ERROR,
   INVALID_REQUEST,
-  invalidEnvelope,
   logTransportError,
   type OutgoingMessage,
   PARSE_ERROR,
@@ -67,9 +67,10 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   const connection = router.connect(send);
 
   function dispatch(message: unknown): void {
-    const kind = classify(message);
-    const invalid = invalidEnvelope(message);
-    if (invalid !== undefined) return write(invalid);
+    // The envelope is read once here; the router and dispatcher apply the same rule to what gets through.
+    const envelope = readEnvelope(message);
+    if (envelope.kind === "invalid") return write(invalidRequest(envelope));
+    const kind = envelope.kind;
     // One signal per message, aborted with the connection: the connection's own signal would collect a
     // listener per request for as long as the connection lives.
     const own = new AbortController();
@@ -84,8 +85,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
       },
       (error: unknown) => {
         onError(error);
-        const id = (message as { id?: unknown }).id;
-        if (kind === "request" && (typeof id === "string" || typeof id === "number")) write(errorMessage(id, -32603, "Internal error"));
+        if (envelope.kind === "request") write(errorMessage(envelope.id, INTERNAL_ERROR, "Internal error"));
       },
     );
     running.add(task);

@@ -4,17 +4,10 @@
 // - a `_meta` object passes through by reference, as data: nothing is copied out of it, so keys
 //   such as `__proto__` or `constructor` parsed from JSON stay plain keys and no prototype changes;
 // - a getter that throws is not caught here: it propagates, and the dispatcher answers -32603.
-import { ErrorCode, isPlainObject, JsonRpcError } from "./jsonrpc.js";
+import { ErrorCode, isPlainObject, JsonRpcError, metaOfParams as ownMeta } from "./jsonrpc.js";
 
 /** A result normalizer: a handler's return value → the result to send (throws a -32603 JsonRpcError when there is none). */
 export type ResultNormalizer<R extends object = object> = (value: unknown) => R;
-
-/** The `_meta` to send: the value's own `_meta` when both are plain objects, else undefined. */
-function ownMeta(value: unknown): Record<string, unknown> | undefined {
-  if (!isPlainObject(value) || !Object.hasOwn(value, "_meta")) return undefined;
-  const meta = value._meta;
-  return isPlainObject(meta) ? meta : undefined;
-}
 
 /**
  * `empty`-shape result, legacy era: `{ _meta }` when the handler returned a plain object whose own

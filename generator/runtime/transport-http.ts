@@ -13,9 +13,11 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { metaOfParams, ownMember, paramsOf } from "./jsonrpc.js";
 import {
   classify,
   errorMessage,
+  INTERNAL_ERROR,
   INVALID_REQUEST,
   invalidEnvelope,
   logTransportError,
@@ -148,9 +150,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 function headerMismatch(req: http.IncomingMessage, message: Record<string, unknown>, options: HttpTransportOptions): string | undefined {
   const header = req.headers["mcp-protocol-version"];
   if (typeof header !== "string") return "Missing MCP-Protocol-Version header";
-  const params = isObject(message.params) ? message.params : undefined;
-  const meta = isObject(params?._meta) ? params._meta : undefined;
-  const bodyVersion = meta?.["io.modelcontextprotocol/protocolVersion"];
+  const params = paramsOf(message);
+  const bodyVersion = ownMember(metaOfParams(params), "io.modelcontextprotocol/protocolVersion");
   if (bodyVersion !== undefined && bodyVersion !== header) return `Header mismatch: MCP-Protocol-Version ${header} but _meta names ${String(bodyVersion)}`;
   const method = typeof message.method === "string" ? message.method : undefined;
   const mcpMethod = req.headers["mcp-method"];
@@ -342,7 +343,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       else res.writeHead(202).end();
       return;
     }
-    const text = serialize(response, onError) ?? JSON.stringify(errorMessage(id, -32603, "Internal error"));
+    const text = serialize(response, onError) ?? JSON.stringify(errorMessage(id, INTERNAL_ERROR, "Internal error"));
     if (streaming) {
       event(text);
       res.end();
@@ -378,7 +379,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> =>
     serve(req, res).catch((error: unknown) => {
       onError(error);
-      if (!res.headersSent) refuse(res, new Refusal(500, -32603, "Internal error"));
+      if (!res.headersSent) refuse(res, new Refusal(500, INTERNAL_ERROR, "Internal error"));
       else res.end();
     });
   // defineProperties, not Object.assign: assign would copy the getter's value once, not the getter.

@@ -92,6 +92,13 @@ describe("2026-07-28 over HTTP", () => {
     expect(((await response.json()) as { id: unknown; error: { code: number } })).toMatchObject({ id: 3, error: { code: -32020 } });
   });
 
+  it("refuses a request whose MCP-Protocol-Version header disagrees with its _meta version with 400 and -32020", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "1999-01-01", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    const response = await post(body, { ...jsonHeaders, "mcp-protocol-version": MODERN, "mcp-method": "tools/list" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ id: 4, error: { code: -32020, message: `Header mismatch: MCP-Protocol-Version ${MODERN} but _meta names 1999-01-01` } });
+  });
+
   it("aborts the handler's signal when the client disconnects mid-request", async () => {
     const before = counters.aborted;
     const gone = new AbortController();
