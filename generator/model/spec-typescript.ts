@@ -50,7 +50,7 @@ export interface SpecTypeFacts {
 }
 
 /** The key of a location: its steps, one per line-free token (`/params/_meta`, `/content/[]`). */
-export function locationKey(steps: readonly TypeStep[]): string {
+function locationKey(steps: readonly TypeStep[]): string {
   return steps.map((s) => (s === "items" ? "/[]" : s === "values" ? "/{}" : "/." + s.property.replace(/~/g, "~0").replace(/\//g, "~1"))).join("");
 }
 
