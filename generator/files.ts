@@ -1,7 +1,7 @@
 // Shared file helpers, the lowest layer of the generator: content hashes and atomic writes.
 // Every other module that hashes bytes or replaces files uses these, so there is one way to do each.
 import { createHash } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -36,6 +36,29 @@ export interface FileWrite {
 /** Temporary sibling of a target, unique to this process. */
 export function siblingTemp(file: string, tag = "tmp"): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${tag}-${process.pid}-${Date.now()}`);
+}
+
+/**
+ * The text stored in `file`, or else `make()`'s, stored there for next time. For caches: the caller
+ * names `file` by a hash of everything the text depends on. Best-effort: a cache that cannot be
+ * written is no error.
+ */
+export function cachedText(file: string, make: () => string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    // A miss: make it below.
+  }
+  const text = make();
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = siblingTemp(file);
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch {
+    // A cache that cannot be written is no error.
+  }
+  return text;
 }
 
 /**

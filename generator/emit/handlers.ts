@@ -7,11 +7,6 @@ import { template } from "./templates.js";
 /** The `resultType` values of the modern era: `complete`, and `input_required` where the union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 
-/** The exported name of a request's normalizer (decided by the naming pass, generator/model/naming.ts). */
-export function normalizerName(request: RequestMethod): string {
-  return request.normalizer;
-}
-
 /** The side that receives a message its `sender` sends. */
 function receivedBy(sender: Sender, side: "server" | "client"): boolean {
   return sender === "both" || sender !== side;
@@ -39,7 +34,7 @@ function requestView(version: VersionModel, r: RequestMethod): RequestView {
   return {
     method: r.method,
     key,
-    normalizer: normalizerName(r),
+    normalizer: r.normalizer,
     empty: r.resultShape === "empty",
     expected: r.resultType.ts,
     resultTypes: resultTypes === null ? null : JSON.stringify(resultTypes),
@@ -58,7 +53,7 @@ function notificationView(n: VersionModel["notifications"][number]) {
 function checkNames(version: VersionModel): void {
   const seen = new Map<string, string>();
   for (const r of version.requests) {
-    const name = normalizerName(r);
+    const name = r.normalizer;
     const clash = seen.get(name);
     if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the normalizer ${name}`, `${version.label}/schema.json`);
     seen.set(name, r.method);

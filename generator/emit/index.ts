@@ -47,7 +47,7 @@ function finish(text: string): string {
 }
 
 /** The definitions a version's method types name: what methods.ts imports from types.ts. */
-export function methodTypeImports(version: VersionModel): string[] {
+function methodTypeImports(version: VersionModel): string[] {
   const names = new Set<string>();
   for (const m of [...version.requests, ...version.notifications]) {
     for (const r of m.params?.type.refs ?? []) names.add(r);
@@ -91,7 +91,7 @@ function definitionsKey(version: VersionModel): string {
  * For each version whose definitions are the same as another's of the tree, the label whose
  * types.ts, schemas.ts and guards.ts it re-exports: the first such label in code-unit order.
  */
-export function sameDefinitionsAs(versions: readonly VersionModel[]): Map<string, string> {
+function sameDefinitionsAs(versions: readonly VersionModel[]): Map<string, string> {
   const first = new Map<string, string>();
   const out = new Map<string, string>();
   for (const v of [...versions].sort((a, b) => byCodeUnit(a.label, b.label))) {

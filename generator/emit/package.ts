@@ -9,7 +9,7 @@ import { toolRoot } from "../paths.js";
 import { byCodeUnit } from "../order.js";
 
 /** The npm name of the generated-code package. */
-export const GENERATED_PACKAGE_NAME = "mcp-codegen-generated";
+const GENERATED_PACKAGE_NAME = "mcp-codegen-generated";
 
 interface RootManifest {
   version: string;

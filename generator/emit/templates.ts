@@ -1,12 +1,12 @@
 // Handlebars file skeletons from templates/: compiled once, strict, no HTML escaping.
 // Logic stays in the model and the emitters; templates only lay out text.
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 // The runtime is enough to run precompiled templates; its typings are the full package's.
 import HandlebarsRuntimeModule from "handlebars/runtime.js";
 import { templatesDir } from "../paths.js";
-import { sha256 } from "../files.js";
+import { cachedText, sha256 } from "../files.js";
 
 export type Template = (context: object) => string;
 
@@ -40,20 +40,7 @@ function compile(source: string): HandlebarsTemplateDelegate {
   const e = getEngine();
   if (cacheDir === undefined) return e.template(new Function(`return ${getCompiler().precompile(source, COMPILE_OPTIONS)}`)());
   const key = sha256(JSON.stringify({ handlebars: e.VERSION, options: COMPILE_OPTIONS, source }));
-  const file = path.join(cacheDir, "handlebars", `${key}.js`);
-  let spec: string | undefined;
-  try {
-    spec = readFileSync(file, "utf8");
-  } catch {
-    spec = getCompiler().precompile(source, COMPILE_OPTIONS) as string;
-    try {
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(`${file}.${process.pid}.tmp`, spec);
-      renameSync(`${file}.${process.pid}.tmp`, file);
-    } catch {
-      // A cache that cannot be written is no error.
-    }
-  }
+  const spec = cachedText(path.join(cacheDir, "handlebars", `${key}.js`), () => getCompiler().precompile(source, COMPILE_OPTIONS) as string);
   // The precompiled form is Handlebars' own output for our own template text.
   return e.template(new Function(`return ${spec}`)());
 }

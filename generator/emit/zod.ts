@@ -6,6 +6,7 @@
 import { otherTypes, visit, type IrVisitor } from "../model/ir-build.js";
 import type { IrDefinition, IrNode, JsonType, ObjectNode, RefNode, SchemaIR } from "../model/ir.js";
 import { definitionDoc } from "../model/naming.js";
+import { propertyKey } from "./typescript.js";
 import type { MethodParams, VersionModel } from "../model/types.js";
 
 export interface ZodDeclaration {
@@ -40,9 +41,6 @@ export interface ZodModule {
   results: Array<{ method: string; expr: string }>;
   notificationParams: Array<{ method: string; expr: string }>;
 }
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
 
 /** Indent every line after the first by two spaces (for nesting a multi-line expression). */
 const nest = (text: string) => text.replace(/\n/g, "\n  ");
@@ -147,7 +145,7 @@ class ZodPrinter {
   private object(n: ObjectNode): string {
     const shape = n.properties.map((p) => {
       const expr = this.print(p.node);
-      return `${key(p.name)}: ${p.required ? expr : `${expr}.optional()`}`;
+      return `${propertyKey(p.name)}: ${p.required ? expr : `${expr}.optional()`}`;
     });
     const fields = list("{", shape, "}");
     let s: string;

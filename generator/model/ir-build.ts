@@ -48,7 +48,7 @@ const APPLICATORS: ReadonlySet<string> = new Set(["$ref", "allOf", "anyOf", "one
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Whether a JSON value has a JSON Schema type (`integer`: an integral number). */
-export function hasJsonType(value: unknown, type: JsonType): boolean {
+function hasJsonType(value: unknown, type: JsonType): boolean {
   switch (type) {
     case "null":
       return value === null;
@@ -349,7 +349,7 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 }
 
 /** Every IR node below `node` (itself included), depth first, without following references. */
-export function* walk(node: IrNode): Generator<IrNode> {
+function* walk(node: IrNode): Generator<IrNode> {
   yield node;
   switch (node.kind) {
     case "array":
@@ -375,7 +375,7 @@ export function* walk(node: IrNode): Generator<IrNode> {
 }
 
 /** The definitions a node references, in order of appearance. */
-export function referencedNames(node: IrNode): string[] {
+function referencedNames(node: IrNode): string[] {
   const out = new Set<string>();
   for (const n of walk(node)) if (n.kind === "ref") out.add(n.name);
   return [...out];
@@ -434,7 +434,7 @@ export function visit<R>(node: IrNode, visitor: IrVisitor<R>): R {
 }
 
 /** The JSON types, in the order printers list them. */
-export const TYPE_ORDER: readonly JsonType[] = ["object", "array", "string", "number", "boolean", "null"];
+const TYPE_ORDER: readonly JsonType[] = ["object", "array", "string", "number", "boolean", "null"];
 
 /** The types an `impliedType` node of this kind lets through unchecked (every other JSON type). */
 export function otherTypes(kind: "object" | "array" | "string" | "number"): JsonType[] {

@@ -39,7 +39,7 @@ const TREE_INDEX_NAMES: ReadonlySet<string> = new Set(["versions", "latestVersio
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Whether `name` can be used verbatim as a definition's type name. */
-export function isPlainIdentifier(name: string): boolean {
+function isPlainIdentifier(name: string): boolean {
   return IDENT.test(name) && !RESERVED_WORDS.has(name);
 }
 
@@ -48,7 +48,7 @@ export function isPlainIdentifier(name: string): boolean {
  * each run's first letter upper-cased (`Record<string,string>` → `RecordStringString`), `_` before
  * a leading digit or a reserved word.
  */
-export function sanitize(name: string): string {
+function sanitize(name: string): string {
   if (isPlainIdentifier(name)) return name;
   const words = name.split(/[^A-Za-z0-9_]+/).filter((w) => w.length > 0);
   let out = words.map((w, i) => (i === 0 ? w : w[0].toUpperCase() + w.slice(1))).join("");

@@ -9,12 +9,12 @@
 //
 // The file is parsed (syntax only: no type checker, no lib files) with the TypeScript that ts-morph,
 // a dependency of the generator, bundles. Facts are plain JSON, cached by the file's sha256.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ts as tsTypes } from "ts-morph";
-import { sha256 } from "../spec/lock.js";
+import { cachedText, sha256 } from "../files.js";
 
 /**
  * `open`: a string index signature; `open-any`: one whose value type is `any` (which, unlike
@@ -50,7 +50,7 @@ export interface SpecTypeFacts {
 }
 
 /** The key of a location: its steps, one per line-free token (`/params/_meta`, `/content/[]`). */
-export function locationKey(steps: readonly TypeStep[]): string {
+function locationKey(steps: readonly TypeStep[]): string {
   return steps.map((s) => (s === "items" ? "/[]" : s === "values" ? "/{}" : "/." + s.property.replace(/~/g, "~0").replace(/\//g, "~1"))).join("");
 }
 
@@ -259,21 +259,15 @@ export function loadSpecTypeFacts(file: string, cacheDir?: string, given?: Uint8
   const text = bytes.toString("utf8");
   if (cacheDir === undefined) return readSpecTypeFacts(file, text);
   const key = sha256(JSON.stringify({ reader: ownSourceHash(), sha256: sha256(bytes) }));
-  const entry = path.join(cacheDir, "spec-typescript", `${key}.json`);
+  let facts: SpecTypeFacts | undefined;
+  const stored = cachedText(path.join(cacheDir, "spec-typescript", `${key}.json`), () => {
+    facts = readSpecTypeFacts(file, text);
+    return JSON.stringify({ sha256: facts.sha256, definitions: facts.definitions });
+  });
+  if (facts !== undefined) return facts;
   try {
-    const cached = JSON.parse(readFileSync(entry, "utf8")) as Omit<SpecTypeFacts, "file">;
-    return { ...cached, file };
+    return { ...(JSON.parse(stored) as Omit<SpecTypeFacts, "file">), file };
   } catch {
-    // A miss: parse below.
+    return readSpecTypeFacts(file, text); // an unreadable entry is a miss
   }
-  const facts = readSpecTypeFacts(file, text);
-  try {
-    mkdirSync(path.dirname(entry), { recursive: true });
-    const tmp = `${entry}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ sha256: facts.sha256, definitions: facts.definitions }));
-    renameSync(tmp, entry);
-  } catch {
-    // ignore
-  }
-  return facts;
 }
