@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
-import { runtimeSourceDir, templatesDir, toolRoot, toolVersion } from "./paths.js";
+import { rubyRuntimeSource, runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
 import type { SpecLock } from "./spec/lock.js";
 
 export interface FingerprintInputs {
@@ -77,7 +77,7 @@ function toolDigest(): string {
         // dist/ was built from (its stamp, which the bin checks against the sources before running).
         generator: generatorDigest(),
         // Hand-written Ruby copied into the Ruby tree (not part of the TypeScript sources the stamp covers).
-        rubyRuntime: fileDigest(path.join(toolRoot, "generator", "emit", "ruby", "runtime.rb")),
+        rubyRuntime: fileDigest(rubyRuntimeSource),
         templates: folderDigest(templatesDir),
         runtime: folderDigest(runtimeSourceDir),
         // ts-morph bundles the TypeScript that reads each schema.ts.

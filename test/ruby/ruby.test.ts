@@ -4,7 +4,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../generator/spec/lock.js";
-import { RUBY_RUNTIME_SOURCE } from "../../generator/emit/ruby/printer.js";
+import { rubyRuntimeSource } from "../../generator/paths.js";
 import { lockFile, readTree } from "../support.js";
 import { ruby, rubyTestDir, rubyTree } from "./support.js";
 
@@ -22,7 +22,7 @@ describe("generated/ruby", () => {
     }
   });
 
-  it.each([...rubyFiles.map((f) => path.join(rubyTree, f)), RUBY_RUNTIME_SOURCE, path.join(rubyTestDir, "normalizers_test.rb"), path.join(rubyTestDir, "oracle_test.rb"), path.join(rubyTestDir, "normalize_batch.rb"), path.join(rubyTestDir, "sdk_catalogue.rb")])(
+  it.each([...rubyFiles.map((f) => path.join(rubyTree, f)), rubyRuntimeSource, path.join(rubyTestDir, "normalizers_test.rb"), path.join(rubyTestDir, "oracle_test.rb"), path.join(rubyTestDir, "normalize_batch.rb"), path.join(rubyTestDir, "sdk_catalogue.rb")])(
     "ruby -wc %s: Syntax OK, no warning",
     (file) => {
       const r = ruby(["-wc", file], { loadPath: [] });

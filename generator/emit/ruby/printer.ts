@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import { toolRoot } from "../../paths.js";
+import { rubyRuntimeSource } from "../../paths.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { INPUT_REQUIRED_RESULT } from "../handlers.js";
@@ -20,7 +20,6 @@ export interface RubyOptions {
 export const DEFAULT_RUBY_MODULE = "McpCodegen";
 
 /** The hand-written runtime, copied into the tree inside the namespace (the source, also when running from dist/). */
-export const RUBY_RUNTIME_SOURCE = path.join(toolRoot, "generator", "emit", "ruby", "runtime.rb");
 
 
 /** Names a version module defines itself: a method constant may not take them. */
@@ -223,7 +222,7 @@ function versionBody(version: VersionModel, previous: VersionModel | null, names
 
 /** runtime.rb: the hand-written source inside the namespace. */
 function runtimeFile(versions: VersionModel[], namespace: string[]): string {
-  const source = readFileSync(RUBY_RUNTIME_SOURCE, "utf8");
+  const source = readFileSync(rubyRuntimeSource, "utf8");
   const lines = source.split("\n");
   const requires = lines.filter((l) => /^require /.test(l));
   const body = lines.filter((l) => l !== "# frozen_string_literal: true" && !/^require /.test(l)).join("\n").trim();
