@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureSchemas, projectCopy, readTree, root, runCli, tempDir } from "../support.js";
+import { ensureSchemas, projectCopy, readTree, root, runCli, schemasDir, tempDir } from "../support.js";
 
 const historyDir = path.resolve(process.env.MCP_SPEC_HISTORY_DIR || path.join(root, "..", "shared", "mcp-spec-history"));
 const hash = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
@@ -96,7 +96,7 @@ describe.each([
     const md = readFileSync(path.join(project, "generated", "DIFFS", `${report}.md`), "utf8");
     expect(bumped.stdout).toContain(`report: DIFFS/${report}.md`);
     // The old bytes: this project's synced copy of what the lock pinned before (verified by hash).
-    const oldBytes = readFileSync(path.join(root, "schemas", base, "schema.json"));
+    const oldBytes = readFileSync(path.join(schemasDir, base, "schema.json"));
     expect(hash(oldBytes)).toBe(oldSha);
     const oldRaw = JSON.parse(oldBytes.toString("utf8")) as Json;
     const newRaw = JSON.parse(revision.bytes.toString("utf8")) as Json;
@@ -109,7 +109,7 @@ describe.each([
     for (const method of changedMethods) expect(md, method).toContain(`| \`${method}\` |`);
     // --format json: the same diff as data, valid against the published format.
     const json = JSON.parse(readFileSync(path.join(project, "generated", "DIFFS", `${report}.json`), "utf8"));
-    const validate = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(path.join(root, "schemas", "version-diff.schema.json"), "utf8")));
+    const validate = new Ajv2020({ strict: true }).compile(JSON.parse(readFileSync(path.join(schemasDir, "version-diff.schema.json"), "utf8")));
     expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
     expect(json.from.sha256).toBe(oldSha);
     expect(json.to.sha256).toBe(hash(revision.bytes));

@@ -3,9 +3,9 @@ import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock } from "../../generator/spec/lock.js";
-import { ensureSchemas, lockFile, root, runCli, tempDir } from "./helpers.js";
+import { ensureSchemas, lockFile, runCli, schemasDir, tempDir } from "./helpers.js";
 
-const schema = (name: string) => JSON.parse(readFileSync(path.join(root, "schemas", name), "utf8"));
+const schema = (name: string) => JSON.parse(readFileSync(path.join(schemasDir, name), "utf8"));
 
 beforeAll(ensureSchemas);
 

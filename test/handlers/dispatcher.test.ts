@@ -278,6 +278,7 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     const d = mod.createServerDispatcher({ "resources/read": () => "not an object" }, { onError });
     const response = await d.handle(request(3, withParams.method, withParams.params));
     expect(response).toMatchObject({ jsonrpc: "2.0", id: 3, error: { code: -32603 } });
+    expect((response as { error: { message: string } }).error.message).toMatch(/^Internal error: the resources\/read handler returned a string; expected .*ReadResourceResult/);
     expect(onError).toHaveBeenCalledTimes(1);
     const [error, context] = onError.mock.calls[0] as [{ code: number; message: string }, unknown];
     expect(context).toStrictEqual({ kind: "result", method: "resources/read", id: 3, protocolVersion: version });
@@ -355,6 +356,12 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
       error: { code: -32603, message: "Internal error: the resources/read handler's result cannot be sent as JSON (a cycle at /contents/0/self)" },
     });
     expect(await d.handle(request(8, "resources/read", { ...withParams.params, uri: "file:///b" }))).toMatchObject({ id: 8, result: { contents: [shared, shared] } });
+    // Exactly the handler's result (plus the modern era's resultType): the shared object is sent twice, not dropped or rewritten.
+    expect(await d.handle(request(10, "resources/read", { ...withParams.params, uri: "file:///b" }))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 10,
+      result: { contents: [shared, shared], ...(era === "modern" ? { resultType: "complete" } : {}) },
+    });
   });
 
   it("a coded error whose data JSON cannot carry → -32603 naming the method, not the data", async () => {

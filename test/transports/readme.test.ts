@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotoc
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root, tempDir } from "../support.js";
+import { root, schemasDir, tempDir } from "../support.js";
 import { MODERN, textOf } from "./support.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -163,7 +163,7 @@ describe("the root package's tarball", () => {
   it("ships the LICENSE and every diff-format JSON Schema the README and `help` point to, and no type tests", () => {
     const listed = JSON.parse(run(npm, ["pack", "--dry-run", "--json", "--ignore-scripts", "--silent"], root)) as { files: { path: string }[] }[];
     const files = listed[0].files.map((f) => f.path);
-    const diffSchemas = readdirSync(path.join(root, "schemas")).filter((n) => n.endsWith("-diff.schema.json"));
+    const diffSchemas = readdirSync(schemasDir).filter((n) => n.endsWith("-diff.schema.json"));
     expect(diffSchemas.length).toBeGreaterThan(0);
     for (const name of ["LICENSE", ...diffSchemas.map((n) => `schemas/${n}`)]) expect(files).toContain(name);
     expect(files.filter((f) => f.startsWith("dist/") && f.includes(".check."))).toEqual([]);

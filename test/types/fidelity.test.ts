@@ -8,12 +8,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/pipeline.js";
 import type { ProtocolModel } from "../../generator/model/types.js";
 import { readLock } from "../../generator/spec/lock.js";
-import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir } from "../support.js";
+import { ensureSchemas, generatedDir, lockFile, modelOptions, schemasDir } from "../support.js";
 import { fidelity, type FidelityResult } from "./fidelity.js";
 
 type Json = unknown;
-const exceptionsFile = path.join(root, "schemas", "type-fidelity-exceptions.json");
-const exceptions = (JSON.parse(readFileSync(exceptionsFile, "utf8")) as { versions: Record<string, Record<string, string>> }).versions;
+const exceptions = (JSON.parse(readFileSync(modelOptions.typeExceptionsFile, "utf8")) as { versions: Record<string, Record<string, string>> }).versions;
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 
 /** The definitions of a spec schema.json, by name, whatever its dialect. */

@@ -48,6 +48,9 @@ describe("the declarations of generated schemas", () => {
         [...source.matchAll(/^export const (\w+)(?:: (z\.ZodType<T\.\w+>) = | = \w+_ as unknown as (z\.ZodType<T\.\w+>);$)/gm)].map((m) => [m[1], m[2] ?? m[3]]),
       );
       const exported = [...source.matchAll(/^export const (\w+)/gm)].map((m) => m[1]).filter((n) => /Schema$/.test(n));
+      // Not vacuous: the source has schemas, and the pattern read their declared types.
+      expect(exported.length, label).toBeGreaterThan(0);
+      expect(annotated.size, label).toBe(exported.length);
       expect(exported.filter((n) => !annotated.has(n)), label).toEqual([]);
       for (const [name, type] of annotated) expect(dts, `${label} ${name}`).toContain(`export declare const ${name}: ${type};\n`);
       // No schema's inferred object type survives into the declarations (only the per-method tables may hold inline params).
