@@ -13,6 +13,9 @@ function read(content: unknown): unknown {
     return readTypeExceptions(file);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
+    // The message names the file it is about, then the pointer (what the CLI prints).
+    expect(e.file).toBe(file);
+    expect(e.message.startsWith(`${file}#${e.pointer}: `)).toBe(true);
     return { error: e.pointer, message: e.message };
   }
 }
