@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import { versionDiffMarkdown } from "./emit/diff-markdown.js";
-import { emitTree, ownedPaths, type GeneratedFiles, type Target } from "./emit/index.js";
+import { emitTree, targets as shippedTargets, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import type { VersionModel } from "./model/types.js";
@@ -30,8 +30,12 @@ export interface UpdateOptions extends PinOptions {
 }
 
 export interface BumpOptions extends UpdateOptions {
-  /** The targets the tree holds (default: every target); files of the others are kept as they are. */
-  targets?: readonly Target[];
+  /** The targets the tree holds, by name (default: every target); files of the others are kept as they are. */
+  targets?: readonly string[];
+  /** Target options by flag (`{ "ruby-module": "MCP::Protocol" }`). */
+  targetOptions?: Readonly<Record<string, string>>;
+  /** The targets to choose from (default: the shipped ones). */
+  registry?: TargetRegistry;
   /** The generated tree to replace (generated/). */
   outDir: string;
   /** Also write each review report as JSON (`--format json`). */
@@ -134,7 +138,7 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
       : { label, file: oldFile(label), bytes: oldBytes.get(label), schemaTs: onDisk(label) };
   });
   const model = buildModelFromSpecs(sources, modelOptions);
-  const files = await emitTree(model, { cacheDir: opts.cacheDir, targets: withReports?.targets });
+  const files = await emitTree(model, { cacheDir: opts.cacheDir, targets: withReports?.targets, options: withReports?.targetOptions, registry: withReports?.registry });
   const newModel = (label: string) => model.versions.find((m) => m.label === label)!;
   const oldModel = (label: string): VersionModel | null => {
     const bytes = oldBytes.get(label);
@@ -200,7 +204,8 @@ export async function pinLock(opts: UpdateOptions): Promise<PinResult> {
 /** `bump`: pin, regenerate and write a review report per changed or added version, all or nothing. */
 export async function bump(opts: BumpOptions): Promise<PinResult> {
   const { staged, files, versions, writes } = await prepare(opts, true, opts);
-  const tree = await stageTree(opts.outDir, files, { owned: ownedPaths(opts.targets) });
+  const registry = opts.registry ?? shippedTargets;
+  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)) });
   let spec;
   try {
     spec = await stageFiles(writes);

@@ -10,7 +10,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { PinResult } from "./bump.js";
-import { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./emit/targets.js";
+import { targets as shippedTargets, TargetRegistry } from "./emit/registry.js";
+import type { Target } from "./emit/target.js";
 import { InputError } from "./errors.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
@@ -51,8 +52,11 @@ const OPTIONS = {
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
   from: { type: "string", usage: "--from DIR", help: "a local spec folder or checkout (<DIR>/<v>/schema.json or <DIR>/schema/<v>/schema.json)" },
   as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
-  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, or both: the Ruby tree is then the ruby/ folder of the output; with typescript alone, ruby/ is kept as it is. Default: the project's package.json \"mcp-codegen\": { \"targets\": [...] }, else typescript" },
-  module: { type: "string", usage: "--module NAME", help: "the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)" },
+  target: {
+    type: "string",
+    usage: "--target LIST",
+    help: "the targets, comma-separated (see below). Alone, a target's tree is the output folder; with others, each is its target's folder of it, and a run without a target leaves that target's folder as it is. Default: the project's package.json \"mcp-codegen\": { \"targets\": [...] }, else the first target",
+  },
   help: { type: "boolean", usage: "--help", help: "this command's help" },
 } satisfies Record<string, OptionSpec>;
 
@@ -66,20 +70,53 @@ interface Command {
   details: string[];
   options: OptionName[];
   positionals?: boolean;
-  run(values: Values, positionals: string[], ctx: Context): Promise<number>;
+  /** Takes the targets' own options (`--ruby-module`, …), listed after the command's. */
+  targetOptions?: boolean;
+  /** `given`: the target options given, by spelling (only for commands that take them). */
+  run(values: Values, positionals: string[], ctx: Context, given: Record<string, string>): Promise<number>;
 }
 
 interface Context {
   io: CliIO;
   project: ProjectPaths;
+  /** The targets to choose from. */
+  registry: TargetRegistry;
   /** The argv as given, for messages that tell the user what to run next. */
   argv: string[];
 }
 
-function parse(command: Command, args: string[]): { values: Values; positionals: string[] } {
-  const options = Object.fromEntries([...command.options, "help"].map((o) => [o, { type: OPTIONS[o as OptionName].type }]));
+/** The flags of the targets' options, each with its spellings (the flag first, then deprecated aliases). */
+function targetFlags(registry: TargetRegistry): Array<{ target: Target; option: Target["options"][number]; spellings: string[] }> {
+  return registry.options().map(({ target, option }) => ({ target, option, spellings: [option.flag, ...(option.aliases ?? [])] }));
+}
+
+function parse(command: Command, args: string[], registry: TargetRegistry): { values: Values; positionals: string[]; given: Record<string, string> } {
+  const options: Record<string, { type: "string" | "boolean" }> = Object.fromEntries([...command.options, "help"].map((o) => [o, { type: OPTIONS[o as OptionName].type }]));
+  const spelled = command.targetOptions ? targetFlags(registry).flatMap((t) => t.spellings) : [];
+  for (const f of spelled) options[f] = { type: "string" };
   const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals: command.positionals === true });
-  return { values: values as Values, positionals };
+  const given = Object.fromEntries(spelled.filter((f) => values[f] !== undefined).map((f) => [f, values[f] as string]));
+  return { values: values as Values, positionals, given };
+}
+
+/**
+ * The target options of a run by flag, from the spellings given: each must belong to a target of the
+ * run and hold a value that target accepts.
+ */
+function targetOptionValues(given: Record<string, string>, selected: readonly Target[], registry: TargetRegistry): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { target, option, spellings } of targetFlags(registry)) {
+    for (const spelling of spellings) {
+      const value = given[spelling];
+      if (value === undefined) continue;
+      if (!selected.includes(target)) throw new UsageError(`--${spelling} applies to the ${target.name} target`);
+      if (out[option.flag] !== undefined) throw new UsageError(`--${option.flag} is given twice (${spellings.map((s) => `--${s}`).join(", ")})`);
+      const problem = option.validate?.(value) ?? null;
+      if (problem !== null) throw new UsageError(`--${spelling} ${problem}`);
+      out[option.flag] = value;
+    }
+  }
+  return out;
 }
 
 const str = (v: Values, k: OptionName) => v[k] as string | undefined;
@@ -113,11 +150,12 @@ function cacheDir(ctx: Context, values: Values): string | undefined {
  * in its package.json), else TypeScript alone.
  */
 function targetList(value: string | undefined, ctx: Context): Target[] {
-  const known = (t: string) => (TARGETS as readonly string[]).includes(t);
+  const { registry } = ctx;
+  const known = (t: string) => registry.get(t) !== undefined;
   if (value !== undefined) {
     const list = value.split(",").map((s) => s.trim());
-    for (const t of list) if (!known(t)) throw new UsageError(`unknown --target "${t}"; expected: ${TARGETS.join(", ")}`);
-    return TARGETS.filter((t) => list.includes(t));
+    for (const t of list) if (!known(t)) throw new UsageError(`unknown --target "${t}"; expected: ${registry.names.join(", ")}`);
+    return registry.select(list);
   }
   const pkgFile = path.join(ctx.project.root, "package.json");
   let configured: unknown;
@@ -126,11 +164,11 @@ function targetList(value: string | undefined, ctx: Context): Target[] {
   } catch {
     configured = undefined;
   }
-  if (configured === undefined) return ["typescript"];
+  if (configured === undefined) return registry.targets.slice(0, 1);
   if (!Array.isArray(configured) || configured.length === 0 || configured.some((t) => typeof t !== "string" || !known(t))) {
-    throw new InputError(`expected a non-empty array of targets (${TARGETS.join(", ")})`, pkgFile, "/mcp-codegen/targets");
+    throw new InputError(`expected a non-empty array of targets (${registry.names.join(", ")})`, pkgFile, "/mcp-codegen/targets");
   }
-  return TARGETS.filter((t) => (configured as string[]).includes(t));
+  return registry.select(configured as string[]);
 }
 
 function format(value: string | undefined): "md" | "json" {
@@ -160,7 +198,7 @@ function shellWord(s: string): string {
 // ── Commands ──────────────────────────────────────────────────────────────────────────────────
 
 const generate: Command = {
-  usage: ["generate [--target typescript,ruby] [--module NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
+  usage: ["generate [--target LIST] [--<target>-<option> VALUE …] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
   summary: "Generate the tree for every version (or check that it is up to date).",
   details: [
     "Reads <DIR>/<label>/schema.json for every folder of --schemas (each folder name is a version label)",
@@ -170,12 +208,12 @@ const generate: Command = {
     "--check on an unchanged tree compares file hashes with the fingerprint of the last generation",
     "from the same inputs (in the cache); anything else generates in memory and compares.",
   ],
-  options: ["target", "module", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
-  async run(values, _positionals, ctx) {
-    const { io, project } = ctx;
-    const targets = targetList(str(values, "target"), ctx);
-    if (str(values, "module") !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
-    const emit = { targets, rubyModule: str(values, "module") };
+  options: ["target", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
+  targetOptions: true,
+  async run(values, _positionals, ctx, given) {
+    const { io, project, registry } = ctx;
+    const selected = targetList(str(values, "target"), ctx);
+    const emit = { targets: selected.map((t) => t.name), options: targetOptionValues(given, selected, registry) };
     const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
     const versions = csv(str(values, "versions"));
     const outGiven = str(values, "out") !== undefined;
@@ -192,15 +230,17 @@ const generate: Command = {
       io.stderr.write(describeSync(results));
       synced = new Set(results.map((r) => r.version));
     }
-    const rubyOnly = !targets.includes("typescript");
-    const outDir = resolvePath(ctx, str(values, "out"), rubyOnly ? path.join(project.outDir, RUBY_FOLDER) : project.outDir);
+    // A target alone is the whole output folder: by default, its own folder of the project's tree.
+    const outDir = resolvePath(ctx, str(values, "out"), selected.length === 1 ? path.join(project.outDir, selected[0].folder) : project.outDir);
+    // Version folders are the root tree's.
+    const rootTree = selected.some((t) => t.folder === "");
     const all = discoverVersions(schemasDir);
     if (versions) unknownLabels(versions, all, schemasDir);
     // --versions into the project's own tree: every version is generated (the shared files name them
     // all) and only the chosen ones' folders are replaced; the others stay as they are on disk.
-    const others = versions !== undefined && !outGiven && !rubyOnly ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
-    const byTarget = ownedPaths(targets);
-    const scope = { owned: (rel: string) => byTarget(rel) && !others.has(rel.split("/")[0]) };
+    const others = versions !== undefined && !outGiven && rootTree ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
+    const byTarget = registry.owned(selected);
+    const scope = { owned: (rel: string) => byTarget(rel) && !others.has(rel.split("/")[0]), registry };
     const selection = others.size > 0 ? undefined : versions;
     const modelOptions = {
       schemasDir,
@@ -213,7 +253,7 @@ const generate: Command = {
     };
     const where = path.relative(io.cwd, outDir) || ".";
     const fingerprint =
-      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), synced, emit } : undefined;
+      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), synced, emit, targets: selected } : undefined;
     if (flag(values, "check") && fingerprint !== undefined) {
       const fast = await checkFingerprint(outDir, fingerprint, (rel) => keptAsIs(rel, scope));
       if (fast !== null) {
@@ -221,7 +261,7 @@ const generate: Command = {
         return 0;
       }
     }
-    const { model, files } = await (await pipeline()).generateFiles(modelOptions, emit);
+    const { model, files } = await (await pipeline()).generateFiles(modelOptions, { ...emit, registry });
     // The versions kept as they are: their freshly generated files are set aside, the disk's kept.
     for (const rel of [...files.keys()]) if (others.has(rel.split("/")[0])) files.delete(rel);
     const versionCount = model.versions.length;
@@ -350,14 +390,18 @@ const bumpCommand: Command = {
     "added version is compared with the locked version before it.",
   ],
   options: ["commit", "from", "versions", "as", "format", "out", "lock", "schemas", "spec-dir", "no-cache"],
-  async run(values, _p, ctx) {
+  targetOptions: true,
+  async run(values, _p, ctx, given) {
     const { bump } = await import("./bump.js");
     const outDir = resolvePath(ctx, str(values, "out"), ctx.project.outDir);
+    const selected = targetList(undefined, ctx);
     const result = await bump({
       ...updateOptions(values, ctx),
       outDir,
       json: format(str(values, "format")) === "json",
-      targets: targetList(undefined, ctx),
+      targets: selected.map((t) => t.name),
+      targetOptions: targetOptionValues(given, selected, ctx.registry),
+      registry: ctx.registry,
     });
     await printPin(ctx.io, result);
     const where = path.relative(ctx.io.cwd, outDir) || ".";
@@ -390,14 +434,23 @@ const sync: Command = {
 
 const COMMANDS: Record<string, Command> = { generate, bump: bumpCommand, "schemas sync": sync, "schemas pin": pin, diff };
 
-function commandHelp(name: string, c: Command): string {
-  const width = Math.max(...c.options.map((o) => OPTIONS[o].usage.length));
+function commandHelp(name: string, c: Command, registry: TargetRegistry): string {
+  const rows: Array<[string, string]> = c.options.map((o) => [OPTIONS[o].usage, OPTIONS[o].help]);
+  if (c.options.includes("target")) rows.push(["  (targets)", registry.targets.map((t) => t.name).join(", ")]);
+  if (c.targetOptions) {
+    for (const { target, option, spellings } of targetFlags(registry)) {
+      const value = option.placeholder ?? "VALUE";
+      const aliases = spellings.slice(1).map((s) => `; --${s} ${value} is a deprecated alias`).join("");
+      rows.push([`--${option.flag} ${value}`, `${target.name} target: ${option.description}${aliases}`]);
+    }
+  }
+  const width = Math.max(...rows.map(([usage]) => usage.length));
   return [
     ...c.usage.map((u, i) => `${i === 0 ? "Usage: " : "       "}mcp-codegen ${u}`),
     "",
     c.summary,
     "",
-    ...c.options.map((o) => `  ${OPTIONS[o].usage.padEnd(width)}  ${OPTIONS[o].help}`),
+    ...rows.map(([usage, text]) => `  ${usage.padEnd(width)}  ${text}`),
     "",
     ...c.details,
     "",
@@ -427,8 +480,11 @@ function help(): string {
   ].join("\n");
 }
 
-/** Run one command; the exit code is returned, never passed to `process.exit`. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+/**
+ * Run one command; the exit code is returned, never passed to `process.exit`. `registry`: the targets
+ * `--target` chooses from (default: the shipped ones; `targets.with(mine)` adds one).
+ */
+export async function main(argv: string[], io: CliIO, registry: TargetRegistry = shippedTargets): Promise<number> {
   const [first, second] = argv;
   try {
     if (first === undefined) {
@@ -443,7 +499,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       }
       const c = COMMANDS[topic];
       if (c === undefined) throw new UsageError(`no help for "${topic}": commands are ${Object.keys(COMMANDS).join(", ")}`);
-      io.stdout.write(commandHelp(topic, c));
+      io.stdout.write(commandHelp(topic, c, registry));
       return 0;
     }
     if (first === "--version" || first === "-V") {
@@ -457,12 +513,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       throw new UsageError(`unknown command "${first}"`);
     }
     const args = argv.slice(name.split(" ").length);
-    const { values, positionals } = parse(command, args);
+    const { values, positionals, given } = parse(command, args, registry);
     if (flag(values, "help")) {
-      io.stdout.write(commandHelp(name, command));
+      io.stdout.write(commandHelp(name, command, registry));
       return 0;
     }
-    return await command.run(values, positionals, { io, project: projectPaths(io.cwd), argv });
+    return await command.run(values, positionals, { io, project: projectPaths(io.cwd), argv, registry }, given);
   } catch (e) {
     if (e instanceof InputError) {
       io.stderr.write(`mcp-codegen: error: ${e.message}\n`);

@@ -2,8 +2,8 @@
 //
 // After a generation (or a check that found the tree up to date), the hash of every output file is
 // recorded in the cache under a key that covers every input of the generation: the schemas' bytes,
-// patches, overrides, the lock, the templates, the runtime sources, the generator's own code, the
-// versions of the packages that shape the output, and the options. A later check with the same key
+// patches, overrides, the lock, the generator's own code, each generated target's other sources (its
+// templates, runtime files: `Target.sources`), the versions of the packages that shape the output, and the options. A later check with the same key
 // compares the files on disk with the recorded hashes; with any input changed the key differs, the
 // lookup misses, and the check generates in full. A cold or unwritable cache is never an error.
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -12,7 +12,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
-import { rubyRuntimeSource, runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
+import type { Target } from "./emit/target.js";
+import { generatorSourceDir, toolVersion } from "./paths.js";
 import type { SpecLock } from "./spec/lock.js";
 
 export interface FingerprintInputs {
@@ -31,8 +32,10 @@ export interface FingerprintInputs {
   overridesFile?: string;
   typeExceptionsFile?: string;
   cacheDir: string;
-  /** Emit options that shape the output (targets, Ruby module). */
+  /** Emit options that shape the output (targets, their options). */
   emit?: unknown;
+  /** The targets generated: the files and folders their `sources` name are hashed. */
+  targets?: ReadonlyArray<Pick<Target, "name" | "sources">>;
 }
 
 interface Manifest {
@@ -59,8 +62,14 @@ function generatorDigest(): string {
   return folderDigest(here, (n) => /\.(ts|js|mjs)$/.test(n));
 }
 
+/** A file's or a folder's digest, by path (absolute, or relative to generator/'s source folder). */
+function sourceDigest(source: string): string {
+  const at = path.resolve(generatorSourceDir, source);
+  return existsSync(at) && statSync(at).isDirectory() ? folderDigest(at) : fileDigest(at);
+}
+
 let fixedInputs: string | undefined;
-/** What does not depend on the project: the running generator, templates, runtime, package versions. */
+/** What does not depend on the project: the running generator and the versions of the packages that shape the output. */
 function toolDigest(): string {
   if (fixedInputs === undefined) {
     const require = createRequire(import.meta.url);
@@ -76,10 +85,6 @@ function toolDigest(): string {
         // The generator's own code as it runs: generator/**/*.ts from source; built, the hash of the sources
         // dist/ was built from (its stamp, which the bin checks against the sources before running).
         generator: generatorDigest(),
-        // Hand-written Ruby copied into the Ruby tree (not part of the TypeScript sources the stamp covers).
-        rubyRuntime: fileDigest(rubyRuntimeSource),
-        templates: folderDigest(templatesDir),
-        runtime: folderDigest(runtimeSourceDir),
         // ts-morph bundles the TypeScript that reads each schema.ts.
         packages: ["ts-morph", "handlebars"].map((p) => [p, version(p)]),
       }),
@@ -106,6 +111,8 @@ function key(inputs: FingerprintInputs): string {
       overrides: fileDigest(inputs.overridesFile),
       typeExceptions: fileDigest(inputs.typeExceptionsFile),
       emit: inputs.emit ?? null,
+      // What each target prints from besides the generator's TypeScript (templates, runtime files).
+      targets: (inputs.targets ?? []).map((t) => [t.name, t.sources.map((s) => [s, sourceDigest(s)])]),
     }),
   );
 }

@@ -23,8 +23,8 @@ export const toolRoot = findToolRoot();
 export const templatesDir = path.join(toolRoot, "templates");
 /** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
 export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
-/** Hand-written Ruby runtime, copied into every Ruby tree. */
-export const rubyRuntimeSource = path.join(toolRoot, "generator", "emit", "ruby", "runtime.rb");
+/** The generator's source folder (a target's non-TypeScript sources are read from here, also when running from dist/). */
+export const generatorSourceDir = path.join(toolRoot, "generator");
 /** The tool's version, from its package.json. */
 export const toolVersion: string = JSON.parse(readFileSync(path.join(toolRoot, "package.json"), "utf8")).version;
 

@@ -1,7 +1,7 @@
 // Markdown views of the diffs, for people. Layout is in templates/*.md.hbs; this file only turns
 // entries into table cells.
 import type { VersionModel } from "../model/types.js";
-import { template } from "./templates.js";
+import { template, type Templates } from "./templates.js";
 import type { ApiDiff } from "../diff/api.js";
 import type { VersionDiff } from "../diff/version.js";
 
@@ -28,6 +28,8 @@ function tidy(text: string): string {
 export interface MarkdownOptions {
   /** Open with the provenance header of generated files (for the committed generated/DIFFS reports). */
   generated?: { versions: VersionModel[] };
+  /** The templates of the run printing the report (default: the shared templates, uncached). */
+  templates?: Templates;
 }
 
 export function versionDiffMarkdown(diff: VersionDiff, options: MarkdownOptions = {}): string {
@@ -83,7 +85,7 @@ export function versionDiffMarkdown(diff: VersionDiff, options: MarkdownOptions 
       })),
     ),
   };
-  return tidy(template("version-diff.md.hbs")(context));
+  return tidy((options.templates?.get("version-diff.md.hbs") ?? template("version-diff.md.hbs"))(context));
 }
 
 export function apiDiffMarkdown(diff: ApiDiff): string {

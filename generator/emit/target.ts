@@ -1,16 +1,26 @@
 // The contract every output target implements (issue 18): a target is one folder under generator/emit/
-// plus one line in the registry. Nothing outside a target's folder and the registry names a target.
+// plus one line in the registry (registry.ts). Nothing outside a target's folder and the registry names a target.
+//
+// A target's index.ts holds only this descriptor and loads its printers inside `emit`, so the CLI can
+// list targets, parse their options and scope a check or a write without loading any emitter.
 import type { ProtocolModel } from "../model/types.js";
 
 /** One command-line option a target adds to `generate` and `bump` (`--ruby-module NAME`). */
 export interface TargetOption {
   /** The flag without its dashes; it starts with the target's name (`ruby-module`, `python-package`). */
   flag: string;
+  /** Earlier spellings of the flag, still accepted and documented as deprecated (`module` for `ruby-module`). */
+  aliases?: readonly string[];
+  /** The value's placeholder in usage lines (`NAME`). */
+  placeholder?: string;
   /** One line for `--help`. */
   description: string;
   /** The value when the flag is absent. */
   default: string;
-  /** An error message for a value the target cannot use (the CLI exits 2 with it), or null. */
+  /**
+   * An error message for a value the target cannot use, or null. The message follows the flag as
+   * the user spelled it (`--ruby-module must be …`); the CLI exits 2 with it.
+   */
   validate?(value: string): string | null;
 }
 
@@ -25,13 +35,26 @@ export interface TargetContext {
 export interface Target {
   /** The name `--target` and package.json's `"mcp-codegen": { "targets": [...] }` use. */
   name: string;
-  /** The folder of the output the tree occupies when other targets are generated too ("" is the root). */
+  /** How messages name the language (`TypeScript`, `Ruby`); default: `name`. */
+  title?: string;
+  /**
+   * The folder of the output the tree occupies when other targets are generated too ("" is the root:
+   * at most one target has it, and the others' folders inside it are theirs). A target generated
+   * alone writes its tree at the root of the output folder.
+   */
   folder: string;
   options: readonly TargetOption[];
   /** The target's files, paths relative to its folder. Throws InputError for a model it cannot print. */
   emit(model: ProtocolModel, context: TargetContext): Promise<Map<string, string>>;
-  /** Whether these paths (relative to a folder) are a tree this target wrote. */
+  /**
+   * Whether these paths (every file of a folder, relative to it) are a tree this target wrote. The
+   * writer replaces a non-empty folder only when a target recognizes it and one of its top-level
+   * files carries the generated header.
+   */
   recognizes(paths: readonly string[]): boolean;
-  /** Files or folders, relative to generator/, whose contents decide this target's output (the fingerprint hashes them). */
+  /**
+   * Files or folders, relative to generator/ (absolute for a target outside it), whose contents decide
+   * this target's output besides the generator's own TypeScript: the fingerprint hashes them.
+   */
   sources: readonly string[];
 }

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../generator/spec/lock.js";
-import { rubyRuntimeSource } from "../../generator/paths.js";
+import { rubyRuntimeSource } from "../../generator/emit/ruby/index.js";
 import { lockFile, readTree } from "../support.js";
 import { ruby, rubyTestDir, rubyTree } from "./support.js";
 

@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { emitTypeDeclarations } from "../../generator/emit/typescript.js";
+import { emitTypeDeclarations } from "../../generator/emit/typescript/declarations.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/spec/lock.js";
 import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir, tempDir } from "../support.js";

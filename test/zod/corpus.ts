@@ -6,7 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { runtimeFiles } from "../../generator/emit/runtime-source.js";
+import { runtimeFiles } from "../../generator/emit/typescript/runtime-source.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../generator/model/types.js";
 import { refName } from "../../generator/spec/load.js";

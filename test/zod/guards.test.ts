@@ -6,7 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { guardModule } from "../../generator/emit/guards.js";
+import { guardModule } from "../../generator/emit/typescript/guards.js";
 import { template } from "../../generator/emit/templates.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
 import { toolRoot } from "../../generator/paths.js";

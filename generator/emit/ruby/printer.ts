@@ -5,19 +5,21 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import { rubyRuntimeSource } from "../../paths.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
-import { INPUT_REQUIRED_RESULT } from "../handlers.js";
-import { template } from "../templates.js";
-import { constantCase, isModulePath, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, snakeCase, fileName, RUBY_KEYWORDS } from "./language.js";
+import { INPUT_REQUIRED_RESULT } from "../typescript/handlers.js";
+import { Templates } from "../templates.js";
+import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
+import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
+import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, snakeCase, fileName, RUBY_KEYWORDS } from "./language.js";
 
 export interface RubyOptions {
   /** The namespace every generated module lives in (`McpCodegen`, `MCP::Protocol`). */
   module?: string;
+  /** Folder of the template cache, or undefined for none. */
+  cacheDir?: string;
 }
 
-export const DEFAULT_RUBY_MODULE = "McpCodegen";
 
 /** The hand-written runtime, copied into the tree inside the namespace (the source, also when running from dist/). */
 
@@ -29,10 +31,9 @@ function finish(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
 
-/** The provenance header (templates/partials/header.hbs, the one wording) as Ruby comments, then the magic comment. */
-function header(versions: VersionModel[]): string {
-  const text = template("ruby/header.rb.hbs")({ versions }).trimEnd();
-  return text.replace(/^\/\/ ?/gm, "# ") + "\n# frozen_string_literal: true\n";
+/** The provenance header (emit/provenance.ts, the one wording) as Ruby comments, then the magic comment. */
+function header(templates: Templates, versions: VersionModel[]): string {
+  return templates.get("header.rb.hbs")({ versions });
 }
 
 /** `module A` / `module B` … around `body`, indented two spaces per level. */
@@ -221,18 +222,19 @@ function versionBody(version: VersionModel, previous: VersionModel | null, names
 }
 
 /** runtime.rb: the hand-written source inside the namespace. */
-function runtimeFile(versions: VersionModel[], namespace: string[]): string {
+function runtimeFile(templates: Templates, versions: VersionModel[], namespace: string[]): string {
   const source = readFileSync(rubyRuntimeSource, "utf8");
   const lines = source.split("\n");
   const requires = lines.filter((l) => /^require /.test(l));
   const body = lines.filter((l) => l !== "# frozen_string_literal: true" && !/^require /.test(l)).join("\n").trim();
-  return finish(`${header(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
+  return finish(`${header(templates, versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
 }
 
 /** The Ruby tree: paths relative to its own folder. */
 export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): Map<string, string> {
   const name = options.module ?? DEFAULT_RUBY_MODULE;
-  if (!isModulePath(name)) throw new InputError(`--module must be a Ruby constant path such as McpCodegen or MCP::Protocol, got "${name}"`);
+  const problem = rubyModuleOption.validate!(name);
+  if (problem !== null) throw new InputError(`--${rubyModuleOption.flag} ${problem}`);
   const namespace = name.split("::");
   const root = modulePath(name);
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
@@ -245,11 +247,12 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
     }
     seen.set(c, v.label);
   }
+  const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
   const files = new Map<string, string>();
-  files.set(`${root}/runtime.rb`, runtimeFile(versions, namespace));
+  files.set(`${root}/runtime.rb`, runtimeFile(templates, versions, namespace));
   versions.forEach((v, i) => {
     const body = versionBody(v, i === 0 ? null : versions[i - 1], name);
-    files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${header([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
+    files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${header(templates, [v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
   });
   const base = path.posix.basename(root);
   const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label)))].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
@@ -259,6 +262,6 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
     ...versions.map((v) => `  ${rubyString(v.label)} => ${moduleConstant(v.label)},`),
     "}.freeze",
   ].join("\n");
-  files.set(`${root}.rb`, finish(`${header(versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
+  files.set(`${root}.rb`, finish(`${header(templates, versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }

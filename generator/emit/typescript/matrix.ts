@@ -1,9 +1,9 @@
 // MATRIX.md: method × version, with each request's normalizer kind, a link to each version's diff,
 // and each version's type fidelity against the spec's schema.ts.
-import { normalizerKind } from "../diff/version.js";
-import type { Method, ProtocolModel, VersionModel } from "../model/types.js";
-import { consecutivePairs, diffReportPath } from "./diffs.js";
-import { template } from "./templates.js";
+import { normalizerKind } from "../../diff/version.js";
+import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
+import { consecutivePairs, diffReportPath } from "../diffs.js";
+import type { Templates } from "../templates.js";
 
 function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number]) => Method[]) {
   const methods = [...new Set(model.versions.flatMap((v) => pick(v).map((m) => m.method)))].sort();
@@ -31,9 +31,9 @@ function fidelity(v: VersionModel): string {
   return `${own - listed.length} equal / ${listed.length} listed${names}`;
 }
 
-export function emitMatrix(model: ProtocolModel): string {
+export function emitMatrix(model: ProtocolModel, templates: Templates): string {
   const diffFrom = new Map(consecutivePairs(model).map(([a, b]) => [b.label, `[from ${a.label}](${diffReportPath(a.label, b.label)})`]));
-  return template("MATRIX.md.hbs")({
+  return templates.get("MATRIX.md.hbs")({
     versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—", fidelity: fidelity(v) })),
     requestRows: rows(model, (v) => v.requests),
     notificationRows: rows(model, (v) => v.notifications),

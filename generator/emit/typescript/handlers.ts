@@ -1,8 +1,8 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
-import { InputError } from "../errors.js";
-import type { RequestMethod, Sender, VersionModel } from "../model/types.js";
-import { template } from "./templates.js";
+import { InputError } from "../../errors.js";
+import type { RequestMethod, Sender, VersionModel } from "../../model/types.js";
+import type { Templates } from "../templates.js";
 
 /** The `resultType` values of the modern era: `complete`, and `input_required` where the union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
@@ -61,7 +61,7 @@ function checkNames(version: VersionModel): void {
 }
 
 /** handlers.ts, normalizers.ts and dispatcher.ts of one version. */
-export function emitHandlerFiles(version: VersionModel, finish: (text: string) => string): Map<string, string> {
+export function emitHandlerFiles(version: VersionModel, templates: Templates, finish: (text: string) => string): Map<string, string> {
   checkNames(version);
   const header = { versions: [version] };
   const requests = version.requests.map((r) => ({ ...requestView(version, r), sender: r.sender }));
@@ -74,13 +74,13 @@ export function emitHandlerFiles(version: VersionModel, finish: (text: string) =
   }));
   const context = { ...header, version, modern: version.era === "modern", requests, sides };
   const files = new Map<string, string>();
-  files.set(`${version.label}/handlers.ts`, finish(template("handlers.ts.hbs")(context)));
-  files.set(`${version.label}/normalizers.ts`, finish(template("normalizers.ts.hbs")(context)));
-  files.set(`${version.label}/dispatcher.ts`, finish(template("dispatcher.ts.hbs")(context)));
+  files.set(`${version.label}/handlers.ts`, finish(templates.get("handlers.ts.hbs")(context)));
+  files.set(`${version.label}/normalizers.ts`, finish(templates.get("normalizers.ts.hbs")(context)));
+  files.set(`${version.label}/dispatcher.ts`, finish(templates.get("dispatcher.ts.hbs")(context)));
   return files;
 }
 
 /** runtime.ts: one module re-exporting the runtime files (generator/runtime/, copied by runtime-source.ts). */
-export function emitRuntime(versions: VersionModel[], finish: (text: string) => string): string {
-  return finish(template("runtime.ts.hbs")({ versions }));
+export function emitRuntime(versions: VersionModel[], templates: Templates, finish: (text: string) => string): string {
+  return finish(templates.get("runtime.ts.hbs")({ versions }));
 }

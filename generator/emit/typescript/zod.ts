@@ -3,11 +3,11 @@
 // objects never strip unknown keys, an `impliedType` node lets every other type through, `integer`
 // is any integral number, string lengths count code points. What can be expressed was decided when
 // the IR was built; this file only prints.
-import { otherTypes, visit, type IrVisitor } from "../model/ir-build.js";
-import type { IrDefinition, IrNode, JsonType, ObjectNode, RefNode, SchemaIR } from "../model/ir.js";
-import { definitionDoc } from "../model/naming.js";
-import { propertyKey } from "./typescript.js";
-import type { MethodParams, VersionModel } from "../model/types.js";
+import { otherTypes, visit, type IrVisitor } from "../../model/ir-build.js";
+import type { IrDefinition, IrNode, JsonType, ObjectNode, RefNode, SchemaIR } from "../../model/ir.js";
+import { definitionDoc } from "../../model/naming.js";
+import { propertyKey } from "./declarations.js";
+import type { MethodParams, VersionModel } from "../../model/types.js";
 
 export interface ZodDeclaration {
   /** The definition's original name (`CallToolResult`, `Record<string,string>`). */

@@ -5,8 +5,8 @@
 // publishable folder (dist/generated-package/: these three files beside the compiled .js and .d.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { toolRoot } from "../paths.js";
-import { byCodeUnit } from "../order.js";
+import { toolRoot } from "../../paths.js";
+import { byCodeUnit } from "../../order.js";
 
 /** The npm name of the generated-code package. */
 const GENERATED_PACKAGE_NAME = "mcp-codegen-generated";

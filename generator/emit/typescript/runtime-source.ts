@@ -4,8 +4,8 @@
 // touch these files.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { runtimeSourceDir } from "../paths.js";
-import { byCodeUnit } from "../order.js";
+import { runtimeSourceDir } from "../../paths.js";
+import { byCodeUnit } from "../../order.js";
 
 /** `generator/runtime/<name>.ts` files (tests excluded), as `runtime/<name>.ts` → text with header. */
 export function runtimeFiles(dir: string = runtimeSourceDir): Map<string, string> {

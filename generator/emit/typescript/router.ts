@@ -1,11 +1,11 @@
 // Emits router.ts: the server's version router over every version's dispatcher. Which versions are
 // legacy or modern comes from each version's `era`; which version has which client message, from
 // the requests and notifications a client sends.
-import type { ProtocolModel } from "../model/types.js";
-import { template } from "./templates.js";
-import { byKey } from "../order.js";
+import type { ProtocolModel } from "../../model/types.js";
+import type { Templates } from "../templates.js";
+import { byKey } from "../../order.js";
 
-export function emitRouter(model: ProtocolModel, ident: (label: string) => string, finish: (text: string) => string): string {
+export function emitRouter(model: ProtocolModel, ident: (label: string) => string, templates: Templates, finish: (text: string) => string): string {
   const versions = model.versions.map((v) => ({ label: v.label, era: v.era, ident: ident(v.label), legacy: v.era === "legacy" }));
   const has = new Map<string, string[]>();
   for (const v of model.versions) {
@@ -18,7 +18,7 @@ export function emitRouter(model: ProtocolModel, ident: (label: string) => strin
   }
   const clientMessages = [...has].sort(byKey).map(([method, labels]) => ({ method, versions: labels }));
   return finish(
-    template("router.ts.hbs")({
+    templates.get("router.ts.hbs")({
       versions: model.versions,
       views: versions,
       legacy: versions.filter((v) => v.legacy).map((v) => v.label),

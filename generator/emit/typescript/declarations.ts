@@ -11,10 +11,10 @@
 // - Index signatures (open objects), `object`, and `extends` follow the spec's own TypeScript where
 //   the version has a schema.ts (`VersionModel.specTypes`, see generator/model/spec-typescript.ts),
 //   since schema.json cannot carry them; see `objectKind` for the rule with and without it.
-import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../model/ir.js";
-import { objectKindAt, type ObjectKind, type SpecTypeFacts, type TypeStep } from "../model/spec-typescript.js";
-import type { VersionModel } from "../model/types.js";
-import { definitionNote } from "../model/naming.js";
+import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
+import { objectKindAt, type ObjectKind, type SpecTypeFacts, type TypeStep } from "../../model/spec-typescript.js";
+import type { VersionModel } from "../../model/types.js";
+import { definitionNote } from "../../model/naming.js";
 
 /** Operator precedence of a printed type: what needs parentheses where. */
 const enum Prec {

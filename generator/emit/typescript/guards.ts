@@ -9,10 +9,10 @@
 // Reading rules: own properties only, objects only with the prototype JSON.parse gives them
 // (Object.prototype or null), arrays are never objects, `__proto__` is a plain key, `undefined` is
 // never a JSON value. Nothing is allocated on the success path.
-import { otherTypes, visit, type IrVisitor } from "../model/ir-build.js";
-import type { IrDefinition, IrNode, JsonType, ObjectNode } from "../model/ir.js";
-import { definitionDoc } from "../model/naming.js";
-import type { MethodParams, VersionModel } from "../model/types.js";
+import { otherTypes, visit, type IrVisitor } from "../../model/ir-build.js";
+import type { IrDefinition, IrNode, JsonType, ObjectNode } from "../../model/ir.js";
+import { definitionDoc } from "../../model/naming.js";
+import type { MethodParams, VersionModel } from "../../model/types.js";
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A property read: `v.name` where that is valid, else `v["na-me"]` (never through the prototype: callers check hasOwn first). */

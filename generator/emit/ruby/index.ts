@@ -1,0 +1,20 @@
+// The Ruby target: per version a module of frozen data and plain functions (catalogue, normalizers,
+// method gate), the runtime, and a root file requiring them. Its printer loads only when it emits.
+import type { Target } from "../target.js";
+import { rubyModuleOption } from "./options.js";
+
+export { rubyRuntimeSource } from "./paths.js";
+
+export const rubyTarget: Target = {
+  name: "ruby",
+  title: "Ruby",
+  folder: "ruby",
+  options: [rubyModuleOption],
+  async emit(model, context) {
+    const { emitRubyTree } = await import("./printer.js");
+    return emitRubyTree(model, { module: context.options["ruby-module"], cacheDir: context.cacheDir });
+  },
+  // The root file (`mcp_codegen.rb`, `mcp/protocol.rb` …) requires the rest.
+  recognizes: (paths) => paths.some((p) => p.endsWith(".rb")),
+  sources: ["emit/ruby/runtime.rb", "emit/ruby/templates"],
+};

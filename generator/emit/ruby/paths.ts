@@ -1,0 +1,10 @@
+// Where the Ruby target's own files are (read from the source folder, also when running from dist/).
+import path from "node:path";
+import { generatorSourceDir } from "../../paths.js";
+
+/** The Ruby target's folder in the generator's sources. */
+export const rubySourceDir = path.join(generatorSourceDir, "emit", "ruby");
+/** Hand-written Ruby runtime, copied into every Ruby tree. */
+export const rubyRuntimeSource = path.join(rubySourceDir, "runtime.rb");
+/** The Ruby target's templates (its header). */
+export const rubyTemplatesDir = path.join(rubySourceDir, "templates");
