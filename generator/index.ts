@@ -8,6 +8,8 @@ export { loadSpec, loadSpecBytes, type LoadOptions } from "./spec/load.js";
 export { readLock, syncSchemas, specDirCandidates, type LockedFile, type LockedVersion, type SpecLock, type SyncOptions, type SyncedVersion } from "./spec/lock.js";
 export { findSpecVersions, formatLock, stagePin, type PinOptions, type StagedPin, type StagedVersion } from "./spec/pin.js";
 export { emitTree, targetOptions, TargetRegistry, targets, type EmitOptions, type GeneratedFiles, type Target, type TargetContext, type TargetOption } from "./emit/index.js";
+export { Templates, type Template, type TemplatesOptions } from "./emit/templates.js";
+export { provenanceLines } from "./emit/provenance.js";
 export { apiDiffMarkdown, versionDiffMarkdown, type MarkdownOptions } from "./emit/diff-markdown.js";
 export * from "./diff/index.js";
 export { buildModel, buildModelFromSpecs, diffLabels, discoverVersions, generateFiles, selectVersions, type ModelOptions, type SpecSource } from "./pipeline.js";

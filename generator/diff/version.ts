@@ -133,9 +133,19 @@ export function diffVersions(from: VersionModel, to: VersionModel): VersionDiff 
 
 const sides = (s: Sender): Array<"client" | "server"> => (s === "both" ? ["client", "server"] : [s]);
 
-function paramsText(m: Method): string | null {
+/**
+ * The params by the spec's own names: the params definition, or `<Message>.params` for params declared
+ * inline in the message definition (no target's type syntax: every target reads the same diff).
+ */
+function paramsType(m: Method): string | null {
   if (m.params === null) return null;
-  return m.params.required ? m.params.type.ts : `${m.params.type.ts} (optional)`;
+  return m.params.definition ?? `${m.definition}.params`;
+}
+
+function paramsText(m: Method): string | null {
+  const type = paramsType(m);
+  if (m.params === null) return null;
+  return m.params.required ? type : `${type} (optional)`;
 }
 
 function diffMethods(from: VersionModel, to: VersionModel): MethodChange[] {
@@ -180,8 +190,8 @@ function diffMethods(from: VersionModel, to: VersionModel): MethodChange[] {
         entry("params-changed", pa, pb, required, required ? "now requires params: senders must send them" : "now takes optional params");
       } else if (b.params === null) {
         entry("params-changed", pa, pb, true, "no longer takes params: code sending or reading them no longer type-checks");
-      } else if (a.params.type.ts !== b.params.type.ts) {
-        entry("params-changed", pa, pb, true, `params type is now ${b.params.type.ts} (was ${a.params.type.ts})`);
+      } else if (paramsType(a) !== paramsType(b)) {
+        entry("params-changed", pa, pb, true, `params type is now ${paramsType(b)} (was ${paramsType(a)})`);
       } else if (b.params.required) {
         entry("params-changed", pa, pb, true, "params are now required: senders must send them");
       } else {

@@ -14,14 +14,14 @@ import type {
   RequestMethod,
   ResultShape,
   Sender,
-  TypeRef,
   VersionModel,
 } from "./types.js";
+import { INPUT_REQUIRED_RESULT } from "./types.js";
 import { byCodeUnit } from "../order.js";
 import type { IrNode, SchemaIR } from "./ir.js";
 import { IrBuilder } from "./ir-build.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
-import { freeName, normalizerNames } from "./naming.js";
+import { freeName } from "./naming.js";
 
 const UNIONS = [
   { union: "ClientRequest", kind: "request", sender: "client", required: true },
@@ -107,13 +107,6 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
   });
   const notificationParts = [...collected.notification.values()].map(({ member, senders }) => ({ member, senders, params: paramsNode(builder, member) }));
   const ir = builder.finish();
-  const typeName = (definition: string) => ir.definitions.get(definition)!.names.type;
-  const typeRef = (names: string[]): TypeRef => ({
-    ts: names.map(typeName).join(" | "),
-    definition: names.length === 1 ? names[0] : null,
-    refs: [...new Set(names.map(typeName))].sort(byCodeUnit),
-  });
-  const normalizers = normalizerNames(requestParts.map((r) => ({ method: r.member.method, typeName: typeName(r.member.definition) })), ir.definitions.values());
 
   const requests: RequestMethod[] = requestParts
     .map(({ member, senders, override, results, source, params }) => ({
@@ -121,12 +114,11 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
       method: member.method,
       sender: sender(senders),
       definition: member.definition,
-      params: paramsOf(member, params, typeName),
+      params: paramsOf(member, params),
       results,
-      resultType: typeRef(results),
       resultShape: override?.resultShape ?? resultShape(ir, results, era),
+      resultTypes: resultTypes(results, era),
       resultSource: source,
-      normalizer: normalizers.get(member.method)!,
     }))
     .sort(byMethod);
 
@@ -136,7 +128,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
       method: member.method,
       sender: sender(senders),
       definition: member.definition,
-      params: paramsOf(member, params, typeName),
+      params: paramsOf(member, params),
     }))
     .sort(byMethod);
 
@@ -226,16 +218,17 @@ function paramsNode(builder: IrBuilder, member: Member): { schema: JsonSchema; n
   return { schema, node: builder.node(schema, [...member.where, "properties", "params"], member.definition) };
 }
 
-function paramsOf(member: Member, params: { schema: JsonSchema; node: IrNode } | null, typeName: (definition: string) => string): MethodParams | null {
+function paramsOf(member: Member, params: { schema: JsonSchema; node: IrNode } | null): MethodParams | null {
   if (params === null) return null;
   const required = Array.isArray(member.schema.required) && member.schema.required.includes("params");
   const { schema, node } = params;
-  if (node.kind === "ref") {
-    const name = node.target.names.type;
-    return { type: { ts: name, definition: node.name, refs: [name] }, required, schema, node };
-  }
-  const owner = typeName(member.definition);
-  return { type: { ts: `NonNullable<${owner}["params"]>`, definition: null, refs: [owner] }, required, schema, node };
+  return { definition: node.kind === "ref" ? node.name : null, required, schema, node };
+}
+
+/** The `resultType` values of the modern era: `complete`, and `input_required` where the union allows it. */
+function resultTypes(results: readonly string[], era: Era): string[] | null {
+  if (era !== "modern") return null;
+  return results.includes(INPUT_REQUIRED_RESULT) ? ["complete", "input_required"] : ["complete"];
 }
 
 /**

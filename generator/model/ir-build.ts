@@ -17,7 +17,6 @@ import type {
   SourceRef,
 } from "./ir.js";
 import { ANNOTATION_KEYWORDS } from "./keywords.js";
-import { assignDefinitionNames } from "./naming.js";
 import type { JsonSchema, LoadedSpec } from "./types.js";
 
 const JSON_TYPES: readonly JsonType[] = ["object", "array", "string", "number", "integer", "boolean", "null"];
@@ -69,7 +68,7 @@ type Tokens = Array<string | number>;
 
 /**
  * Builds one version's IR. Definitions first (so every `$ref` resolves to its `IrDefinition`), then
- * whatever inline schemas the model needs (`node`, `derive`), then `finish` orders and names them.
+ * whatever inline schemas the model needs (`node`, `derive`), then `finish` orders them.
  */
 export class IrBuilder {
   private readonly definitions = new Map<string, IrDefinition>();
@@ -81,7 +80,6 @@ export class IrBuilder {
     for (const name of Object.keys(spec.defs)) {
       this.definitions.set(name, {
         name,
-        names: { type: "", schema: "", guard: "" },
         node: { kind: "any", at: this.at([name]), annotations: {} },
         at: this.at([name]),
         recursive: false,
@@ -121,7 +119,6 @@ export class IrBuilder {
     const at = this.at(tokens);
     const definition: IrDefinition = {
       name,
-      names: { type: "", schema: "", guard: "" },
       node: { kind: "any", at, annotations: {} },
       at,
       recursive: false,
@@ -132,13 +129,12 @@ export class IrBuilder {
     return definition;
   }
 
-  /** The finished IR: definitions sorted by name, dependency order, cycles marked, names assigned. */
+  /** The finished IR: definitions sorted by name, dependency order, cycles marked. */
   finish(): SchemaIR {
     if (this.finished !== null) return this.finished;
     const sorted = new Map([...this.definitions].sort(([a], [b]) => byCodeUnit(a, b)));
     const { order, recursive } = dependencyOrder(sorted);
     for (const name of recursive) sorted.get(name)!.recursive = true;
-    assignDefinitionNames(sorted.values());
     this.finished = { label: this.spec.label, file: this.spec.file, dialect: this.spec.dialect, definitions: sorted, order };
     return this.finished;
   }

@@ -170,20 +170,9 @@ export type IrNode =
   | IntersectionNode
   | NotNode;
 
-/** The identifiers emitted for one definition, decided by the naming pass (generator/model/naming.ts). */
-export interface DefinitionNames {
-  /** The TypeScript type (`CallToolResult`; `Record<string,string>` → a derived identifier). */
-  type: string;
-  /** The zod schema constant (`CallToolResultSchema`). */
-  schema: string;
-  /** The guard function (`isCallToolResult`). */
-  guard: string;
-}
-
 export interface IrDefinition {
   /** The name as the spec writes it (may be any string: `Record<string,string>`). */
   name: string;
-  names: DefinitionNames;
   node: IrNode;
   at: SourceRef;
   /** In a reference cycle (itself included): printers declare it lazily / with an explicit type. */

@@ -1,5 +1,7 @@
 // The one intermediate model of mcp-codegen. Every emitter reads these types and nothing else:
-// never the raw schema file. Loading (generator/spec/) produces `LoadedSpec`; the model pass
+// never the raw schema file. The model is language-neutral: it holds the spec's own names and the
+// rules that decide each method (sender, result shape, allowed `resultType` values), never a target's
+// identifiers or syntax; each target names and prints it (generator/emit/<target>/). Loading (generator/spec/) produces `LoadedSpec`; the model pass
 // (generator/model/build.ts) turns it into `VersionModel`, whose `ir` is the schema IR the printers read.
 // The loaded form's types belong to the spec layer (generator/spec/types.ts) and are re-exported here.
 import type { Dialect, JsonSchema } from "../spec/types.js";
@@ -23,21 +25,15 @@ export type Sender = "client" | "server" | "both";
  */
 export type ResultShape = "empty" | "object";
 
-/** A reference to a TypeScript type of the version's `types.ts`. */
-export interface TypeRef {
-  /**
-   * TypeScript type text, valid inside the version's types module (`CallToolRequest["params"]`):
-   * it names definitions by their type names (`IrDefinition.names.type`).
-   */
-  ts: string;
-  /** The definition (its original name, a key of `ir.definitions`) when the type is exactly one definition, else null. */
-  definition: string | null;
-  /** Every type name the text uses, sorted: what a module using `ts` must import from types.ts. */
-  refs: string[];
-}
+/** The `resultType` a modern result may carry besides `complete`, where its result union allows it. */
+export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 
 export interface MethodParams {
-  type: TypeRef;
+  /**
+   * The params definition (its original name, a key of `ir.definitions`) when the params schema is a
+   * `$ref`; null when it is inline, i.e. the `params` property of the message definition itself.
+   */
+  definition: string | null;
   /** `params` is in the message's `required` list. */
   required: boolean;
   /** The params schema as written (a `$ref` node or an inline object schema). */
@@ -59,13 +55,14 @@ export interface RequestMethod {
    * union (`InputRequiredResult | CallToolResult`). An inline result is a derived definition.
    */
   results: string[];
-  /** TypeScript type of the result (`EmptyResult`, `InputRequiredResult | CallToolResult`). */
-  resultType: TypeRef;
   resultShape: ResultShape;
+  /**
+   * The `resultType` values a result may carry, the first the default (modern era: `complete`, and
+   * `input_required` where the results include `InputRequiredResult`); null in the legacy era.
+   */
+  resultTypes: readonly string[] | null;
   /** Where the result mapping came from. */
   resultSource: "result-response" | "name" | "empty-result" | "override";
-  /** The exported name of its result normalizer (`normalizeSubscribeResult`), from the naming pass. */
-  normalizer: string;
 }
 
 export interface NotificationMethod {
@@ -93,7 +90,7 @@ export interface VersionModel {
    * types, schemas or guards reads them (they read `ir`).
    */
   definitions: Readonly<Record<string, JsonSchema>>;
-  /** The schema IR: every definition (derived ones included) as a typed tree, with its emitted names. */
+  /** The schema IR: every definition (derived ones included) as a typed tree. */
   ir: SchemaIR;
   /**
    * What the version's schema.ts (the spec's TypeScript, beside its schema.json) says that

@@ -4,6 +4,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/pipeline.js";
 import type { VersionModel } from "../../generator/model/types.js";
+import { versionNaming } from "../../generator/emit/typescript/naming.js";
 import { readLock } from "../../generator/spec/lock.js";
 import { ensureSchemas, lockFile, root, schemasDir, tempDir } from "../support.js";
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 
 /** `method sender result shape` per request, sorted by method. */
-const requestRows = (v: VersionModel) => v.requests.map((r) => `${r.method} ${r.sender} ${r.resultType.ts} ${r.resultShape}`);
+const requestRows = (v: VersionModel) => v.requests.map((r) => `${r.method} ${r.sender} ${versionNaming(v).resultType(r)} ${r.resultShape}`);
 const notificationRows = (v: VersionModel) => v.notifications.map((n) => `${n.method} ${n.sender} ${n.definition}`);
 
 describe("2024-11-05", () => {
@@ -64,7 +65,7 @@ describe("2024-11-05", () => {
 
   it("types inline params by indexing the request definition", () => {
     const subscribe = versions.get("2024-11-05")!.requests.find((r) => r.method === "resources/subscribe")!;
-    expect(subscribe.params?.type.ts).toBe('NonNullable<SubscribeRequest["params"]>');
+    expect(versionNaming(versions.get("2024-11-05")!).paramsType(subscribe)).toBe('NonNullable<SubscribeRequest["params"]>');
     expect(subscribe.params?.required).toBe(true);
     expect(subscribe.resultSource).toBe("empty-result");
   });
@@ -124,8 +125,9 @@ describe("2025-11-25", () => {
       definition: "SubscribeRequest",
       results: ["EmptyResult"],
       resultShape: "empty",
-      params: { type: { ts: "SubscribeRequestParams", definition: "SubscribeRequestParams" }, required: true },
+      params: { definition: "SubscribeRequestParams", required: true },
     });
+    expect(versionNaming(versions.get("2025-11-25")!).paramsType(subscribe)).toBe("SubscribeRequestParams");
   });
 });
 
@@ -164,7 +166,8 @@ describe("2026-07-28", () => {
   it("maps tools/call to InputRequiredResult | CallToolResult from CallToolResultResponse", () => {
     const call = versions.get("2026-07-28")!.requests.find((r) => r.method === "tools/call")!;
     expect(call.results).toEqual(["InputRequiredResult", "CallToolResult"]);
-    expect(call.resultType).toEqual({ ts: "InputRequiredResult | CallToolResult", definition: null, refs: ["CallToolResult", "InputRequiredResult"] });
+    const names = versionNaming(versions.get("2026-07-28")!);
+    expect([names.resultType(call), names.typeImports(call).filter((t) => t.endsWith("Result")).sort()]).toEqual(["InputRequiredResult | CallToolResult", ["CallToolResult", "InputRequiredResult"]]);
   });
 
   it("does not count method literals outside the unions: sampling/createMessage is an in-band payload", () => {

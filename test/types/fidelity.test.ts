@@ -96,12 +96,12 @@ describe.each(labels)("types.ts of %s against the spec's schema.ts", (label) => 
     // Params are their own definition or inline in the message's: both are guarded.
     for (const r of version.requests) {
       guarded.add(r.definition);
-      if (r.params?.type.definition) guarded.add(r.params.type.definition);
+      if (r.params?.definition) guarded.add(r.params.definition);
       for (const res of r.results) guarded.add(res);
     }
     for (const n of version.notifications) {
       guarded.add(n.definition);
-      if (n.params?.type.definition) guarded.add(n.params.type.definition);
+      if (n.params?.definition) guarded.add(n.params.definition);
     }
     expect(Object.keys(listed).filter((n) => guarded.has(n))).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { emitVersion } from "../../generator/emit/typescript/tree.js";
 import { zodModule } from "../../generator/emit/typescript/zod.js";
+import { definitionNaming } from "../../generator/emit/typescript/naming.js";
 import { InputError } from "../../generator/errors.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
 import { toolRoot } from "../../generator/paths.js";
@@ -225,7 +226,7 @@ describe("the IR builder refuses what no printer can express", () => {
 describe("names decided by the naming pass", () => {
   it("gives a definition named like another's schema constant a distinct, stable schema name", () => {
     const v = model("2020-12", { Foo: { type: "string" }, FooSchema: { type: "string" } });
-    const names = (n: string) => v.ir.definitions.get(n)!.names;
+    const names = (n: string) => definitionNaming(v.ir).of(n);
     // The type FooSchema keeps its name, so Foo's schema constant cannot be FooSchema (the version's
     // index.ts exports both): it is FooSchema_2.
     expect(names("FooSchema")).toEqual({ type: "FooSchema", schema: "FooSchemaSchema", guard: "isFooSchema" });

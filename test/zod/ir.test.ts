@@ -11,6 +11,7 @@ import { guardModule } from "../../generator/emit/typescript/guards.js";
 import { template } from "../../generator/emit/templates.js";
 import { emitTypeDeclarations } from "../../generator/emit/typescript/declarations.js";
 import { zodModule } from "../../generator/emit/typescript/zod.js";
+import { definitionNaming, versionNaming } from "../../generator/emit/typescript/naming.js";
 import { InputError } from "../../generator/errors.js";
 import { buildVersionModel } from "../../generator/model/build.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
@@ -60,7 +61,7 @@ function model(defs: Record<string, object> = DEFS): VersionModel {
   return buildVersionModel(spec, { specCommit: null });
 }
 
-const names = (v: VersionModel) => Object.fromEntries([...v.ir.definitions.values()].map((d) => [d.name, Object.values(d.names).join(" ")]));
+const names = (v: VersionModel) => Object.fromEntries([...v.ir.definitions.values()].map((d) => [d.name, Object.values(definitionNaming(v.ir).of(d)).join(" ")]));
 
 describe("the naming pass", () => {
   const v = model();
@@ -83,7 +84,7 @@ describe("the naming pass", () => {
   });
 
   it("names normalizers from the request's type name", () => {
-    expect(v.requests.map((r) => `${r.method} ${r.normalizer}`)).toEqual([
+    expect(v.requests.map((r) => `${r.method} ${versionNaming(v).normalizer(r)}`)).toEqual([
       "initialize normalizeInitializeResult",
       "ping normalizePingResult",
       "tools/call normalizeToolsCallResult",
@@ -97,15 +98,15 @@ describe("results of any shape", () => {
 
   it("makes an inline result a derived definition named <Base>Result", () => {
     const r = byMethod("initialize");
-    expect([r.results, r.resultType.ts, r.resultSource, r.resultShape]).toEqual([["InitializeResult"], "InitializeResult", "result-response", "object"]);
+    expect([r.results, versionNaming(v).resultType(r), r.resultSource, r.resultShape]).toEqual([["InitializeResult"], "InitializeResult", "result-response", "object"]);
     const d = v.ir.definitions.get("InitializeResult")!;
     expect(d.derived?.from).toEqual({ file: "fixture/schema.json", pointer: "#/$defs/InitializeResultResponse/properties/result" });
-    expect(d.names.schema).toBe("InitializeResultSchema");
+    expect(definitionNaming(v.ir).of(d).schema).toBe("InitializeResultSchema");
   });
 
   it("keeps referenced branches and derives a free name for inline ones in a union", () => {
     const r = byMethod("ping");
-    expect([r.results, r.resultType.ts, r.resultShape]).toEqual([["EmptyResult", "PingResult2"], "EmptyResult | PingResult2", "object"]);
+    expect([r.results, versionNaming(v).resultType(r), r.resultShape]).toEqual([["EmptyResult", "PingResult2"], "EmptyResult | PingResult2", "object"]);
     expect(v.ir.definitions.get("PingResult2")!.derived?.from.pointer).toBe("#/$defs/PingResultResponse/properties/result/anyOf/1");
     expect(v.ir.definitions.get("PingResult")!.derived).toBeNull();
   });

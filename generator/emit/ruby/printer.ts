@@ -7,7 +7,6 @@ import path from "node:path";
 import { InputError } from "../../errors.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
-import { INPUT_REQUIRED_RESULT } from "../typescript/handlers.js";
 import { Templates } from "../templates.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
@@ -83,14 +82,9 @@ function normalizerNames(version: VersionModel): Map<string, string> {
   return new Map([...seen].map(([name, method]) => [method, name]));
 }
 
-/** The `resultType` values a modern request may answer with (the first is the default); nil in the legacy era. */
-function resultTypes(version: VersionModel, r: RequestMethod): string[] | null {
-  if (version.era !== "modern") return null;
-  return r.results.includes(INPUT_REQUIRED_RESULT) ? ["complete", "input_required"] : ["complete"];
-}
 
 /** The module constant holding these `resultType` values (see versionBody), or nil. */
-function resultTypesConstant(types: string[] | null): string {
+function resultTypesConstant(types: readonly string[] | null): string {
   return types === null ? "nil" : types.length === 1 ? "RESULT_TYPES_COMPLETE" : "RESULT_TYPES_INPUT_REQUIRED";
 }
 
@@ -99,7 +93,7 @@ function rubyList(items: string[]): string {
 }
 
 function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string): string {
-  const types = resultTypes(version, r);
+  const types = r.resultTypes;
   return [
     `${constant} => {`,
     `  sender: ${rubySymbol(r.sender)},`,
@@ -114,7 +108,7 @@ function requestEntry(version: VersionModel, r: RequestMethod, constant: string,
 
 function normalizerDef(version: VersionModel, r: RequestMethod, constant: string, normalizer: string): string {
   const expected = r.results.join(" | ");
-  const types = resultTypes(version, r);
+  const types = r.resultTypes;
   const lines: string[] = [];
   if (r.resultShape === "empty") {
     lines.push(

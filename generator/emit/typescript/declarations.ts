@@ -1,7 +1,7 @@
 // types.ts: one export per definition of the schema IR, printed here (no type compiler).
 //
-// - An object definition is an `interface`; anything else a `type` alias. Names are the naming
-//   pass's (`IrDefinition.names.type`); a definition whose type name is not the spec's, or that the
+// - An object definition is an `interface`; anything else a `type` alias. Names are the namer's
+//   (./naming.ts); a definition whose type name is not the spec's, or that the
 //   model derived, says so in its doc comment.
 // - `any` is `unknown`, `never` is `never`, `integer` is `number`, `const`/`enum` are literal types,
 //   `anyOf`/`oneOf` unions, `allOf` and sibling keywords intersections. `not` cannot be written in
@@ -14,7 +14,7 @@
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import { objectKindAt, type ObjectKind, type SpecTypeFacts, type TypeStep } from "../../model/spec-typescript.js";
 import type { VersionModel } from "../../model/types.js";
-import { definitionNote } from "../../model/naming.js";
+import { definitionNaming, type DefinitionNaming } from "./naming.js";
 
 /** Operator precedence of a printed type: what needs parentheses where. */
 const enum Prec {
@@ -99,6 +99,7 @@ export class TypePrinter {
   constructor(
     private readonly ir: SchemaIR,
     private readonly facts: SpecTypeFacts | null,
+    private readonly names: DefinitionNaming = definitionNaming(ir),
   ) {
     const visit = (node: IrNode, meta: boolean, seen: Set<IrNode>) => {
       if (seen.has(node)) return;
@@ -164,10 +165,10 @@ export class TypePrinter {
   private declaration(def: IrDefinition): string {
     const ctx: Context = { definition: def.name, steps: [], meta: this.metaDefinitions.has(def.name), depth: 0 };
     const doc = annotationLines(def.node);
-    const note = definitionNote(def);
+    const note = this.names.note(def);
     if (note !== null) doc.push(note);
     const head = docComment(doc, 0);
-    const name = def.names.type;
+    const name = this.names.of(def).type;
     const node = def.node;
     if (node.kind === "object" && this.objectKind(node, ctx) !== "object") {
       const all = this.rootMembers(def);
@@ -205,7 +206,7 @@ export class TypePrinter {
       const byName = new Map(members.map((m) => [m.name, m.key]));
       // Two bases that print a shared member differently would conflict: keep the first.
       if (kept.some((k) => [...byName].some(([n, key]) => k.members.has(n) && k.members.get(n) !== key))) continue;
-      kept.push({ name: base.names.type, members: byName });
+      kept.push({ name: this.names.of(base).type, members: byName });
     }
     return kept.map((k) => ({ name: k.name, lines: [...k.members.values()] }));
   }
@@ -277,7 +278,7 @@ export class TypePrinter {
       case "number":
         return primary("number");
       case "ref":
-        return primary(node.target.names.type);
+        return primary(this.names.of(node.target).type);
       case "literal": {
         const texts = node.values.map((v) => JSON.stringify(v));
         return { text: texts.join(" | "), prec: texts.length > 1 ? Prec.Union : Prec.Primary };

@@ -11,7 +11,7 @@
 // never a JSON value. Nothing is allocated on the success path.
 import { otherTypes, visit, type IrVisitor } from "../../model/ir-build.js";
 import type { IrDefinition, IrNode, JsonType, ObjectNode } from "../../model/ir.js";
-import { definitionDoc } from "../../model/naming.js";
+import { definitionNaming, type DefinitionNaming } from "./naming.js";
 import type { MethodParams, VersionModel } from "../../model/types.js";
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -56,6 +56,8 @@ class GuardPrinter {
   /** The guard name helper functions are numbered under. */
   private owner = "";
 
+  constructor(private readonly names: DefinitionNaming) {}
+
   /** A helper function name under the definition being printed. */
   private helper(): string {
     const n = (this.counters.get(this.owner) ?? 0) + 1;
@@ -65,7 +67,7 @@ class GuardPrinter {
 
   /** Declare the guard `name` of `node`, its helpers numbered under `owner`'s guard. */
   define(name: string, owner: IrDefinition, node: IrNode, doc: string | null): void {
-    this.owner = owner.names.guard;
+    this.owner = this.names.of(owner).guard;
     const body = node.kind === "object" && !node.impliedType ? this.objectStatements(node) : null;
     const text = body !== null ? body : `  return ${this.test(node, "v")};`;
     this.functions.push(`${doc === null ? "" : `${doc}\nexport `}function ${name}(v: unknown): boolean {\n${text}\n}`);
@@ -83,7 +85,7 @@ class GuardPrinter {
       not: () => "false",
       null: () => TYPE_TEST.null(x),
       boolean: () => TYPE_TEST.boolean(x),
-      ref: (n) => `${n.target.names.guard}(${x})`,
+      ref: (n) => `${this.names.of(n.target).guard}(${x})`,
       literal: (n) => anyOf(n.values.map((v) => `${x} === ${JSON.stringify(v)}`)),
       string: (n) => this.implied(n, x, this.string(n, x)),
       number: (n) => this.implied(n, x, this.number(n, x)),
@@ -218,25 +220,26 @@ class GuardPrinter {
 /** The guard module of a version: a guard per definition, helpers, and per-method tables. */
 export function guardModule(version: VersionModel): GuardModule {
   const { ir } = version;
-  const printer = new GuardPrinter();
+  const names = definitionNaming(ir);
+  const printer = new GuardPrinter(names);
   for (const d of ir.definitions.values()) {
-    const doc = definitionDoc(d) ?? `/** True only if the value is a valid ${d.names.type} (false: ask ${d.names.schema}). */`;
-    printer.define(d.names.guard, d, d.node, doc);
+    const doc = names.doc(d) ?? `/** True only if the value is a valid ${names.of(d).type} (false: ask ${names.of(d).schema}). */`;
+    printer.define(names.of(d).guard, d, d.node, doc);
   }
   const params = (definition: string, p: MethodParams | null): string => {
     if (p === null) {
       printer.runtime.add("acceptAny");
       return "acceptAny";
     }
-    if (p.node.kind === "ref") return p.node.target.names.guard;
+    if (p.node.kind === "ref") return names.of(p.node.target).guard;
     const owner = ir.definitions.get(definition)!;
-    const name = `${owner.names.guard}$params`;
+    const name = `${names.of(owner).guard}$params`;
     printer.define(name, owner, p.node, null);
     return name;
   };
   const requestParams = version.requests.map((r) => ({ method: r.method, expr: params(r.definition, r.params) }));
   const notificationParams = version.notifications.map((n) => ({ method: n.method, expr: params(n.definition, n.params) }));
-  const guardOf = (definition: string) => ir.definitions.get(definition)!.names.guard;
+  const guardOf = (definition: string) => names.of(definition).guard;
   const results = version.requests.map((r) => ({
     method: r.method,
     expr: r.results.length === 1 ? guardOf(r.results[0]) : `(v: unknown): boolean => ${r.results.map((d) => `${guardOf(d)}(v)`).join(" || ")}`,

@@ -3,9 +3,7 @@
 import { InputError } from "../../errors.js";
 import type { RequestMethod, Sender, VersionModel } from "../../model/types.js";
 import type { Templates } from "../templates.js";
-
-/** The `resultType` values of the modern era: `complete`, and `input_required` where the union allows it. */
-export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
+import { SIDES, versionNaming, type VersionNaming } from "./naming.js";
 
 /** The side that receives a message its `sender` sends. */
 function receivedBy(sender: Sender, side: "server" | "client"): boolean {
@@ -24,20 +22,19 @@ interface RequestView {
   handlerReturn: string;
 }
 
-function requestView(version: VersionModel, r: RequestMethod): RequestView {
+function requestView(version: VersionModel, names: VersionNaming, r: RequestMethod): RequestView {
   const key = JSON.stringify(r.method);
   const modern = version.era === "modern";
-  const resultTypes = modern ? (r.results.includes(INPUT_REQUIRED_RESULT) ? ["complete", "input_required"] : ["complete"]) : null;
   const params = `RequestTypes[${key}]["params"]`;
   const result = `RequestTypes[${key}]["result"]`;
   const returned = modern ? `HandlerResult<${result}>` : result;
   return {
     method: r.method,
     key,
-    normalizer: r.normalizer,
+    normalizer: names.normalizer(r),
     empty: r.resultShape === "empty",
-    expected: r.resultType.ts,
-    resultTypes: resultTypes === null ? null : JSON.stringify(resultTypes),
+    expected: names.resultType(r),
+    resultTypes: r.resultTypes === null ? null : JSON.stringify(r.resultTypes),
     paramsRequired: r.params?.required ?? false,
     handlerParams: r.params === null ? "undefined" : r.params.required ? params : `${params} | undefined`,
     handlerReturn: r.resultShape === "empty" ? `${returned} | void` : returned,
@@ -50,10 +47,10 @@ function notificationView(n: VersionModel["notifications"][number]) {
   return { method: n.method, key, handlerParams: n.params === null ? "undefined" : n.params.required ? params : `${params} | undefined` };
 }
 
-function checkNames(version: VersionModel): void {
+function checkNames(version: VersionModel, names: VersionNaming): void {
   const seen = new Map<string, string>();
   for (const r of version.requests) {
-    const name = r.normalizer;
+    const name = names.normalizer(r);
     const clash = seen.get(name);
     if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the normalizer ${name}`, `${version.label}/schema.json`);
     seen.set(name, r.method);
@@ -62,12 +59,15 @@ function checkNames(version: VersionModel): void {
 
 /** handlers.ts, normalizers.ts and dispatcher.ts of one version. */
 export function emitHandlerFiles(version: VersionModel, templates: Templates, finish: (text: string) => string): Map<string, string> {
-  checkNames(version);
+  const names = versionNaming(version);
+  checkNames(version, names);
   const header = { versions: [version] };
-  const requests = version.requests.map((r) => ({ ...requestView(version, r), sender: r.sender }));
-  const sides = (["server", "client"] as const).map((side) => ({
+  const requests = version.requests.map((r) => ({ ...requestView(version, names, r), sender: r.sender }));
+  const sides = SIDES.map(({ side, handlers, createDispatcher, tables }) => ({
     side,
-    Side: side === "server" ? "Server" : "Client",
+    handlers,
+    createDispatcher,
+    tables,
     sender: side === "server" ? "client" : "server",
     requests: requests.filter((r) => receivedBy(r.sender, side)),
     notifications: version.notifications.filter((n) => receivedBy(n.sender, side)).map(notificationView),

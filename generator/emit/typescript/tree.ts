@@ -1,5 +1,5 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
-import type { ProtocolModel, VersionModel } from "../../model/types.js";
+import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "../diffs.js";
 import { guardModule } from "./guards.js";
@@ -12,7 +12,7 @@ import { Templates } from "../templates.js";
 import { emitTypeDeclarations } from "./declarations.js";
 import { zodModule } from "./zod.js";
 import { byCodeUnit, byKey } from "../../order.js";
-import { versionIdents } from "../../model/naming.js";
+import { versionIdents, versionNaming, type VersionNaming } from "./naming.js";
 import { sha256 } from "../../spec/lock.js";
 import type { TargetContext } from "../target.js";
 
@@ -34,13 +34,17 @@ function finish(text: string): string {
 }
 
 /** The definitions a version's method types name: what methods.ts imports from types.ts. */
-function methodTypeImports(version: VersionModel): string[] {
-  const names = new Set<string>();
-  for (const m of [...version.requests, ...version.notifications]) {
-    for (const r of m.params?.type.refs ?? []) names.add(r);
-    if (m.kind === "request") for (const r of m.resultType.refs) names.add(r);
-  }
-  return [...names].sort();
+function methodTypeImports(names: VersionNaming): string[] {
+  return [...new Set([...names.version.requests, ...names.version.notifications].flatMap((m) => names.typeImports(m)))].sort();
+}
+
+/** The catalogue rows of methods.ts: each method with its params and result type text. */
+function methodViews(names: VersionNaming) {
+  const params = (m: Method) => (m.params === null ? null : { type: names.paramsType(m)!, required: m.params.required });
+  return {
+    requests: names.version.requests.map((r) => ({ ...r, params: params(r), resultType: names.resultType(r) })),
+    notifications: names.version.notifications.map((n) => ({ ...n, params: params(n) })),
+  };
 }
 
 /**
@@ -101,10 +105,11 @@ export async function emitVersion(
   sameAs?: string,
 ): Promise<GeneratedFiles> {
   const header = { versions: [version] };
+  const names = versionNaming(version);
   const files: GeneratedFiles = new Map();
   files.set(
     `${version.label}/methods.ts`,
-    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(version), requests: version.requests, notifications: version.notifications })),
+    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names) })),
   );
   for (const [p, text] of emitHandlerFiles(version, templates, finish)) files.set(p, text);
   files.set(`${version.label}/index.ts`, finish(templates.get("version-index.ts.hbs")(header)));

@@ -5,7 +5,7 @@
 // the IR was built; this file only prints.
 import { otherTypes, visit, type IrVisitor } from "../../model/ir-build.js";
 import type { IrDefinition, IrNode, JsonType, ObjectNode, RefNode, SchemaIR } from "../../model/ir.js";
-import { definitionDoc } from "../../model/naming.js";
+import { definitionNaming, type DefinitionNaming } from "./naming.js";
 import { propertyKey } from "./declarations.js";
 import type { MethodParams, VersionModel } from "../../model/types.js";
 
@@ -69,6 +69,7 @@ class ZodPrinter {
     private readonly current: IrDefinition | null,
     private readonly declared: ReadonlySet<string>,
     private readonly runtime: Set<string>,
+    private readonly names: DefinitionNaming,
   ) {}
 
   print(node: IrNode): string {
@@ -83,7 +84,7 @@ class ZodPrinter {
     ref: (n) => {
       // A definition not yet declared (or one of the current cycle) is reached lazily, at parse time.
       const lazy = !this.declared.has(n.name) || (n.target.recursive && this.current?.recursive === true);
-      return lazy ? `z.lazy(() => ${n.target.names.schema})` : n.target.names.schema;
+      return lazy ? `z.lazy(() => ${this.names.of(n.target).schema})` : this.names.of(n.target).schema;
     },
     literal: (n) => {
       const values = n.values.map((v) => JSON.stringify(v));
@@ -127,7 +128,7 @@ class ZodPrinter {
       // With a discriminator at most one branch can match, so a plain union is already exclusive.
       // Its branches are the objects as built (`XSchema_`): zod types the options of a discriminated union by their shapes.
       if (discriminator !== null) {
-        const objects = n.branches.map((b) => `${(b as RefNode).target.names.schema}_`);
+        const objects = n.branches.map((b) => `${this.names.of((b as RefNode).target).schema}_`);
         return `z.discriminatedUnion(${JSON.stringify(discriminator)}, ${list("[", objects, "]")})`;
       }
       return `${n.exclusive ? "z.xor" : "z.union"}(${list("[", branches, "]")})`;
@@ -196,21 +197,22 @@ class ZodPrinter {
 /** The zod module of a version: declarations, runtime imports and per-method tables. */
 export function zodModule(version: VersionModel): ZodModule {
   const ir: SchemaIR = version.ir;
+  const names = definitionNaming(ir);
   const declared = new Set<string>();
   const runtime = new Set<string>();
   const declarations: ZodDeclaration[] = [];
   for (const name of ir.order) {
     const d = ir.definitions.get(name)!;
-    const expr = new ZodPrinter(d, declared, runtime).print(d.node);
-    declarations.push({ definition: name, typeName: d.names.type, name: d.names.schema, expr, recursive: d.recursive, doc: definitionDoc(d) });
+    const expr = new ZodPrinter(d, declared, runtime, names).print(d.node);
+    declarations.push({ definition: name, typeName: names.of(d).type, name: names.of(d).schema, expr, recursive: d.recursive, doc: names.doc(d) });
     declared.add(name);
   }
   const params = (definition: string, p: MethodParams | null) => {
     if (p === null) return "z.unknown()";
-    if (p.node.kind === "ref") return p.node.target.names.schema;
-    return nest(new ZodPrinter(ir.definitions.get(definition) ?? null, declared, runtime).print(p.node));
+    if (p.node.kind === "ref") return names.of(p.node.target).schema;
+    return nest(new ZodPrinter(ir.definitions.get(definition) ?? null, declared, runtime, names).print(p.node));
   };
-  const schemaOf = (definition: string) => ir.definitions.get(definition)!.names.schema;
+  const schemaOf = (definition: string) => names.of(definition).schema;
   return {
     declarations,
     runtimeImports: [...runtime].sort(),
