@@ -1,7 +1,7 @@
 // Layering: spec → model → diff data → emit → writer → pipeline/bump → CLI, with no import cycle
 // between files or between folders of generator/. The graph comes from madge (type-only and dynamic
 // imports included), not from a parser of our own.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import madge from "madge";
 import { describe, expect, it } from "vitest";
@@ -9,14 +9,29 @@ import { root, tempDir } from "../support.js";
 
 type Graph = Record<string, string[]>;
 
+/** The target folders under generator/emit/ (each a target: see generator/emit/registry.ts). */
+const targetFolders = readdirSync(path.join(root, "generator", "emit"), { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
+
 async function graphOf(dir: string): Promise<{ graph: Graph; circular: string[][] }> {
   const result = await madge(dir, { fileExtensions: ["ts"], tsConfig: path.join(root, "tsconfig.json") });
   return { graph: result.obj(), circular: result.circular() };
 }
 
-/** Each first-level folder one unit (`spec/`), each top-level file its own. */
+/**
+ * Each first-level folder one unit (`spec/`), each top-level file its own. The emitters' folder is a
+ * layer of its own: each target folder (`emit/typescript/`) is a unit, each of its shared files its own.
+ */
+function unit(f: string): string {
+  const parts = f.split("/");
+  if (parts.length === 1) return f;
+  if (parts[0] === "emit") return parts.length === 2 ? f : `emit/${parts[1]}/`;
+  return `${parts[0]}/`;
+}
+
 function folderGraph(graph: Graph): Graph {
-  const unit = (f: string) => (f.includes("/") ? f.slice(0, f.indexOf("/") + 1) : f);
   const out: Graph = {};
   for (const [from, tos] of Object.entries(graph)) {
     const edges = (out[unit(from)] ??= []);
@@ -55,8 +70,22 @@ describe("generator/ imports", () => {
   it("have no cycle between folders", async () => {
     const { graph } = await graphOf(path.join(root, "generator"));
     const folders = folderGraph(graph);
-    expect(folders["emit/"]).toContain("diff/");
+    expect(folders["emit/typescript/"]).toContain("diff/");
+    // Every target folder is a unit of the graph.
+    expect(targetFolders.length).toBeGreaterThan(1);
+    for (const target of targetFolders) expect(Object.keys(folders)).toContain(`emit/${target}/`);
     expect(cycles(folders)).toEqual([]);
+  });
+
+  it("a target's folder is imported by the registry alone, and imports no other target", async () => {
+    const { graph } = await graphOf(path.join(root, "generator"));
+    const targetOf = (f: string) => (/^emit\/[^/]+\//.test(f) ? f.split("/")[1] : null);
+    const edges = Object.entries(graph).flatMap(([from, tos]) => tos.map((to) => ({ from, to })));
+    const intoTargets = edges.filter(({ from, to }) => targetOf(to) !== null && targetOf(from) !== targetOf(to));
+    // The registry imports each target's index.ts; nothing else crosses into a target's folder.
+    expect(intoTargets.filter(({ from }) => from !== "emit/registry.ts").map(({ from, to }) => `${from} → ${to}`)).toEqual([]);
+    expect(intoTargets.every(({ to }) => to.endsWith("/index.ts"))).toBe(true);
+    expect([...new Set(intoTargets.map(({ to }) => targetOf(to)))].sort()).toEqual(targetFolders);
   });
 
   it("spec/ imports nothing above it", async () => {
