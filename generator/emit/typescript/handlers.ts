@@ -4,6 +4,7 @@ import { InputError } from "../../errors.js";
 import type { RequestMethod, Sender, VersionModel } from "../../model/types.js";
 import type { Templates } from "../templates.js";
 import { SIDES, versionNaming, type VersionNaming } from "./naming.js";
+import { resultTypeView } from "./result-type.js";
 
 /** The side that receives a message its `sender` sends. */
 function receivedBy(sender: Sender, side: "server" | "client"): boolean {
@@ -14,9 +15,11 @@ interface RequestView {
   method: string;
   key: string;
   normalizer: string;
-  empty: boolean;
+  /** The normalizer's doc comment text, its type annotation (or ""), and its value. */
+  normalizerDoc: string;
+  normalizerType: string;
+  normalizerValue: string;
   expected: string;
-  resultTypes: string | null;
   paramsRequired: boolean;
   handlerParams: string;
   handlerReturn: string;
@@ -24,20 +27,28 @@ interface RequestView {
 
 function requestView(version: VersionModel, names: VersionNaming, r: RequestMethod): RequestView {
   const key = JSON.stringify(r.method);
-  const modern = version.era === "modern";
+  const carried = r.resultTypes !== null;
   const params = `RequestTypes[${key}]["params"]`;
   const result = `RequestTypes[${key}]["result"]`;
-  const returned = modern ? `HandlerResult<${result}>` : result;
+  const returned = carried ? `HandlerResult<${result}>` : result;
+  const expected = names.resultType(r);
+  const empty = r.resultShape === "empty";
+  const complete = carried ? '; resultType: "complete"' : "";
   return {
     method: r.method,
     key,
     normalizer: names.normalizer(r),
-    empty: r.resultShape === "empty",
-    expected: names.resultType(r),
-    resultTypes: r.resultTypes === null ? null : JSON.stringify(r.resultTypes),
+    normalizerDoc: empty
+      ? `\`${r.method}\` (${expected}, empty): \`{ _meta }\` when the handler returned a plain \`_meta\`, else \`{}\`${carried ? '; with `resultType: "complete"`' : ""}.`
+      : `\`${r.method}\` (${expected}): the handler's plain object, undefined fields and a non-object \`_meta\` dropped${carried ? ", `resultType` defaulted" : ""}.`,
+    normalizerType: empty ? `: ResultNormalizer<{ _meta?: Record<string, unknown>${complete} }>` : "",
+    normalizerValue: empty
+      ? resultTypeView(carried).emptyNormalizer
+      : `objectNormalizer(${key}, ${JSON.stringify(expected)}, ${r.resultTypes === null ? "null" : JSON.stringify(r.resultTypes)})`,
+    expected,
     paramsRequired: r.params?.required ?? false,
     handlerParams: r.params === null ? "undefined" : r.params.required ? params : `${params} | undefined`,
-    handlerReturn: r.resultShape === "empty" ? `${returned} | void` : returned,
+    handlerReturn: empty ? `${returned} | void` : returned,
   };
 }
 
@@ -72,7 +83,7 @@ export function emitHandlerFiles(version: VersionModel, templates: Templates, fi
     requests: requests.filter((r) => receivedBy(r.sender, side)),
     notifications: version.notifications.filter((n) => receivedBy(n.sender, side)).map(notificationView),
   }));
-  const context = { ...header, version, modern: version.era === "modern", requests, sides };
+  const context = { ...header, version, ...resultTypeView(version.era === "modern"), requests, sides };
   const files = new Map<string, string>();
   files.set(`${version.label}/handlers.ts`, finish(templates.get("handlers.ts.hbs")(context)));
   files.set(`${version.label}/normalizers.ts`, finish(templates.get("normalizers.ts.hbs")(context)));

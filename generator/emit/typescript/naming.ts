@@ -7,7 +7,7 @@
 // The names a definition must never take are derived from what the target prints (templates and
 // runtime), not listed by hand: every module-level name a version module's template declares,
 // imports or re-exports, every export of a runtime module a template imports a computed list from,
-// and the per-side names below. The version index re-exports all its modules together, so they share
+// the per-side names below, and the declarations the printer adds to a template (result-type.ts). The version index re-exports all its modules together, so they share
 // one scope; a definition named like a runtime export (`OnError`) would otherwise vanish behind the
 // index's explicit re-export.
 import { readFileSync } from "node:fs";
@@ -16,6 +16,7 @@ import { runtimeSourceDir, templatesDir } from "../../paths.js";
 import { labelIdentifier, unique } from "../../model/naming.js";
 import type { IrDefinition, SchemaIR } from "../../model/ir.js";
 import type { Method, RequestMethod, VersionModel } from "../../model/types.js";
+import { resultTypeView } from "./result-type.js";
 
 /** Reserved words of TypeScript and JavaScript modules, and names with a meaning in every scope. */
 const RESERVED_WORDS: ReadonlySet<string> = new Set(
@@ -114,7 +115,9 @@ function templateNames(dir: string, files: readonly string[], extra: Iterable<st
 
 /** The names a version's modules take besides the per-definition and per-request ones. */
 export function versionModuleNames(dir: string = templatesDir): ReadonlySet<string> {
-  return templateNames(dir, VERSION_MODULE_TEMPLATES, SIDES.flatMap((s) => [s.handlers, s.createDispatcher, s.tables]));
+  // The templates, the per-side names, and what the printer adds to the templates' text (HandlerResult).
+  const printed = [false, true].flatMap((carried) => [...declaredNames(resultTypeView(carried).handlerResult.join("\n"))]);
+  return templateNames(dir, VERSION_MODULE_TEMPLATES, [...SIDES.flatMap((s) => [s.handlers, s.createDispatcher, s.tables]), ...printed]);
 }
 
 /** Identifier characters the names we derive may use (no `$`: printers keep `$` for their own helpers). */

@@ -24,6 +24,10 @@ describe("names a version module takes", () => {
     for (const name of reexported) expect(versionModuleNames().has(name), name).toBe(true);
   });
 
+  it("include what the printer declares beside the templates' text (HandlerResult) and the per-side names", () => {
+    for (const name of ["HandlerResult", "ServerHandlers", "ClientHandlers", "createServerDispatcher", "createClientDispatcher"]) expect(versionModuleNames().has(name), name).toBe(true);
+  });
+
   it("are read from declarations, imports and re-exports, never from names a template expression builds", () => {
     const names = declaredNames(
       [
