@@ -1,5 +1,6 @@
 // The Ruby language as the Ruby printer needs it: reserved words, naming styles (snake_case,
 // CONSTANT_CASE, module constants, file names) and string literals. No knowledge of MCP here.
+import { labelIdentifier } from "../../model/naming.js";
 
 /** Ruby's keywords (`BEGIN`, `END` and `__FILE__` & co. are keywords even though capitalized). */
 export const RUBY_KEYWORDS: ReadonlySet<string> = new Set(
@@ -31,7 +32,7 @@ export function constantCase(text: string): string {
 
 /** A module constant for a label: `2025-11-25` → `V2025_11_25`, `draft` → `Draft`, `my-next` → `My_next`. */
 export function moduleConstant(label: string): string {
-  const safe = label.replace(/[^A-Za-z0-9_]/g, "_");
+  const safe = labelIdentifier(label);
   return /^[a-z]/.test(safe) ? safe[0].toUpperCase() + safe.slice(1) : /^[A-Z]/.test(safe) ? safe : `V${safe}`;
 }
 

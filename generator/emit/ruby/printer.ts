@@ -10,7 +10,8 @@ import { byCodeUnit } from "../../order.js";
 import { Templates } from "../templates.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
-import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, snakeCase, fileName, RUBY_KEYWORDS } from "./language.js";
+import { moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
+import { assignedConstants, checkVersionModules, methodConstants, normalizerNames } from "./naming.js";
 
 export interface RubyOptions {
   /** The namespace every generated module lives in (`McpCodegen`, `MCP::Protocol`). */
@@ -20,11 +21,19 @@ export interface RubyOptions {
 }
 
 
-/** The hand-written runtime, copied into the tree inside the namespace (the source, also when running from dist/). */
-
-
-/** Names a version module defines itself: a method constant may not take them. */
-const OWN_CONSTANTS = new Set(["PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REQUESTS", "NOTIFICATIONS", "REMOVED_METHODS", "Runtime"]);
+/**
+ * The constants a version module takes itself (what it assigns, printed for a version without
+ * methods) and the modules the runtime declares: a method constant may not take them.
+ */
+let ownConstants: ReadonlySet<string> | undefined;
+export function versionModuleConstants(): ReadonlySet<string> {
+  if (ownConstants === undefined) {
+    const empty = (era: VersionModel["era"]) => ({ label: "x", era, requests: [], notifications: [] }) as unknown as VersionModel;
+    const printed = [versionBody(empty("legacy"), null, "X", new Set()), versionBody(empty("modern"), null, "X", new Set())].join("\n");
+    ownConstants = new Set([...assignedConstants(printed), ...assignedConstants(readFileSync(rubyRuntimeSource, "utf8"))]);
+  }
+  return ownConstants;
+}
 
 function finish(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
@@ -46,42 +55,6 @@ function wrap(namespace: string[], body: string): string {
     .join("\n");
   return `${open}\n${inner}\n${close}\n`;
 }
-
-/** Constants for a version's method names; distinct methods must not share one. */
-function methodConstants(version: VersionModel): Map<string, string> {
-  const byName = new Map<string, string>();
-  const out = new Map<string, string>();
-  for (const m of [...version.requests, ...version.notifications].map((x) => x.method).sort(byCodeUnit)) {
-    let name = constantCase(m);
-    if (!/^[A-Z]/.test(name)) name = `METHOD_${name}`.replace(/_$/, "");
-    if (OWN_CONSTANTS.has(name) || RUBY_KEYWORDS.has(name)) name = `${name}_METHOD`;
-    const clash = byName.get(name);
-    if (clash !== undefined && clash !== m) {
-      throw new InputError(`methods "${clash}" and "${m}" would both be the Ruby constant ${name}`, `${version.label}/schema.json`);
-    }
-    byName.set(name, m);
-    out.set(m, name);
-  }
-  return out;
-}
-
-/** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
-export function rubyNormalizerName(method: string): string {
-  const base = snakeCase(method);
-  return base === "" ? "normalize_method" : `normalize_${base}`;
-}
-
-function normalizerNames(version: VersionModel): Map<string, string> {
-  const seen = new Map<string, string>();
-  for (const r of version.requests) {
-    const name = rubyNormalizerName(r.method);
-    const clash = seen.get(name);
-    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the Ruby normalizer ${name}`, `${version.label}/schema.json`);
-    seen.set(name, r.method);
-  }
-  return new Map([...seen].map(([name, method]) => [method, name]));
-}
-
 
 /** The module constant holding these `resultType` values (see versionBody), or nil. */
 function resultTypesConstant(types: readonly string[] | null): string {
@@ -135,8 +108,8 @@ function methodsOf(version: VersionModel): Method[] {
 }
 
 /** One version's module: catalogue, normalizers, gate. */
-function versionBody(version: VersionModel, previous: VersionModel | null, namespace: string): string {
-  const constants = methodConstants(version);
+function versionBody(version: VersionModel, previous: VersionModel | null, namespace: string, reserved: ReadonlySet<string> = versionModuleConstants()): string {
+  const constants = methodConstants(version, reserved);
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
@@ -232,15 +205,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const namespace = name.split("::");
   const root = modulePath(name);
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
-  const seen = new Map<string, string>();
-  for (const v of versions) {
-    const c = moduleConstant(v.label);
-    const clash = seen.get(c);
-    if (clash !== undefined || c === "Runtime" || c === "VERSIONS") {
-      throw new InputError(`version label "${v.label}" maps to the Ruby module ${c}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Ruby tree uses itself"}; rename one folder`);
-    }
-    seen.set(c, v.label);
-  }
+  checkVersionModules(versions.map((v) => v.label));
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
   const files = new Map<string, string>();
   files.set(`${root}/runtime.rb`, runtimeFile(templates, versions, namespace));

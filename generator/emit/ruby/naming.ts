@@ -1,0 +1,63 @@
+// The Ruby target's namer, over the model's neutral names: method constants, normalizer functions and
+// version modules. Ruby's conventions (the Ruby SDK's `MCP::Methods` spelling) leave no room for a
+// suffix, so a clash is an input error naming both methods rather than a renamed constant.
+import { InputError } from "../../errors.js";
+import type { VersionModel } from "../../model/types.js";
+import { byCodeUnit } from "../../order.js";
+import { constantCase, moduleConstant, RUBY_KEYWORDS, snakeCase } from "./language.js";
+
+/** The constants Ruby source assigns or declares as modules (`PROTOCOL_VERSION = …`, `module Runtime`). */
+export function assignedConstants(source: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of source.matchAll(/^\s*([A-Z][A-Za-z0-9_]*)\s*=(?!=)/gm)) out.add(m[1]);
+  for (const m of source.matchAll(/^\s*module\s+([A-Z][A-Za-z0-9_]*)\s*$/gm)) out.add(m[1]);
+  return out;
+}
+
+/** Constants for a version's method names; distinct methods must not share one. */
+export function methodConstants(version: VersionModel, reserved: ReadonlySet<string>): Map<string, string> {
+  const byName = new Map<string, string>();
+  const out = new Map<string, string>();
+  for (const m of [...version.requests, ...version.notifications].map((x) => x.method).sort(byCodeUnit)) {
+    let name = constantCase(m);
+    if (!/^[A-Z]/.test(name)) name = `METHOD_${name}`.replace(/_$/, "");
+    if (reserved.has(name) || RUBY_KEYWORDS.has(name)) name = `${name}_METHOD`;
+    const clash = byName.get(name);
+    if (clash !== undefined && clash !== m) {
+      throw new InputError(`methods "${clash}" and "${m}" would both be the Ruby constant ${name}`, `${version.label}/schema.json`);
+    }
+    byName.set(name, m);
+    out.set(m, name);
+  }
+  return out;
+}
+
+/** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
+export function rubyNormalizerName(method: string): string {
+  const base = snakeCase(method);
+  return base === "" ? "normalize_method" : `normalize_${base}`;
+}
+
+export function normalizerNames(version: VersionModel): Map<string, string> {
+  const seen = new Map<string, string>();
+  for (const r of version.requests) {
+    const name = rubyNormalizerName(r.method);
+    const clash = seen.get(name);
+    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the Ruby normalizer ${name}`, `${version.label}/schema.json`);
+    seen.set(name, r.method);
+  }
+  return new Map([...seen].map(([name, method]) => [method, name]));
+}
+
+/** Version labels must map to distinct module constants, none of which the tree uses itself. */
+export function checkVersionModules(labels: readonly string[]): void {
+  const seen = new Map<string, string>();
+  for (const label of labels) {
+    const c = moduleConstant(label);
+    const clash = seen.get(c);
+    if (clash !== undefined || c === "Runtime" || c === "VERSIONS") {
+      throw new InputError(`version label "${label}" maps to the Ruby module ${c}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Ruby tree uses itself"}; rename one folder`);
+    }
+    seen.set(c, label);
+  }
+}
