@@ -8,6 +8,7 @@ import { InputError } from "../../errors.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { Templates } from "../templates.js";
+import { finish } from "../text.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
@@ -33,10 +34,6 @@ export function versionModuleConstants(): ReadonlySet<string> {
     ownConstants = new Set([...assignedConstants(printed), ...assignedConstants(readFileSync(rubyRuntimeSource, "utf8"))]);
   }
   return ownConstants;
-}
-
-function finish(text: string): string {
-  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
 
 /** The provenance header (emit/provenance.ts, the one wording) as Ruby comments, then the magic comment. */

@@ -9,6 +9,7 @@ import { emitRouter } from "./router.js";
 import { runtimeFiles } from "./runtime-source.js";
 import { templatesDir } from "../../paths.js";
 import { Templates } from "../templates.js";
+import { finish } from "../text.js";
 import { emitTypeDeclarations } from "./declarations.js";
 import { zodModule } from "./zod.js";
 import { byCodeUnit, byKey } from "../../order.js";
@@ -27,10 +28,6 @@ export function versionIdent(label: string): string {
 export function latestReleased(labels: string[]): string | null {
   const dated = labels.filter((l) => /^\d{4}-\d{2}-\d{2}$/.test(l)).sort();
   return dated.length > 0 ? dated[dated.length - 1] : null;
-}
-
-function finish(text: string): string {
-  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
 
 /** The definitions a version's method types name: what methods.ts imports from types.ts. */
