@@ -6,8 +6,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { guardModule } from "../../generator/emit/typescript/guards.js";
-import { template } from "../../generator/emit/templates.js";
+import { guardsFile } from "../../generator/emit/typescript/tree.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
 import { toolRoot } from "../../generator/paths.js";
 import { createDispatcher, type SchemaLike } from "../../generated/runtime.js";
@@ -70,7 +69,7 @@ afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
 
 function emitToDisk(dialect: Dialect): string {
   const version = model(dialect);
-  const text = template("guards.ts.hbs")({ versions: [version], ...guardModule(version) });
+  const text = guardsFile(version);
   const dir = path.join(tmpRoot, dialect);
   mkdirSync(dir, { recursive: true });
   writeRuntime(tmpRoot);

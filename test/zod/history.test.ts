@@ -9,11 +9,8 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolRoot } from "../../generator/paths.js";
-import { guardModule } from "../../generator/emit/typescript/guards.js";
 import { runtimeFiles } from "../../generator/emit/typescript/runtime-source.js";
-import { template } from "../../generator/emit/templates.js";
-import { emitTypeDeclarations } from "../../generator/emit/typescript/declarations.js";
-import { zodModule } from "../../generator/emit/typescript/zod.js";
+import { guardsFile, schemasFile, typesFile } from "../../generator/emit/typescript/tree.js";
 import { buildModel, discoverVersions, generateFiles, type ModelOptions } from "../../generator/pipeline.js";
 import { ensureSchemas, modelOptions, runCli, schemasDir } from "../support.js";
 import { strictErrors } from "./corpus.js";
@@ -82,11 +79,10 @@ async function generateTree(name: string, options: ModelOptions): Promise<Tree> 
   } catch (e) {
     const files = new Map(runtimeFiles());
     for (const version of buildModel(options).versions) {
-      const header = { versions: [version] };
-      files.set(`${version.label}/schemas.ts`, template("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zodModule(version) }));
-      files.set(`${version.label}/guards.ts`, template("guards.ts.hbs")({ ...header, ...guardModule(version) }));
+      files.set(`${version.label}/schemas.ts`, schemasFile(version));
+      files.set(`${version.label}/guards.ts`, guardsFile(version));
       try {
-        files.set(`${version.label}/types.ts`, template("types.ts.hbs")({ ...header, declarations: await emitTypeDeclarations(version) }));
+        files.set(`${version.label}/types.ts`, typesFile(version));
       } catch {
         // The type emitter's failure is the whole tree's error, reported by "generates".
       }

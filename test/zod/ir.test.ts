@@ -7,10 +7,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { guardModule } from "../../generator/emit/typescript/guards.js";
-import { template } from "../../generator/emit/templates.js";
-import { emitTypeDeclarations } from "../../generator/emit/typescript/declarations.js";
-import { zodModule } from "../../generator/emit/typescript/zod.js";
+import { guardsFile, schemasFile, typesFile } from "../../generator/emit/typescript/tree.js";
 import { definitionNaming, versionNaming } from "../../generator/emit/typescript/naming.js";
 import { InputError } from "../../generator/errors.js";
 import { buildVersionModel } from "../../generator/model/build.js";
@@ -120,12 +117,11 @@ describe("schemas.ts and guards.ts of the fixture", () => {
   const v = model();
   const dir = path.join(toolRoot, ".tmp", `ir-${process.pid}`, "fixture");
   afterAll(() => rmSync(path.dirname(dir), { recursive: true, force: true }));
-  const header = { versions: [v] };
   const files = {
-    "schemas.ts": template("schemas.ts.hbs")({ ...header, dialect: v.dialect, ...zodModule(v) }),
-    "guards.ts": template("guards.ts.hbs")({ ...header, ...guardModule(v) }),
+    "schemas.ts": schemasFile(v),
+    "guards.ts": guardsFile(v),
     // schemas.ts declares each schema with its type.
-    "types.ts": template("types.ts.hbs")({ ...header, specTypes: v.specTypes ?? null, declarations: emitTypeDeclarations(v) }),
+    "types.ts": typesFile(v),
   };
   mkdirSync(dir, { recursive: true });
   writeRuntime(path.dirname(dir));

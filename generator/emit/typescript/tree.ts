@@ -44,6 +44,21 @@ function methodViews(names: VersionNaming) {
   };
 }
 
+// A version's types.ts, schemas.ts and guards.ts from their printers' output: what generation writes,
+// and what tests that compile one of them alone build it with (templates default to uncached ones).
+
+export function typesFile(version: VersionModel, templates = new Templates({ dir: templatesDir }), declarations = emitTypeDeclarations(version)): string {
+  return finish(templates.get("types.ts.hbs")({ versions: [version], specTypes: version.specTypes ?? null, declarations }));
+}
+
+export function schemasFile(version: VersionModel, templates = new Templates({ dir: templatesDir }), zod = zodModule(version)): string {
+  return finish(templates.get("schemas.ts.hbs")({ versions: [version], dialect: version.dialect, ...zod }));
+}
+
+export function guardsFile(version: VersionModel, templates = new Templates({ dir: templatesDir }), guards = guardModule(version)): string {
+  return finish(templates.get("guards.ts.hbs")({ versions: [version], ...guards }));
+}
+
 /**
  * What a version's emitters produce from its definitions alone, shared by versions whose schemas are
  * the same bytes (as draft and 2026-07-28 are at the pinned commit). Keyed per run by content.
@@ -117,9 +132,9 @@ export async function emitVersion(
     return files;
   }
   const { declarations, zod, guards } = await definitionOutputs(version, memo);
-  files.set(`${version.label}/types.ts`, finish(templates.get("types.ts.hbs")({ ...header, specTypes: version.specTypes ?? null, declarations })));
-  files.set(`${version.label}/schemas.ts`, finish(templates.get("schemas.ts.hbs")({ ...header, dialect: version.dialect, ...zod })));
-  files.set(`${version.label}/guards.ts`, finish(templates.get("guards.ts.hbs")({ ...header, ...guards })));
+  files.set(`${version.label}/types.ts`, typesFile(version, templates, declarations));
+  files.set(`${version.label}/schemas.ts`, schemasFile(version, templates, zod));
+  files.set(`${version.label}/guards.ts`, guardsFile(version, templates, guards));
   return files;
 }
 
