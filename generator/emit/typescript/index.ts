@@ -13,6 +13,6 @@ export const typescriptTarget: Target = {
     return emitTypeScriptTree(model, context);
   },
   recognizes: (paths) => paths.includes("index.ts"),
-  // The templates and the runtime copied into the tree (the generator's own code is hashed anyway).
-  sources: ["../templates", "runtime"],
+  // Its templates, the diff reports' (templates/), and the runtime copied into the tree (the generator's own code is hashed anyway).
+  sources: ["emit/typescript/templates", "../templates", "runtime"],
 };

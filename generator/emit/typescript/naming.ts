@@ -12,7 +12,8 @@
 // index's explicit re-export.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { runtimeSourceDir, templatesDir } from "../../paths.js";
+import { runtimeSourceDir } from "../../paths.js";
+import { typescriptTemplatesDir as templatesDir } from "./paths.js";
 import { labelIdentifier, unique } from "../../model/naming.js";
 import type { IrDefinition, SchemaIR } from "../../model/ir.js";
 import type { Method, RequestMethod, VersionModel } from "../../model/types.js";

@@ -7,7 +7,8 @@ import { emitMatrix } from "./matrix.js";
 import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
 import { runtimeFiles } from "./runtime-source.js";
-import { templatesDir } from "../../paths.js";
+import { templatesDir as reportTemplatesDir } from "../../paths.js";
+import { typescriptTemplatesDir as templatesDir } from "./paths.js";
 import { Templates } from "../templates.js";
 import { finish } from "../text.js";
 import { emitTypeDeclarations } from "./declarations.js";
@@ -157,7 +158,7 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model, templates)));
-  for (const [p, text] of emitDiffs(model, templates)) files.set(p, text);
+  for (const [p, text] of emitDiffs(model, new Templates({ dir: reportTemplatesDir, cacheDir: context.cacheDir }))) files.set(p, text);
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   return new Map([...files].sort(byKey));
 }

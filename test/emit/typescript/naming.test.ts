@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { declaredNames, versionModuleNames } from "../../../generator/emit/typescript/naming.js";
-import { templatesDir } from "../../../generator/paths.js";
+import { typescriptTemplatesDir as templatesDir } from "../../../generator/emit/typescript/paths.js";
 import { minimalLegacySchema, root, runCli } from "../../support.js";
 
 const made: string[] = [];
