@@ -147,7 +147,7 @@ function cacheDir(ctx: Context, values: Values): string | undefined {
 
 /**
  * The targets of a run: `--target`, else the project's own choice (`"mcp-codegen": { "targets": [...] }`
- * in its package.json), else TypeScript alone.
+ * in its package.json), else the registry's first target alone.
  */
 function targetList(value: string | undefined, ctx: Context): Target[] {
   const { registry } = ctx;
