@@ -16,7 +16,7 @@ import type {
   Sender,
   VersionModel,
 } from "./types.js";
-import { INPUT_REQUIRED_RESULT } from "./types.js";
+import { resultTypesOf } from "./rules.js";
 import { byCodeUnit } from "../order.js";
 import type { IrNode, SchemaIR } from "./ir.js";
 import { IrBuilder } from "./ir-build.js";
@@ -117,7 +117,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
       params: paramsOf(member, params),
       results,
       resultShape: override?.resultShape ?? resultShape(ir, results, era),
-      resultTypes: resultTypes(results, era),
+      resultTypes: resultTypesOf(results, era),
       resultSource: source,
     }))
     .sort(byMethod);
@@ -225,11 +225,6 @@ function paramsOf(member: Member, params: { schema: JsonSchema; node: IrNode } |
   return { definition: node.kind === "ref" ? node.name : null, required, schema, node };
 }
 
-/** The `resultType` values of the modern era: `complete`, and `input_required` where the union allows it. */
-function resultTypes(results: readonly string[], era: Era): string[] | null {
-  if (era !== "modern") return null;
-  return results.includes(INPUT_REQUIRED_RESULT) ? ["complete", "input_required"] : ["complete"];
-}
 
 /**
  * Where a request's results are declared, in this order: a reviewed override; `<Base>ResultResponse`'s

@@ -25,9 +25,6 @@ export type Sender = "client" | "server" | "both";
  */
 export type ResultShape = "empty" | "object";
 
-/** The `resultType` a modern result may carry besides `complete`, where its result union allows it. */
-export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
-
 export interface MethodParams {
   /**
    * The params definition (its original name, a key of `ir.definitions`) when the params schema is a

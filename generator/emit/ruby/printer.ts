@@ -5,10 +5,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { Templates } from "../templates.js";
 import { finish } from "../text.js";
+import { removedMethods } from "../../model/rules.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
@@ -100,18 +101,13 @@ function normalizerDef(version: VersionModel, r: RequestMethod, constant: string
   return lines.join("\n");
 }
 
-function methodsOf(version: VersionModel): Method[] {
-  return [...version.requests, ...version.notifications];
-}
-
 /** One version's module: catalogue, normalizers, gate. */
 function versionBody(version: VersionModel, previous: VersionModel | null, namespace: string, reserved: ReadonlySet<string> = versionModuleConstants()): string {
   const constants = methodConstants(version, reserved);
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
-  const here = new Set(methodsOf(version).map((m) => m.method));
-  const removed = previous === null ? [] : methodsOf(previous).map((m) => m.method).filter((m) => !here.has(m)).sort(byCodeUnit);
+  const removed = previous === null ? [] : removedMethods(previous, version);
   const modern = version.era === "modern";
   const width = Math.max(...[...constants.values()].map((c) => c.length));
   const parts: string[] = [];

@@ -1,15 +1,11 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
 import { InputError } from "../../errors.js";
-import type { RequestMethod, Sender, VersionModel } from "../../model/types.js";
+import type { RequestMethod, VersionModel } from "../../model/types.js";
+import { receivedBy } from "../../model/rules.js";
 import type { Templates } from "../templates.js";
 import { SIDES, versionNaming, type VersionNaming } from "./naming.js";
 import { resultTypeView } from "./result-type.js";
-
-/** The side that receives a message its `sender` sends. */
-function receivedBy(sender: Sender, side: "server" | "client"): boolean {
-  return sender === "both" || sender !== side;
-}
 
 interface RequestView {
   method: string;
