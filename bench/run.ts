@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildVersionModel } from "../generator/model/build.js";
-import { loadSpec } from "../generator/spec/load.js";
+import { loadSpec } from "../generator/source/load.js";
 import { checkConsumer, consumerProject, removeProject, timeAvailable, type TscRun } from "./typecheck.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -13,8 +13,8 @@ import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import type { VersionModel } from "./model/types.js";
 import { buildModelFromSpecs, type SpecSource } from "./pipeline.js";
-import { syncSchemas, type SpecLock } from "./spec/lock.js";
-import { formatLock, stagePin, type PinOptions, type StagedPin } from "./spec/pin.js";
+import { syncSchemas, type SpecLock } from "./source/lock.js";
+import { formatLock, stagePin, type PinOptions, type StagedPin } from "./source/pin.js";
 import { stageTree } from "./writer.js";
 
 export interface UpdateOptions extends PinOptions {

@@ -15,8 +15,8 @@ import type { Target } from "./emit/target.js";
 import { InputError } from "./errors.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
-import { discoverVersions } from "./spec/folders.js";
-import { readLock, syncSchemas, type SyncedVersion } from "./spec/lock.js";
+import { discoverVersions } from "./source/folders.js";
+import { readLock, syncSchemas, type SyncedVersion } from "./source/lock.js";
 import { checkTree, keptAsIs, writeTree } from "./writer.js";
 
 // The model, the emitters, the diff readers and bump are loaded when a command needs them, so that

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
 import type { Target } from "./emit/target.js";
 import { generatorSourceDir, toolVersion } from "./paths.js";
-import type { SpecLock } from "./spec/lock.js";
+import type { SpecLock } from "./source/lock.js";
 
 export interface FingerprintInputs {
   schemasDir: string;

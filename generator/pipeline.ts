@@ -6,13 +6,13 @@ import { buildVersionModel } from "./model/build.js";
 import { readOverrides } from "./model/overrides.js";
 import type { ProtocolModel, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
-import type { SpecLock } from "./spec/lock.js";
-import { selectVersions } from "./spec/folders.js";
-import { loadSpec, loadSpecBytes } from "./spec/load.js";
+import type { SpecLock } from "./source/lock.js";
+import { selectVersions } from "./source/folders.js";
+import { loadSpec, loadSpecBytes } from "./source/load.js";
 import { loadSpecTypeFacts } from "./model/spec-typescript.js";
 import { readTypeExceptions } from "./model/type-exceptions.js";
 
-export { discoverVersions, selectVersions } from "./spec/folders.js";
+export { discoverVersions, selectVersions } from "./source/folders.js";
 
 export interface ModelOptions {
   /** Folder of `<label>/schema.json` folders; every such folder is a version. */

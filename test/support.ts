@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../generator/cli.js";
-import { readLock, syncSchemas } from "../generator/spec/lock.js";
+import { readLock, syncSchemas } from "../generator/source/lock.js";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const generatedDir = path.join(root, "generated");

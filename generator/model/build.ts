@@ -2,7 +2,7 @@
 // Methods come only from the ClientRequest / ServerRequest / ClientNotification /
 // ServerNotification unions; a `method` literal anywhere else is not a method of the version.
 import { InputError, pointer } from "../errors.js";
-import { refName } from "../spec/load.js";
+import { refName } from "../source/load.js";
 import type { ResultOverride } from "./overrides.js";
 import type { SpecTypeFacts } from "./spec-typescript.js";
 import type {

@@ -3,7 +3,7 @@
 // no printer can express faithfully fails here, with the real file and JSON pointer; the printers
 // (types, zod, guards, diff) read the IR and never raw JSON Schema.
 import { InputError, pointer } from "../errors.js";
-import { refName } from "../spec/load.js";
+import { refName } from "../source/load.js";
 import { byCodeUnit } from "../order.js";
 import type {
   Annotations,

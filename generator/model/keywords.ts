@@ -1,2 +1,2 @@
-// The keyword sets live with the loader (generator/spec/keywords.ts); re-exported for the emitters.
-export { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "../spec/keywords.js";
+// The keyword sets live with the loader (generator/source/keywords.ts); re-exported for the emitters.
+export { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "../source/keywords.js";

@@ -1,14 +1,14 @@
 // The one intermediate model of mcp-codegen. Every emitter reads these types and nothing else:
 // never the raw schema file. The model is language-neutral: it holds the spec's own names and the
 // rules that decide each method (sender, result shape, allowed `resultType` values), never a target's
-// identifiers or syntax; each target names and prints it (generator/emit/<target>/). Loading (generator/spec/) produces `LoadedSpec`; the model pass
+// identifiers or syntax; each target names and prints it (generator/emit/<target>/). Loading (generator/source/) produces `LoadedSpec`; the model pass
 // (generator/model/build.ts) turns it into `VersionModel`, whose `ir` is the schema IR the printers read.
-// The loaded form's types belong to the spec layer (generator/spec/types.ts) and are re-exported here.
-import type { Dialect, JsonSchema } from "../spec/types.js";
+// The loaded form's types belong to the input layer (generator/source/types.ts) and are re-exported here.
+import type { Dialect, JsonSchema } from "../source/types.js";
 import type { IrNode, SchemaIR } from "./ir.js";
 import type { SpecTypeFacts } from "./spec-typescript.js";
 
-export type { Dialect, JsonSchema, LoadedSpec } from "../spec/types.js";
+export type { Dialect, JsonSchema, LoadedSpec } from "../source/types.js";
 
 /**
  * `legacy`: the schema has an `initialize` request (stateful sessions, 2024-11-05 … 2025-11-25).

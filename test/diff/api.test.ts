@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diffGeneratedTrees, type ApiDiff } from "../../generator/diff/index.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { apiDiffMarkdown } from "../../generator/emit/diff-markdown.js";
 import { ensureSchemas, lockFile, root, runCli, tempDir } from "./helpers.js";
 

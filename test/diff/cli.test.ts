@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, lockFile, runCli, schemasDir, tempDir } from "./helpers.js";
 
 const schema = (name: string) => JSON.parse(readFileSync(path.join(schemasDir, name), "utf8"));

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pinLock, pinSummary } from "../../generator/bump.js";
-import { readLock, sha256 } from "../../generator/spec/lock.js";
+import { readLock, sha256 } from "../../generator/source/lock.js";
 import { lockFile, runCli, tempDir } from "./helpers.js";
 
 // Small hand-written schemas: version 1.0 before and after a change, and a new version 2.0.

@@ -3,8 +3,8 @@ import { typeSummary as summaryOfNode, type VersionDiff } from "../../generator/
 import { versionDiffMarkdown } from "../../generator/emit/diff-markdown.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import { diffLabels } from "../../generator/pipeline.js";
-import { loadSpecBytes } from "../../generator/spec/load.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { loadSpecBytes } from "../../generator/source/load.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, lockFile, modelOptions } from "./helpers.js";
 
 let diff: VersionDiff;

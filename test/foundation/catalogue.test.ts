@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/pipeline.js";
 import type { VersionModel } from "../../generator/model/types.js";
 import { versionNaming } from "../../generator/emit/typescript/naming.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, lockFile, root, schemasDir, tempDir } from "../support.js";
 
 let versions: Map<string, VersionModel>;

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLock, sha256 } from "../../generator/spec/lock.js";
+import { readLock, sha256 } from "../../generator/source/lock.js";
 import { copyOfGenerated, ensureSchemas, generatedDir, lockFile, minimalLegacySchema, projectCopy, readTree, root, runBin, runCli, schemasDir, tempDir } from "../support.js";
 
 beforeAll(ensureSchemas);

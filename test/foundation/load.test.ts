@@ -2,9 +2,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sha256 } from "../../generator/spec/lock.js";
-import { loadSpecBytes } from "../../generator/spec/load.js";
-import { jsonErrorOffset } from "../../generator/spec/json-position.js";
+import { sha256 } from "../../generator/source/lock.js";
+import { loadSpecBytes } from "../../generator/source/load.js";
+import { jsonErrorOffset } from "../../generator/source/json-position.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { minimalLegacySchema, tempDir } from "../support.js";
 

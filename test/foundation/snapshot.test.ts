@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { emitTree } from "../../generator/emit/index.js";
 import { buildModel } from "../../generator/pipeline.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, generatedDir, lockFile, readTree, root, runBin, runCli, schemasDir, tempDir } from "../support.js";
 
 beforeAll(ensureSchemas);

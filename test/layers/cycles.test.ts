@@ -1,4 +1,4 @@
-// Layering: spec → model → diff data → emit → writer → pipeline/bump → CLI, with no import cycle
+// Layering: source → model → diff data → emit → writer → pipeline/bump → CLI, with no import cycle
 // between files or between folders of generator/. The graph comes from madge (type-only and dynamic
 // imports included), not from a parser of our own.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -21,7 +21,7 @@ async function graphOf(dir: string): Promise<{ graph: Graph; circular: string[][
 }
 
 /**
- * Each first-level folder one unit (`spec/`), each top-level file its own. The emitters' folder is a
+ * Each first-level folder one unit (`source/`), each top-level file its own. The emitters' folder is a
  * layer of its own: each target folder (`emit/typescript/`) is a unit, each of its shared files its own.
  */
 function unit(f: string): string {
@@ -63,7 +63,7 @@ describe("generator/ imports", () => {
   it("have no cycle between files", async () => {
     const { graph, circular } = await graphOf(path.join(root, "generator"));
     // The graph is real: the CLI reaches the spec layer.
-    expect(graph["cli.ts"]).toContain("spec/lock.ts");
+    expect(graph["cli.ts"]).toContain("source/lock.ts");
     expect(circular).toEqual([]);
   });
 
@@ -88,11 +88,11 @@ describe("generator/ imports", () => {
     expect([...new Set(intoTargets.map(({ to }) => targetOf(to)))].sort()).toEqual(targetFolders);
   });
 
-  it("spec/ imports nothing above it", async () => {
+  it("source/ imports nothing above it", async () => {
     const { graph } = await graphOf(path.join(root, "generator"));
     const above = Object.entries(graph)
-      .filter(([from]) => from.startsWith("spec/"))
-      .flatMap(([from, tos]) => tos.filter((t) => !t.startsWith("spec/") && !["errors.ts", "files.ts", "order.ts"].includes(t)).map((t) => `${from} → ${t}`));
+      .filter(([from]) => from.startsWith("source/"))
+      .flatMap(([from, tos]) => tos.filter((t) => !t.startsWith("source/") && !["errors.ts", "files.ts", "order.ts"].includes(t)).map((t) => `${from} → ${t}`));
     expect(above).toEqual([]);
   });
 

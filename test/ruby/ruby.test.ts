@@ -3,7 +3,7 @@
 // (the generated normalizers alone, and against the Ruby SDK as oracle) pass.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { rubyRuntimeSource } from "../../generator/emit/ruby/index.js";
 import { lockFile, readTree } from "../support.js";
 import { ruby, rubyTestDir, rubyTree } from "./support.js";

@@ -4,7 +4,7 @@
 // difference is a finding about one side, reported, not hidden.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { lockFile } from "../support.js";
 import { ruby, rubyTestDir } from "./support.js";
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/pipeline.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, lockFile, root, runCli, schemasDir } from "../support.js";
 
 beforeAll(ensureSchemas);

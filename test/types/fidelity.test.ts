@@ -7,7 +7,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildModel } from "../../generator/pipeline.js";
 import type { ProtocolModel } from "../../generator/model/types.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, generatedDir, lockFile, modelOptions, schemasDir } from "../support.js";
 import { fidelity, type FidelityResult } from "./fidelity.js";
 

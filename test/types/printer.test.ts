@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TypePrinter } from "../../generator/emit/typescript/declarations.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import { loadSpecTypeFacts, readSpecTypeFacts } from "../../generator/model/spec-typescript.js";
-import { loadSpecBytes } from "../../generator/spec/load.js";
+import { loadSpecBytes } from "../../generator/source/load.js";
 import { tempDir } from "../support.js";
 import { OPTIONS } from "./fidelity.js";
 

@@ -7,7 +7,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { emitTypeDeclarations } from "../../generator/emit/typescript/declarations.js";
 import { buildModel } from "../../generator/pipeline.js";
-import { readLock } from "../../generator/spec/lock.js";
+import { readLock } from "../../generator/source/lock.js";
 import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir, tempDir } from "../support.js";
 import { OPTIONS } from "./fidelity.js";
 

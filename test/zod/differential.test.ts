@@ -12,9 +12,9 @@ import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { pointerToken } from "../../generator/errors.js";
 import { defaultOutDir, defaultPatchesDir, defaultSchemasDir } from "../../generator/paths.js";
-import { sha256 } from "../../generator/spec/lock.js";
-import { loadSpec } from "../../generator/spec/load.js";
-import { applyPatches, readPatches } from "../../generator/spec/patch.js";
+import { sha256 } from "../../generator/source/lock.js";
+import { loadSpec } from "../../generator/source/load.js";
+import { applyPatches, readPatches } from "../../generator/source/patch.js";
 import { acceptsEverything, finiteSize, InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
 
 const WANTED = 50;

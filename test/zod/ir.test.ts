@@ -14,7 +14,7 @@ import { buildVersionModel } from "../../generator/model/build.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { VersionModel } from "../../generator/model/types.js";
 import { toolRoot } from "../../generator/paths.js";
-import { loadSpecBytes } from "../../generator/spec/load.js";
+import { loadSpecBytes } from "../../generator/source/load.js";
 import { ajvOracle, strictErrors, writeRuntime } from "./corpus.js";
 
 const request = (method: string, params?: object) => ({

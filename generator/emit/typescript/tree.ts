@@ -15,7 +15,7 @@ import { emitTypeDeclarations } from "./declarations.js";
 import { zodModule } from "./zod.js";
 import { byCodeUnit, byKey } from "../../order.js";
 import { versionIdents, versionNaming, type VersionNaming } from "./naming.js";
-import { sha256 } from "../../spec/lock.js";
+import { sha256 } from "../../source/lock.js";
 import type { TargetContext } from "../target.js";
 
 export type GeneratedFiles = Map<string, string>;

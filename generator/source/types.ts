@@ -1,4 +1,4 @@
-// The loaded form of a version's schema: what generator/spec/ produces and generator/model/ reads.
+// The loaded form of a version's schema: what generator/source/ produces and generator/model/ reads.
 
 /** A JSON Schema node after loading: one dialect-neutral form (see `LoadedSpec`). */
 export type JsonSchema = { [keyword: string]: unknown };
