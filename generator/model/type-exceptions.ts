@@ -1,6 +1,6 @@
 // Reviewed exceptions to type fidelity (schemas/type-fidelity-exceptions.json): per version, the
 // definitions whose generated type and the spec's own schema.ts type are not mutually assignable,
-// each with its reason. test/types/fidelity.test.ts proves every other definition equal; MATRIX.md
+// each with its reason. test/emit/typescript/fidelity.test.ts proves every other definition equal; MATRIX.md
 // reports both counts.
 import { existsSync, readFileSync } from "node:fs";
 import { InputError, pointer } from "../errors.js";

@@ -17,7 +17,7 @@ interface LooseModule {
 
 /**
  * The module with result validation off by default: these cases pin the dispatcher's own rules with
- * minimal results (test/zod/dispatch.test.ts covers result validation, which is on by default).
+ * minimal results (test/emit/typescript/dispatch.test.ts covers result validation, which is on by default).
  * Failures go to a silent hook unless a case passes its own (one case tests the default hook).
  */
 function withoutResultValidation(mod: LooseModule): LooseModule {

@@ -18,7 +18,7 @@ type AnyDispatcherModule = { createServerDispatcher: (handlers: never, options?:
 
 /**
  * What a server dispatcher answers when `method`'s handler returns `returned`. Result validation is
- * off: these tests pin what the normalizer sends (test/zod/dispatch.test.ts covers validation).
+ * off: these tests pin what the normalizer sends (test/emit/typescript/dispatch.test.ts covers validation).
  */
 async function answer(mod: AnyDispatcherModule, method: string, params: unknown, returned: unknown): Promise<unknown> {
   const dispatcher = mod.createServerDispatcher({ [method]: () => returned } as never, { validateResults: false });

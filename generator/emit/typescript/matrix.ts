@@ -20,7 +20,7 @@ function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number])
 
 /**
  * A version's type fidelity cell: against its schema.ts, how many of the spec's definitions are
- * equal (test/types/fidelity.test.ts proves it) and which are listed as reviewed exceptions; or that
+ * equal (test/emit/typescript/fidelity.test.ts proves it) and which are listed as reviewed exceptions; or that
  * it has no schema.ts, and its types follow the fallback rule.
  */
 function fidelity(v: VersionModel): string {

@@ -3,9 +3,9 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ownedPaths } from "../../generator/emit/index.js";
-import { checkTree, GENERATED_MARKER, writeTree } from "../../generator/writer.js";
-import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../support.js";
+import { ownedPaths } from "../../../generator/emit/index.js";
+import { checkTree, GENERATED_MARKER, writeTree } from "../../../generator/writer.js";
+import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
 import { ruby, rubyTree } from "./support.js";
 
 beforeAll(ensureSchemas);

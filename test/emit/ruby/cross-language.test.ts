@@ -6,8 +6,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLock } from "../../generator/source/lock.js";
-import { generatedDir, lockFile } from "../support.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { generatedDir, lockFile } from "../../support.js";
 import { ruby, rubyTestDir } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;

@@ -5,10 +5,10 @@ import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { emitTypeDeclarations } from "../../generator/emit/typescript/declarations.js";
-import { buildModel } from "../../generator/pipeline.js";
-import { readLock } from "../../generator/source/lock.js";
-import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir, tempDir } from "../support.js";
+import { emitTypeDeclarations } from "../../../generator/emit/typescript/declarations.js";
+import { buildModel } from "../../../generator/pipeline.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, generatedDir, lockFile, modelOptions, root, schemasDir, tempDir } from "../../support.js";
 import { OPTIONS } from "./fidelity.js";
 
 const diagnostics = (program: ts.Program) =>
@@ -18,7 +18,7 @@ const diagnostics = (program: ts.Program) =>
   });
 
 it("the usability fixture compiles, every @ts-expect-error included", () => {
-  const program = ts.createProgram([path.join(root, "test", "types", "usability.ts")], OPTIONS);
+  const program = ts.createProgram([path.join(root, "test", "emit", "typescript", "usability.ts")], OPTIONS);
   expect(diagnostics(program)).toEqual([]);
 });
 

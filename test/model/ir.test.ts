@@ -15,7 +15,7 @@ import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { VersionModel } from "../../generator/model/types.js";
 import { toolRoot } from "../../generator/paths.js";
 import { loadSpecBytes } from "../../generator/source/load.js";
-import { ajvOracle, strictErrors, writeRuntime } from "./corpus.js";
+import { ajvOracle, strictErrors, writeRuntime } from "../emit/typescript/corpus.js";
 
 const request = (method: string, params?: object) => ({
   type: "object",

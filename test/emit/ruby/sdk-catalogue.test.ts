@@ -4,8 +4,8 @@
 // difference is a finding about one side, reported, not hidden.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readLock } from "../../generator/source/lock.js";
-import { lockFile } from "../support.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { lockFile } from "../../support.js";
 import { ruby, rubyTestDir } from "./support.js";
 
 interface GeneratedVersion {

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildModel } from "../../generator/pipeline.js";
-import type { ProtocolModel } from "../../generator/model/types.js";
-import { readLock } from "../../generator/source/lock.js";
-import { ensureSchemas, generatedDir, lockFile, modelOptions, schemasDir } from "../support.js";
+import { buildModel } from "../../../generator/pipeline.js";
+import type { ProtocolModel } from "../../../generator/model/types.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, generatedDir, lockFile, modelOptions, schemasDir } from "../../support.js";
 import { fidelity, type FidelityResult } from "./fidelity.js";
 
 type Json = unknown;

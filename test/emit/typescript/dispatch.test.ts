@@ -1,8 +1,8 @@
 // The dispatcher uses the generated zod schemas: params before the handler, results before sending.
 import { describe, expect, it, vi } from "vitest";
-import * as legacy from "../../generated/2025-06-18/index.js";
-import * as modern from "../../generated/2026-07-28/index.js";
-import { MODERN_META } from "../handlers/modern-meta.js";
+import * as legacy from "../../../generated/2025-06-18/index.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
+import { MODERN_META } from "../../handlers/modern-meta.js";
 
 const request = (method: string, params: unknown) => ({ jsonrpc: "2.0", id: 5, method, params });
 

@@ -3,9 +3,9 @@
 // (the generated normalizers alone, and against the Ruby SDK as oracle) pass.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readLock } from "../../generator/source/lock.js";
-import { rubyRuntimeSource } from "../../generator/emit/ruby/index.js";
-import { lockFile, readTree } from "../support.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { rubyRuntimeSource } from "../../../generator/emit/ruby/index.js";
+import { lockFile, readTree } from "../../support.js";
 import { ruby, rubyTestDir, rubyTree } from "./support.js";
 
 const tree = readTree(rubyTree);
@@ -68,7 +68,7 @@ describe.each(["normalizers_test.rb", "oracle_test.rb"])("minitest %s", (file) =
     expect(assertions).toBeGreaterThan(runs);
     expect(run.status).toBe(0);
     // Warnings from the generated tree or these tests (the SDK's own are not ours to judge).
-    expect(run.stderr.split("\n").filter((l) => l.includes("generated/ruby") || l.includes("test/ruby"))).toEqual([]);
+    expect(run.stderr.split("\n").filter((l) => l.includes("generated/ruby") || l.includes("test/emit/ruby"))).toEqual([]);
   });
 
   it.each(run.cases.length > 0 ? run.cases : [{ name: "(no test ran)", mark: "?" }])("$name", ({ name, mark }) => {

@@ -1,8 +1,8 @@
-// Compiled, not run (test/types/usability.test.ts type-checks it, and so does `npm run typecheck`):
+// Compiled, not run (test/emit/typescript/usability.test.ts type-checks it, and so does `npm run typecheck`):
 // the generated types accept what the spec's own TypeScript accepts in object literals, and refuse
 // what it refuses. Issue 13, point 4.
-import type * as Legacy from "../../generated/2025-11-25/types.js";
-import type * as Modern from "../../generated/2026-07-28/types.js";
+import type * as Legacy from "../../../generated/2025-11-25/types.js";
+import type * as Modern from "../../../generated/2026-07-28/types.js";
 
 // The issue's example: a W3C trace context key beside the protocol's own keys in a request's `_meta`.
 export const modernParams: Modern.CallToolRequestParams = {

@@ -6,10 +6,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { guardsFile } from "../../generator/emit/typescript/tree.js";
-import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
-import { toolRoot } from "../../generator/paths.js";
-import { createDispatcher, type SchemaLike } from "../../generated/runtime.js";
+import { guardsFile } from "../../../generator/emit/typescript/tree.js";
+import type { Dialect, JsonSchema, VersionModel } from "../../../generator/model/types.js";
+import { toolRoot } from "../../../generator/paths.js";
+import { createDispatcher, type SchemaLike } from "../../../generated/runtime.js";
 import { ajvOracle, InstanceGenerator, type Json, rng, seedOf, strictErrors, syntheticModel, writeRuntime } from "./corpus.js";
 
 type Guard = (value: unknown) => boolean;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pinLock, pinSummary } from "../../generator/bump.js";
 import { readLock, sha256 } from "../../generator/source/lock.js";
-import { lockFile, runCli, tempDir } from "./helpers.js";
+import { lockFile, runCli, tempDir } from "../diff/helpers.js";
 
 // Small hand-written schemas: version 1.0 before and after a change, and a new version 2.0.
 const schema = (defs: Record<string, unknown>) => JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", $defs: defs }, null, 2) + "\n";

@@ -13,7 +13,7 @@ import { runtimeFiles } from "../../generator/emit/typescript/runtime-source.js"
 import { guardsFile, schemasFile, typesFile } from "../../generator/emit/typescript/tree.js";
 import { buildModel, discoverVersions, generateFiles, type ModelOptions } from "../../generator/pipeline.js";
 import { ensureSchemas, modelOptions, runCli, schemasDir } from "../support.js";
-import { strictErrors } from "./corpus.js";
+import { strictErrors } from "../emit/typescript/corpus.js";
 
 const historyDir = path.resolve(
   process.env.MCP_SPEC_HISTORY_DIR ||

@@ -6,9 +6,9 @@ import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolRoot } from "../../generator/paths.js";
-import { discoverVersions, generateFiles } from "../../generator/pipeline.js";
-import { ensureSchemas, modelOptions, schemasDir } from "../support.js";
+import { toolRoot } from "../../../generator/paths.js";
+import { discoverVersions, generateFiles } from "../../../generator/pipeline.js";
+import { ensureSchemas, modelOptions, schemasDir } from "../../support.js";
 import { strictErrors } from "./corpus.js";
 
 const tmp = path.join(toolRoot, ".tmp", `identical-${process.pid}`);

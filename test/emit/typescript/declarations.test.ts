@@ -5,11 +5,11 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { TypePrinter } from "../../generator/emit/typescript/declarations.js";
-import { buildSchemaIR } from "../../generator/model/ir-build.js";
-import { loadSpecTypeFacts, readSpecTypeFacts } from "../../generator/model/spec-typescript.js";
-import { loadSpecBytes } from "../../generator/source/load.js";
-import { tempDir } from "../support.js";
+import { TypePrinter } from "../../../generator/emit/typescript/declarations.js";
+import { buildSchemaIR } from "../../../generator/model/ir-build.js";
+import { loadSpecTypeFacts, readSpecTypeFacts } from "../../../generator/model/spec-typescript.js";
+import { loadSpecBytes } from "../../../generator/source/load.js";
+import { tempDir } from "../../support.js";
 import { OPTIONS } from "./fidelity.js";
 
 type Defs = Record<string, unknown>;

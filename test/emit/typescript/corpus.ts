@@ -6,10 +6,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { runtimeFiles } from "../../generator/emit/typescript/runtime-source.js";
-import { buildSchemaIR } from "../../generator/model/ir-build.js";
-import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../generator/model/types.js";
-import { refName } from "../../generator/source/load.js";
+import { runtimeFiles } from "../../../generator/emit/typescript/runtime-source.js";
+import { buildSchemaIR } from "../../../generator/model/ir-build.js";
+import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../../generator/model/types.js";
+import { refName } from "../../../generator/source/load.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Defs = Readonly<Record<string, JsonSchema>>;

@@ -3,9 +3,9 @@
 import { copyFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
-import { generateFiles } from "../../generator/pipeline.js";
-import { readLock } from "../../generator/source/lock.js";
-import { ensureSchemas, lockFile, schemasDir, tempDir } from "../support.js";
+import { generateFiles } from "../../../generator/pipeline.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, lockFile, schemasDir, tempDir } from "../../support.js";
 
 it("re-exports types only between versions whose schema.json and schema.ts facts are the same", async () => {
   await ensureSchemas();

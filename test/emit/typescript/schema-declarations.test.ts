@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { generatedDir } from "../support.js";
+import { generatedDir } from "../../support.js";
 
 /** Versions of the committed tree that declare their own schemas (not a re-export of another version's). */
 const versions = readdirSync(generatedDir, { withFileTypes: true })

@@ -1,8 +1,8 @@
 // The per-method tables of schemas.ts (what the dispatcher validates with) and issuePaths.
 import { describe, expect, it } from "vitest";
-import * as v20241105 from "../../generated/2024-11-05/index.js";
-import * as v20260728 from "../../generated/2026-07-28/index.js";
-import { forVersion, versions } from "../../generated/index.js";
+import * as v20241105 from "../../../generated/2024-11-05/index.js";
+import * as v20260728 from "../../../generated/2026-07-28/index.js";
+import { forVersion, versions } from "../../../generated/index.js";
 
 describe("per-method schema tables", () => {
   it.each(versions)("%s: one entry per request and notification of methods.ts", (version) => {

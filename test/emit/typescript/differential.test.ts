@@ -10,11 +10,11 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { pointerToken } from "../../generator/errors.js";
-import { defaultOutDir, defaultPatchesDir, defaultSchemasDir } from "../../generator/paths.js";
-import { sha256 } from "../../generator/source/lock.js";
-import { loadSpec } from "../../generator/source/load.js";
-import { applyPatches, readPatches } from "../../generator/source/patch.js";
+import { pointerToken } from "../../../generator/errors.js";
+import { defaultOutDir, defaultPatchesDir, defaultSchemasDir } from "../../../generator/paths.js";
+import { sha256 } from "../../../generator/source/lock.js";
+import { loadSpec } from "../../../generator/source/load.js";
+import { applyPatches, readPatches } from "../../../generator/source/patch.js";
 import { acceptsEverything, finiteSize, InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
 
 const WANTED = 50;
@@ -60,8 +60,8 @@ describe("zod schemas agree with Ajv on every definition", () => {
     const options = { strict: false, validateFormats: false, allErrors: false } as const;
     const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
     ajv.addSchema(doc, "mcp");
-    const zod = (await import(`../../generated/${version}/schemas.ts`)) as Record<string, ZodType>;
-    const guards = (await import(`../../generated/${version}/guards.ts`)) as Record<string, Guard>;
+    const zod = (await import(`../../../generated/${version}/schemas.ts`)) as Record<string, ZodType>;
+    const guards = (await import(`../../../generated/${version}/guards.ts`)) as Record<string, Guard>;
     const unsound: string[] = [];
     let guardAccepted = 0;
 

@@ -8,12 +8,12 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
-import { emitVersion } from "../../generator/emit/typescript/tree.js";
-import { zodModule } from "../../generator/emit/typescript/zod.js";
-import { definitionNaming } from "../../generator/emit/typescript/naming.js";
-import { InputError } from "../../generator/errors.js";
-import type { Dialect, JsonSchema, VersionModel } from "../../generator/model/types.js";
-import { toolRoot } from "../../generator/paths.js";
+import { emitVersion } from "../../../generator/emit/typescript/tree.js";
+import { zodModule } from "../../../generator/emit/typescript/zod.js";
+import { definitionNaming } from "../../../generator/emit/typescript/naming.js";
+import { InputError } from "../../../generator/errors.js";
+import type { Dialect, JsonSchema, VersionModel } from "../../../generator/model/types.js";
+import { toolRoot } from "../../../generator/paths.js";
 import { ajvOracle, InstanceGenerator, type Json, rng, sameJson, seedOf, syntheticModel, writeRuntime } from "./corpus.js";
 
 const DEFS: Record<string, JsonSchema> = {

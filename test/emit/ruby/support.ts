@@ -3,10 +3,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { generatedDir, root } from "../support.js";
+import { generatedDir, root } from "../../support.js";
 
 export const rubyTree = path.join(generatedDir, "ruby");
-export const rubyTestDir = path.join(root, "test", "ruby");
+export const rubyTestDir = path.join(root, "test", "emit", "ruby");
 /** The Ruby SDK's lib/ folder: $RUBY_SDK_DIR/lib, or ../shared/ruby-sdk/lib beside the checkout or the worktrees' folder. */
 export const rubySdkLib = path.join(
   path.resolve(
