@@ -6,37 +6,19 @@
 // - RSS growth of a server while a client that never reads is sent 4,000 × 8 KB notifications (bounded by
 //   maxBufferedBytes, 4 MiB by default);
 // - router.publish with N idle legacy sessions open vs none (in this process): the cost must not follow N.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import net from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 // @ts-expect-error autocannon ships no types
 import autocannon from "autocannon";
 import type { Row } from "./run.js";
 import { median } from "./runtime.js";
+import { startHttp as start } from "./transports.js";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverScript = path.join(here, "transport-server.ts");
 const MODERN = "2026-07-28";
 const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/logLevel": "debug" };
 const jsonHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-async function start(kind: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serverScript, kind, "http"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.once("exit", (code) => reject(new Error(`${kind} server exited ${code}`)));
-    child.stdout!.on("data", (c: Buffer) => {
-      out += c.toString();
-      const m = /listening (\S+)/.exec(out);
-      if (m !== null) {
-        child.removeAllListeners("exit");
-        resolve({ url: m[1], child });
-      }
-    });
-  });
-}
 const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), process.kill(child.pid!, "SIGTERM"))));
 /** Resident memory of a process, in bytes (Linux /proc). */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;

@@ -116,6 +116,20 @@ function rawExchange(port: number, text: string): Promise<{ status: number; head
   });
 }
 
+/** A stdio server of a fresh router on in-memory streams, fed `text` then the end of input; what it wrote once closed. */
+async function stdioAfterEnd(text: string, options: Parameters<typeof serveStdio>[1] = {}): Promise<{ output: string; router: ReturnType<typeof makeRouter> }> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let written = "";
+  output.on("data", (c: Buffer) => (written += c.toString()));
+  const router = makeRouter();
+  cleanup.push(() => router.close());
+  const server = serveStdio(router, { input, output, ...options });
+  input.end(text);
+  await server.closed;
+  return { output: written, router };
+}
+
 const overflows = (errors: unknown[]) => errors.filter((e) => e instanceof Error && e.message.includes("maxBufferedBytes"));
 
 describe("legacy sessions are capped (maxSessions)", () => {
@@ -279,17 +293,7 @@ describe("edge inputs", () => {
     const headers = await openSession(server);
     const legacy = await post(server, `{"jsonrpc":"2.0","id":${id},"method":"ping"}`, headers);
     expect(await legacy.text()).toBe(`{"jsonrpc":"2.0","id":${id},"result":{}}`);
-
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let text = "";
-    output.on("data", (c: Buffer) => (text += c.toString()));
-    const router = makeRouter();
-    cleanup.push(() => router.close());
-    const stdio = serveStdio(router, { input, output });
-    input.end(`{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`);
-    await stdio.closed;
-    expect(text).toBe(`{"jsonrpc":"2.0","id":${id},"result":{}}\n`);
+    expect((await stdioAfterEnd(`{"jsonrpc":"2.0","id":${id},"method":"ping"}\n`)).output).toBe(`{"jsonrpc":"2.0","id":${id},"result":{}}\n`);
   });
 });
 
@@ -330,40 +334,17 @@ describe("createHttpHandler mounted on the user's own server", () => {
 
 describe("stdio at end of input", () => {
   it("answers a last line that has no final newline", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let text = "";
-    output.on("data", (c: Buffer) => (text += c.toString()));
-    const router = makeRouter();
-    cleanup.push(() => router.close());
-    const server = serveStdio(router, { input, output });
-    input.end('{"jsonrpc":"2.0","id":"last","method":"ping"}');
-    await server.closed;
-    expect(text).toBe('{"jsonrpc":"2.0","id":"last","result":{}}\n');
+    expect((await stdioAfterEnd('{"jsonrpc":"2.0","id":"last","method":"ping"}')).output).toBe('{"jsonrpc":"2.0","id":"last","result":{}}\n');
   });
 
   it("lets a request running at end of input finish and be answered", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    let text = "";
-    output.on("data", (c: Buffer) => (text += c.toString()));
-    const router = makeRouter();
-    cleanup.push(() => router.close());
-    const server = serveStdio(router, { input, output });
-    input.end(JSON.stringify(modernCall(1, "slow", { ms: 200 })) + "\n");
-    await server.closed;
-    expect(JSON.parse(text)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "slept" }] } });
+    const { output } = await stdioAfterEnd(JSON.stringify(modernCall(1, "slow", { ms: 200 })) + "\n");
+    expect(JSON.parse(output)).toMatchObject({ id: 1, result: { content: [{ type: "text", text: "slept" }] } });
   });
 
   it("aborts a request still running endGraceMs after the input ended", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    output.resume();
-    const router = makeRouter();
-    cleanup.push(() => router.close());
-    const server = serveStdio(router, { input, output, endGraceMs: 100 });
-    input.end(JSON.stringify(modernCall(1, "slow", { ms: 600_000 })) + "\n");
-    await server.closed;
+    const { output, router } = await stdioAfterEnd(JSON.stringify(modernCall(1, "slow", { ms: 600_000 })) + "\n", { endGraceMs: 100 });
     expect(router.inFlight).toBe(0);
+    expect(output).toBe(""); // an aborted request is not answered (the dispatcher's cancellation rule)
   });
 });
