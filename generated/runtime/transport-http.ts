@@ -142,18 +142,40 @@ function unsupportedCoding(value: string | undefined): boolean {
 }
 
 /** The body as text; a Refusal when it is over `limit` bytes. */
-async function readBody(req: http.IncomingMessage, limit: number): Promise<string | Refusal> {
+function readBody(req: http.IncomingMessage, limit: number): Promise<string | Refusal> {
   const tooLarge = () => new Refusal(413, INVALID_REQUEST, `Payload Too Large: the body exceeds ${limit} bytes`);
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return tooLarge();
-    chunks.push(chunk as Buffer);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.resume(); // drain the rest unread
+      resolve(tooLarge());
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.once("error", reject);
+    req.once("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+/** The path of a request target: origin-form read directly, any other form through URL; undefined when it is not a URL. */
+function pathOf(target: string | undefined): string | undefined {
+  if (target === undefined) return "/";
+  if (target.startsWith("/") && !target.startsWith("//")) {
+    const end = target.search(/[?#]/);
+    const path = end < 0 ? target : target.slice(0, end);
+    if (!/[^\x21-\x7e]|%(?![0-9A-Fa-f]{2})/.test(path) && !path.includes("/.")) return path;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return new URL(target, "http://x").pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `=?base64?…?=` header value decoded (strict alphabet and padding), a plain value as it is; undefined when malformed. */
@@ -338,9 +360,16 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   }, Math.max(10, Math.min(idleMs / 2, 60_000)));
   sweep.unref();
 
+  /** Default Host values by the local address and port a request arrived on. */
+  const derived = new Map<string, string[]>();
   function allowed(req: http.IncomingMessage): boolean {
     const host = req.headers.host;
-    const accepted = hosts ?? hostsOf(req.socket.localAddress, req.socket.localPort);
+    let accepted = hosts;
+    if (accepted === undefined) {
+      const local = `${req.socket.localAddress} ${req.socket.localPort}`;
+      accepted = derived.get(local);
+      if (accepted === undefined) derived.set(local, (accepted = hostsOf(req.socket.localAddress, req.socket.localPort)));
+    }
     if (accepted !== "any" && (host === undefined || !accepted.includes(host))) return false;
     const origin = req.headers.origin;
     if (origin === undefined || origins === "any") return true;
@@ -517,12 +546,8 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!allowed(req)) return refuse(res, new Refusal(403, -32000, "Forbidden: Host or Origin not allowed"));
-    let pathname: string;
-    try {
-      pathname = new URL(req.url ?? "/", "http://x").pathname;
-    } catch {
-      return refuse(res, new Refusal(400, INVALID_REQUEST, "Bad Request: the request target is not a URL"));
-    }
+    const pathname = pathOf(req.url);
+    if (pathname === undefined) return refuse(res, new Refusal(400, INVALID_REQUEST, "Bad Request: the request target is not a URL"));
     if (pathname !== endpoint) return void res.writeHead(404).end();
     if (closing) return refuse(res, new Refusal(503, -32000, "Service Unavailable: the server is closing"));
     const sessionId = req.headers["mcp-session-id"];
