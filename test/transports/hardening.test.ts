@@ -243,6 +243,25 @@ describe("backpressure: a consumer that stops reading is disconnected at maxBuff
   });
 });
 
+describe("stdio backpressure on input", () => {
+  it("stops reading requests while its answers wait for drain, and answers every one once they are read", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const router = makeRouter();
+    cleanup.push(() => router.close());
+    const server = serveStdio(router, { input, output });
+    const total = 2000;
+    for (let i = 0; i < total; i++) input.write(`{"jsonrpc":"2.0","id":${i},"method":"ping"}\n`);
+    await expect.poll(() => input.isPaused()).toBe(true);
+    let text = "";
+    output.on("data", (c: Buffer) => (text += c.toString()));
+    await expect.poll(() => text.split("\n").length - 1).toBe(total);
+    const ids = text.trim().split("\n").map((l) => (JSON.parse(l) as { id: number }).id);
+    expect(new Set(ids).size).toBe(total);
+    server.close();
+  });
+});
+
 describe("legacy sessions answer as the modern path does", () => {
   it("refuses an MCP-Protocol-Version header naming a version the router does not serve with 400", async () => {
     const { router, server } = await serve();
