@@ -316,6 +316,15 @@ describe("edge inputs", () => {
   });
 });
 
+it("answers each request of a legacy batch with its exact id", async () => {
+  const { server } = await serve();
+  const headers = await openSession(server);
+  const response = await post(server, '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"}, {"jsonrpc":"2.0","method":"notifications/x"},{"id":"s","jsonrpc":"2.0","method":"ping"}]', headers);
+  const text = await response.text();
+  expect(text).toContain('data: {"jsonrpc":"2.0","id":12345678901234567891,"result":{}}');
+  expect(text).toContain('data: {"jsonrpc":"2.0","id":"s","result":{}}');
+});
+
 describe("createHttpHandler mounted on the user's own server", () => {
   async function mount(options: Parameters<typeof createHttpHandler>[1] = {}) {
     const router = makeRouter();
