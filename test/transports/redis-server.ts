@@ -1,6 +1,6 @@
 // A real Redis (Debian's redis-server) for the scale-out tests: its own loopback port and temp dir,
 // stopped by its pid. `persist` keeps an append-only file in that dir, so a restart keeps the data.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -15,16 +15,6 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Stop it and remove its dir. */
   dispose(): Promise<void>;
-}
-
-/** Whether redis-server is installed (tests need it; .ci/run installs it). */
-export function redisInstalled(): boolean {
-  try {
-    execFileSync("redis-server", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export function freePort(): Promise<number> {
