@@ -1,9 +1,10 @@
 // Scale-out: three server processes (fixtures/cluster-server.ts) sharing one real Redis, behind a small
 // round-robin proxy on loopback (sticky by Mcp-Session-Id, as a load balancer in front of legacy sessions
-// must be). A publish on one process reaches the listeners on all of them.
-// At merge with the Tasks extension (issue 19): a task created through the proxy is polled and cancelled
-// through the others, and survives a SIGKILL of its process, with `createRedisTaskStore` given to the
-// router in cluster-server.ts (see the branch report).
+// must be). A publish on one process reaches the listeners on all of them; a task (the shared Redis
+// TaskStore, through the fixture's task-* tools) created through one is polled and cancelled through the
+// others and survives a SIGKILL of the process that created it.
+// At merge with the Tasks extension (issue 19): the same case through its own methods (a task-augmented
+// tools/call, tasks/get, tasks/cancel), with `createRedisTaskStore` given to the router in cluster-server.ts.
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -23,6 +24,8 @@ let proxy: http.Server;
 let proxyUrl: string;
 /** The backend index each proxied request went to, in order. */
 const routed: number[] = [];
+/** Backends taken out of the rotation (as a load balancer's health check would). */
+const dead = new Set<number>();
 
 function startBackend(): Promise<{ child: ChildProcess; url: URL }> {
   const child = spawn(process.execPath, ["--import", "tsx", serverScript, redis.url, "cluster:"], { stdio: ["ignore", "pipe", "inherit"] });
@@ -43,7 +46,8 @@ function startProxy(): Promise<void> {
   const sessions = new Map<string, number>();
   proxy = http.createServer((req, res) => {
     const sticky = typeof req.headers["mcp-session-id"] === "string" ? sessions.get(req.headers["mcp-session-id"]) : undefined;
-    const index = sticky ?? next++ % backends.length;
+    let index = sticky ?? next++ % backends.length;
+    while (dead.has(index)) index = next++ % backends.length;
     routed.push(index);
     const target = backends[index].url;
     const upstream = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
@@ -105,8 +109,8 @@ function listen(id: number): { count: () => number; acknowledged: Promise<void>;
   return { count: () => received, acknowledged, close: () => req.destroy() };
 }
 
-async function callThroughProxy(id: number, name: string): Promise<{ text: string; backend: number; error?: { code: number } }> {
-  const response = await fetch(proxyUrl, { method: "POST", headers: headers("tools/call", name), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {}, _meta: meta } }) });
+async function callThroughProxy(id: number, name: string, args: Record<string, unknown> = {}): Promise<{ text: string; backend: number; error?: { code: number } }> {
+  const response = await fetch(proxyUrl, { method: "POST", headers: headers("tools/call", name), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: meta } }) });
   const backend = routed[routed.length - 1];
   const body = (await response.json()) as { id: number; result?: { content: { text: string }[] }; error?: { code: number } };
   expect(body.id).toBe(id);
@@ -171,4 +175,22 @@ describe("three server processes sharing one Redis behind a round-robin proxy", 
       await client.close();
     }
   });
+
+  it("a task created through one process is polled and cancelled through the others, and a SIGKILL of its process loses it not", async () => {
+    const created = await callThroughProxy(40, "task-create", { taskId: "cluster-task" });
+    expect(created.text).toBe("cluster-task");
+    const polled = await callThroughProxy(41, "task-get", { taskId: "cluster-task" });
+    expect(polled.backend).not.toBe(created.backend);
+    expect(JSON.parse(polled.text)).toMatchObject({ taskId: "cluster-task", status: "working", createdBy: backends[created.backend].child.pid });
+    process.kill(backends[created.backend].child.pid!, "SIGKILL");
+    dead.add(created.backend);
+    const again = await callThroughProxy(42, "task-get", { taskId: "cluster-task" });
+    expect(JSON.parse(again.text)).toMatchObject({ status: "working" });
+    const cancelled = await callThroughProxy(43, "task-cancel", { taskId: "cluster-task" });
+    expect(cancelled.backend).not.toBe(again.backend);
+    expect(JSON.parse(cancelled.text)).toMatchObject({ status: "cancelled" });
+    const final = await callThroughProxy(44, "task-get", { taskId: "cluster-task" });
+    expect(new Set([created.backend, again.backend, cancelled.backend]).size).toBe(3);
+    expect(JSON.parse(final.text)).toMatchObject({ status: "cancelled" });
+  }, 30_000);
 });
