@@ -262,7 +262,8 @@ async function runtimeBenchmarks(): Promise<Row[]> {
 
 async function main() {
   const { transportBenchmarks } = await import("./transports.js");
-  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS))];
+  const { scaleBenchmarks } = await import("./scale.js");
+  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS)), ...(await scaleBenchmarks(RUNS))];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",

@@ -3,8 +3,10 @@
 // - sdk1: @modelcontextprotocol/sdk 1.32.2's McpServer (a sessionful StreamableHTTPServerTransport per session, or
 //   its StdioServerTransport);
 // - sdk2: @modelcontextprotocol/server 2.4.0's McpServer (createMcpHandler on node:http for 2026-07-28, or its
-//   serveStdio entry).
-// Each serves one tool, `echo`, whose `text` argument (validated: a string) comes back as text content.
+//   serveStdio entry);
+// - bare: a bare node:http JSON-RPC echo (parse the body, answer its id and text): the platform's limit.
+// Each serves one tool, `echo`, whose `text` argument (validated: a string) comes back as text content;
+// ours also `flood` (`count` notifications/message of `bytes` each, for the paused-consumer row).
 // Over HTTP it prints `listening <url>` on stdout.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
@@ -23,15 +25,20 @@ async function listen(handler: http.RequestListener): Promise<void> {
 if (kind === "ours") {
   const { createServerRouter } = await import("../generated/router.js");
   const tools = [{ name: "echo", inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] } }];
-  const call = ({ arguments: args }: { arguments?: Record<string, unknown> }) => {
+  const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: { signal: AbortSignal; notify(method: string, params: Record<string, unknown>): Promise<void> }) => {
+    if (name === "flood") {
+      const data = "x".repeat(Number(args?.bytes));
+      for (let i = 0; i < Number(args?.count) && !context.signal.aborted; i++) await context.notify("notifications/message", { level: "info", data });
+      return echo("flooded");
+    }
     if (typeof args?.text !== "string") throw Object.assign(new Error("text must be a string"), { code: -32602 });
     return echo(args.text);
   };
   const router = createServerRouter({
     serverInfo: { name: "bench-ours", version: "1.0.0" },
     versions: {
-      "2025-11-25": { capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools }), "tools/call": call } },
-      "2026-07-28": { capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools, ttlMs: 0, cacheScope: "public" }), "tools/call": call } },
+      "2025-11-25": { capabilities: { tools: {}, logging: {} }, handlers: { "tools/list": () => ({ tools }), "tools/call": call } },
+      "2026-07-28": { capabilities: { tools: {}, logging: {} }, handlers: { "tools/list": () => ({ tools, ttlMs: 0, cacheScope: "public" }), "tools/call": call as never } },
     },
   });
   if (transport === "stdio") (await import("../generated/runtime/transport-stdio.js")).serveStdio(router);
@@ -75,6 +82,15 @@ if (kind === "ours") {
     const handler = createMcpHandler(() => make());
     await listen(getRequestListener((request) => handler.fetch(request), { overrideGlobalObjects: false }));
   }
+} else if (kind === "bare") {
+  await listen((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; params: { arguments: { text: string } } };
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: echo(message.params.arguments.text) }));
+    });
+  });
 } else {
-  throw new Error(`usage: transport-server.ts ours|sdk1|sdk2 http|stdio`);
+  throw new Error(`usage: transport-server.ts ours|sdk1|sdk2|bare http|stdio`);
 }

@@ -21,7 +21,8 @@ const args = (kind: string, transport: string) => ["--import", "tsx", server, ki
 type Era = "legacy" | "modern";
 type Connected = { call(text: string): Promise<unknown>; close(): Promise<void> };
 
-function startHttp(kind: string): Promise<{ url: string; child: ChildProcess }> {
+/** One of bench/transport-server.ts's servers over HTTP in its own process. */
+export function startHttp(kind: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, args(kind, "http"), { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";

@@ -81,6 +81,19 @@ export interface RouterOptions<Versions> {
   discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
   /** The error hook of every served version's dispatcher whose own `dispatcher.onError` is not set. Default: one line on stderr. */
   onError?: OnError;
+  /**
+   * Carries `publish` to the other processes serving the same clients (several instances behind a load
+   * balancer), e.g. `createRedisFanout` of `runtime/redis`. Default: none, `publish` reaches this process only.
+   */
+  fanout?: Fanout;
+}
+
+/** How `publish` reaches other processes: each publishes what its router publishes and delivers what the others do. */
+export interface Fanout {
+  /** Hand a notification to the other processes; rejects when it cannot (the local delivery is done already). */
+  publish(method: string, params: Record<string, unknown> | undefined): Promise<void>;
+  /** Receive the other processes' notifications (never this process's own) until the returned function is called. */
+  subscribe(receive: (method: string, params: Record<string, unknown> | undefined) => void): () => void;
 }
 
 /** One legacy connection (a session): its version, chosen at `initialize`, and its dispatcher. */
@@ -121,8 +134,10 @@ export interface ServerRouter<L extends string = string, M extends string = stri
   handle(message: unknown, exchange?: ModernExchange): Promise<JsonRpcResponse | undefined>;
   /**
    * Tell clients about a change: `notifications/{tools,prompts,resources}/list_changed` go to every
-   * legacy connection and to the modern subscriptions that asked for them;
-   * `notifications/resources/updated` to those subscribed to its `uri`.
+   * legacy connection whose version's capabilities declare that `listChanged` and to the modern
+   * subscriptions that asked for them; `notifications/resources/updated` to those subscribed to its `uri`.
+   * The cost is that of the connections it reaches, whatever the number of others. With `fanout`, the
+   * other processes' clients get it too; the promise rejects when the fanout cannot carry it.
    */
   publish(method: ListChangedMethod | "notifications/resources/updated", params?: Record<string, unknown>): Promise<void>;
   /** End every modern subscription gracefully (their `subscriptions/listen` results are sent) and close legacy connections. */
@@ -247,7 +262,22 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
   const serverInfo = options.serverInfo;
   const discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: "public" };
   const listeners = new Set<Listener>();
-  const connections = new Set<{ deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>; close: () => void; readonly inFlight: number }>();
+  type Member = { deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>; close: () => void; readonly inFlight: number };
+  const connections = new Set<Member>();
+  /** Legacy connections by the notification they take: a list_changed method → those whose capabilities declare it; a resource uri → its subscribers. */
+  const listChanged = new Map<string, Set<Member>>();
+  const subscribers = new Map<unknown, Set<Member>>();
+  const join = <K>(index: Map<K, Set<Member>>, key: K, member: Member) => {
+    let set = index.get(key);
+    if (set === undefined) index.set(key, (set = new Set()));
+    set.add(member);
+  };
+  const leave = <K>(index: Map<K, Set<Member>>, key: K, member: Member) => {
+    const set = index.get(key);
+    if (set === undefined) return;
+    set.delete(member);
+    if (set.size === 0) index.delete(key);
+  };
 
   function handlersFor(entry: ServedEntry, connection: ConnectionInfo<L>): object {
     return typeof entry.handlers === "function" ? entry.handlers(connection) : entry.handlers;
@@ -371,17 +401,9 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       },
     };
     const peer = levelFiltered(channel, () => logLevel);
-    const member = {
+    // Reached only through the indexes (listChanged, subscribers), which hold initialized connections.
+    const member: Member = {
       deliver: async (method: string, params: Record<string, unknown> | undefined): Promise<void> => {
-        if (protocolVersion === undefined) return;
-        const capabilities = served.get(protocolVersion)!.capabilities as Record<string, unknown>;
-        if (method === "notifications/resources/updated") {
-          if (!subscribed.has(params?.uri)) return;
-        } else {
-          const area = method.split("/")[1];
-          const c = capabilities[area];
-          if (!isPlainObject(c) || c.listChanged !== true) return;
-        }
         await send(notificationMessage(method, params), undefined);
       },
       close: () => close(),
@@ -397,6 +419,8 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       if (closed) return;
       closed = true;
       connections.delete(member);
+      for (const method of Object.keys(filterKeys)) leave(listChanged, method, member);
+      for (const uri of subscribed) leave(subscribers, uri, member);
       channel.close(new JsonRpcError(ErrorCode.InternalError, "Connection closed"));
     }
 
@@ -445,6 +469,11 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
               protocolVersion = chosen.version;
               initializeParams = paramsOf(message);
               dispatcher = chosen.dispatcher;
+              const capabilities = served.get(chosen.version)!.capabilities as Record<string, unknown>;
+              for (const method of Object.keys(filterKeys)) {
+                const c = capabilities[method.split("/")[1]];
+                if (!closed && isPlainObject(c) && c.listChanged === true) join(listChanged, method, member);
+              }
             } else if (dispatcher !== chosen.dispatcher) {
               live.delete(chosen.dispatcher);
             }
@@ -464,8 +493,14 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         if (response !== undefined && "result" in response) {
           const params = paramsOf(message);
           if (method === "logging/setLevel" && typeof params?.level === "string") logLevel = params.level;
-          if (method === "resources/subscribe") subscribed.add(params?.uri);
-          if (method === "resources/unsubscribe") subscribed.delete(params?.uri);
+          if (method === "resources/subscribe" && !closed) {
+            subscribed.add(params?.uri);
+            join(subscribers, params?.uri, member);
+          }
+          if (method === "resources/unsubscribe") {
+            subscribed.delete(params?.uri);
+            leave(subscribers, params?.uri, member);
+          }
         }
         return response;
       } catch {
@@ -489,7 +524,8 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     };
   }
 
-  async function publish(method: string, params?: Record<string, unknown>): Promise<void> {
+  /** Deliver a notification to this process's clients that take it. */
+  async function deliverHere(method: string, params: Record<string, unknown> | undefined): Promise<void> {
     const deliveries: Promise<void>[] = [];
     const attempt = (deliver: () => Promise<void>): void => {
       try {
@@ -499,11 +535,24 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       }
     };
     for (const listener of listeners) if (wants(listener.filter, method, params)) attempt(() => listener.deliver(method, params));
-    for (const connection of connections) attempt(() => connection.deliver(method, params));
+    const reached = method === "notifications/resources/updated" ? subscribers.get(params?.uri) : listChanged.get(method);
+    for (const connection of reached ?? []) attempt(() => connection.deliver(method, params));
     await Promise.allSettled(deliveries);
   }
 
+  const fanout = options.fanout;
+  const unsubscribe = fanout?.subscribe((method, params) => void deliverHere(method, params));
+
+  async function publish(method: string, params?: Record<string, unknown>): Promise<void> {
+    const remote = fanout?.publish(method, params);
+    // Handled here so a rejection is never unhandled while the local delivery runs.
+    remote?.catch(() => undefined);
+    await deliverHere(method, params);
+    await remote;
+  }
+
   function close(): void {
+    unsubscribe?.();
     for (const listener of [...listeners]) listener.end();
     for (const connection of [...connections]) connection.close();
   }

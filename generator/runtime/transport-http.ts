@@ -1,22 +1,32 @@
-// The streamable HTTP transport, both eras on one endpoint:
-// - legacy sessions (a POST of `initialize` starts one; later requests carry `Mcp-Session-Id`) are served by
-//   the official SDK's StreamableHTTPServerTransport (@modelcontextprotocol/sdk 1.x, an optional peer
-//   dependency, imported on the first legacy session only): SSE streams, GET streams, DELETE, resumption;
-// - modern (2026-07-28) requests are stateless POSTs answered here on plain node:http: the SDK transports
-//   answer every JSON-RPC error with HTTP 200, while 2026-07-28 maps codes to 400/404, and the 1.x
-//   transport refuses the 2026-07-28 protocol header.
-// Before either, every POST passes the same checks: `Content-Type` application/json (else 415), `Accept`
-// listing application/json and text/event-stream (else 406), a body within `maxBodyBytes` (else 413),
-// JSON (else 400 with -32700), one JSON-RPC envelope (else 400 with -32600, id null). A client that closes
-// its connection before its answer aborts the `signal` of the requests it posted.
+// The streamable HTTP transport, both eras on one endpoint, on plain node:http (no dependency):
+// - legacy sessions (2024-11-05 … 2025-11-25): a POST of `initialize` opens one (`Mcp-Session-Id`);
+//   later POSTs carry the session id and are answered as JSON, or as an SSE stream once the server sends
+//   something about their requests first; a GET opens the session's stream for the server's own messages;
+//   DELETE ends it. At most `maxSessions` are open: a new one evicts the least recently used idle session,
+//   else it is refused with 503 and `Retry-After`.
+// - modern (2026-07-28) requests are stateless POSTs: errors map to 400/404 by code, the request's
+//   `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (and `Mcp-Param-*`) headers must match the body.
+// Before either, every POST passes the same checks: `Content-Type` application/json (else 415), no
+// `Content-Encoding` but identity (else 415), `Accept` listing application/json and text/event-stream
+// (else 406), a body within `maxBodyBytes` (else 413), JSON (else 400 with -32700), one JSON-RPC envelope
+// (else 400 with -32600, id null). A request target that is not a URL is 400. Request ids beyond 2^53
+// come back as the client wrote them.
+// Backpressure: every stream writes through a bounded writer (transport-jsonrpc.ts) that honours `drain`;
+// a consumer holding more than `maxBufferedBytes` unread is disconnected: its requests' `signal` aborts
+// (a `subscriptions/listen` among them ends), a legacy session closes, `onError` hears of it once.
+// Host/Origin: by default only the names of the address a request arrived on are accepted (for a
+// loopback address: 127.0.0.1, localhost, [::1] with its port), against DNS rebinding.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { metaOfParams, ownMember, paramsOf } from "./jsonrpc.js";
 import {
+  boundedWriter,
+  type BoundedWriter,
   classify,
   errorMessage,
+  type ExactIds,
+  exactIds,
   INTERNAL_ERROR,
   INVALID_REQUEST,
   invalidEnvelope,
@@ -35,14 +45,23 @@ export interface HttpTransportOptions {
   /** Largest request body, in bytes (default 4 MiB); a larger one is refused with 413. */
   maxBodyBytes?: number;
   /**
-   * `Host` header values accepted (e.g. "127.0.0.1:3000"), against DNS rebinding; others get 403.
-   * Default: any (`serveHttp` on a loopback address defaults to that address's loopback names).
+   * `Host` header values accepted (e.g. "api.example.com" or "127.0.0.1:3000"), against DNS rebinding;
+   * others get 403. Default: the names of the address each request arrived on (for a loopback address
+   * `127.0.0.1:<port>`, `localhost:<port>`, `[::1]:<port>`; else `<address>:<port>`).
+   * `"any"` turns the check off: only for a server behind a proxy that checks `Host` itself.
    */
-  allowedHosts?: readonly string[];
-  /** `Origin` values accepted when a request sends one. Default: `http://<host>` for each allowed host, or any. */
-  allowedOrigins?: readonly string[];
+  allowedHosts?: readonly string[] | "any";
+  /**
+   * `Origin` values accepted when a request sends one. Default: `http://` and `https://` with each
+   * allowed host (with `allowedHosts: "any"`, an Origin naming the request's own `Host`). `"any"`: no check.
+   */
+  allowedOrigins?: readonly string[] | "any";
   /** A legacy session with no open request for this long is closed (default 30 minutes). */
   sessionIdleMs?: number;
+  /** Most legacy sessions open at once (default 1,000); see the file's header. */
+  maxSessions?: number;
+  /** Most bytes a client may leave unread on one stream before it is disconnected (default 4 MiB). */
+  maxBufferedBytes?: number;
   /**
    * For `tools/call` (2026-07-28): the tool's `x-mcp-header` parameters, argument name → header name; each
    * argument given must be repeated in its `Mcp-Param-<Name>` header (plain or `=?base64?…?=`), else -32020.
@@ -57,11 +76,17 @@ export interface HttpHandler {
   (req: http.IncomingMessage, res: http.ServerResponse): Promise<void>;
   /** Open legacy sessions. */
   readonly sessions: number;
+  /** The most legacy sessions open at once (`maxSessions`). */
+  readonly maxSessions: number;
   close(): Promise<void>;
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const DEFAULT_IDLE = 30 * 60 * 1000;
+export const DEFAULT_MAX_SESSIONS = 1000;
+export const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
+/** Seconds a client refused for want of a session slot is told to wait (`Retry-After`). */
+export const SESSION_RETRY_AFTER_SECONDS = 5;
 
 /** HTTP status of a 2026-07-28 error response, by JSON-RPC code (others: 200). */
 const MODERN_STATUS: Readonly<Record<number, number>> = {
@@ -74,41 +99,25 @@ const MODERN_STATUS: Readonly<Record<number, number>> = {
   [-32022]: 400, // UnsupportedProtocolVersionError
 };
 const HEADER_MISMATCH = -32020;
-
-interface Session {
-  transport: StreamableHTTPServerTransport;
-  connection: ReturnType<RoutedServer["connect"]>;
-  /** Signals of requests posted but not yet handed to the router, by id. */
-  signals: Map<TransportRequestId, AbortSignal>;
-  open: number;
-  lastSeen: number;
-}
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" } as const;
 
 class Refusal {
   constructor(
     readonly status: number,
     readonly code: number,
     readonly message: string,
+    readonly headers: http.OutgoingHttpHeaders = {},
   ) {}
 }
 
-type SdkModule = typeof import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-let sdk: Promise<SdkModule> | undefined;
-function loadSdk(): Promise<SdkModule> {
-  sdk ??= import("@modelcontextprotocol/sdk/server/streamableHttp.js").catch((error: unknown) => {
-    sdk = undefined;
-    throw new Error(`legacy MCP sessions over HTTP need @modelcontextprotocol/sdk 1.x installed: ${error instanceof Error ? error.message : String(error)}`);
-  });
-  return sdk;
-}
-
-function reply(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+function reply(res: http.ServerResponse, status: number, body: string, headers: http.OutgoingHttpHeaders = {}): void {
   if (res.headersSent) return void res.end();
-  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
 }
 
-function refuse(res: http.ServerResponse, refusal: Refusal, id: TransportRequestId | null = null): void {
-  reply(res, refusal.status, errorMessage(id, refusal.code, refusal.message), refusal.status === 413 ? { connection: "close" } : {});
+function refuse(res: http.ServerResponse, refusal: Refusal, id: TransportRequestId | null = null, exact?: ExactIds): void {
+  const headers = refusal.status === 413 ? { connection: "close", ...refusal.headers } : refusal.headers;
+  reply(res, refusal.status, serialize(errorMessage(id, refusal.code, refusal.message), logTransportError, exact)!, headers);
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -120,19 +129,51 @@ function acceptsBoth(value: string | undefined): boolean {
   return ranges.includes("application/json") && ranges.includes("text/event-stream");
 }
 
+function acceptsEventStream(value: string | undefined): boolean {
+  return (value ?? "").split(",").some((r) => r.split(";")[0].trim().toLowerCase() === "text/event-stream");
+}
+
+/** Content codings this transport decodes: none (RFC 9110 section 8.4: anything else is 415). */
+function unsupportedCoding(value: string | undefined): boolean {
+  if (value === undefined) return false;
+  return value.split(",").some((c) => c.trim() !== "" && c.trim().toLowerCase() !== "identity");
+}
+
 /** The body as text; a Refusal when it is over `limit` bytes. */
-async function readBody(req: http.IncomingMessage, limit: number): Promise<string | Refusal> {
+function readBody(req: http.IncomingMessage, limit: number): Promise<string | Refusal> {
   const tooLarge = () => new Refusal(413, INVALID_REQUEST, `Payload Too Large: the body exceeds ${limit} bytes`);
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return tooLarge();
-    chunks.push(chunk as Buffer);
+  if (Number.isFinite(declared) && declared > limit) return Promise.resolve(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off("data", onData);
+      req.resume(); // drain the rest unread
+      resolve(tooLarge());
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0].toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    req.once("error", reject);
+    req.once("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+/** The path of a request target: origin-form read directly, any other form through URL; undefined when it is not a URL. */
+function pathOf(target: string | undefined): string | undefined {
+  if (target === undefined) return "/";
+  if (target.startsWith("/") && !target.startsWith("//")) {
+    const end = target.search(/[?#]/);
+    const path = end < 0 ? target : target.slice(0, end);
+    if (!/[^\x21-\x7e]|%(?![0-9A-Fa-f]{2})/.test(path) && !path.includes("/.")) return path;
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return new URL(target, "http://x").pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A `=?base64?…?=` header value decoded (strict alphabet and padding), a plain value as it is; undefined when malformed. */
@@ -187,41 +228,158 @@ export function toolParameterHeaders(tool: { inputSchema?: unknown }): Record<st
   return out;
 }
 
-/** An AbortSignal that aborts when `res` closes before its answer was fully written. */
-function abortOnDisconnect(res: http.ServerResponse): AbortSignal {
-  const gone = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) gone.abort(new Error("the client closed the connection"));
-  });
-  return gone.signal;
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** The `Host` values a request arriving on `address:port` may carry by default. */
+function hostsOf(address: string | undefined, port: number | undefined): string[] {
+  if (address === undefined || port === undefined) return [];
+  const plain = address.startsWith("::ffff:") ? address.slice(7) : address;
+  if (LOOPBACK.has(plain) || plain.startsWith("127.")) return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  const shown = plain.includes(":") ? `[${plain}]` : plain;
+  return port === 80 ? [`${shown}:${port}`, shown] : [`${shown}:${port}`];
 }
+
+/**
+ * One HTTP response carrying the answers to the requests of one POST (or, for a GET, the session's own
+ * messages): a JSON body when nothing but the answers is sent, else an SSE stream; written through a
+ * bounded writer. `signal` aborts when the client goes away before the end, or on `cancel`.
+ */
+class Exchange {
+  readonly signal: AbortSignal;
+  private readonly gone = new AbortController();
+  private writer: BoundedWriter | undefined;
+  private overflowed = false;
+
+  constructor(
+    readonly res: http.ServerResponse,
+    private readonly exact: ExactIds,
+    private readonly maxBuffered: number,
+    private readonly onError: TransportErrorHook,
+    private readonly onOverflow: () => void,
+    private readonly headers: http.OutgoingHttpHeaders = {},
+  ) {
+    this.signal = this.gone.signal;
+    res.once("close", () => {
+      if (!res.writableFinished) this.gone.abort(new Error("the client closed the connection"));
+    });
+  }
+
+  get open(): boolean {
+    return !this.res.writableEnded && !this.res.destroyed && !this.signal.aborted;
+  }
+
+  get streaming(): boolean {
+    return this.writer !== undefined;
+  }
+
+  /** Start the SSE stream (if not yet). */
+  stream(): void {
+    if (this.writer !== undefined || !this.open) return;
+    this.res.writeHead(200, { ...SSE_HEADERS, ...this.headers });
+    this.res.flushHeaders();
+    this.writer = boundedWriter(this.res, this.maxBuffered, () => this.overflow());
+  }
+
+  /** Send one message as an SSE event. */
+  push(message: OutgoingMessage): void {
+    if (!this.open) return;
+    const text = serialize(message, this.onError, this.exact);
+    if (text === undefined) return;
+    this.stream();
+    this.writer?.write(`event: message\ndata: ${text}\n\n`);
+  }
+
+  /** The answer: on the stream if one is open (then it ends), else a JSON body with `status`. */
+  finish(answer: OutgoingMessage | OutgoingMessage[] | undefined, status = 200): void {
+    if (!this.open) return;
+    if (this.writer !== undefined) {
+      for (const m of answer === undefined ? [] : Array.isArray(answer) ? answer : [answer]) this.push(m);
+      this.writer.end();
+      return;
+    }
+    if (answer === undefined || (Array.isArray(answer) && answer.length === 0)) return void this.res.writeHead(202, this.headers).end();
+    const text = Array.isArray(answer) ? `[${answer.map((m) => this.text(m)).join(",")}]` : this.text(answer);
+    this.res.writeHead(status, { "content-type": "application/json", ...this.headers }).end(text);
+  }
+
+  private text(response: OutgoingMessage): string {
+    const id = (response as { id?: unknown }).id;
+    const fallback = errorMessage(typeof id === "string" || typeof id === "number" ? id : null, INTERNAL_ERROR, "Internal error");
+    return serialize(response, this.onError, this.exact) ?? serialize(fallback, this.onError, this.exact)!;
+  }
+
+  /** End it from the server's side: the requests' signal aborts, the connection closes. */
+  cancel(reason: string): void {
+    this.gone.abort(new Error(reason));
+    if (!this.res.writableEnded) this.res.destroy();
+  }
+
+  private overflow(): void {
+    if (this.overflowed) return;
+    this.overflowed = true;
+    this.onError(new Error(`disconnected a client that left more than ${this.maxBuffered} bytes unread (maxBufferedBytes)`));
+    this.cancel("the client read too slowly (maxBufferedBytes)");
+    this.onOverflow();
+  }
+}
+
+/** One legacy session: its router connection, the exchanges open on it, the GET stream. */
+interface Session {
+  readonly id: string;
+  readonly connection: ReturnType<RoutedServer["connect"]>;
+  /** The exchange each request in flight answers on, by id. */
+  readonly routes: Map<TransportRequestId, Exchange>;
+  /** Open POST exchanges. */
+  readonly exchanges: Set<Exchange>;
+  standalone: Exchange | undefined;
+  lastSeen: number;
+  closed: boolean;
+}
+
+const idle = (s: Session) => s.exchanges.size === 0 && s.standalone === undefined;
 
 /** A node:http request listener serving `router` at `options.path`. */
 export function createHttpHandler(router: RoutedServer, options: HttpTransportOptions = {}): HttpHandler {
   const endpoint = options.path ?? "/mcp";
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const idleMs = options.sessionIdleMs ?? DEFAULT_IDLE;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED;
   const onError = options.onError ?? logTransportError;
   const hosts = options.allowedHosts;
-  const origins = options.allowedOrigins ?? hosts?.map((h) => `http://${h}`);
+  const origins = options.allowedOrigins ?? (hosts === undefined || hosts === "any" ? undefined : hosts.flatMap((h) => [`http://${h}`, `https://${h}`]));
+  /** Least recently used first: a session moves to the end when it is used. */
   const sessions = new Map<string, Session>();
   let closing = false;
 
   const sweep = setInterval(() => {
     const now = Date.now();
-    for (const session of sessions.values()) if (session.open === 0 && now - session.lastSeen > idleMs) void session.transport.close();
+    for (const session of [...sessions.values()]) if (idle(session) && now - session.lastSeen > idleMs) closeSession(session);
   }, Math.max(10, Math.min(idleMs / 2, 60_000)));
   sweep.unref();
 
+  /** Default Host values by the local address and port a request arrived on. */
+  const derived = new Map<string, string[]>();
   function allowed(req: http.IncomingMessage): boolean {
-    if (hosts !== undefined && (req.headers.host === undefined || !hosts.includes(req.headers.host))) return false;
+    const host = req.headers.host;
+    let accepted = hosts;
+    if (accepted === undefined) {
+      const local = `${req.socket.localAddress} ${req.socket.localPort}`;
+      accepted = derived.get(local);
+      if (accepted === undefined) derived.set(local, (accepted = hostsOf(req.socket.localAddress, req.socket.localPort)));
+    }
+    if (accepted !== "any" && (host === undefined || !accepted.includes(host))) return false;
     const origin = req.headers.origin;
-    return origin === undefined || origins === undefined || origins.includes(origin);
+    if (origin === undefined || origins === "any") return true;
+    if (origins !== undefined) return origins.includes(origin);
+    if (accepted === "any") return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+    return accepted.some((h) => origin === `http://${h}` || origin === `https://${h}`);
   }
 
-  /** The checked body of a POST: one message (or, in a legacy session, a batch), else a Refusal. */
-  async function postBody(req: http.IncomingMessage, batchAllowed: boolean): Promise<unknown> {
+  /** The checked body of a POST: one message (or, in a legacy session, a batch) and its exact ids, else a Refusal. */
+  async function postBody(req: http.IncomingMessage, batchAllowed: boolean): Promise<{ body: unknown; exact: ExactIds } | Refusal> {
     if (!isJsonContentType(req.headers["content-type"])) return new Refusal(415, INVALID_REQUEST, "Unsupported Media Type: Content-Type must be application/json");
+    if (unsupportedCoding(req.headers["content-encoding"])) return new Refusal(415, INVALID_REQUEST, `Unsupported Media Type: Content-Encoding ${req.headers["content-encoding"]} is not supported`, { "accept-encoding": "identity" });
     if (!acceptsBoth(req.headers.accept)) return new Refusal(406, INVALID_REQUEST, "Not Acceptable: Accept must list application/json and text/event-stream");
     const text = await readBody(req, maxBody);
     if (text instanceof Refusal) return text;
@@ -237,143 +395,168 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       const invalid = invalidEnvelope(m);
       if (invalid !== undefined) return new Refusal(400, INVALID_REQUEST, invalid.error.message);
     }
-    return body;
+    return { body, exact: exactIds(text, body) };
   }
 
-  async function startSession(req: http.IncomingMessage, res: http.ServerResponse, body: Record<string, unknown>): Promise<void> {
-    const { StreamableHTTPServerTransport } = await loadSdk();
-    const session: Session = {
-      transport: new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, session) }),
-      connection: router.connect((message, relatedRequestId) => sendInSession(session, message, relatedRequestId)),
-      signals: new Map(),
-      open: 0,
-      lastSeen: Date.now(),
-    };
-    session.transport.onmessage = (message) => {
-      const id = classify(message) === "request" ? (message as { id: TransportRequestId }).id : undefined;
-      const signal = id === undefined ? undefined : session.signals.get(id);
-      if (id !== undefined) session.signals.delete(id);
-      const initialize = id !== undefined && (message as { method?: unknown }).method === "initialize";
-      void session.connection
-        .handle(message, { signal })
-        .then(async (response) => {
-          if (response !== undefined && id !== undefined && signal?.aborted !== true) await sendInSession(session, response, undefined);
-          // An initialize the router refused leaves no session behind (the SDK issued its id already).
-          if (initialize && session.connection.protocolVersion === undefined) forget(session);
-        })
-        .catch((error: unknown) => onError(error));
-    };
-    session.transport.onclose = () => forget(session);
-    session.transport.onerror = () => undefined; // the SDK reports refused requests here; they are answered on the wire already
-    await session.transport.start();
-    await inSession(session, req, res, body);
-    // An initialize the SDK refused (no session id issued) leaves nothing behind either.
-    if (session.transport.sessionId === undefined) session.connection.close();
-  }
-
-  /** The session is over: its connection closes and its id is no longer known. */
-  function forget(session: Session): void {
-    session.connection.close();
-    const id = session.transport.sessionId;
-    if (id !== undefined && sessions.get(id) === session) sessions.delete(id);
-  }
-
-  async function sendInSession(session: Session, message: OutgoingMessage, relatedRequestId: TransportRequestId | undefined): Promise<void> {
-    const text = serialize(message, onError);
-    if (text === undefined) return;
-    try {
-      await session.transport.send(JSON.parse(text), relatedRequestId === undefined ? undefined : { relatedRequestId });
-    } catch (error) {
-      // The stream it belonged to is gone (the client disconnected): nothing to deliver to.
-      onError(error);
-    }
-  }
-
-  /** Hand one HTTP request to a session's SDK transport, with a disconnect signal for each request posted. */
-  async function inSession(session: Session, req: http.IncomingMessage, res: http.ServerResponse, body?: unknown): Promise<void> {
-    session.open++;
+  function touch(session: Session): void {
     session.lastSeen = Date.now();
-    const ids: TransportRequestId[] = [];
-    if (body !== undefined) {
-      const signal = abortOnDisconnect(res);
-      for (const m of Array.isArray(body) ? body : [body]) {
-        if (classify(m) !== "request") continue;
-        const id = (m as { id: TransportRequestId }).id;
-        ids.push(id);
-        session.signals.set(id, signal);
-      }
+    if (sessions.get(session.id) !== session) return;
+    sessions.delete(session.id);
+    sessions.set(session.id, session);
+  }
+
+  /** The session is over: its requests abort, its streams close, its connection closes, its id is forgotten. */
+  function closeSession(session: Session): void {
+    if (session.closed) return;
+    session.closed = true;
+    if (sessions.get(session.id) === session) sessions.delete(session.id);
+    for (const exchange of [...session.exchanges]) exchange.cancel("the session closed");
+    session.standalone?.finish(undefined);
+    session.connection.close();
+  }
+
+  /** Room for one more session: the least recently used idle one is closed when full; false when none is idle. */
+  function makeRoom(): boolean {
+    if (sessions.size < maxSessions) return true;
+    for (const session of sessions.values()) {
+      if (!idle(session)) continue;
+      closeSession(session);
+      return true;
     }
-    res.once("close", () => {
-      session.open--;
-      session.lastSeen = Date.now();
-    });
+    return false;
+  }
+
+  function sendInSession(session: Session, message: OutgoingMessage, relatedRequestId: TransportRequestId | undefined): void {
+    const exchange = relatedRequestId === undefined ? undefined : session.routes.get(relatedRequestId);
+    // A message about a request goes on that request's stream; the server's own on the GET stream, if open.
+    if (exchange !== undefined && exchange.open) return exchange.push(message);
+    session.standalone?.push(message);
+  }
+
+  async function startSession(res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds): Promise<void> {
+    if (!makeRoom()) {
+      return void refuse(res, new Refusal(503, -32000, `Service Unavailable: ${maxSessions} sessions are open (maxSessions)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) }), message.id as TransportRequestId, exact);
+    }
+    const id = randomUUID();
+    const session: Session = {
+      id,
+      connection: router.connect((m, related) => sendInSession(session, m, related)),
+      routes: new Map(),
+      exchanges: new Set(),
+      standalone: undefined,
+      lastSeen: Date.now(),
+      closed: false,
+    };
+    sessions.set(id, session);
+    await inSession(session, res, message, exact, { "mcp-session-id": id });
+    // An initialize the router refused leaves no session behind.
+    if (session.connection.protocolVersion === undefined) closeSession(session);
+  }
+
+  /** Answer one POST of a session: its requests on one exchange, its notifications and responses handed over. */
+  async function inSession(session: Session, res: http.ServerResponse, body: unknown, exact: ExactIds, headers: http.OutgoingHttpHeaders = {}): Promise<void> {
+    touch(session);
+    const batch = Array.isArray(body);
+    const messages: unknown[] = batch ? body : [body];
+    const exchange = new Exchange(res, exact, maxBuffered, onError, () => closeSession(session), headers);
+    session.exchanges.add(exchange);
+    const requests: TransportRequestId[] = [];
+    for (const m of messages) if (classify(m) === "request") requests.push((m as { id: TransportRequestId }).id);
+    for (const id of requests) session.routes.set(id, exchange);
+    // A batch of requests is answered on a stream; a single request as JSON unless something comes first.
+    if (batch && requests.length > 0) exchange.stream();
     try {
-      await session.transport.handleRequest(req, res, body);
+      const answers = await Promise.all(
+        messages.map(async (m) => {
+          const response = await session.connection.handle(m, { signal: exchange.signal });
+          if (response !== undefined && exchange.streaming && !exchange.signal.aborted) exchange.push(response);
+          return response;
+        }),
+      );
+      const responses = answers.filter((r): r is OutgoingMessage => r !== undefined);
+      if (!exchange.streaming) exchange.finish(batch ? responses : responses[0]);
+      else exchange.finish(undefined);
     } finally {
-      // Requests the SDK refused never reached onmessage.
-      for (const id of ids) session.signals.delete(id);
+      for (const id of requests) if (session.routes.get(id) === exchange) session.routes.delete(id);
+      session.exchanges.delete(exchange);
+      touch(session);
     }
   }
 
-  async function modern(req: http.IncomingMessage, res: http.ServerResponse, message: Record<string, unknown>): Promise<void> {
-    const id = classify(message) === "request" ? (message.id as TransportRequestId) : null;
+  /** The session's own stream (GET): the server's requests and notifications that belong to no request. */
+  function openStandalone(session: Session, req: http.IncomingMessage, res: http.ServerResponse): void {
+    if (!acceptsEventStream(req.headers.accept)) return refuse(res, new Refusal(406, INVALID_REQUEST, "Not Acceptable: Accept must list text/event-stream"));
+    if (session.standalone !== undefined && session.standalone.open) return refuse(res, new Refusal(409, -32000, "Conflict: this session's stream is open already"));
+    touch(session);
+    const exchange = new Exchange(res, new Map(), maxBuffered, onError, () => closeSession(session), { "mcp-session-id": session.id });
+    session.standalone = exchange;
+    exchange.stream();
+    res.once("close", () => {
+      if (session.standalone === exchange) session.standalone = undefined;
+      touch(session);
+    });
+  }
+
+  /** A legacy request's `MCP-Protocol-Version`, when given, must name a served legacy version (else 400). */
+  function unsupportedVersion(req: http.IncomingMessage): Refusal | undefined {
+    const header = req.headers["mcp-protocol-version"];
+    if (typeof header !== "string" || router.legacyVersions === undefined || router.legacyVersions.includes(header)) return undefined;
+    return new Refusal(400, INVALID_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${header} (served: ${router.legacyVersions.join(", ")})`);
+  }
+
+  async function session(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string): Promise<void> {
+    const found = sessions.get(sessionId);
+    if (found === undefined) return refuse(res, new Refusal(404, -32001, "Session not found"));
+    if (req.method === "DELETE") {
+      closeSession(found);
+      return void res.writeHead(200).end();
+    }
+    if (req.method === "GET") {
+      const wrong = unsupportedVersion(req);
+      if (wrong !== undefined) return refuse(res, wrong);
+      return openStandalone(found, req, res);
+    }
+    if (req.method !== "POST") return void res.writeHead(405, { allow: "GET, POST, DELETE" }).end();
+    const checked = await postBody(req, true);
+    if (checked instanceof Refusal) return refuse(res, checked);
+    const wrong = unsupportedVersion(req);
+    if (wrong !== undefined) return refuse(res, wrong, Array.isArray(checked.body) ? null : idOf(checked.body), checked.exact);
+    if (found.closed) return refuse(res, new Refusal(404, -32001, "Session not found"));
+    return inSession(found, res, checked.body, checked.exact);
+  }
+
+  const idOf = (m: unknown): TransportRequestId | null => (classify(m) === "request" ? (m as { id: TransportRequestId }).id : null);
+
+  async function modern(req: http.IncomingMessage, res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds): Promise<void> {
+    const id = idOf(message);
     const mismatch = headerMismatch(req, message, options);
-    if (mismatch !== undefined) return refuse(res, new Refusal(400, HEADER_MISMATCH, mismatch), id);
+    if (mismatch !== undefined) return refuse(res, new Refusal(400, HEADER_MISMATCH, mismatch), id, exact);
     // One JSON body, unless the server sends something about the request first: then an SSE stream
     // carrying those messages and the response.
-    const signal = abortOnDisconnect(res);
-    let streaming = false;
-    const event = (text: string) => res.write(`event: message\ndata: ${text}\n\n`);
-    const send = (m: OutgoingMessage) => {
-      if (res.writableEnded || signal.aborted) return;
-      const text = serialize(m, onError);
-      if (text === undefined) return;
-      if (!streaming) {
-        streaming = true;
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-      }
-      event(text);
-    };
+    const exchange = new Exchange(res, exact, maxBuffered, onError, () => undefined);
     // Stateless HTTP knows no peer: each POST is its own scope, so a posted notifications/cancelled cannot
     // reach another client's request that shares its id; closing the connection cancels.
-    const response = await router.handle(message, { send, signal, scope: {} });
-    if (signal.aborted || res.writableEnded) return;
-    if (response === undefined || id === null) {
-      if (streaming) res.end();
-      else res.writeHead(202).end();
-      return;
-    }
-    const text = serialize(response, onError) ?? JSON.stringify(errorMessage(id, INTERNAL_ERROR, "Internal error"));
-    if (streaming) {
-      event(text);
-      res.end();
-      return;
-    }
+    const response = await router.handle(message, { send: (m) => exchange.push(m), signal: exchange.signal, scope: {} });
+    if (response === undefined || id === null) return exchange.finish(undefined);
     const error = (response as { error?: { code?: unknown } }).error;
-    const status = typeof error?.code === "number" ? (MODERN_STATUS[error.code] ?? 200) : 200;
-    res.writeHead(status, { "content-type": "application/json" }).end(text);
+    exchange.finish(response, typeof error?.code === "number" ? (MODERN_STATUS[error.code] ?? 200) : 200);
   }
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!allowed(req)) return refuse(res, new Refusal(403, -32000, "Forbidden: Host or Origin not allowed"));
-    if (new URL(req.url ?? "/", "http://x").pathname !== endpoint) return void res.writeHead(404).end();
+    const pathname = pathOf(req.url);
+    if (pathname === undefined) return refuse(res, new Refusal(400, INVALID_REQUEST, "Bad Request: the request target is not a URL"));
+    if (pathname !== endpoint) return void res.writeHead(404).end();
     if (closing) return refuse(res, new Refusal(503, -32000, "Service Unavailable: the server is closing"));
     const sessionId = req.headers["mcp-session-id"];
-    if (typeof sessionId === "string") {
-      const session = sessions.get(sessionId);
-      if (session === undefined) return refuse(res, new Refusal(404, -32001, "Session not found"));
-      if (req.method !== "POST") return inSession(session, req, res);
-      const body = await postBody(req, true);
-      if (body instanceof Refusal) return refuse(res, body);
-      return inSession(session, req, res, body);
-    }
+    if (typeof sessionId === "string") return session(req, res, sessionId);
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
-    const body = await postBody(req, false);
-    if (body instanceof Refusal) return refuse(res, body);
-    const message = body as Record<string, unknown>;
+    const checked = await postBody(req, false);
+    if (checked instanceof Refusal) return refuse(res, checked);
+    const message = checked.body as Record<string, unknown>;
     // A new legacy session starts with a legacy initialize request; everything else is a modern message.
-    if (message.method === "initialize" && classify(message) === "request" && router.eraOf(message) === "legacy") return startSession(req, res, message);
-    return modern(req, res, message);
+    if (message.method === "initialize" && classify(message) === "request" && router.eraOf(message) === "legacy") return startSession(res, message, checked.exact);
+    return modern(req, res, message, checked.exact);
   }
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> =>
@@ -385,11 +568,12 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   // defineProperties, not Object.assign: assign would copy the getter's value once, not the getter.
   return Object.defineProperties(handler, {
     sessions: { get: () => sessions.size, enumerable: true },
+    maxSessions: { value: maxSessions, enumerable: true },
     close: {
       value: async () => {
         closing = true;
         clearInterval(sweep);
-        await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+        for (const session of [...sessions.values()]) closeSession(session);
       },
     },
   }) as HttpHandler;
@@ -411,8 +595,6 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
-
 /** Serve `router` over streamable HTTP on its own node:http server. */
 export async function serveHttp(router: RoutedServer, options: HttpServeOptions = {}): Promise<HttpServer> {
   const host = options.host ?? "127.0.0.1";
@@ -426,8 +608,7 @@ export async function serveHttp(router: RoutedServer, options: HttpServeOptions 
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const allowedHosts = options.allowedHosts ?? (LOOPBACK.has(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : undefined);
-  handler = createHttpHandler(router, { ...options, allowedHosts });
+  handler = createHttpHandler(router, options);
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}${options.path ?? "/mcp"}`,

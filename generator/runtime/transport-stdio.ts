@@ -8,13 +8,20 @@
 // and -32600 (id null) for an invalid envelope; framing lines is all that is left, and needs no dependency.
 //
 // - Requests run concurrently; each response is written when ready. Writes keep message order per call.
-// - The input ending (or `close()`) aborts the `signal` of every request still running and closes the
-//   legacy connection (its pending server→client requests reject).
+// - Backpressure: output goes through a bounded writer that honours `drain`; while it waits, input is not
+//   read. A peer leaving more than `maxBufferedBytes` unread is disconnected (as `close()`, `onError` told once).
+// - The input ending: its last line is read even without a final newline; requests still running get
+//   `endGraceMs` (default 5 s) to finish and be answered, then their `signal` aborts. `close()` aborts at
+//   once. Either way the legacy connection closes (its pending server→client requests reject).
+// - Request ids beyond 2^53 come back as the client wrote them.
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
 import type { Readable, Writable } from "node:stream";
 import { invalidRequest, readEnvelope } from "./jsonrpc.js";
 import {
+  boundedWriter,
   errorMessage,
+  type ExactIds,
+  exactIds,
   INTERNAL_ERROR,
   INVALID_REQUEST,
   logTransportError,
@@ -32,18 +39,24 @@ export interface StdioTransportOptions {
   output?: Writable;
   /** Longest line accepted, in bytes (default 4 MiB); a longer one is skipped and answered -32600 (id null). */
   maxLineBytes?: number;
+  /** Most bytes of output the peer may leave unread before it is disconnected (default 4 MiB). */
+  maxBufferedBytes?: number;
+  /** After the input ends, how long running requests may take to finish before they are aborted (default 5,000 ms). */
+  endGraceMs?: number;
   /** Transport failures (unsendable messages, write errors). Default: one line on stderr. */
   onError?: TransportErrorHook;
 }
 
 export interface StdioServer {
-  /** Settles when the input has ended and every running request has settled. */
+  /** Settles when the input has ended and every running request has settled (or was aborted after `endGraceMs`). */
   readonly closed: Promise<void>;
-  /** Stop reading, abort running requests, close the legacy connection. */
+  /** Stop reading, abort running requests at once, close the legacy connection. */
   close(): void;
 }
 
 const DEFAULT_MAX_LINE = 4 * 1024 * 1024;
+const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
+export const DEFAULT_END_GRACE_MS = 5000;
 
 /** Serve `router` over a pair of streams, one message per line. */
 export function serveStdio(router: RoutedServer, options: StdioTransportOptions = {}): StdioServer {
@@ -51,20 +64,37 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   const output = options.output ?? process.stdout;
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE;
   const onError = options.onError ?? logTransportError;
+  const graceMs = options.endGraceMs ?? DEFAULT_END_GRACE_MS;
   const gone = new AbortController();
   const scope = {};
   const running = new Set<Promise<void>>();
   const inFlight = new Set<AbortController>();
 
-  const write = (message: OutgoingMessage): void => {
-    if (output.writableEnded || output.destroyed) return;
-    const text = serialize(message, onError);
-    if (text !== undefined) output.write(text + "\n");
+  let overflowed = false;
+  const writer = boundedWriter(
+    output,
+    options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED,
+    () => {
+      overflowed = true;
+      onError(new Error(`disconnected: the peer left more than ${options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED} bytes of output unread (maxBufferedBytes)`));
+      close();
+    },
+    () => {
+      if (!ended) input.resume();
+    },
+  );
+  const write = (message: OutgoingMessage, exact?: ExactIds): void => {
+    if (output.writableEnded || output.destroyed || overflowed) return;
+    const text = serialize(message, onError, exact);
+    if (text === undefined) return;
+    writer.write(text + "\n");
+    // Backpressure: read no more requests while the peer is not reading answers.
+    if (writer.waiting && !ended) input.pause();
   };
   const send = (message: OutgoingMessage) => write(message);
   const connection = router.connect(send);
 
-  function dispatch(message: unknown): void {
+  function dispatch(message: unknown, exact: ExactIds): void {
     // The envelope is read once here; the router and dispatcher apply the same rule to what gets through.
     const envelope = readEnvelope(message);
     if (envelope.kind === "invalid") return write(invalidRequest(envelope));
@@ -79,11 +109,11 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
       : connection.handle(message, { signal: own.signal });
     const task = answer.then(
       (response) => {
-        if (response !== undefined && kind === "request") write(response);
+        if (response !== undefined && kind === "request") write(response, exact);
       },
       (error: unknown) => {
         onError(error);
-        if (envelope.kind === "request") write(errorMessage(envelope.id, INTERNAL_ERROR, "Internal error"));
+        if (envelope.kind === "request") write(errorMessage(envelope.id, INTERNAL_ERROR, "Internal error"), exact);
       },
     );
     running.add(task);
@@ -101,7 +131,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     } catch {
       return write(errorMessage(null, PARSE_ERROR, "Parse error"));
     }
-    dispatch(message);
+    dispatch(message, exactIds(text, message));
   }
 
   // Framing: bytes up to each "\n" (a trailing "\r" is dropped by JSON.parse as whitespace).
@@ -137,30 +167,56 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
   let ended = false;
-  function end(): void {
-    if (ended) return;
+  let finished = false;
+  /** Stop reading; the legacy connection closes once running requests settle or are aborted. */
+  function stopReading(): void {
     ended = true;
     input.off("data", onData);
-    input.off("end", end);
-    input.off("close", end);
+    input.off("end", endOfInput);
+    input.off("close", endOfInput);
+  }
+  function finish(): void {
+    if (finished) return;
+    finished = true;
     gone.abort(new Error("the stdio connection closed"));
     for (const own of inFlight) own.abort(gone.signal.reason);
     connection.close();
     void Promise.allSettled([...running]).then(() => resolveClosed());
   }
+  /** The input ended: its last line (without a final newline) is read, running requests get `endGraceMs`. */
+  function endOfInput(): void {
+    if (ended) return;
+    stopReading();
+    if (!skipping && pending.length > 0) {
+      const whole = Buffer.concat(pending);
+      pending = [];
+      if (whole.length > maxLine) write(errorMessage(null, INVALID_REQUEST, `Invalid Request: a message longer than ${maxLine} bytes`));
+      else line(whole.toString("utf8"));
+    }
+    if (running.size === 0) return finish();
+    const timer = setTimeout(finish, graceMs);
+    void Promise.allSettled([...running]).then(() => {
+      clearTimeout(timer);
+      finish();
+    });
+  }
+  function close(): void {
+    if (!ended) stopReading();
+    finish();
+  }
   const onOutputError = (error: unknown) => {
     onError(error);
-    end();
+    close();
   };
   output.on("error", onOutputError);
   void closed.then(() => output.off("error", onOutputError));
   input.on("data", onData);
-  input.on("end", end);
-  input.on("close", end);
+  input.on("end", endOfInput);
+  input.on("close", endOfInput);
   input.on("error", (error: unknown) => {
     onError(error);
-    end();
+    close();
   });
 
-  return { closed, close: end };
+  return { closed, close };
 }
