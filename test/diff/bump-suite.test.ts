@@ -58,7 +58,9 @@ function trackedCopy(): string {
   const dir = path.join(tempDir("mcp-codegen-bumped-"), "project");
   const listed = spawnSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" });
   expect(listed.status, listed.stderr).toBe(0);
-  for (const file of listed.stdout.split("\0").filter((f) => f !== "" && existsSync(path.join(root, f)))) {
+  const files = listed.stdout.split("\0").filter((f) => f !== "" && existsSync(path.join(root, f)));
+  expect(files, `files tracked by git in ${root}`).toContain("package.json");
+  for (const file of files) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     copyFileSync(path.join(root, file), path.join(dir, file));
   }
