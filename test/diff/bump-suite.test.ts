@@ -18,7 +18,7 @@
 // folder of schema.json files pins none (its owner changes that under issue 17's points 1-2).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildModel, discoverVersions } from "../../generator/pipeline.js";
@@ -58,7 +58,8 @@ function trackedCopy(): string {
   const dir = path.join(tempDir("mcp-codegen-bumped-"), "project");
   const listed = spawnSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" });
   expect(listed.status, listed.stderr).toBe(0);
-  const files = listed.stdout.split("\0").filter((f) => f !== "" && existsSync(path.join(root, f)));
+  // Regular files only (a tracked file deleted on disk, or a link, is not copied).
+  const files = listed.stdout.split("\0").filter((f) => f !== "" && existsSync(path.join(root, f)) && lstatSync(path.join(root, f)).isFile());
   expect(files, `files tracked by git in ${root}`).toContain("package.json");
   for (const file of files) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
