@@ -54,8 +54,7 @@ function eraOf(dir: string, label: string): "legacy" | "modern" | null {
 }
 
 /** A copy of this project: every tracked file as it is on disk, the synced schemas, node_modules linked. */
-function trackedCopy(): string {
-  const dir = path.join(tempDir("mcp-codegen-bumped-"), "project");
+function trackedCopy(dir: string): string {
   const listed = spawnSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" });
   expect(listed.status, listed.stderr).toBe(0);
   // Regular files only (a tracked file deleted on disk, or a link, is not copied).
@@ -86,7 +85,8 @@ let project: string;
 let picked: { draft: string; next: string; from: "legacy" | "modern"; to: "legacy" | "modern" };
 let bumped: ReturnType<typeof bin>;
 // The copy, its spec folder and its cache (the node_modules link is removed, not followed).
-afterAll(() => project && rmSync(path.dirname(project), { recursive: true, force: true }));
+let work: string | undefined;
+afterAll(() => work && rmSync(work, { recursive: true, force: true }));
 
 beforeAll(async () => {
   await ensureSchemas();
@@ -95,14 +95,15 @@ beforeAll(async () => {
   // The lock's draft, else its newest label: the era the re-pinned draft must leave.
   const current = labels.includes("draft") ? "draft" : labels.at(-1)!;
   const from = eraOf(schemasDir, current)!;
-  // Newest sample first (the folders are numbered from the newest).
+  // The first sound sample of the other era in label order (any would do), and another for next.
   const samples = discoverVersions(historyDir).map((label) => ({ label, era: eraOf(historyDir, label) }));
   const draft = samples.find((s) => s.era !== null && s.era !== from);
   expect(draft, `a sample revision in ${historyDir} of the era other than ${from}`).toBeDefined();
   const next = samples.find((s) => s.era !== null && s.label !== draft!.label)!;
   picked = { draft: draft!.label, next: next.label, from, to: draft!.era! };
 
-  project = trackedCopy();
+  work = tempDir("mcp-codegen-bumped-");
+  project = trackedCopy(path.join(work, "project"));
   // A cache of its own (the copy's node_modules is this project's): no generation answered from ours.
   env.MCP_CODEGEN_CACHE_DIR = path.join(path.dirname(project), "cache");
   const spec = path.join(path.dirname(project), "spec");
