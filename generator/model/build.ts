@@ -22,6 +22,7 @@ import type { IrNode, SchemaIR } from "./ir.js";
 import { IrBuilder } from "./ir-build.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
 import { freeName } from "./naming.js";
+import { type DeclaredResult, responseResults } from "./results.js";
 
 const UNIONS = [
   { union: "ClientRequest", kind: "request", sender: "client", required: true },
@@ -39,8 +40,6 @@ interface Member {
   where: Array<string | number>;
 }
 
-/** A result as declared: a definition, or an inline schema (which becomes a derived definition). */
-type DeclaredResult = { definition: string } | { inline: JsonSchema; where: Array<string | number> };
 
 export interface BuildOptions {
   specCommit: string | null;
@@ -227,9 +226,9 @@ function paramsOf(member: Member, params: { schema: JsonSchema; node: IrNode } |
 
 
 /**
- * Where a request's results are declared, in this order: a reviewed override; `<Base>ResultResponse`'s
- * `result` (a `$ref`, an inline schema, or an `anyOf`/`oneOf` mixing both); a `<Base>Result`
- * definition; `EmptyResult`.
+ * Where a request's results are declared, in this order: a reviewed override; the request's response
+ * definition (`<Base>ResultResponse`, else `<Base>Response`), read by the rule of ./results.ts whatever
+ * its form; a `<Base>Result` definition; `EmptyResult`.
  */
 function resultMapping(
   spec: LoadedSpec,
@@ -247,35 +246,13 @@ function resultMapping(
     return { results: override.results.map((definition) => ({ definition })), source: "override" };
   }
   const base = baseName(member.definition);
-  const responseName = `${base}ResultResponse`;
-  const response = spec.defs[responseName];
-  if (response !== undefined) {
-    const result = (response.properties as Record<string, JsonSchema> | undefined)?.result;
-    if (result === undefined) fail(`expected ${responseName} to declare its result under properties.result`, responseName);
-    return { results: declaredResults(result as JsonSchema, [responseName, "properties", "result"]), source: "result-response" };
+  const responseName = [`${base}ResultResponse`, `${base}Response`].find((n) => Object.hasOwn(spec.defs, n));
+  if (responseName !== undefined) {
+    return { results: responseResults(spec, spec.defs[responseName], [responseName], fail), source: "result-response" };
   }
   if (Object.hasOwn(spec.defs, `${base}Result`)) return { results: [{ definition: `${base}Result` }], source: "name" };
   if (Object.hasOwn(spec.defs, "EmptyResult")) return { results: [{ definition: "EmptyResult" }], source: "empty-result" };
-  return fail(`no result for "${member.method}": expected ${base}Result, ${base}ResultResponse, EmptyResult or an entry in schemas/overrides.json`, member.definition);
-}
-
-/** Only annotations beside `keys`. */
-const onlyBeside = (node: JsonSchema, ...keys: string[]) => Object.keys(node).every((k) => keys.includes(k) || ANNOTATION_KEYWORDS.has(k));
-
-/** A `result` schema as a list of results: a `$ref`, a union of results, or one inline schema. */
-function declaredResults(result: JsonSchema, where: Array<string | number>): DeclaredResult[] {
-  if (typeof result.$ref === "string" && onlyBeside(result, "$ref")) return [{ definition: refName(result.$ref) }];
-  for (const key of ["anyOf", "oneOf"] as const) {
-    const list = result[key];
-    if (Array.isArray(list) && list.length > 0 && onlyBeside(result, key)) {
-      return list.flatMap((branch, i) =>
-        typeof branch === "object" && branch !== null && !Array.isArray(branch)
-          ? declaredResults(branch as JsonSchema, [...where, key, i])
-          : [{ inline: branch as JsonSchema, where: [...where, key, i] }],
-      );
-    }
-  }
-  return [{ inline: result, where }];
+  return fail(`no result for "${member.method}": expected ${base}Result, ${base}ResultResponse, ${base}Response, EmptyResult or an entry in schemas/overrides.json`, member.definition);
 }
 
 /** Follow definitions that are only a `$ref` (`EmptyResult` → `Result`). */
@@ -294,7 +271,7 @@ export function resolveAlias(spec: { defs: Readonly<Record<string, JsonSchema>> 
 
 /**
  * `empty` when the result's only properties are `_meta` (and `resultType` in the modern era),
- * following references and `allOf`; a union of several results is an `object`.
+ * following references and `allOf`; a union of several results (or one that is a union) is an `object`.
  */
 function resultShape(ir: SchemaIR, results: string[], era: Era): ResultShape {
   if (results.length !== 1) return "object";
@@ -309,6 +286,9 @@ function resultShape(ir: SchemaIR, results: string[], era: Era): ResultShape {
       for (const p of node.properties) keys.add(p.name);
     } else if (node.kind === "intersection") {
       for (const part of node.parts) collect(part);
+    } else if (node.kind === "union") {
+      // One definition that is a union of results: as several results, an object.
+      keys.add("|");
     }
   };
   collect(ir.definitions.get(results[0])!.node);

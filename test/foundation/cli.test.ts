@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock, sha256 } from "../../generator/source/lock.js";
+import { isReviewReport } from "../../generator/writer.js";
 import { copyOfGenerated, ensureSchemas, generatedDir, lockFile, minimalLegacySchema, projectCopy, readTree, root, runBin, runCli, schemasDir, tempDir } from "../support.js";
 
 beforeAll(ensureSchemas);
@@ -326,9 +327,10 @@ describe("schemas sync: schema.ts", () => {
     expect(() => readTree(other)).toThrow();
   });
 
-  it("the project's lock pins the spec's schema.ts of every version, and sync puts it beside schema.json", async () => {
+  it("every schema.ts the project's lock pins is the spec's beside schema.json, and sync puts it beside schema.json", async () => {
     const lock = await readLock(lockFile);
-    for (const [v, entry] of Object.entries(lock.versions)) {
+    // A version pinned from JSON alone (a bump from a folder of schema.json files) pins none.
+    for (const [v, entry] of Object.entries(lock.versions).filter(([, e]) => e.schemaTs !== undefined)) {
       expect(entry.schemaTs?.path, v).toBe(entry.path.replace(/schema\.json$/, "schema.ts"));
       const synced = readFileSync(path.join(schemasDir, v, "schema.ts"));
       expect(createHash("sha256").update(synced).digest("hex"), v).toBe(entry.schemaTs!.sha256);
@@ -404,7 +406,8 @@ describe("safe defaults", () => {
     expect((await runCli(["generate", "--out", tsOnly], {}, project)).status).toBe(0);
     const keys = [...readTree(tsOnly).keys()];
     expect(keys.some((k) => k.startsWith("ruby/"))).toBe(false);
-    expect(keys).toEqual([...readTree(generatedDir).keys()].filter((k) => !k.startsWith("ruby/")));
+    // The review reports `bump` wrote are kept by a regeneration, never made by one.
+    expect(keys).toEqual([...readTree(generatedDir).keys()].filter((k) => !k.startsWith("ruby/") && !isReviewReport(k)));
     setConfig({ targets: ["ruby"] });
     const rubyOnly = path.join(tempDir(), "ruby-only");
     expect((await runCli(["generate", "--out", rubyOnly], {}, project)).status).toBe(0);

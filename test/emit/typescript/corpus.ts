@@ -227,17 +227,44 @@ function kind(v: Json): string {
   return typeof v;
 }
 
-/** How many distinct values a schema allows, when that is finite (const/enum/boolean/null and unions of them). */
-export function finiteSize(schema: unknown, defs: Defs): number {
+/**
+ * How many distinct values a schema allows, when that is finite (const/enum/boolean/null and unions of
+ * them), and 0 where it is provably unsatisfiable: an `allOf` whose parts' `type`s share none, or an
+ * object requiring a property that allows nothing (a schema published with such a member exists).
+ */
+export function finiteSize(schema: unknown, defs: Defs, seen: ReadonlySet<string> = new Set()): number {
   if (!isObject(schema)) return schema === false ? 0 : Infinity;
-  if (typeof schema.$ref === "string") return finiteSize(defs[refName(schema.$ref)], defs);
+  if (typeof schema.$ref === "string") {
+    const name = refName(schema.$ref);
+    return seen.has(name) ? Infinity : finiteSize(defs[name], defs, new Set([...seen, name]));
+  }
+  if (Array.isArray(schema.allOf)) {
+    if (disjointTypes(schema.allOf)) return 0;
+    if (schema.allOf.some((part) => finiteSize(part, defs, seen) === 0)) return 0;
+  }
+  if (isObject(schema.properties) && Array.isArray(schema.required)) {
+    const properties = schema.properties;
+    if (schema.required.some((p) => typeof p === "string" && Object.hasOwn(properties, p) && finiteSize(properties[p], defs, seen) === 0)) return 0;
+  }
   if (schema.const !== undefined) return 1;
   if (Array.isArray(schema.enum)) return schema.enum.length;
   const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
-  if (branches) return branches.reduce((n: number, b) => n + finiteSize(b, defs), 0);
+  if (branches) return branches.reduce((n: number, b) => n + finiteSize(b, defs, seen), 0);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.every((t) => t === "boolean" || t === "null")) return types.reduce((n: number, t) => n + (t === "boolean" ? 2 : 1), 0);
   return Infinity;
+}
+
+/** `allOf` parts whose declared `type`s have no type in common (an integer is a number too). */
+function disjointTypes(parts: unknown[]): boolean {
+  let common: string[] | null = null;
+  for (const part of parts) {
+    if (!isObject(part) || part.type === undefined) continue;
+    const declared = new Set((Array.isArray(part.type) ? part.type : [part.type]) as string[]);
+    if (declared.has("number")) declared.add("integer");
+    common = (common ?? [...declared]).filter((t) => declared.has(t));
+  }
+  return common !== null && common.length === 0;
 }
 
 /** Whether a schema accepts every JSON value (nothing can be invalid). */
