@@ -22,7 +22,7 @@ export interface UpdateOptions extends PinOptions {
   schemasDir: string;
   patchesDir?: string;
   overridesFile?: string;
-  typeExceptionsFile?: string;
+  errataReviewedFile?: string;
   /** Where the old pinned bytes come from when they are not synced yet (as for `schemas sync`). */
   specDir?: string;
   /** Type compiler cache (see `EmitOptions`). */
@@ -122,7 +122,7 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
   }
 
   // The new model of every version of the new lock, and the whole tree, in memory.
-  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, typeExceptionsFile: opts.typeExceptionsFile, cacheDir: opts.cacheDir };
+  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile, cacheDir: opts.cacheDir };
   const onDisk = (label: string) => {
     const file = path.join(opts.schemasDir, label, "schema.ts");
     return existsSync(file) ? { file } : null;

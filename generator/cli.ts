@@ -208,7 +208,7 @@ const generate: Command = {
       lock,
       patchesDir: project.patchesDir,
       overridesFile: project.overridesFile,
-      typeExceptionsFile: project.typeExceptionsFile,
+      errataReviewedFile: project.errataReviewedFile,
       cacheDir: cacheDir(ctx, values),
     };
     const where = path.relative(io.cwd, outDir) || ".";
@@ -284,7 +284,7 @@ const diff: Command = {
       unknownLabels([a, b], Object.keys(lock!.versions), lockFile);
       io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])] })));
     }
-    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, typeExceptionsFile: project.typeExceptionsFile });
+    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
     io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
     return 0;
   },
@@ -303,7 +303,7 @@ function updateOptions(values: Values, ctx: Context) {
     as: str(values, "as"),
     patchesDir: ctx.project.patchesDir,
     overridesFile: ctx.project.overridesFile,
-    typeExceptionsFile: ctx.project.typeExceptionsFile,
+    errataReviewedFile: ctx.project.errataReviewedFile,
     specDir: specDir(ctx, values),
     cacheDir: cacheDir(ctx, values),
   };

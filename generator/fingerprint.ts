@@ -29,7 +29,7 @@ export interface FingerprintInputs {
   synced?: ReadonlySet<string>;
   patchesDir?: string;
   overridesFile?: string;
-  typeExceptionsFile?: string;
+  errataReviewedFile?: string;
   cacheDir: string;
   /** Emit options that shape the output (targets, Ruby module). */
   emit?: unknown;
@@ -104,7 +104,7 @@ function key(inputs: FingerprintInputs): string {
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
       overrides: fileDigest(inputs.overridesFile),
-      typeExceptions: fileDigest(inputs.typeExceptionsFile),
+      errataReviewed: fileDigest(inputs.errataReviewedFile),
       emit: inputs.emit ?? null,
     }),
   );
