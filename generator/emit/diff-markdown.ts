@@ -69,6 +69,17 @@ export function versionDiffMarkdown(diff: VersionDiff, options: MarkdownOptions 
         reason: cell(p.reason),
       })),
     ),
+    errata: {
+      compared: diff.errata.compared,
+      changes: diff.errata.changes.map((e) => ({
+        change: { brought: "brought", gone: "gone", status: "status changed" }[e.change],
+        kind: e.kind,
+        pointer: code(e.pointer),
+        schemaJson: code(e.schemaJson),
+        schemaTs: `${code(e.schemaTs)} (line ${e.line})`,
+        status: cell(`${e.from ?? "—"} → ${e.to ?? "—"}`),
+      })),
+    },
   };
   return tidy(template("version-diff.md.hbs")(context));
 }
