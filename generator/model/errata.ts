@@ -312,7 +312,16 @@ class Comparison {
     const anyTsNode = (): tsTypes.Node => t.nodes.values().next().value ?? (t.objects[0] as TypeNode | undefined) ?? tsNode;
     const tsLine = (kind: Primitive) => t.nodes.get(kind) ?? anyTsNode();
 
-    // Numbers: schema.json's integer against schema.ts's number; literal sets per kind.
+    // The kinds of value each side admits (null aside): one finding where they differ.
+    const sKinds = valueKinds(s);
+    const tKinds = valueKinds(t);
+    const differing = [...sKinds.keys(), ...tKinds.keys()].filter((k) => sKinds.has(k) !== tKinds.has(k));
+    if (differing.length > 0) {
+      const primitiveOnly = differing.every((k) => k !== "object" && k !== "array");
+      const show = (kinds: Map<string, string>) => [...kinds.values()].sort().join(" | ") || "no other kind";
+      this.report("type", primitiveOnly ? where : at, show(sKinds), show(tKinds), anyTsNode());
+    }
+    // Numbers: schema.json's integer against schema.ts's number; literal sets per kind both admit.
     const sNumber = s.admits.get("number");
     const sInteger = s.admits.get("integer");
     const tNumber = t.admits.get("number");
@@ -321,29 +330,18 @@ class Comparison {
     this.literals("string", s.admits.get("string"), t.admits.get("string"), where, tsLine("string"));
     this.literals("boolean", s.admits.get("boolean"), t.admits.get("boolean"), where, tsLine("boolean"));
     if (s.admits.has("null") !== t.admits.has("null")) {
-      this.report("null", where, s.admits.has("null") ? "null admitted" : "no null", t.admits.has("null") ? "null" : "no null", tsLine("null"));
+      this.report("null", where, s.admits.has("null") ? "null" : "no null", t.admits.has("null") ? "null" : "no null", tsLine("null"));
     }
-    if ((s.objects.length > 0) !== (t.objects.length > 0)) {
-      this.report("type", at, s.objects.length > 0 ? "object" : "no object", t.objects.length > 0 ? "object" : "no object", anyTsNode());
-    } else if (s.objects.length === 1 && t.objects.length === 1) {
-      this.compareObjects(s.objects[0] as SchemaObject, t.objects[0] as TypeNode, depth);
-    }
-    if ((s.arrays.length > 0) !== (t.arrays.length > 0)) {
-      this.report("type", at, s.arrays.length > 0 ? "array" : "no array", t.arrays.length > 0 ? "array" : "no array", anyTsNode());
-    } else if (s.arrays.length === 1 && t.arrays.length === 1) {
-      this.compare(s.arrays[0].items, s.arrays[0].at, t.arrays[0].items as TypeNode, depth + 1);
-    }
+    if (s.objects.length === 1 && t.objects.length === 1) this.compareObjects(s.objects[0] as SchemaObject, t.objects[0] as TypeNode, depth);
+    if (s.arrays.length === 1 && t.arrays.length === 1) this.compare(s.arrays[0].items, s.arrays[0].at, t.arrays[0].items as TypeNode, depth + 1);
   }
 
+  /** Literal sets of a kind both sides admit: the same literals, or the whole kind on both. */
   private literals(kind: Primitive, s: "all" | Set<string> | undefined, t: "all" | Set<string> | undefined, at: string[], node: tsTypes.Node): void {
-    if (s === undefined && t === undefined) return;
-    const show = (v: "all" | Set<string> | undefined) => (v === undefined ? `no ${kind}` : v === "all" ? kind : [...v].sort().join(" | "));
-    if (s === undefined || t === undefined) {
-      this.report("type", at, show(s), show(t), node);
-      return;
-    }
+    if (s === undefined || t === undefined) return; // a kind one side lacks is a `type` finding
     if (s === "all" && t === "all") return;
     if (s !== "all" && t !== "all" && s.size === t.size && [...s].every((v) => t.has(v))) return;
+    const show = (v: "all" | Set<string>) => (v === "all" ? kind : [...v].sort().join(" | "));
     this.report("literal", at, show(s), show(t), node);
   }
 
@@ -373,6 +371,18 @@ class Comparison {
     else if (s.additional !== undefined && s.additional !== false && !open) this.report("open", s.additionalAt, "open (additionalProperties)", "closed (no index signature)", tNode);
     else if (s.additional !== undefined && s.additional !== false && inside.values !== undefined) this.compare(s.additional, s.additionalAt, inside.values, depth + 1);
   }
+}
+
+/** The kinds of value a side admits besides null, each with how it is named (`integer` for integers only). */
+function valueKinds(x: Summary): Map<string, string> {
+  const kinds = new Map<string, string>();
+  if (x.admits.has("string")) kinds.set("string", "string");
+  if (x.admits.has("number")) kinds.set("number", "number");
+  else if (x.admits.has("integer")) kinds.set("number", "integer");
+  if (x.admits.has("boolean")) kinds.set("boolean", "boolean");
+  if (x.objects.length > 0) kinds.set("object", "object");
+  if (x.arrays.length > 0) kinds.set("array", "array");
+  return kinds;
 }
 
 function joinLiterals(a: "all" | Set<string> | undefined, b: "all" | Set<string> | undefined): "all" | Set<string> | undefined {
