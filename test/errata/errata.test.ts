@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../generator/errors.js";
+import { sha256 } from "../../generator/files.js";
 import { findErrata, readReviewedErrata, type Erratum } from "../../generator/model/errata.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/spec/lock.js";
@@ -223,5 +224,31 @@ describe("schemas/errata-reviewed.json is read like the other reviewed files", (
     const md = await runCli(["errata", "--schemas", "schemas"], {}, project);
     expect(md.stdout).toContain("| reviewed [1] | integer | `/$defs/IntegerKind/properties/ratio/type` |");
     expect(md.stdout).toContain(`1. ${why}`);
+  });
+
+  it("`mcp-codegen errata` exits 2 on a bad reviewed file or a misnamed patch file, naming the file and pointer; --help exits 0", async () => {
+    const project = tempDir();
+    writeFileSync(path.join(project, "package.json"), "{}");
+    mkdirSync(path.join(project, "schemas", "pair"), { recursive: true });
+    cpSync(path.join(fixture, "schema.json"), path.join(project, "schemas", "pair", "schema.json"));
+    cpSync(path.join(fixture, "schema.ts"), path.join(project, "schemas", "pair", "schema.ts"));
+    const reviewedFile = path.join(project, "schemas", "errata-reviewed.json");
+    writeFileSync(reviewedFile, JSON.stringify({ reviewed: [{ kind: "float", pointers: ["/a"], why: "w" }] }));
+    const bad = await runCli(["errata", "--schemas", "schemas"], {}, project);
+    expect([bad.status, bad.stdout]).toEqual([2, ""]);
+    expect(bad.stderr).toBe(`mcp-codegen: error: ${reviewedFile}#/reviewed/0/kind: expected a kind of finding: integer, null, type, literal, required, property, open\n`);
+
+    writeFileSync(reviewedFile, JSON.stringify({ reviewed: [] }));
+    const sha = sha256(readFileSync(path.join(fixture, "schema.json")));
+    const patchFile = path.join(project, "schemas", "patches", `${sha.slice(0, 12)}.json`);
+    mkdirSync(path.dirname(patchFile));
+    writeFileSync(patchFile, JSON.stringify({ sha256: sha256("other bytes"), patches: [] }));
+    const misnamed = await runCli(["errata", "--schemas", "schemas"], {}, project);
+    expect([misnamed.status, misnamed.stdout]).toEqual([2, ""]);
+    expect(misnamed.stderr).toContain(`mcp-codegen: error: ${patchFile}#/sha256: a patch file is named by the first 12 hex digits of the sha256 it was reviewed against`);
+
+    const help = await runCli(["errata", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout.startsWith("Usage: mcp-codegen errata [--versions a,b] [--format md|json]")).toBe(true);
   });
 });
