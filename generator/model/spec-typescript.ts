@@ -110,10 +110,23 @@ export interface SpecSource {
   line(node: tsTypes.Node): number;
 }
 
-/** Parse schema.ts source text (syntax only: no type checker, no lib files). */
+let lastParsed: { file: string; text: string; parsed: SpecSource } | undefined;
+
+/**
+ * Parse schema.ts source text (syntax only: no type checker, no lib files, comments not parsed as
+ * JSDoc). The facts and the errata of one version read the same text one after the other: the last
+ * parse is kept for the next call with the same file and text.
+ */
 export function parseSpecSource(file: string, text: string): SpecSource {
+  if (lastParsed !== undefined && lastParsed.file === file && lastParsed.text === text) return lastParsed.parsed;
+  const parsed = parse(file, text);
+  lastParsed = { file, text, parsed };
+  return parsed;
+}
+
+function parse(file: string, text: string): SpecSource {
   const ts = typescript();
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(file, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
   const declarations = new Map<string, tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration>();
   for (const statement of source.statements) {
     if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) {
