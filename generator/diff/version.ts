@@ -1,6 +1,6 @@
 // The version diff: two VersionModels → what changed between them, every entry marked breaking or
 // not with a one-line reason. Definitions are compared on the schema IR (VersionModel.ir). The JSON shape is `VersionDiff`, described by schemas/version-diff.schema.json.
-import { erratumKey, type ErratumKind, type ErratumStatus, type VersionErratum } from "../model/errata.js";
+import { erratumKey, type Erratum, type ErratumStatus, type VersionErratum } from "../model/errata.js";
 import type { IntersectionNode, IrNode, IrProperty, ObjectNode } from "../model/ir.js";
 import type { Era, Method, RequestMethod, Sender, VersionModel } from "../model/types.js";
 import { byCodeUnit } from "../order.js";
@@ -82,17 +82,9 @@ export interface DiffCounts {
  * it, the `to` bytes do not: the spec fixed it or moved it), or `status` (in both, with another
  * status: e.g. `fixed` → `open` when a reviewed patch no longer applies to new bytes).
  */
-export interface ErratumChange {
+export interface ErratumChange extends Erratum {
   change: "brought" | "gone" | "status";
-  kind: ErratumKind;
-  definition: string;
-  /** JSON pointer into schema.json as published (of `to`, or of `from` when gone). */
-  pointer: string;
-  schemaJson: string;
-  schemaTs: string;
-  /** The schema.ts line (of `to`, or of `from` when gone). */
-  line: number;
-  /** Status in `from` (null when brought) and in `to` (null when gone). */
+  /** Status in `from` (null when brought) and in `to` (null when gone); the erratum as `to` has it, or `from` when gone. */
   from: ErratumStatus | null;
   to: ErratumStatus | null;
 }
@@ -160,14 +152,9 @@ function diffErrata(from: readonly VersionErratum[] | null, to: readonly Version
   if (from === null || to === null) return { compared: false, changes: [] };
   const before = new Map(from.map((e) => [erratumKey(e), e]));
   const after = new Map(to.map((e) => [erratumKey(e), e]));
-  const entry = (change: ErratumChange["change"], e: VersionErratum, was: ErratumStatus | null, now: ErratumStatus | null): ErratumChange => ({
+  const entry = (change: ErratumChange["change"], { status: _status, by: _by, ...erratum }: VersionErratum, was: ErratumStatus | null, now: ErratumStatus | null): ErratumChange => ({
     change,
-    kind: e.kind,
-    definition: e.definition,
-    pointer: e.pointer,
-    schemaJson: e.schemaJson,
-    schemaTs: e.schemaTs,
-    line: e.line,
+    ...erratum,
     from: was,
     to: now,
   });

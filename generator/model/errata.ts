@@ -14,12 +14,12 @@
 //   `additionalProperties` for a closed interface: an absent keyword says nothing.
 // A side that accepts anything (`{}`, `unknown`, `any`) says nothing about what is inside.
 // References on both sides to a definition of the same name are compared once, at that definition.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ts as tsTypes } from "ts-morph";
 import { InputError, pointer as jsonPointer } from "../errors.js";
-import { cachedText, sha256 } from "../files.js";
+import { cachedText, readJsonFile, sha256 } from "../files.js";
 import { readSchemaDocument } from "../spec/load.js";
 import { patchesFor, type NamedPatch } from "../spec/patch.js";
 import { parseSpecSource, type SpecDeclaration, type SpecSource } from "./spec-typescript.js";
@@ -420,13 +420,8 @@ const KINDS: readonly ErratumKind[] = ["integer", "null", "type", "literal", "re
 
 /** schemas/errata-reviewed.json, or none when it does not exist. */
 export function readReviewedErrata(file: string): ReviewedErratum[] {
-  if (!existsSync(file)) return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new InputError(`invalid JSON: ${(e as Error).message}`, file, "");
-  }
+  const data = readJsonFile(file);
+  if (data === undefined) return [];
   const list = isObject(data) ? data.reviewed : undefined;
   if (!Array.isArray(list)) throw new InputError("expected { reviewed: [{ kind, pointers, why }] }", file, jsonPointer("reviewed"));
   list.forEach((entry: Json, i) => {

@@ -2,9 +2,10 @@
 // loaded. Each patch is named and says why it exists, like a code review. A patch file belongs to
 // exact bytes, not to a label: it applies to every version whose schema.json has those bytes, and to
 // no other (after a bump that changes them it no longer applies, and the errata it fixed are open again).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { InputError, parsePointer, pointer } from "../errors.js";
+import { readJsonFile } from "../files.js";
 
 export interface PatchOperation {
   op: "add" | "remove" | "replace" | "test";
@@ -55,13 +56,8 @@ export function stalePatchFiles(patchesDir: string, sha256s: Iterable<string>): 
 }
 
 export function readPatches(file: string): PatchFile | null {
-  if (!existsSync(file)) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new InputError(`invalid JSON: ${(e as Error).message}`, file);
-  }
+  const data = readJsonFile(file);
+  if (data === undefined) return null;
   const sha = (data as { sha256?: unknown })?.sha256;
   if (typeof sha !== "string" || !/^[0-9a-f]{64}$/.test(sha)) throw new InputError("expected the sha256 of the schema the patches were reviewed against", file, pointer("sha256"));
   const list = (data as { patches?: unknown })?.patches;
