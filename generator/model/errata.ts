@@ -70,10 +70,11 @@ interface Summary {
   nodes: Map<Primitive, TypeNode>;
   objects: Array<SchemaObject | TypeNode>;
   arrays: Array<{ items: Json | TypeNode; at: string[] }>;
-  refs: Map<string, string[] | TypeNode>;
+  /** Definitions referenced by name (compared at their own definition when both sides name them). */
+  refs: Set<string>;
 }
 
-const emptySummary = (): Summary => ({ any: false, admits: new Map(), primitivesAt: null, nodes: new Map(), objects: [], arrays: [], refs: new Map() });
+const emptySummary = (): Summary => ({ any: false, admits: new Map(), primitivesAt: null, nodes: new Map(), objects: [], arrays: [], refs: new Set() });
 
 function admit(admits: Admits, kind: Primitive, literal?: string): void {
   const had = admits.get(kind);
@@ -145,13 +146,14 @@ class Comparison {
     if (!isObject(schema) || depth > 16) return;
     const ref = this.refName(schema.$ref);
     if (ref !== null) {
-      out.refs.set(ref, at);
+      out.refs.add(ref);
       return;
     }
     for (const key of ["anyOf", "oneOf"] as const) {
       const list = schema[key];
-      if (Array.isArray(list)) list.forEach((member, i) => this.summarizeSchema(member, [...at, key, String(i)], out, depth + 1));
-      if (Array.isArray(list)) return;
+      if (!Array.isArray(list)) continue;
+      list.forEach((member, i) => this.summarizeSchema(member, [...at, key, String(i)], out, depth + 1));
+      return;
     }
     if (Array.isArray(schema.allOf)) {
       out.objects.push(this.mergedObject(schema, at, depth));
@@ -178,7 +180,7 @@ class Comparison {
       else if (kind === "array") out.arrays.push({ items: schema.items ?? true, at: [...at, "items"] });
       else if (kind === "string" || kind === "number" || kind === "integer" || kind === "boolean" || kind === "null") {
         admit(out.admits, kind);
-        if (kind !== "null" || out.primitivesAt === null) out.primitivesAt ??= [...at, "type"];
+        out.primitivesAt ??= [...at, "type"];
       }
     }
   }
@@ -223,7 +225,7 @@ class Comparison {
     }
     const local = this.spec.localRef(node);
     if (local !== undefined) {
-      out.refs.set(local.name.text, node);
+      out.refs.add(local.name.text);
       return;
     }
     const primitive = (kind: Primitive, literal?: string) => {
@@ -278,14 +280,14 @@ class Comparison {
   /** Follow one-sided references until both sides name the same ones (or none). */
   private settle(s: Summary, t: Summary, depth: number): void {
     for (let round = 0; round < 8; round++) {
-      const sOnly = [...s.refs].filter(([name]) => !t.refs.has(name));
-      const tOnly = [...t.refs].filter(([name]) => !s.refs.has(name));
+      const sOnly = [...s.refs].filter((name) => !t.refs.has(name));
+      const tOnly = [...t.refs].filter((name) => !s.refs.has(name));
       if (sOnly.length === 0 && tOnly.length === 0) return;
-      for (const [name] of sOnly) {
+      for (const name of sOnly) {
         s.refs.delete(name);
         this.summarizeSchema(this.defs[name], [this.container, name], s, depth + 1);
       }
-      for (const [name] of tOnly) {
+      for (const name of tOnly) {
         t.refs.delete(name);
         const decl = this.spec.declarations.get(name)!;
         if (this.ts.isTypeAliasDeclaration(decl)) this.summarizeTs(decl.type, t, depth + 1);
