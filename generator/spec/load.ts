@@ -1,6 +1,5 @@
 // Loading: one schema.json of either dialect → `LoadedSpec`, the single form the model reads.
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { InputError, pointer } from "../errors.js";
 import { sha256 } from "../files.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
