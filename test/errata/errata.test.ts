@@ -2,6 +2,7 @@
 // disagree; reviewed fixes as data (schemas/patches/, schemas/errata-reviewed.json).
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../generator/errors.js";
 import { sha256 } from "../../generator/files.js";
@@ -135,6 +136,9 @@ describe("the JSONValue defect of the pinned bytes: found as published, fixed by
     const r = await runCli(["errata", "--format", "json"]);
     expect(r.status).toBe(0);
     const report = JSON.parse(r.stdout) as { versions: Array<{ label: string; patches: string[]; findings: Array<Erratum & { status: string; by: string | null }> }>; stalePatches: string[] };
+    const validate = new Ajv2020({ allErrors: true, strict: true }).compile(JSON.parse(readFileSync(path.join(schemasDir, "errata.schema.json"), "utf8")));
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...report, formatVersion: 2 })).toBe(false);
     expect(report.versions.map((v) => v.label)).toEqual(labels);
     expect(report.stalePatches).toEqual([]);
     const matrix = readFileSync(path.join(generatedDir, "MATRIX.md"), "utf8");
