@@ -45,7 +45,7 @@ const OPTIONS = {
   check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
   "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
   lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
-  "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts) and skip the whole-tree fingerprint" },
+  "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts, the errata) and skip the whole-tree fingerprint" },
   format: { type: "string", usage: "--format md|json", help: "Markdown (default) or JSON" },
   generated: { type: "boolean", usage: "--generated", help: "compare two generated trees instead of two versions" },
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },

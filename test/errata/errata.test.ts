@@ -1,12 +1,12 @@
 // Issue 17: errata found by the generator, where a version's schema.json and the spec's schema.ts
 // disagree; reviewed fixes as data (schemas/patches/, schemas/errata-reviewed.json).
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../generator/errors.js";
 import { sha256 } from "../../generator/files.js";
-import { findErrata, readReviewedErrata, type Erratum } from "../../generator/model/errata.js";
+import { compareVersion, findErrata, readReviewedErrata, type Erratum } from "../../generator/model/errata.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/spec/lock.js";
 import { readSchemaDocument } from "../../generator/spec/load.js";
@@ -92,6 +92,28 @@ describe("the comparison, on a synthetic schema.json/schema.ts pair with one dis
     const r = await runCli(["errata", "--schemas", dir]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain("### json-only\n\nNo schema.ts: nothing to compare with.");
+  });
+});
+
+describe("the errata cache", () => {
+  it("answers from an entry for the same bytes, patches and comparison code, and a changed input or an unreadable entry is a miss", () => {
+    const cacheDir = tempDir();
+    const input = { file: "schema.json", bytes: readFileSync(path.join(fixture, "schema.json")), schemaTs: { file: path.join(fixture, "schema.ts"), bytes: readFileSync(path.join(fixture, "schema.ts")) }, cacheDir };
+    const fresh = compareVersion({ ...input, cacheDir: undefined });
+    expect(fresh.published.length).toBe(13);
+    expect(compareVersion(input)).toEqual(fresh);
+    const entries = readdirSync(path.join(cacheDir, "errata"));
+    expect(entries).toHaveLength(1);
+    // A stored entry is what is answered: edit it, and the edit comes back.
+    const entry = path.join(cacheDir, "errata", entries[0]);
+    const stored = JSON.parse(readFileSync(entry, "utf8")) as { published: Erratum[]; patched: Erratum[] };
+    writeFileSync(entry, JSON.stringify({ ...stored, published: stored.published.slice(1) }));
+    expect(compareVersion(input).published).toEqual(fresh.published.slice(1));
+    writeFileSync(entry, "{");
+    expect(compareVersion(input)).toEqual(fresh);
+    // Other schema.ts bytes: another entry.
+    compareVersion({ ...input, schemaTs: { ...input.schemaTs, bytes: Buffer.from(readFileSync(path.join(fixture, "schema.ts"), "utf8") + "\n") } });
+    expect(readdirSync(path.join(cacheDir, "errata"))).toHaveLength(2);
   });
 });
 
