@@ -143,3 +143,29 @@ describe.each(modern.map((v) => v.label))("tools/list at %s", (label) => {
     expect(received).toEqual([]);
   });
 });
+
+describe.each(model.versions.filter((v) => "JSONValue" in v.definitions).map((v) => v.label))("JSONValue's guard and zod schema at %s", (label) => {
+  const values: unknown[] = [0.5, -1.25e-3, null, [0.5, null], { a: { b: [1.5, null, "x", true] } }, 7, "s", false];
+
+  it("accept a value exactly when Ajv does; fractions and null where the JSONValue patch covers the bytes", async () => {
+    const file = path.join(schemasDir, label, "schema.json");
+    const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
+    const version = model.versions.find((v) => v.label === label)!;
+    const ajv = version.dialect === "2020-12" ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
+    ajv.addSchema(root, "mcp");
+    const validate = ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/JSONValue`)!;
+    const guards = (await import(`../../generated/${label}/guards.ts`)) as { isJSONValue(v: unknown): boolean };
+    const schemas = (await import(`../../generated/${label}/schemas.ts`)) as { JSONValueSchema: { safeParse(v: unknown): { success: boolean } } };
+    const patched = patchesFor(modelOptions.patchesDir, lock.versions[label].sha256)?.patches.some((p) => p.ops.some((op) => op.path.includes("/JSONValue/"))) ?? false;
+    for (const value of values) {
+      const valid = validate(value) as boolean;
+      if (patched) expect(valid, JSON.stringify(value)).toBe(true);
+      expect([JSON.stringify(value), guards.isJSONValue(value), schemas.JSONValueSchema.safeParse(value).success]).toEqual([JSON.stringify(value), valid, valid]);
+    }
+    // JSON cannot carry these; Ajv counts NaN and Infinity as numbers, so they are written directly.
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, undefined, () => 1, [1, undefined]]) {
+      expect([String(value), guards.isJSONValue(value), schemas.JSONValueSchema.safeParse(value).success]).toEqual([String(value), false, false]);
+    }
+  });
+});
+
