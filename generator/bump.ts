@@ -14,6 +14,7 @@ import { sha256, stageFiles, type FileWrite } from "./files.js";
 import type { VersionModel } from "./model/types.js";
 import { buildModelFromSpecs, type SpecSource } from "./pipeline.js";
 import { syncSchemas, type SpecLock } from "./source/lock.js";
+import { stalePatchFiles } from "./source/patch.js";
 import { formatLock, stagePin, type PinOptions, type StagedPin } from "./source/pin.js";
 import { stageTree } from "./writer.js";
 
@@ -22,7 +23,7 @@ export interface UpdateOptions extends PinOptions {
   schemasDir: string;
   patchesDir?: string;
   overridesFile?: string;
-  typeExceptionsFile?: string;
+  errataReviewedFile?: string;
   /** Where the old pinned bytes come from when they are not synced yet (as for `schemas sync`). */
   specDir?: string;
   /** Type compiler cache (see `EmitOptions`). */
@@ -126,7 +127,7 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
   }
 
   // The new model of every version of the new lock, and the whole tree, in memory.
-  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, typeExceptionsFile: opts.typeExceptionsFile, cacheDir: opts.cacheDir };
+  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile, cacheDir: opts.cacheDir };
   const onDisk = (label: string) => {
     const file = path.join(opts.schemasDir, label, "schema.ts");
     return existsSync(file) ? { file } : null;
@@ -146,11 +147,16 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
   };
 
   const versions: PinnedVersion[] = [];
+  const lapsedWarnings: string[] = [];
   for (const s of staged.versions) {
     const base = s.status === "added" ? (bases.get(s.version) ?? null) : s.status === "changed" ? s.version : null;
     const before = base === null ? null : oldModel(base);
     const after = newModel(s.version);
     const diff = before === null ? null : diffVersions(before, after);
+    if (s.status === "changed" && before !== null) {
+      const lapsed = before.patches.filter((p) => !after.patches.includes(p));
+      if (lapsed.length > 0) lapsedWarnings.push(`${s.version}: reviewed patch ${lapsed.map((p) => `"${p}"`).join(", ")} applied to the old bytes and does not apply to the new ones; what it fixed is open again unless the spec fixed it (see the report)`);
+    }
     const reports: string[] = [];
     if (withReports !== null && diff !== null && base !== null) {
       const from = previous.versions[base].sha256;
@@ -190,7 +196,17 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
     if (s.schemaTs === null) writes.push({ file: path.join(opts.schemasDir, s.version, "schema.ts"), bytes: null });
   }
   writes.push({ file: opts.lockFile, bytes: formatLock(lock) });
-  return { staged, files, versions, writes };
+  return { staged: { ...staged, warnings: [...staged.warnings, ...lapsedWarnings, ...lapsedPatches(opts.patchesDir, previous, lock)] }, files, versions, writes };
+}
+
+/** A warning per reviewed patch file that applied to the old lock's bytes and applies to none of the new. */
+function lapsedPatches(patchesDir: string | undefined, previous: SpecLock, lock: SpecLock): string[] {
+  if (patchesDir === undefined) return [];
+  const shas = (l: SpecLock) => Object.values(l.versions).map((v) => v.sha256);
+  const before = new Set(stalePatchFiles(patchesDir, shas(previous)));
+  return stalePatchFiles(patchesDir, shas(lock))
+    .filter((f) => !before.has(f))
+    .map((f) => `${f} no longer applies: the bytes it was reviewed against are no longer pinned, so the errata it fixed are open again (see the review reports); review it against the new bytes or delete it`);
 }
 
 /** `schemas pin`: check that the new spec generates, then write schemas/ and the lock (not the tree). */

@@ -46,7 +46,7 @@ const OPTIONS = {
   check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
   "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
   lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
-  "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts) and skip the whole-tree fingerprint" },
+  "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts, the errata) and skip the whole-tree fingerprint" },
   format: { type: "string", usage: "--format md|json", help: "Markdown (default) or JSON" },
   generated: { type: "boolean", usage: "--generated", help: "compare two generated trees instead of two versions" },
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
@@ -248,7 +248,7 @@ const generate: Command = {
       lock,
       patchesDir: project.patchesDir,
       overridesFile: project.overridesFile,
-      typeExceptionsFile: project.typeExceptionsFile,
+      errataReviewedFile: project.errataReviewedFile,
       cacheDir: cacheDir(ctx, values),
     };
     const where = path.relative(io.cwd, outDir) || ".";
@@ -324,8 +324,44 @@ const diff: Command = {
       unknownLabels([a, b], Object.keys(lock!.versions), lockFile);
       io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])] })));
     }
-    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, typeExceptionsFile: project.typeExceptionsFile });
+    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
     io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
+    return 0;
+  },
+};
+
+const errata: Command = {
+  usage: ["errata [--versions a,b] [--format md|json] [--schemas DIR] [--spec-dir DIR] [--lock FILE]"],
+  summary: "List where each version's schema.json and schema.ts disagree: fixed by a patch, reviewed, or open.",
+  details: [
+    "Per version with a schema.ts, definition by definition, wherever both files speak: integer against",
+    "number, null, the kinds of value admitted, enum/const members, required and optional members,",
+    "members one side lacks, and additionalProperties against index signatures. Each finding names the",
+    "schema.json JSON pointer (as published) and the schema.ts line, and its status: fixed (a reviewed",
+    "patch in schemas/patches/ corrects it), reviewed (schemas/errata-reviewed.json says why it is no",
+    "defect) or open. Patch files that apply to no locked version are named. JSON: format",
+    "\"mcp-codegen/errata\", formatVersion 1.",
+  ],
+  options: ["versions", "format", "schemas", "spec-dir", "lock"],
+  async run(values, _p, ctx) {
+    const { io, project } = ctx;
+    const fmt = format(str(values, "format"));
+    const versions = csv(str(values, "versions"));
+    const schemasGiven = str(values, "schemas") !== undefined;
+    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
+    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
+    const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
+    if (!schemasGiven) {
+      if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
+      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions })));
+    }
+    if (versions) unknownLabels(versions, discoverVersions(schemasDir), schemasDir);
+    const model = (await pipeline()).buildModel({ schemasDir, versions, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
+    const { stalePatchFiles } = await import("./source/patch.js");
+    const pinned = lock !== undefined && !schemasGiven ? Object.values(lock.versions).map((v) => v.sha256) : model.versions.map((v) => v.sha256);
+    const stale = stalePatchFiles(project.patchesDir, pinned).map((f) => path.relative(io.cwd, f));
+    const { errataJson, errataMarkdown } = await import("./emit/errata.js");
+    io.stdout.write(fmt === "json" ? errataJson(model, stale) : errataMarkdown(model, stale));
     return 0;
   },
 };
@@ -343,7 +379,7 @@ function updateOptions(values: Values, ctx: Context) {
     as: str(values, "as"),
     patchesDir: ctx.project.patchesDir,
     overridesFile: ctx.project.overridesFile,
-    typeExceptionsFile: ctx.project.typeExceptionsFile,
+    errataReviewedFile: ctx.project.errataReviewedFile,
     specDir: specDir(ctx, values),
     cacheDir: cacheDir(ctx, values),
   };
@@ -432,7 +468,7 @@ const sync: Command = {
   },
 };
 
-const COMMANDS: Record<string, Command> = { generate, bump: bumpCommand, "schemas sync": sync, "schemas pin": pin, diff };
+const COMMANDS: Record<string, Command> = { generate, bump: bumpCommand, "schemas sync": sync, "schemas pin": pin, diff, errata };
 
 function commandHelp(name: string, c: Command, registry: TargetRegistry): string {
   const rows: Array<[string, string]> = c.options.map((o) => [OPTIONS[o].usage, OPTIONS[o].help]);
@@ -471,7 +507,7 @@ function help(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(13)} ${c.summary}`),
     "",
     "Defaults come from the project you run it in: the nearest folder from the current one holding a",
-    "package.json. Its schemas/ (synced spec files, lock.json, overrides.json, patches/), its generated/",
+    "package.json. Its schemas/ (synced spec files, lock.json, overrides.json, patches/, errata-reviewed.json), its generated/",
     "and its node_modules/.cache/mcp-codegen (or $MCP_CODEGEN_CACHE_DIR); never the tool's own folder.",
     "Paths given on the command line are relative to the current folder.",
     "",

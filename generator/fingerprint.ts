@@ -30,7 +30,7 @@ export interface FingerprintInputs {
   synced?: ReadonlySet<string>;
   patchesDir?: string;
   overridesFile?: string;
-  typeExceptionsFile?: string;
+  errataReviewedFile?: string;
   cacheDir: string;
   /** Emit options that shape the output (targets, their options). */
   emit?: unknown;
@@ -109,7 +109,7 @@ function key(inputs: FingerprintInputs): string {
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
       overrides: fileDigest(inputs.overridesFile),
-      typeExceptions: fileDigest(inputs.typeExceptionsFile),
+      errataReviewed: fileDigest(inputs.errataReviewedFile),
       emit: inputs.emit ?? null,
       // What each target prints from besides the generator's TypeScript (templates, runtime files).
       targets: (inputs.targets ?? []).map((t) => [t.name, t.sources.map((s) => [s, sourceDigest(s)])]),

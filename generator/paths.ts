@@ -35,8 +35,8 @@ export interface ProjectPaths {
   lockFile: string;
   patchesDir: string;
   overridesFile: string;
-  /** Reviewed differences between generated types and the spec's schema.ts. */
-  typeExceptionsFile: string;
+  /** Errata (schema.json against schema.ts) reviewed as no defect. */
+  errataReviewedFile: string;
   outDir: string;
   /** Where the CLI keeps its cache by default (the usual place for tools' caches). */
   cacheDir: string;
@@ -49,7 +49,7 @@ export function pathsOf(root: string): ProjectPaths {
     lockFile: path.join(root, "schemas", "lock.json"),
     patchesDir: path.join(root, "schemas", "patches"),
     overridesFile: path.join(root, "schemas", "overrides.json"),
-    typeExceptionsFile: path.join(root, "schemas", "type-fidelity-exceptions.json"),
+    errataReviewedFile: path.join(root, "schemas", "errata-reviewed.json"),
     outDir: path.join(root, "generated"),
     cacheDir: path.join(root, "node_modules", ".cache", "mcp-codegen"),
   };

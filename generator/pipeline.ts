@@ -1,5 +1,5 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
 import { buildVersionModel } from "./model/build.js";
@@ -8,9 +8,9 @@ import type { ProtocolModel, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./source/lock.js";
 import { selectVersions } from "./source/folders.js";
-import { loadSpec, loadSpecBytes } from "./source/load.js";
+import { loadSpecBytes, readSchemaBytes } from "./source/load.js";
+import { compareVersion, erratumStatus, readReviewedErrata } from "./model/errata.js";
 import { loadSpecTypeFacts } from "./model/spec-typescript.js";
-import { readTypeExceptions } from "./model/type-exceptions.js";
 
 export { discoverVersions, selectVersions } from "./source/folders.js";
 
@@ -23,8 +23,8 @@ export interface ModelOptions {
   lock?: SpecLock;
   patchesDir?: string;
   overridesFile?: string;
-  /** Reviewed differences between generated types and the spec's schema.ts (schemas/type-fidelity-exceptions.json). */
-  typeExceptionsFile?: string;
+  /** Errata (schema.json against schema.ts) reviewed as no defect (schemas/errata-reviewed.json). */
+  errataReviewedFile?: string;
   /** Cache folder (schema.ts facts, templates); absent: no cache. */
   cacheDir?: string;
 }
@@ -53,20 +53,22 @@ export interface SpecSource {
 /** The model of the given schemas (sorted by label), with the project's patches, overrides and lock. */
 export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOptions, "schemasDir" | "versions">): ProtocolModel {
   const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
-  const typeExceptions = options.typeExceptionsFile ? readTypeExceptions(options.typeExceptionsFile) : {};
+  const reviewed = options.errataReviewedFile ? readReviewedErrata(options.errataReviewedFile) : [];
   const versions = [...specs]
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
-    .map(({ label, file, bytes, schemaTs }): VersionModel => {
-      const load = { patchesDir: options.patchesDir };
-      const spec = bytes === undefined ? loadSpec(file, label, load) : loadSpecBytes(bytes, file, label, load);
+    .map(({ label, file, bytes: given, schemaTs }): VersionModel => {
+      const bytes = given ?? readSchemaBytes(file);
+      const spec = loadSpecBytes(bytes, file, label, { patchesDir: options.patchesDir });
       const locked = options.lock?.versions[label];
       const pinned = locked?.sha256 === spec.sha256;
-      const specTypes = schemaTs ? loadSpecTypeFacts(schemaTs.file, options.cacheDir, schemaTs.bytes) : null;
+      const ts = schemaTs ? { file: schemaTs.file, bytes: schemaTs.bytes ?? readFileSync(schemaTs.file) } : null;
+      const specTypes = ts ? loadSpecTypeFacts(ts.file, options.cacheDir, ts.bytes) : null;
+      const compared = ts ? compareVersion({ file, bytes, patchesDir: options.patchesDir, schemaTs: ts, cacheDir: options.cacheDir }) : null;
       return buildVersionModel(spec, {
         specCommit: pinned ? (locked!.commit ?? options.lock!.commit) : null,
         overrides,
         specTypes,
-        typeExceptions: typeExceptions[label],
+        errata: compared && erratumStatus(compared.published, compared.patched, compared.patches, reviewed),
       });
     });
   return { versions };

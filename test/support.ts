@@ -19,7 +19,7 @@ export const modelOptions = {
   schemasDir,
   patchesDir: path.join(schemasDir, "patches"),
   overridesFile: path.join(schemasDir, "overrides.json"),
-  typeExceptionsFile: path.join(schemasDir, "type-fidelity-exceptions.json"),
+  errataReviewedFile: path.join(schemasDir, "errata-reviewed.json"),
 };
 
 /** Make schemas/<version>/schema.json present (from MCP_SPEC_DIR, verified), as `generate` would. */

@@ -1,5 +1,6 @@
 // The version diff: two VersionModels → what changed between them, every entry marked breaking or
 // not with a one-line reason. Definitions are compared on the schema IR (VersionModel.ir). The JSON shape is `VersionDiff`, described by schemas/version-diff.schema.json.
+import { erratumKey, type Erratum, type ErratumStatus, type VersionErratum } from "../model/errata.js";
 import type { IntersectionNode, IrNode, IrProperty, ObjectNode } from "../model/ir.js";
 import type { Era, Method, RequestMethod, Sender, VersionModel } from "../model/types.js";
 import { byCodeUnit } from "../order.js";
@@ -75,6 +76,19 @@ export interface DiffCounts {
   changed: number;
 }
 
+/**
+ * An erratum (a place where schema.json and schema.ts disagree, generator/model/errata.ts) that
+ * changed: `brought` (the `to` bytes have it, the `from` bytes do not), `gone` (the `from` bytes had
+ * it, the `to` bytes do not: the spec fixed it or moved it), or `status` (in both, with another
+ * status: e.g. `fixed` → `open` when a reviewed patch no longer applies to new bytes).
+ */
+export interface ErratumChange extends Erratum {
+  change: "brought" | "gone" | "status";
+  /** Status in `from` (null when brought) and in `to` (null when gone); the erratum as `to` has it, or `from` when gone. */
+  from: ErratumStatus | null;
+  to: ErratumStatus | null;
+}
+
 export interface VersionDiff {
   format: "mcp-codegen/version-diff";
   formatVersion: 1;
@@ -91,6 +105,8 @@ export interface VersionDiff {
   methods: MethodChange[];
   normalizers: NormalizerChange[];
   definitions: DefinitionChange[];
+  /** Errata changes; `compared` is false when either version has no schema.ts to compare with. */
+  errata: { compared: boolean; changes: ErratumChange[] };
 }
 
 const ref = (v: VersionModel): VersionRef => ({ label: v.label, era: v.era, sha256: v.sha256, specCommit: v.specCommit });
@@ -126,7 +142,31 @@ export function diffVersions(from: VersionModel, to: VersionModel): VersionDiff 
     methods,
     normalizers,
     definitions,
+    errata: diffErrata(from.errata ?? null, to.errata ?? null),
   };
+}
+
+// ---- errata ----
+
+function diffErrata(from: readonly VersionErratum[] | null, to: readonly VersionErratum[] | null): VersionDiff["errata"] {
+  if (from === null || to === null) return { compared: false, changes: [] };
+  const before = new Map(from.map((e) => [erratumKey(e), e]));
+  const after = new Map(to.map((e) => [erratumKey(e), e]));
+  const entry = (change: ErratumChange["change"], { status: _status, by: _by, ...erratum }: VersionErratum, was: ErratumStatus | null, now: ErratumStatus | null): ErratumChange => ({
+    change,
+    ...erratum,
+    from: was,
+    to: now,
+  });
+  const changes: ErratumChange[] = [];
+  for (const [key, e] of after) {
+    const old = before.get(key);
+    if (old === undefined) changes.push(entry("brought", e, null, e.status));
+    else if (old.status !== e.status) changes.push(entry("status", e, old.status, e.status));
+  }
+  for (const [key, e] of before) if (!after.has(key)) changes.push(entry("gone", e, e.status, null));
+  changes.sort((a, b) => byString(a.pointer, b.pointer) || byString(a.kind, b.kind));
+  return { compared: true, changes };
 }
 
 // ---- methods ----

@@ -1,23 +1,10 @@
 // Markdown views of the diffs, for people. Layout is in templates/*.md.hbs; this file only turns
 // entries into table cells.
 import type { VersionModel } from "../model/types.js";
+import { cell, code } from "./markdown.js";
 import { template, type Templates } from "./templates.js";
 import type { ApiDiff } from "../diff/api.js";
 import type { VersionDiff } from "../diff/version.js";
-
-/** Text inside a table cell: a `|` must be escaped even within a code span; no line breaks. */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, " ").replaceAll("|", "\\|");
-}
-
-/** A code span in a table cell (`null` renders as an em dash). */
-function code(text: string | null): string {
-  if (text === null || text === "") return "—";
-  const t = text.replace(/\r?\n/g, " ");
-  const fence = t.includes("`") ? "``" : "`";
-  const pad = t.startsWith("`") || t.endsWith("`") ? " " : "";
-  return cell(`${fence}${pad}${t}${pad}${fence}`);
-}
 
 const yesNo = (b: boolean) => (b ? "**yes**" : "no");
 
@@ -84,6 +71,17 @@ export function versionDiffMarkdown(diff: VersionDiff, options: MarkdownOptions 
         reason: cell(p.reason),
       })),
     ),
+    errata: {
+      compared: diff.errata.compared,
+      changes: diff.errata.changes.map((e) => ({
+        change: { brought: "brought", gone: "gone", status: "status changed" }[e.change],
+        kind: e.kind,
+        pointer: code(e.pointer),
+        schemaJson: code(e.schemaJson),
+        schemaTs: `${code(e.schemaTs)} (line ${e.line})`,
+        status: cell(`${e.from ?? "—"} → ${e.to ?? "—"}`),
+      })),
+    },
   };
   return tidy((options.templates?.get("version-diff.md.hbs") ?? template("version-diff.md.hbs"))(context));
 }

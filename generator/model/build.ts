@@ -3,6 +3,7 @@
 // ServerNotification unions; a `method` literal anywhere else is not a method of the version.
 import { InputError, pointer } from "../errors.js";
 import { refName } from "../source/load.js";
+import type { VersionErratum } from "./errata.js";
 import type { ResultOverride } from "./overrides.js";
 import type { SpecTypeFacts } from "./spec-typescript.js";
 import type {
@@ -46,8 +47,8 @@ export interface BuildOptions {
   overrides?: ResultOverride[];
   /** The version's schema.ts facts (generator/model/spec-typescript.ts), when it has one. */
   specTypes?: SpecTypeFacts | null;
-  /** Reviewed exceptions to type fidelity of this version (definition → reason). */
-  typeExceptions?: Readonly<Record<string, string>>;
+  /** Where the version's schema.json and schema.ts disagree (null: no schema.ts). */
+  errata?: readonly VersionErratum[] | null;
 }
 
 export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): VersionModel {
@@ -145,7 +146,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     definitions,
     ir,
     specTypes: options.specTypes ?? null,
-    typeExceptions: options.typeExceptions ?? {},
+    errata: options.errata ?? null,
     requests,
     notifications,
   };

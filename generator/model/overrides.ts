@@ -1,7 +1,7 @@
 // Reviewed request → result overrides (schemas/overrides.json): for a method whose result the
 // naming rules cannot find. Each entry says why, and is reviewed like code.
-import { existsSync, readFileSync } from "node:fs";
 import { InputError, pointer } from "../errors.js";
+import { readJsonFile } from "../files.js";
 
 export interface ResultOverride {
   /** Version labels the entry applies to, or "*" for all. */
@@ -17,13 +17,8 @@ export interface ResultOverride {
 }
 
 export function readOverrides(file: string): ResultOverride[] {
-  if (!existsSync(file)) return [];
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new InputError(`invalid JSON: ${(e as Error).message}`, file, "");
-  }
+  const data = readJsonFile(file);
+  if (data === undefined) return [];
   const list = (data as { overrides?: unknown })?.overrides;
   if (!Array.isArray(list)) throw new InputError("expected { overrides: [...] }", file, pointer("overrides"));
   list.forEach((o, i) => {

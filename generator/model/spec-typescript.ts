@@ -67,10 +67,66 @@ function typescript(): Ts {
   return tsModule;
 }
 
-/** Plain JSON facts from schema.ts source text. */
-export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
+type TypeNode = tsTypes.TypeNode;
+/** A top-level interface or type alias of a schema.ts. */
+export type SpecDeclaration = tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration;
+
+/** A member of an object type: its type node, whether it is optional (`?`), and the member itself (for its line). */
+export interface SpecMember {
+  type: TypeNode;
+  optional: boolean;
+  node: tsTypes.TypeElement;
+}
+
+/** What a location of a schema.ts type holds: its members by name, the array element, or the index-signature value type. */
+export interface SpecInside {
+  members: Map<string, SpecMember>;
+  items?: TypeNode;
+  values?: TypeNode;
+}
+
+/**
+ * A schema.ts parsed (syntax only) with the readings of its types that the facts and the errata
+ * comparison (errata.ts) share: which declaration a reference names, what an object type holds
+ * (inherited members, `Omit`/`Pick`/`Partial`/`Required` applied), and an object type's kind.
+ */
+export interface SpecSource {
+  ts: Ts;
+  source: tsTypes.SourceFile;
+  /** Every top-level interface and type alias, by name (the first declaration of a name wins). */
+  declarations: ReadonlyMap<string, SpecDeclaration>;
+  unwrap(node: TypeNode): TypeNode;
+  /** The local declaration a type reference names, when it names one without type arguments. */
+  localRef(node: TypeNode): SpecDeclaration | undefined;
+  /** The object kind of a type, or undefined when it is not (only) an object type. */
+  kindOf(node: TypeNode): ObjectKind | undefined;
+  /** The object kind of a declaration (an interface's own or inherited index signature), or undefined. */
+  declarationKind(decl: SpecDeclaration): ObjectKind | undefined;
+  /** The types an interface extends (as type references), in source order. */
+  heritage(decl: tsTypes.InterfaceDeclaration): TypeNode[];
+  /** The members, element or index value a type or declaration holds. */
+  insideOf(node: TypeNode | SpecDeclaration): SpecInside;
+  /** The 1-based line a node starts on. */
+  line(node: tsTypes.Node): number;
+}
+
+let lastParsed: { file: string; text: string; parsed: SpecSource } | undefined;
+
+/**
+ * Parse schema.ts source text (syntax only: no type checker, no lib files, comments not parsed as
+ * JSDoc). The facts and the errata of one version read the same text one after the other: the last
+ * parse is kept for the next call with the same file and text.
+ */
+export function parseSpecSource(file: string, text: string): SpecSource {
+  if (lastParsed !== undefined && lastParsed.file === file && lastParsed.text === text) return lastParsed.parsed;
+  const parsed = parse(file, text);
+  lastParsed = { file, text, parsed };
+  return parsed;
+}
+
+function parse(file: string, text: string): SpecSource {
   const ts = typescript();
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(file, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
   const declarations = new Map<string, tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration>();
   for (const statement of source.statements) {
     if (ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) {
@@ -78,8 +134,7 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
       if (!declarations.has(statement.name.text)) declarations.set(statement.name.text, statement);
     }
   }
-  type TypeNode = tsTypes.TypeNode;
-  type Decl = tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration;
+  type Decl = SpecDeclaration;
 
   /** The local declaration a type reference names, when it names one without type arguments. */
   const localRef = (node: TypeNode): Decl | undefined => {
@@ -150,18 +205,13 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     return undefined;
   };
 
-  /** What a location holds: its members by name, the array element, or the index-signature value type. */
-  interface Inside {
-    members: Map<string, TypeNode>;
-    items?: TypeNode;
-    values?: TypeNode;
-  }
+  type Inside = SpecInside;
   const membersInside = (members: readonly tsTypes.TypeElement[]): Inside => {
     const inside: Inside = { members: new Map() };
     for (const m of members) {
       if (ts.isPropertySignature(m) && m.type !== undefined) {
         const name = propertyName(m.name);
-        if (name !== undefined) inside.members.set(name, m.type);
+        if (name !== undefined) inside.members.set(name, { type: m.type, optional: m.questionToken !== undefined, node: m });
       } else if (ts.isIndexSignatureDeclaration(m)) {
         inside.values = m.type;
       }
@@ -199,6 +249,11 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
       else if (name !== undefined && KIND_PRESERVING.has(name) && args !== undefined && args.length > 0) {
         const base = insideOf(args[0], seen);
         if (name === "Omit" && args[1] !== undefined) for (const key of literalKeys(args[1])) base.members.delete(key);
+        if (name === "Pick" && args[1] !== undefined) {
+          const kept = new Set(literalKeys(args[1]));
+          for (const key of [...base.members.keys()]) if (!kept.has(key)) base.members.delete(key);
+        }
+        if (name === "Partial" || name === "Required") for (const [key, m] of base.members) base.members.set(key, { ...m, optional: name === "Partial" });
         return base;
       }
     }
@@ -213,29 +268,46 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
     return [];
   };
 
+  return {
+    ts,
+    source,
+    declarations,
+    unwrap,
+    localRef,
+    kindOf,
+    declarationKind: declKind,
+    heritage,
+    insideOf: (node) => insideOf(node, new Set()),
+    line: (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1,
+  };
+}
+
+/** Plain JSON facts from schema.ts source text. */
+export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
+  const { ts, declarations, unwrap, localRef, kindOf, declarationKind: declKind, insideOf, heritage } = parseSpecSource(file, text);
   const definitions: Record<string, DefinitionTypeFacts> = {};
   for (const [name, decl] of declarations) {
     const objects: Record<string, ObjectKind> = {};
     const kind = declKind(decl);
     if (kind !== undefined) objects[""] = kind;
     // Walk the inside of the definition; a reference to another declaration is recorded, not entered.
-    const walk = (inside: Inside, steps: TypeStep[], depth: number) => {
+    const walk = (inside: SpecInside, steps: TypeStep[], depth: number) => {
       if (depth > 32) return;
       const visit = (node: TypeNode, step: TypeStep) => {
         const at = [...steps, step];
         const k = kindOf(node);
         if (k !== undefined) objects[locationKey(at)] = k;
-        if (localRef(unwrap(node)) === undefined) walk(insideOf(node, new Set()), at, depth + 1);
+        if (localRef(unwrap(node)) === undefined) walk(insideOf(node), at, depth + 1);
       };
-      for (const [prop, node] of inside.members) visit(node, { property: prop });
+      for (const [prop, member] of inside.members) visit(member.type, { property: prop });
       if (inside.items !== undefined) visit(inside.items, "items");
       if (inside.values !== undefined) visit(inside.values, "values");
     };
-    walk(insideOf(decl, new Set()), [], 0);
+    walk(insideOf(decl), [], 0);
     const bases = ts.isInterfaceDeclaration(decl)
       ? heritage(decl)
           .filter((b) => ts.isTypeReferenceNode(b) && b.typeArguments === undefined && localRef(b) !== undefined)
-          .map((b) => typeReferenceName(b)!)
+          .map((b) => ((b as tsTypes.TypeReferenceNode).typeName as tsTypes.Identifier).text)
       : [];
     definitions[name] = { objects, extends: bases };
   }

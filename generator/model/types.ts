@@ -6,6 +6,7 @@
 // The loaded form's types belong to the input layer (generator/source/types.ts) and are re-exported here.
 import type { Dialect, JsonSchema } from "../source/types.js";
 import type { IrNode, SchemaIR } from "./ir.js";
+import type { VersionErratum } from "./errata.js";
 import type { SpecTypeFacts } from "./spec-typescript.js";
 
 export type { Dialect, JsonSchema, LoadedSpec } from "../source/types.js";
@@ -95,10 +96,11 @@ export interface VersionModel {
    */
   specTypes?: SpecTypeFacts | null;
   /**
-   * Reviewed exceptions to type fidelity for this version (definition → reason), from
-   * schemas/type-fidelity-exceptions.json; absent or empty when none are listed.
+   * Where schema.json and schema.ts disagree (generator/model/errata.ts): every finding of the bytes
+   * as published, with its status (fixed by a reviewed patch, reviewed as no defect, or open), and
+   * any the patches bring. Absent or null when the version has no schema.ts.
    */
-  typeExceptions?: Readonly<Record<string, string>>;
+  errata?: readonly VersionErratum[] | null;
   /** Requests sorted by method. */
   requests: RequestMethod[];
   /** Notifications sorted by method. */

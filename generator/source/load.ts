@@ -1,51 +1,55 @@
 // Loading: one schema.json of either dialect → `LoadedSpec`, the single form the model reads.
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { InputError, pointer } from "../errors.js";
 import { sha256 } from "../files.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
 import type { Dialect, JsonSchema, LoadedSpec } from "./types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
-import { applyPatches, readPatches } from "./patch.js";
+import { applyPatches, patchesFor, type NamedPatch } from "./patch.js";
 
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
 
 
 export interface LoadOptions {
-  /** Folder of reviewed patches (`<label>.json`); none are applied when absent. */
+  /** Folder of reviewed patches (`<sha256 prefix>.json`); none are applied when absent. */
   patchesDir?: string;
 }
 
-export function loadSpec(file: string, label: string, options: LoadOptions = {}): LoadedSpec {
-  let bytes: Buffer;
+/** A schema file's bytes; one that cannot be read is bad input. */
+export function readSchemaBytes(file: string): Uint8Array {
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (e) {
     throw new InputError(`cannot read the schema (${(e as NodeJS.ErrnoException).code ?? e})`, file);
   }
-  return loadSpecBytes(bytes, file, label, options);
 }
 
-export function loadSpecBytes(bytes: Uint8Array, file: string, label: string, options: LoadOptions = {}): LoadedSpec {
+export function loadSpec(file: string, label: string, options: LoadOptions = {}): LoadedSpec {
+  return loadSpecBytes(readSchemaBytes(file), file, label, options);
+}
+
+/**
+ * A schema file's parsed document, with the reviewed patches of its bytes applied (none without a
+ * `patchesDir`): what loading reads, and what an oracle given the same bytes should read.
+ */
+export function readSchemaDocument(bytes: Uint8Array, file: string, options: LoadOptions = {}): { root: Record<string, unknown>; sha256: string; patches: NamedPatch[] } {
   const text = Buffer.from(bytes).toString("utf8");
   const doc = parseJson(text, file);
   if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
     throw new InputError("expected a JSON Schema object", file, "");
   }
   const root = doc as Record<string, unknown>;
-
   const digest = sha256(bytes);
-  let patches: string[] = [];
-  if (options.patchesDir !== undefined) {
-    // Patches were reviewed against particular bytes: they apply to those bytes only.
-    const patchFile = path.join(options.patchesDir, `${label}.json`);
-    const reviewed = readPatches(patchFile);
-    if (reviewed !== null && reviewed.sha256 === digest) {
-      applyPatches(root, reviewed.patches, patchFile, file);
-      patches = reviewed.patches.map((p) => p.name);
-    }
-  }
+  // Patches were reviewed against particular bytes: they apply to those bytes only.
+  const reviewed = options.patchesDir === undefined ? null : patchesFor(options.patchesDir, digest);
+  if (reviewed !== null) applyPatches(root, reviewed.patches, reviewed.file, file);
+  return { root, sha256: digest, patches: reviewed?.patches ?? [] };
+}
+
+export function loadSpecBytes(bytes: Uint8Array, file: string, label: string, options: LoadOptions = {}): LoadedSpec {
+  const { root, sha256: digest, patches: applied } = readSchemaDocument(bytes, file, options);
+  const patches = applied.map((p) => p.name);
 
   const container = Object.hasOwn(root, "$defs") ? "$defs" : Object.hasOwn(root, "definitions") ? "definitions" : null;
   if (container === null) throw new InputError("expected definitions under $defs (2020-12) or definitions (draft-07)", file, "");

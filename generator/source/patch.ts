@@ -1,7 +1,11 @@
-// Reviewed per-version JSON patches (schemas/patches/<version>.json), applied to a schema
-// before it is loaded. Each patch is named and says why it exists, like a code review.
-import { existsSync, readFileSync } from "node:fs";
+// Reviewed JSON patches (schemas/patches/<sha256 prefix>.json), applied to a schema before it is
+// loaded. Each patch is named and says why it exists, like a code review. A patch file belongs to
+// exact bytes, not to a label: it applies to every version whose schema.json has those bytes, and to
+// no other (after a bump that changes them it no longer applies, and the errata it fixed are open again).
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { InputError, parsePointer, pointer } from "../errors.js";
+import { readJsonFile } from "../files.js";
 
 export interface PatchOperation {
   op: "add" | "remove" | "replace" | "test";
@@ -21,14 +25,39 @@ export interface PatchFile {
   patches: NamedPatch[];
 }
 
+/** How many hex digits of the sha256 name a patch file. */
+const NAME_DIGITS = 12;
+
+/** Where the patches of the schema bytes with this sha256 are: `<patchesDir>/<first 12 hex digits>.json`. */
+export function patchFileFor(patchesDir: string, sha: string): string {
+  return path.join(patchesDir, `${sha.slice(0, NAME_DIGITS)}.json`);
+}
+
+/**
+ * The reviewed patches of the schema bytes with this sha256, or null when there are none. A file
+ * named for these bytes that was reviewed against other bytes is bad input.
+ */
+export function patchesFor(patchesDir: string, sha: string): { file: string; patches: NamedPatch[] } | null {
+  const file = patchFileFor(patchesDir, sha);
+  const reviewed = readPatches(file);
+  if (reviewed === null) return null;
+  if (reviewed.sha256 !== sha) throw new InputError(`a patch file is named by the first ${NAME_DIGITS} hex digits of the sha256 it was reviewed against: this one is for ${reviewed.sha256}, not ${sha}`, file, pointer("sha256"));
+  return { file, patches: reviewed.patches };
+}
+
+/** The patch files of `patchesDir` that apply to none of the given schema bytes (by sha256), sorted. */
+export function stalePatchFiles(patchesDir: string, sha256s: Iterable<string>): string[] {
+  if (!existsSync(patchesDir)) return [];
+  const names = new Set([...sha256s].map((sha) => path.basename(patchFileFor(patchesDir, sha))));
+  return readdirSync(patchesDir)
+    .filter((f) => f.endsWith(".json") && !names.has(f))
+    .sort()
+    .map((f) => path.join(patchesDir, f));
+}
+
 export function readPatches(file: string): PatchFile | null {
-  if (!existsSync(file)) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new InputError(`invalid JSON: ${(e as Error).message}`, file);
-  }
+  const data = readJsonFile(file);
+  if (data === undefined) return null;
   const sha = (data as { sha256?: unknown })?.sha256;
   if (typeof sha !== "string" || !/^[0-9a-f]{64}$/.test(sha)) throw new InputError("expected the sha256 of the schema the patches were reviewed against", file, pointer("sha256"));
   const list = (data as { patches?: unknown })?.patches;

@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256 } from "../../generator/source/lock.js";
 import { loadSpecBytes } from "../../generator/source/load.js";
+import { stalePatchFiles } from "../../generator/source/patch.js";
 import { jsonErrorOffset } from "../../generator/source/json-position.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { minimalLegacySchema, tempDir } from "../support.js";
@@ -63,26 +64,29 @@ describe("loadSpecBytes", () => {
 });
 
 describe("patches", () => {
-  function patchDir(sha: string, ops: unknown[]): string {
+  /** A patches folder with one file, named for `named` (sha256 hex), reviewed against `sha`. */
+  function patchDir(sha: string, ops: unknown[], named = sha): string {
     const dir = tempDir();
     mkdirSync(path.join(dir, "patches"));
-    writeFileSync(path.join(dir, "patches", "x.json"), JSON.stringify({ sha256: sha, patches: [{ name: "fix-ping", why: "test", ops }] }));
+    writeFileSync(path.join(dir, "patches", `${named.slice(0, 12)}.json`), JSON.stringify({ sha256: sha, patches: [{ name: "fix-ping", why: "test", ops }] }));
     return path.join(dir, "patches");
   }
 
-  it("applies a reviewed patch to the bytes it was reviewed against, and names it", () => {
+  it("applies a reviewed patch to the bytes it was reviewed against, whatever the label, and names it", () => {
     const b = bytes(minimalLegacySchema());
     const dir = patchDir(sha256(b), [
       { op: "test", path: "/definitions/PingRequest/properties/method/const", value: "ping" },
       { op: "add", path: "/definitions/PingRequest/description", value: "patched" },
     ]);
-    const spec = loadSpecBytes(b, "x.json", "x", { patchesDir: dir });
-    expect(spec.patches).toEqual(["fix-ping"]);
-    expect(spec.defs.PingRequest.description).toBe("patched");
-    expect(spec.sha256).toBe(sha256(b));
+    for (const label of ["x", "y"]) {
+      const spec = loadSpecBytes(b, "x.json", label, { patchesDir: dir });
+      expect(spec.patches).toEqual(["fix-ping"]);
+      expect(spec.defs.PingRequest.description).toBe("patched");
+      expect(spec.sha256).toBe(sha256(b));
+    }
   });
 
-  it("skips patches reviewed against other bytes", () => {
+  it("applies no patch to other bytes", () => {
     const b = bytes(minimalLegacySchema());
     const dir = patchDir(sha256("other"), [{ op: "add", path: "/definitions/PingRequest/description", value: "patched" }]);
     const spec = loadSpecBytes(b, "x.json", "x", { patchesDir: dir });
@@ -90,10 +94,26 @@ describe("patches", () => {
     expect(spec.defs.PingRequest.description).toBeUndefined();
   });
 
+  it("refuses a patch file named for these bytes but reviewed against others", () => {
+    const b = bytes(minimalLegacySchema());
+    const dir = patchDir(sha256("other"), [], sha256(b));
+    expect(() => loadSpecBytes(b, "x.json", "x", { patchesDir: dir })).toThrow(
+      `${path.join(dir, `${sha256(b).slice(0, 12)}.json`)}#/sha256: a patch file is named by the first 12 hex digits of the sha256 it was reviewed against: this one is for ${sha256("other")}, not ${sha256(b)}`,
+    );
+  });
+
   it("fails a patch whose test no longer holds, naming the patch file and operation", () => {
     const b = bytes(minimalLegacySchema());
     const dir = patchDir(sha256(b), [{ op: "test", path: "/definitions/PingRequest/properties/method/const", value: "pong" }]);
-    expect(() => loadSpecBytes(b, "x.json", "x", { patchesDir: dir })).toThrow(`${path.join(dir, "x.json")}#/patches/0/ops/0: patch "fix-ping": test failed`);
+    expect(() => loadSpecBytes(b, "x.json", "x", { patchesDir: dir })).toThrow(`${path.join(dir, `${sha256(b).slice(0, 12)}.json`)}#/patches/0/ops/0: patch "fix-ping": test failed`);
+  });
+
+  it("names the patch files that apply to none of the given bytes", () => {
+    const dir = patchDir(sha256("a"), []);
+    writeFileSync(path.join(dir, "README.md"), "not a patch");
+    expect(stalePatchFiles(dir, [sha256("a")])).toEqual([]);
+    expect(stalePatchFiles(dir, [sha256("b")])).toEqual([path.join(dir, `${sha256("a").slice(0, 12)}.json`)]);
+    expect(stalePatchFiles(path.join(dir, "absent"), [])).toEqual([]);
   });
 });
 

@@ -142,12 +142,12 @@ describe("the packed generated-code package in a new project", () => {
 });
 
 describe("the root package's tarball", () => {
-  it("ships the LICENSE and every diff-format JSON Schema the README and `help` point to, and no type tests", () => {
+  it("ships the LICENSE, every output-format JSON Schema the README and `help` point to and the reviewed data, and no type tests", () => {
     const listed = JSON.parse(run(npm, ["pack", "--dry-run", "--json", "--ignore-scripts", "--silent"], root)) as { files: { path: string }[] }[];
     const files = listed[0].files.map((f) => f.path);
-    const diffSchemas = readdirSync(schemasDir).filter((n) => n.endsWith("-diff.schema.json"));
-    expect(diffSchemas.length).toBeGreaterThan(0);
-    for (const name of ["LICENSE", ...diffSchemas.map((n) => `schemas/${n}`)]) expect(files).toContain(name);
+    const formatSchemas = readdirSync(schemasDir).filter((n) => n.endsWith(".schema.json"));
+    expect(formatSchemas.length).toBeGreaterThan(0);
+    for (const name of ["LICENSE", "schemas/errata-reviewed.json", ...formatSchemas.map((n) => `schemas/${n}`)]) expect(files).toContain(name);
     expect(files.filter((f) => f.startsWith("dist/") && f.includes(".check."))).toEqual([]);
     expect(files.filter((f) => f.startsWith("dist/generated-package/"))).toEqual([]);
   });

@@ -1,8 +1,9 @@
 // MATRIX.md: method × version, with each request's normalizer kind, a link to each version's diff,
-// and each version's type fidelity against the spec's schema.ts.
+// each version's type fidelity against the spec's schema.ts, and its errata (schema.json against schema.ts).
 import { normalizerKind } from "../../diff/version.js";
 import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
 import { consecutivePairs, diffReportPath } from "../diffs.js";
+import { errataCounts, errataTables } from "../errata.js";
 import type { Templates } from "../templates.js";
 
 function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number]) => Method[]) {
@@ -19,22 +20,20 @@ function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number])
 }
 
 /**
- * A version's type fidelity cell: against its schema.ts, how many of the spec's definitions are
- * equal (test/emit/typescript/fidelity.test.ts proves it) and which are listed as reviewed exceptions; or that
- * it has no schema.ts, and its types follow the fallback rule.
+  * A version's type fidelity cell: against its schema.ts, every one of the spec's definitions is
+  * equal (test/emit/typescript/fidelity.test.ts proves it); or it has no schema.ts, and its types follow the
+  * fallback rule.
  */
 function fidelity(v: VersionModel): string {
   if (!v.specTypes) return "no schema.ts: fallback rule";
-  const own = [...v.ir.definitions.values()].filter((d) => d.derived === null).length;
-  const listed = Object.keys(v.typeExceptions ?? {}).sort();
-  const names = listed.length === 0 ? "" : ` (${listed.map((n) => `\`${n}\``).join(", ")})`;
-  return `${own - listed.length} equal / ${listed.length} listed${names}`;
+  return `${[...v.ir.definitions.values()].filter((d) => d.derived === null).length} equal`;
 }
 
 export function emitMatrix(model: ProtocolModel, templates: Templates): string {
   const diffFrom = new Map(consecutivePairs(model).map(([a, b]) => [b.label, `[from ${a.label}](${diffReportPath(a.label, b.label)})`]));
   return templates.get("MATRIX.md.hbs")({
-    versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—", fidelity: fidelity(v) })),
+    versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—", fidelity: fidelity(v), errata: errataCounts(v) })),
+    errata: errataTables(model),
     requestRows: rows(model, (v) => v.requests),
     notificationRows: rows(model, (v) => v.notifications),
   });

@@ -267,13 +267,39 @@ function disjointTypes(parts: unknown[]): boolean {
   return common !== null && common.length === 0;
 }
 
+const JSON_TYPES = ["null", "boolean", "object", "array", "number", "string"] as const;
+const ANNOTATION_ONLY = ["description", "title", "$comment", "format", "default", "examples"];
+
+/**
+ * The JSON types every value of which a schema accepts: all of them for `true` or `{}`; `type` alone
+ * (integer covers no type: not every number is one); an object schema whose only constraint is an
+ * `additionalProperties` that accepts everything, an array one whose `items` does; the union of an
+ * `anyOf`'s branches; a `$ref`'s target. A reference already being decided is assumed to accept
+ * everything (the greatest fixed point: `JSONValue = JSONObject | JSONValue[] | primitives`).
+ */
+function coveredTypes(schema: unknown, defs: Defs, assumed: ReadonlySet<string>): Set<string> {
+  const all = new Set<string>(JSON_TYPES);
+  if (schema === true) return all;
+  if (!isObject(schema)) return new Set();
+  const keys = Object.keys(schema).filter((k) => !ANNOTATION_ONLY.includes(k));
+  if (keys.length === 0) return all;
+  if (keys.length === 1 && typeof schema.$ref === "string") {
+    const name = refName(schema.$ref);
+    return assumed.has(name) ? all : coveredTypes(defs[name], defs, new Set(assumed).add(name));
+  }
+  if (keys.length === 1 && Array.isArray(schema.anyOf)) return new Set(schema.anyOf.flatMap((b) => [...coveredTypes(b, defs, assumed)]));
+  const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((t): t is string => (JSON_TYPES as readonly string[]).includes(t as string));
+  const others = keys.filter((k) => k !== "type");
+  const everything = (sub: unknown) => coveredTypes(sub, defs, assumed).size === JSON_TYPES.length;
+  if (others.length === 0) return new Set(types);
+  if (types.length === 1 && types[0] === "object" && others.length === 1 && others[0] === "additionalProperties" && everything(schema.additionalProperties)) return new Set(["object"]);
+  if (types.length === 1 && types[0] === "array" && others.length === 1 && others[0] === "items" && everything(schema.items)) return new Set(["array"]);
+  return new Set();
+}
+
 /** Whether a schema accepts every JSON value (nothing can be invalid). */
 export function acceptsEverything(schema: unknown, defs: Defs): boolean {
-  if (schema === true) return true;
-  if (!isObject(schema)) return false;
-  const keys = Object.keys(schema).filter((k) => !["description", "title", "$comment", "format", "default", "examples"].includes(k));
-  if (keys.length === 0) return true;
-  return keys.length === 1 && typeof schema.$ref === "string" && acceptsEverything(defs[refName(schema.$ref)], defs);
+  return coveredTypes(schema, defs, new Set()).size === JSON_TYPES.length;
 }
 
 /** Equal as JSON values (object key order aside). */

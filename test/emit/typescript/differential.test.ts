@@ -12,9 +12,7 @@ import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { pointerToken } from "../../../generator/errors.js";
 import { defaultOutDir, defaultPatchesDir, defaultSchemasDir } from "../../../generator/paths.js";
-import { sha256 } from "../../../generator/source/lock.js";
-import { loadSpec } from "../../../generator/source/load.js";
-import { applyPatches, readPatches } from "../../../generator/source/patch.js";
+import { loadSpec, readSchemaDocument } from "../../../generator/source/load.js";
 import { acceptsEverything, finiteSize, InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
 
 const WANTED = 50;
@@ -30,12 +28,7 @@ const versions = readdirSync(defaultOutDir, { withFileTypes: true })
 /** The schema file as Ajv should see it: the published bytes with the reviewed patches the generator applied. */
 function oracleDocument(version: string): Record<string, unknown> {
   const file = path.join(defaultSchemasDir, version, "schema.json");
-  const bytes = readFileSync(file);
-  const doc = JSON.parse(bytes.toString("utf8")) as Record<string, unknown>;
-  const patchFile = path.join(defaultPatchesDir, `${version}.json`);
-  const reviewed = readPatches(patchFile);
-  if (reviewed !== null && reviewed.sha256 === sha256(bytes)) applyPatches(doc, reviewed.patches, patchFile, file);
-  return doc;
+  return readSchemaDocument(readFileSync(file), file, { patchesDir: defaultPatchesDir }).root;
 }
 
 interface Disagreement {
