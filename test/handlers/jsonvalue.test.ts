@@ -169,3 +169,54 @@ describe.each(model.versions.filter((v) => "JSONValue" in v.definitions).map((v)
   });
 });
 
+
+// The same class of erratum in ElicitResult: a client's answer to a form's `number` field is a number
+// in schema.ts and an integer in schema.json. Where the reviewed patch covers a version's bytes, the
+// generated client dispatcher sends a fractional answer (result validation accepts it); everywhere,
+// the zod schema and the guard accept an answer exactly when Ajv does on the schema as generated.
+describe.each(model.versions.filter((v) => "ElicitResult" in v.definitions).map((v) => v.label))("ElicitResult's content at %s", (label) => {
+  const answers = [{ ratio: 0.5 }, { n: 3 }, { name: "x", ok: true }, { bad: { nested: 1 } }];
+  const file = path.join(schemasDir, label, "schema.json");
+  const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
+  const version = model.versions.find((v) => v.label === label)!;
+  const ajv = version.dialect === "2020-12" ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
+  ajv.addSchema(root, "mcp");
+  const validate = ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/ElicitResult`)!;
+  const patched = patchesFor(modelOptions.patchesDir, lock.versions[label].sha256)?.patches.some((p) => p.ops.some((op) => op.path.includes("/ElicitResult/"))) ?? false;
+
+  it("a fractional answer is valid where the patch covers the bytes; zod and the guard agree with Ajv on every answer", async () => {
+    const guards = (await import(`../../generated/${label}/guards.ts`)) as { isElicitResult(v: unknown): boolean };
+    const schemas = (await import(`../../generated/${label}/schemas.ts`)) as { ElicitResultSchema: { safeParse(v: unknown): { success: boolean } } };
+    if (patched) expect(validate({ action: "accept", content: { ratio: 0.5 } })).toBe(true);
+    expect(validate({ action: "accept", content: { bad: { nested: 1 } } })).toBe(false);
+    for (const content of answers) {
+      const result = { action: "accept", content };
+      const valid = validate(result) as boolean;
+      expect([JSON.stringify(content), guards.isElicitResult(result), schemas.ElicitResultSchema.safeParse(result).success]).toEqual([JSON.stringify(content), valid, valid]);
+    }
+  });
+
+});
+
+// Where elicitation/create is a request of the version (in the modern era it is an input request instead).
+describe.each(model.versions.filter((v) => v.requests.some((r) => r.method === "elicitation/create")).map((v) => v.label))("elicitation/create answered at %s", (label) => {
+  const file = path.join(schemasDir, label, "schema.json");
+  const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
+  const version = model.versions.find((v) => v.label === label)!;
+  const ajv = version.dialect === "2020-12" ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
+  ajv.addSchema(root, "mcp");
+  const validate = ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/ElicitResult`)!;
+
+  it("the client dispatcher sends a fractional answer exactly when Ajv accepts it (else -32603, nothing invalid sent)", async () => {
+    const result = { action: "accept", content: { ratio: 0.5 } };
+    const valid = validate(result) as boolean;
+    const params = { message: "How much?", requestedSchema: { type: "object", properties: { ratio: { type: "number" } } } };
+    const dispatcher = (forVersion(label as ProtocolVersion) as unknown as { createClientDispatcher(h: object, o: object): Server }).createClientDispatcher(
+      { "elicitation/create": () => result },
+      { onError: () => {} },
+    );
+    const response = await dispatcher.handle({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params });
+    if (valid) expect(response?.result).toEqual(result);
+    else expect(response?.error?.code).toBe(-32603);
+  });
+});
