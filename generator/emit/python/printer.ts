@@ -11,13 +11,13 @@ import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../m
 import { byCodeUnit } from "../../order.js";
 import { toolRoot } from "../../paths.js";
 import { INPUT_REQUIRED_RESULT } from "../handlers.js";
+import { pythonRuntimeSource } from "./paths.js";
 import { template } from "../templates.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, isPackageName, moduleName, pascalCase, pyComment, pyString, snakeCase } from "./language.js";
 
 export const DEFAULT_PYTHON_PACKAGE = "mcp_codegen";
 
-/** The hand-written runtime, copied into every Python tree (the source, also when running from dist/). */
-export const pythonRuntimeSource = path.join(toolRoot, "generator", "emit", "python", "runtime.py");
+export { pythonRuntimeSource };
 
 /** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
 const MODULE_NAMES = new Set([
