@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { PinResult } from "./bump.js";
-import { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./emit/targets.js";
+import { folderOf, ownedPaths, TARGETS, type Target } from "./emit/targets.js";
 import { InputError } from "./errors.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
@@ -51,8 +51,9 @@ const OPTIONS = {
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
   from: { type: "string", usage: "--from DIR", help: "a local spec folder or checkout (<DIR>/<v>/schema.json or <DIR>/schema/<v>/schema.json)" },
   as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
-  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, or both: the Ruby tree is then the ruby/ folder of the output; with typescript alone, ruby/ is kept as it is. Default: the project's package.json \"mcp-codegen\": { \"targets\": [...] }, else typescript" },
+  target: { type: "string", usage: "--target LIST", help: "typescript, ruby, python, or several: beside typescript the Ruby and Python trees are the ruby/ and python/ folders of the output, and those not generated are kept as they are. Default: the project's package.json \"mcp-codegen\": { \"targets\": [...] }, else typescript" },
   module: { type: "string", usage: "--module NAME", help: "the Ruby namespace (default: McpCodegen; e.g. MCP::Protocol)" },
+  "python-package": { type: "string", usage: "--python-package NAME", help: "the Python package (default: mcp_codegen; e.g. acme.mcp_protocol)" },
   help: { type: "boolean", usage: "--help", help: "this command's help" },
 } satisfies Record<string, OptionSpec>;
 
@@ -160,7 +161,7 @@ function shellWord(s: string): string {
 // ── Commands ──────────────────────────────────────────────────────────────────────────────────
 
 const generate: Command = {
-  usage: ["generate [--target typescript,ruby] [--module NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
+  usage: ["generate [--target typescript,ruby,python] [--module NAME] [--python-package NAME] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
   summary: "Generate the tree for every version (or check that it is up to date).",
   details: [
     "Reads <DIR>/<label>/schema.json for every folder of --schemas (each folder name is a version label)",
@@ -170,12 +171,13 @@ const generate: Command = {
     "--check on an unchanged tree compares file hashes with the fingerprint of the last generation",
     "from the same inputs (in the cache); anything else generates in memory and compares.",
   ],
-  options: ["target", "module", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
+  options: ["target", "module", "python-package", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
   async run(values, _positionals, ctx) {
     const { io, project } = ctx;
     const targets = targetList(str(values, "target"), ctx);
     if (str(values, "module") !== undefined && !targets.includes("ruby")) throw new UsageError("--module applies to the ruby target");
-    const emit = { targets, rubyModule: str(values, "module") };
+    if (str(values, "python-package") !== undefined && !targets.includes("python")) throw new UsageError("--python-package applies to the python target");
+    const emit = { targets, rubyModule: str(values, "module"), pythonPackage: str(values, "python-package") };
     const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
     const versions = csv(str(values, "versions"));
     const outGiven = str(values, "out") !== undefined;
@@ -192,13 +194,14 @@ const generate: Command = {
       io.stderr.write(describeSync(results));
       synced = new Set(results.map((r) => r.version));
     }
-    const rubyOnly = !targets.includes("typescript");
-    const outDir = resolvePath(ctx, str(values, "out"), rubyOnly ? path.join(project.outDir, RUBY_FOLDER) : project.outDir);
+    // One target but TypeScript: its tree is the output (by default, its folder of the project's tree).
+    const alone = targets.length === 1 && targets[0] !== "typescript";
+    const outDir = resolvePath(ctx, str(values, "out"), alone ? path.join(project.outDir, folderOf(targets[0], ["typescript", ...targets])) : project.outDir);
     const all = discoverVersions(schemasDir);
     if (versions) unknownLabels(versions, all, schemasDir);
     // --versions into the project's own tree: every version is generated (the shared files name them
     // all) and only the chosen ones' folders are replaced; the others stay as they are on disk.
-    const others = versions !== undefined && !outGiven && !rubyOnly ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
+    const others = versions !== undefined && !outGiven && !alone ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
     const byTarget = ownedPaths(targets);
     const scope = { owned: (rel: string) => byTarget(rel) && !others.has(rel.split("/")[0]) };
     const selection = others.size > 0 ? undefined : versions;

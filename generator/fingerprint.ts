@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
 import { rubyRuntimeSource, runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
+import { pythonRuntimeSource } from "./emit/python/paths.js";
 import type { SpecLock } from "./spec/lock.js";
 
 export interface FingerprintInputs {
@@ -78,6 +79,8 @@ function toolDigest(): string {
         generator: generatorDigest(),
         // Hand-written Ruby copied into the Ruby tree (not part of the TypeScript sources the stamp covers).
         rubyRuntime: fileDigest(rubyRuntimeSource),
+        // Hand-written Python copied into the Python tree.
+        pythonRuntime: fileDigest(pythonRuntimeSource),
         templates: folderDigest(templatesDir),
         runtime: folderDigest(runtimeSourceDir),
         // ts-morph bundles the TypeScript that reads each schema.ts.

@@ -74,7 +74,7 @@ export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOpti
 
 export async function generateFiles(
   options: ModelOptions,
-  emit: Pick<EmitOptions, "targets" | "rubyModule"> = {},
+  emit: Pick<EmitOptions, "targets" | "rubyModule" | "pythonPackage"> = {},
 ): Promise<{ model: ProtocolModel; files: GeneratedFiles }> {
   const model = buildModel(options);
   return { model, files: await emitTree(model, { cacheDir: options.cacheDir, ...emit }) };

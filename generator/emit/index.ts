@@ -15,10 +15,11 @@ import { byCodeUnit, byKey } from "../order.js";
 import { versionIdents } from "../model/naming.js";
 import { sha256 } from "../spec/lock.js";
 import { emitRubyTree } from "./ruby/printer.js";
+import { emitPythonTree } from "./python/index.js";
 
 // The targets live in targets.ts (the CLI reads them without loading the emitters).
-import { RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
-export { ownedPaths, RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
+import { folderOf, PYTHON_FOLDER, RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
+export { ownedPaths, PYTHON_FOLDER, RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
 
 export interface EmitOptions {
   /** Folder for the content-addressed cache of precompiled templates; absent: no cache. */
@@ -27,6 +28,8 @@ export interface EmitOptions {
   targets?: readonly Target[];
   /** The Ruby namespace (default `McpCodegen`). */
   rubyModule?: string;
+  /** The Python package (default `mcp_codegen`). */
+  pythonPackage?: string;
 }
 
 export type GeneratedFiles = Map<string, string>;
@@ -131,10 +134,18 @@ export async function emitVersion(version: VersionModel, options: EmitOptions = 
 
 export async function emitTree(model: ProtocolModel, options: EmitOptions = {}): Promise<GeneratedFiles> {
   const targets = options.targets ?? TARGETS;
-  const ruby = targets.includes("ruby") ? emitRubyTree(model, { module: options.rubyModule }) : new Map<string, string>();
-  if (!targets.includes("typescript")) return ruby;
-  if (ruby.size > 0 && model.versions.some((v) => v.label === RUBY_FOLDER)) {
-    throw new InputError(`version label "${RUBY_FOLDER}" would share its folder with the Ruby tree; rename the folder or generate one target (--target)`);
+  const others: GeneratedFiles = new Map();
+  const place = (target: Target, tree: Map<string, string>) => {
+    const folder = folderOf(target, targets);
+    for (const [p, text] of tree) others.set(folder === "" ? p : `${folder}/${p}`, text);
+  };
+  if (targets.includes("ruby")) place("ruby", emitRubyTree(model, { module: options.rubyModule }));
+  if (targets.includes("python")) place("python", emitPythonTree(model, { package: options.pythonPackage }));
+  if (!targets.includes("typescript")) return new Map([...others].sort(byKey));
+  for (const [target, folder, language] of [["ruby", RUBY_FOLDER, "Ruby"], ["python", PYTHON_FOLDER, "Python"]] as const) {
+    if (targets.includes(target) && model.versions.some((v) => v.label === folder)) {
+      throw new InputError(`version label "${folder}" would share its folder with the ${language} tree; rename the folder or generate one target (--target)`);
+    }
   }
   const idents = versionIdents(model.versions.map((v) => v.label));
   const identOf = (label: string) => idents.get(label)!;
@@ -155,6 +166,6 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   files.set("MATRIX.md", finish(emitMatrix(model)));
   for (const [p, text] of emitDiffs(model)) files.set(p, text);
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
-  for (const [p, text] of ruby) files.set(`${RUBY_FOLDER}/${p}`, text);
+  for (const [p, text] of others) files.set(p, text);
   return new Map([...files].sort(byKey));
 }
