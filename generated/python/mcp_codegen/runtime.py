@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, TypedDict
+from typing import Annotated, Any, Final, Literal, TypedDict, cast
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 
@@ -138,8 +138,8 @@ def meta_of(value: object) -> dict[str, Any] | None:
     value = _as_result(value)
     if not isinstance(value, dict):
         return None
-    meta: object = value.get("_meta")  # pyright: ignore[reportUnknownMemberType]
-    return meta if isinstance(meta, dict) else None  # pyright: ignore[reportUnknownVariableType]
+    meta = cast(dict[str, object], value).get("_meta")
+    return cast(dict[str, Any], meta) if isinstance(meta, dict) else None
 
 
 def empty_result(value: object) -> Result:
@@ -189,10 +189,10 @@ def object_result(value: object, method: str, expected: str, result_types: tuple
     if not isinstance(value, dict):
         raise ResultError(f"Internal error: the {method} handler returned {describe(value)}; expected {expected}")
     result: Result = {}
-    for key, field in value.items():  # pyright: ignore[reportUnknownVariableType]
+    for key, field in cast(dict[str, object], value).items():
         if key == "_meta" and not isinstance(field, dict):
             continue
-        result[str(key)] = field  # pyright: ignore[reportUnknownArgumentType]
+        result[key] = field
     if result_types is None:
         return result
     if "resultType" not in result:
