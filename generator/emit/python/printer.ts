@@ -265,7 +265,7 @@ class ModelPrinter {
       case "null":
         return "None";
       case "boolean":
-        return "bool";
+        return "runtime.Bool";
       case "ref": {
         // Inside a recursive alias, another alias of its cycle is spelled out: pyright resolves a
         // TypeAliasType that refers to itself, not one reached through a second alias.
@@ -284,23 +284,27 @@ class ModelPrinter {
         return this.names.get(node.name)!;
       }
       case "literal": {
-        const values = node.values.map((v) => {
-          if (v === null) return "None";
-          if (typeof v === "string") return pyString(v);
-          if (typeof v === "boolean") return v ? "True" : "False";
+        // pydantic's Literal compares with ==: numbers and booleans are kept apart by a validator beside them.
+        const plain = node.values.filter((v) => v === null || typeof v === "string").map((v) => (v === null ? "None" : pyString(v)));
+        const numbers = node.values.filter((v) => typeof v === "number").map((v) => {
           if (!Number.isSafeInteger(v)) cannot(node, `the non-integer or unsafe constant ${v}`);
           return String(v);
         });
-        return `Literal[${values.join(", ")}]`;
+        const booleans = node.values.filter((v) => typeof v === "boolean").map((v) => (v ? "True" : "False"));
+        const parts: string[] = [];
+        if (plain.length > 0) parts.push(`Literal[${plain.join(", ")}]`);
+        if (numbers.length > 0) parts.push(`Annotated[Literal[${numbers.join(", ")}], runtime.NoBool]`);
+        if (booleans.length > 0) parts.push(`Annotated[Literal[${booleans.join(", ")}], runtime.OnlyBool]`);
+        return parts.join(" | ");
       }
       case "string": {
         if (node.impliedType) cannot(node, "a string constraint without `type`");
         if (node.pattern !== undefined) cannot(node, "a `pattern` (ECMA-262 and Python regular expressions differ)");
-        return constrained("str", { min_length: node.minLength, max_length: node.maxLength });
+        return constrained("runtime.Str", { min_length: node.minLength, max_length: node.maxLength });
       }
       case "number": {
         if (node.impliedType) cannot(node, "a number constraint without `type`");
-        return constrained(node.integer ? "int" : "float", {
+        return constrained(node.integer ? "runtime.Int" : "runtime.Float", {
           ge: node.minimum,
           le: node.maximum,
           gt: node.exclusiveMinimum,
@@ -441,7 +445,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
   const here = new Set(methodsOf(version).map((m) => m.method));
   const removed = previous === null ? [] : methodsOf(previous).map((m) => m.method).filter((m) => !here.has(m)).sort(byCodeUnit);
   const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(body);
-  const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || n === "Any" || uses(n));
+  const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || uses(n));
   const imports = [
     "from __future__ import annotations",
     "",
