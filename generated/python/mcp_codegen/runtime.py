@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal, TypedDict, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict
 
 METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
@@ -46,11 +46,46 @@ def _never(value: object) -> object:
     raise ValueError("no value is allowed here")
 
 
+def _integral(value: object) -> object:
+    # JSON Schema's integer is any integral number: 1e21 is one (JSON text gives Python a float for it).
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _no_bool(value: object) -> object:
+    if isinstance(value, bool):
+        raise ValueError("a boolean is not a number")
+    return value
+
+
+def _only_bool(value: object) -> object:
+    if not isinstance(value, bool):
+        raise ValueError("expected a boolean")
+    return value
+
+
 NotNull: Final = BeforeValidator(_not_null)
 """Refuses an explicit ``null`` for an optional property whose schema does not allow it."""
 
 Never = Annotated[None, BeforeValidator(_never)]
 """A schema no value satisfies (``false``)."""
+
+# JSON's scalar types, strict wherever they are used (a TypeAliasType validated on its own has no
+# model config to make it strict): no coercion from strings, booleans are not numbers.
+Str = Annotated[str, Strict()]
+"""A JSON string."""
+Int = Annotated[int, BeforeValidator(_integral), Strict()]
+"""A JSON Schema integer: any integral number."""
+Float = Annotated[float, Strict()]
+"""A JSON number."""
+Bool = Annotated[bool, Strict()]
+"""A JSON boolean."""
+
+NoBool: Final = BeforeValidator(_no_bool)
+"""Beside a numeric ``Literal``: ``true`` is not ``1`` (pydantic's literals compare with ``==``)."""
+OnlyBool: Final = BeforeValidator(_only_bool)
+"""Beside a boolean ``Literal``: ``1`` is not ``true``."""
 
 def _config(extra: Literal["allow", "forbid"]) -> ConfigDict:
     """Strict (no coercion), members read by their wire names only, written by them, field docstrings kept."""

@@ -32,7 +32,7 @@ class Annotated_Annotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -48,17 +48,17 @@ class Annotated_(runtime.OpenModel):
 
 
 class BlobResourceContents(runtime.OpenModel):
-    blob: str
+    blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
 class CallToolRequestParams(runtime.OpenModel):
     arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-    name: str
+    name: runtime.Str
 
 
 class CallToolRequest(runtime.OpenModel):
@@ -69,11 +69,11 @@ class CallToolRequest(runtime.OpenModel):
 
 
 class TextResourceContents(runtime.OpenModel):
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    text: str
+    text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -83,7 +83,7 @@ class EmbeddedResourceAnnotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -110,7 +110,7 @@ class ImageContentAnnotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -123,9 +123,9 @@ class ImageContent(runtime.OpenModel):
     """An image provided to or from an LLM."""
 
     annotations: Annotated[ImageContentAnnotations | None, runtime.NotNull] = None
-    data: str
+    data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -136,7 +136,7 @@ class TextContentAnnotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -149,7 +149,7 @@ class TextContent(runtime.OpenModel):
     """Text provided to or from an LLM."""
 
     annotations: Annotated[TextContentAnnotations | None, runtime.NotNull] = None
-    text: str
+    text: runtime.Str
     """The text content of the message."""
     type: Literal["text"]
 
@@ -170,19 +170,19 @@ class CallToolResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     content: list[TextContent | ImageContent | EmbeddedResource]
-    is_error: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
     """
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
 """A uniquely identifying ID for a request in JSON-RPC."""
 
 
 class CancelledNotificationParams(runtime.OpenModel):
-    reason: Annotated[str | None, runtime.NotNull] = None
+    reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
     request_id: RequestId = Field(alias="requestId")
 
@@ -204,7 +204,7 @@ class CancelledNotification(runtime.OpenModel):
 class ClientCapabilitiesRoots(runtime.OpenModel):
     """Present if the client supports listing roots."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
@@ -231,15 +231,15 @@ class InitializedNotification(runtime.OpenModel):
     params: Annotated[InitializedNotificationParams | None, runtime.NotNull] = None
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 """A progress token, used to associate progress notifications with the original request."""
 
 
 class ProgressNotificationParams(runtime.OpenModel):
-    progress: float
+    progress: runtime.Float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
     progress_token: ProgressToken = Field(alias="progressToken")
-    total: Annotated[float | None, runtime.NotNull] = None
+    total: Annotated[runtime.Float | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -271,7 +271,7 @@ ClientNotification = TypeAliasType("ClientNotification", CancelledNotification |
 class PromptReference(runtime.OpenModel):
     """Identifies a prompt."""
 
-    name: str
+    name: runtime.Str
     """The name of the prompt or prompt template"""
     type: Literal["ref/prompt"]
 
@@ -280,16 +280,16 @@ class ResourceReference(runtime.OpenModel):
     """A reference to a resource or resource template definition."""
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: runtime.Str
     """The URI or URI template of the resource."""
 
 
 class CompleteRequestParamsArgument(runtime.OpenModel):
     """The argument's information"""
 
-    name: str
+    name: runtime.Str
     """The name of the argument"""
-    value: str
+    value: runtime.Str
     """The value of the argument to use for completion matching."""
 
 
@@ -307,9 +307,9 @@ class CompleteRequest(runtime.OpenModel):
 
 
 class GetPromptRequestParams(runtime.OpenModel):
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Arguments to use for templating the prompt."""
-    name: str
+    name: runtime.Str
     """The name of the prompt or prompt template."""
 
 
@@ -323,14 +323,14 @@ class GetPromptRequest(runtime.OpenModel):
 class Implementation(runtime.OpenModel):
     """Describes the name and version of an MCP implementation."""
 
-    name: str
-    version: str
+    name: runtime.Str
+    version: runtime.Str
 
 
 class InitializeRequestParams(runtime.OpenModel):
     capabilities: ClientCapabilities
     client_info: Implementation = Field(alias="clientInfo")
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(alias="protocolVersion")
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
 
@@ -342,7 +342,7 @@ class InitializeRequest(runtime.OpenModel):
 
 
 class ListPromptsRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -356,7 +356,7 @@ class ListPromptsRequest(runtime.OpenModel):
 
 
 class ListResourceTemplatesRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -370,7 +370,7 @@ class ListResourceTemplatesRequest(runtime.OpenModel):
 
 
 class ListResourcesRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -384,7 +384,7 @@ class ListResourcesRequest(runtime.OpenModel):
 
 
 class ListToolsRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -413,7 +413,7 @@ class PingRequest(runtime.OpenModel):
 
 
 class ReadResourceRequestParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -444,7 +444,7 @@ class SetLevelRequest(runtime.OpenModel):
 
 
 class SubscribeRequestParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -456,7 +456,7 @@ class SubscribeRequest(runtime.OpenModel):
 
 
 class UnsubscribeRequestParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource to unsubscribe from."""
 
 
@@ -476,22 +476,22 @@ class CreateMessageResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     content: TextContent | ImageContent
-    model: str
+    model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
     """The reason why sampling stopped, if known."""
 
 
 class Root(runtime.OpenModel):
     """Represents a root directory or file that the server can operate on."""
 
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: runtime.Str
     """The URI identifying the root. This *must* start with file:// for now.
     This restriction may be relaxed in future versions of the protocol to allow
     other URI schemes.
@@ -518,11 +518,11 @@ ClientResult = TypeAliasType("ClientResult", Result | CreateMessageResult | List
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
-    total: Annotated[int | None, runtime.NotNull] = None
+    total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
-    values: list[str]
+    values: list[runtime.Str]
     """An array of completion values. Must not exceed 100 items."""
 
 
@@ -541,7 +541,7 @@ class ModelHint(runtime.OpenModel):
     to the client to interpret.
     """
 
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A hint for a model name.
 
     The client SHOULD treat this as a substring of a model name; for example:
@@ -568,7 +568,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -582,12 +582,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -604,16 +604,16 @@ class SamplingMessage(runtime.OpenModel):
 class CreateMessageRequestParams(runtime.OpenModel):
     include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request."""
-    max_tokens: int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(alias="maxTokens")
     """The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested."""
     messages: list[SamplingMessage]
     metadata: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
     model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
-    stop_sequences: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[float | None, runtime.NotNull] = None
+    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
 
 
 class CreateMessageRequest(runtime.OpenModel):
@@ -623,7 +623,7 @@ class CreateMessageRequest(runtime.OpenModel):
     params: CreateMessageRequestParams
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", runtime.Str)
 """An opaque token used to represent a cursor for pagination."""
 
 
@@ -646,7 +646,7 @@ class GetPromptResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
     messages: list[PromptMessage]
 
@@ -654,23 +654,23 @@ class GetPromptResult(runtime.OpenModel):
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
-    subscribe: Annotated[bool | None, runtime.NotNull] = None
+    subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
 
 
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -695,22 +695,22 @@ class InitializeResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     capabilities: ServerCapabilities
-    instructions: Annotated[str | None, runtime.NotNull] = None
+    instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Instructions describing how to use the server and its features.
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \"hint\" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(alias="protocolVersion")
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
     server_info: Implementation = Field(alias="serverInfo")
 
 
 class JSONRPCErrorError(runtime.OpenModel):
-    code: int
+    code: runtime.Int
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -731,7 +731,7 @@ class JSONRPCNotification(runtime.OpenModel):
     """A notification which does not expect a response."""
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[JSONRPCNotificationParams | None, runtime.NotNull] = None
 
 
@@ -748,7 +748,7 @@ class JSONRPCRequest(runtime.OpenModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[JSONRPCRequestParams | None, runtime.NotNull] = None
 
 
@@ -766,11 +766,11 @@ JSONRPCMessage = TypeAliasType("JSONRPCMessage", JSONRPCRequest | JSONRPCNotific
 class PromptArgument(runtime.OpenModel):
     """Describes an argument that a prompt can accept."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the argument."""
-    name: str
+    name: runtime.Str
     """The name of the argument."""
-    required: Annotated[bool | None, runtime.NotNull] = None
+    required: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this argument must be provided."""
 
 
@@ -779,9 +779,9 @@ class Prompt(runtime.OpenModel):
 
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description of what this prompt provides"""
-    name: str
+    name: runtime.Str
     """The name of the prompt or prompt template."""
 
 
@@ -790,7 +790,7 @@ class ListPromptsResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -803,7 +803,7 @@ class ResourceTemplateAnnotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -816,19 +816,19 @@ class ResourceTemplate(runtime.OpenModel):
     """A template description for resources available on the server."""
 
     annotations: Annotated[ResourceTemplateAnnotations | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
-    name: str
+    name: runtime.Str
     """A human-readable name for the type of resource this template refers to.
 
     This can be used by clients to populate UI elements.
     """
-    uri_template: str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
@@ -837,7 +837,7 @@ class ListResourceTemplatesResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -850,7 +850,7 @@ class ResourceAnnotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -863,24 +863,24 @@ class Resource(runtime.OpenModel):
     """A known resource that the server is capable of reading."""
 
     annotations: Annotated[ResourceAnnotations | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """A human-readable name for this resource.
 
     This can be used by clients to populate UI elements.
     """
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -889,7 +889,7 @@ class ListResourcesResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -922,18 +922,18 @@ class ToolInputSchema(runtime.OpenModel):
     """A JSON Schema object defining the expected parameters for the tool."""
 
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
 class Tool(runtime.OpenModel):
     """Definition for a tool the client can call."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool."""
     input_schema: ToolInputSchema = Field(alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool."""
-    name: str
+    name: runtime.Str
     """The name of the tool."""
 
 
@@ -942,7 +942,7 @@ class ListToolsResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -953,7 +953,7 @@ class LoggingMessageNotificationParams(runtime.OpenModel):
     data: Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
     level: LoggingLevel
-    logger: Annotated[str | None, runtime.NotNull] = None
+    logger: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name of the logger issuing this message."""
 
 
@@ -970,26 +970,26 @@ class NotificationParams(runtime.OpenModel):
 
 
 class Notification(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[NotificationParams | None, runtime.NotNull] = None
 
 
 class PaginatedRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
 
 
 class PaginatedRequest(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[PaginatedRequestParams | None, runtime.NotNull] = None
 
 
 class PaginatedResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1024,16 +1024,16 @@ class RequestParams(runtime.OpenModel):
 
 
 class Request(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[RequestParams | None, runtime.NotNull] = None
 
 
 class ResourceContents(runtime.OpenModel):
     """The contents of a specific resource or sub-resource."""
 
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -1050,7 +1050,7 @@ class ResourceListChangedNotification(runtime.OpenModel):
 
 
 class ResourceUpdatedNotificationParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
 
 

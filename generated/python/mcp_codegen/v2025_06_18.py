@@ -34,7 +34,7 @@ class Annotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    last_modified: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
+    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
     Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
@@ -42,7 +42,7 @@ class Annotations(runtime.OpenModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -57,9 +57,9 @@ class AudioContent(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    data: str
+    data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -67,9 +67,9 @@ class AudioContent(runtime.OpenModel):
 class BaseMetadata(runtime.OpenModel):
     """Base interface for metadata with name (identifier) and title (display name) properties."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -82,24 +82,24 @@ class BaseMetadata(runtime.OpenModel):
 class BlobResourceContents(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    blob: str
+    blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
 class BooleanSchema(runtime.OpenModel):
-    default: Annotated[bool | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    title: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Bool | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["boolean"]
 
 
 class CallToolRequestParams(runtime.OpenModel):
     arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-    name: str
+    name: runtime.Str
 
 
 class CallToolRequest(runtime.OpenModel):
@@ -112,11 +112,11 @@ class CallToolRequest(runtime.OpenModel):
 class TextResourceContents(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    text: str
+    text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -140,9 +140,9 @@ class ImageContent(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    data: str
+    data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -156,21 +156,21 @@ class ResourceLink(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -179,7 +179,7 @@ class ResourceLink(runtime.OpenModel):
     if present).
     """
     type: Literal["resource_link"]
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -189,7 +189,7 @@ class TextContent(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    text: str
+    text: runtime.Str
     """The text content of the message."""
     type: Literal["text"]
 
@@ -204,7 +204,7 @@ class CallToolResult(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -222,12 +222,12 @@ class CallToolResult(runtime.OpenModel):
     """An optional JSON object that represents the structured result of the tool call."""
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
 """A uniquely identifying ID for a request in JSON-RPC."""
 
 
 class CancelledNotificationParams(runtime.OpenModel):
-    reason: Annotated[str | None, runtime.NotNull] = None
+    reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
     request_id: RequestId = Field(alias="requestId")
 
@@ -249,7 +249,7 @@ class CancelledNotification(runtime.OpenModel):
 class ClientCapabilitiesRoots(runtime.OpenModel):
     """Present if the client supports listing roots."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
@@ -278,17 +278,17 @@ class InitializedNotification(runtime.OpenModel):
     params: Annotated[InitializedNotificationParams | None, runtime.NotNull] = None
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 """A progress token, used to associate progress notifications with the original request."""
 
 
 class ProgressNotificationParams(runtime.OpenModel):
-    message: Annotated[str | None, runtime.NotNull] = None
+    message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: float
+    progress: runtime.Float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
     progress_token: ProgressToken = Field(alias="progressToken")
-    total: Annotated[float | None, runtime.NotNull] = None
+    total: Annotated[runtime.Float | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -320,9 +320,9 @@ ClientNotification = TypeAliasType("ClientNotification", CancelledNotification |
 class PromptReference(runtime.OpenModel):
     """Identifies a prompt."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -337,23 +337,23 @@ class ResourceTemplateReference(runtime.OpenModel):
     """A reference to a resource or resource template definition."""
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: runtime.Str
     """The URI or URI template of the resource."""
 
 
 class CompleteRequestParamsArgument(runtime.OpenModel):
     """The argument's information"""
 
-    name: str
+    name: runtime.Str
     """The name of the argument"""
-    value: str
+    value: runtime.Str
     """The value of the argument to use for completion matching."""
 
 
 class CompleteRequestParamsContext(runtime.OpenModel):
     """Additional, optional context for completions"""
 
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Previously-resolved variables in a URI template or prompt."""
 
 
@@ -373,9 +373,9 @@ class CompleteRequest(runtime.OpenModel):
 
 
 class GetPromptRequestParams(runtime.OpenModel):
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Arguments to use for templating the prompt."""
-    name: str
+    name: runtime.Str
     """The name of the prompt or prompt template."""
 
 
@@ -389,9 +389,9 @@ class GetPromptRequest(runtime.OpenModel):
 class Implementation(runtime.OpenModel):
     """Describes the name and version of an MCP implementation, with an optional title for UI representation."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -399,13 +399,13 @@ class Implementation(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    version: str
+    version: runtime.Str
 
 
 class InitializeRequestParams(runtime.OpenModel):
     capabilities: ClientCapabilities
     client_info: Implementation = Field(alias="clientInfo")
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(alias="protocolVersion")
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
 
@@ -417,7 +417,7 @@ class InitializeRequest(runtime.OpenModel):
 
 
 class ListPromptsRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -431,7 +431,7 @@ class ListPromptsRequest(runtime.OpenModel):
 
 
 class ListResourceTemplatesRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -445,7 +445,7 @@ class ListResourceTemplatesRequest(runtime.OpenModel):
 
 
 class ListResourcesRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -459,7 +459,7 @@ class ListResourcesRequest(runtime.OpenModel):
 
 
 class ListToolsRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -491,7 +491,7 @@ class PingRequest(runtime.OpenModel):
 
 
 class ReadResourceRequestParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -522,7 +522,7 @@ class SetLevelRequest(runtime.OpenModel):
 
 
 class SubscribeRequestParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -534,7 +534,7 @@ class SubscribeRequest(runtime.OpenModel):
 
 
 class UnsubscribeRequestParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource to unsubscribe from."""
 
 
@@ -554,10 +554,10 @@ class CreateMessageResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     content: TextContent | ImageContent | AudioContent
-    model: str
+    model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
     """The reason why sampling stopped, if known."""
 
 
@@ -572,7 +572,7 @@ class ElicitResult(runtime.OpenModel):
     - \"decline\": User explicitly declined the action
     - \"cancel\": User dismissed without making an explicit choice
     """
-    content: Annotated[dict[str, str | int | bool] | None, runtime.NotNull] = None
+    content: Annotated[dict[str, runtime.Str | runtime.Int | runtime.Bool] | None, runtime.NotNull] = None
     """The submitted form data, only present when action is \"accept\".
     Contains values matching the requested schema.
     """
@@ -583,12 +583,12 @@ class Root(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: runtime.Str
     """The URI identifying the root. This *must* start with file:// for now.
     This restriction may be relaxed in future versions of the protocol to allow
     other URI schemes.
@@ -615,11 +615,11 @@ ClientResult = TypeAliasType("ClientResult", Result | CreateMessageResult | List
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
-    total: Annotated[int | None, runtime.NotNull] = None
+    total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
-    values: list[str]
+    values: list[runtime.Str]
     """An array of completion values. Must not exceed 100 items."""
 
 
@@ -638,7 +638,7 @@ class ModelHint(runtime.OpenModel):
     to the client to interpret.
     """
 
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A hint for a model name.
 
     The client SHOULD treat this as a substring of a model name; for example:
@@ -665,7 +665,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -679,12 +679,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -701,7 +701,7 @@ class SamplingMessage(runtime.OpenModel):
 class CreateMessageRequestParams(runtime.OpenModel):
     include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request."""
-    max_tokens: int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(alias="maxTokens")
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
@@ -710,10 +710,10 @@ class CreateMessageRequestParams(runtime.OpenModel):
     metadata: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
     model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
-    stop_sequences: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[float | None, runtime.NotNull] = None
+    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
 
 
 class CreateMessageRequest(runtime.OpenModel):
@@ -723,32 +723,32 @@ class CreateMessageRequest(runtime.OpenModel):
     params: CreateMessageRequestParams
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", runtime.Str)
 """An opaque token used to represent a cursor for pagination."""
 
 
 class EnumSchema(runtime.OpenModel):
-    description: Annotated[str | None, runtime.NotNull] = None
-    enum: list[str]
-    enum_names: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
-    title: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    enum: list[runtime.Str]
+    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
 class NumberSchema(runtime.OpenModel):
-    description: Annotated[str | None, runtime.NotNull] = None
-    maximum: Annotated[float | None, runtime.NotNull] = None
-    minimum: Annotated[float | None, runtime.NotNull] = None
-    title: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["integer", "number"]
 
 
 class StringSchema(runtime.OpenModel):
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minLength")
-    title: Annotated[str | None, runtime.NotNull] = None
+    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
+    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
@@ -764,12 +764,12 @@ class ElicitRequestParamsRequestedSchema(runtime.OpenModel):
     """
 
     properties: dict[str, PrimitiveSchemaDefinition]
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
 class ElicitRequestParams(runtime.OpenModel):
-    message: str
+    message: runtime.Str
     """The message to present to the user."""
     requested_schema: ElicitRequestParamsRequestedSchema = Field(alias="requestedSchema")
     """A restricted subset of JSON Schema.
@@ -803,7 +803,7 @@ class GetPromptResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
     messages: list[PromptMessage]
 
@@ -811,23 +811,23 @@ class GetPromptResult(runtime.OpenModel):
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
-    subscribe: Annotated[bool | None, runtime.NotNull] = None
+    subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
 
 
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -854,22 +854,22 @@ class InitializeResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     capabilities: ServerCapabilities
-    instructions: Annotated[str | None, runtime.NotNull] = None
+    instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Instructions describing how to use the server and its features.
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \"hint\" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(alias="protocolVersion")
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
     server_info: Implementation = Field(alias="serverInfo")
 
 
 class JSONRPCErrorError(runtime.OpenModel):
-    code: int
+    code: runtime.Int
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -890,7 +890,7 @@ class JSONRPCNotification(runtime.OpenModel):
     """A notification which does not expect a response."""
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[JSONRPCNotificationParams | None, runtime.NotNull] = None
 
 
@@ -910,7 +910,7 @@ class JSONRPCRequest(runtime.OpenModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[JSONRPCRequestParams | None, runtime.NotNull] = None
 
 
@@ -929,13 +929,13 @@ JSONRPCMessage = TypeAliasType("JSONRPCMessage", JSONRPCRequest | JSONRPCNotific
 class PromptArgument(runtime.OpenModel):
     """Describes an argument that a prompt can accept."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the argument."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    required: Annotated[bool | None, runtime.NotNull] = None
+    required: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this argument must be provided."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -952,11 +952,11 @@ class Prompt(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description of what this prompt provides"""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -971,7 +971,7 @@ class ListPromptsResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -984,16 +984,16 @@ class ResourceTemplate(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1001,7 +1001,7 @@ class ResourceTemplate(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
@@ -1010,7 +1010,7 @@ class ListResourceTemplatesResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1023,21 +1023,21 @@ class Resource(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1045,7 +1045,7 @@ class Resource(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -1054,7 +1054,7 @@ class ListResourcesResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1097,7 +1097,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -1105,7 +1105,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on the its environment.
 
@@ -1113,7 +1113,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
     """If true, this tool may interact with an \"open world\" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
@@ -1121,12 +1121,12 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    read_only_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable title for the tool."""
 
 
@@ -1134,7 +1134,7 @@ class ToolInputSchema(runtime.OpenModel):
     """A JSON Schema object defining the expected parameters for the tool."""
 
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
@@ -1144,7 +1144,7 @@ class ToolOutputSchema(runtime.OpenModel):
     """
 
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
@@ -1154,20 +1154,20 @@ class Tool(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[ToolAnnotations | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
     """
     input_schema: ToolInputSchema = Field(alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
     output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1182,7 +1182,7 @@ class ListToolsResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1193,7 +1193,7 @@ class LoggingMessageNotificationParams(runtime.OpenModel):
     data: Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
     level: LoggingLevel
-    logger: Annotated[str | None, runtime.NotNull] = None
+    logger: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name of the logger issuing this message."""
 
 
@@ -1210,26 +1210,26 @@ class NotificationParams(runtime.OpenModel):
 
 
 class Notification(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[NotificationParams | None, runtime.NotNull] = None
 
 
 class PaginatedRequestParams(runtime.OpenModel):
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
 
 
 class PaginatedRequest(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[PaginatedRequestParams | None, runtime.NotNull] = None
 
 
 class PaginatedResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1267,7 +1267,7 @@ class RequestParams(runtime.OpenModel):
 
 
 class Request(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[RequestParams | None, runtime.NotNull] = None
 
 
@@ -1276,9 +1276,9 @@ class ResourceContents(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -1295,7 +1295,7 @@ class ResourceListChangedNotification(runtime.OpenModel):
 
 
 class ResourceUpdatedNotificationParams(runtime.OpenModel):
-    uri: str
+    uri: runtime.Str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
 
 

@@ -34,7 +34,7 @@ class Annotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    last_modified: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
+    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
     Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
@@ -42,7 +42,7 @@ class Annotations(runtime.OpenModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -58,9 +58,9 @@ class AudioContent(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    data: str
+    data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -68,9 +68,9 @@ class AudioContent(runtime.OpenModel):
 class BaseMetadata(runtime.OpenModel):
     """Base interface for metadata with name (identifier) and title (display name) properties."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -83,22 +83,22 @@ class BaseMetadata(runtime.OpenModel):
 class BlobResourceContents(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    blob: str
+    blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
 class BooleanSchema(runtime.OpenModel):
-    default: Annotated[bool | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    title: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Bool | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["boolean"]
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 """A progress token, used to associate progress notifications with the original request."""
 
 
@@ -107,7 +107,7 @@ class TaskMetadata(runtime.OpenModel):
     Include this in the `task` field of the request parameters.
     """
 
-    ttl: Annotated[int | None, runtime.NotNull] = None
+    ttl: Annotated[runtime.Int | None, runtime.NotNull] = None
     """Requested duration in milliseconds to retain task from creation."""
 
 
@@ -125,7 +125,7 @@ class CallToolRequestParams(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Arguments to use for the tool call."""
-    name: str
+    name: runtime.Str
     """The name of the tool."""
     task: Annotated[TaskMetadata | None, runtime.NotNull] = None
     """If specified, the caller is requesting task-augmented execution for this request.
@@ -137,7 +137,7 @@ class CallToolRequestParams(runtime.OpenModel):
     """
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
 """A uniquely identifying ID for a request in JSON-RPC."""
 
 
@@ -153,11 +153,11 @@ class CallToolRequest(runtime.OpenModel):
 class TextResourceContents(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    text: str
+    text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -183,9 +183,9 @@ class ImageContent(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    data: str
+    data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -193,17 +193,17 @@ class ImageContent(runtime.OpenModel):
 class Icon(runtime.OpenModel):
     """An optionally-sized icon that can be displayed in a user interface."""
 
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """Optional MIME type override if the source MIME type is missing or generic.
     For example: `\"image/png\"`, `\"image/jpeg\"`, or `\"image/svg+xml\"`.
     """
-    sizes: Annotated[list[str] | None, runtime.NotNull] = None
+    sizes: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional array of strings that specify sizes at which the icon can be used.
     Each string should be in WxH format (e.g., `\"48x48\"`, `\"96x96\"`) or `\"any\"` for scalable formats like SVG.
 
     If not provided, the client should assume that the icon can be used at any size.
     """
-    src: str
+    src: runtime.Str
     """A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     `data:` URI with Base64-encoded image data.
 
@@ -232,7 +232,7 @@ class ResourceLink(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
@@ -248,16 +248,16 @@ class ResourceLink(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -266,7 +266,7 @@ class ResourceLink(runtime.OpenModel):
     if present).
     """
     type: Literal["resource_link"]
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -277,7 +277,7 @@ class TextContent(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    text: str
+    text: runtime.Str
     """The text content of the message."""
     type: Literal["text"]
 
@@ -292,7 +292,7 @@ class CallToolResult(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -311,7 +311,7 @@ class CallToolResult(runtime.OpenModel):
 
 
 class CancelTaskRequestParams(runtime.OpenModel):
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier to cancel."""
 
 
@@ -336,24 +336,24 @@ TaskStatus = TypeAliasType("TaskStatus", Literal["cancelled", "completed", "fail
 class Task(runtime.OpenModel):
     """Data associated with a task."""
 
-    created_at: str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for \"cancelled\" status
     - Summaries for \"completed\" status
     - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
     """
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier."""
-    ttl: int | None
+    ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -362,24 +362,24 @@ class CancelTaskResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    created_at: str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for \"cancelled\" status
     - Summaries for \"completed\" status
     - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
     """
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier."""
-    ttl: int | None
+    ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -388,7 +388,7 @@ class CancelledNotificationParams(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    reason: Annotated[str | None, runtime.NotNull] = None
+    reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
     request_id: Annotated[RequestId | None, runtime.NotNull] = Field(default=None, alias="requestId")
     """The ID of the request to cancel.
@@ -426,7 +426,7 @@ class ClientCapabilitiesElicitation(runtime.OpenModel):
 class ClientCapabilitiesRoots(runtime.OpenModel):
     """Present if the client supports listing roots."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
@@ -508,13 +508,13 @@ class ProgressNotificationParams(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    message: Annotated[str | None, runtime.NotNull] = None
+    message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: float
+    progress: runtime.Float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
     progress_token: ProgressToken = Field(alias="progressToken")
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
-    total: Annotated[float | None, runtime.NotNull] = None
+    total: Annotated[runtime.Float | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -542,24 +542,24 @@ class TaskStatusNotificationParams(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    created_at: str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for \"cancelled\" status
     - Summaries for \"completed\" status
     - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
     """
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier."""
-    ttl: int | None
+    ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -577,9 +577,9 @@ ClientNotification = TypeAliasType("ClientNotification", CancelledNotification |
 class PromptReference(runtime.OpenModel):
     """Identifies a prompt."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -594,7 +594,7 @@ class ResourceTemplateReference(runtime.OpenModel):
     """A reference to a resource or resource template definition."""
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: runtime.Str
     """The URI or URI template of the resource."""
 
 
@@ -608,16 +608,16 @@ class CompleteRequestParamsMeta(runtime.OpenModel):
 class CompleteRequestParamsArgument(runtime.OpenModel):
     """The argument's information"""
 
-    name: str
+    name: runtime.Str
     """The name of the argument"""
-    value: str
+    value: runtime.Str
     """The value of the argument to use for completion matching."""
 
 
 class CompleteRequestParamsContext(runtime.OpenModel):
     """Additional, optional context for completions"""
 
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Previously-resolved variables in a URI template or prompt."""
 
 
@@ -654,9 +654,9 @@ class GetPromptRequestParams(runtime.OpenModel):
 
     meta: Annotated[GetPromptRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Arguments to use for templating the prompt."""
-    name: str
+    name: runtime.Str
     """The name of the prompt or prompt template."""
 
 
@@ -670,7 +670,7 @@ class GetPromptRequest(runtime.OpenModel):
 
 
 class GetTaskPayloadRequestParams(runtime.OpenModel):
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier to retrieve results for."""
 
 
@@ -684,7 +684,7 @@ class GetTaskPayloadRequest(runtime.OpenModel):
 
 
 class GetTaskRequestParams(runtime.OpenModel):
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier to query."""
 
 
@@ -700,7 +700,7 @@ class GetTaskRequest(runtime.OpenModel):
 class Implementation(runtime.OpenModel):
     """Describes the MCP implementation."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional human-readable description of what this implementation does.
 
     This can be used by clients or servers to provide context about their purpose
@@ -718,9 +718,9 @@ class Implementation(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -728,8 +728,8 @@ class Implementation(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    version: str
-    website_url: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
+    version: runtime.Str
+    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
     """An optional URL of the website for this implementation."""
 
 
@@ -747,7 +747,7 @@ class InitializeRequestParams(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     capabilities: ClientCapabilities
     client_info: Implementation = Field(alias="clientInfo")
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(alias="protocolVersion")
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
 
@@ -772,7 +772,7 @@ class PaginatedRequestParams(runtime.OpenModel):
 
     meta: Annotated[PaginatedRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -858,7 +858,7 @@ class ReadResourceRequestParams(runtime.OpenModel):
 
     meta: Annotated[ReadResourceRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    uri: str
+    uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -916,7 +916,7 @@ class SubscribeRequestParams(runtime.OpenModel):
 
     meta: Annotated[SubscribeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    uri: str
+    uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -941,7 +941,7 @@ class UnsubscribeRequestParams(runtime.OpenModel):
 
     meta: Annotated[UnsubscribeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    uri: str
+    uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -972,7 +972,7 @@ class ToolResultContent(runtime.OpenModel):
     This has the same format as CallToolResult.content and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
     """Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
@@ -983,7 +983,7 @@ class ToolResultContent(runtime.OpenModel):
 
     If the tool defined an outputSchema, this SHOULD conform to that schema.
     """
-    tool_use_id: str = Field(alias="toolUseId")
+    tool_use_id: runtime.Str = Field(alias="toolUseId")
     """The ID of the tool use this result corresponds to.
 
     This MUST match the ID from a previous ToolUseContent.
@@ -1000,14 +1000,14 @@ class ToolUseContent(runtime.OpenModel):
 
     See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     """
-    id: str
+    id: runtime.Str
     """A unique identifier for this tool use.
 
     This ID is used to match tool results to their corresponding tool uses.
     """
     input: dict[str, Any]
     """The arguments to pass to the tool, conforming to the tool's input schema."""
-    name: str
+    name: runtime.Str
     """The name of the tool to call."""
     type: Literal["tool_use"]
 
@@ -1024,10 +1024,10 @@ class CreateMessageResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
-    model: str
+    model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
     """The reason why sampling stopped, if known.
 
     Standard values:
@@ -1051,7 +1051,7 @@ class ElicitResult(runtime.OpenModel):
     - \"decline\": User explicitly decline the action
     - \"cancel\": User dismissed without making an explicit choice
     """
-    content: Annotated[dict[str, list[str] | str | int | bool] | None, runtime.NotNull] = None
+    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Int | runtime.Bool] | None, runtime.NotNull] = None
     """The submitted form data, only present when action is \"accept\" and mode was \"form\".
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
@@ -1073,24 +1073,24 @@ class GetTaskResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    created_at: str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
     - Reasons for \"cancelled\" status
     - Summaries for \"completed\" status
     - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
     """
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier."""
-    ttl: int | None
+    ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
 
 
@@ -1099,12 +1099,12 @@ class Root(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: runtime.Str
     """The URI identifying the root. This *must* start with file:// for now.
     This restriction may be relaxed in future versions of the protocol to allow
     other URI schemes.
@@ -1127,7 +1127,7 @@ class ListTasksResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1138,11 +1138,11 @@ ClientResult = TypeAliasType("ClientResult", Result | GetTaskResult | GetTaskPay
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
-    total: Annotated[int | None, runtime.NotNull] = None
+    total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
-    values: list[str]
+    values: list[runtime.Str]
     """An array of completion values. Must not exceed 100 items."""
 
 
@@ -1161,7 +1161,7 @@ class ModelHint(runtime.OpenModel):
     to the client to interpret.
     """
 
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A hint for a model name.
 
     The client SHOULD treat this as a substring of a model name; for example:
@@ -1188,7 +1188,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -1202,12 +1202,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -1234,7 +1234,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -1242,7 +1242,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
 
@@ -1250,7 +1250,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
     """If true, this tool may interact with an \"open world\" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
@@ -1258,12 +1258,12 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    read_only_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable title for the tool."""
 
 
@@ -1286,9 +1286,9 @@ class ToolExecution(runtime.OpenModel):
 class ToolInputSchema(runtime.OpenModel):
     """A JSON Schema object defining the expected parameters for the tool."""
 
-    schema_: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
@@ -1300,9 +1300,9 @@ class ToolOutputSchema(runtime.OpenModel):
     Currently restricted to type: \"object\" at the root level.
     """
 
-    schema_: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
@@ -1316,7 +1316,7 @@ class Tool(runtime.OpenModel):
 
     Display name precedence order is: title, annotations.title, then name.
     """
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
@@ -1336,7 +1336,7 @@ class Tool(runtime.OpenModel):
     """
     input_schema: ToolInputSchema = Field(alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
     output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
     """An optional JSON Schema object defining the structure of the tool's output returned in
@@ -1345,7 +1345,7 @@ class Tool(runtime.OpenModel):
     Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
     Currently restricted to type: \"object\" at the root level.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1385,7 +1385,7 @@ class CreateMessageRequestParams(runtime.OpenModel):
     Default is \"none\". Values \"thisServer\" and \"allServers\" are soft-deprecated. Servers SHOULD only use these values if the client
     declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
     """
-    max_tokens: int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(alias="maxTokens")
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1395,8 +1395,8 @@ class CreateMessageRequestParams(runtime.OpenModel):
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
     model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
-    stop_sequences: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
     task: Annotated[TaskMetadata | None, runtime.NotNull] = None
     """If specified, the caller is requesting task-augmented execution for this request.
@@ -1406,7 +1406,7 @@ class CreateMessageRequestParams(runtime.OpenModel):
     Task augmentation is subject to capability negotiation - receivers MUST declare support
     for task augmentation of specific request types in their capabilities.
     """
-    temperature: Annotated[float | None, runtime.NotNull] = None
+    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
     tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, alias="toolChoice")
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
@@ -1435,7 +1435,7 @@ class CreateTaskResult(runtime.OpenModel):
     task: Task
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", runtime.Str)
 """An opaque token used to represent a cursor for pagination."""
 
 
@@ -1444,40 +1444,40 @@ class LegacyTitledEnumSchema(runtime.OpenModel):
     This interface will be removed in a future version.
     """
 
-    default: Annotated[str | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    enum: list[str]
-    enum_names: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    enum: list[runtime.Str]
+    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
     """(Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
 class NumberSchema(runtime.OpenModel):
-    default: Annotated[float | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    maximum: Annotated[float | None, runtime.NotNull] = None
-    minimum: Annotated[float | None, runtime.NotNull] = None
-    title: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Float | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["integer", "number"]
 
 
 class StringSchema(runtime.OpenModel):
-    default: Annotated[str | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minLength")
-    title: Annotated[str | None, runtime.NotNull] = None
+    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
+    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
 class TitledMultiSelectEnumSchemaItemsAnyOfItem(runtime.OpenModel):
-    const: str
+    const: runtime.Str
     """The constant enum value."""
-    title: str
+    title: runtime.Str
     """Display title for this option."""
 
 
@@ -1491,38 +1491,38 @@ class TitledMultiSelectEnumSchemaItems(runtime.OpenModel):
 class TitledMultiSelectEnumSchema(runtime.OpenModel):
     """Schema for multiple-selection enumeration with display titles for each option."""
 
-    default: Annotated[list[str] | None, runtime.NotNull] = None
+    default: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
     items: TitledMultiSelectEnumSchemaItems
     """Schema for array items with enum options and display labels."""
-    max_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
     """Minimum number of items to select."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["array"]
 
 
 class TitledSingleSelectEnumSchemaOneOfItem(runtime.OpenModel):
-    const: str
+    const: runtime.Str
     """The enum value."""
-    title: str
+    title: runtime.Str
     """Display label for this option."""
 
 
 class TitledSingleSelectEnumSchema(runtime.OpenModel):
     """Schema for single-selection enumeration with display titles for each option."""
 
-    default: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
     one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(alias="oneOf")
     """Array of enum options with values and display labels."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["string"]
 
@@ -1530,7 +1530,7 @@ class TitledSingleSelectEnumSchema(runtime.OpenModel):
 class UntitledMultiSelectEnumSchemaItems(runtime.OpenModel):
     """Schema for the array items."""
 
-    enum: list[str]
+    enum: list[runtime.Str]
     """Array of enum values to choose from."""
     type: Literal["string"]
 
@@ -1538,17 +1538,17 @@ class UntitledMultiSelectEnumSchemaItems(runtime.OpenModel):
 class UntitledMultiSelectEnumSchema(runtime.OpenModel):
     """Schema for multiple-selection enumeration without display titles for options."""
 
-    default: Annotated[list[str] | None, runtime.NotNull] = None
+    default: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
     items: UntitledMultiSelectEnumSchemaItems
     """Schema for the array items."""
-    max_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
     """Minimum number of items to select."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["array"]
 
@@ -1556,13 +1556,13 @@ class UntitledMultiSelectEnumSchema(runtime.OpenModel):
 class UntitledSingleSelectEnumSchema(runtime.OpenModel):
     """Schema for single-selection enumeration without display titles for options."""
 
-    default: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
-    enum: list[str]
+    enum: list[runtime.Str]
     """Array of enum values to choose from."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["string"]
 
@@ -1585,9 +1585,9 @@ class ElicitRequestFormParamsRequestedSchema(runtime.OpenModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
     properties: dict[str, PrimitiveSchemaDefinition]
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
@@ -1596,7 +1596,7 @@ class ElicitRequestFormParams(runtime.OpenModel):
 
     meta: Annotated[ElicitRequestFormParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    message: str
+    message: runtime.Str
     """The message to present to the user describing what information is being requested."""
     mode: Annotated[Literal["form"] | None, runtime.NotNull] = None
     """The elicitation mode."""
@@ -1626,11 +1626,11 @@ class ElicitRequestURLParams(runtime.OpenModel):
 
     meta: Annotated[ElicitRequestURLParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    elicitation_id: str = Field(alias="elicitationId")
+    elicitation_id: runtime.Str = Field(alias="elicitationId")
     """The ID of the elicitation, which must be unique within the context of the server.
     The client MUST treat this ID as an opaque value.
     """
-    message: str
+    message: runtime.Str
     """The message to present to the user explaining why the interaction is needed."""
     mode: Literal["url"]
     """The elicitation mode."""
@@ -1642,7 +1642,7 @@ class ElicitRequestURLParams(runtime.OpenModel):
     Task augmentation is subject to capability negotiation - receivers MUST declare support
     for task augmentation of specific request types in their capabilities.
     """
-    url: str
+    url: runtime.Str
     """The URL that the user should navigate to."""
 
 
@@ -1660,7 +1660,7 @@ class ElicitRequest(runtime.OpenModel):
 
 
 class ElicitationCompleteNotificationParams(runtime.OpenModel):
-    elicitation_id: str = Field(alias="elicitationId")
+    elicitation_id: runtime.Str = Field(alias="elicitationId")
     """The ID of the elicitation that completed."""
 
 
@@ -1679,11 +1679,11 @@ EnumSchema = TypeAliasType("EnumSchema", UntitledSingleSelectEnumSchema | Titled
 
 
 class Error(runtime.OpenModel):
-    code: int
+    code: runtime.Int
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -1703,7 +1703,7 @@ class GetPromptResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
     messages: list[PromptMessage]
 
@@ -1727,16 +1727,16 @@ class Icons(runtime.OpenModel):
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
-    subscribe: Annotated[bool | None, runtime.NotNull] = None
+    subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
 
 
@@ -1768,7 +1768,7 @@ class ServerCapabilitiesTasks(runtime.OpenModel):
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -1797,12 +1797,12 @@ class InitializeResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     capabilities: ServerCapabilities
-    instructions: Annotated[str | None, runtime.NotNull] = None
+    instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Instructions describing how to use the server and its features.
 
     This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \"hint\" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(alias="protocolVersion")
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
     server_info: Implementation = Field(alias="serverInfo")
 
@@ -1819,7 +1819,7 @@ class JSONRPCNotification(runtime.OpenModel):
     """A notification which does not expect a response."""
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -1828,7 +1828,7 @@ class JSONRPCRequest(runtime.OpenModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -1851,13 +1851,13 @@ JSONRPCResponse = TypeAliasType("JSONRPCResponse", JSONRPCResultResponse | JSONR
 class PromptArgument(runtime.OpenModel):
     """Describes an argument that a prompt can accept."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the argument."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    required: Annotated[bool | None, runtime.NotNull] = None
+    required: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this argument must be provided."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1874,7 +1874,7 @@ class Prompt(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description of what this prompt provides"""
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -1887,9 +1887,9 @@ class Prompt(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1904,7 +1904,7 @@ class ListPromptsResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1918,7 +1918,7 @@ class ResourceTemplate(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
@@ -1934,11 +1934,11 @@ class ResourceTemplate(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1946,7 +1946,7 @@ class ResourceTemplate(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
@@ -1955,7 +1955,7 @@ class ListResourceTemplatesResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1969,7 +1969,7 @@ class Resource(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
@@ -1985,16 +1985,16 @@ class Resource(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -2002,7 +2002,7 @@ class Resource(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -2011,7 +2011,7 @@ class ListResourcesResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2039,7 +2039,7 @@ class ListToolsResult(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2055,7 +2055,7 @@ class LoggingMessageNotificationParams(runtime.OpenModel):
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
     level: LoggingLevel
     """The severity of this log message."""
-    logger: Annotated[str | None, runtime.NotNull] = None
+    logger: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name of the logger issuing this message."""
 
 
@@ -2071,21 +2071,21 @@ MultiSelectEnumSchema = TypeAliasType("MultiSelectEnumSchema", UntitledMultiSele
 
 
 class Notification(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
 class PaginatedRequest(runtime.OpenModel):
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[PaginatedRequestParams | None, runtime.NotNull] = None
 
 
 class PaginatedResult(runtime.OpenModel):
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2112,12 +2112,12 @@ class RelatedTaskMetadata(runtime.OpenModel):
     Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
     """
 
-    task_id: str = Field(alias="taskId")
+    task_id: runtime.Str = Field(alias="taskId")
     """The task identifier this message is associated with."""
 
 
 class Request(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -2126,9 +2126,9 @@ class ResourceContents(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -2152,7 +2152,7 @@ class ResourceRequestParams(runtime.OpenModel):
 
     meta: Annotated[ResourceRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    uri: str
+    uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -2161,7 +2161,7 @@ class ResourceUpdatedNotificationParams(runtime.OpenModel):
 
     meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    uri: str
+    uri: runtime.Str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
 
 
@@ -2220,9 +2220,9 @@ class URLElicitationRequiredErrorErrorData(runtime.OpenModel):
 
 
 class URLElicitationRequiredErrorError(runtime.OpenModel):
-    code: Literal[-32042]
+    code: Annotated[Literal[-32042], runtime.NoBool]
     data: URLElicitationRequiredErrorErrorData
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 

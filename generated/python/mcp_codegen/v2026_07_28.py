@@ -34,7 +34,7 @@ class Annotations(runtime.OpenModel):
 
     It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
     """
-    last_modified: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
+    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
     Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
@@ -42,7 +42,7 @@ class Annotations(runtime.OpenModel):
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
     A value of 1 means \"most important,\" and indicates that the data is
@@ -76,9 +76,9 @@ class AudioContent(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    data: str
+    data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -86,9 +86,9 @@ class AudioContent(runtime.OpenModel):
 class BaseMetadata(runtime.OpenModel):
     """Base interface for metadata with name (identifier) and title (display name) properties."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -100,35 +100,35 @@ class BaseMetadata(runtime.OpenModel):
 
 class BlobResourceContents(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    blob: str
+    blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
 class BooleanSchema(runtime.OpenModel):
-    default: Annotated[bool | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    title: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Bool | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["boolean"]
 
 
 class Icon(runtime.OpenModel):
     """An optionally-sized icon that can be displayed in a user interface."""
 
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """Optional MIME type override if the source MIME type is missing or generic.
     For example: `\"image/png\"`, `\"image/jpeg\"`, or `\"image/svg+xml\"`.
     """
-    sizes: Annotated[list[str] | None, runtime.NotNull] = None
+    sizes: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional array of strings that specify sizes at which the icon can be used.
     Each string should be in WxH format (e.g., `\"48x48\"`, `\"96x96\"`) or `\"any\"` for scalable formats like SVG.
 
     If not provided, the client should assume that the icon can be used at any size.
     """
-    src: str
+    src: runtime.Str
     """A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
     `data:` URI with Base64-encoded image data.
 
@@ -150,7 +150,7 @@ class Icon(runtime.OpenModel):
 class Implementation(runtime.OpenModel):
     """Describes the MCP implementation."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional human-readable description of what this implementation does.
 
     This can be used by clients or servers to provide context about their purpose
@@ -168,9 +168,9 @@ class Implementation(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -178,9 +178,9 @@ class Implementation(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    version: str
+    version: runtime.Str
     """The version of this implementation."""
-    website_url: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
+    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
     """An optional URL of the website for this implementation."""
 
 
@@ -218,7 +218,7 @@ class CacheableResult(runtime.OpenModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -227,7 +227,7 @@ class CacheableResult(runtime.OpenModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -245,9 +245,9 @@ class ImageContent(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    data: str
+    data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -258,18 +258,18 @@ class TextContent(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    text: str
+    text: runtime.Str
     """The text content of the message."""
     type: Literal["text"]
 
 
 class TextResourceContents(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    text: str
+    text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -296,7 +296,7 @@ class ResourceLink(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
@@ -312,16 +312,16 @@ class ResourceLink(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -330,7 +330,7 @@ class ResourceLink(runtime.OpenModel):
     if present).
     """
     type: Literal["resource_link"]
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -350,7 +350,7 @@ class ToolResultContent(runtime.OpenModel):
     This has the same format as {@link CallToolResult.content} and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
     """Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
@@ -362,7 +362,7 @@ class ToolResultContent(runtime.OpenModel):
     This can be any JSON value (object, array, string, number, boolean, or null).
     If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
     """
-    tool_use_id: str = Field(alias="toolUseId")
+    tool_use_id: runtime.Str = Field(alias="toolUseId")
     """The ID of the tool use this result corresponds to.
 
     This MUST match the ID from a previous {@link ToolUseContent}.
@@ -377,14 +377,14 @@ class ToolUseContent(runtime.OpenModel):
     """Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
     """
-    id: str
+    id: runtime.Str
     """A unique identifier for this tool use.
 
     This ID is used to match tool results to their corresponding tool uses.
     """
     input: dict[str, Any]
     """The arguments to pass to the tool, conforming to the tool's input schema."""
-    name: str
+    name: runtime.Str
     """The name of the tool to call."""
     type: Literal["tool_use"]
 
@@ -400,10 +400,10 @@ class CreateMessageResult(runtime.OpenModel):
 
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
-    model: str
+    model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
     """The reason why sampling stopped, if known.
 
     Standard values:
@@ -425,7 +425,7 @@ class ElicitResult(runtime.OpenModel):
     - `\"decline\"`: User explicitly declined the action
     - `\"cancel\"`: User dismissed without making an explicit choice
     """
-    content: Annotated[dict[str, list[str] | str | int | bool] | None, runtime.NotNull] = None
+    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Int | runtime.Bool] | None, runtime.NotNull] = None
     """The submitted form data, only present when action is `\"accept\"` and mode was `\"form\"`.
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
@@ -436,12 +436,12 @@ class Root(runtime.OpenModel):
     """Represents a root directory or file that the server can operate on."""
 
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
     referencing the root in other parts of the application.
     """
-    uri: str
+    uri: runtime.Str
     """The URI identifying the root. This *must* start with `file://` for now.
     This restriction may be relaxed in future versions of the protocol to allow
     other URI schemes.
@@ -467,7 +467,7 @@ values are the client's result for each request.
 """
 
 
-JSONValue = TypeAliasType("JSONValue", "dict[str, JSONValue] | list[JSONValue] | str | int | bool")
+JSONValue = TypeAliasType("JSONValue", "dict[str, JSONValue] | list[JSONValue] | runtime.Str | runtime.Int | runtime.Bool")
 
 
 JSONObject = TypeAliasType("JSONObject", "dict[str, JSONValue]")
@@ -520,7 +520,7 @@ https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
 """
 
 
-ProgressToken = TypeAliasType("ProgressToken", str | int)
+ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 """A progress token, used to associate progress notifications with the original request."""
 
 
@@ -554,7 +554,7 @@ class RequestMetaObject(runtime.OpenModel):
     notifications for this request. The client opts in to log messages by
     explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     """
-    io_modelcontextprotocol_protocol_version: str = Field(alias="io.modelcontextprotocol/protocolVersion")
+    io_modelcontextprotocol_protocol_version: runtime.Str = Field(alias="io.modelcontextprotocol/protocolVersion")
     """The MCP Protocol Version being used for this request. Required.
 
     For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
@@ -573,12 +573,12 @@ class CallToolRequestParams(runtime.OpenModel):
     arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Arguments to use for the tool call."""
     input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    name: str
+    name: runtime.Str
     """The name of the tool."""
-    request_state: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
 
 
-RequestId = TypeAliasType("RequestId", str | int)
+RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
 """A uniquely identifying ID for a request in JSON-RPC."""
 
 
@@ -597,7 +597,7 @@ class CallToolResult(runtime.OpenModel):
     meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -611,7 +611,7 @@ class CallToolResult(runtime.OpenModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -635,7 +635,7 @@ class ModelHint(runtime.OpenModel):
     to the client to interpret.
     """
 
-    name: Annotated[str | None, runtime.NotNull] = None
+    name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A hint for a model name.
 
     The client SHOULD treat this as a substring of a model name; for example:
@@ -662,7 +662,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -676,12 +676,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -707,7 +707,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -715,7 +715,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
 
@@ -723,7 +723,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
     """If true, this tool may interact with an \"open world\" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
@@ -731,12 +731,12 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    read_only_hint: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable title for the tool."""
 
 
@@ -757,7 +757,7 @@ class ToolInputSchema(runtime.OpenModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
     type: Literal["object"]
 
 
@@ -768,7 +768,7 @@ class ToolOutputSchema(runtime.OpenModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
 
 
 class Tool(runtime.OpenModel):
@@ -780,7 +780,7 @@ class Tool(runtime.OpenModel):
 
     Display name precedence order is: `title`, `annotations.title`, then `name`.
     """
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
     This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
@@ -812,7 +812,7 @@ class Tool(runtime.OpenModel):
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
     output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
     """An optional JSON Schema object defining the structure of the tool's output returned in
@@ -820,7 +820,7 @@ class Tool(runtime.OpenModel):
 
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -852,7 +852,7 @@ class CreateMessageRequestParams(runtime.OpenModel):
     omit this field or use `\"none\"`, and SHOULD only use the deprecated values if the client declares
     {@link ClientCapabilities.sampling.context}.
     """
-    max_tokens: int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(alias="maxTokens")
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
@@ -862,10 +862,10 @@ class CreateMessageRequestParams(runtime.OpenModel):
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
     model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
-    stop_sequences: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[float | None, runtime.NotNull] = None
+    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
     tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, alias="toolChoice")
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
@@ -889,40 +889,40 @@ class LegacyTitledEnumSchema(runtime.OpenModel):
     This interface will be removed in a future version.
     """
 
-    default: Annotated[str | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    enum: list[str]
-    enum_names: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    enum: list[runtime.Str]
+    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
     """(Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
 class NumberSchema(runtime.OpenModel):
-    default: Annotated[float | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
-    maximum: Annotated[float | None, runtime.NotNull] = None
-    minimum: Annotated[float | None, runtime.NotNull] = None
-    title: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Float | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
+    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["integer", "number"]
 
 
 class StringSchema(runtime.OpenModel):
-    default: Annotated[str | None, runtime.NotNull] = None
-    description: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minLength")
-    title: Annotated[str | None, runtime.NotNull] = None
+    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
+    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
 class TitledMultiSelectEnumSchemaItemsAnyOfItem(runtime.OpenModel):
-    const: str
+    const: runtime.Str
     """The constant enum value."""
-    title: str
+    title: runtime.Str
     """Display title for this option."""
 
 
@@ -936,38 +936,38 @@ class TitledMultiSelectEnumSchemaItems(runtime.OpenModel):
 class TitledMultiSelectEnumSchema(runtime.OpenModel):
     """Schema for multiple-selection enumeration with display titles for each option."""
 
-    default: Annotated[list[str] | None, runtime.NotNull] = None
+    default: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
     items: TitledMultiSelectEnumSchemaItems
     """Schema for array items with enum options and display labels."""
-    max_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
     """Minimum number of items to select."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["array"]
 
 
 class TitledSingleSelectEnumSchemaOneOfItem(runtime.OpenModel):
-    const: str
+    const: runtime.Str
     """The enum value."""
-    title: str
+    title: runtime.Str
     """Display label for this option."""
 
 
 class TitledSingleSelectEnumSchema(runtime.OpenModel):
     """Schema for single-selection enumeration with display titles for each option."""
 
-    default: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
     one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(alias="oneOf")
     """Array of enum options with values and display labels."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["string"]
 
@@ -975,7 +975,7 @@ class TitledSingleSelectEnumSchema(runtime.OpenModel):
 class UntitledMultiSelectEnumSchemaItems(runtime.OpenModel):
     """Schema for the array items."""
 
-    enum: list[str]
+    enum: list[runtime.Str]
     """Array of enum values to choose from."""
     type: Literal["string"]
 
@@ -983,17 +983,17 @@ class UntitledMultiSelectEnumSchemaItems(runtime.OpenModel):
 class UntitledMultiSelectEnumSchema(runtime.OpenModel):
     """Schema for multiple-selection enumeration without display titles for options."""
 
-    default: Annotated[list[str] | None, runtime.NotNull] = None
+    default: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
     items: UntitledMultiSelectEnumSchemaItems
     """Schema for the array items."""
-    max_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
     """Minimum number of items to select."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["array"]
 
@@ -1001,13 +1001,13 @@ class UntitledMultiSelectEnumSchema(runtime.OpenModel):
 class UntitledSingleSelectEnumSchema(runtime.OpenModel):
     """Schema for single-selection enumeration without display titles for options."""
 
-    default: Annotated[str | None, runtime.NotNull] = None
+    default: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional default value."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
-    enum: list[str]
+    enum: list[runtime.Str]
     """Array of enum values to choose from."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
     type: Literal["string"]
 
@@ -1023,16 +1023,16 @@ class ElicitRequestFormParamsRequestedSchema(runtime.OpenModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
     properties: dict[str, PrimitiveSchemaDefinition]
-    required: Annotated[list[str] | None, runtime.NotNull] = None
+    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
 
 
 class ElicitRequestFormParams(runtime.OpenModel):
     """The parameters for a request to elicit non-sensitive information from the user via a form in the client."""
 
-    message: str
+    message: runtime.Str
     """The message to present to the user describing what information is being requested."""
     mode: Annotated[Literal["form"] | None, runtime.NotNull] = None
     """The elicitation mode."""
@@ -1045,11 +1045,11 @@ class ElicitRequestFormParams(runtime.OpenModel):
 class ElicitRequestURLParams(runtime.OpenModel):
     """The parameters for a request to elicit information from the user via a URL in the client."""
 
-    message: str
+    message: runtime.Str
     """The message to present to the user explaining why the interaction is needed."""
     mode: Literal["url"]
     """The elicitation mode."""
-    url: str
+    url: runtime.Str
     """The URL that the user should navigate to."""
 
 
@@ -1100,8 +1100,8 @@ class InputRequiredResult(runtime.OpenModel):
 
     meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     input_requests: Annotated[InputRequests | None, runtime.NotNull] = Field(default=None, alias="inputRequests")
-    request_state: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-    result_type: str = Field(alias="resultType")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1141,7 +1141,7 @@ class CancelledNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/cancelled` notification."""
 
     meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    reason: Annotated[str | None, runtime.NotNull] = None
+    reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
     request_id: RequestId = Field(alias="requestId")
     """The ID of the request to cancel.
@@ -1183,9 +1183,9 @@ class ClientNotification(runtime.OpenModel):
 class PromptReference(runtime.OpenModel):
     """Identifies a prompt."""
 
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1200,23 +1200,23 @@ class ResourceTemplateReference(runtime.OpenModel):
     """A reference to a resource or resource template definition."""
 
     type: Literal["ref/resource"]
-    uri: str
+    uri: runtime.Str
     """The URI or URI template of the resource."""
 
 
 class CompleteRequestParamsArgument(runtime.OpenModel):
     """The argument's information"""
 
-    name: str
+    name: runtime.Str
     """The name of the argument"""
-    value: str
+    value: runtime.Str
     """The value of the argument to use for completion matching."""
 
 
 class CompleteRequestParamsContext(runtime.OpenModel):
     """Additional, optional context for completions"""
 
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Previously-resolved variables in a URI template or prompt."""
 
 
@@ -1263,12 +1263,12 @@ class GetPromptRequestParams(runtime.OpenModel):
     """Parameters for a `prompts/get` request."""
 
     meta: RequestMetaObject = Field(alias="_meta")
-    arguments: Annotated[dict[str, str] | None, runtime.NotNull] = None
+    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Arguments to use for templating the prompt."""
     input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    name: str
+    name: runtime.Str
     """The name of the prompt or prompt template."""
-    request_state: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
 
 
 class GetPromptRequest(runtime.OpenModel):
@@ -1284,7 +1284,7 @@ class PaginatedRequestParams(runtime.OpenModel):
     """Common params for paginated requests."""
 
     meta: RequestMetaObject = Field(alias="_meta")
-    cursor: Annotated[str | None, runtime.NotNull] = None
+    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
     """
@@ -1331,8 +1331,8 @@ class ReadResourceRequestParams(runtime.OpenModel):
 
     meta: RequestMetaObject = Field(alias="_meta")
     input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    request_state: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-    uri: str
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -1353,15 +1353,15 @@ class SubscriptionFilter(runtime.OpenModel):
     notification types the client has not explicitly requested here.
     """
 
-    prompts_list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="promptsListChanged")
+    prompts_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="promptsListChanged")
     """If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}."""
-    resource_subscriptions: Annotated[list[str] | None, runtime.NotNull] = Field(default=None, alias="resourceSubscriptions")
+    resource_subscriptions: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="resourceSubscriptions")
     """Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
-    resources_list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="resourcesListChanged")
+    resources_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="resourcesListChanged")
     """If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}."""
-    tools_list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="toolsListChanged")
+    tools_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="toolsListChanged")
     """If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}."""
 
 
@@ -1395,7 +1395,7 @@ class Result(runtime.OpenModel):
     """Common result fields."""
 
     meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1411,11 +1411,11 @@ ClientResult = TypeAliasType("ClientResult", Result)
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
-    total: Annotated[int | None, runtime.NotNull] = None
+    total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
-    values: Annotated[list[str], Field(max_length=100)]
+    values: Annotated[list[runtime.Str], Field(max_length=100)]
     """An array of completion values. Must not exceed 100 items."""
 
 
@@ -1424,7 +1424,7 @@ class CompleteResult(runtime.OpenModel):
 
     meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     completion: CompleteResultCompletion
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1443,30 +1443,30 @@ class CompleteResultResponse(runtime.OpenModel):
     result: CompleteResult
 
 
-Cursor = TypeAliasType("Cursor", str)
+Cursor = TypeAliasType("Cursor", runtime.Str)
 """An opaque token used to represent a cursor for pagination."""
 
 
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
-    subscribe: Annotated[bool | None, runtime.NotNull] = None
+    subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
 
 
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -1513,7 +1513,7 @@ class DiscoverResult(runtime.OpenModel):
     """
     capabilities: ServerCapabilities
     """The capabilities of the server."""
-    instructions: Annotated[str | None, runtime.NotNull] = None
+    instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Natural-language guidance describing the server and its features.
 
     This can be used by clients to improve an LLM's understanding of
@@ -1521,7 +1521,7 @@ class DiscoverResult(runtime.OpenModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1530,11 +1530,11 @@ class DiscoverResult(runtime.OpenModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
-    supported_versions: list[str] = Field(alias="supportedVersions")
+    supported_versions: list[runtime.Str] = Field(alias="supportedVersions")
     """MCP Protocol Versions this server supports. The client should choose a
     version from this list for use in subsequent requests.
     """
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -1562,11 +1562,11 @@ EnumSchema = TypeAliasType("EnumSchema", UntitledSingleSelectEnumSchema | Titled
 
 
 class Error(runtime.OpenModel):
-    code: int
+    code: runtime.Int
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -1585,10 +1585,10 @@ class GetPromptResult(runtime.OpenModel):
     """The result returned by the server for a {@link GetPromptRequestprompts/get} request."""
 
     meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
     messages: list[PromptMessage]
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1608,10 +1608,10 @@ class GetPromptResultResponse(runtime.OpenModel):
 
 
 class HeaderMismatchErrorError(runtime.OpenModel):
-    code: Literal[-32020]
+    code: Annotated[Literal[-32020], runtime.NoBool]
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -1646,17 +1646,17 @@ class Icons(runtime.OpenModel):
 class InputResponseRequestParams(runtime.OpenModel):
     meta: RequestMetaObject = Field(alias="_meta")
     input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    request_state: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
 
 
 class InternalError(runtime.OpenModel):
     """A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request."""
 
-    code: Literal[-32603]
+    code: Annotated[Literal[-32603], runtime.NoBool]
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -1673,22 +1673,22 @@ class InvalidParamsError(runtime.OpenModel):
     - **Sampling**: Missing tool result or tool results mixed with other content
     """
 
-    code: Literal[-32602]
+    code: Annotated[Literal[-32602], runtime.NoBool]
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
 class InvalidRequestError(runtime.OpenModel):
     """A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields)."""
 
-    code: Literal[-32600]
+    code: Annotated[Literal[-32600], runtime.NoBool]
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -1707,7 +1707,7 @@ class JSONRPCNotification(runtime.OpenModel):
     """A notification which does not expect a response."""
 
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -1716,7 +1716,7 @@ class JSONRPCRequest(runtime.OpenModel):
 
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -1739,13 +1739,13 @@ JSONRPCResponse = TypeAliasType("JSONRPCResponse", JSONRPCResultResponse | JSONR
 class PromptArgument(runtime.OpenModel):
     """Describes an argument that a prompt can accept."""
 
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the argument."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    required: Annotated[bool | None, runtime.NotNull] = None
+    required: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this argument must be provided."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1761,7 +1761,7 @@ class Prompt(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description of what this prompt provides"""
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -1774,9 +1774,9 @@ class Prompt(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1802,12 +1802,12 @@ class ListPromptsResult(runtime.OpenModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1816,7 +1816,7 @@ class ListPromptsResult(runtime.OpenModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -1842,7 +1842,7 @@ class ResourceTemplate(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
@@ -1858,11 +1858,11 @@ class ResourceTemplate(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1870,7 +1870,7 @@ class ResourceTemplate(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
@@ -1890,12 +1890,12 @@ class ListResourceTemplatesResult(runtime.OpenModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1904,7 +1904,7 @@ class ListResourceTemplatesResult(runtime.OpenModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -1930,7 +1930,7 @@ class Resource(runtime.OpenModel):
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
-    description: Annotated[str | None, runtime.NotNull] = None
+    description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
     This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
@@ -1946,16 +1946,16 @@ class Resource(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    name: str
+    name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[int | None, runtime.NotNull] = None
+    size: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 
     This can be used by Hosts to display file sizes and estimate context window usage.
     """
-    title: Annotated[str | None, runtime.NotNull] = None
+    title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
     even by those unfamiliar with domain-specific terminology.
 
@@ -1963,7 +1963,7 @@ class Resource(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -1983,12 +1983,12 @@ class ListResourcesResult(runtime.OpenModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resources: list[Resource]
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -1997,7 +1997,7 @@ class ListResourcesResult(runtime.OpenModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -2033,11 +2033,11 @@ class ListToolsResult(runtime.OpenModel):
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -2047,7 +2047,7 @@ class ListToolsResult(runtime.OpenModel):
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
     tools: list[Tool]
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -2075,7 +2075,7 @@ class LoggingMessageNotificationParams(runtime.OpenModel):
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
     level: LoggingLevel
     """The severity of this log message."""
-    logger: Annotated[str | None, runtime.NotNull] = None
+    logger: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name of the logger issuing this message."""
 
 
@@ -2095,11 +2095,11 @@ class MethodNotFoundError(runtime.OpenModel):
     A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
     """
 
-    code: Literal[-32601]
+    code: Annotated[Literal[-32601], runtime.NoBool]
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -2109,9 +2109,9 @@ class MissingRequiredClientCapabilityErrorErrorData(runtime.OpenModel):
 
 
 class MissingRequiredClientCapabilityErrorError(runtime.OpenModel):
-    code: Literal[-32021]
+    code: Annotated[Literal[-32021], runtime.NoBool]
     data: MissingRequiredClientCapabilityErrorErrorData
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -2130,7 +2130,7 @@ MultiSelectEnumSchema = TypeAliasType("MultiSelectEnumSchema", UntitledMultiSele
 
 
 class Notification(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -2143,17 +2143,17 @@ class NotificationParams(runtime.OpenModel):
 class PaginatedRequest(runtime.OpenModel):
     id: RequestId
     jsonrpc: Literal["2.0"]
-    method: str
+    method: runtime.Str
     params: PaginatedRequestParams
 
 
 class PaginatedResult(runtime.OpenModel):
     meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    next_cursor: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -2167,11 +2167,11 @@ class PaginatedResult(runtime.OpenModel):
 class ParseError(runtime.OpenModel):
     """A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message."""
 
-    code: Literal[-32700]
+    code: Annotated[Literal[-32700], runtime.NoBool]
     """The error type that occurred."""
     data: Any = None
     """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
@@ -2179,13 +2179,13 @@ class ProgressNotificationParams(runtime.OpenModel):
     """Parameters for a {@link ProgressNotificationnotifications/progress} notification."""
 
     meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    message: Annotated[str | None, runtime.NotNull] = None
+    message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: float
+    progress: runtime.Float
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
     progress_token: ProgressToken = Field(alias="progressToken")
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
-    total: Annotated[float | None, runtime.NotNull] = None
+    total: Annotated[runtime.Float | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -2222,7 +2222,7 @@ class ReadResourceResult(runtime.OpenModel):
       different cache).
     """
     contents: list[TextResourceContents | BlobResourceContents]
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -2231,7 +2231,7 @@ class ReadResourceResult(runtime.OpenModel):
     server implementing an earlier protocol version (which does not include
     `resultType`), the client MUST treat the absent field as `\"complete\"`.
     """
-    ttl_ms: Annotated[int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -2252,7 +2252,7 @@ class ReadResourceResultResponse(runtime.OpenModel):
 
 
 class Request(runtime.OpenModel):
-    method: str
+    method: runtime.Str
     params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
 
 
@@ -2260,9 +2260,9 @@ class ResourceContents(runtime.OpenModel):
     """The contents of a specific resource or sub-resource."""
 
     meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    mime_type: Annotated[str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
     """The MIME type of this resource, if known."""
-    uri: str
+    uri: runtime.Str
     """The URI of this resource."""
 
 
@@ -2278,7 +2278,7 @@ class ResourceRequestParams(runtime.OpenModel):
     """Common params for resource-related requests."""
 
     meta: RequestMetaObject = Field(alias="_meta")
-    uri: str
+    uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
 
@@ -2286,7 +2286,7 @@ class ResourceUpdatedNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/resources/updated` notification."""
 
     meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    uri: str
+    uri: runtime.Str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
 
 
@@ -2298,7 +2298,7 @@ class ResourceUpdatedNotification(runtime.OpenModel):
     params: ResourceUpdatedNotificationParams
 
 
-ResultType = TypeAliasType("ResultType", str)
+ResultType = TypeAliasType("ResultType", runtime.Str)
 """Indicates the type of a {@link Result} object, allowing the client to
 determine how to parse the response.
 
@@ -2384,7 +2384,7 @@ class SubscriptionsListenResult(runtime.OpenModel):
     """
 
     meta: SubscriptionsListenResultMetaObject = Field(alias="_meta")
-    result_type: str = Field(alias="resultType")
+    result_type: runtime.Str = Field(alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
@@ -2412,18 +2412,18 @@ class SubscriptionsListenResultResponse(runtime.OpenModel):
 
 
 class UnsupportedProtocolVersionErrorErrorData(runtime.OpenModel):
-    requested: str
+    requested: runtime.Str
     """The protocol version that was requested by the client."""
-    supported: list[str]
+    supported: list[runtime.Str]
     """Protocol versions the server supports. The client should choose a
     mutually supported version from this list and retry.
     """
 
 
 class UnsupportedProtocolVersionErrorError(runtime.OpenModel):
-    code: Literal[-32022]
+    code: Annotated[Literal[-32022], runtime.NoBool]
     data: UnsupportedProtocolVersionErrorErrorData
-    message: str
+    message: runtime.Str
     """A short description of the error. The message SHOULD be limited to a concise single sentence."""
 
 
