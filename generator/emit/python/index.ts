@@ -2,8 +2,7 @@
 // result normalizers of every version, as one package. Its folder is `python/` beside the other targets.
 import type { ProtocolModel } from "../../model/types.js";
 import type { Target } from "../target.js";
-import { isPackageName } from "./language.js";
-import { DEFAULT_PYTHON_PACKAGE, emitPythonTree } from "./printer.js";
+import { DEFAULT_PYTHON_PACKAGE, emitPythonTree, packageNameError } from "./printer.js";
 
 export { DEFAULT_PYTHON_PACKAGE, emitPythonTree, pythonNormalizerName, pythonRuntimeSource } from "./printer.js";
 
@@ -16,9 +15,9 @@ export const pythonTarget: Target = {
   options: [
     {
       flag: "python-package",
-      description: "the Python package the tree is (default: mcp_codegen; e.g. mcp.protocol)",
+      description: "the Python package the tree is (default: mcp_codegen; e.g. acme.mcp_protocol)",
       default: DEFAULT_PYTHON_PACKAGE,
-      validate: (value) => (isPackageName(value) ? null : `--python-package must be a Python package name such as mcp_codegen or mcp.protocol, got "${value}"`),
+      validate: packageNameError,
     },
   ],
   async emit(model: ProtocolModel, context) {

@@ -54,7 +54,7 @@ export function moduleName(label: string): string {
   return identifier(/^[a-z_]/.test(safe) ? safe : `v${safe}`, "v");
 }
 
-/** A dotted package name (`mcp_codegen`, `mcp.protocol`) whose every part is a lowercase identifier that is not a keyword. */
+/** A dotted package name (`mcp_codegen`, `acme.mcp_protocol`) whose every part is a lowercase identifier that is not a keyword. */
 export function isPackageName(name: string): boolean {
   return name.split(".").every((part) => /^[a-z_][a-z0-9_]*$/.test(part) && !PYTHON_KEYWORDS.has(part));
 }

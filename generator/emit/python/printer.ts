@@ -531,10 +531,16 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
   return finish(`${header([version])}${doc}\n\n${imports.join("\n")}\n\n${parts.join("\n\n\n")}\n`);
 }
 
+/** Why a package name cannot be the tree's, or null when it can. */
+export function packageNameError(name: string): string | null {
+  return isPackageName(name) ? null : `--python-package must be a Python package name such as mcp_codegen or acme.mcp_protocol, got "${name}"`;
+}
+
 /** The Python tree: paths relative to its own folder. */
 export function emitPythonTree(model: ProtocolModel, options: { package?: string } = {}): Map<string, string> {
   const pkg = options.package ?? DEFAULT_PYTHON_PACKAGE;
-  if (!isPackageName(pkg)) throw new InputError(`--python-package must be a Python package name such as mcp_codegen or mcp.protocol, got "${pkg}"`);
+  const invalid = packageNameError(pkg);
+  if (invalid !== null) throw new InputError(invalid);
   const root = pkg.split(".").join("/");
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const seen = new Map<string, string>();
