@@ -176,7 +176,7 @@ class ModelPrinter {
     if (c.extra !== null) lines.push(`    __pydantic_extra__: dict[str, ${c.extra}] = Field(init=False)  # pyright: ignore[reportIncompatibleVariableOverride]`);
     lines.push(...c.fields);
     if (lines.length === 1) lines.push("    pass");
-    return lines.join("\n").replace(/\n+$/, "");
+    return lines.join("\n").trimEnd();
   }
 
   /** A node that prints as a class: a closed-world object or an intersection of them; else null. */
