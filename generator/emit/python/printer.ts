@@ -243,7 +243,8 @@ class ModelPrinter {
       let line: string;
       if (p.required) line = `    ${field}: ${type}` + (alias === null ? "" : ` = Field(alias=${pyString(alias)})`);
       else {
-        const optional = type === "Any" ? "Any" : nullable ? `${type} | None` : `Annotated[${type} | None, runtime.NotNull]`;
+        // Absent reads None; a type that admits null already says so.
+        const optional = type === "Any" || nullable ? type : `Annotated[${type} | None, runtime.NotNull]`;
         line = `    ${field}: ${optional} = ` + (alias === null ? "None" : `Field(default=None, alias=${pyString(alias)})`);
       }
       fields.push(line);
@@ -304,13 +305,13 @@ class ModelPrinter {
       }
       case "number": {
         if (node.impliedType) cannot(node, "a number constraint without `type`");
-        return constrained(node.integer ? "runtime.Int" : "runtime.Float", {
+        const base = constrained(node.integer ? "runtime.Int" : "runtime.Float", {
           ge: node.minimum,
           le: node.maximum,
           gt: node.exclusiveMinimum,
           lt: node.exclusiveMaximum,
-          multiple_of: node.multipleOf,
         });
+        return node.multipleOf === undefined ? base : `Annotated[${base}, runtime.multiple_of(${node.multipleOf})]`;
       }
       case "array": {
         if (node.impliedType) cannot(node, "an array constraint without `type`");
