@@ -28,9 +28,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, TypedDict, cast
+from typing import Annotated, Any, Final, Literal, Self, TypedDict, cast
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Strict
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ModelWrapValidatorHandler,
+    Strict,
+    model_validator,
+)
 
 METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
@@ -63,6 +71,24 @@ def _only_bool(value: object) -> object:
     if not isinstance(value, bool):
         raise ValueError("expected a boolean")
     return value
+
+
+def multiple_of(divisor: int) -> AfterValidator:
+    """JSON Schema's ``multipleOf`` as Ajv decides it: the quotient, in double precision, is an integer
+    JavaScript writes without an exponent (below 1e21). So 2**60 is a "multiple" of 3 (the quotient rounds
+    to an integer) and 3e24 is not, where exact arithmetic says the opposite."""
+
+    def check(value: float) -> float:
+        try:
+            quotient = float(value) / divisor
+            ok = quotient.is_integer() and abs(quotient) < 1e21
+        except OverflowError:
+            ok = False
+        if not ok:
+            raise ValueError(f"expected a multiple of {divisor}")
+        return value
+
+    return AfterValidator(check)
 
 
 NotNull: Final = BeforeValidator(_not_null)
@@ -104,6 +130,17 @@ class OpenModel(BaseModel):
     """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
 
     model_config = _config("allow")
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _set_by_wire_name(cls, data: object, handler: ModelWrapValidatorHandler[Self]) -> Self:
+        # pydantic counts a field as set when an unknown member bears its Python name (an extra "meta"
+        # beside the field for "_meta"); a field is set when its wire name was given, and only then.
+        model = handler(data)
+        if isinstance(data, dict):
+            given = cast(dict[str, object], data).keys()
+            model.__pydantic_fields_set__ = {n for n, f in cls.model_fields.items() if (f.alias or n) in given}
+        return model
 
 
 class ClosedModel(BaseModel):
