@@ -557,7 +557,8 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const runtime = readFileSync(pythonRuntimeSource, "utf8");
   files.set(`${root}/runtime.py`, finish(`${header(versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
   versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg)));
-  files.set(`${root}/py.typed`, "");
+  // PEP 561's marker: comments only (a line "partial" would make it a partial package).
+  files.set(`${root}/py.typed`, finish(`${header(versions)}# Marks ${pkg} as a typed package (PEP 561).`));
   const modules = versions.map((v) => moduleName(v.label));
   const init = [
     header(versions) + docstring(`Generated MCP protocol code, one module per protocol version (${versions.map((v) => v.label).join(", ")}).`, ""),
