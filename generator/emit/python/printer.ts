@@ -532,6 +532,13 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
   return finish(`${header([version])}${doc}\n\n${imports.join("\n")}\n\n${parts.join("\n\n\n")}\n`);
 }
 
+/** `from <module> import a, b` as isort writes it: on one line when it fits ruff's 88 columns, else one name a line. */
+function fromImport(module: string, names: string[], indent = ""): string {
+  const line = `${indent}from ${module} import ${names.join(", ")}`;
+  if (line.length <= 88) return line;
+  return [`${indent}from ${module} import (`, ...names.map((n) => `${indent}    ${n},`), `${indent})`].join("\n");
+}
+
 /** Why a package name cannot be the tree's, or null when it can. */
 export function packageNameError(name: string): string | null {
   return isPackageName(name) ? null : `--python-package must be a Python package name such as mcp_codegen or acme.mcp_protocol, got "${name}"`;
@@ -567,8 +574,10 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     "",
     "import importlib",
     "from collections.abc import Mapping",
-    "from types import MappingProxyType, ModuleType",
-    "from typing import Final",
+    "from types import MappingProxyType",
+    "from typing import TYPE_CHECKING, Final, cast",
+    "",
+    "from .runtime import VersionModule",
     "",
     "VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(",
     "    {",
@@ -578,13 +587,18 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     '"""Every generated protocol version: label → module name, in label order (imported on demand)."""',
     "",
     "",
-    "def version(label: str) -> ModuleType:",
+    "def version(label: str) -> VersionModule:",
     '    """The module of protocol version `label`. Raises KeyError for a version that was not generated."""',
-    "    return importlib.import_module(VERSION_MODULES[label])",
+    "    return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))",
     "",
     "",
-    `__all__ = ["VERSION_MODULES", "version"]`,
-    pyComment(`Version modules: ${modules.join(", ")}.`),
+    `__all__ = ["VERSION_MODULES", "VersionModule", "version"]`,
+    "",
+    "if TYPE_CHECKING:",
+    "    # Every version module is a VersionModule (checked by the type checker, never imported at run time).",
+    fromImport(".", [...modules].sort(byCodeUnit), "    "),
+    "",
+    ...modules.map((m) => `    _${m}: VersionModule = ${m}`),
   ];
   files.set(`${root}/__init__.py`, finish(init.join("\n")));
   const manifest = JSON.parse(readFileSync(path.join(toolRoot, "package.json"), "utf8")) as { version: string };
