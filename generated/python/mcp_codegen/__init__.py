@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from types import MappingProxyType, ModuleType
-from typing import Final
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final, cast
+
+from .runtime import VersionModule
 
 VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -28,10 +30,20 @@ VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
 """Every generated protocol version: label → module name, in label order (imported on demand)."""
 
 
-def version(label: str) -> ModuleType:
+def version(label: str) -> VersionModule:
     """The module of protocol version `label`. Raises KeyError for a version that was not generated."""
-    return importlib.import_module(VERSION_MODULES[label])
+    return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))
 
 
-__all__ = ["VERSION_MODULES", "version"]
-# Version modules: v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28, draft.
+__all__ = ["VERSION_MODULES", "VersionModule", "version"]
+
+if TYPE_CHECKING:
+    # Every version module is a VersionModule (checked by the type checker, never imported at run time).
+    from . import draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28
+
+    _v2024_11_05: VersionModule = v2024_11_05
+    _v2025_03_26: VersionModule = v2025_03_26
+    _v2025_06_18: VersionModule = v2025_06_18
+    _v2025_11_25: VersionModule = v2025_11_25
+    _v2026_07_28: VersionModule = v2026_07_28
+    _draft: VersionModule = draft

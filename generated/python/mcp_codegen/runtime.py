@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, Self, TypedDict, cast
+from typing import Annotated, Any, Final, Literal, Protocol, Self, TypedDict, cast
 
 from pydantic import (
     AfterValidator,
@@ -286,6 +286,27 @@ def method_not_found(method: str, protocol_version: str) -> ErrorObject:
         "code": METHOD_NOT_FOUND,
         "message": f"Method not found: {method} is not a request of protocol version {protocol_version}",
     }
+
+
+class VersionModule(Protocol):
+    """What every generated version module has (what ``version(label)`` returns, typed)."""
+
+    @property
+    def PROTOCOL_VERSION(self) -> str: ...  # noqa: N802 - the module's constant
+    @property
+    def ERA(self) -> str: ...  # noqa: N802
+    @property
+    def PREVIOUS_VERSION(self) -> str | None: ...  # noqa: N802
+    @property
+    def REQUESTS(self) -> Mapping[str, RequestEntry]: ...  # noqa: N802
+    @property
+    def NOTIFICATIONS(self) -> Mapping[str, NotificationEntry]: ...  # noqa: N802
+    @property
+    def REMOVED_METHODS(self) -> tuple[str, ...]: ...  # noqa: N802
+    @property
+    def DEFINITIONS(self) -> Mapping[str, object]: ...  # noqa: N802
+    def normalize_result(self, method: str, value: object) -> Result: ...
+    def method_error(self, method: str) -> ErrorObject | None: ...
 
 
 def normalize(requests: Mapping[str, RequestEntry], method: str, value: object) -> Result:
