@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import sys
-from types import ModuleType
 from typing import Any, cast
 
 from pydantic import TypeAdapter, ValidationError
@@ -38,8 +37,8 @@ def same_json(a: object, b: object) -> bool:
     return type(cast(object, a)) is type(b) and a == b
 
 
-def validate(module: ModuleType, name: str, instances: list[str]) -> dict[str, Any]:
-    definitions = cast(dict[str, object], module.DEFINITIONS)
+def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> dict[str, Any]:
+    definitions = module.DEFINITIONS
     adapter: TypeAdapter[object] = TypeAdapter(cast(Any, definitions[name]))
     valid: list[bool] = []
     changed: list[int] = []
