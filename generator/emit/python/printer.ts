@@ -21,7 +21,6 @@ export { pythonRuntimeSource };
 
 /** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
 const MODULE_NAMES = new Set([
-  "annotations",
   "Annotated",
   "Any",
   "Final",
@@ -235,7 +234,8 @@ class ModelPrinter {
       if (field === "" || /^[0-9]/.test(field)) field = `field_${field}`;
       field = identifier(field);
       if (BASE_MODEL_ATTRIBUTES.has(field)) field = `${field}_`;
-      while (fieldNames.has(field)) field = `${field}_`;
+      // Nor a module-level name (`runtime`, a definition): the class body would shadow it in its annotations.
+      while (fieldNames.has(field) || this.taken.has(field)) field = `${field}_`;
       fieldNames.add(field);
       const type = this.type(p.node, name + pascalCase(p.name));
       const alias = field === p.name ? null : p.name;
@@ -332,19 +332,23 @@ class ModelPrinter {
         return `dict[str, ${a === null || a.kind === "any" ? "Any" : this.type(a, `${context}Value`)}]`;
       }
       case "union": {
-        if (node.exclusive && node.branches.length > 1) cannot(node, "a `oneOf` (pydantic's unions are not exclusive)");
         const branches = node.branches.map((b, i) => this.type(b, node.branches.length > 1 ? `${context}${i + 1}` : context));
+        // pydantic's unions are not exclusive: a oneOf counts the branches that accept, at run time.
+        if (node.exclusive && branches.length > 1) return `Annotated[Any, runtime.one_of(${branches.join(", ")})]`;
         return [...new Set(branches)].join(" | ");
       }
       case "intersection": {
         const shape = this.merge(node.parts);
-        if (shape === null) cannot(node, "an `allOf` whose parts are not all open objects");
-        const name = this.fresh(context);
-        this.classOf(name, shape, node.annotations.description);
-        return name;
+        if (shape !== null) {
+          const name = this.fresh(context);
+          this.classOf(name, shape, node.annotations.description);
+          return name;
+        }
+        // Not a merge of open objects: the value must satisfy every part as it is.
+        return `Annotated[Any, runtime.all_of(${node.parts.map((p, i) => this.type(p, `${context}Part${i + 1}`)).join(", ")})]`;
       }
       case "not":
-        return cannot(node, "a `not`");
+        return `Annotated[Any, runtime.not_(${this.type(node.node, `${context}Not`)})]`;
     }
   }
 }
