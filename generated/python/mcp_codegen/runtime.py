@@ -37,6 +37,8 @@ from pydantic import (
     ConfigDict,
     ModelWrapValidatorHandler,
     Strict,
+    TypeAdapter,
+    ValidationError,
     model_validator,
 )
 
@@ -124,6 +126,62 @@ def _config(extra: Literal["allow", "forbid"]) -> ConfigDict:
         use_attribute_docstrings=True,
         protected_namespaces=(),
     )
+
+
+class _Adapters:
+    """TypeAdapters for the parts of a combinator, built on first use (the parts may be defined later)."""
+
+    def __init__(self, types: tuple[object, ...]) -> None:
+        self._types = types
+        self._adapters: list[TypeAdapter[Any]] | None = None
+
+    def accepts(self, value: object) -> list[bool]:
+        if self._adapters is None:
+            self._adapters = [TypeAdapter(cast(Any, t)) for t in self._types]
+        out: list[bool] = []
+        for adapter in self._adapters:
+            try:
+                adapter.validate_python(value)
+                out.append(True)
+            except ValidationError:
+                out.append(False)
+        return out
+
+
+def all_of(*types: object) -> AfterValidator:
+    """``allOf`` that is no merge of objects: the value, as it is, satisfies every part."""
+    parts = _Adapters(types)
+
+    def check(value: Any) -> Any:
+        if not all(parts.accepts(value)):
+            raise ValueError("does not match every schema of allOf")
+        return value
+
+    return AfterValidator(check)
+
+
+def one_of(*types: object) -> AfterValidator:
+    """``oneOf``: the value, as it is, satisfies exactly one branch."""
+    branches = _Adapters(types)
+
+    def check(value: Any) -> Any:
+        if sum(branches.accepts(value)) != 1:
+            raise ValueError("does not match exactly one schema of oneOf")
+        return value
+
+    return AfterValidator(check)
+
+
+def not_(schema: object) -> AfterValidator:
+    """``not``: the value does not satisfy the schema."""
+    inner = _Adapters((schema,))
+
+    def check(value: Any) -> Any:
+        if all(inner.accepts(value)):
+            raise ValueError("matches a schema it must not")
+        return value
+
+    return AfterValidator(check)
 
 
 class OpenModel(BaseModel):
