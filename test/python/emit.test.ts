@@ -6,14 +6,13 @@
 // (InputError), never printed approximately.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../generator/errors.js";
 import { emitPythonTree } from "../../generator/emit/python/index.js";
 import type { Dialect, JsonSchema } from "../../generator/model/types.js";
-import { root, tempDir } from "../support.js";
+import { tempDir } from "../support.js";
 import { ajvOracle, type Json, labelledCorpus, seedOf, syntheticModel } from "../zod/corpus.js";
-import { pythonJson, pythonTestDir, run, venv } from "./support.js";
+import { pyrightStrict, pythonJson, pythonTestDir, run } from "./support.js";
 
 const DEFS: Record<string, JsonSchema> = {
   Closed: { type: "object", properties: { a: { type: "string" }, from: { type: "integer", minimum: 0, maximum: 10 } }, required: ["a"], additionalProperties: false },
@@ -131,9 +130,7 @@ describe.each(["draft-07", "2020-12"] as const)("Python printer, %s", (dialect) 
   });
 
   it("passes pyright --strict and ruff", () => {
-    const config = path.join(dir, "pyrightconfig.json");
-    writeFileSync(config, JSON.stringify({ typeCheckingMode: "strict", pythonVersion: "3.11", venvPath: path.dirname(venv), venv: path.basename(venv), include: ["."] }));
-    const r = spawnSync(path.join(root, "node_modules", ".bin", "pyright"), ["-p", config], { cwd: dir, encoding: "utf8" });
+    const r = pyrightStrict(dir);
     expect(r.stdout).toContain("0 errors, 0 warnings, 0 informations");
     expect(r.status).toBe(0);
     const lint = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), dir]);

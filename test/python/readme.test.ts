@@ -1,11 +1,10 @@
 // The README's Python section: its example runs as it is against the committed generated/python (every
 // assert in it holds), type-checks under pyright --strict and passes ruff with the tests' rules.
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { root, tempDir } from "../support.js";
-import { pythonTestDir, pythonTree, run, venv } from "./support.js";
+import { pyrightStrict, pythonTestDir, pythonTree, run } from "./support.js";
 
 /** The ```python blocks of the README's `## Python` section. */
 function examples(): string[] {
@@ -36,9 +35,7 @@ describe("README, Python section", () => {
   it("type-checks under pyright --strict against generated/python", () => {
     const dir = tempDir();
     writeFileSync(path.join(dir, "readme_example.py"), blocks[0]);
-    const config = { typeCheckingMode: "strict", pythonVersion: "3.11", venvPath: path.dirname(venv), venv: path.basename(venv), extraPaths: [pythonTree], include: ["readme_example.py"] };
-    writeFileSync(path.join(dir, "pyrightconfig.json"), JSON.stringify(config));
-    const r = spawnSync(path.join(root, "node_modules", ".bin", "pyright"), ["-p", path.join(dir, "pyrightconfig.json")], { cwd: dir, encoding: "utf8" });
+    const r = pyrightStrict(dir, [pythonTree]);
     expect(r.stdout).toContain("0 errors, 0 warnings, 0 informations");
     expect(r.status).toBe(0);
   });

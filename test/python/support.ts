@@ -1,7 +1,7 @@
 // Running real Python from the tests: the virtual environment .venv/ at the repository root (made by
 // .ci/run from requirements-python.txt), with the generated Python tree on the import path.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { generatedDir, root } from "../support.js";
 
@@ -43,4 +43,14 @@ export function pythonJson<T>(script: string, input: unknown, pythonPath?: strin
   const r = run("python", [path.join(pythonTestDir, script)], { input: JSON.stringify(input), pythonPath });
   if (r.status !== 0 || r.stderr !== "") throw new Error(`${script} exited ${r.status}:\n${r.stderr.slice(-4000)}`);
   return JSON.parse(r.stdout) as T;
+}
+
+/** pyright (npm, pinned) in strict mode over every Python file of `dir`, the venv's packages and `extraPaths` importable. */
+export function pyrightStrict(dir: string, extraPaths: string[] = []): ProcessResult {
+  pythonBin();
+  const config = { typeCheckingMode: "strict", pythonVersion: "3.11", venvPath: path.dirname(venv), venv: path.basename(venv), extraPaths, include: ["."] };
+  writeFileSync(path.join(dir, "pyrightconfig.json"), JSON.stringify(config));
+  const r = spawnSync(path.join(root, "node_modules", ".bin", "pyright"), ["-p", path.join(dir, "pyrightconfig.json")], { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
