@@ -8,6 +8,7 @@
 import { TargetRegistry } from "./targets.js";
 import { typescriptTarget } from "./typescript/index.js";
 import { rubyTarget } from "./ruby/index.js";
+import { pythonTarget } from "./python/index.js";
 
 export { TargetRegistry } from "./targets.js";
 export type { Target, TargetContext, TargetOption } from "./target.js";
@@ -16,4 +17,5 @@ export type { Target, TargetContext, TargetOption } from "./target.js";
 export const targets: TargetRegistry = new TargetRegistry([
   typescriptTarget,
   rubyTarget,
+  pythonTarget,
 ]);

@@ -4,3 +4,17 @@
 export function finish(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
+
+/** Words of a name: camelCase humps, digit runs and any other character split words (`logging/setLevel` → logging, set, Level). */
+export function words(text: string): string[] {
+  return text
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== "");
+}
+
+/** `logging/setLevel` → `logging_set_level`, `inputSchema` → `input_schema`, `$schema` → `schema`. */
+export function snakeCase(text: string): string {
+  return words(text).map((w) => w.toLowerCase()).join("_");
+}

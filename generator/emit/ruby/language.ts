@@ -1,6 +1,7 @@
 // The Ruby language as the Ruby printer needs it: reserved words, naming styles (snake_case,
 // CONSTANT_CASE, module constants, file names) and string literals. No knowledge of MCP here.
 import { labelIdentifier } from "../../model/naming.js";
+import { words } from "../text.js";
 
 /** Ruby's keywords (`BEGIN`, `END` and `__FILE__` & co. are keywords even though capitalized). */
 export const RUBY_KEYWORDS: ReadonlySet<string> = new Set(
@@ -10,20 +11,6 @@ export const RUBY_KEYWORDS: ReadonlySet<string> = new Set(
     "when while yield"
   ).split(" "),
 );
-
-/** Words of an identifier: camelCase humps, digits runs and any non-alphanumeric character split words. */
-function words(text: string): string[] {
-  return text
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== "");
-}
-
-/** `logging/setLevel` → `logging_set_level`; `notifications/tools/list_changed` → `notifications_tools_list_changed`. */
-export function snakeCase(text: string): string {
-  return words(text).map((w) => w.toLowerCase()).join("_");
-}
 
 /** `logging/setLevel` → `LOGGING_SET_LEVEL`: Ruby's style for constants, as the Ruby SDK's `MCP::Methods` spells them. */
 export function constantCase(text: string): string {

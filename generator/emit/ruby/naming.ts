@@ -4,7 +4,8 @@
 import { InputError } from "../../errors.js";
 import type { VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
-import { constantCase, moduleConstant, RUBY_KEYWORDS, snakeCase } from "./language.js";
+import { snakeCase } from "../text.js";
+import { constantCase, moduleConstant, RUBY_KEYWORDS } from "./language.js";
 
 /** The constants Ruby source assigns or declares as modules (`PROTOCOL_VERSION = …`, `module Runtime`). */
 export function assignedConstants(source: string): Set<string> {

@@ -3,32 +3,19 @@
 // Ruby subprocess driven in batches) give the same JSON results, or the same -32603 error, for every
 // request of every version; the Ruby method gate answers as the TypeScript dispatcher does.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLock } from "../../../generator/source/lock.js";
-import { generatedDir, lockFile } from "../../support.js";
+import { gateNames, tsAnswer, tsGate, tsVersions, type TsVersion } from "../typescript/cross-language.js";
 import { ruby, rubyTestDir } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;
 const SEED = 20_261_130;
 
-type Normalizer = (value: unknown) => unknown;
-interface TsVersion {
-  resultNormalizers: Record<string, Normalizer>;
-  createServerDispatcher: (handlers: object, options?: object) => { handle(message: unknown): Promise<unknown> };
-}
-
 let labels: string[] = [];
-const modules = new Map<string, TsVersion>();
+let modules = new Map<string, TsVersion>();
 
 beforeAll(async () => {
-  labels = Object.keys((await readLock(lockFile)).versions).sort();
-  for (const label of labels) {
-    const normalizers = await import(pathToFileURL(path.join(generatedDir, label, "normalizers.ts")).href);
-    const index = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
-    modules.set(label, { resultNormalizers: normalizers.resultNormalizers, createServerDispatcher: index.createServerDispatcher });
-  }
+  ({ labels, modules } = await tsVersions());
 });
 
 type Case = { version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true };
@@ -39,17 +26,6 @@ function rubyBatch(cases: Case[]): unknown[] {
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as unknown[];
-}
-
-/** The TypeScript side's answer in the driver's terms. */
-function tsAnswer(normalize: Normalizer, input: unknown): unknown {
-  try {
-    return { ok: JSON.parse(JSON.stringify(normalize(input))) };
-  } catch (e) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code !== "number") throw e;
-    return { error: { code, message } };
-  }
 }
 
 // Handler returns as JSON: objects whose `_meta` and `resultType` vary over valid, invalid and
@@ -116,18 +92,14 @@ describe("TypeScript and Ruby normalizers", () => {
   });
 
   it("gate methods as the TypeScript dispatcher does: -32601 with its message for a method the version has no request for", async () => {
-    const known = new Set<string>();
-    for (const label of labels) for (const m of Object.keys(modules.get(label)!.resultNormalizers)) known.add(m);
-    const names = [...known, "notifications/initialized", "notifications/cancelled", "no/such", "", ...fc.sample(fc.string(), { numRuns: 40, seed: SEED })];
+    const names = gateNames(modules, SEED);
     const cases = labels.flatMap((version) => names.map((gate) => ({ version, gate })));
     const answers = rubyBatch(cases) as Array<{ gate: unknown }>;
     let gated = 0;
     for (const [i, c] of cases.entries()) {
-      const dispatcher = modules.get(c.version)!.createServerDispatcher({});
-      const response = (await dispatcher.handle({ jsonrpc: "2.0", id: 1, method: c.gate })) as { error?: { code: number; message: string } };
-      const notInVersion = response.error?.message.endsWith(`is not a request of protocol version ${c.version}`) === true;
-      if (notInVersion) gated++;
-      expect(answers[i].gate, `${c.version} ${JSON.stringify(c.gate)}`).toEqual(notInVersion ? response.error : null);
+      const expected = await tsGate(modules.get(c.version)!, c.version, c.gate);
+      if (expected !== null) gated++;
+      expect(answers[i].gate, `${c.version} ${JSON.stringify(c.gate)}`).toEqual(expected);
     }
     expect(gated).toBeGreaterThan(0);
   });

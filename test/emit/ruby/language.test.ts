@@ -4,7 +4,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { constantCase, fileName, isModulePath, moduleConstant, modulePath, rubyString, snakeCase } from "../../../generator/emit/ruby/language.js";
+import { constantCase, fileName, isModulePath, moduleConstant, modulePath, rubyString } from "../../../generator/emit/ruby/language.js";
+import { snakeCase } from "../../../generator/emit/text.js";
 import { tempDir } from "../../support.js";
 import { ruby } from "./support.js";
 

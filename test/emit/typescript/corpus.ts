@@ -3,13 +3,13 @@
 // is for the oracle (Ajv) to say; this only has to produce enough of both kinds.
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { runtimeFiles } from "../../../generator/emit/typescript/runtime-source.js";
 import { buildSchemaIR } from "../../../generator/model/ir-build.js";
 import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../../generator/model/types.js";
-import { refName } from "../../../generator/source/load.js";
+import { readSchemaDocument, refName } from "../../../generator/source/load.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Defs = Readonly<Record<string, JsonSchema>>;
@@ -225,6 +225,37 @@ function kind(v: Json): string {
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
   return typeof v;
+}
+
+/**
+ * A definition's differential corpus: instances generated from its schema and mutations of the valid
+ * ones, each distinct instance once, labelled by `oracle` (Ajv), until there are `wanted` of each
+ * label or `maxAttempts` rounds have run. Deterministic for a seed and an oracle.
+ */
+export function labelledCorpus(defs: Defs, name: string, seed: number, oracle: (instance: Json) => boolean, wanted = 50, maxAttempts = 600): { valid: Json[]; invalid: Json[] } {
+  const generator = new InstanceGenerator(defs, rng(seed));
+  const seen = new Set<string>();
+  const corpus = { valid: [] as Json[], invalid: [] as Json[] };
+  const judge = (instance: Json) => {
+    const text = JSON.stringify(instance);
+    if (seen.has(text)) return;
+    seen.add(text);
+    (oracle(instance) ? corpus.valid : corpus.invalid).push(instance);
+  };
+  for (let i = 0; i < maxAttempts && (corpus.valid.length < wanted || corpus.invalid.length < wanted); i++) {
+    const instance = corpus.valid.length < wanted ? generator.generate(defs[name]) : undefined;
+    if (instance !== undefined) judge(instance);
+    // Mutate valid instances: each mutation is a small step away from the schema's edge.
+    const base = corpus.valid.length > 0 ? corpus.valid[i % corpus.valid.length] : (instance ?? generator.generate(defs[name]));
+    judge(generator.mutate(base));
+  }
+  return corpus;
+}
+
+/** The schema file as Ajv should see it: the published bytes with the reviewed patches the generator applied. */
+export function oracleDocument(schemasDir: string, patchesDir: string, version: string): Record<string, unknown> {
+  const file = path.join(schemasDir, version, "schema.json");
+  return readSchemaDocument(readFileSync(file), file, { patchesDir }).root;
 }
 
 /**

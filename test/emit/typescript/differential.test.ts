@@ -4,7 +4,7 @@
 // every one, and return what it accepts unchanged (no key stripped). The guards (`is<Name>`,
 // guards.ts) must be sound on the same corpus: a guard that says true means Ajv accepts; how many
 // of the Ajv-valid instances each version's guards accept (completeness) is printed and bounded.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -12,8 +12,8 @@ import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { pointerToken } from "../../../generator/errors.js";
 import { defaultOutDir, defaultPatchesDir, defaultSchemasDir } from "../../../generator/paths.js";
-import { loadSpec, readSchemaDocument } from "../../../generator/source/load.js";
-import { acceptsEverything, finiteSize, InstanceGenerator, type Json, rng, sameJson, seedOf } from "./corpus.js";
+import { loadSpec } from "../../../generator/source/load.js";
+import { acceptsEverything, finiteSize, type Json, labelledCorpus, oracleDocument, sameJson, seedOf } from "./corpus.js";
 
 const WANTED = 50;
 const MAX_ATTEMPTS = 600;
@@ -24,12 +24,6 @@ const versions = readdirSync(defaultOutDir, { withFileTypes: true })
   .filter((e) => e.isDirectory() && existsSync(path.join(defaultOutDir, e.name, "schemas.ts")))
   .map((e) => e.name)
   .sort();
-
-/** The schema file as Ajv should see it: the published bytes with the reviewed patches the generator applied. */
-function oracleDocument(version: string): Record<string, unknown> {
-  const file = path.join(defaultSchemasDir, version, "schema.json");
-  return readSchemaDocument(readFileSync(file), file, { patchesDir: defaultPatchesDir }).root;
-}
 
 interface Disagreement {
   definition: string;
@@ -49,7 +43,7 @@ describe("zod schemas agree with Ajv on every definition", () => {
 
   it.each(versions)("%s", async (version) => {
     const spec = loadSpec(path.join(defaultSchemasDir, version, "schema.json"), version, { patchesDir: defaultPatchesDir });
-    const doc = oracleDocument(version);
+    const doc = oracleDocument(defaultSchemasDir, defaultPatchesDir, version);
     const options = { strict: false, validateFormats: false, allErrors: false } as const;
     const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
     ajv.addSchema(doc, "mcp");
@@ -69,19 +63,13 @@ describe("zod schemas agree with Ajv on every definition", () => {
       expect(schema, `${name}Schema is exported`).toBeDefined();
       const guard = guards[`is${name}`];
       expect(guard, `is${name} is exported`).toBeTypeOf("function");
-      const generator = new InstanceGenerator(spec.defs, rng(seedOf(`${version}/${name}`)));
-      const seen = new Set<string>();
-      const corpus = { valid: [] as Json[], invalid: [] as Json[] };
-      const judge = (instance: Json) => {
+      const corpus = labelledCorpus(spec.defs, name, seedOf(`${version}/${name}`), (instance) => ajvValidate(instance) as boolean, WANTED, MAX_ATTEMPTS);
+      const judge = (instance: Json, a: boolean) => {
         const text = JSON.stringify(instance);
-        if (seen.has(text)) return;
-        seen.add(text);
-        const a = ajvValidate(instance) as boolean;
         const z = schema.safeParse(instance);
         const g = guard(instance);
         if (g && (!a || !z.success)) unsound.push(`is${name} accepts what ${a ? "zod" : "Ajv"} rejects: ${text}\n  ${JSON.stringify(ajvValidate.errors?.slice(0, 3))}`);
         if (g && a) guardAccepted++;
-        (a ? corpus.valid : corpus.invalid).push(instance);
         if (a !== z.success) {
           const detail = a ? JSON.stringify(z.error?.issues.slice(0, 3)) : JSON.stringify(ajvValidate.errors?.slice(0, 3));
           disagreements.push({ definition: name, instance, ajv: a, zod: z.success, detail });
@@ -90,13 +78,8 @@ describe("zod schemas agree with Ajv on every definition", () => {
           disagreements.push({ definition: name, instance, ajv: a, zod: z.success, detail: `zod output differs: ${JSON.stringify(z.data)}` });
         }
       };
-      for (let i = 0; i < MAX_ATTEMPTS && (corpus.valid.length < WANTED || corpus.invalid.length < WANTED); i++) {
-        const instance = corpus.valid.length < WANTED ? generator.generate(spec.defs[name]) : undefined;
-        if (instance !== undefined) judge(instance);
-        // Mutate valid instances: each mutation is a small step away from the schema's edge.
-        const base = corpus.valid.length > 0 ? corpus.valid[i % corpus.valid.length] : (instance ?? generator.generate(spec.defs[name]));
-        judge(generator.mutate(base));
-      }
+      for (const instance of corpus.valid) judge(instance, true);
+      for (const instance of corpus.invalid) judge(instance, false);
       valid += corpus.valid.length;
       invalid += corpus.invalid.length;
       const wantValid = Math.min(WANTED, finiteSize(spec.defs[name], spec.defs));

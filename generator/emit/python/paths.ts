@@ -1,0 +1,10 @@
+// Where the Python target's own files are (read from the source folder, also when running from dist/).
+import path from "node:path";
+import { generatorSourceDir } from "../../paths.js";
+
+/** The Python target's folder in the generator's sources. */
+export const pythonSourceDir = path.join(generatorSourceDir, "emit", "python");
+/** Hand-written Python runtime, copied into every Python tree. */
+export const pythonRuntimeSource = path.join(pythonSourceDir, "runtime.py");
+/** The Python target's templates (its header). */
+export const pythonTemplatesDir = path.join(pythonSourceDir, "templates");

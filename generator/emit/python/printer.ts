@@ -1,0 +1,610 @@
+// The Python target: per version one module of pydantic v2 models (one per definition, printed from
+// the schema IR), the method catalogue, one result normalizer per request and the method gate; a
+// shared runtime (runtime.py, copied), a root module naming the versions, py.typed and a pyproject.toml.
+// Reads only the language-neutral model (IR nodes, method, sender, params.required, results,
+// resultShape, resultTypes, era, the removed methods of model/rules.ts); the rules themselves live in runtime.py.
+import { readFileSync } from "node:fs";
+import { InputError } from "../../errors.js";
+import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
+import { removedMethods } from "../../model/rules.js";
+import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import { byCodeUnit } from "../../order.js";
+import { toolVersion } from "../../paths.js";
+import { Templates } from "../templates.js";
+import { snakeCase } from "../text.js";
+import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
+import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
+import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
+
+/** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
+const MODULE_NAMES = new Set([
+  "Annotated",
+  "Any",
+  "Final",
+  "Literal",
+  "Mapping",
+  "MappingProxyType",
+  "Field",
+  "TypeAliasType",
+  "runtime",
+  "PROTOCOL_VERSION",
+  "ERA",
+  "PREVIOUS_VERSION",
+  "REQUESTS",
+  "NOTIFICATIONS",
+  "REMOVED_METHODS",
+  "DEFINITIONS",
+  "normalize_result",
+  "method_error",
+]);
+
+/** A printed Python file as written: no trailing spaces, at most two empty lines in a row (PEP 8's between top-level definitions), one final newline. */
+function finish(text: string): string {
+  return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n\n").trimEnd() + "\n";
+}
+
+/** The provenance header (emit/provenance.ts, the one wording) as `#` comments: templates/header.py.hbs. */
+function header(templates: Templates, versions: VersionModel[]): string {
+  return templates.get("header.py.hbs")({ versions });
+}
+
+function cannot(node: IrNode, what: string): never {
+  throw new InputError(`the Python target cannot print ${what}`, node.at.file, node.at.pointer);
+}
+
+/** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
+export function pythonNormalizerName(method: string): string {
+  const base = snakeCase(method);
+  return base === "" ? "normalize_method" : `normalize_${base}`;
+}
+
+/** One class of a module: a definition's or an inline object's. */
+interface ClassDecl {
+  name: string;
+  base: string;
+  doc: string | undefined;
+  fields: string[];
+  extra: string | null;
+}
+
+/** The property set of an object node or of an intersection of objects, merged. */
+interface Shape {
+  properties: IrProperty[];
+  /** `allow`, `forbid`, or a type expression every unknown member must match. */
+  extra: { kind: "allow" } | { kind: "forbid" } | { kind: "typed"; node: IrNode };
+}
+
+/** Prints one version's definitions as Python: classes for objects, TypeAliasType for the rest. */
+class ModelPrinter {
+  private readonly taken = new Set<string>(MODULE_NAMES);
+  readonly names = new Map<string, string>();
+  /** Definitions already printed (a reference to a later or recursive one is a forward reference). */
+  private readonly defined = new Set<string>();
+  private forward = false;
+  /** The recursive alias being printed, and the aliases of its cycle spelled out inside it. */
+  private current: string | null = null;
+  private readonly inlining = new Set<string>();
+  /** Set when spelling out met an alias already being spelled out (the cycle has another root). */
+  private guardHit = false;
+  private readonly out: string[] = [];
+
+  constructor(private readonly version: VersionModel) {
+    const ir: SchemaIR = version.ir;
+    for (const name of [...ir.definitions.keys()].sort(byCodeUnit)) {
+      let py = identifier(name);
+      if (this.taken.has(py) || py.startsWith("_")) py = `${py.replace(/^_+/, "")}_`;
+      while (this.taken.has(py)) py += "_";
+      this.taken.add(py);
+      this.names.set(name, py);
+    }
+  }
+
+  /** A fresh class name for an inline object. */
+  private fresh(base: string): string {
+    let name = base;
+    for (let i = 2; this.taken.has(name); i++) name = `${base}${i}`;
+    this.taken.add(name);
+    return name;
+  }
+
+  /** The body of the module's definitions, in dependency order. */
+  print(): string {
+    for (const name of this.version.ir.order) {
+      if (this.defined.has(name)) continue;
+      const d = this.version.ir.definitions.get(name)!;
+      // A recursive alias goes after the one of its cycle that can be spelled out alone.
+      if (d.recursive && this.shape(d.node) === null && !this.selfContained(d)) {
+        const root = [...this.version.ir.definitions.values()].find(
+          (c) => c.recursive && c !== d && !this.defined.has(c.name) && this.shape(c.node) === null && this.selfContained(c),
+        );
+        if (root !== undefined) {
+          this.definition(root);
+          this.defined.add(root.name);
+        }
+      }
+      this.definition(d);
+      this.defined.add(name);
+    }
+    const rebuild = [...this.version.ir.definitions.values()].filter((d) => d.recursive && this.shape(d.node) !== null).map((d) => this.names.get(d.name)!);
+    if (rebuild.length > 0) this.out.push(rebuild.map((n) => `${n}.model_rebuild()`).join("\n"));
+    return this.out.join("\n\n\n");
+  }
+
+  /** Whether a recursive alias prints naming only itself among the aliases of its cycle not yet printed (a dry run). */
+  private selfContained(d: IrDefinition): boolean {
+    const out = this.out.length;
+    const taken = new Set(this.taken);
+    this.current = d.name;
+    this.guardHit = false;
+    this.type(d.node, "_");
+    const clean = !this.guardHit;
+    this.current = null;
+    this.out.length = out;
+    this.taken.clear();
+    for (const t of taken) this.taken.add(t);
+    return clean;
+  }
+
+  private definition(d: IrDefinition): void {
+    const py = this.names.get(d.name)!;
+    const doc = d.node.annotations.description ?? d.node.annotations.title;
+    const shape = this.shape(d.node);
+    if (shape !== null) {
+      this.classOf(py, shape, doc);
+      return;
+    }
+    this.forward = false;
+    this.current = d.recursive ? d.name : null;
+    const expr = this.type(d.node, py);
+    this.current = null;
+    const value = this.forward || d.recursive ? pyString(expr) : expr;
+    this.out.push(`${py} = TypeAliasType(${pyString(py)}, ${value})` + (doc !== undefined ? `\n${docstring(doc, "")}` : ""));
+  }
+
+  private render(c: ClassDecl): string {
+    const lines = [`class ${c.name}(${c.base}):`];
+    if (c.doc !== undefined) lines.push(docstring(c.doc, "    "), "");
+    if (c.extra !== null) lines.push(`    __pydantic_extra__: dict[str, ${c.extra}] = Field(init=False)  # pyright: ignore[reportIncompatibleVariableOverride]`);
+    lines.push(...c.fields);
+    if (lines.length === 1) lines.push("    pass");
+    return lines.join("\n").trimEnd();
+  }
+
+  /** A node that prints as a class: a closed-world object or an intersection of them; else null. */
+  private shape(node: IrNode): Shape | null {
+    if (node.kind === "object") {
+      if (node.impliedType) return null;
+      if (node.properties.length === 0 && node.additional?.kind !== "never") return null;
+      if (node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined) return null;
+      return { properties: node.properties, extra: this.extraOf(node) };
+    }
+    if (node.kind === "intersection") return this.merge(node.parts);
+    return null;
+  }
+
+  private extraOf(node: ObjectNode): Shape["extra"] {
+    const a = node.additional;
+    if (a === null || a.kind === "any") return { kind: "allow" };
+    if (a.kind === "never") return { kind: "forbid" };
+    return { kind: "typed", node: a };
+  }
+
+  /** The parts of an intersection as one object, when every part is an object (through references) and the merge is exact. */
+  private merge(parts: IrNode[]): Shape | null {
+    const objects: ObjectNode[] = [];
+    const flat = (n: IrNode): boolean => {
+      if (n.kind === "ref") return flat(n.target.node);
+      if (n.kind === "intersection") return n.parts.every(flat);
+      if (n.kind !== "object" || n.impliedType || n.propertyNames !== undefined || n.minProperties !== undefined || n.maxProperties !== undefined) return false;
+      objects.push(n);
+      return true;
+    };
+    if (!parts.every(flat)) return null;
+    if (objects.some((o) => o.additional !== null && o.additional.kind !== "any")) return null;
+    const byName = new Map<string, IrProperty>();
+    for (const o of objects) {
+      for (const p of o.properties) {
+        const seen = byName.get(p.name);
+        if (seen === undefined) {
+          byName.set(p.name, p);
+          continue;
+        }
+        const node = narrower(seen.node, p.node);
+        if (node === null) return null;
+        byName.set(p.name, { name: p.name, node, required: seen.required || p.required });
+      }
+    }
+    return { properties: [...byName.values()], extra: { kind: "allow" } };
+  }
+
+  private classOf(name: string, shape: Shape, doc: string | undefined): void {
+    const fieldNames = new Set<string>();
+    const fields: string[] = [];
+    const pending: ClassDecl = { name, base: shape.extra.kind === "forbid" ? "runtime.ClosedModel" : "runtime.OpenModel", doc, fields, extra: null };
+    for (const p of shape.properties) {
+      let field = snakeCase(p.name);
+      if (field === "" || /^[0-9]/.test(field)) field = `field_${field}`;
+      field = identifier(field);
+      if (BASE_MODEL_ATTRIBUTES.has(field)) field = `${field}_`;
+      // Nor a module-level name (`runtime`, a definition): the class body would shadow it in its annotations.
+      while (fieldNames.has(field) || this.taken.has(field)) field = `${field}_`;
+      fieldNames.add(field);
+      const type = this.type(p.node, name + pascalCase(p.name));
+      const alias = field === p.name ? null : p.name;
+      const nullable = acceptsNull(p.node);
+      let line: string;
+      if (p.required) line = `    ${field}: ${type}` + (alias === null ? "" : ` = Field(alias=${pyString(alias)})`);
+      else {
+        // Absent reads None; a type that admits null already says so.
+        const optional = type === "Any" || nullable ? type : `Annotated[${type} | None, runtime.NotNull]`;
+        line = `    ${field}: ${optional} = ` + (alias === null ? "None" : `Field(default=None, alias=${pyString(alias)})`);
+      }
+      fields.push(line);
+      const fieldDoc = p.node.annotations.description;
+      if (fieldDoc !== undefined) fields.push(docstring(fieldDoc, "    "));
+    }
+    if (shape.extra.kind === "typed") pending.extra = this.type(shape.extra.node, `${name}Value`);
+    // Inline classes the fields named were printed first; this one follows them.
+    this.out.push(this.render(pending));
+  }
+
+  /** A type expression for a node; inline objects become classes named from `context`. */
+  private type(node: IrNode, context: string): string {
+    switch (node.kind) {
+      case "any":
+        return "Any";
+      case "never":
+        return "runtime.Never";
+      case "null":
+        return "None";
+      case "boolean":
+        return "runtime.Bool";
+      case "ref": {
+        // Inside a recursive alias, another alias of its cycle is spelled out: pyright resolves a
+        // TypeAliasType that refers to itself, not one reached through a second alias.
+        const target = node.target;
+        const spellOut = this.current !== null && target.recursive && target.name !== this.current && !this.defined.has(target.name) && this.shape(target.node) === null;
+        if (spellOut && this.inlining.has(target.name)) this.guardHit = true;
+        else if (spellOut) {
+          this.inlining.add(target.name);
+          try {
+            return this.type(target.node, context);
+          } finally {
+            this.inlining.delete(target.name);
+          }
+        }
+        if (!this.defined.has(node.name)) this.forward = true;
+        return this.names.get(node.name)!;
+      }
+      case "literal": {
+        // pydantic's Literal compares with ==: numbers and booleans are kept apart by a validator beside them.
+        const plain = node.values.filter((v) => v === null || typeof v === "string").map((v) => (v === null ? "None" : pyString(v)));
+        const numbers = node.values.filter((v) => typeof v === "number").map((v) => {
+          if (!Number.isSafeInteger(v)) cannot(node, `the non-integer or unsafe constant ${v}`);
+          return String(v);
+        });
+        const booleans = node.values.filter((v) => typeof v === "boolean").map((v) => (v ? "True" : "False"));
+        const parts: string[] = [];
+        if (plain.length > 0) parts.push(`Literal[${plain.join(", ")}]`);
+        if (numbers.length > 0) parts.push(`Annotated[Literal[${numbers.join(", ")}], runtime.NoBool]`);
+        if (booleans.length > 0) parts.push(`Annotated[Literal[${booleans.join(", ")}], runtime.OnlyBool]`);
+        return parts.join(" | ");
+      }
+      case "string": {
+        if (node.impliedType) cannot(node, "a string constraint without `type`");
+        if (node.pattern !== undefined) cannot(node, "a `pattern` (ECMA-262 and Python regular expressions differ)");
+        return constrained("runtime.Str", { min_length: node.minLength, max_length: node.maxLength });
+      }
+      case "number": {
+        if (node.impliedType) cannot(node, "a number constraint without `type`");
+        const base = constrained(node.integer ? "runtime.Int" : "runtime.Float", {
+          ge: node.minimum,
+          le: node.maximum,
+          gt: node.exclusiveMinimum,
+          lt: node.exclusiveMaximum,
+        });
+        return node.multipleOf === undefined ? base : `Annotated[${base}, runtime.multiple_of(${node.multipleOf})]`;
+      }
+      case "array": {
+        if (node.impliedType) cannot(node, "an array constraint without `type`");
+        return constrained(`list[${this.type(node.items, `${context}Item`)}]`, { min_length: node.minItems, max_length: node.maxItems });
+      }
+      case "object": {
+        if (node.impliedType) cannot(node, "an object constraint without `type`");
+        const shape = this.shape(node);
+        if (shape !== null) {
+          const name = this.fresh(context);
+          this.classOf(name, shape, node.annotations.description);
+          return name;
+        }
+        if (node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined) {
+          cannot(node, "`propertyNames`, `minProperties` or `maxProperties`");
+        }
+        const a = node.additional;
+        return `dict[str, ${a === null || a.kind === "any" ? "Any" : this.type(a, `${context}Value`)}]`;
+      }
+      case "union": {
+        const branches = node.branches.map((b, i) => this.type(b, node.branches.length > 1 ? `${context}${i + 1}` : context));
+        // pydantic's unions are not exclusive: a oneOf counts the branches that accept, at run time.
+        if (node.exclusive && branches.length > 1) return `Annotated[Any, runtime.one_of(${branches.join(", ")})]`;
+        return [...new Set(branches)].join(" | ");
+      }
+      case "intersection": {
+        const shape = this.merge(node.parts);
+        if (shape !== null) {
+          const name = this.fresh(context);
+          this.classOf(name, shape, node.annotations.description);
+          return name;
+        }
+        // Not a merge of open objects: the value must satisfy every part as it is.
+        return `Annotated[Any, runtime.all_of(${node.parts.map((p, i) => this.type(p, `${context}Part${i + 1}`)).join(", ")})]`;
+      }
+      case "not":
+        return `Annotated[Any, runtime.not_(${this.type(node.node, `${context}Not`)})]`;
+    }
+  }
+}
+
+/** Whether a node's type admits JSON null. */
+function acceptsNull(node: IrNode): boolean {
+  switch (node.kind) {
+    case "any":
+    case "null":
+      return true;
+    case "literal":
+      return node.values.includes(null);
+    case "union":
+      return node.branches.some(acceptsNull);
+    case "ref":
+      return acceptsNull(node.target.node);
+    default:
+      return false;
+  }
+}
+
+/**
+ * The stricter of two property schemas of an intersection when one implies the other (the same
+ * schema, `any`, or a literal of the other's type); null when the intersection is not one of them.
+ */
+function narrower(a: IrNode, b: IrNode): IrNode | null {
+  if (a.kind === "any") return b;
+  if (b.kind === "any") return a;
+  if (a.kind === "ref" && b.kind === "ref" && a.name === b.name) return a;
+  const literalOf = (l: IrNode, t: IrNode): boolean => {
+    if (l.kind !== "literal") return false;
+    if (t.kind === "string") return t.minLength === undefined && t.maxLength === undefined && t.pattern === undefined && l.values.every((v) => typeof v === "string");
+    if (t.kind === "number") {
+      const bare = [t.minimum, t.maximum, t.exclusiveMinimum, t.exclusiveMaximum, t.multipleOf].every((x) => x === undefined);
+      return bare && l.values.every((v) => typeof v === "number" && (!t.integer || Number.isInteger(v)));
+    }
+    return false;
+  };
+  if (literalOf(a, b)) return a;
+  if (literalOf(b, a)) return b;
+  if (a.kind === b.kind && ["string", "boolean", "null"].includes(a.kind) && JSON.stringify({ ...a, at: 0, annotations: 0 }) === JSON.stringify({ ...b, at: 0, annotations: 0 })) return a;
+  return null;
+}
+
+/** `Annotated[base, Field(...)]` with the constraints given, or `base` when there are none. */
+function constrained(base: string, constraints: Record<string, number | undefined>): string {
+  const args = Object.entries(constraints)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`);
+  return args.length === 0 ? base : `Annotated[${base}, Field(${args.join(", ")})]`;
+}
+
+function pyTuple(items: readonly string[]): string {
+  return items.length === 1 ? `(${pyString(items[0])},)` : `(${items.map(pyString).join(", ")})`;
+}
+
+function normalizerNames(version: VersionModel): Map<string, string> {
+  const seen = new Map<string, string>();
+  for (const r of version.requests) {
+    const name = pythonNormalizerName(r.method);
+    const clash = seen.get(name);
+    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the Python normalizer ${name}`, `${version.label}/schema.json`);
+    seen.set(name, r.method);
+  }
+  return new Map([...seen].map(([name, method]) => [method, name]));
+}
+
+function normalizerDef(r: RequestMethod, name: string): string {
+  const expected = r.results.join(" | ");
+  const types = r.resultTypes;
+  if (r.resultShape === "empty") {
+    return [
+      `def ${name}(value: object) -> runtime.Result:`,
+      docstring(`\`${r.method}\` (${expected}, empty): \`{"_meta": meta}\` when the handler returned a dict whose \`_meta\` is a dict, else \`{}\`${types === null ? "" : ', with `"resultType": "complete"`'}.`, "    "),
+      `    return runtime.${types === null ? "empty_result" : "empty_modern_result"}(value)`,
+    ].join("\n");
+  }
+  return [
+    `def ${name}(value: object) -> runtime.Result:`,
+    docstring(
+      `\`${r.method}\` (${expected}): the handler's dict without a non-dict \`_meta\`${types === null ? "" : ', `resultType` defaulted to "complete"'}.\n\nRaises runtime.ResultError (-32603) for anything but a dict.`,
+      "    ",
+    ),
+    `    return runtime.object_result(value, ${pyString(r.method)}, ${pyString(expected)}, ${types === null ? "None" : pyTuple(types)})`,
+  ].join("\n");
+}
+
+/** One version's module. */
+function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string): string {
+  const models = new ModelPrinter(version);
+  const body = models.print();
+  const normalizers = normalizerNames(version);
+  const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
+  const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
+  const removed = previous === null ? [] : removedMethods(previous, version);
+  const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(body);
+  const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || uses(n));
+  const imports = [
+    "from __future__ import annotations",
+    "",
+    "from collections.abc import Mapping",
+    "from types import MappingProxyType",
+    `from typing import ${typing.join(", ")}`,
+    "",
+    ...(uses("Field") ? ["from pydantic import Field"] : []),
+    ...(uses("TypeAliasType") ? ["from typing_extensions import TypeAliasType"] : []),
+    ...(uses("Field") || uses("TypeAliasType") ? [""] : []),
+    "from . import runtime",
+  ];
+  const parts: string[] = [];
+  parts.push(
+    [
+      `PROTOCOL_VERSION: Final = ${pyString(version.label)}`,
+      `ERA: Final = ${pyString(version.era)}`,
+      `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
+      '"""The version before this one among those generated (REMOVED_METHODS is relative to it), or None."""',
+    ].join("\n"),
+  );
+  parts.push(body);
+  for (const r of requests) parts.push(normalizerDef(r, normalizers.get(r.method)!));
+  const entry = (r: RequestMethod) => {
+    const types = r.resultTypes;
+    return [
+      `        ${pyString(r.method)}: runtime.RequestEntry(`,
+      `            sender=${pyString(r.sender)},`,
+      `            params_required=${r.params?.required ? "True" : "False"},`,
+      `            results=${pyTuple(r.results)},`,
+      `            result_shape=${pyString(r.resultShape)},`,
+      `            result_types=${types === null ? "None" : pyTuple(types)},`,
+      `            normalizer=${normalizers.get(r.method)!},`,
+      "        ),",
+    ].join("\n");
+  };
+  parts.push(
+    [
+      "REQUESTS: Final[Mapping[str, runtime.RequestEntry]] = MappingProxyType(",
+      "    {",
+      ...requests.map(entry),
+      "    }",
+      ")",
+      '"""Requests by method: sender, whether `params` is required, result definitions, result shape, `resultType` values and normalizer."""',
+      "",
+      "NOTIFICATIONS: Final[Mapping[str, runtime.NotificationEntry]] = MappingProxyType(",
+      "    {",
+      ...notifications.map((n) => `        ${pyString(n.method)}: runtime.NotificationEntry(sender=${pyString(n.sender)}, params_required=${n.params?.required ? "True" : "False"}),`),
+      "    }",
+      ")",
+      '"""Notifications by method: sender and whether `params` is required."""',
+      "",
+      removed.length === 0 ? "REMOVED_METHODS: Final[tuple[str, ...]] = ()" : ["REMOVED_METHODS: Final[tuple[str, ...]] = (", ...removed.map((m) => `    ${pyString(m)},`), ")"].join("\n"),
+      '"""Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have."""',
+      "",
+      "DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(",
+      "    {",
+      ...[...models.names].map(([name, py]) => `        ${pyString(name)}: ${py},`),
+      "    }",
+      ")",
+      '"""Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""',
+    ].join("\n"),
+  );
+  parts.push(
+    [
+      "def normalize_result(method: str, value: object) -> runtime.Result:",
+      '    """The normalized result of `method`\'s request for a handler\'s return `value`.',
+      "",
+      "    Raises KeyError for a method that is not a request of this version.",
+      '    """',
+      "    return runtime.normalize(REQUESTS, method, value)",
+      "",
+      "",
+      "def method_error(method: str) -> runtime.ErrorObject | None:",
+      '    """The method gate: the JSON-RPC error (-32601) for a request `method` this version has not, else None."""',
+      "    return None if method in REQUESTS else runtime.method_not_found(method, PROTOCOL_VERSION)",
+    ].join("\n"),
+  );
+  const doc = docstring(
+    `Protocol version ${version.label} (${version.era} era): pydantic models for every definition, the method\ncatalogue, one result normalizer per request and the method gate. Rules in ${pkg}.runtime.`,
+    "",
+  );
+  return finish(`${head}${doc}\n\n${imports.join("\n")}\n\n${parts.join("\n\n\n")}\n`);
+}
+
+/** `from <module> import a, b` as isort writes it: on one line when it fits ruff's 88 columns, else one name a line. */
+function fromImport(module: string, names: string[], indent = ""): string {
+  const line = `${indent}from ${module} import ${names.join(", ")}`;
+  if (line.length <= 88) return line;
+  return [`${indent}from ${module} import (`, ...names.map((n) => `${indent}    ${n},`), `${indent})`].join("\n");
+}
+
+/** The Python tree: paths relative to its own folder. */
+export function emitPythonTree(model: ProtocolModel, options: { package?: string; cacheDir?: string } = {}): Map<string, string> {
+  const pkg = options.package ?? DEFAULT_PYTHON_PACKAGE;
+  const invalid = packageNameError(pkg);
+  if (invalid !== null) throw new InputError(`the Python package ${invalid}`);
+  const templates = new Templates({ dir: pythonTemplatesDir, cacheDir: options.cacheDir });
+  const root = pkg.split(".").join("/");
+  const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
+  const seen = new Map<string, string>();
+  for (const v of versions) {
+    const m = moduleName(v.label);
+    const clash = seen.get(m);
+    if (clash !== undefined || m === "runtime") {
+      throw new InputError(`version label "${v.label}" maps to the Python module ${m}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Python tree uses itself"}; rename one folder`);
+    }
+    seen.set(m, v.label);
+  }
+  const files = new Map<string, string>();
+  const runtime = readFileSync(pythonRuntimeSource, "utf8");
+  files.set(`${root}/runtime.py`, finish(`${header(templates, versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
+  versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, header(templates, [v]))));
+  // PEP 561's marker: comments only (a line "partial" would make it a partial package).
+  files.set(`${root}/py.typed`, finish(`${header(templates, versions)}# Marks ${pkg} as a typed package (PEP 561).`));
+  const modules = versions.map((v) => moduleName(v.label));
+  const init = [
+    header(templates, versions) + docstring(`Generated MCP protocol code, one module per protocol version (${versions.map((v) => v.label).join(", ")}).`, ""),
+    "",
+    "from __future__ import annotations",
+    "",
+    "import importlib",
+    "from collections.abc import Mapping",
+    "from types import MappingProxyType",
+    "from typing import TYPE_CHECKING, Final, cast",
+    "",
+    "from .runtime import VersionModule",
+    "",
+    "VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(",
+    "    {",
+    ...versions.map((v) => `        ${pyString(v.label)}: ${pyString(`${pkg}.${moduleName(v.label)}`)},`),
+    "    }",
+    ")",
+    '"""Every generated protocol version: label → module name, in label order (imported on demand)."""',
+    "",
+    "",
+    "def version(label: str) -> VersionModule:",
+    '    """The module of protocol version `label`. Raises KeyError for a version that was not generated."""',
+    "    return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))",
+    "",
+    "",
+    `__all__ = ["VERSION_MODULES", "VersionModule", "version"]`,
+    "",
+    "if TYPE_CHECKING:",
+    "    # Every version module is a VersionModule (checked by the type checker, never imported at run time).",
+    fromImport(".", [...modules].sort(byCodeUnit), "    "),
+    "",
+    ...modules.map((m) => `    _${m}: VersionModule = ${m}`),
+  ];
+  files.set(`${root}/__init__.py`, finish(init.join("\n")));
+  const pyproject = [
+    header(templates, versions).trimEnd(),
+    "",
+    "[project]",
+    `name = ${pyString(pkg.replace(/[._]/g, "-"))}`,
+    `version = ${pyString(toolVersion)}`,
+    `description = "MCP protocol models, method catalogue, result normalizers and method gate, one module per protocol version."`,
+    'requires-python = ">=3.11"',
+    'dependencies = ["pydantic>=2.11,<3"]',
+    "",
+    "[build-system]",
+    'requires = ["setuptools>=68"]',
+    'build-backend = "setuptools.build_meta"',
+    "",
+    "[tool.setuptools.package-data]",
+    `${pyString(pkg)} = ["py.typed"]`,
+  ];
+  files.set("pyproject.toml", finish(pyproject.join("\n")));
+  return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
+}

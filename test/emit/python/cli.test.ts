@@ -1,0 +1,95 @@
+// `generate --target python`: the Python tree alone (exactly the committed generated/python) or as the
+// python/ folder beside the other targets, each target's run leaving the others' files alone,
+// `--check`, `--python-package`, and bad input (exit 2, nothing written).
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
+import { pythonTree, run } from "./support.js";
+
+beforeAll(ensureSchemas);
+
+describe("generate --target python", () => {
+  it("python alone writes exactly the committed generated/python tree into --out, and --check passes on it", async () => {
+    const out = path.join(tempDir(), "py");
+    const r = await runCli(["generate", "--target", "python", "--out", out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readTree(out)).toEqual(readTree(pythonTree));
+    expect((await runCli(["generate", "--target", "python", "--out", out, "--check"])).status).toBe(0);
+  });
+
+  it("typescript alone keeps python/ as it is, and the project's configured targets (python among them) check it", async () => {
+    const out = copyOfGenerated();
+    const rel = "python/mcp_codegen/runtime.py";
+    const committed = readTree(out).get(rel)!;
+    writeFileSync(path.join(out, rel), "# hand edit\n");
+    expect((await runCli(["generate", "--target", "typescript", "--out", out, "--check"])).status).toBe(0);
+    expect((await runCli(["generate", "--target", "typescript", "--out", out])).status).toBe(0);
+    expect(readTree(out).get(rel)).toBe("# hand edit\n");
+    const check = await runCli(["generate", "--out", out, "--check"]);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain(`${rel} (stale)`);
+    expect((await runCli(["generate", "--out", out])).status).toBe(0);
+    expect(readTree(out).get(rel)).toBe(committed);
+  });
+
+  it("--python-package acme.mcp_protocol: acme/mcp_protocol/ with a module per version, importable beside the official SDK and named in pyproject.toml", async () => {
+    const out = path.join(tempDir(), "lib");
+    const r = await runCli(["generate", "--target", "python", "--python-package", "acme.mcp_protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
+    expect(r.status, r.stderr).toBe(0);
+    expect([...readTree(out).keys()].sort()).toEqual([
+      "acme/mcp_protocol/__init__.py",
+      "acme/mcp_protocol/py.typed",
+      "acme/mcp_protocol/runtime.py",
+      "acme/mcp_protocol/v2025_06_18.py",
+      "acme/mcp_protocol/v2026_07_28.py",
+      "pyproject.toml",
+    ]);
+    expect(readTree(out).get("pyproject.toml")).toContain('name = "acme-mcp-protocol"');
+    const script = "import mcp.server.lowlevel; import acme.mcp_protocol as p; m = p.version('2026-07-28'); print(list(p.VERSION_MODULES), m.PREVIOUS_VERSION, p.version('2025-06-18').normalize_result('resources/subscribe', {'_meta': {'a': 1}, 'x': 2}))";
+    const load = run("python", ["-c", script], { pythonPath: [out] });
+    expect(load.stderr).toBe("");
+    expect(load.stdout).toBe("['2025-06-18', '2026-07-28'] 2025-06-18 {'_meta': {'a': 1}}\n");
+  });
+
+  it.each([
+    [["--target", "python", "--python-package", "Mcp-Codegen"], /--python-package must be a Python package name such as mcp_codegen or acme.mcp_protocol, got "Mcp-Codegen"/],
+    [["--target", "python", "--python-package", "mcp.class"], /--python-package must be a Python package name/],
+    [["--target", "typescript", "--python-package", "x"], /--python-package applies to the python target/],
+  ])("bad arguments %j exit 2 and write nothing", async (args, message) => {
+    const out = path.join(tempDir(), "out");
+    const r = await runCli(["generate", ...args, "--out", out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(() => readdirSync(out)).toThrow();
+  });
+
+  it("a version labelled python clashes with the Python tree beside TypeScript, not with TypeScript alone", async () => {
+    const schemas = tempDir();
+    mkdirSync(path.join(schemas, "python"));
+    writeFileSync(path.join(schemas, "python", "schema.json"), JSON.stringify(minimalLegacySchema()));
+    const both = await runCli(["generate", "--schemas", schemas, "--target", "typescript,python", "--out", path.join(tempDir(), "out")]);
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('version label "python" would share its folder with the Python tree');
+    const out = path.join(tempDir(), "out");
+    expect((await runCli(["generate", "--schemas", schemas, "--target", "typescript", "--out", out])).status).toBe(0);
+    expect(readTree(out).has("python/methods.ts")).toBe(true);
+  });
+
+  it("python alone refuses to replace a folder that is not a generated tree", async () => {
+    const out = tempDir();
+    writeFileSync(path.join(out, "mine.py"), "# mine\n");
+    const r = await runCli(["generate", "--target", "python", "--out", out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/refusing to replace .*: it is not empty and is not a tree generated by mcp-codegen/);
+    expect(readTree(out)).toEqual(new Map([["mine.py", "# mine\n"]]));
+  });
+
+  it("ruby and python without typescript: each tree is its own folder of the output", async () => {
+    const out = path.join(tempDir(), "both");
+    const r = await runCli(["generate", "--target", "ruby,python", "--versions", "2025-06-18", "--out", out]);
+    expect(r.status, r.stderr).toBe(0);
+    const tops = [...new Set([...readTree(out).keys()].map((f) => f.split("/")[0]))].sort();
+    expect(tops).toEqual(["python", "ruby"]);
+  });
+});

@@ -1,0 +1,88 @@
+// Cross-language agreement: the same JSON inputs through each version's TypeScript normalizers
+// (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Python ones (generated/python,
+// one Python process per batch) give the same JSON results, or the same -32603 error, for every
+// request of every version; the Python method gate answers as the TypeScript dispatcher does.
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { gateNames, tsAnswer, tsGate, tsVersions, type TsVersion } from "../typescript/cross-language.js";
+import { pythonJson } from "./support.js";
+
+const RUNS_PER_REQUEST = 150;
+const SEED = 20_261_201;
+
+let labels: string[] = [];
+let modules = new Map<string, TsVersion>();
+
+beforeAll(async () => {
+  ({ labels, modules } = await tsVersions());
+});
+
+type Case = { version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true };
+
+const pythonBatch = (cases: Case[]) => pythonJson<unknown[]>("batch.py", cases);
+
+// Handler returns as JSON: objects whose `_meta` and `resultType` vary over valid, invalid, null and
+// absent, with nested JSON values (null included) elsewhere; and non-objects.
+const member = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
+const handlerObject = fc
+  .record(
+    {
+      _meta: member(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), fc.jsonValue())),
+      resultType: member(fc.oneof(fc.constantFrom("complete", "input_required"), fc.string(), fc.integer(), fc.boolean(), fc.constant(null))),
+      content: member(fc.jsonValue()),
+      nextCursor: member(fc.oneof(fc.string(), fc.constant(null))),
+    },
+    { requiredKeys: [] },
+  )
+  .chain((base) => fc.dictionary(fc.string().filter((k) => !(k in base) && k !== "__proto__"), fc.jsonValue(), { maxKeys: 3 }).map((extra) => ({ ...extra, ...base })))
+  .map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
+const handlerReturn = fc.oneof({ arbitrary: handlerObject, weight: 4 }, { arbitrary: fc.jsonValue(), weight: 1 });
+
+describe("TypeScript and Python normalizers", () => {
+  it("name the same requests in every version", () => {
+    const answers = pythonBatch(labels.map((version) => ({ version, catalogue: true as const })));
+    labels.forEach((label, i) => {
+      const python = answers[i] as { requests: string[] };
+      expect(python.requests.sort(), label).toEqual(Object.keys(modules.get(label)!.resultNormalizers).sort());
+    });
+  });
+
+  it(`give the same JSON results for every request of every version (${RUNS_PER_REQUEST} inputs each, null members included)`, () => {
+    const inputs = fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED });
+    const cases: Array<{ version: string; method: string; input: unknown }> = [];
+    for (const label of labels) {
+      for (const method of Object.keys(modules.get(label)!.resultNormalizers).sort()) {
+        for (const input of inputs) cases.push({ version: label, method, input });
+      }
+    }
+    const answers = pythonBatch(cases);
+    expect(answers.length).toBe(cases.length);
+    let errors = 0;
+    let nulls = 0;
+    cases.forEach((c, i) => {
+      const expected = tsAnswer(modules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      if ((expected as { error?: unknown }).error !== undefined) errors++;
+      const ok = (expected as { ok?: unknown }).ok;
+      if (typeof ok === "object" && ok !== null && Object.values(ok).includes(null)) nulls++;
+      expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
+    });
+    // Both outcomes were exercised: results (some keeping a null member) and -32603 errors.
+    expect(errors).toBeGreaterThan(0);
+    expect(errors).toBeLessThan(cases.length);
+    expect(nulls).toBeGreaterThan(0);
+  });
+
+  it("gate methods as the TypeScript dispatcher does: -32601 with its message for a method the version has no request for", async () => {
+    const names = gateNames(modules, SEED);
+    const cases = labels.flatMap((version) => names.map((gate) => ({ version, gate })));
+    const answers = pythonBatch(cases) as Array<{ gate: unknown }>;
+    let gated = 0;
+    for (const [i, c] of cases.entries()) {
+      const expected = await tsGate(modules.get(c.version)!, c.version, c.gate);
+      if (expected !== null) gated++;
+      expect(answers[i].gate, `${c.version} ${JSON.stringify(c.gate)}`).toEqual(expected);
+    }
+    expect(gated).toBeGreaterThan(0);
+    expect(gated).toBeLessThan(cases.length);
+  });
+});

@@ -1,0 +1,119 @@
+// Differential test: every generated pydantic model (`DEFINITIONS[name]` of each version module)
+// against Ajv on the version's own schema.json (draft-07 or 2020-12, formats not asserted), over the
+// same seeded corpus the zod differential uses. Ajv labels each instance; the model, validating the
+// instance's JSON text, must agree on every one, and dump what it accepts back to the same JSON (by
+// alias, unset fields left out: nothing dropped or changed). The same corpus through the official
+// SDK's models (mcp-types 2.3.0) lists, per definition, where they disagree with the spec: findings, printed.
+import path from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { pointerToken } from "../../../generator/errors.js";
+import { defaultPatchesDir, defaultSchemasDir } from "../../../generator/paths.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { loadSpec } from "../../../generator/source/load.js";
+import type { LoadedSpec } from "../../../generator/model/types.js";
+import { lockFile } from "../../support.js";
+import { type Json, labelledCorpus, oracleDocument, seedOf } from "../typescript/corpus.js";
+import { pythonJson } from "./support.js";
+
+const WANTED = 50;
+const MAX_ATTEMPTS = 600;
+
+interface Corpus {
+  spec: LoadedSpec;
+  /** Per definition: instances and Ajv's verdict on each. */
+  byDefinition: Map<string, { instances: Json[]; ajv: boolean[] }>;
+}
+
+const corpora = new Map<string, Corpus>();
+const labels = Object.keys((await readLock(lockFile)).versions).sort();
+
+function corpusOf(version: string): Corpus {
+  let c = corpora.get(version);
+  if (c !== undefined) return c;
+  const spec = loadSpec(path.join(defaultSchemasDir, version, "schema.json"), version, { patchesDir: defaultPatchesDir });
+  const options = { strict: false, validateFormats: false, allErrors: false } as const;
+  const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  ajv.addSchema(oracleDocument(defaultSchemasDir, defaultPatchesDir, version), "mcp");
+  const byDefinition = new Map<string, { instances: Json[]; ajv: boolean[] }>();
+  for (const name of Object.keys(spec.defs).sort()) {
+    const validate = ajv.getSchema(`mcp#/${spec.container}/${pointerToken(name)}`) as ValidateFunction;
+    const corpus = labelledCorpus(spec.defs, name, seedOf(`${version}/${name}`), (instance) => validate(instance) as boolean, WANTED, MAX_ATTEMPTS);
+    byDefinition.set(name, { instances: [...corpus.valid, ...corpus.invalid], ajv: [...corpus.valid.map(() => true), ...corpus.invalid.map(() => false)] });
+  }
+  c = { spec, byDefinition };
+  corpora.set(version, c);
+  return c;
+}
+
+describe("generated pydantic models agree with Ajv on every definition", () => {
+  it("cover every version of the lock", async () => {
+    expect(labels.length).toBeGreaterThan(0);
+    const answers = pythonJson<Array<{ requests: string[] }>>("batch.py", labels.map((version) => ({ version, catalogue: true })));
+    expect(answers.length).toBe(labels.length);
+  });
+
+  it.each(labels)("%s", (version) => {
+    const { byDefinition } = corpusOf(version);
+    const names = [...byDefinition.keys()];
+    const cases = names.map((definition) => ({ version, definition, instances: byDefinition.get(definition)!.instances.map((i) => JSON.stringify(i)) }));
+    const answers = pythonJson<Array<{ valid: boolean[]; changed: number[] }>>("batch.py", cases);
+    const disagreements: string[] = [];
+    const changed: string[] = [];
+    let valid = 0;
+    let invalid = 0;
+    names.forEach((name, i) => {
+      const { instances, ajv } = byDefinition.get(name)!;
+      expect(answers[i].valid.length, name).toBe(instances.length);
+      ajv.forEach((a, j) => {
+        if (a) valid++;
+        else invalid++;
+        if (answers[i].valid[j] !== a) disagreements.push(`${name}: Ajv ${a ? "accepts" : "rejects"}, pydantic ${a ? "rejects" : "accepts"} ${JSON.stringify(instances[j])}`);
+      });
+      for (const j of answers[i].changed) changed.push(`${name}: dumps ${JSON.stringify(instances[j])} differently`);
+    });
+    console.log(`${version} (python): ${names.length} definitions, ${valid + invalid} instances (${valid} valid, ${invalid} invalid per Ajv), ${disagreements.length} disagreements, ${changed.length} changed on the way through`);
+    expect(valid).toBeGreaterThan(0);
+    expect(invalid).toBeGreaterThan(0);
+    expect(disagreements.slice(0, 5)).toEqual([]);
+    expect(changed.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe("the official SDK's models (mcp-types 2.3.0) on the same corpus", () => {
+  it.each(labels)("%s: where they disagree with Ajv, per definition (findings, printed)", (version) => {
+    const { byDefinition } = corpusOf(version);
+    const definitions = Object.fromEntries([...byDefinition].map(([name, c]) => [name, c.instances.map((i) => JSON.stringify(i))]));
+    const answer = pythonJson<{ module: string; verdicts: Record<string, boolean[]> }>("sdk_types.py", { version, definitions });
+    const compared = Object.keys(answer.verdicts).sort();
+    const lines: string[] = [];
+    let agreeing = 0;
+    for (const name of compared) {
+      const { instances, ajv } = byDefinition.get(name)!;
+      const sdk = answer.verdicts[name];
+      expect(sdk.length, name).toBe(instances.length);
+      const rejectsValid = ajv.map((a, j) => a && !sdk[j]).filter(Boolean).length;
+      const acceptsInvalid = ajv.map((a, j) => !a && sdk[j]).filter(Boolean).length;
+      if (rejectsValid + acceptsInvalid === 0) {
+        agreeing++;
+        continue;
+      }
+      const example = ajv.findIndex((a, j) => a !== sdk[j]);
+      lines.push(
+        `${name}: rejects ${rejectsValid} of ${ajv.filter((a) => a).length} valid, accepts ${acceptsInvalid} of ${ajv.filter((a) => !a).length} invalid; e.g. ${ajv[example] ? "rejects" : "accepts"} ${JSON.stringify(instances[example]).slice(0, 160)}`,
+      );
+    }
+    const missing = [...byDefinition.keys()].filter((n) => !(n in answer.verdicts));
+    console.log(
+      [
+        `mcp-types 2.3.0 (${answer.module}) vs Ajv on ${version}: ${compared.length} definitions compared, ${agreeing} agree on every instance, ${lines.length} disagree:`,
+        ...lines.map((l) => `  - ${l}`),
+        `  definitions the SDK module has no model for: ${missing.length === 0 ? "none" : missing.join(", ")}`,
+      ].join("\n"),
+    );
+    // The comparison ran: the SDK models most definitions of the version and gave a verdict on each instance.
+    expect(compared.length).toBeGreaterThan(byDefinition.size / 2);
+    expect(agreeing + lines.length).toBe(compared.length);
+  });
+});

@@ -1,0 +1,56 @@
+// Running real Python from the tests: the virtual environment .venv/ at the repository root (made by
+// .ci/run from requirements-python.txt), with the generated Python tree on the import path.
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { generatedDir, root } from "../../support.js";
+
+export const pythonTree = path.join(generatedDir, "python");
+export const pythonTestDir = path.join(root, "test", "emit", "python");
+export const venv = path.join(root, ".venv");
+const python = path.join(venv, "bin", "python");
+
+/** The venv's python, or an error saying how to make it: a test needing Python fails, never skips. */
+export function pythonBin(): string {
+  if (!existsSync(python)) {
+    throw new Error(`no Python virtual environment at ${venv}: run \`python3 -m venv .venv && .venv/bin/pip install -r requirements-python.txt\` (as .ci/run does)`);
+  }
+  return python;
+}
+
+export interface ProcessResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run a program of the venv (`python`, `ruff`) with `input` on stdin and `pythonPath` (default: generated/python) importable. */
+export function run(program: string, args: string[], options: { input?: string; pythonPath?: string[]; cwd?: string } = {}): ProcessResult {
+  const bin = program === "python" ? pythonBin() : path.join(path.dirname(pythonBin()), program);
+  const r = spawnSync(bin, args, {
+    cwd: options.cwd ?? root,
+    encoding: "utf8",
+    input: options.input,
+    maxBuffer: 512 * 1024 * 1024,
+    env: { ...process.env, PYTHONPATH: (options.pythonPath ?? [pythonTree]).join(path.delimiter), PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8", PYTHONUTF8: "1" },
+  });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** `python <script> …` of this folder, JSON in (stdin) and out (stdout); fails on any stderr or exit status. */
+export function pythonJson<T>(script: string, input: unknown, pythonPath?: string[]): T {
+  const r = run("python", [path.join(pythonTestDir, script)], { input: JSON.stringify(input), pythonPath });
+  if (r.status !== 0 || r.stderr !== "") throw new Error(`${script} exited ${r.status}:\n${r.stderr.slice(-4000)}`);
+  return JSON.parse(r.stdout) as T;
+}
+
+/** pyright (npm, pinned) in strict mode over every Python file of `dir`, the venv's packages and `extraPaths` importable. */
+export function pyrightStrict(dir: string, extraPaths: string[] = []): ProcessResult {
+  pythonBin();
+  const config = { typeCheckingMode: "strict", pythonVersion: "3.11", venvPath: path.dirname(venv), venv: path.basename(venv), extraPaths, include: ["."] };
+  writeFileSync(path.join(dir, "pyrightconfig.json"), JSON.stringify(config));
+  const r = spawnSync(path.join(root, "node_modules", ".bin", "pyright"), ["-p", path.join(dir, "pyrightconfig.json")], { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}

@@ -1,0 +1,53 @@
+// The TypeScript side of the cross-language tests (test/emit/ruby/, test/emit/python/): each locked version's
+// generated normalizers and dispatcher, a normalizer's answer and the gate's in the drivers' terms
+// (`{ ok }` / `{ error }`, an error object or null), and the method names the gates are asked about.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { readLock } from "../../../generator/source/lock.js";
+import { generatedDir, lockFile } from "../../support.js";
+
+export type Normalizer = (value: unknown) => unknown;
+export interface TsVersion {
+  resultNormalizers: Record<string, Normalizer>;
+  createServerDispatcher: (handlers: object, options?: object) => { handle(message: unknown): Promise<unknown> };
+}
+
+/** The locked labels, sorted, and each one's generated/<v>/normalizers.ts and index.ts. */
+export async function tsVersions(): Promise<{ labels: string[]; modules: Map<string, TsVersion> }> {
+  const labels = Object.keys((await readLock(lockFile)).versions).sort();
+  const modules = new Map<string, TsVersion>();
+  for (const label of labels) {
+    const normalizers = await import(pathToFileURL(path.join(generatedDir, label, "normalizers.ts")).href);
+    const index = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
+    modules.set(label, { resultNormalizers: normalizers.resultNormalizers, createServerDispatcher: index.createServerDispatcher });
+  }
+  return { labels, modules };
+}
+
+/** A normalizer's answer as the drivers write it: `{ ok: result as JSON }` or `{ error: { code, message } }`. */
+export function tsAnswer(normalize: Normalizer, input: unknown): unknown {
+  try {
+    return { ok: JSON.parse(JSON.stringify(normalize(input))) };
+  } catch (e) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code !== "number") throw e;
+    return { error: { code, message } };
+  }
+}
+
+/** Method names to gate: every request of any version, two notifications, unknown names and fuzzed strings. */
+export function gateNames(modules: ReadonlyMap<string, TsVersion>, seed: number): string[] {
+  const known = new Set<string>();
+  for (const m of modules.values()) for (const method of Object.keys(m.resultNormalizers)) known.add(method);
+  return [...known, "notifications/initialized", "notifications/cancelled", "no/such", "", ...fc.sample(fc.string(), { numRuns: 40, seed })];
+}
+
+/**
+ * The TypeScript dispatcher's gate for `method` in `label`: its -32601 error object when the method is
+ * not a request of the version, else null (the dispatcher answers otherwise: no handler, and so on).
+ */
+export async function tsGate(version: TsVersion, label: string, method: string): Promise<{ code: number; message: string } | null> {
+  const response = (await version.createServerDispatcher({}).handle({ jsonrpc: "2.0", id: 1, method })) as { error?: { code: number; message: string } };
+  return response.error?.message.endsWith(`is not a request of protocol version ${label}`) === true ? response.error : null;
+}
