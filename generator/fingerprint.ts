@@ -12,7 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
-import { rubyRuntimeSource, runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
+import { methodCapabilitiesFile, rubyRuntimeSource, runtimeSourceDir, templatesDir, toolVersion } from "./paths.js";
 import type { SpecLock } from "./spec/lock.js";
 
 export interface FingerprintInputs {
@@ -76,8 +76,10 @@ function toolDigest(): string {
         // The generator's own code as it runs: generator/**/*.ts from source; built, the hash of the sources
         // dist/ was built from (its stamp, which the bin checks against the sources before running).
         generator: generatorDigest(),
-        // Hand-written Ruby copied into the Ruby tree (not part of the TypeScript sources the stamp covers).
-        rubyRuntime: fileDigest(rubyRuntimeSource),
+        // Hand-written Ruby and the recipe copied into the Ruby tree, and the reviewed capability data it
+        // prints (not part of the TypeScript sources the stamp covers).
+        rubySources: folderDigest(path.dirname(rubyRuntimeSource)),
+        methodCapabilities: fileDigest(methodCapabilitiesFile),
         templates: folderDigest(templatesDir),
         runtime: folderDigest(runtimeSourceDir),
         // ts-morph bundles the TypeScript that reads each schema.ts.

@@ -25,6 +25,8 @@ export const templatesDir = path.join(toolRoot, "templates");
 export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
 /** Hand-written Ruby runtime, copied into every Ruby tree. */
 export const rubyRuntimeSource = path.join(toolRoot, "generator", "emit", "ruby", "runtime.rb");
+/** Reviewed per-method capability requirements, printed by the Ruby target. */
+export const methodCapabilitiesFile = path.join(toolRoot, "schemas", "method-capabilities.json");
 /** The tool's version, from its package.json. */
 export const toolVersion: string = JSON.parse(readFileSync(path.join(toolRoot, "package.json"), "utf8")).version;
 

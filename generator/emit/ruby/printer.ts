@@ -1,15 +1,19 @@
 // The Ruby target: per version a module of frozen data and plain functions (the method catalogue,
-// one result normalizer per request, the method gate), a shared runtime, and a root file that
-// requires them. Reads only the language-neutral catalogue of the model (method, sender,
-// params.required, results, resultShape, era); the rules themselves live in runtime.rb.
+// one result normalizer per request, params validators over the version's params schemas), the
+// combined Methods module and the method Gate over them, a shared runtime, the recipe that adopts
+// the tree in the Ruby SDK, and a root file that requires them. Reads the language-neutral catalogue
+// of the model (method, sender, params, results, resultShape, era) and the reviewed capability data;
+// the rules themselves live in runtime.rb.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import { rubyRuntimeSource } from "../../paths.js";
+import { rubyRuntimeSource, toolVersion } from "../../paths.js";
 import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { INPUT_REQUIRED_RESULT } from "../handlers.js";
 import { template } from "../templates.js";
+import { adoptingFiles } from "./adopting.js";
+import { methodCapabilities } from "./capabilities.js";
 import { constantCase, isModulePath, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, snakeCase, fileName, RUBY_KEYWORDS } from "./language.js";
 
 export interface RubyOptions {
@@ -19,20 +23,33 @@ export interface RubyOptions {
 
 export const DEFAULT_RUBY_MODULE = "McpCodegen";
 
-/** The hand-written runtime, copied into the tree inside the namespace (the source, also when running from dist/). */
-
-
 /** Names a version module defines itself: a method constant may not take them. */
-const OWN_CONSTANTS = new Set(["PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REQUESTS", "NOTIFICATIONS", "REMOVED_METHODS", "Runtime"]);
+const OWN_CONSTANTS = new Set(["PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "NO_CAPABILITIES", "RESULT_TYPES_COMPLETE", "RESULT_TYPES_INPUT_REQUIRED", "REQUESTS", "NOTIFICATIONS", "VERSIONS", "Runtime"]);
+
+/** Module names of the tree itself: no version may map to one. */
+const RESERVED_MODULES = new Set(["Runtime", "VERSIONS", "Methods", "Gate"]);
 
 function finish(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
 }
 
-/** The provenance header (templates/partials/header.hbs, the one wording) as Ruby comments, then the magic comment. */
-function header(versions: VersionModel[]): string {
-  const text = template("ruby/header.rb.hbs")({ versions }).trimEnd();
+/** A file's header for the versions it covers. */
+type Header = (versions: VersionModel[]) => string;
+
+/**
+ * The provenance header (templates/partials/header.hbs, the one wording) as Ruby comments, then the
+ * magic comment. Its last line is the command that regenerates (and, with --check, checks) this tree
+ * wherever it is vendored, naming the generator's version.
+ */
+function header(versions: VersionModel[], regenerate: string): string {
+  const text = template("ruby/header.rb.hbs")({ versions, regenerate }).trimEnd();
   return text.replace(/^\/\/ ?/gm, "# ") + "\n# frozen_string_literal: true\n";
+}
+
+/** The exact command that regenerates a tree of these versions and module, and how to check it. */
+function regenerateCommand(versions: VersionModel[], module: string, root: string): string {
+  const command = `mcp-codegen generate --target ruby --module ${module} --versions ${versions.map((v) => v.label).join(",")} --out DIR`;
+  return `Regenerate with \`${command}\` (mcp-codegen ${toolVersion}, run where its schemas/lock.json is; DIR: the folder holding ${root}.rb); check with the same command plus \`--check\`.`;
 }
 
 /** `module A` / `module B` … around `body`, indented two spaces per level. */
@@ -97,12 +114,18 @@ function rubyList(items: string[]): string {
   return `[${items.map(rubyString).join(", ")}].freeze`;
 }
 
-function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string): string {
+/** A capability requirement as Ruby: `[[:resources], [:resources, :subscribe]].freeze`. */
+function rubyCapabilities(paths: string[]): string {
+  return paths.length === 0 ? "NO_CAPABILITIES" : `[${paths.map((p) => `[${p.split(".").map(rubySymbol).join(", ")}].freeze`).join(", ")}].freeze`;
+}
+
+function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string, capabilities: string[]): string {
   const types = resultTypes(version, r);
   return [
     `${constant} => {`,
     `  sender: ${rubySymbol(r.sender)},`,
     `  params_required: ${r.params?.required ?? false},`,
+    `  capabilities: ${rubyCapabilities(capabilities)},`,
     `  results: ${rubyList(r.results)},`,
     `  result_shape: ${rubySymbol(r.resultShape)},`,
     `  result_types: ${resultTypesConstant(types)},`,
@@ -117,16 +140,20 @@ function normalizerDef(version: VersionModel, r: RequestMethod, constant: string
   const lines: string[] = [];
   if (r.resultShape === "empty") {
     lines.push(
-      `# \`${r.method}\` (${expected}, empty): \`{ _meta: meta }\` when the handler returned a Hash whose \`_meta\``,
-      `# (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: "complete"\``}.`,
+      `# The \`${r.method}\` result (${expected}, empty shape): \`{ _meta: meta }\` when the handler returned a`,
+      `# Hash whose \`_meta\` (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: "complete"\``}.`,
+      "# @param value [Object] the handler's return",
+      "# @return [Hash]",
       `def ${normalizer}(value)`,
       `  Runtime.${types === null ? "empty_result" : "empty_modern_result"}(value)`,
       "end",
     );
   } else {
     lines.push(
-      `# \`${r.method}\` (${expected}): the handler's Hash without nil values and a non-Hash \`_meta\`${types === null ? "" : `, \`resultType\` defaulted to "complete"`}.`,
-      "# Raises Runtime::ResultError (-32603) for anything but a Hash.",
+      `# The \`${r.method}\` result (${expected}): the handler's Hash without nil values and a non-Hash \`_meta\`${types === null ? "" : `,\n# \`resultType\` defaulted to "complete"`}.`,
+      "# @param value [Object] the handler's return",
+      "# @return [Hash]",
+      "# @raise [Runtime::ResultError] (-32603) for anything but a Hash" + (types === null ? "" : ", or a `resultType` the method does not allow"),
       `def ${normalizer}(value)`,
       `  Runtime.object_result(value, ${constant}, ${rubyString(expected)}, ${resultTypesConstant(types)})`,
       "end",
@@ -139,23 +166,29 @@ function methodsOf(version: VersionModel): Method[] {
   return [...version.requests, ...version.notifications];
 }
 
-/** One version's module: catalogue, normalizers, gate. */
-function versionBody(version: VersionModel, previous: VersionModel | null, namespace: string): string {
+/** The params document's file beside a version's module: `v2025_11_25.params.json`. */
+function paramsFile(label: string): string {
+  return `${fileName(moduleConstant(label))}.params.json`;
+}
+
+/** One version's module: catalogue, normalizers, params validators. */
+function versionBody(version: VersionModel, previous: VersionModel | null, namespace: string, capabilities: Map<string, string[]>): string {
   const constants = methodConstants(version);
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
-  const here = new Set(methodsOf(version).map((m) => m.method));
-  const removed = previous === null ? [] : methodsOf(previous).map((m) => m.method).filter((m) => !here.has(m)).sort(byCodeUnit);
   const modern = version.era === "modern";
   const width = Math.max(...[...constants.values()].map((c) => c.length));
   const parts: string[] = [];
   parts.push(
     [
       `PROTOCOL_VERSION = ${rubyString(version.label)}`,
+      "# :legacy (the initialize handshake) or :modern (the per-request `_meta` envelope).",
       `ERA = ${rubySymbol(version.era)}`,
-      "# The version before this one among those generated (REMOVED_METHODS is relative to it), or nil.",
+      "# The version before this one among those generated, or nil.",
       `PREVIOUS_VERSION = ${previous === null ? "nil" : rubyString(previous.label)}`,
+      "# A method that requires no capability.",
+      "NO_CAPABILITIES = [].freeze",
     ].join("\n"),
   );
   if (modern) {
@@ -167,66 +200,265 @@ function versionBody(version: VersionModel, previous: VersionModel | null, names
       ].join("\n"),
     );
   }
-  parts.push(
-    ["# Method names.", ...[...constants].map(([m, c]) => `${c.padEnd(width)} = ${rubyString(m)}`)].join("\n"),
-  );
+  parts.push(["# Method names.", ...[...constants].map(([m, c]) => `${c.padEnd(width)} = ${rubyString(m)}`)].join("\n"));
   parts.push(
     [
       "# Requests by method: who sends them (:client, :server or :both), whether `params` is required, the",
+      "# capabilities the receiver must declare (key paths, reviewed in schemas/method-capabilities.json), the",
       "# result definitions (more than one: a union), the result shape (:empty or :object), the `resultType`",
       "# values allowed (nil in the legacy era) and the normalizer.",
       "REQUESTS = {",
-      ...requests.map((r) => requestEntry(version, r, constants.get(r.method)!, normalizers.get(r.method)!).replace(/^/gm, "  ")),
+      ...requests.map((r) => requestEntry(version, r, constants.get(r.method)!, normalizers.get(r.method)!, capabilities.get(r.method)!).replace(/^/gm, "  ")),
       "}.freeze",
     ].join("\n"),
   );
   parts.push(
     [
-      "# Notifications by method: who sends them and whether `params` is required.",
+      "# Notifications by method: who sends them, whether `params` is required and the capabilities the",
+      "# sender must declare.",
       "NOTIFICATIONS = {",
-      ...notifications.map((n) => `  ${constants.get(n.method)!} => { sender: ${rubySymbol(n.sender)}, params_required: ${n.params?.required ?? false} }.freeze,`),
+      ...notifications.map(
+        (n) =>
+          `  ${constants.get(n.method)!} => { sender: ${rubySymbol(n.sender)}, params_required: ${n.params?.required ?? false}, capabilities: ${rubyCapabilities(capabilities.get(n.method)!)} }.freeze,`,
+      ),
       "}.freeze",
-    ].join("\n"),
-  );
-  parts.push(
-    [
-      "# Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have.",
-      removed.length === 0 ? "REMOVED_METHODS = [].freeze" : ["REMOVED_METHODS = [", ...removed.map((m) => `  ${rubyString(m)},`), "].freeze"].join("\n"),
     ].join("\n"),
   );
   parts.push("module_function");
   for (const r of requests) parts.push(normalizerDef(version, r, constants.get(r.method)!, normalizers.get(r.method)!));
   parts.push(
     [
-      "# The normalized result of `method`'s request for a handler's return `value`.",
-      "# Raises KeyError for a method that is not a request of this version.",
+      "# The normalized result of `method`'s request for a handler's return `value`: every request of",
+      "# REQUESTS has one.",
+      "# @param method [String]",
+      "# @param value [Object] the handler's return",
+      "# @return [Hash]",
+      "# @raise [Runtime::UnknownMethodError] for a method that is not a request of this version",
+      "# @raise [Runtime::ResultError] (-32603) for a return that cannot be the method's result",
       "def normalize_result(method, value)",
-      "  public_send(REQUESTS.fetch(method)[:normalizer], value)",
+      "  Runtime.normalize(self, method, value)",
       "end",
     ].join("\n"),
   );
   parts.push(
     [
-      "# The method gate: the JSON-RPC error (-32601) to answer a request for `method` with when this",
-      "# version has no such request, else nil.",
-      "def method_error(method)",
-      "  REQUESTS.key?(method) ? nil : Runtime.method_not_found(method, PROTOCOL_VERSION)",
+      "# The errors of `params` against `method`'s params schema (this version's JSON Schema), run with",
+      "# json_schemer 2 when it can be loaded.",
+      "# @param method [String] a request or notification of this version",
+      "# @param params [Hash, nil] symbol or string keys; nil is an absent `params`",
+      "# @return [Array<Hash>, nil] `{ pointer:, message: }` per error (empty when valid); nil without json_schemer 2",
+      "# @raise [Runtime::UnknownMethodError] for a method this version does not have",
+      "def params_errors(method, params)",
+      "  Runtime.params_errors(self, method, params)",
+      "end",
+    ].join("\n"),
+  );
+  parts.push(
+    [
+      `# ${paramsFile(version.label)} (read once): the params schema of every method and the definitions they use.`,
+      "# @return [Hash]",
+      "def params_document",
+      `  @params_document ||= Runtime.read_params_document(File.expand_path(${rubyString(paramsFile(version.label))}, __dir__))`,
       "end",
     ].join("\n"),
   );
   const doc = rubyComment(
-    `Protocol version ${version.label} (${version.era} era): the method catalogue, one result normalizer\nper request and the method gate. Rules in ${namespace}::Runtime.`,
+    `Protocol version ${version.label} (${version.era} era): the method catalogue, one result normalizer\nper request and the params validators. Rules in ${namespace}::Runtime.`,
   );
   return `${doc}\nmodule ${moduleConstant(version.label)}\n${parts.join("\n\n").replace(/^(?=.)/gm, "  ")}\nend`;
 }
 
+/** Every `$defs` name a schema node reaches (through `#/$defs/Name` references), transitively. */
+function reachable(version: VersionModel, roots: unknown[]): string[] {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (typeof node === "object" && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string") {
+          const m = /^#\/\$defs\/(.+)$/.exec(value);
+          const name = m === null ? null : decodeURIComponent(m[1]);
+          if (name !== null && !seen.has(name) && Object.hasOwn(version.definitions, name)) {
+            seen.add(name);
+            stack.push(version.definitions[name]);
+          }
+        } else stack.push(value);
+      }
+    }
+  }
+  return [...seen].sort(byCodeUnit);
+}
+
+const DIALECT_URI = { "draft-07": "http://json-schema.org/draft-07/schema#", "2020-12": "https://json-schema.org/draft/2020-12/schema" } as const;
+
+/** `<version>.params.json`: per method its params schema (`{}` when it has none), and the definitions they reach. */
+function paramsDocument(version: VersionModel): string {
+  const methods = methodsOf(version).sort((a, b) => byCodeUnit(a.method, b.method));
+  const schemas = Object.fromEntries(methods.map((m) => [m.method, m.params?.schema ?? {}]));
+  const defs = Object.fromEntries(reachable(version, Object.values(schemas)).map((n) => [n, version.definitions[n]]));
+  return JSON.stringify({ $schema: DIALECT_URI[version.dialect], $comment: `Params schemas of protocol version ${version.label}, from its schema.json (mcp-codegen ${toolVersion}). DO NOT EDIT.`, methods: schemas, $defs: defs }, null, 2) + "\n";
+}
+
+/** methods.rb: every method's constant once, and the SDK-style helpers over the per-version catalogues. */
+function methodsFile(versions: VersionModel[], namespace: string, head: Header): string {
+  const constants = new Map<string, string>();
+  const byConstant = new Map<string, string>();
+  for (const v of versions) {
+    for (const [method, constant] of methodConstants(v)) {
+      const clash = byConstant.get(constant);
+      if (clash !== undefined && clash !== method) throw new InputError(`methods "${clash}" and "${method}" would both be the Ruby constant Methods::${constant}`, `${v.label}/schema.json`);
+      byConstant.set(constant, method);
+      constants.set(method, constant);
+    }
+  }
+  const sorted = [...constants].sort((a, b) => byCodeUnit(a[0], b[0]));
+  const width = Math.max(...sorted.map(([, c]) => c.length));
+  const body = [
+    rubyComment(
+      `Every method of every generated protocol version, once, named as the Ruby SDK's MCP::Methods names them,\nand the SDK's helpers (\`notification?\`, \`ensure_capability!\`) over the per-version catalogues\n(${versions.map((v) => moduleConstant(v.label)).join(", ")}). The capability each method requires is reviewed data\n(schemas/method-capabilities.json), checked against each version's capability definitions.`,
+    ),
+    "module Methods",
+    ...sorted.map(([m, c]) => `  ${c.padEnd(width)} = ${rubyString(m)}`),
+    "",
+    "  # Raised by `ensure_capability!` (readers `method` and `capability`).",
+    "  MissingRequiredCapabilityError = Runtime::MissingRequiredCapabilityError",
+    "",
+    "  module_function",
+    "",
+    "  # Whether `method` is a notification: the spec's `notifications/` prefix (custom ones included), or a",
+    "  # notification of a generated version.",
+    "  # @param method [Object]",
+    "  # @return [Boolean]",
+    "  def notification?(method)",
+    '    return false unless method.is_a?(String)',
+    "",
+    '    method.start_with?("notifications/") || VERSIONS.each_value.any? { |v| v::NOTIFICATIONS.key?(method) }',
+    "  end",
+    "",
+    "  # Whether `method` is a request of some generated version (of `version` when given).",
+    "  # @param method [Object]",
+    "  # @param version [String, nil] a protocol version label",
+    "  # @return [Boolean]",
+    "  def request?(method, version: nil)",
+    "    modules = version.nil? ? VERSIONS.values : [version_module(version)]",
+    "    modules.any? { |v| v::REQUESTS.key?(method) }",
+    "  end",
+    "",
+    "  # The capabilities `method` requires, as key paths: those of `version`, else of the latest generated",
+    "  # version that has the method; none for a method no generated version has (a custom one).",
+    "  # @param method [String]",
+    "  # @param version [String, nil] a protocol version label",
+    "  # @return [Array<Array<Symbol>>]",
+    "  def required_capabilities(method, version: nil)",
+    "    modules = version.nil? ? VERSIONS.values.reverse : [version_module(version)]",
+    "    owner = modules.find { |v| v::REQUESTS.key?(method) || v::NOTIFICATIONS.key?(method) }",
+    "    return [] if owner.nil?",
+    "",
+    "    (owner::REQUESTS[method] || owner::NOTIFICATIONS[method])[:capabilities]",
+    "  end",
+    "",
+    "  # Raises MissingRequiredCapabilityError unless `capabilities` (a Hash with symbol keys, as the side",
+    "  # that serves the request or sends the notification declared them) has every capability `method`",
+    "  # requires (see `required_capabilities`), checked in order: `resources` before `resources.subscribe`.",
+    "  # @param method [String]",
+    "  # @param capabilities [Hash]",
+    "  # @param version [String, nil] a protocol version label",
+    "  # @return [nil]",
+    "  # @raise [MissingRequiredCapabilityError]",
+    "  def ensure_capability!(method, capabilities, version: nil)",
+    "    Runtime.require_capabilities!(method, required_capabilities(method, version: version), capabilities)",
+    "  end",
+    "",
+    "  # The module of a generated protocol version.",
+    "  # @param label [String]",
+    "  # @return [Module]",
+    "  # @raise [ArgumentError] for a version that is not generated",
+    "  def version_module(label)",
+    '    VERSIONS.fetch(label) { raise ArgumentError, "protocol version #{label.inspect} is not generated; generated: #{VERSIONS.keys.join(", ")}" }',
+    "  end",
+    "end",
+  ].join("\n");
+  return finish(`${head(versions)}\nrequire_relative "runtime"\n\n${wrap(namespace.split("::"), body)}`);
+}
+/** gate.rb: the method gate over the per-version catalogues (rules in Runtime.refusal). */
+function gateFile(versions: VersionModel[], namespace: string, head: Header): string {
+  const body = [
+    "# The method gate with the Ruby SDK's contract: it refuses (-32601, a Runtime::MethodNotFoundError) only",
+    "# a method the negotiated protocol version removed (an earlier generated version has it) or has but not",
+    "# from the sending side; custom and unknown methods pass to their host. A method only later versions",
+    "# have (server/discover or subscriptions/listen on a 2025-11-25 connection) follows the explicit",
+    "# `across_eras:` policy. Notifications are gated by the same rules.",
+    "#",
+    "# @example A server gating what clients send, serving server/discover on legacy connections too",
+    "#   gate = Gate.new(side: :server, across_eras: [Methods::SERVER_DISCOVER])",
+    `#   gate.check!("ping", ${rubyString(versions[versions.length - 1].label)}) # raises Runtime::MethodNotFoundError where the version removed ping`,
+    "class Gate",
+    "  # @return [Symbol] :server or :client, the side receiving the methods",
+    "  attr_reader :side",
+    "  # @return [Symbol, Array<String>] the cross-era policy",
+    "  attr_reader :across_eras",
+    "",
+    "  # @param side [Symbol] :server (methods arrive from a client) or :client (from a server)",
+    "  # @param across_eras [Symbol, Array<String>] what to do with a method the negotiated version lacks but",
+    "  #   another generated version has: `:pass` (methods only later versions have pass like unknown ones;",
+    "  #   removed ones are still refused), `:refuse` (both are refused), or an Array of the methods served",
+    "  #   on every version whatever it says (the others refused as with `:refuse`)",
+    "  # @raise [ArgumentError] for another side or policy",
+    "  def initialize(side:, across_eras:)",
+    '    raise ArgumentError, "side must be :server or :client, got #{side.inspect}" unless Runtime::SIDES.include?(side)',
+    "    unless Runtime::ACROSS_ERAS.include?(across_eras) || (across_eras.is_a?(Array) && across_eras.all? { |m| m.is_a?(String) })",
+    '      raise ArgumentError, "across_eras must be :pass, :refuse or an Array of method names, got #{across_eras.inspect}"',
+    "    end",
+    "",
+    "    @side = side",
+    "    @across_eras = across_eras.is_a?(Array) ? across_eras.dup.freeze : across_eras",
+    "    freeze",
+    "  end",
+    "",
+    "  # The error to answer `method` with over a connection of `protocol_version`, or nil to let it through.",
+    "  # @param method [String]",
+    "  # @param protocol_version [String] a generated protocol version label",
+    "  # @return [Runtime::MethodNotFoundError, nil]",
+    "  # @raise [ArgumentError] for a version that is not generated",
+    "  def refusal(method, protocol_version)",
+    "    Runtime.refusal(method, Methods.version_module(protocol_version), VERSIONS.values, side, across_eras)",
+    "  end",
+    "",
+    "  # Raises the refusal of `method` (see `refusal`), if any.",
+    "  # @param method [String]",
+    "  # @param protocol_version [String]",
+    "  # @return [nil]",
+    "  # @raise [Runtime::MethodNotFoundError]",
+    "  def check!(method, protocol_version)",
+    "    error = refusal(method, protocol_version)",
+    "    raise error if error",
+    "  end",
+    "",
+    "  # The requests an earlier generated version accepted at this side that `protocol_version` refuses as",
+    "  # removed, sorted (the Ruby SDK's MODERN_REMOVED_METHODS, for the version the SDK serves).",
+    "  # @param protocol_version [String]",
+    "  # @return [Array<String>]",
+    "  def removed_requests(protocol_version)",
+    "    version = Methods.version_module(protocol_version)",
+    "    sender = side == :server ? :client : :server",
+    "    earlier = VERSIONS.values.take_while { |v| !v.equal?(version) }",
+    "    received = earlier.flat_map { |v| v::REQUESTS.select { |_, r| r[:sender] == :both || r[:sender] == sender }.keys }",
+    "    received.uniq.reject { |m| version::REQUESTS.key?(m) }.select { |m| refusal(m, protocol_version) }.sort.freeze",
+    "  end",
+    "end",
+  ].join("\n");
+  return finish(`${head(versions)}\nrequire_relative "runtime"\nrequire_relative "methods"\n\n${wrap(namespace.split("::"), body)}`);
+}
+
 /** runtime.rb: the hand-written source inside the namespace. */
-function runtimeFile(versions: VersionModel[], namespace: string[]): string {
+function runtimeFile(versions: VersionModel[], namespace: string[], head: Header): string {
   const source = readFileSync(rubyRuntimeSource, "utf8");
   const lines = source.split("\n");
   const requires = lines.filter((l) => /^require /.test(l));
   const body = lines.filter((l) => l !== "# frozen_string_literal: true" && !/^require /.test(l)).join("\n").trim();
-  return finish(`${header(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
+  return finish(`${head(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
 }
 
 /** The Ruby tree: paths relative to its own folder. */
@@ -240,25 +472,32 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   for (const v of versions) {
     const c = moduleConstant(v.label);
     const clash = seen.get(c);
-    if (clash !== undefined || c === "Runtime" || c === "VERSIONS") {
+    if (clash !== undefined || RESERVED_MODULES.has(c)) {
       throw new InputError(`version label "${v.label}" maps to the Ruby module ${c}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Ruby tree uses itself"}; rename one folder`);
     }
     seen.set(c, v.label);
   }
+  const capabilities = methodCapabilities(versions);
+  const regenerate = regenerateCommand(versions, name, root);
+  const head = (vs: VersionModel[]) => header(vs, regenerate);
   const files = new Map<string, string>();
-  files.set(`${root}/runtime.rb`, runtimeFile(versions, namespace));
+  files.set(`${root}/runtime.rb`, runtimeFile(versions, namespace, head));
+  files.set(`${root}/methods.rb`, methodsFile(versions, name, head));
+  files.set(`${root}/gate.rb`, gateFile(versions, name, head));
   versions.forEach((v, i) => {
-    const body = versionBody(v, i === 0 ? null : versions[i - 1], name);
-    files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${header([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
+    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, capabilities.get(v.label)!);
+    files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
+    files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v));
   });
   const base = path.posix.basename(root);
-  const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label)))].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
+  const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label))), "methods", "gate"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
   const table = [
     "# Every generated protocol version: label → module, in label order.",
     "VERSIONS = {",
     ...versions.map((v) => `  ${rubyString(v.label)} => ${moduleConstant(v.label)},`),
     "}.freeze",
   ].join("\n");
-  files.set(`${root}.rb`, finish(`${header(versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
+  files.set(`${root}.rb`, finish(`${head(versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
+  for (const [file, text] of adoptingFiles()) files.set(file, text);
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }
