@@ -4,6 +4,7 @@
 #   { "version": label, "method": m, "input": json } → { "ok": result } or { "error": { code, message } }
 #   { "version": label, "gate": m }                  → { "gate": the server gate's error object (across_eras: :refuse) or null }
 #   { "version": label, "catalogue": true }          → { "requests": [...], "notifications": [...] }
+#   { "version": label, "params_of": m, "params": json or absent } → { "params": [errors] or null (no json_schemer 2) }
 require "json"
 require "mcp_codegen"
 
@@ -13,6 +14,8 @@ answers = cases.map do |c|
   version = McpCodegen::VERSIONS.fetch(c.fetch("version"))
   if c.key?("gate")
     { gate: gate.refusal(c["gate"], version::PROTOCOL_VERSION)&.to_h }
+  elsif c.key?("params_of")
+    { params: version.params_errors(c["params_of"], c["params"]) }
   elsif c.key?("catalogue")
     { requests: version::REQUESTS.keys, notifications: version::NOTIFICATIONS.keys }
   else
