@@ -236,13 +236,19 @@ module McpCodegen
     end
 
     # Whether json_schemer 2 (the gem the Ruby SDK depends on) can be loaded: params validators need it.
+    # Its version is read first, so an older json_schemer is never loaded.
     # @return [Boolean]
     def json_schemer?
       return @json_schemer unless @json_schemer.nil?
 
       @json_schemer = begin
-        require "json_schemer"
-        Gem::Version.new(JSONSchemer::VERSION) >= Gem::Version.new("2.0")
+        require "json_schemer/version"
+        if Gem::Version.new(JSONSchemer::VERSION) >= Gem::Version.new("2.0")
+          require "json_schemer" # returns false when the host loaded it already
+          true
+        else
+          false
+        end
       rescue LoadError
         false
       end
