@@ -119,16 +119,30 @@ describe("the Ruby SDK's own suite", () => {
     // The suite ran: the SDK's README counts about 1,490 tests in 60 loadable files.
     expect([...before.values()].filter((r) => r.loaded).length).toBeGreaterThanOrEqual(50);
     expect(passed.length).toBeGreaterThan(1000);
-    const lost: string[] = [];
-    for (const [file, run] of before) {
-      const patched = after.get(file)!;
+    const lostIn = (file: string, run: FileRun, patched: FileRun): string[] => {
+      const lost: string[] = [];
       if (run.loaded && !patched.loaded) lost.push(`${file} no longer loads:\n${patched.tail}`);
       for (const [name, mark] of run.cases) {
         const now = patched.cases.get(name);
         if (mark === "." && now !== ".") lost.push(`${file} ${name}: ${now ?? "did not run"}`);
       }
+      return lost;
+    };
+    const lost: string[] = [];
+    for (const [file, run] of before) {
+      // A file with a loss runs once more (some SDK tests wait on threads and timers, and the machine is
+      // shared): a loss the rerun repeats is the recipe's.
+      let patched = after.get(file)!;
+      const first = lostIn(file, run, patched);
+      if (first.length > 0) {
+        console.log(`rerunning ${file} after: ${first.join("; ")}`);
+        patched = await runFile(recipe, file);
+        after.set(file, patched);
+      }
+      lost.push(...lostIn(file, run, patched));
     }
-    expect(lost).toEqual([]);
+    expect(lost.join("\n")).toBe("");
+
     // And nothing runs fewer tests: the recipe's files define as many as the shipped ones.
     expect([...after.values()].reduce((n, r) => n + r.cases.size, 0)).toBe([...before.values()].reduce((n, r) => n + r.cases.size, 0));
   }, 900_000);
