@@ -81,14 +81,16 @@ function runFile(sdk: string, file: string): Promise<FileRun> {
   return new Promise((resolve) => {
     const args = ["-W0", "-I", "lib", "-I", "test", "-I", stub, "-I", jsonSchemerLib, "-r", "mcp/server", file, "-v"];
     const child = spawn("ruby", args, { cwd: sdk, env: { ...process.env, LANG: "C.UTF-8", LC_ALL: "C.UTF-8" } });
+    // minitest reports on stdout; stderr (what the tests themselves print) kept apart, so it cannot split a report line.
     let out = "";
+    let err = "";
     child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
     child.on("close", () => {
       clearTimeout(timer);
       const cases = new Map([...out.matchAll(/^(\S+#\S.*?) = [\d.]+ s = (.)$/gm)].map((m) => [m[1], m[2]]));
-      resolve({ file, loaded: /\d+ runs, \d+ assertions/.test(out), cases, tail: out.slice(-3000) });
+      resolve({ file, loaded: /\d+ runs, \d+ assertions/.test(out), cases, tail: (out + err).slice(-3000) });
     });
   });
 }

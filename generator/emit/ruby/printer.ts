@@ -42,8 +42,12 @@ type Header = (versions: VersionModel[]) => string;
  * wherever it is vendored, naming the generator's version.
  */
 function header(versions: VersionModel[], regenerate: string): string {
-  const text = template("ruby/header.rb.hbs")({ versions, regenerate }).trimEnd();
-  return text.replace(/^\/\/ ?/gm, "# ") + "\n# frozen_string_literal: true\n";
+  return provenance(versions, regenerate).map((l) => `# ${l}`).join("\n") + "\n# frozen_string_literal: true\n";
+}
+
+/** The provenance header's lines, without comment markers (for the files that are not Ruby). */
+function provenance(versions: VersionModel[], regenerate: string): string[] {
+  return template("ruby/header.rb.hbs")({ versions, regenerate }).trimEnd().split("\n").map((l) => l.replace(/^\/\/ ?/, ""));
 }
 
 /** The exact command that regenerates a tree of these versions and module, and how to check it. */
@@ -294,11 +298,25 @@ function reachable(version: VersionModel, roots: unknown[]): string[] {
 const DIALECT_URI = { "draft-07": "http://json-schema.org/draft-07/schema#", "2020-12": "https://json-schema.org/draft/2020-12/schema" } as const;
 
 /** `<version>.params.json`: per method its params schema (`{}` when it has none), and the definitions they reach. */
-function paramsDocument(version: VersionModel): string {
+function paramsDocument(version: VersionModel, regenerate: string): string {
   const methods = methodsOf(version).sort((a, b) => byCodeUnit(a.method, b.method));
   const schemas = Object.fromEntries(methods.map((m) => [m.method, m.params?.schema ?? {}]));
   const defs = Object.fromEntries(reachable(version, Object.values(schemas)).map((n) => [n, version.definitions[n]]));
-  return JSON.stringify({ $schema: DIALECT_URI[version.dialect], $comment: `Params schemas of protocol version ${version.label}, from its schema.json (mcp-codegen ${toolVersion}). DO NOT EDIT.`, methods: schemas, $defs: defs }, null, 2) + "\n";
+  // The provenance header as the first member, on the first line (JSON has no comments).
+  const comment = provenance([version], regenerate).join(" ");
+  const text = JSON.stringify({ $comment: comment, $schema: DIALECT_URI[version.dialect], methods: schemas, $defs: defs }, null, 2);
+  return text.replace(/^\{\n {2}/, "{ ") + "\n";
+}
+
+/** The recipe's files behind the provenance header: an HTML comment in Markdown, text before the patch's first diff. */
+function recipeFiles(versions: VersionModel[], regenerate: string): Map<string, string> {
+  const lines = provenance(versions, regenerate);
+  const out = new Map<string, string>();
+  for (const [file, text] of adoptingFiles()) {
+    const head = file.endsWith(".md") ? `<!-- ${lines.join("\n")}\nA copy of generator/emit/ruby/adopting/${file}. -->\n\n` : `${lines.join("\n")}\nA copy of generator/emit/ruby/adopting/${file}.\n\n`;
+    out.set(file, head + text);
+  }
+  return out;
 }
 
 /** methods.rb: every method's constant once, and the SDK-style helpers over the per-version catalogues. */
@@ -487,7 +505,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   versions.forEach((v, i) => {
     const body = versionBody(v, i === 0 ? null : versions[i - 1], name, capabilities.get(v.label)!);
     files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
-    files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v));
+    files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v, regenerate));
   });
   const base = path.posix.basename(root);
   const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label))), "methods", "gate"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
@@ -498,6 +516,6 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
     "}.freeze",
   ].join("\n");
   files.set(`${root}.rb`, finish(`${head(versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
-  for (const [file, text] of adoptingFiles()) files.set(file, text);
+  for (const [file, text] of recipeFiles(versions, regenerate)) files.set(file, text);
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }
