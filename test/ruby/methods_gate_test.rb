@@ -31,11 +31,18 @@ class MethodsGateTest < Minitest::Test
     end
   end
 
-  def test_notification_predicate
+  def test_notification_and_request_predicates
     VERSIONS.each_value do |version|
       version::NOTIFICATIONS.each_key { |m| assert Methods.notification?(m), m }
       version::REQUESTS.each_key { |m| refute Methods.notification?(m), m }
     end
+    VERSIONS.each do |label, version|
+      ALL.each do |m|
+        assert_equal version::REQUESTS.key?(m), Methods.request?(m, version: label), "#{label} #{m}"
+        assert_equal(VERSIONS.values.any? { |v| v::REQUESTS.key?(m) }, Methods.request?(m))
+      end
+    end
+    refute Methods.request?("acme/custom")
     assert Methods.notification?("notifications/acme/custom")
     refute Methods.notification?("acme/custom")
     refute Methods.notification?(nil)
