@@ -1,11 +1,12 @@
 // The reviewed capability data (schemas/method-capabilities.json) as the Ruby target reads it: every
-// method of every locked version has an entry, each path checked against that version's
-// ServerCapabilities / ClientCapabilities; a missing entry, an undeclared capability or a malformed
-// file is bad input (InputError, which the CLI answers with exit 2) naming the file and the JSON pointer.
+// method of every locked version has an entry (a method without one, as in a schema outside the lock,
+// requires nothing), each path checked against that version's ServerCapabilities / ClientCapabilities;
+// an undeclared capability or a malformed file is bad input (InputError, which the CLI answers with
+// exit 2) naming the file and the JSON pointer.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { methodCapabilities } from "../../generator/emit/ruby/capabilities.js";
+import { methodCapabilities, unreviewedMethods } from "../../generator/emit/ruby/capabilities.js";
 import { InputError } from "../../generator/errors.js";
 import type { VersionModel } from "../../generator/model/types.js";
 import { methodCapabilitiesFile } from "../../generator/paths.js";
@@ -49,13 +50,15 @@ describe("schemas/method-capabilities.json", () => {
     }
   });
 
-  it("refuses a method without an entry, naming it, the file and the pointer", () => {
+  it("has an entry for every method of every locked version; a method without one requires nothing", () => {
+    expect(unreviewedMethods(versions)).toEqual([]);
     const { ["tools/call"]: _dropped, ...rest } = reviewed.methods;
     const file = withFile({ methods: rest });
-    const e = inputError(() => methodCapabilities(versions, file));
-    expect(e.file).toBe(file);
-    expect(e.pointer).toBe("/methods/tools~1call");
-    expect(e.message).toMatch(/tools\/call \(protocol version \S+\) has no entry: review which capabilities it requires and add it/);
+    const labels = versions.filter((v) => v.requests.some((r) => r.method === "tools/call")).map((v) => v.label);
+    expect(labels.length).toBeGreaterThan(0);
+    expect(unreviewedMethods(versions, file)).toEqual(labels.map((l) => `${l} tools/call`).sort());
+    const table = methodCapabilities(versions, file);
+    for (const l of labels) expect(table.get(l)!.get("tools/call")).toEqual([]);
   });
 
   it("refuses a capability a version's capabilities do not declare, naming the definition and version", () => {
@@ -69,6 +72,14 @@ describe("schemas/method-capabilities.json", () => {
     const e2 = inputError(() => methodCapabilities(versions, byVersion));
     expect(e2.pointer).toBe(`/methods/tools~1list/byVersion/${label}`);
     expect(e2.message.endsWith(`tools/list requires sampling, which ServerCapabilities of protocol version ${label} does not declare`)).toBe(true);
+  });
+
+  it("requires of a version outside the lock only the paths its capabilities declare (the data is reviewed against the locked ones)", () => {
+    const v = versions.find((x) => x.requests.some((r) => r.method === "tools/list"))!;
+    const file = withFile({ methods: { ...reviewed.methods, "tools/list": { requires: ["tools", "tools.paginated"], reason: "r" } } });
+    const unlocked = { ...v, specCommit: null };
+    expect(methodCapabilities([unlocked], file).get(v.label)!.get("tools/list")).toEqual(["tools"]);
+    expect(() => methodCapabilities([v], file)).toThrow(InputError);
   });
 
   it.each([
