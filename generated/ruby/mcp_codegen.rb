@@ -5,7 +5,7 @@
 # Protocol version 2025-11-25 (legacy): schema sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: elicit-result-content-number.
 # Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 # Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
-# Regenerate with `npm run generate`; check with `npm run generate -- --check`.
+# Regenerate with `mcp-codegen generate --target ruby --ruby-module McpCodegen --versions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,draft --out DIR` (mcp-codegen 0.1.0, run where its schemas/lock.json is; DIR: the folder holding mcp_codegen.rb); check with the same command plus `--check`.
 # frozen_string_literal: true
 
 require_relative "mcp_codegen/runtime"
@@ -15,6 +15,8 @@ require_relative "mcp_codegen/v2025_06_18"
 require_relative "mcp_codegen/v2025_11_25"
 require_relative "mcp_codegen/v2026_07_28"
 require_relative "mcp_codegen/draft"
+require_relative "mcp_codegen/methods"
+require_relative "mcp_codegen/gate"
 
 module McpCodegen
   # Every generated protocol version: label → module, in label order.

@@ -62,7 +62,10 @@ export class Templates {
     this.#engine = engine;
     engine.registerHelper("json", (value: unknown) => JSON.stringify(value));
     engine.registerHelper("join", (list: unknown[], sep: string) => list.join(sep));
-    engine.registerHelper("provenance", provenanceLines);
+    // `(provenance versions)` or `(provenance versions regenerate)`; Handlebars passes its options last.
+    engine.registerHelper("provenance", (versions: Parameters<typeof provenanceLines>[0], ...rest: unknown[]) =>
+      provenanceLines(versions, rest.length > 1 ? String(rest[0]) : undefined),
+    );
     const partials = path.join(this.#dir, "partials");
     if (existsSync(partials)) {
       for (const file of readdirSync(partials).sort()) {

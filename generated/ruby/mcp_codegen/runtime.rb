@@ -5,15 +5,16 @@
 # Protocol version 2025-11-25 (legacy): schema sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: elicit-result-content-number.
 # Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 # Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
-# Regenerate with `npm run generate`; check with `npm run generate -- --check`.
+# Regenerate with `mcp-codegen generate --target ruby --ruby-module McpCodegen --versions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,draft --out DIR` (mcp-codegen 0.1.0, run where its schemas/lock.json is; DIR: the folder holding mcp_codegen.rb); check with the same command plus `--check`.
 # frozen_string_literal: true
 # A copy of generator/emit/ruby/runtime.rb inside McpCodegen.
 
 require "json"
 
 module McpCodegen
-  # The rules every version's result normalizers and method gate share. Hand-written Ruby: the
-  # generator copies it, inside the generated namespace, as runtime.rb of the Ruby tree.
+  # The rules every version's catalogue, result normalizers, method gate, capability check and params
+  # validators share. Hand-written Ruby (2.7 syntax: the Ruby SDK's minimum): the generator copies it,
+  # inside the generated namespace, as runtime.rb of the Ruby tree.
   #
   # Reading rules, for every value a handler returns:
   # - `_meta` is read under the symbol key, else the string key (the Ruby SDK's
@@ -21,24 +22,86 @@ module McpCodegen
   # - a `_meta` Hash passes through by reference: nothing is copied out of it.
   module Runtime
     METHOD_NOT_FOUND = -32_601
+    INVALID_PARAMS = -32_602
     INTERNAL_ERROR = -32_603
 
-    # What an `object`-shape normalizer raises when a handler's return cannot be a result: the caller
-    # answers the request with `code` (-32603) and `message`.
-    class ResultError < StandardError
-      def code
-        INTERNAL_ERROR
+    # An error that carries the JSON-RPC error object its request is answered with.
+    class Error < StandardError
+      # @return [Integer] the JSON-RPC error code
+      attr_reader :code
+      # @return [Hash, nil] the JSON-RPC error's `data` member
+      attr_reader :data
+
+      # @param message [String] the JSON-RPC error's message
+      # @param code [Integer] the JSON-RPC error code
+      # @param data [Hash, nil] the JSON-RPC error's `data` member
+      def initialize(message, code: INTERNAL_ERROR, data: nil)
+        super(message)
+        @code = code
+        @data = data
       end
 
       # The JSON-RPC error object to answer with.
+      # @return [Hash] `{ code:, message: }`, plus `data:` when there is one
       def to_h
-        { code: code, message: message }
+        error = { code: code, message: message }
+        error[:data] = data unless data.nil?
+        error
       end
     end
+
+    # What an `object`-shape normalizer raises when a handler's return cannot be a result (-32603).
+    class ResultError < Error
+      # @param message [String] names the method and what it should have returned
+      def initialize(message)
+        super(message, code: INTERNAL_ERROR)
+      end
+    end
+
+    # What the method gate raises for a method the negotiated version refuses (-32601). `data` says why:
+    # `{ method:, protocolVersion:, reason: }`, the reason one of `"removed"` (an earlier version has it),
+    # `"wrong_side"` (the version has it, sent by the other side only) or `"other_era"` (only later
+    # versions have it and the gate's `across_eras` policy does not serve it).
+    class MethodNotFoundError < Error
+      # @param message [String] the JSON-RPC error's message
+      # @param data [Hash] `{ method:, protocolVersion:, reason: }`
+      def initialize(message, data)
+        super(message, code: METHOD_NOT_FOUND, data: data)
+      end
+    end
+
+    # What `normalize_result` and `params_errors` raise for a method that is not a request (or, for
+    # params, a method) of the version: a programming error of the caller, not an answer to send.
+    class UnknownMethodError < ArgumentError
+    end
+
+    # What `ensure_capability!` raises when the capabilities lack one a method requires (the Ruby SDK's
+    # `MCP::Methods::MissingRequiredCapabilityError`, same message and readers).
+    class MissingRequiredCapabilityError < StandardError
+      # @return [String] the method
+      attr_reader :method
+      # @return [String] the capability, dotted (`"resources.subscribe"`)
+      attr_reader :capability
+
+      # @param method [String] the method that needs the capability
+      # @param capability [String] the capability, dotted
+      def initialize(method, capability)
+        super("Server does not support #{capability} (required for #{method})")
+        @method = method
+        @capability = capability
+      end
+    end
+
+    # Values of a gate's `across_eras:` policy besides an Array of methods.
+    ACROSS_ERAS = [:pass, :refuse].freeze
+    # The sides of a connection.
+    SIDES = [:client, :server].freeze
 
     module_function
 
     # The `_meta` to send: the Hash's `_meta` (symbol key, else string key) when it is a Hash, else nil.
+    # @param value [Object] a handler's return
+    # @return [Hash, nil]
     def meta_of(value)
       return nil unless value.is_a?(Hash)
 
@@ -48,12 +111,16 @@ module McpCodegen
 
     # `empty`-shape result, legacy era: `{ _meta: meta }` when the handler returned a Hash whose `_meta`
     # is a Hash, else `{}`. Nothing else is ever sent: strict peers reject other members.
+    # @param value [Object] a handler's return
+    # @return [Hash]
     def empty_result(value)
       meta = meta_of(value)
       meta ? { _meta: meta } : {}
     end
 
     # `empty`-shape result, modern era: as `empty_result`, plus `resultType: "complete"`.
+    # @param value [Object] a handler's return
+    # @return [Hash]
     def empty_modern_result(value)
       meta = meta_of(value)
       meta ? { _meta: meta, resultType: "complete" } : { resultType: "complete" }
@@ -63,8 +130,12 @@ module McpCodegen
     # `_meta` (either key) that is not a Hash. Unknown entries are kept (the spec allows them).
     # `result_types` is nil in the legacy era; in the modern era it lists the `resultType` values the
     # method's result union allows, the first ("complete") being the default when none is given.
-    # Raises ResultError naming the method and `expected` when the handler returned anything but a
-    # Hash, or a `resultType` the method does not allow.
+    # @param value [Object] a handler's return
+    # @param method [String] the request's method (named in the error)
+    # @param expected [String] the result definitions (named in the error)
+    # @param result_types [Array<String>, nil] the `resultType` values allowed, nil in the legacy era
+    # @return [Hash]
+    # @raise [ResultError] when the handler returned anything but a Hash, or a `resultType` the method does not allow
     def object_result(value, method, expected, result_types)
       unless value.is_a?(Hash)
         raise ResultError, "Internal error: the #{method} handler returned #{describe(value)}; expected #{expected}"
@@ -94,12 +165,137 @@ module McpCodegen
       result
     end
 
-    # The -32601 error for a request method the version does not have.
-    def method_not_found(method, protocol_version)
-      { code: METHOD_NOT_FOUND, message: "Method not found: #{method} is not a request of protocol version #{protocol_version}" }
+    # The normalized result of a version's request: total over the version's REQUESTS.
+    # @param version [Module] a generated version module
+    # @param method [String]
+    # @param value [Object] the handler's return
+    # @return [Hash]
+    # @raise [UnknownMethodError] for a method that is not a request of the version
+    # @raise [ResultError] see `object_result`
+    def normalize(version, method, value)
+      entry = version::REQUESTS[method]
+      if entry.nil?
+        raise UnknownMethodError, "#{method.inspect} is not a request of protocol version #{version::PROTOCOL_VERSION}; " \
+                                  "its requests are #{version::REQUESTS.keys.join(", ")}"
+      end
+
+      version.public_send(entry[:normalizer], value)
+    end
+
+    # The method gate's answer for `method` arriving at `side` over a connection of `version`.
+    # @param method [String]
+    # @param version [Module] the negotiated version's module
+    # @param versions [Array<Module>] every generated version module, in label order
+    # @param side [Symbol] :server (the method arrives from a client) or :client
+    # @param across_eras [Symbol, Array<String>] :pass, :refuse, or the methods to serve on versions that lack them
+    # @return [MethodNotFoundError, nil] the error to answer with, or nil to let the method through
+    def refusal(method, version, versions, side, across_eras)
+      entry = version::REQUESTS[method] || version::NOTIFICATIONS[method]
+      sender = side == :server ? :client : :server
+      if entry
+        return nil if entry[:sender] == :both || entry[:sender] == sender
+
+        return refused(method, version, "wrong_side", "is sent by the #{entry[:sender]} only in protocol version #{version::PROTOCOL_VERSION}")
+      end
+      return nil if across_eras.is_a?(Array) && across_eras.include?(method)
+
+      index = versions.index(version)
+      defines = ->(v) { v::REQUESTS.key?(method) || v::NOTIFICATIONS.key?(method) }
+      earlier = versions[0...index].reverse.find(&defines)
+      if earlier
+        return refused(method, version, "removed", "is not a method of protocol version #{version::PROTOCOL_VERSION} (removed after #{earlier::PROTOCOL_VERSION})")
+      end
+
+      later = versions[(index + 1)..-1].find(&defines)
+      return nil if later.nil? || across_eras == :pass
+
+      refused(method, version, "other_era", "is not a method of protocol version #{version::PROTOCOL_VERSION} (first in #{later::PROTOCOL_VERSION})")
+    end
+
+    # @return [MethodNotFoundError]
+    def refused(method, version, reason, why)
+      MethodNotFoundError.new(
+        "Method not found: #{method} #{why}",
+        { method: method, protocolVersion: version::PROTOCOL_VERSION, reason: reason },
+      )
+    end
+
+    # Raises MissingRequiredCapabilityError unless `capabilities` holds every capability path of
+    # `requirements` (each an Array of keys, read with `dig`, symbol keys as the Ruby SDK's are).
+    # @param method [String]
+    # @param requirements [Array<Array<Symbol>>]
+    # @param capabilities [Hash]
+    # @return [nil]
+    def require_capabilities!(method, requirements, capabilities)
+      requirements.each do |keys|
+        next if capabilities.dig(*keys)
+
+        raise MissingRequiredCapabilityError.new(method, keys.join("."))
+      end
+      nil
+    end
+
+    # Whether json_schemer 2 (the gem the Ruby SDK depends on) can be loaded: params validators need it.
+    # Its version is read first, so an older json_schemer is never loaded.
+    # @return [Boolean]
+    def json_schemer?
+      return @json_schemer unless @json_schemer.nil?
+
+      @json_schemer = begin
+        require "json_schemer/version"
+        if Gem::Version.new(JSONSchemer::VERSION) >= Gem::Version.new("2.0")
+          require "json_schemer" # returns false when the host loaded it already
+          true
+        else
+          false
+        end
+      rescue LoadError
+        false
+      end
+    end
+
+    # The errors of `params` against `method`'s params schema in the version's `<file>.params.json`
+    # (the version's JSON Schema: the method's `params` and the definitions it uses), nil when
+    # json_schemer 2 is not available. `params` may have symbol or string keys; nil is an absent `params`.
+    # @param version [Module] a generated version module
+    # @param method [String]
+    # @param params [Hash, nil]
+    # @return [Array<Hash>, nil] `{ pointer:, message: }` per error (empty when valid), or nil
+    # @raise [UnknownMethodError] for a method the version does not have
+    def params_errors(version, method, params)
+      entry = version::REQUESTS[method] || version::NOTIFICATIONS[method]
+      raise UnknownMethodError, "#{method.inspect} is not a method of protocol version #{version::PROTOCOL_VERSION}" if entry.nil?
+      return nil unless json_schemer?
+
+      if params.nil?
+        return entry[:params_required] ? [{ pointer: "", message: "params is required" }] : []
+      end
+
+      data = JSON.parse(JSON.generate(params))
+      params_schema(version, method).validate(data).map do |error|
+        { pointer: error["data_pointer"], message: error["error"] }
+      end
+    end
+
+    # The JSONSchemer schema of a method's params, built once per version and method.
+    def params_schema(version, method)
+      @params_schemas ||= {}
+      @params_schemas[[version, method]] ||= begin
+        document = version.params_document
+        schema = { "allOf" => [document.fetch("methods").fetch(method)] }
+        document.each { |key, value| schema[key] = value unless key == "methods" }
+        JSONSchemer.schema(schema)
+      end
+    end
+
+    # A version's params document, read once from `path`.
+    def read_params_document(path)
+      JSON.parse(File.read(path)).freeze
     end
 
     # A value's kind in JSON's words (what the peer reads in the error message).
+    # @param value [Object]
+    # @return [String]
     def describe(value)
       case value
       when nil then "null"

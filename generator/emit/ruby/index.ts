@@ -1,7 +1,9 @@
 // The Ruby target: per version a module of frozen data and plain functions (catalogue, normalizers,
-// method gate), the runtime, and a root file requiring them. Its printer loads only when it emits.
+// params validators), the combined Methods module and the Gate, the runtime, the recipe for the Ruby SDK,
+// and a root file requiring them. Its printer loads only when it emits.
 import type { Target } from "../target.js";
 import { rubyModuleOption } from "./options.js";
+import { methodCapabilitiesFile } from "./paths.js";
 
 export { rubyRuntimeSource } from "./paths.js";
 
@@ -16,5 +18,6 @@ export const rubyTarget: Target = {
   },
   // The root file (`mcp_codegen.rb`, `mcp/protocol.rb` …) requires the rest.
   recognizes: (paths) => paths.some((p) => p.endsWith(".rb")),
-  sources: ["emit/ruby/runtime.rb", "emit/ruby/templates"],
+  // Besides its runtime and templates: the recipe it copies and the reviewed capability data it prints.
+  sources: ["emit/ruby/runtime.rb", "emit/ruby/templates", "emit/ruby/adopting", methodCapabilitiesFile],
 };

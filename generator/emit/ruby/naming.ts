@@ -50,13 +50,19 @@ export function normalizerNames(version: VersionModel): Map<string, string> {
   return new Map([...seen].map(([name, method]) => [method, name]));
 }
 
+/**
+ * The constants the tree declares beside the version modules, in its namespace: `Runtime` (runtime.rb),
+ * `Methods` (methods.rb), `Gate` (gate.rb) and `VERSIONS` (the root file).
+ */
+export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS"]);
+
 /** Version labels must map to distinct module constants, none of which the tree uses itself. */
 export function checkVersionModules(labels: readonly string[]): void {
   const seen = new Map<string, string>();
   for (const label of labels) {
     const c = moduleConstant(label);
     const clash = seen.get(c);
-    if (clash !== undefined || c === "Runtime" || c === "VERSIONS") {
+    if (clash !== undefined || TREE_CONSTANTS.has(c)) {
       throw new InputError(`version label "${label}" maps to the Ruby module ${c}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Ruby tree uses itself"}; rename one folder`);
     }
     seen.set(c, label);

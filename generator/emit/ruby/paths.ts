@@ -1,6 +1,6 @@
 // Where the Ruby target's own files are (read from the source folder, also when running from dist/).
 import path from "node:path";
-import { generatorSourceDir } from "../../paths.js";
+import { generatorSourceDir, toolRoot } from "../../paths.js";
 
 /** The Ruby target's folder in the generator's sources. */
 export const rubySourceDir = path.join(generatorSourceDir, "emit", "ruby");
@@ -8,3 +8,7 @@ export const rubySourceDir = path.join(generatorSourceDir, "emit", "ruby");
 export const rubyRuntimeSource = path.join(rubySourceDir, "runtime.rb");
 /** The Ruby target's templates (its header). */
 export const rubyTemplatesDir = path.join(rubySourceDir, "templates");
+/** The hand-written recipe that adopts the tree in the Ruby SDK (ADOPTING.md, the patch), copied into every Ruby tree. */
+export const adoptingSourceDir = path.join(rubySourceDir, "adopting");
+/** Reviewed per-method capability requirements (the tool's own data, shipped with it), printed by the Ruby target. */
+export const methodCapabilitiesFile = path.join(toolRoot, "schemas", "method-capabilities.json");

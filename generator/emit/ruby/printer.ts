@@ -1,19 +1,24 @@
 // The Ruby target: per version a module of frozen data and plain functions (the method catalogue,
-// one result normalizer per request, the method gate), a shared runtime, and a root file that
-// requires them. Reads only the language-neutral catalogue of the model (method, sender,
-// params.required, results, resultShape, era); the rules themselves live in runtime.rb.
+// one result normalizer per request, params validators over the version's params schemas), the
+// combined Methods module and the method Gate over them, a shared runtime, the recipe that adopts
+// the tree in the Ruby SDK, and a root file that requires them. Reads the language-neutral catalogue
+// of the model (method, sender, params, results, resultShape, era) and the reviewed capability data;
+// the rules themselves live in runtime.rb.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
+import { provenanceLines } from "../provenance.js";
 import { Templates } from "../templates.js";
 import { finish } from "../text.js";
-import { removedMethods } from "../../model/rules.js";
+import { adoptingFiles } from "./adopting.js";
+import { methodCapabilities } from "./capabilities.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
+import { regenerateCommand, rubyHeader } from "./provenance.js";
 import { moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
-import { assignedConstants, checkVersionModules, methodConstants, normalizerNames } from "./naming.js";
+import { assignedConstants, checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
 
 export interface RubyOptions {
   /** The namespace every generated module lives in (`McpCodegen`, `MCP::Protocol`). */
@@ -25,22 +30,21 @@ export interface RubyOptions {
 
 /**
  * The constants a version module takes itself (what it assigns, printed for a version without
- * methods) and the modules the runtime declares: a method constant may not take them.
+ * methods), the modules the runtime declares and the tree's own constants beside the version modules
+ * (Methods reads VERSIONS): a method constant may not take them, in a version module or in Methods.
  */
 let ownConstants: ReadonlySet<string> | undefined;
 export function versionModuleConstants(): ReadonlySet<string> {
   if (ownConstants === undefined) {
     const empty = (era: VersionModel["era"]) => ({ label: "x", era, requests: [], notifications: [] }) as unknown as VersionModel;
-    const printed = [versionBody(empty("legacy"), null, "X", new Set()), versionBody(empty("modern"), null, "X", new Set())].join("\n");
-    ownConstants = new Set([...assignedConstants(printed), ...assignedConstants(readFileSync(rubyRuntimeSource, "utf8"))]);
+    const printed = [versionBody(empty("legacy"), null, "X", new Map(), new Set()), versionBody(empty("modern"), null, "X", new Map(), new Set())].join("\n");
+    ownConstants = new Set([...assignedConstants(printed), ...assignedConstants(readFileSync(rubyRuntimeSource, "utf8")), ...TREE_CONSTANTS]);
   }
   return ownConstants;
 }
 
-/** The provenance header (emit/provenance.ts, the one wording) as Ruby comments, then the magic comment. */
-function header(templates: Templates, versions: VersionModel[]): string {
-  return templates.get("header.rb.hbs")({ versions });
-}
+/** A file's header for the versions it covers. */
+type Header = (versions: VersionModel[]) => string;
 
 /** `module A` / `module B` … around `body`, indented two spaces per level. */
 function wrap(namespace: string[], body: string): string {
@@ -63,12 +67,18 @@ function rubyList(items: string[]): string {
   return `[${items.map(rubyString).join(", ")}].freeze`;
 }
 
-function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string): string {
+/** A capability requirement as Ruby: `[[:resources], [:resources, :subscribe]].freeze`. */
+function rubyCapabilities(paths: string[]): string {
+  return paths.length === 0 ? "NO_CAPABILITIES" : `[${paths.map((p) => `[${p.split(".").map(rubySymbol).join(", ")}].freeze`).join(", ")}].freeze`;
+}
+
+function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string, capabilities: string[]): string {
   const types = r.resultTypes;
   return [
     `${constant} => {`,
     `  sender: ${rubySymbol(r.sender)},`,
     `  params_required: ${r.params?.required ?? false},`,
+    `  capabilities: ${rubyCapabilities(capabilities)},`,
     `  results: ${rubyList(r.results)},`,
     `  result_shape: ${rubySymbol(r.resultShape)},`,
     `  result_types: ${resultTypesConstant(types)},`,
@@ -83,16 +93,20 @@ function normalizerDef(version: VersionModel, r: RequestMethod, constant: string
   const lines: string[] = [];
   if (r.resultShape === "empty") {
     lines.push(
-      `# \`${r.method}\` (${expected}, empty): \`{ _meta: meta }\` when the handler returned a Hash whose \`_meta\``,
-      `# (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: "complete"\``}.`,
+      `# The \`${r.method}\` result (${expected}, empty shape): \`{ _meta: meta }\` when the handler returned a`,
+      `# Hash whose \`_meta\` (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: "complete"\``}.`,
+      "# @param value [Object] the handler's return",
+      "# @return [Hash]",
       `def ${normalizer}(value)`,
       `  Runtime.${types === null ? "empty_result" : "empty_modern_result"}(value)`,
       "end",
     );
   } else {
     lines.push(
-      `# \`${r.method}\` (${expected}): the handler's Hash without nil values and a non-Hash \`_meta\`${types === null ? "" : `, \`resultType\` defaulted to "complete"`}.`,
-      "# Raises Runtime::ResultError (-32603) for anything but a Hash.",
+      `# The \`${r.method}\` result (${expected}): the handler's Hash without nil values and a non-Hash \`_meta\`${types === null ? "" : `,\n# \`resultType\` defaulted to "complete"`}.`,
+      "# @param value [Object] the handler's return",
+      "# @return [Hash]",
+      "# @raise [Runtime::ResultError] (-32603) for anything but a Hash" + (types === null ? "" : ", or a `resultType` the method does not allow"),
       `def ${normalizer}(value)`,
       `  Runtime.object_result(value, ${constant}, ${rubyString(expected)}, ${resultTypesConstant(types)})`,
       "end",
@@ -101,22 +115,39 @@ function normalizerDef(version: VersionModel, r: RequestMethod, constant: string
   return lines.join("\n");
 }
 
-/** One version's module: catalogue, normalizers, gate. */
-function versionBody(version: VersionModel, previous: VersionModel | null, namespace: string, reserved: ReadonlySet<string> = versionModuleConstants()): string {
+function methodsOf(version: VersionModel): Method[] {
+  return [...version.requests, ...version.notifications];
+}
+
+/** The params document's file beside a version's module: `v2025_11_25.params.json`. */
+function paramsFile(label: string): string {
+  return `${fileName(moduleConstant(label))}.params.json`;
+}
+
+/** One version's module: catalogue, normalizers, params validators. */
+function versionBody(
+  version: VersionModel,
+  previous: VersionModel | null,
+  namespace: string,
+  capabilities: ReadonlyMap<string, string[]>,
+  reserved: ReadonlySet<string> = versionModuleConstants(),
+): string {
   const constants = methodConstants(version, reserved);
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
-  const removed = previous === null ? [] : removedMethods(previous, version);
   const modern = version.era === "modern";
   const width = Math.max(...[...constants.values()].map((c) => c.length));
   const parts: string[] = [];
   parts.push(
     [
       `PROTOCOL_VERSION = ${rubyString(version.label)}`,
+      "# :legacy (the initialize handshake) or :modern (the per-request `_meta` envelope).",
       `ERA = ${rubySymbol(version.era)}`,
-      "# The version before this one among those generated (REMOVED_METHODS is relative to it), or nil.",
+      "# The version before this one among those generated, or nil.",
       `PREVIOUS_VERSION = ${previous === null ? "nil" : rubyString(previous.label)}`,
+      "# A method that requires no capability.",
+      "NO_CAPABILITIES = [].freeze",
     ].join("\n"),
   );
   if (modern) {
@@ -128,66 +159,279 @@ function versionBody(version: VersionModel, previous: VersionModel | null, names
       ].join("\n"),
     );
   }
-  parts.push(
-    ["# Method names.", ...[...constants].map(([m, c]) => `${c.padEnd(width)} = ${rubyString(m)}`)].join("\n"),
-  );
+  parts.push(["# Method names.", ...[...constants].map(([m, c]) => `${c.padEnd(width)} = ${rubyString(m)}`)].join("\n"));
   parts.push(
     [
       "# Requests by method: who sends them (:client, :server or :both), whether `params` is required, the",
+      "# capabilities the receiver must declare (key paths, reviewed in schemas/method-capabilities.json), the",
       "# result definitions (more than one: a union), the result shape (:empty or :object), the `resultType`",
       "# values allowed (nil in the legacy era) and the normalizer.",
       "REQUESTS = {",
-      ...requests.map((r) => requestEntry(version, r, constants.get(r.method)!, normalizers.get(r.method)!).replace(/^/gm, "  ")),
+      ...requests.map((r) => requestEntry(version, r, constants.get(r.method)!, normalizers.get(r.method)!, capabilities.get(r.method)!).replace(/^/gm, "  ")),
       "}.freeze",
     ].join("\n"),
   );
   parts.push(
     [
-      "# Notifications by method: who sends them and whether `params` is required.",
+      "# Notifications by method: who sends them, whether `params` is required and the capabilities the",
+      "# sender must declare.",
       "NOTIFICATIONS = {",
-      ...notifications.map((n) => `  ${constants.get(n.method)!} => { sender: ${rubySymbol(n.sender)}, params_required: ${n.params?.required ?? false} }.freeze,`),
+      ...notifications.map(
+        (n) =>
+          `  ${constants.get(n.method)!} => { sender: ${rubySymbol(n.sender)}, params_required: ${n.params?.required ?? false}, capabilities: ${rubyCapabilities(capabilities.get(n.method)!)} }.freeze,`,
+      ),
       "}.freeze",
-    ].join("\n"),
-  );
-  parts.push(
-    [
-      "# Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have.",
-      removed.length === 0 ? "REMOVED_METHODS = [].freeze" : ["REMOVED_METHODS = [", ...removed.map((m) => `  ${rubyString(m)},`), "].freeze"].join("\n"),
     ].join("\n"),
   );
   parts.push("module_function");
   for (const r of requests) parts.push(normalizerDef(version, r, constants.get(r.method)!, normalizers.get(r.method)!));
   parts.push(
     [
-      "# The normalized result of `method`'s request for a handler's return `value`.",
-      "# Raises KeyError for a method that is not a request of this version.",
+      "# The normalized result of `method`'s request for a handler's return `value`: every request of",
+      "# REQUESTS has one.",
+      "# @param method [String]",
+      "# @param value [Object] the handler's return",
+      "# @return [Hash]",
+      "# @raise [Runtime::UnknownMethodError] for a method that is not a request of this version",
+      "# @raise [Runtime::ResultError] (-32603) for a return that cannot be the method's result",
       "def normalize_result(method, value)",
-      "  public_send(REQUESTS.fetch(method)[:normalizer], value)",
+      "  Runtime.normalize(self, method, value)",
       "end",
     ].join("\n"),
   );
   parts.push(
     [
-      "# The method gate: the JSON-RPC error (-32601) to answer a request for `method` with when this",
-      "# version has no such request, else nil.",
-      "def method_error(method)",
-      "  REQUESTS.key?(method) ? nil : Runtime.method_not_found(method, PROTOCOL_VERSION)",
+      "# The errors of `params` against `method`'s params schema (this version's JSON Schema), run with",
+      "# json_schemer 2 when it can be loaded.",
+      "# @param method [String] a request or notification of this version",
+      "# @param params [Hash, nil] symbol or string keys; nil is an absent `params`",
+      "# @return [Array<Hash>, nil] `{ pointer:, message: }` per error (empty when valid); nil without json_schemer 2",
+      "# @raise [Runtime::UnknownMethodError] for a method this version does not have",
+      "def params_errors(method, params)",
+      "  Runtime.params_errors(self, method, params)",
+      "end",
+    ].join("\n"),
+  );
+  parts.push(
+    [
+      `# ${paramsFile(version.label)} (read once): the params schema of every method and the definitions they use.`,
+      "# @return [Hash]",
+      "def params_document",
+      `  @params_document ||= Runtime.read_params_document(File.expand_path(${rubyString(paramsFile(version.label))}, __dir__))`,
       "end",
     ].join("\n"),
   );
   const doc = rubyComment(
-    `Protocol version ${version.label} (${version.era} era): the method catalogue, one result normalizer\nper request and the method gate. Rules in ${namespace}::Runtime.`,
+    `Protocol version ${version.label} (${version.era} era): the method catalogue, one result normalizer\nper request and the params validators. Rules in ${namespace}::Runtime.`,
   );
   return `${doc}\nmodule ${moduleConstant(version.label)}\n${parts.join("\n\n").replace(/^(?=.)/gm, "  ")}\nend`;
 }
 
+/** Every `$defs` name a schema node reaches (through `#/$defs/Name` references), transitively. */
+function reachable(version: VersionModel, roots: unknown[]): string[] {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (typeof node === "object" && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string") {
+          const m = /^#\/\$defs\/(.+)$/.exec(value);
+          const name = m === null ? null : decodeURIComponent(m[1]);
+          if (name !== null && !seen.has(name) && Object.hasOwn(version.definitions, name)) {
+            seen.add(name);
+            stack.push(version.definitions[name]);
+          }
+        } else stack.push(value);
+      }
+    }
+  }
+  return [...seen].sort(byCodeUnit);
+}
+
+const DIALECT_URI = { "draft-07": "http://json-schema.org/draft-07/schema#", "2020-12": "https://json-schema.org/draft/2020-12/schema" } as const;
+
+/** `<version>.params.json`: per method its params schema (`{}` when it has none), and the definitions they reach. */
+function paramsDocument(version: VersionModel, regenerate: string): string {
+  const methods = methodsOf(version).sort((a, b) => byCodeUnit(a.method, b.method));
+  const schemas = Object.fromEntries(methods.map((m) => [m.method, m.params?.schema ?? {}]));
+  const defs = Object.fromEntries(reachable(version, Object.values(schemas)).map((n) => [n, version.definitions[n]]));
+  // The provenance header as the first member, on the first line (JSON has no comments).
+  const comment = provenanceLines([version], regenerate).join(" ");
+  const text = JSON.stringify({ $comment: comment, $schema: DIALECT_URI[version.dialect], methods: schemas, $defs: defs }, null, 2);
+  return text.replace(/^\{\n {2}/, "{ ") + "\n";
+}
+
+/** The recipe's files behind the provenance header: an HTML comment in Markdown, text before the patch's first diff. */
+function recipeFiles(versions: VersionModel[], regenerate: string): Map<string, string> {
+  const lines = provenanceLines(versions, regenerate);
+  const out = new Map<string, string>();
+  for (const [file, text] of adoptingFiles()) {
+    const head = file.endsWith(".md") ? `<!-- ${lines.join("\n")}\nA copy of generator/emit/ruby/adopting/${file}. -->\n\n` : `${lines.join("\n")}\nA copy of generator/emit/ruby/adopting/${file}.\n\n`;
+    out.set(file, head + text);
+  }
+  return out;
+}
+
+/** methods.rb: every method's constant once, and the SDK-style helpers over the per-version catalogues. */
+function methodsFile(versions: VersionModel[], namespace: string, head: Header): string {
+  const constants = new Map<string, string>();
+  const byConstant = new Map<string, string>();
+  for (const v of versions) {
+    for (const [method, constant] of methodConstants(v, versionModuleConstants())) {
+      const clash = byConstant.get(constant);
+      if (clash !== undefined && clash !== method) throw new InputError(`methods "${clash}" and "${method}" would both be the Ruby constant Methods::${constant}`, `${v.label}/schema.json`);
+      byConstant.set(constant, method);
+      constants.set(method, constant);
+    }
+  }
+  const sorted = [...constants].sort((a, b) => byCodeUnit(a[0], b[0]));
+  const width = Math.max(...sorted.map(([, c]) => c.length));
+  const body = [
+    rubyComment(
+      `Every method of every generated protocol version, once, named as the Ruby SDK's MCP::Methods names them,\nand the SDK's helpers (\`notification?\`, \`ensure_capability!\`) over the per-version catalogues\n(${versions.map((v) => moduleConstant(v.label)).join(", ")}). The capability each method requires is reviewed data\n(schemas/method-capabilities.json), checked against each version's capability definitions.`,
+    ),
+    "module Methods",
+    ...sorted.map(([m, c]) => `  ${c.padEnd(width)} = ${rubyString(m)}`),
+    "",
+    "  # Raised by `ensure_capability!` (readers `method` and `capability`).",
+    "  MissingRequiredCapabilityError = Runtime::MissingRequiredCapabilityError",
+    "",
+    "  module_function",
+    "",
+    "  # Whether `method` is a notification: the spec's `notifications/` prefix (custom ones included), or a",
+    "  # notification of a generated version.",
+    "  # @param method [Object]",
+    "  # @return [Boolean]",
+    "  def notification?(method)",
+    '    return false unless method.is_a?(String)',
+    "",
+    '    method.start_with?("notifications/") || VERSIONS.each_value.any? { |v| v::NOTIFICATIONS.key?(method) }',
+    "  end",
+    "",
+    "  # Whether `method` is a request of some generated version (of `version` when given).",
+    "  # @param method [Object]",
+    "  # @param version [String, nil] a protocol version label",
+    "  # @return [Boolean]",
+    "  def request?(method, version: nil)",
+    "    modules = version.nil? ? VERSIONS.values : [version_module(version)]",
+    "    modules.any? { |v| v::REQUESTS.key?(method) }",
+    "  end",
+    "",
+    "  # The capabilities `method` requires, as key paths: those of `version`, else of the latest generated",
+    "  # version that has the method; none for a method no generated version has (a custom one).",
+    "  # @param method [String]",
+    "  # @param version [String, nil] a protocol version label",
+    "  # @return [Array<Array<Symbol>>]",
+    "  def required_capabilities(method, version: nil)",
+    "    modules = version.nil? ? VERSIONS.values.reverse : [version_module(version)]",
+    "    owner = modules.find { |v| v::REQUESTS.key?(method) || v::NOTIFICATIONS.key?(method) }",
+    "    return [] if owner.nil?",
+    "",
+    "    (owner::REQUESTS[method] || owner::NOTIFICATIONS[method])[:capabilities]",
+    "  end",
+    "",
+    "  # Raises MissingRequiredCapabilityError unless `capabilities` (a Hash with symbol keys, as the side",
+    "  # that serves the request or sends the notification declared them) has every capability `method`",
+    "  # requires (see `required_capabilities`), checked in order: `resources` before `resources.subscribe`.",
+    "  # @param method [String]",
+    "  # @param capabilities [Hash]",
+    "  # @param version [String, nil] a protocol version label",
+    "  # @return [nil]",
+    "  # @raise [MissingRequiredCapabilityError]",
+    "  def ensure_capability!(method, capabilities, version: nil)",
+    "    Runtime.require_capabilities!(method, required_capabilities(method, version: version), capabilities)",
+    "  end",
+    "",
+    "  # The module of a generated protocol version.",
+    "  # @param label [String]",
+    "  # @return [Module]",
+    "  # @raise [ArgumentError] for a version that is not generated",
+    "  def version_module(label)",
+    '    VERSIONS.fetch(label) { raise ArgumentError, "protocol version #{label.inspect} is not generated; generated: #{VERSIONS.keys.join(", ")}" }',
+    "  end",
+    "end",
+  ].join("\n");
+  return finish(`${head(versions)}\nrequire_relative "runtime"\n\n${wrap(namespace.split("::"), body)}`);
+}
+/** gate.rb: the method gate over the per-version catalogues (rules in Runtime.refusal). */
+function gateFile(versions: VersionModel[], namespace: string, head: Header): string {
+  const body = [
+    "# The method gate with the Ruby SDK's contract: it refuses (-32601, a Runtime::MethodNotFoundError) only",
+    "# a method the negotiated protocol version removed (an earlier generated version has it) or has but not",
+    "# from the sending side; custom and unknown methods pass to their host. A method only later versions",
+    "# have (server/discover or subscriptions/listen on a 2025-11-25 connection) follows the explicit",
+    "# `across_eras:` policy. Notifications are gated by the same rules.",
+    "#",
+    "# @example A server gating what clients send, serving server/discover on legacy connections too",
+    "#   gate = Gate.new(side: :server, across_eras: [Methods::SERVER_DISCOVER])",
+    `#   gate.check!("ping", ${rubyString(versions[versions.length - 1].label)}) # raises Runtime::MethodNotFoundError where the version removed ping`,
+    "class Gate",
+    "  # @return [Symbol] :server or :client, the side receiving the methods",
+    "  attr_reader :side",
+    "  # @return [Symbol, Array<String>] the cross-era policy",
+    "  attr_reader :across_eras",
+    "",
+    "  # @param side [Symbol] :server (methods arrive from a client) or :client (from a server)",
+    "  # @param across_eras [Symbol, Array<String>] what to do with a method the negotiated version lacks but",
+    "  #   another generated version has: `:pass` (methods only later versions have pass like unknown ones;",
+    "  #   removed ones are still refused), `:refuse` (both are refused), or an Array of the methods served",
+    "  #   on every version whatever it says (the others refused as with `:refuse`)",
+    "  # @raise [ArgumentError] for another side or policy",
+    "  def initialize(side:, across_eras:)",
+    '    raise ArgumentError, "side must be :server or :client, got #{side.inspect}" unless Runtime::SIDES.include?(side)',
+    "    unless Runtime::ACROSS_ERAS.include?(across_eras) || (across_eras.is_a?(Array) && across_eras.all? { |m| m.is_a?(String) })",
+    '      raise ArgumentError, "across_eras must be :pass, :refuse or an Array of method names, got #{across_eras.inspect}"',
+    "    end",
+    "",
+    "    @side = side",
+    "    @across_eras = across_eras.is_a?(Array) ? across_eras.dup.freeze : across_eras",
+    "    freeze",
+    "  end",
+    "",
+    "  # The error to answer `method` with over a connection of `protocol_version`, or nil to let it through.",
+    "  # @param method [String]",
+    "  # @param protocol_version [String] a generated protocol version label",
+    "  # @return [Runtime::MethodNotFoundError, nil]",
+    "  # @raise [ArgumentError] for a version that is not generated",
+    "  def refusal(method, protocol_version)",
+    "    Runtime.refusal(method, Methods.version_module(protocol_version), VERSIONS.values, side, across_eras)",
+    "  end",
+    "",
+    "  # Raises the refusal of `method` (see `refusal`), if any.",
+    "  # @param method [String]",
+    "  # @param protocol_version [String]",
+    "  # @return [nil]",
+    "  # @raise [Runtime::MethodNotFoundError]",
+    "  def check!(method, protocol_version)",
+    "    error = refusal(method, protocol_version)",
+    "    raise error if error",
+    "  end",
+    "",
+    "  # The requests an earlier generated version accepted at this side that `protocol_version` refuses as",
+    "  # removed, sorted (the Ruby SDK's MODERN_REMOVED_METHODS, for the version the SDK serves).",
+    "  # @param protocol_version [String]",
+    "  # @return [Array<String>]",
+    "  def removed_requests(protocol_version)",
+    "    version = Methods.version_module(protocol_version)",
+    "    sender = side == :server ? :client : :server",
+    "    earlier = VERSIONS.values.take_while { |v| !v.equal?(version) }",
+    "    received = earlier.flat_map { |v| v::REQUESTS.select { |_, r| r[:sender] == :both || r[:sender] == sender }.keys }",
+    "    received.uniq.reject { |m| version::REQUESTS.key?(m) }.select { |m| refusal(m, protocol_version) }.sort.freeze",
+    "  end",
+    "end",
+  ].join("\n");
+  return finish(`${head(versions)}\nrequire_relative "runtime"\nrequire_relative "methods"\n\n${wrap(namespace.split("::"), body)}`);
+}
+
 /** runtime.rb: the hand-written source inside the namespace. */
-function runtimeFile(templates: Templates, versions: VersionModel[], namespace: string[]): string {
+function runtimeFile(versions: VersionModel[], namespace: string[], head: Header): string {
   const source = readFileSync(rubyRuntimeSource, "utf8");
   const lines = source.split("\n");
   const requires = lines.filter((l) => /^require /.test(l));
   const body = lines.filter((l) => l !== "# frozen_string_literal: true" && !/^require /.test(l)).join("\n").trim();
-  return finish(`${header(templates, versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
+  return finish(`${head(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
 }
 
 /** The Ruby tree: paths relative to its own folder. */
@@ -199,21 +443,28 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const root = modulePath(name);
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   checkVersionModules(versions.map((v) => v.label));
+  const capabilities = methodCapabilities(versions);
+  const regenerate = regenerateCommand(versions, name, root);
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
+  const head: Header = (vs) => rubyHeader(templates, vs, regenerate);
   const files = new Map<string, string>();
-  files.set(`${root}/runtime.rb`, runtimeFile(templates, versions, namespace));
+  files.set(`${root}/runtime.rb`, runtimeFile(versions, namespace, head));
+  files.set(`${root}/methods.rb`, methodsFile(versions, name, head));
+  files.set(`${root}/gate.rb`, gateFile(versions, name, head));
   versions.forEach((v, i) => {
-    const body = versionBody(v, i === 0 ? null : versions[i - 1], name);
-    files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${header(templates, [v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
+    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, capabilities.get(v.label)!);
+    files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
+    files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v, regenerate));
   });
   const base = path.posix.basename(root);
-  const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label)))].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
+  const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label))), "methods", "gate"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
   const table = [
     "# Every generated protocol version: label → module, in label order.",
     "VERSIONS = {",
     ...versions.map((v) => `  ${rubyString(v.label)} => ${moduleConstant(v.label)},`),
     "}.freeze",
   ].join("\n");
-  files.set(`${root}.rb`, finish(`${header(templates, versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
+  files.set(`${root}.rb`, finish(`${head(versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));
+  for (const [file, text] of recipeFiles(versions, regenerate)) files.set(file, text);
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }

@@ -54,10 +54,10 @@ describe("generate --target", () => {
 
   it("with no --target, the project's configured targets (both, in this project's package.json) are covered: --check exits 1 naming a stale Ruby file, then generate restores it", async () => {
     const out = copyOfGenerated();
-    const file = readdirSync(path.join(out, "ruby", "mcp_codegen")).sort()[0];
+    const file = readdirSync(path.join(out, "ruby", "mcp_codegen")).filter((f) => f.endsWith(".rb")).sort()[0];
     const rel = `ruby/mcp_codegen/${file}`;
     const committed = readTree(out).get(rel)!;
-    writeFileSync(path.join(out, rel), committed.replace("module McpCodegen", "module Edited"));
+    writeFileSync(path.join(out, rel), committed.replace("\nmodule McpCodegen\n", "\nmodule Edited\n"));
     const check = await runCli(["generate", "--out", out, "--check"]);
     expect(check.status).toBe(1);
     expect(check.stderr).toContain(`${rel} (stale)`);
@@ -72,7 +72,18 @@ describe("generate --target", () => {
     const out = path.join(tempDir(), "lib");
     const r = await runCli(["generate", "--target", "ruby", "--module", "MCP::Protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect([...readTree(out).keys()].sort()).toEqual(["mcp/protocol.rb", "mcp/protocol/runtime.rb", "mcp/protocol/v2025_06_18.rb", "mcp/protocol/v2026_07_28.rb"]);
+    expect([...readTree(out).keys()].sort()).toEqual([
+      "ADOPTING.md",
+      "mcp/protocol.rb",
+      "mcp/protocol/gate.rb",
+      "mcp/protocol/methods.rb",
+      "mcp/protocol/runtime.rb",
+      "mcp/protocol/v2025_06_18.params.json",
+      "mcp/protocol/v2025_06_18.rb",
+      "mcp/protocol/v2026_07_28.params.json",
+      "mcp/protocol/v2026_07_28.rb",
+      "ruby-sdk-1.3.0.patch",
+    ]);
     const load = ruby(["-w", "-I", out, "-e", 'require "mcp"; require "mcp/protocol"; p [MCP::Protocol::VERSIONS.keys, MCP::Protocol::V2026_07_28::PREVIOUS_VERSION, MCP::Protocol::V2025_06_18.normalize_resources_subscribe({ "_meta" => { "a" => 1 } }), MCP::Server.name]']);
     expect(load.stderr).toBe("");
     expect(load.stdout).toBe('[["2025-06-18", "2026-07-28"], "2025-06-18", {:_meta=>{"a"=>1}}, "MCP::Server"]\n');

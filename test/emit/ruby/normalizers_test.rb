@@ -102,32 +102,36 @@ class NormalizersTest < Minitest::Test
   end
 
   McpCodegen::VERSIONS.each do |label, version|
-    define_method("test_#{label}_method_gate") do
-      version::REQUESTS.each_key { |method| assert_nil version.method_error(method) }
-      version::NOTIFICATIONS.each_key do |method|
-        assert_equal({ code: -32_601, message: "Method not found: #{method} is not a request of protocol version #{label}" }, version.method_error(method))
+    define_method("test_#{label}_normalize_result_is_total_over_the_requests") do
+      version::REQUESTS.each do |method, request|
+        # Every request has a normalizer, and normalize_result reaches it.
+        assert_equal version.public_send(request[:normalizer], { _meta: { "m" => 1 } }), version.normalize_result(method, { _meta: { "m" => 1 } })
       end
-      version::REMOVED_METHODS.each do |method|
-        refute_nil version.method_error(method)
+      (version::NOTIFICATIONS.keys + ["no/such"]).each do |method|
+        error = assert_raises(McpCodegen::Runtime::UnknownMethodError) { version.normalize_result(method, {}) }
+        assert_equal "#{method.inspect} is not a request of protocol version #{label}; its requests are #{version::REQUESTS.keys.join(", ")}", error.message
       end
-      assert_equal({ code: -32_601, message: "Method not found: no/such is not a request of protocol version #{label}" }, version.method_error("no/such"))
     end
 
     define_method("test_#{label}_catalogue_is_frozen_and_consistent") do
       assert_equal label, version::PROTOCOL_VERSION
-      [version::REQUESTS, version::NOTIFICATIONS, version::REMOVED_METHODS].each { |table| assert_predicate table, :frozen? }
-      version::REQUESTS.each_value do |r|
+      [version::REQUESTS, version::NOTIFICATIONS].each { |table| assert_predicate table, :frozen? }
+      (version::REQUESTS.values + version::NOTIFICATIONS.values).each do |r|
         assert_predicate r, :frozen?
-        assert_predicate r[:results], :frozen?
+        assert_predicate r[:capabilities], :frozen?
+        r[:capabilities].each do |path|
+          assert_predicate path, :frozen?
+          assert(path.all? { |k| k.is_a?(Symbol) })
+        end
         assert_includes %i[client server both], r[:sender]
+      end
+      version::REQUESTS.each_value do |r|
+        assert_predicate r[:results], :frozen?
         assert_includes %i[empty object], r[:result_shape]
         assert_respond_to version, r[:normalizer]
       end
-      previous = version::PREVIOUS_VERSION && McpCodegen::VERSIONS.fetch(version::PREVIOUS_VERSION)
-      next assert_empty(version::REMOVED_METHODS) if previous.nil?
-
-      methods = ->(v) { v::REQUESTS.keys + v::NOTIFICATIONS.keys }
-      assert_equal (methods.(previous) - methods.(version)).sort, version::REMOVED_METHODS
+      index = McpCodegen::VERSIONS.keys.index(label)
+      index.zero? ? assert_nil(version::PREVIOUS_VERSION) : assert_equal(McpCodegen::VERSIONS.keys[index - 1], version::PREVIOUS_VERSION)
     end
   end
 end

@@ -15,7 +15,18 @@ describe("--ruby-module", () => {
       expect(r.status, r.stderr).toBe(0);
       trees.push(readTree(out));
     }
-    expect([...trees[0].keys()].sort()).toEqual(["mcp/protocol.rb", "mcp/protocol/runtime.rb", "mcp/protocol/v2025_06_18.rb"]);
+    expect([...trees[0].keys()].sort()).toEqual([
+      "ADOPTING.md",
+      "mcp/protocol.rb",
+      "mcp/protocol/gate.rb",
+      "mcp/protocol/methods.rb",
+      "mcp/protocol/runtime.rb",
+      "mcp/protocol/v2025_06_18.params.json",
+      "mcp/protocol/v2025_06_18.rb",
+      "ruby-sdk-1.3.0.patch",
+    ]);
+    // The header names the command by the flag's own name, whichever spelling made the tree.
+    expect(trees[1].get("mcp/protocol.rb")).toContain("`mcp-codegen generate --target ruby --ruby-module MCP::Protocol --versions 2025-06-18 --out DIR`");
     expect(trees[1]).toEqual(trees[0]);
   });
 

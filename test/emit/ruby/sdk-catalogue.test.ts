@@ -14,7 +14,10 @@ interface GeneratedVersion {
   constants: Record<string, string>;
   requests: Record<string, "client" | "server" | "both">;
   notifications: string[];
+  /** The methods of the previous version this one lacks. */
   removed: string[];
+  /** The generated gate's removed requests (what MODERN_REMOVED_METHODS is with the recipe). */
+  removed_requests: string[];
 }
 interface ErrorObject {
   code: number;
@@ -24,7 +27,7 @@ interface Dump {
   sdk: Record<string, string>;
   modern_removed_methods: string[];
   generated: Record<string, GeneratedVersion>;
-  /** A modern request per method through the SDK's MCP::Server (its -32601 or null) beside method_error. */
+  /** A modern request per method through the SDK's MCP::Server (its -32601 or null) beside the generated gate's refusal. */
   gates: Array<{ version: string; method: string; sdk: ErrorObject | null; generated: ErrorObject | null }>;
 }
 
@@ -86,8 +89,11 @@ describe("generated catalogue vs the Ruby SDK's MCP::Methods", () => {
         `${v.previous} → ${l}: requests a server receives that the spec removed and MODERN_REMOVED_METHODS lacks: ${specOnly.length === 0 ? "none" : specOnly.join(", ")}`,
         `${v.previous} → ${l}: other methods the spec removed (server-sent requests, notifications): ${other.length === 0 ? "none" : other.join(", ")}`,
       );
-      // Where both speak: every method the SDK gates was a request of the legacy version before.
+      // Where both speak: every method the SDK gates was a request of the legacy version before, and is
+      // among the generated gate's removed requests (which add the ones MODERN_REMOVED_METHODS lacks).
       for (const m of sdkRemoved) expect(Object.keys(prev.requests), m).toContain(m);
+      expect(v.removed_requests.filter((m) => !sdkRemoved.has(m)).sort()).toEqual(specOnly.sort());
+      expect(v.removed_requests.filter((m) => sdkRemoved.has(m)).sort()).toEqual([...sdkRemoved].sort());
     }
     expect(steps).toBeGreaterThan(0);
     // The gates in action, for each generated modern version the SDK serves.
@@ -98,9 +104,9 @@ describe("generated catalogue vs the Ruby SDK's MCP::Methods", () => {
       const oursOnly = gates.filter((g) => g.sdk === null && g.generated !== null).map((g) => g.method);
       const wordings = [...new Set(gates.filter((g) => g.sdk !== null && g.generated !== null).map((g) => g.sdk!.message.replace(g.method, "<method>")))].sort();
       lines.push(
-        `${version} gate: the SDK server answers -32601 where method_error is nil: ${sdkOnly.length === 0 ? "none" : sdkOnly.join(", ")}`,
-        `${version} gate: method_error is -32601 where the SDK server does not: ${oursOnly.length === 0 ? "none" : oursOnly.join(", ")}`,
-        `${version} gate: the SDK's -32601 messages where both answer it: ${wordings.map((w) => JSON.stringify(w)).join(", ")}; ours: "Method not found: <method> is not a request of protocol version ${version}"`,
+        `${version} gate: the SDK server answers -32601 where the generated gate lets the method through: ${sdkOnly.length === 0 ? "none" : sdkOnly.join(", ")}`,
+        `${version} gate: the generated gate refuses where the SDK server does not answer -32601: ${oursOnly.length === 0 ? "none" : oursOnly.join(", ")}`,
+        `${version} gate: the SDK's -32601 messages where both answer it: ${wordings.map((w) => JSON.stringify(w)).join(", ")}; ours: ${[...new Set(gates.filter((g) => g.sdk !== null && g.generated !== null).map((g) => g.generated!.message.replace(g.method, "<method>")))].sort().map((w) => JSON.stringify(w)).join(", ")}`,
       );
       // Where both speak: every method the SDK gates as removed, neither side serves in that version.
       for (const m of sdkRemoved) {

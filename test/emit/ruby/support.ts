@@ -36,3 +36,10 @@ export function ruby(args: string[], options: { input?: string; loadPath?: strin
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** ../shared (beside the checkout or the worktrees' folder), where the Ruby SDK and its test-only gems are. */
+export const sharedDir = path.dirname(path.dirname(rubySdkLib));
+/** The Ruby SDK as shipped (read-only: tests work on copies). */
+export const rubySdkDir = path.dirname(rubySdkLib);
+/** json_schemer 2.4.0 from source: the SDK's suite needs it (Debian's ruby-json-schemer is 0.2). */
+export const jsonSchemerLib = path.join(process.env.RUBY_DEPS_DIR || path.join(sharedDir, "ruby-deps"), "json_schemer-2.4.0", "lib");
