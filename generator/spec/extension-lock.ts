@@ -38,7 +38,7 @@ const HEX64 = /^[0-9a-f]{64}$/;
 export function validateLockedExtensions(data: Record<string, unknown>, file: string): void {
   if (data.extensions === undefined) return;
   const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-  const fail = (message: string, ...at: Array<string | number>): never => {
+  const fail: (message: string, ...at: Array<string | number>) => never = (message, ...at) => {
     throw new InputError(message, file, pointer("extensions", ...at));
   };
   if (!obj(data.extensions)) fail("expected an object of extensions by name");
