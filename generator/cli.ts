@@ -214,6 +214,7 @@ const generate: Command = {
       schemasDir,
       versions: selection,
       lock,
+      lockFile,
       patchesDir: project.patchesDir,
       overridesFile: project.overridesFile,
       typeExceptionsFile: project.typeExceptionsFile,

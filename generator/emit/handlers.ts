@@ -1,6 +1,7 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
 import { InputError } from "../errors.js";
+import type { IrNode } from "../model/ir.js";
 import type { RequestMethod, Sender, VersionModel } from "../model/types.js";
 import { template } from "./templates.js";
 
@@ -27,7 +28,7 @@ interface RequestView {
 function requestView(version: VersionModel, r: RequestMethod): RequestView {
   const key = JSON.stringify(r.method);
   const modern = version.era === "modern";
-  const resultTypes = modern ? (r.results.includes(INPUT_REQUIRED_RESULT) ? ["complete", "input_required"] : ["complete"]) : null;
+  const resultTypes = modern ? [...new Set(["complete", ...(r.results.includes(INPUT_REQUIRED_RESULT) ? ["input_required"] : []), ...r.results.flatMap((d) => fixedResultType(version, d))])] : null;
   const params = `RequestTypes[${key}]["params"]`;
   const result = `RequestTypes[${key}]["result"]`;
   const returned = modern ? `HandlerResult<${result}>` : result;
@@ -42,6 +43,30 @@ function requestView(version: VersionModel, r: RequestMethod): RequestView {
     handlerParams: r.params === null ? "undefined" : r.params.required ? params : `${params} | undefined`,
     handlerReturn: r.resultShape === "empty" ? `${returned} | void` : returned,
   };
+}
+
+/**
+ * The `resultType` a result definition fixes with a const (an extension's `CreateTaskResult` fixes
+ * `"task"`), following references and `allOf`; none when it leaves it open.
+ */
+function fixedResultType(version: VersionModel, definition: string): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const walk = (node: IrNode): void => {
+    if (node.kind === "ref") {
+      if (!seen.has(node.name)) {
+        seen.add(node.name);
+        walk(node.target.node);
+      }
+    } else if (node.kind === "intersection") node.parts.forEach(walk);
+    else if (node.kind === "object") {
+      const p = node.properties.find((q) => q.name === "resultType");
+      if (p?.node.kind === "literal" && p.node.values.length === 1 && typeof p.node.values[0] === "string") found.push(p.node.values[0]);
+    }
+  };
+  const def = version.ir.definitions.get(definition);
+  if (def !== undefined) walk(def.node);
+  return found;
 }
 
 function notificationView(n: VersionModel["notifications"][number]) {

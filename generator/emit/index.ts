@@ -15,6 +15,7 @@ import { byCodeUnit, byKey } from "../order.js";
 import { versionIdents } from "../model/naming.js";
 import { sha256 } from "../spec/lock.js";
 import { emitRubyTree } from "./ruby/printer.js";
+import { emitExtensionModules } from "./extensions.js";
 
 // The targets live in targets.ts (the CLI reads them without loading the emitters).
 import { RUBY_FOLDER, TARGETS, type Target } from "./targets.js";
@@ -144,6 +145,8 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   const sameAs = sameDefinitionsAs(model.versions);
   const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo, sameAs.get(v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
+  // Each merged model is its own: no memo shared with the core versions (their definitions differ).
+  for (const [p, text] of await emitExtensionModules(model, (merged) => emitVersion(merged, options, new Map()))) files.set(p, text);
 
   const header = { versions: model.versions };
   const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));

@@ -1,0 +1,34 @@
+// Extensions in the TypeScript tree: each extension version × core version is a module of its own,
+// `<core>+<name>/` (`2026-07-28+tasks/`), emitted by the same emitters as a version from the merged
+// model (generator/model/extensions.ts): the core's definitions and methods plus the extension's, so
+// its types, schemas, guards, handlers, normalizers and dispatchers are complete on their own. Its
+// files name the extension below the provenance header.
+import type { ExtensionModel, ProtocolModel } from "../model/types.js";
+import type { GeneratedFiles } from "./index.js";
+
+/** The folder of an extension's module for its core version. */
+export function extensionFolder(ext: Pick<ExtensionModel, "core" | "name">): string {
+  return `${ext.core}+${ext.name}`;
+}
+
+/** The provenance line naming the extension, placed after the header's protocol version line. */
+function provenanceLine(ext: ExtensionModel): string {
+  const commit = ext.commit === null ? "unpinned" : ext.commit;
+  return `// Extension ${ext.identifier} ${ext.label} layered onto it: schema sha256 ${ext.sha256}, extension commit ${commit}.`;
+}
+
+/**
+ * The files of every extension module: `emit` is the version emitter (emitVersion), run on the merged
+ * model; its `<core>/` paths move to `<core>+<name>/` and each file's header gains the extension's line.
+ */
+export async function emitExtensionModules(model: ProtocolModel, emit: (version: ExtensionModel["model"]) => Promise<GeneratedFiles>): Promise<GeneratedFiles> {
+  const files: GeneratedFiles = new Map();
+  for (const ext of model.extensions ?? []) {
+    const folder = extensionFolder(ext);
+    for (const [rel, text] of await emit(ext.model)) {
+      const moved = `${folder}/${rel.slice(rel.indexOf("/") + 1)}`;
+      files.set(moved, text.replace(/^(\/\/ Protocol version [^\n]*\n)/m, `$1${provenanceLine(ext)}\n`));
+    }
+  }
+  return files;
+}
