@@ -93,6 +93,24 @@ export const modernTools: Json[] = [
   ].map((n) => ({ name: `test_input_required_result_${n}`, description: `input_required: ${n.replace(/_/g, " ")}`, inputSchema: noArgs })),
 ];
 
+/**
+ * Tools of the Tasks extension's scenarios (tasks-*, 0.2.0-alpha.12), listed at 2026-07-28: the names and
+ * behaviour each scenario's description requires (`greet` is sync-only; the others run as tasks).
+ */
+export const taskTools: Json[] = [
+  { name: "greet", description: "Sync-only: returns Hello, {name}!", inputSchema: { type: "object", properties: { name: { type: "string" } } } },
+  {
+    name: "slow_compute",
+    description: "Task-supporting: sleeps `seconds` seconds, then returns a result; settles cancelled when cancelled",
+    inputSchema: { type: "object", properties: { seconds: { type: "number" } } },
+  },
+  { name: "failing_job", description: "Task required: returns a tool execution error (isError) after about 1 s", inputSchema: noArgs },
+  { name: "protocol_error_job", description: "Task-supporting: fails with a JSON-RPC protocol error", inputSchema: noArgs },
+  { name: "confirm_delete", description: "Task-supporting: asks for confirmation (elicitation/create), then completes", inputSchema: noArgs },
+  { name: "multi_input", description: "Task-supporting: asks two elicitation/create questions at once", inputSchema: noArgs },
+  { name: "test_tool_with_task", description: "Task required: asks user_name through input_required, then continues as a task", inputSchema: noArgs },
+];
+
 export const resources: Json[] = [
   { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain" },
   { uri: "test://static-binary", name: "static-binary", description: "A static PNG", mimeType: "image/png" },
