@@ -101,9 +101,13 @@ function errorObject(error: unknown): { code: number; message: string; data?: un
   return { code: ErrorCode.InternalError, message: "Internal error" };
 }
 
-/** A result as stored: JSON only (what `JSON.stringify` drops is dropped). */
-function asJson(value: object): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+/**
+ * A result as stored, as the request would have answered it in the modern era: JSON only (what
+ * `JSON.stringify` drops is dropped), `resultType` defaulting to "complete".
+ */
+function asResult(value: object): Record<string, unknown> {
+  const json = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  return Object.hasOwn(json, "resultType") ? json : { ...json, resultType: "complete" };
 }
 
 export interface TasksOptions<Handlers = object> {
@@ -204,7 +208,7 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     try {
       const result = await handle.work(control);
       if (!isPlainObject(result)) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the task's work returned no result object");
-      const stored = asJson(result);
+      const stored = asResult(result);
       await store.update(taskId, (t) => settle(t, { status: "completed", result: stored }));
     } catch (error) {
       if (!abort.signal.aborted) {
