@@ -5,7 +5,7 @@
 // process and writes only through `io` (the bin entry, bin.ts, passes the real process). Paths on the
 // command line are resolved against `io.cwd`; the defaults (schemas/, generated/, the lock) are the
 // project's around `io.cwd` (nearest package.json), never the tool's own folder.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -45,7 +45,7 @@ const OPTIONS = {
   versions: { type: "string", usage: "--versions a,b", help: "only these version labels" },
   check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
   "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
-  "extensions-dir": { type: "string", usage: "--extensions-dir DIR", help: "where sync finds the locked extensions' files, <DIR>/<name>/<version>/ (default: $MCP_EXTENSIONS_DIR; else the pinned download)" },
+  "extensions-dir": { type: "string", usage: "--extensions-dir DIR", help: "where sync finds the locked extensions' files, <DIR>/<name>/<version>/ (default: $MCP_EXTENSIONS_DIR; else mcp-extensions beside the spec folder, when there; else the pinned download)" },
   lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
   "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts) and skip the whole-tree fingerprint" },
   format: { type: "string", usage: "--format md|json", help: "Markdown (default) or JSON" },
@@ -105,9 +105,13 @@ function specDir(ctx: Context, values: Values): string | undefined {
   return env === undefined || env === "" ? undefined : path.resolve(ctx.io.cwd, env);
 }
 
+/** `--extensions-dir`, else $MCP_EXTENSIONS_DIR, else `mcp-extensions` beside the spec folder when that exists (an offline layout such as ../shared), else none (download). */
 function extensionsDir(ctx: Context, values: Values): string | undefined {
   const given = str(values, "extensions-dir") ?? ctx.io.env.MCP_EXTENSIONS_DIR;
-  return given === undefined || given === "" ? undefined : path.resolve(ctx.io.cwd, given);
+  if (given !== undefined && given !== "") return path.resolve(ctx.io.cwd, given);
+  const spec = specDir(ctx, values);
+  const beside = spec === undefined ? undefined : path.join(path.dirname(spec), "mcp-extensions");
+  return beside !== undefined && existsSync(beside) ? beside : undefined;
 }
 
 function cacheDir(ctx: Context, values: Values): string | undefined {
