@@ -172,7 +172,12 @@ export class IrBuilder {
       const branches = this.schemaList(node[key], [...at, key]).map((s, i) => this.build(s, [...at, key, i]));
       parts.push({ kind: "union", at: this.at([...at, key]), annotations: {}, exclusive: key === "oneOf", branches, source: key });
     }
-    if (node.not !== undefined) parts.push({ kind: "not", at: this.at([...at, "not"]), annotations: {}, node: this.build(node.not, [...at, "not"]) });
+    if (node.not !== undefined) {
+      const inner = this.build(node.not, [...at, "not"]);
+      // `not` of a schema that accepts everything (`{}`, `true`) accepts nothing: that is `never`, which every printer can say.
+      const bare = inner.kind === "any" && Object.keys(inner.annotations).length === 0;
+      parts.push(bare ? { kind: "never", at: this.at([...at, "not"]), annotations: {} } : { kind: "not", at: this.at([...at, "not"]), annotations: {}, node: inner });
+    }
 
     if (parts.length === 0) return { kind: "any", at: where, annotations };
     // `allOf` alone (even of one schema) stays an intersection, so printers see what the spec wrote.
