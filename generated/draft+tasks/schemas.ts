@@ -1181,7 +1181,9 @@ const TaskSubscriptionAcknowledgedNotificationsSchema_ = z.looseObject({taskIds:
 export const TaskSubscriptionAcknowledgedNotificationsSchema = TaskSubscriptionAcknowledgedNotificationsSchema_ as unknown as z.ZodType<T.TaskSubscriptionAcknowledgedNotifications>;
 const TaskSubscriptionNotificationsSchema_ = z.looseObject({taskIds: z.array(z.string()).optional()});
 export const TaskSubscriptionNotificationsSchema = TaskSubscriptionNotificationsSchema_ as unknown as z.ZodType<T.TaskSubscriptionNotifications>;
-const TasksExtensionCapabilitySchema_ = z.object({}).catchall(z.unknown().refine((v) => !z.unknown().safeParse(v).success, { message: "Invalid input: matches a schema it must not" })).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" });
+const TasksExtensionCapabilitySchema_ = z.looseObject({}).superRefine((o, ctx) => {
+  for (const k of Object.keys(o)) if (!(false)) ctx.addIssue({ code: "custom", path: [k], message: `Unrecognized key: "${k}"` });
+}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" });
 export const TasksExtensionCapabilitySchema = TasksExtensionCapabilitySchema_ as unknown as z.ZodType<T.TasksExtensionCapability>;
 const UnsupportedProtocolVersionErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({

@@ -2097,7 +2097,7 @@ export interface TaskSubscriptionNotifications {
 }
 
 export interface TasksExtensionCapability {
-  [key: string]: unknown;
+  [key: string]: never;
 }
 
 /**
