@@ -1182,8 +1182,8 @@ export const TaskSubscriptionAcknowledgedNotificationsSchema = TaskSubscriptionA
 const TaskSubscriptionNotificationsSchema_ = z.looseObject({taskIds: z.array(z.string()).optional()});
 export const TaskSubscriptionNotificationsSchema = TaskSubscriptionNotificationsSchema_ as unknown as z.ZodType<T.TaskSubscriptionNotifications>;
 const TasksExtensionCapabilitySchema_ = z.looseObject({}).superRefine((o, ctx) => {
-  for (const k of Object.keys(o)) if (!(false)) ctx.addIssue({ code: "custom", path: [k], message: `Unrecognized key: "${k}"` });
-}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" });
+  for (const k of Object.keys(o)) ctx.addIssue({ code: "custom", path: [k], message: `Unrecognized key: "${k}"` });
+}).pipe(z.record(z.string(), z.never())).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" });
 export const TasksExtensionCapabilitySchema = TasksExtensionCapabilitySchema_ as unknown as z.ZodType<T.TasksExtensionCapability>;
 const UnsupportedProtocolVersionErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({
