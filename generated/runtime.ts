@@ -19,3 +19,5 @@ export * from "./runtime/dispatcher.js";
 export * from "./runtime/router-extensions.js";
 export * from "./runtime/task-store.js";
 export * from "./runtime/tasks.js";
+// Custom methods: requests and notifications the spec does not define, served like the version's own.
+export * from "./runtime/custom-methods.js";

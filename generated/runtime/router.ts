@@ -32,6 +32,7 @@ import {
 import { createPeerChannel, type Peer, type PeerChannel, type Send } from "./peer.js";
 import type { OnError } from "./report.js";
 import { missingExtension, negotiated, resolvingHandlers, type RoutedExtension, type ServedExtension } from "./router-extensions.js";
+import { withCustomMethods, type CustomMethods } from "./custom-methods.js";
 
 export type Era = "legacy" | "modern";
 
@@ -73,6 +74,8 @@ export interface Served<Handlers, Capabilities, L extends string = string> {
   dispatcher?: DispatcherOptions;
   /** Modern versions: the extensions served, by identifier (see ./router-extensions.ts). */
   extensions?: Readonly<Record<string, ServedExtension<object> | undefined>>;
+  /** Custom methods of this version (see ./custom-methods.ts); one the version has already is an error at construction. */
+  custom?: CustomMethods;
 }
 
 /** Served versions by label, as createRouter reads them. */
@@ -241,6 +244,7 @@ interface ServedEntry {
   capabilities: object;
   dispatcher?: DispatcherOptions;
   extensions?: Readonly<Record<string, ServedExtension | undefined>>;
+  custom?: CustomMethods;
 }
 
 /** A served version's extensions the tree has, in identifier order, with their table entries. */
@@ -285,7 +289,27 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
   }
 
   function dispatcherFor(version: V, handlers: object): Dispatcher {
-    return factories.get(version)!.createDispatcher(handlers, dispatcherOptionsOf(version));
+    return withCustom(version, factories.get(version)!.createDispatcher(handlers, dispatcherOptionsOf(version)));
+  }
+
+  /** The version's own methods (what a client sends in it, what the router answers, its extensions'): custom methods may not take them. */
+  function ownMethods(version: V): string[] {
+    const sent = Object.keys(table.clientMessages).filter((m) => table.clientMessages[m].includes(version));
+    const extensions = Object.values(factories.get(version)!.extensions ?? {}).flatMap((e) => e.methods);
+    return [...sent, ...extensions, "initialize", "server/discover", "subscriptions/listen"];
+  }
+
+  /** Whether `method` is a custom method of the served `version` (a custom method is never another era's). */
+  function isCustom(version: V, method: string): boolean {
+    const custom = served.get(version)?.custom;
+    return custom !== undefined && Object.hasOwn(custom, method);
+  }
+
+  /** A version's dispatcher with its custom methods in front (none: as it is). */
+  function withCustom(version: V, dispatcher: Dispatcher): Dispatcher {
+    const custom = served.get(version)!.custom;
+    if (custom === undefined) return dispatcher;
+    return withCustomMethods(dispatcher, custom, { protocolVersion: version, era: eraOfVersion.get(version)!, taken: ownMethods(version) }, dispatcherOptionsOf(version));
   }
 
   /**
@@ -369,7 +393,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       const own = resolvingHandlers(e.served.handlers ?? {}, e.served.resolve, true);
       const base = dispatcherOptionsOf(version);
       const extOptions = e.served.validators === undefined ? base : { ...base, validators: { ...base?.validators, ...e.served.validators } };
-      dispatchers.set(e.id, e.routed.createDispatcher({ ...core, ...coreOverrides, ...own, ...owned }, extOptions));
+      dispatchers.set(e.id, withCustom(version, e.routed.createDispatcher({ ...core, ...coreOverrides, ...own, ...owned }, extOptions)));
       for (const method of e.routed.methods) owner.set(method, e.id);
       for (const [method, param] of Object.entries(e.served.nameParams ?? {})) nameParams.set(method, param);
     }
@@ -416,7 +440,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         const chosen = owner ?? routes.extensions.find((e) => agreed.has(e.id))?.id;
         if (chosen !== undefined) dispatcher = routes.dispatchers.get(chosen)!;
       }
-      const wrongEra = owner === undefined ? otherEraMethod(envelope.method, version) : undefined;
+      const wrongEra = owner === undefined && !isCustom(version, envelope.method) ? otherEraMethod(envelope.method, version) : undefined;
       if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
       const peer = notifyOnly(exchange.send, version);
       const level = ownMember(meta, META_LOG_LEVEL);
@@ -535,7 +559,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
           return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
         }
-        const wrongEra = otherEraMethod(method, protocolVersion);
+        const wrongEra = isCustom(protocolVersion, method) ? undefined : otherEraMethod(method, protocolVersion);
         if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
         const response = await target.handle(message, { peer, signal: exchange.signal });
         if (response !== undefined && "result" in response) {
