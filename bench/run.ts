@@ -262,7 +262,15 @@ async function runtimeBenchmarks(): Promise<Row[]> {
 
 async function main() {
   const { transportBenchmarks } = await import("./transports.js");
-  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS))];
+  const { tasksBenchmarks } = await import("./tasks.js");
+  const rows: Row[] = [
+    ...generationBenchmarks(),
+    ...scalingBenchmarks(),
+    ...typeCheckBenchmarks(),
+    ...(await runtimeBenchmarks()),
+    ...(await tasksBenchmarks(RUNS)),
+    ...(await transportBenchmarks(RUNS)),
+  ];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",

@@ -335,6 +335,9 @@ export class IrBuilder {
     }
     const extra = node.additionalProperties;
     const additional = extra === undefined ? null : this.build(extra, [...at, "additionalProperties"]);
+    const names = node.propertyNames === undefined ? undefined : this.build(node.propertyNames, [...at, "propertyNames"]);
+    // A property name is always a string: `propertyNames` that admits every string says nothing (an extension writes `{ type: "string" }`).
+    const everyName = names !== undefined && (names.kind === "any" || (names.kind === "string" && names.minLength === undefined && names.maxLength === undefined && names.pattern === undefined));
     return {
       kind: "object",
       at: this.at(at),
@@ -342,7 +345,7 @@ export class IrBuilder {
       impliedType,
       properties: list,
       additional,
-      ...(node.propertyNames === undefined ? {} : { propertyNames: this.build(node.propertyNames, [...at, "propertyNames"]) }),
+      ...(names === undefined || everyName ? {} : { propertyNames: names }),
       ...optional("minProperties", this.count(node, "minProperties", at)),
       ...optional("maxProperties", this.count(node, "maxProperties", at)),
     };
