@@ -446,7 +446,25 @@ export function isCompleteResultResponse(v: unknown): boolean {
 
 /** True only if the value is a valid CompletedTask (false: ask CompletedTaskSchema). */
 export function isCompletedTask(v: unknown): boolean {
-  return false;
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.status;
+  if (x === undefined || !(x === "completed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
+  x = v.taskId;
+  if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
+  x = v.createdAt;
+  if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
+  x = v.lastUpdatedAt;
+  if (x === undefined || !(typeof x === "string") || ("lastUpdatedAt" in OP && !Object.hasOwn(v, "lastUpdatedAt"))) return false;
+  x = v.ttlMs;
+  if (x === undefined || !((typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991 || x === null)) || ("ttlMs" in OP && !Object.hasOwn(v, "ttlMs"))) return false;
+  x = v.result;
+  if (x === undefined || !(isPlainObject(x)) || ("result" in OP && !Object.hasOwn(v, "result"))) return false;
+  x = v.statusMessage;
+  if (x !== undefined && (!(typeof x === "string") || ("statusMessage" in OP && !Object.hasOwn(v, "statusMessage")))) return false;
+  x = v.pollIntervalMs;
+  if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991) || ("pollIntervalMs" in OP && !Object.hasOwn(v, "pollIntervalMs")))) return false;
+  return true;
 }
 
 /** True only if the value is a valid ContentBlock (false: ask ContentBlockSchema). */
@@ -629,6 +647,28 @@ function isDetailedTask$3(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
+  if (x === undefined || !(x === "completed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
+  x = v.taskId;
+  if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
+  x = v.createdAt;
+  if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
+  x = v.lastUpdatedAt;
+  if (x === undefined || !(typeof x === "string") || ("lastUpdatedAt" in OP && !Object.hasOwn(v, "lastUpdatedAt"))) return false;
+  x = v.ttlMs;
+  if (x === undefined || !((typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991 || x === null)) || ("ttlMs" in OP && !Object.hasOwn(v, "ttlMs"))) return false;
+  x = v.result;
+  if (x === undefined || !(isPlainObject(x)) || ("result" in OP && !Object.hasOwn(v, "result"))) return false;
+  x = v.statusMessage;
+  if (x !== undefined && (!(typeof x === "string") || ("statusMessage" in OP && !Object.hasOwn(v, "statusMessage")))) return false;
+  x = v.pollIntervalMs;
+  if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991) || ("pollIntervalMs" in OP && !Object.hasOwn(v, "pollIntervalMs")))) return false;
+  return true;
+}
+
+function isDetailedTask$4(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.status;
   if (x === undefined || !(x === "failed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -647,7 +687,7 @@ function isDetailedTask$3(v: unknown): boolean {
   return true;
 }
 
-function isDetailedTask$4(v: unknown): boolean {
+function isDetailedTask$5(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -669,7 +709,7 @@ function isDetailedTask$4(v: unknown): boolean {
 
 /** True only if the value is a valid DetailedTask (false: ask DetailedTaskSchema). */
 export function isDetailedTask(v: unknown): boolean {
-  return (isDetailedTask$1(v) || isDetailedTask$2(v) || isDetailedTask$3(v) || isDetailedTask$4(v));
+  return (isDetailedTask$1(v) || isDetailedTask$2(v) || isDetailedTask$3(v) || isDetailedTask$4(v) || isDetailedTask$5(v));
 }
 
 /** True only if the value is a valid DiscoverRequest (false: ask DiscoverRequestSchema). */
@@ -1044,6 +1084,28 @@ function isGetTaskResult$3(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
+  if (x === undefined || !(x === "completed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
+  x = v.taskId;
+  if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
+  x = v.createdAt;
+  if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
+  x = v.lastUpdatedAt;
+  if (x === undefined || !(typeof x === "string") || ("lastUpdatedAt" in OP && !Object.hasOwn(v, "lastUpdatedAt"))) return false;
+  x = v.ttlMs;
+  if (x === undefined || !((typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991 || x === null)) || ("ttlMs" in OP && !Object.hasOwn(v, "ttlMs"))) return false;
+  x = v.result;
+  if (x === undefined || !(isPlainObject(x)) || ("result" in OP && !Object.hasOwn(v, "result"))) return false;
+  x = v.statusMessage;
+  if (x !== undefined && (!(typeof x === "string") || ("statusMessage" in OP && !Object.hasOwn(v, "statusMessage")))) return false;
+  x = v.pollIntervalMs;
+  if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991) || ("pollIntervalMs" in OP && !Object.hasOwn(v, "pollIntervalMs")))) return false;
+  return true;
+}
+
+function isGetTaskResult$4(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.status;
   if (x === undefined || !(x === "failed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -1062,7 +1124,7 @@ function isGetTaskResult$3(v: unknown): boolean {
   return true;
 }
 
-function isGetTaskResult$4(v: unknown): boolean {
+function isGetTaskResult$5(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -1082,7 +1144,7 @@ function isGetTaskResult$4(v: unknown): boolean {
   return true;
 }
 
-function isGetTaskResult$5(v: unknown): boolean {
+function isGetTaskResult$6(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.resultType;
@@ -1092,7 +1154,7 @@ function isGetTaskResult$5(v: unknown): boolean {
 
 /** True only if the value is a valid GetTaskResult (false: ask GetTaskResultSchema). */
 export function isGetTaskResult(v: unknown): boolean {
-  return isResult(v) && (isGetTaskResult$1(v) || isGetTaskResult$2(v) || isGetTaskResult$3(v) || isGetTaskResult$4(v)) && isGetTaskResult$5(v);
+  return isResult(v) && (isGetTaskResult$1(v) || isGetTaskResult$2(v) || isGetTaskResult$3(v) || isGetTaskResult$4(v) || isGetTaskResult$5(v)) && isGetTaskResult$6(v);
 }
 
 function isHeaderMismatchError$1(v: unknown): boolean {
@@ -2713,6 +2775,28 @@ function isTaskStatusNotification$3(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
+  if (x === undefined || !(x === "completed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
+  x = v.taskId;
+  if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
+  x = v.createdAt;
+  if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
+  x = v.lastUpdatedAt;
+  if (x === undefined || !(typeof x === "string") || ("lastUpdatedAt" in OP && !Object.hasOwn(v, "lastUpdatedAt"))) return false;
+  x = v.ttlMs;
+  if (x === undefined || !((typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991 || x === null)) || ("ttlMs" in OP && !Object.hasOwn(v, "ttlMs"))) return false;
+  x = v.result;
+  if (x === undefined || !(isPlainObject(x)) || ("result" in OP && !Object.hasOwn(v, "result"))) return false;
+  x = v.statusMessage;
+  if (x !== undefined && (!(typeof x === "string") || ("statusMessage" in OP && !Object.hasOwn(v, "statusMessage")))) return false;
+  x = v.pollIntervalMs;
+  if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991) || ("pollIntervalMs" in OP && !Object.hasOwn(v, "pollIntervalMs")))) return false;
+  return true;
+}
+
+function isTaskStatusNotification$4(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.status;
   if (x === undefined || !(x === "failed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -2731,7 +2815,7 @@ function isTaskStatusNotification$3(v: unknown): boolean {
   return true;
 }
 
-function isTaskStatusNotification$4(v: unknown): boolean {
+function isTaskStatusNotification$5(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -2751,9 +2835,19 @@ function isTaskStatusNotification$4(v: unknown): boolean {
   return true;
 }
 
+function isTaskStatusNotification$6(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.method;
+  if (x === undefined || !(x === "notifications/tasks") || ("method" in OP && !Object.hasOwn(v, "method"))) return false;
+  x = v.params;
+  if (x === undefined || !(isNotificationParams(x) && (isTaskStatusNotification$1(x) || isTaskStatusNotification$2(x) || isTaskStatusNotification$3(x) || isTaskStatusNotification$4(x) || isTaskStatusNotification$5(x)) && isPlainObject(x)) || ("params" in OP && !Object.hasOwn(v, "params"))) return false;
+  return true;
+}
+
 /** True only if the value is a valid TaskStatusNotification (false: ask TaskStatusNotificationSchema). */
 export function isTaskStatusNotification(v: unknown): boolean {
-  return false;
+  return isJSONRPCNotification(v) && isTaskStatusNotification$6(v);
 }
 
 function isTaskStatusNotificationParams$1(v: unknown): boolean {
@@ -2802,6 +2896,28 @@ function isTaskStatusNotificationParams$3(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
+  if (x === undefined || !(x === "completed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
+  x = v.taskId;
+  if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
+  x = v.createdAt;
+  if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
+  x = v.lastUpdatedAt;
+  if (x === undefined || !(typeof x === "string") || ("lastUpdatedAt" in OP && !Object.hasOwn(v, "lastUpdatedAt"))) return false;
+  x = v.ttlMs;
+  if (x === undefined || !((typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991 || x === null)) || ("ttlMs" in OP && !Object.hasOwn(v, "ttlMs"))) return false;
+  x = v.result;
+  if (x === undefined || !(isPlainObject(x)) || ("result" in OP && !Object.hasOwn(v, "result"))) return false;
+  x = v.statusMessage;
+  if (x !== undefined && (!(typeof x === "string") || ("statusMessage" in OP && !Object.hasOwn(v, "statusMessage")))) return false;
+  x = v.pollIntervalMs;
+  if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991) || ("pollIntervalMs" in OP && !Object.hasOwn(v, "pollIntervalMs")))) return false;
+  return true;
+}
+
+function isTaskStatusNotificationParams$4(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.status;
   if (x === undefined || !(x === "failed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
   x = v.taskId;
   if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
@@ -2820,7 +2936,7 @@ function isTaskStatusNotificationParams$3(v: unknown): boolean {
   return true;
 }
 
-function isTaskStatusNotificationParams$4(v: unknown): boolean {
+function isTaskStatusNotificationParams$5(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -2842,7 +2958,7 @@ function isTaskStatusNotificationParams$4(v: unknown): boolean {
 
 /** True only if the value is a valid TaskStatusNotificationParams (false: ask TaskStatusNotificationParamsSchema). */
 export function isTaskStatusNotificationParams(v: unknown): boolean {
-  return false;
+  return isNotificationParams(v) && (isTaskStatusNotificationParams$1(v) || isTaskStatusNotificationParams$2(v) || isTaskStatusNotificationParams$3(v) || isTaskStatusNotificationParams$4(v) || isTaskStatusNotificationParams$5(v)) && isPlainObject(v);
 }
 
 function isTaskSubscriptionAcknowledgedNotifications$1(v: unknown): boolean {
@@ -2883,7 +2999,9 @@ export function isTaskSubscriptionNotifications(v: unknown): boolean {
 
 /** True only if the value is a valid TasksExtensionCapability (false: ask TasksExtensionCapabilitySchema). */
 export function isTasksExtensionCapability(v: unknown): boolean {
-  return false;
+  if (!isPlainObject(v)) return false;
+  for (const k in v) if (!(false)) return false;
+  return true;
 }
 
 /** True only if the value is a valid TextContent (false: ask TextContentSchema). */
@@ -3345,7 +3463,7 @@ function isUpdateTaskRequest$params(v: unknown): boolean {
   return true;
 }
 
-function isTaskStatusNotification$5(v: unknown): boolean {
+function isTaskStatusNotification$7(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -3365,7 +3483,7 @@ function isTaskStatusNotification$5(v: unknown): boolean {
   return true;
 }
 
-function isTaskStatusNotification$6(v: unknown): boolean {
+function isTaskStatusNotification$8(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -3387,7 +3505,29 @@ function isTaskStatusNotification$6(v: unknown): boolean {
   return true;
 }
 
-function isTaskStatusNotification$7(v: unknown): boolean {
+function isTaskStatusNotification$9(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  let x: unknown;
+  x = v.status;
+  if (x === undefined || !(x === "completed") || ("status" in OP && !Object.hasOwn(v, "status"))) return false;
+  x = v.taskId;
+  if (x === undefined || !(typeof x === "string") || ("taskId" in OP && !Object.hasOwn(v, "taskId"))) return false;
+  x = v.createdAt;
+  if (x === undefined || !(typeof x === "string") || ("createdAt" in OP && !Object.hasOwn(v, "createdAt"))) return false;
+  x = v.lastUpdatedAt;
+  if (x === undefined || !(typeof x === "string") || ("lastUpdatedAt" in OP && !Object.hasOwn(v, "lastUpdatedAt"))) return false;
+  x = v.ttlMs;
+  if (x === undefined || !((typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991 || x === null)) || ("ttlMs" in OP && !Object.hasOwn(v, "ttlMs"))) return false;
+  x = v.result;
+  if (x === undefined || !(isPlainObject(x)) || ("result" in OP && !Object.hasOwn(v, "result"))) return false;
+  x = v.statusMessage;
+  if (x !== undefined && (!(typeof x === "string") || ("statusMessage" in OP && !Object.hasOwn(v, "statusMessage")))) return false;
+  x = v.pollIntervalMs;
+  if (x !== undefined && (!(typeof x === "number" && Number.isInteger(x) && x >= -9007199254740991 && x <= 9007199254740991) || ("pollIntervalMs" in OP && !Object.hasOwn(v, "pollIntervalMs")))) return false;
+  return true;
+}
+
+function isTaskStatusNotification$10(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -3409,7 +3549,7 @@ function isTaskStatusNotification$7(v: unknown): boolean {
   return true;
 }
 
-function isTaskStatusNotification$8(v: unknown): boolean {
+function isTaskStatusNotification$11(v: unknown): boolean {
   if (!isPlainObject(v)) return false;
   let x: unknown;
   x = v.status;
@@ -3430,7 +3570,7 @@ function isTaskStatusNotification$8(v: unknown): boolean {
 }
 
 function isTaskStatusNotification$params(v: unknown): boolean {
-  return false;
+  return isNotificationParams(v) && (isTaskStatusNotification$7(v) || isTaskStatusNotification$8(v) || isTaskStatusNotification$9(v) || isTaskStatusNotification$10(v) || isTaskStatusNotification$11(v)) && isPlainObject(v);
 }
 
 /** Params guard of each request, by method. */

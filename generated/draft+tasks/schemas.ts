@@ -584,7 +584,7 @@ const CompletedTaskSchema_ = z.looseObject({
   lastUpdatedAt: z.string(),
   ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
   pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
-  result: z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }),
+  result: z.looseObject({}),
 });
 export const CompletedTaskSchema = CompletedTaskSchema_ as unknown as z.ZodType<T.CompletedTask>;
 const CreateTaskResultSchema_ = z.intersection(z.intersection(ResultSchema, z.looseObject({
@@ -635,7 +635,7 @@ const DetailedTaskSchema_ = z.union([
     lastUpdatedAt: z.string(),
     ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
     pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
-    result: z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }),
+    result: z.looseObject({}),
   }),
   z.looseObject({
     taskId: z.string(),
@@ -744,7 +744,7 @@ const GetTaskResultSchema_ = z.intersection(z.intersection(ResultSchema, z.union
         lastUpdatedAt: z.string(),
         ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
         pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
-        result: z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }),
+        result: z.looseObject({}),
       }),
       z.looseObject({
         taskId: z.string(),
@@ -1034,7 +1034,7 @@ const TaskStatusNotificationSchema_ = z.intersection(JSONRPCNotificationSchema, 
             lastUpdatedAt: z.string(),
             ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
             pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
-            result: z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }),
+            result: z.looseObject({}),
           }),
           z.looseObject({
             taskId: z.string(),
@@ -1055,7 +1055,7 @@ const TaskStatusNotificationSchema_ = z.intersection(JSONRPCNotificationSchema, 
             ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
             pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
           }),
-        ])), z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" })),
+        ])), z.looseObject({})),
   }));
 export const TaskStatusNotificationSchema = TaskStatusNotificationSchema_ as unknown as z.ZodType<T.TaskStatusNotification>;
 const ToolListChangedNotificationSchema_ = z.looseObject({
@@ -1154,7 +1154,7 @@ const TaskStatusNotificationParamsSchema_ = z.intersection(z.intersection(Notifi
         lastUpdatedAt: z.string(),
         ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
         pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
-        result: z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }),
+        result: z.looseObject({}),
       }),
       z.looseObject({
         taskId: z.string(),
@@ -1175,7 +1175,7 @@ const TaskStatusNotificationParamsSchema_ = z.intersection(z.intersection(Notifi
         ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
         pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
       }),
-    ])), z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }));
+    ])), z.looseObject({}));
 export const TaskStatusNotificationParamsSchema = TaskStatusNotificationParamsSchema_ as unknown as z.ZodType<T.TaskStatusNotificationParams>;
 const TaskSubscriptionAcknowledgedNotificationsSchema_ = z.looseObject({taskIds: z.array(z.string()).optional()});
 export const TaskSubscriptionAcknowledgedNotificationsSchema = TaskSubscriptionAcknowledgedNotificationsSchema_ as unknown as z.ZodType<T.TaskSubscriptionAcknowledgedNotifications>;
@@ -1183,7 +1183,7 @@ const TaskSubscriptionNotificationsSchema_ = z.looseObject({taskIds: z.array(z.s
 export const TaskSubscriptionNotificationsSchema = TaskSubscriptionNotificationsSchema_ as unknown as z.ZodType<T.TaskSubscriptionNotifications>;
 const TasksExtensionCapabilitySchema_ = z.looseObject({}).superRefine((o, ctx) => {
   for (const k of Object.keys(o)) ctx.addIssue({ code: "custom", path: [k], message: `Unrecognized key: "${k}"` });
-}).pipe(z.record(z.string(), z.never())).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" });
+}).pipe(z.record(z.string(), z.never()));
 export const TasksExtensionCapabilitySchema = TasksExtensionCapabilitySchema_ as unknown as z.ZodType<T.TasksExtensionCapability>;
 const UnsupportedProtocolVersionErrorSchema_ = z.looseObject({
   error: z.intersection(ErrorSchema, z.looseObject({
@@ -1278,7 +1278,7 @@ export const notificationParamsSchemas = {
           lastUpdatedAt: z.string(),
           ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
           pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
-          result: z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" }),
+          result: z.looseObject({}),
         }),
         z.looseObject({
           taskId: z.string(),
@@ -1299,7 +1299,7 @@ export const notificationParamsSchemas = {
           ttlMs: z.union([integer().gte(-9007199254740991).lte(9007199254740991), z.null()]),
           pollIntervalMs: integer().gte(-9007199254740991).lte(9007199254740991).optional(),
         }),
-      ])), z.looseObject({}).refine((o) => Object.keys(o).every((k) => z.string().safeParse(k).success), { message: "Invalid input: a property name is not allowed" })),
+      ])), z.looseObject({})),
   "notifications/tools/list_changed": NotificationParamsSchema,
 };
 
