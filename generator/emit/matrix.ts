@@ -2,7 +2,7 @@
 // and each version's type fidelity against the spec's schema.ts.
 import { normalizerKind } from "../diff/version.js";
 import type { Method, ProtocolModel, VersionModel } from "../model/types.js";
-import { consecutivePairs, diffReportPath } from "./diffs.js";
+import { consecutivePairs, diffReportPath, extensionPairs } from "./diffs.js";
 import { template } from "./templates.js";
 
 function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number]) => Method[]) {
@@ -37,5 +37,16 @@ export function emitMatrix(model: ProtocolModel): string {
     versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—", fidelity: fidelity(v) })),
     requestRows: rows(model, (v) => v.requests),
     notificationRows: rows(model, (v) => v.notifications),
+    extensions: extensionPairs(model).map(({ ext, core, merged }) => ({
+      module: merged.label,
+      identifier: ext.identifier,
+      label: ext.label,
+      core: ext.core,
+      methods: [...ext.requests, ...ext.notifications].map((m) => `\`${m}\``).join(", ") || "—",
+      results: Object.entries(ext.results).map(([m, r]) => `\`${m}\` + \`${r.join(" \\| ")}\``).join(", ") || "—",
+      // test/types/extension-fidelity.test.ts proves every added definition equal to the extension's schema.ts.
+      fidelity: ext.model.specTypes ? `${ext.definitions.length} added, equal` : "no schema.ts: fallback rule",
+      diff: `[from ${core.label}](${diffReportPath(core.label, merged.label)})`,
+    })),
   });
 }
