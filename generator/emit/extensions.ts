@@ -4,7 +4,8 @@
 // its types, schemas, guards, handlers, normalizers and dispatchers are complete on their own. Its
 // files name the extension below the provenance header.
 import type { ExtensionModel, ProtocolModel } from "../model/types.js";
-import type { GeneratedFiles } from "./index.js";
+/** Generated files by path (as emit/index.ts's GeneratedFiles). */
+type GeneratedFiles = Map<string, string>;
 
 /** The folder of an extension's module for its core version. */
 export function extensionFolder(ext: Pick<ExtensionModel, "core" | "name">): string {

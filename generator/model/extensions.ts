@@ -4,7 +4,7 @@
 // the extension adds, and nothing scans method literals:
 //
 // 1. The extension's own definitions are those the core version's schema does not define. Every
-//    other definition must be the core's, exactly (after loading); a different one is bad input.
+//    other definition is the core's: the extension's copy is not read (it may repeat an older core).
 // 2. Its requests are its own definitions that are a `JSONRPCRequest` (an `allOf` with a `$ref` to the
 //    core's `JSONRPCRequest`) and fix `method` with a const; its notifications likewise with
 //    `JSONRPCNotification`. The client sends the requests and the server the notifications (the
@@ -84,13 +84,9 @@ export function buildExtensionModel(core: { spec: LoadedSpec; model: VersionMode
   // The extension's schema on its own first, so that what no printer can express names its file.
   new IrBuilder(ext).finish();
 
-  const own: string[] = [];
-  for (const name of Object.keys(ext.defs).sort(byCodeUnit)) {
-    if (!Object.hasOwn(core.spec.defs, name)) own.push(name);
-    else if (JSON.stringify(ext.defs[name]) !== JSON.stringify(core.spec.defs[name])) {
-      fail(`${name} repeats the core definition of ${core.model.label} (${core.spec.file}) with a different schema; an extension may only repeat core definitions unchanged`, name);
-    }
-  }
+  // A repeat of a core definition is not read: the core version's own is used (the copy may be of an
+  // older core, as when the core label moves to a newer revision).
+  const own = Object.keys(ext.defs).filter((name) => !Object.hasOwn(core.spec.defs, name)).sort(byCodeUnit);
 
   const taken = coreMethods(core.model);
   const added = { request: [] as Array<{ name: string; method: string }>, notification: [] as Array<{ name: string; method: string }> };
