@@ -10,6 +10,8 @@ import type * as v2025_11_25 from "../../generated/2025-11-25/index.js";
 import type * as v2026_07_28 from "../../generated/2026-07-28/index.js";
 import type * as v2026_07_28_tasks from "../../generated/2026-07-28+tasks/index.js";
 import { task, tasksExtension, TASKS_EXTENSION, type TaskControl } from "../../generated/runtime/tasks.js";
+import { customRequest, type CustomMethods } from "../../generated/runtime/custom-methods.js";
+import * as z from "zod";
 import * as f from "./fixtures.js";
 
 type Json = Record<string, unknown>;
@@ -204,9 +206,9 @@ function modernHandlers(router: () => ServerRouter): ModernHandlers {
           throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
       }
     },
-    "resources/list": () => ({ resources: f.resources as v2026_07_28.Resource[], ...cache }),
+    "resources/list": () => ({ resources: [...f.resources, ...f.skillResources] as v2026_07_28.Resource[], ...cache }),
     "resources/templates/list": () => ({ resourceTemplates: f.resourceTemplates as v2026_07_28.ResourceTemplate[], ...cache }),
-    "resources/read": ({ uri }) => ({ contents: f.readResource(uri) as v2026_07_28.ReadResourceResult["contents"], ...cache }),
+    "resources/read": ({ uri }) => ({ contents: (f.readSkillFile(uri) ?? f.readResource(uri)) as v2026_07_28.ReadResourceResult["contents"], ...cache }),
     "prompts/list": () => ({ prompts: [...f.prompts, ...f.modernPrompts] as v2026_07_28.Prompt[], ...cache }),
     "prompts/get": (params) => {
       if (params.name === "test_input_required_result_prompt") {
@@ -286,6 +288,30 @@ function taskToolCall(modern: ModernHandlers): NonNullable<TaskHandlers["tools/c
   };
 }
 
+/**
+ * The Skills extension's methods at 2026-07-28, as custom methods (the extension publishes no schema we
+ * lock): skills/list (one page), skills/get (-32602 for a URI that is not a served skill) and
+ * resources/directory/read (-32602 for a URI that is not a directory).
+ */
+const skillsMethods: CustomMethods = {
+  "skills/list": customRequest({ params: z.object({ cursor: z.string().optional() }).loose(), handler: () => ({ skills: [f.skillEntry], ...cache }) }),
+  "skills/get": customRequest({
+    params: z.object({ uri: z.string() }).loose(),
+    handler: ({ uri }) => {
+      if (uri !== f.skillEntry.uri) throw new JsonRpcError(-32602, `Invalid params: no skill at ${uri}`);
+      return { skill: f.skillEntry, ...cache };
+    },
+  }),
+  "resources/directory/read": customRequest({
+    params: z.object({ uri: z.string(), cursor: z.string().optional() }).loose(),
+    handler: ({ uri }) => {
+      const children = f.skillDirectory(uri);
+      if (children === undefined) throw new JsonRpcError(-32602, `Invalid params: ${uri} is not a directory`);
+      return { resources: children, ...cache };
+    },
+  }),
+};
+
 const capabilities = {
   tools: { listChanged: true },
   resources: { subscribe: true, listChanged: true },
@@ -307,7 +333,9 @@ export function createConformanceRouter(): ServerRouter {
     "2025-11-25": { handlers: legacyHandlers, capabilities },
     "2026-07-28": {
       handlers: modern,
-      capabilities,
+      // Skills is declared inline under capabilities.extensions (its settings: directoryRead) and served by custom methods.
+      capabilities: { ...capabilities, extensions: { [f.SKILLS_EXTENSION]: { directoryRead: true } } },
+      custom: skillsMethods,
       extensions: { [TASKS_EXTENSION]: tasksExtension<TaskHandlers>({ handlers: { "tools/call": taskToolCall(modern) } }) },
     },
   };
