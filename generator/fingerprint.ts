@@ -103,6 +103,8 @@ function key(inputs: FingerprintInputs): string {
       kept: inputs.kept,
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
+      // The extensions' synced schemas (schemas/extensions/<name>/<version>/): the merged modules read them.
+      extensions: folderDigest(path.join(inputs.schemasDir, "extensions")),
       overrides: fileDigest(inputs.overridesFile),
       typeExceptions: fileDigest(inputs.typeExceptionsFile),
       emit: inputs.emit ?? null,
