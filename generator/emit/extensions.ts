@@ -21,12 +21,23 @@ function provenanceLine(ext: ExtensionModel): string {
 /**
  * The files of every extension module: `emit` is the version emitter (emitVersion), run on the merged
  * model; its `<core>/` paths move to `<core>+<name>/` and each file's header gains the extension's line.
+ * A module whose merged definitions are another's (`key`, the core's definitions key, plus the
+ * extension's own definitions) re-exports that one's types, schemas and guards (`sameAs`), as versions do.
  */
-export async function emitExtensionModules(model: ProtocolModel, emit: (version: ExtensionModel["model"]) => Promise<GeneratedFiles>): Promise<GeneratedFiles> {
+export async function emitExtensionModules(
+  model: ProtocolModel,
+  emit: (version: ExtensionModel["model"], sameAs: string | undefined) => Promise<GeneratedFiles>,
+  key: (version: ExtensionModel["model"]) => string,
+): Promise<GeneratedFiles> {
   const files: GeneratedFiles = new Map();
-  for (const ext of model.extensions ?? []) {
+  const first = new Map<string, string>();
+  for (const ext of [...(model.extensions ?? [])].sort((a, b) => (extensionFolder(a) < extensionFolder(b) ? -1 : 1))) {
     const folder = extensionFolder(ext);
-    for (const [rel, text] of await emit(ext.model)) {
+    const own = JSON.stringify(ext.definitions.map((n) => [n, ext.model.definitions[n]]));
+    const k = `${key(ext.model)}|${own}`;
+    const sameAs = first.get(k);
+    if (sameAs === undefined) first.set(k, folder);
+    for (const [rel, text] of await emit(ext.model, sameAs)) {
       const moved = `${folder}/${rel.slice(rel.indexOf("/") + 1)}`;
       files.set(moved, text.replace(/^(\/\/ Protocol version [^\n]*\n)/m, `$1${provenanceLine(ext)}\n`));
     }

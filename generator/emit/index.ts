@@ -145,8 +145,8 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
   const sameAs = sameDefinitionsAs(model.versions);
   const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, options, memo, sameAs.get(v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
-  // Each merged model is its own: no memo shared with the core versions (their definitions differ).
-  for (const [p, text] of await emitExtensionModules(model, (merged) => emitVersion(merged, options, new Map()))) files.set(p, text);
+  // Merged models share no memo with the core versions (their definitions differ); equal ones re-export each other.
+  for (const [p, text] of await emitExtensionModules(model, (merged, same) => emitVersion(merged, options, new Map(), same), definitionsKey)) files.set(p, text);
 
   const header = { versions: model.versions };
   const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));
