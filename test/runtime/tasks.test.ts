@@ -194,3 +194,53 @@ describe("core versions no extension names", () => {
     expect(checked).toBeGreaterThan(0);
   });
 });
+
+describe("two routers sharing one TaskStore (as processes sharing a Redis store would)", () => {
+  it("answer each other's tasks: tasks/update and tasks/cancel sent to B reach the work running in A", async () => {
+    const store = createMemoryTaskStore();
+    const aborted: string[] = [];
+    const make = () =>
+      createServerRouter({
+        serverInfo: { name: "shared", version: "1" },
+        versions: {
+          [VERSION]: {
+            handlers: {},
+            capabilities: {},
+            extensions: {
+              [TASKS_EXTENSION]: tasksExtension<Handlers>({
+                store,
+                handlers: {
+                  "tools/call": ({ name }) =>
+                    task(async (t: TaskControl) => {
+                      t.signal.addEventListener("abort", () => aborted.push(t.taskId));
+                      if (name === "ask") {
+                        const answers = await t.input({ q: { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } } });
+                        return { content: [text(JSON.stringify(answers.q))] };
+                      }
+                      await new Promise((resolve) => t.signal.addEventListener("abort", resolve));
+                      return { content: [text("never")] };
+                    }) as never,
+                },
+              }),
+            },
+          },
+        },
+      });
+    const [a, b] = [make(), make()];
+    let id = 0;
+    const on = (router: typeof a, method: string, params: Record<string, unknown>) =>
+      router.handle({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: meta(true) } }) as Promise<{ result?: Record<string, unknown> }>;
+
+    const asked = (await on(a, "tools/call", { name: "ask" })).result!.taskId as string;
+    for (let i = 0; i < 50 && (await store.get(asked))?.status !== "input_required"; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    expect((await on(b, "tasks/get", { taskId: asked })).result).toMatchObject({ status: "input_required", inputRequests: { q: { method: "elicitation/create" } } });
+    expect((await on(b, "tasks/update", { taskId: asked, inputResponses: { q: { action: "accept", content: { x: 1 } } } })).result).toEqual({ resultType: "complete" });
+    for (let i = 0; i < 50 && (await store.get(asked))?.status !== "completed"; i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    expect((await on(b, "tasks/get", { taskId: asked })).result).toMatchObject({ status: "completed", result: { content: [text('{"action":"accept","content":{"x":1}}')] } });
+
+    const slow = (await on(a, "tools/call", { name: "slow" })).result!.taskId as string;
+    await on(b, "tasks/cancel", { taskId: slow });
+    expect(aborted).toEqual([slow]);
+    expect((await on(a, "tasks/get", { taskId: slow })).result).toMatchObject({ status: "cancelled" });
+  });
+});
