@@ -12,7 +12,8 @@
 //    found as the core's are (`<Base>Result`). A method the core has already is bad input.
 // 3. Core requests gain results only where the lock says so (`results`, from the extension's
 //    specification text: Tasks lets `tools/call` answer `CreateTaskResult`); each must be one of its
-//    own definitions.
+//    own definitions, or a core definition of that name (a core it was not written for may define it
+//    already, as a legacy revision with tasks does after a bump); one the request has is not repeated.
 //
 // The merged model is then built by the core's own model pass, over the core's definitions plus the
 // extension's, with the extension's messages added to the core's unions.
@@ -110,9 +111,9 @@ export function buildExtensionModel(core: { spec: LoadedSpec; model: VersionMode
     const request = core.model.requests.find((r) => r.method === method);
     if (request === undefined) throw new InputError(`"${method}" is not a request of core version ${core.model.label}`, input.lockFile, lockAt("results", method));
     names.forEach((n, i) => {
-      if (!own.includes(n)) throw new InputError(`"${n}" is not a definition the extension adds`, input.lockFile, lockAt("results", method, i));
+      if (!own.includes(n) && !Object.hasOwn(core.spec.defs, n)) throw new InputError(`"${n}" is not a definition the extension adds or its core version has`, input.lockFile, lockAt("results", method, i));
     });
-    return { versions: "*" as const, method, results: [...request.results, ...names], why: `extension ${input.name}@${input.label}`, source: { file: input.lockFile, pointer: lockAt("results", method) } };
+    return { versions: "*" as const, method, results: [...new Set([...request.results, ...names])], why: `extension ${input.name}@${input.label}`, source: { file: input.lockFile, pointer: lockAt("results", method) } };
   });
 
   const defs: Record<string, JsonSchema> = { ...core.spec.defs };

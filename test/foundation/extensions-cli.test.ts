@@ -6,6 +6,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock, type SpecLock } from "../../generator/source/lock.js";
 import { extensionSchemasDir } from "../../generator/source/extensions.js";
+import { buildModel } from "../../generator/pipeline.js";
 import { copyOfGenerated, ensureSchemas, lockFile, readTree, runCli, schemasDir, tempDir } from "../support.js";
 
 let lock: SpecLock;
@@ -129,5 +130,18 @@ describe("bad extension input exits 2, names the file and the pointer, and write
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`${lockPath.replace(/[.+]/g, "\\$&")}#/extensions/${name}/versions/${label}/results/[^ ]+/0`));
     unchanged();
+  });
+
+  it("a result the lock adds that the core version defines already (as a core bumped in may) is the core's, listed once", async () => {
+    const [method, names] = Object.entries(lock.extensions![name].versions[label].results ?? {})[0];
+    const coreResults = buildModel({ schemasDir, versions: [core] }).versions[0].requests.find((r) => r.method === method)!.results;
+    const { dir, lockPath } = fixture(undefined, (l) => {
+      l.extensions![name].versions[label].results = { [method]: [coreResults[0], ...names] };
+    });
+    const model = buildModel({ schemasDir: dir, lock: await readLock(lockPath), lockFile: lockPath });
+    const merged = model.extensions!.find((e) => e.name === name)!.model.requests.find((r) => r.method === method)!;
+    expect(merged.results).toEqual([...coreResults, ...names]);
+    const { r } = await generate(dir, lockPath);
+    expect(r.status, r.stderr).toBe(0);
   });
 });
