@@ -275,7 +275,16 @@ async function runtimeBenchmarks(): Promise<Row[]> {
 async function main() {
   const { transportBenchmarks } = await import("./transports.js");
   const { scaleBenchmarks } = await import("./scale.js");
-  const rows: Row[] = [...generationBenchmarks(), ...scalingBenchmarks(), ...typeCheckBenchmarks(), ...(await runtimeBenchmarks()), ...(await transportBenchmarks(RUNS)), ...(await scaleBenchmarks(RUNS))];
+  const { tasksBenchmarks } = await import("./tasks.js");
+  const rows: Row[] = [
+    ...generationBenchmarks(),
+    ...scalingBenchmarks(),
+    ...typeCheckBenchmarks(),
+    ...(await runtimeBenchmarks()),
+    ...(await tasksBenchmarks(RUNS)),
+    ...(await transportBenchmarks(RUNS)),
+    ...(await scaleBenchmarks(RUNS)),
+  ];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",
     "| --- | --- | --- | --- | --- | --- |",

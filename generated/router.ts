@@ -20,12 +20,15 @@ import {
   type Served as AnyServed,
   type ServerRouter as AnyServerRouter,
 } from "./runtime/router.js";
+import type { ServedExtension } from "./runtime/router-extensions.js";
 import * as v2024_11_05 from "./2024-11-05/index.js";
 import * as v2025_03_26 from "./2025-03-26/index.js";
 import * as v2025_06_18 from "./2025-06-18/index.js";
 import * as v2025_11_25 from "./2025-11-25/index.js";
 import * as v2026_07_28 from "./2026-07-28/index.js";
+import * as v2026_07_28_tasks from "./2026-07-28+tasks/index.js";
 import * as draft from "./draft/index.js";
+import * as draft_tasks from "./draft+tasks/index.js";
 
 export {
   META_CLIENT_CAPABILITIES,
@@ -64,8 +67,18 @@ export interface ServedVersions {
   "2025-03-26"?: Served<Omit<v2025_03_26.ServerHandlers, LegacyOwned>, v2025_03_26.ServerCapabilities>;
   "2025-06-18"?: Served<Omit<v2025_06_18.ServerHandlers, LegacyOwned>, v2025_06_18.ServerCapabilities>;
   "2025-11-25"?: Served<Omit<v2025_11_25.ServerHandlers, LegacyOwned>, v2025_11_25.ServerCapabilities>;
-  "2026-07-28"?: Served<Omit<v2026_07_28.ServerHandlers, ModernOwned>, v2026_07_28.ServerCapabilities>;
-  "draft"?: Served<Omit<draft.ServerHandlers, ModernOwned>, draft.ServerCapabilities>;
+  "2026-07-28"?: Served<Omit<v2026_07_28.ServerHandlers, ModernOwned>, v2026_07_28.ServerCapabilities> & {
+    /** The extensions served, by identifier: `server/discover` advertises them; a request that negotiates one is answered by its module. */
+    extensions?: {
+      "io.modelcontextprotocol/tasks"?: ServedExtension<Omit<v2026_07_28_tasks.ServerHandlers, ModernOwned>>;
+    };
+  };
+  "draft"?: Served<Omit<draft.ServerHandlers, ModernOwned>, draft.ServerCapabilities> & {
+    /** The extensions served, by identifier: `server/discover` advertises them; a request that negotiates one is answered by its module. */
+    extensions?: {
+      "io.modelcontextprotocol/tasks"?: ServedExtension<Omit<draft_tasks.ServerHandlers, ModernOwned>>;
+    };
+  };
 }
 
 export type RouterOptions = AnyRouterOptions<ServedVersions>;
@@ -77,8 +90,22 @@ const table: RouterTable<LegacyVersion, ModernVersion> = {
     { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher },
     { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher },
     { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher },
-    { label: "2026-07-28", era: "modern", createDispatcher: v2026_07_28.createServerDispatcher },
-    { label: "draft", era: "modern", createDispatcher: draft.createServerDispatcher },
+    {
+      label: "2026-07-28",
+      era: "modern",
+      createDispatcher: v2026_07_28.createServerDispatcher,
+      extensions: {
+        "io.modelcontextprotocol/tasks": { createDispatcher: v2026_07_28_tasks.createServerDispatcher, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
+      },
+    },
+    {
+      label: "draft",
+      era: "modern",
+      createDispatcher: draft.createServerDispatcher,
+      extensions: {
+        "io.modelcontextprotocol/tasks": { createDispatcher: draft_tasks.createServerDispatcher, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
+      },
+    },
   ],
   clientMessages: {
     "completion/complete": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],

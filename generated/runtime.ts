@@ -15,3 +15,9 @@ export * from "./runtime/sendable.js";
 export * from "./runtime/peer.js";
 export * from "./runtime/report.js";
 export * from "./runtime/dispatcher.js";
+// Extensions: the served-extension contract, and the Tasks extension's runtime over a TaskStore.
+export * from "./runtime/router-extensions.js";
+export * from "./runtime/task-store.js";
+export * from "./runtime/tasks.js";
+// Custom methods: requests and notifications the spec does not define, served like the version's own.
+export * from "./runtime/custom-methods.js";

@@ -12,7 +12,7 @@ import { emitTree, targets as shippedTargets, type GeneratedFiles, type TargetRe
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import type { VersionModel } from "./model/types.js";
-import { buildModelFromSpecs, type SpecSource } from "./pipeline.js";
+import { buildModelFromSpecs, extensionSources, type SpecSource } from "./pipeline.js";
 import { syncSchemas, type SpecLock } from "./source/lock.js";
 import { stalePatchFiles } from "./source/patch.js";
 import { formatLock, stagePin, type PinOptions, type StagedPin } from "./source/pin.js";
@@ -138,7 +138,8 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
       ? { label, file: s.schema.source, bytes: s.schema.bytes, schemaTs: s.schemaTs === null ? null : { file: s.schemaTs.source, bytes: s.schemaTs.bytes } }
       : { label, file: oldFile(label), bytes: oldBytes.get(label), schemaTs: onDisk(label) };
   });
-  const model = buildModelFromSpecs(sources, modelOptions);
+  // The locked extensions, as synced in the schemas folder: their modules are part of the tree too.
+  const model = buildModelFromSpecs(sources, { ...modelOptions, lockFile: opts.lockFile, extensionSources: extensionSources(opts.schemasDir, lock, Object.keys(lock.versions)) });
   const files = await emitTree(model, { cacheDir: opts.cacheDir, targets: withReports?.targets, options: withReports?.targetOptions, registry: withReports?.registry });
   const newModel = (label: string) => model.versions.find((m) => m.label === label)!;
   const oldModel = (label: string): VersionModel | null => {

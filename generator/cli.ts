@@ -5,7 +5,7 @@
 // process and writes only through `io` (the bin entry, bin.ts, passes the real process). Paths on the
 // command line are resolved against `io.cwd`; the defaults (schemas/, generated/, the lock) are the
 // project's around `io.cwd` (nearest package.json), never the tool's own folder.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -16,6 +16,7 @@ import { InputError } from "./errors.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
 import { discoverVersions } from "./source/folders.js";
+import { syncExtensions } from "./source/extensions.js";
 import { readLock, syncSchemas, type SyncedVersion } from "./source/lock.js";
 import { checkTree, keptAsIs, writeTree } from "./writer.js";
 
@@ -45,6 +46,7 @@ const OPTIONS = {
   versions: { type: "string", usage: "--versions a,b", help: "only these version labels" },
   check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
   "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
+  "extensions-dir": { type: "string", usage: "--extensions-dir DIR", help: "where sync finds the locked extensions' files, <DIR>/<name>/<version>/ (default: $MCP_EXTENSIONS_DIR; else mcp-extensions beside the spec folder, when there; else the pinned download)" },
   lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
   "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts, the errata) and skip the whole-tree fingerprint" },
   format: { type: "string", usage: "--format md|json", help: "Markdown (default) or JSON" },
@@ -140,6 +142,15 @@ function specDir(ctx: Context, values: Values): string | undefined {
   return env === undefined || env === "" ? undefined : path.resolve(ctx.io.cwd, env);
 }
 
+/** `--extensions-dir`, else $MCP_EXTENSIONS_DIR, else `mcp-extensions` beside the spec folder when that exists (an offline layout such as ../shared), else none (download). */
+function extensionsDir(ctx: Context, values: Values): string | undefined {
+  const given = str(values, "extensions-dir") ?? ctx.io.env.MCP_EXTENSIONS_DIR;
+  if (given !== undefined && given !== "") return path.resolve(ctx.io.cwd, given);
+  const spec = specDir(ctx, values);
+  const beside = spec === undefined ? undefined : path.join(path.dirname(spec), "mcp-extensions");
+  return beside !== undefined && existsSync(beside) ? beside : undefined;
+}
+
 function cacheDir(ctx: Context, values: Values): string | undefined {
   if (flag(values, "no-cache")) return undefined;
   return ctx.io.env.MCP_CODEGEN_CACHE_DIR || ctx.project.cacheDir;
@@ -198,7 +209,7 @@ function shellWord(s: string): string {
 // ── Commands ──────────────────────────────────────────────────────────────────────────────────
 
 const generate: Command = {
-  usage: ["generate [--target LIST] [--<target>-<option> VALUE …] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--lock FILE] [--no-cache]"],
+  usage: ["generate [--target LIST] [--<target>-<option> VALUE …] [--schemas DIR] [--out DIR] [--versions a,b] [--check] [--spec-dir DIR] [--extensions-dir DIR] [--lock FILE] [--no-cache]"],
   summary: "Generate the tree for every version (or check that it is up to date).",
   details: [
     "Reads <DIR>/<label>/schema.json for every folder of --schemas (each folder name is a version label)",
@@ -208,7 +219,7 @@ const generate: Command = {
     "--check on an unchanged tree compares file hashes with the fingerprint of the last generation",
     "from the same inputs (in the cache); anything else generates in memory and compares.",
   ],
-  options: ["target", "schemas", "out", "versions", "check", "spec-dir", "lock", "no-cache"],
+  options: ["target", "schemas", "out", "versions", "check", "spec-dir", "extensions-dir", "lock", "no-cache"],
   targetOptions: true,
   async run(values, _positionals, ctx, given) {
     const { io, project, registry } = ctx;
@@ -227,7 +238,8 @@ const generate: Command = {
       // Into a tree of its own (--out) only the chosen versions are needed; the project's tree names them all.
       const needed = versions !== undefined && outGiven ? versions : undefined;
       const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed });
-      io.stderr.write(describeSync(results));
+      const extensions = await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: needed });
+      io.stderr.write(describeSync([...results, ...extensions]));
       synced = new Set(results.map((r) => r.version));
     }
     // A target alone is the whole output folder: by default, its own folder of the project's tree.
@@ -246,6 +258,7 @@ const generate: Command = {
       schemasDir,
       versions: selection,
       lock,
+      lockFile,
       patchesDir: project.patchesDir,
       overridesFile: project.overridesFile,
       errataReviewedFile: project.errataReviewedFile,
@@ -451,18 +464,20 @@ const bumpCommand: Command = {
 };
 
 const sync: Command = {
-  usage: ["schemas sync [--spec-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]"],
+  usage: ["schemas sync [--spec-dir DIR] [--extensions-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]"],
   summary: "Fill schemas/<version>/ with the bytes the lock pins (schema.json, and schema.ts where pinned).",
   details: [
     "From --spec-dir or $MCP_SPEC_DIR (<dir>/<version>/ or a spec checkout's <dir>/schema/<version>/), else",
     "by downloading the pinned raw files. Every file is verified against its sha256; on a mismatch or an",
     "unreachable source nothing is written and every version that could not be obtained is named.",
   ],
-  options: ["spec-dir", "versions", "schemas", "lock"],
+  options: ["spec-dir", "extensions-dir", "versions", "schemas", "lock"],
   async run(values, _p, ctx) {
     const lock = await readLock(resolvePath(ctx, str(values, "lock"), ctx.project.lockFile));
     const schemasDir = resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir);
-    const results = await syncSchemas({ lock, schemasDir, specDir: specDir(ctx, values), versions: csv(str(values, "versions")) });
+    const versions = csv(str(values, "versions"));
+    const core = await syncSchemas({ lock, schemasDir, specDir: specDir(ctx, values), versions });
+    const results = [...core, ...(await syncExtensions({ lock, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: versions }))];
     for (const r of results) ctx.io.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
     return 0;
   },

@@ -108,6 +108,8 @@ function key(inputs: FingerprintInputs): string {
       kept: inputs.kept,
       lock: inputs.lock ?? null,
       patches: folderDigest(inputs.patchesDir),
+      // The extensions' synced schemas (schemas/extensions/<name>/<version>/): the merged modules read them.
+      extensions: folderDigest(path.join(inputs.schemasDir, "extensions")),
       overrides: fileDigest(inputs.overridesFile),
       errataReviewed: fileDigest(inputs.errataReviewedFile),
       emit: inputs.emit ?? null,

@@ -8,9 +8,12 @@ import type { ProtocolModel, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./source/lock.js";
 import { selectVersions } from "./source/folders.js";
-import { loadSpecBytes, readSchemaBytes } from "./source/load.js";
+import { loadSpec, loadSpecBytes, readSchemaBytes } from "./source/load.js";
 import { compareVersion, erratumStatus, readReviewedErrata } from "./model/errata.js";
 import { loadSpecTypeFacts } from "./model/spec-typescript.js";
+import { buildExtensionModel } from "./model/extensions.js";
+import { extensionSchemasDir, lockedExtensions } from "./source/extensions.js";
+import type { ExtensionModel, LoadedSpec } from "./model/types.js";
 
 export { discoverVersions, selectVersions } from "./source/folders.js";
 
@@ -27,6 +30,8 @@ export interface ModelOptions {
   errataReviewedFile?: string;
   /** Cache folder (schema.ts facts, templates); absent: no cache. */
   cacheDir?: string;
+  /** The lock file, named by errors about its extension entries (default: schemas/lock.json beside the schemas). */
+  lockFile?: string;
 }
 
 export function buildModel(options: ModelOptions): ProtocolModel {
@@ -37,8 +42,37 @@ export function buildModel(options: ModelOptions): ProtocolModel {
       const schemaTs = path.join(options.schemasDir, label, "schema.ts");
       return { label, file: path.join(options.schemasDir, label, "schema.json"), schemaTs: existsSync(schemaTs) ? { file: schemaTs } : null };
     }),
-    options,
+    { ...options, extensionSources: options.lock ? extensionSources(options.schemasDir, options.lock, labels) : [] },
   );
+}
+
+/** An extension version's synced schema, for one core version. */
+export interface ExtensionSource {
+  name: string;
+  label: string;
+  core: string;
+  file: string;
+  bytes?: Uint8Array;
+  schemaTs?: { file: string; bytes?: Uint8Array } | null;
+}
+
+/**
+ * The locked extension versions layered onto the given core labels whose files are in the schemas
+ * folder (`extensions/<name>/<version>/schema.json`, as `schemas sync` leaves them).
+ */
+export function extensionSources(schemasDir: string, lock: SpecLock, labels: readonly string[]): ExtensionSource[] {
+  const out: ExtensionSource[] = [];
+  for (const [name, ext] of Object.entries(lockedExtensions(lock))) {
+    for (const [label, entry] of Object.entries(ext.versions)) {
+      const dir = path.join(extensionSchemasDir(schemasDir, name), label);
+      if (!existsSync(path.join(dir, "schema.json"))) continue;
+      const ts = path.join(dir, "schema.ts");
+      for (const core of entry.core) {
+        if (labels.includes(core)) out.push({ name, label, core, file: path.join(dir, "schema.json"), schemaTs: existsSync(ts) ? { file: ts } : null });
+      }
+    }
+  }
+  return out;
 }
 
 /** A version's schema: its file, and its bytes when they are not (yet) on disk there. */
@@ -51,9 +85,13 @@ export interface SpecSource {
 }
 
 /** The model of the given schemas (sorted by label), with the project's patches, overrides and lock. */
-export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOptions, "schemasDir" | "versions">): ProtocolModel {
+export function buildModelFromSpecs(
+  specs: SpecSource[],
+  options: Omit<ModelOptions, "schemasDir" | "versions"> & { extensionSources?: ExtensionSource[] },
+): ProtocolModel {
   const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
   const reviewed = options.errataReviewedFile ? readReviewedErrata(options.errataReviewedFile) : [];
+  const loaded = new Map<string, { spec: LoadedSpec; model: VersionModel }>();
   const versions = [...specs]
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
     .map(({ label, file, bytes: given, schemaTs }): VersionModel => {
@@ -64,14 +102,30 @@ export function buildModelFromSpecs(specs: SpecSource[], options: Omit<ModelOpti
       const ts = schemaTs ? { file: schemaTs.file, bytes: schemaTs.bytes ?? readFileSync(schemaTs.file) } : null;
       const specTypes = ts ? loadSpecTypeFacts(ts.file, options.cacheDir, ts.bytes) : null;
       const compared = ts ? compareVersion({ file, bytes, patchesDir: options.patchesDir, schemaTs: ts, cacheDir: options.cacheDir }) : null;
-      return buildVersionModel(spec, {
+      const model = buildVersionModel(spec, {
         specCommit: pinned ? (locked!.commit ?? options.lock!.commit) : null,
         overrides,
         specTypes,
         errata: compared && erratumStatus(compared.published, compared.patched, compared.patches, reviewed),
       });
+      loaded.set(label, { spec, model });
+      return model;
     });
-  return { versions };
+  const extensions: ExtensionModel[] = (options.extensionSources ?? [])
+    .filter((source) => loaded.has(source.core))
+    .sort((a, b) => (a.core !== b.core ? (a.core < b.core ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((source) => {
+      const core = loaded.get(source.core)!;
+      const spec = source.bytes === undefined ? loadSpec(source.file, source.label) : loadSpecBytes(source.bytes, source.file, source.label);
+      const specTypes = source.schemaTs ? loadSpecTypeFacts(source.schemaTs.file, options.cacheDir, source.schemaTs.bytes) : null;
+      const locked = lockedExtensions(options.lock)[source.name];
+      return buildExtensionModel(
+        core,
+        { name: source.name, locked, label: source.label, spec, specTypes, lockFile: options.lockFile ?? "schemas/lock.json" },
+        { specCommit: core.model.specCommit, overrides },
+      );
+    });
+  return extensions.length === 0 ? { versions } : { versions, extensions };
 }
 
 export async function generateFiles(

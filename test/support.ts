@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../generator/cli.js";
 import { readLock, syncSchemas } from "../generator/source/lock.js";
+import { syncExtensions } from "../generator/source/extensions.js";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const generatedDir = path.join(root, "generated");
@@ -23,8 +24,17 @@ export const modelOptions = {
 };
 
 /** Make schemas/<version>/schema.json present (from MCP_SPEC_DIR, verified), as `generate` would. */
+/** Where the locked extensions' files are: $MCP_EXTENSIONS_DIR, else `mcp-extensions` beside the spec folder (as the CLI finds them). */
+export const extensionsDir: string | undefined = process.env.MCP_EXTENSIONS_DIR
+  ? path.resolve(process.env.MCP_EXTENSIONS_DIR)
+  : specDir === undefined
+    ? undefined
+    : path.join(path.dirname(specDir), "mcp-extensions");
+
 export async function ensureSchemas(): Promise<void> {
-  await syncSchemas({ lock: await readLock(lockFile), schemasDir, specDir });
+  const lock = await readLock(lockFile);
+  await syncSchemas({ lock, schemasDir, specDir });
+  await syncExtensions({ lock, schemasDir, extensionsDir });
 }
 
 export function tempDir(prefix = "mcp-codegen-test-"): string {

@@ -31,6 +31,8 @@ import {
 } from "./jsonrpc.js";
 import { createPeerChannel, type Peer, type PeerChannel, type Send } from "./peer.js";
 import type { OnError } from "./report.js";
+import { missingExtension, negotiated, resolvingHandlers, type RoutedExtension, type ServedExtension } from "./router-extensions.js";
+import { withCustomMethods, type CustomMethods } from "./custom-methods.js";
 
 export type Era = "legacy" | "modern";
 
@@ -40,6 +42,8 @@ export interface RoutedVersion<V extends string, E extends Era> {
   readonly era: E;
   /** The version's `createServerDispatcher`. */
   createDispatcher(handlers: object, options?: DispatcherOptions): Dispatcher;
+  /** The extensions the tree has for this version, by identifier (modern versions only). */
+  readonly extensions?: Readonly<Record<string, RoutedExtension>>;
 }
 
 /** What a generated router.ts gives createRouter: data about the generated versions. */
@@ -68,6 +72,10 @@ export interface Served<Handlers, Capabilities, L extends string = string> {
   capabilities: Capabilities;
   /** Options for this version's dispatcher (`validators`, `onError`, `validateResults`). */
   dispatcher?: DispatcherOptions;
+  /** Modern versions: the extensions served, by identifier (see ./router-extensions.ts). */
+  extensions?: Readonly<Record<string, ServedExtension<object> | undefined>>;
+  /** Custom methods of this version (see ./custom-methods.ts); one the version has already is an error at construction. */
+  custom?: CustomMethods;
 }
 
 /** Served versions by label, as createRouter reads them. */
@@ -144,6 +152,8 @@ export interface ServerRouter<L extends string = string, M extends string = stri
   close(): void;
   /** How many requests are being handled now, modern and legacy (cancelled ones no longer count). */
   readonly inFlight: number;
+  /** The param that names a request of a served extension for routing (`Mcp-Name`), e.g. `taskId` for `tasks/get`. */
+  nameParam(method: string): string | undefined;
 }
 
 export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
@@ -229,6 +239,11 @@ function wants(filter: Record<string, unknown>, method: string, params: Record<s
   return key !== undefined && filter[key] === true;
 }
 
+/** `handlers` without the given methods. */
+function withoutMethods(handlers: object, methods: readonly string[]): object {
+  return Object.fromEntries(Object.entries(handlers).filter(([m]) => !methods.includes(m)));
+}
+
 /** A value from a message, as text for an error's data (never throws). */
 function shown(value: unknown): string {
   if (typeof value === "string") return value;
@@ -243,6 +258,21 @@ interface ServedEntry {
   handlers: object | ((connection: ConnectionInfo) => object);
   capabilities: object;
   dispatcher?: DispatcherOptions;
+  extensions?: Readonly<Record<string, ServedExtension | undefined>>;
+  custom?: CustomMethods;
+}
+
+/** A served version's extensions the tree has, in identifier order, with their table entries. */
+function servedExtensions(entry: ServedEntry, routed: RoutedVersion<string, Era>): Array<{ id: string; served: ServedExtension; routed: RoutedExtension }> {
+  const out: Array<{ id: string; served: ServedExtension; routed: RoutedExtension }> = [];
+  for (const id of Object.keys(entry.extensions ?? {}).sort()) {
+    const served = entry.extensions![id];
+    if (served === undefined) continue;
+    const table = routed.extensions?.[id];
+    if (table === undefined) throw new Error(`protocol version ${routed.label} has no extension ${id} in the generated tree`);
+    out.push({ id, served, routed: table });
+  }
+  return out;
 }
 
 /** Build a server router over a generated table of versions and the versions served. */
@@ -283,10 +313,33 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     return typeof entry.handlers === "function" ? entry.handlers(connection) : entry.handlers;
   }
 
-  function dispatcherFor(version: V, handlers: object): Dispatcher {
+  function dispatcherOptionsOf(version: V): DispatcherOptions | undefined {
     const entry = served.get(version)!;
-    const dispatcherOptions = options.onError === undefined || entry.dispatcher?.onError !== undefined ? entry.dispatcher : { ...entry.dispatcher, onError: options.onError };
-    return factories.get(version)!.createDispatcher(handlers, dispatcherOptions);
+    return options.onError === undefined || entry.dispatcher?.onError !== undefined ? entry.dispatcher : { ...entry.dispatcher, onError: options.onError };
+  }
+
+  function dispatcherFor(version: V, handlers: object): Dispatcher {
+    return withCustom(version, factories.get(version)!.createDispatcher(handlers, dispatcherOptionsOf(version)));
+  }
+
+  /** The version's own methods (what a client sends in it, what the router answers, its extensions'): custom methods may not take them. */
+  function ownMethods(version: V): string[] {
+    const sent = Object.keys(table.clientMessages).filter((m) => table.clientMessages[m].includes(version));
+    const extensions = Object.values(factories.get(version)!.extensions ?? {}).flatMap((e) => e.methods);
+    return [...sent, ...extensions, "initialize", "server/discover", "subscriptions/listen"];
+  }
+
+  /** Whether `method` is a custom method of the served `version` (a custom method is never another era's). */
+  function isCustom(version: V, method: string): boolean {
+    const custom = served.get(version)?.custom;
+    return custom !== undefined && Object.hasOwn(custom, method);
+  }
+
+  /** A version's dispatcher with its custom methods in front (none: as it is). */
+  function withCustom(version: V, dispatcher: Dispatcher): Dispatcher {
+    const custom = served.get(version)!.custom;
+    if (custom === undefined) return dispatcher;
+    return withCustomMethods(dispatcher, custom, { protocolVersion: version, era: eraOfVersion.get(version)!, taken: ownMethods(version) }, dispatcherOptionsOf(version));
   }
 
   /**
@@ -303,11 +356,17 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     return `Method not found: ${method} is a ${nearest} method, not available in ${version}`;
   }
 
-  // Modern versions: one dispatcher each, made once, with the requests the router answers itself.
+  // Modern versions: one dispatcher each, made once, with the requests the router answers itself; and
+  // one per served extension (its module's dispatcher), for requests that negotiate it.
   const modernDispatchers = new Map<V, Dispatcher>();
+  const extensionRoutes = new Map<V, { extensions: ReturnType<typeof servedExtensions>; dispatchers: Map<string, Dispatcher>; owner: Map<string, string> }>();
+  const nameParams = new Map<string, string>();
   for (const version of modernVersions) {
     const entry = served.get(version)!;
-    const capabilities = entry.capabilities as Record<string, unknown>;
+    const extensions = servedExtensions(entry, factories.get(version)!);
+    const ids = extensions.map((e) => e.id);
+    const advertised = extensions.length === 0 ? {} : { extensions: { ...(entry.capabilities as { extensions?: object }).extensions, ...Object.fromEntries(extensions.map((e) => [e.id, e.served.settings ?? {}])) } };
+    const capabilities = { ...(entry.capabilities as Record<string, unknown>), ...advertised };
     const owned = {
       "server/discover": () => ({
         supportedVersions: [...modernVersions],
@@ -321,14 +380,29 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         if (!isPlainObject(params.notifications)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: subscriptions/listen requires notifications (a SubscriptionFilter)");
         const tag = { [META_SUBSCRIPTION_ID]: context.requestId };
         const filter = honoredFilter(params.notifications, capabilities);
+        const deliver = (method: string, params: Record<string, unknown> | undefined) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } });
+        // Each served extension's part of the filter (Tasks: taskIds), delivered on the same stream.
+        const agreed = negotiated(context._meta, META_CLIENT_CAPABILITIES, ids);
+        const parts: Array<{ honored: Record<string, unknown>; stop(): void }> = [];
+        try {
+          for (const e of extensions) {
+            const part = await e.served.listen?.(params.notifications, deliver, agreed.has(e.id));
+            if (part !== undefined) parts.push(part);
+          }
+        } catch (error) {
+          for (const part of parts) part.stop();
+          throw error;
+        }
+        for (const part of parts) Object.assign(filter, part.honored);
         // The acknowledgement is the first message carrying the subscription id (the schema says so).
         await context.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: tag });
         await new Promise<void>((resolve) => {
           const listener: Listener = {
             filter,
-            deliver: (method, params) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } }),
+            deliver,
             end: () => {
               listeners.delete(listener);
+              for (const part of parts) part.stop();
               resolve();
             },
           };
@@ -339,8 +413,21 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         return { _meta: tag };
       },
     };
-    const handlers = { ...handlersFor(entry, { protocolVersion: undefined, initializeParams: undefined }), ...owned };
-    modernDispatchers.set(version, dispatcherFor(version, handlers));
+    const core = handlersFor(entry, { protocolVersion: undefined, initializeParams: undefined });
+    // An extension's handlers of core methods answer every request; their values resolve as not negotiated here.
+    const coreOverrides = Object.assign({}, ...extensions.map((e) => resolvingHandlers(withoutMethods(e.served.handlers ?? {}, e.routed.methods), e.served.resolve, false)));
+    modernDispatchers.set(version, dispatcherFor(version, { ...core, ...coreOverrides, ...owned }));
+    const dispatchers = new Map<string, Dispatcher>();
+    const owner = new Map<string, string>();
+    for (const e of extensions) {
+      const own = resolvingHandlers(e.served.handlers ?? {}, e.served.resolve, true);
+      const base = dispatcherOptionsOf(version);
+      const extOptions = e.served.validators === undefined ? base : { ...base, validators: { ...base?.validators, ...e.served.validators } };
+      dispatchers.set(e.id, withCustom(version, e.routed.createDispatcher({ ...core, ...coreOverrides, ...own, ...owned }, extOptions)));
+      for (const method of e.routed.methods) owner.set(method, e.id);
+      for (const [method, param] of Object.entries(e.served.nameParams ?? {})) nameParams.set(method, param);
+    }
+    if (extensions.length > 0) extensionRoutes.set(version, { extensions, dispatchers, owner });
   }
 
   function eraOf(message: unknown): Era {
@@ -369,13 +456,27 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         if (id === undefined) return undefined;
         return errorResponse(id, ModernErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version", { supported: [...modernVersions], requested: shown(requested) });
       }
-      const wrongEra = otherEraMethod(envelope.method, version);
+      // A served extension's method is its extension's (before the other era's method of the same name:
+      // Tasks' tasks/get is also a core method of 2025-11-25).
+      let dispatcher = modernDispatchers.get(version)!;
+      const routes = extensionRoutes.get(version);
+      const owner = routes?.owner.get(envelope.method);
+      if (routes !== undefined) {
+        const agreed = negotiated(meta, META_CLIENT_CAPABILITIES, routes.extensions.map((e) => e.id));
+        if (owner !== undefined && !agreed.has(owner)) {
+          const missing = missingExtension(owner);
+          return id === undefined ? undefined : errorResponse(id, missing.code, missing.message, missing.data);
+        }
+        const chosen = owner ?? routes.extensions.find((e) => agreed.has(e.id))?.id;
+        if (chosen !== undefined) dispatcher = routes.dispatchers.get(chosen)!;
+      }
+      const wrongEra = owner === undefined && !isCustom(version, envelope.method) ? otherEraMethod(envelope.method, version) : undefined;
       if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
       const peer = notifyOnly(exchange.send, version);
       const level = ownMember(meta, META_LOG_LEVEL);
       const threshold = typeof level === "string" && logLevels.includes(level) ? level : undefined;
       const filtered = peer === undefined ? undefined : levelFiltered(peer, () => threshold);
-      return await modernDispatchers.get(version)!.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope });
+      return await dispatcher.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope });
     } catch {
       // Only a hostile message or exchange gets here: answer without detail.
       return envelope.kind === "request" ? errorResponse(envelope.id, ErrorCode.InternalError, "Internal error") : undefined;
@@ -487,7 +588,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
           return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
         }
-        const wrongEra = otherEraMethod(method, protocolVersion);
+        const wrongEra = isCustom(protocolVersion, method) ? undefined : otherEraMethod(method, protocolVersion);
         if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
         const response = await target.handle(message, { peer, signal: exchange.signal });
         if (response !== undefined && "result" in response) {
@@ -566,9 +667,11 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     handle,
     publish,
     close,
+    nameParam: (method) => nameParams.get(method),
     get inFlight() {
       let n = 0;
       for (const d of modernDispatchers.values()) n += d.inFlight;
+      for (const r of extensionRoutes.values()) for (const d of r.dispatchers.values()) n += d.inFlight;
       for (const c of connections) n += c.inFlight;
       return n;
     },

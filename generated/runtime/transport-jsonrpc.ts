@@ -31,6 +31,8 @@ export interface RoutedServer {
     close(): void;
   };
   handle(message: unknown, exchange?: { send?: TransportSend; signal?: AbortSignal; scope?: object }): Promise<OutgoingMessage | undefined>;
+  /** The param naming a request of a served extension for routing (HTTP's `Mcp-Name`); absent: none. */
+  nameParam?(method: string): string | undefined;
 }
 
 /** Where a transport reports what it cannot answer on the wire (a message that cannot be sent, a send that failed). */

@@ -1,7 +1,8 @@
 // generated/DIFFS/<from>..<to>.md: the version diff of each consecutive pair of versions, in label order.
 import { versionDiffMarkdown } from "./diff-markdown.js";
 import { diffVersions } from "../diff/version.js";
-import type { ProtocolModel, VersionModel } from "../model/types.js";
+import type { ExtensionModel, ProtocolModel, VersionModel } from "../model/types.js";
+import { extensionLabel } from "../model/extensions.js";
 import type { Templates } from "./templates.js";
 
 /** The consecutive pairs of a model's versions (sorted by label, so `draft` comes last). */
@@ -13,10 +14,21 @@ export function diffReportPath(from: string, to: string): string {
   return `DIFFS/${from}..${to}.md`;
 }
 
+/** Each extension module against its core version: what the extension adds (`DIFFS/<core>..<core>+<name>.md`). */
+export function extensionPairs(model: ProtocolModel): Array<{ ext: ExtensionModel; core: VersionModel; merged: VersionModel }> {
+  return (model.extensions ?? []).flatMap((ext) => {
+    const core = model.versions.find((v) => v.label === ext.core);
+    return core === undefined ? [] : [{ ext, core, merged: { ...ext.model, label: extensionLabel(ext) } }];
+  });
+}
+
 export function emitDiffs(model: ProtocolModel, templates?: Templates): Map<string, string> {
   const files = new Map<string, string>();
   for (const [a, b] of consecutivePairs(model)) {
     files.set(diffReportPath(a.label, b.label), versionDiffMarkdown(diffVersions(a, b), { generated: { versions: [a, b] }, templates }));
+  }
+  for (const { core, merged } of extensionPairs(model)) {
+    files.set(diffReportPath(core.label, merged.label), versionDiffMarkdown(diffVersions(core, merged), { generated: { versions: [core, merged] }, templates }));
   }
   return files;
 }

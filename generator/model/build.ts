@@ -32,13 +32,26 @@ const UNIONS = [
   { union: "ServerNotification", kind: "notification", sender: "server", required: false },
 ] as const;
 
-interface Member {
+export interface Member {
   method: string;
   definition: string;
   schema: JsonSchema;
   union: string;
   /** Where `schema` is, below the definitions container. */
   where: Array<string | number>;
+  /** The part of `schema` that declares `method` and `params` (see messageBranch). */
+  branch: { node: JsonSchema; tokens: Array<string | number> };
+}
+
+/**
+ * Where a message schema declares its `method` and `params`: its own `properties`, else the branch of
+ * its `allOf` whose `properties` has `method` (an extension writes `JSONRPCRequest & { method, params }`).
+ */
+export function messageBranch(schema: JsonSchema): Member["branch"] {
+  const has = (node: unknown) => typeof node === "object" && node !== null && (node as { properties?: Record<string, unknown> }).properties?.method !== undefined;
+  if (has(schema) || !Array.isArray(schema.allOf)) return { node: schema, tokens: [] };
+  const i = schema.allOf.findIndex(has);
+  return i < 0 ? { node: schema, tokens: [] } : { node: schema.allOf[i] as JsonSchema, tokens: ["allOf", i] };
 }
 
 
@@ -117,7 +130,7 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
       params: paramsOf(member, params),
       results,
       resultShape: override?.resultShape ?? resultShape(ir, results, era),
-      resultTypes: resultTypesOf(results, era),
+      resultTypes: resultTypesOf(results, era, ir),
       resultSource: source,
     }))
     .sort(byMethod);
@@ -179,15 +192,16 @@ function unionMembers(spec: LoadedSpec, union: string, fail: (m: string, ...t: A
       schema = node;
       where = tokens;
     }
-    const methodSchema = (schema.properties as Record<string, JsonSchema> | undefined)?.method;
+    const branch = messageBranch(schema);
+    const methodSchema = (branch.node.properties as Record<string, JsonSchema> | undefined)?.method;
     const method =
       typeof methodSchema?.const === "string"
         ? methodSchema.const
         : Array.isArray(methodSchema?.enum) && methodSchema.enum.length === 1 && typeof methodSchema.enum[0] === "string"
           ? methodSchema.enum[0]
           : undefined;
-    if (method === undefined) fail(`expected ${definition} to fix its method with a string "const"`, ...where, "properties", "method");
-    return { method: method as string, definition, schema, union, where };
+    if (method === undefined) fail(`expected ${definition} to fix its method with a string "const"`, ...where, ...branch.tokens, "properties", "method");
+    return { method: method as string, definition, schema, union, where, branch };
   });
 }
 
@@ -213,14 +227,14 @@ function sameAsDefinition(spec: LoadedSpec, node: JsonSchema, union: string): st
 
 /** The params schema of a message and its IR node, or null when the message has no `params`. */
 function paramsNode(builder: IrBuilder, member: Member): { schema: JsonSchema; node: IrNode } | null {
-  const schema = (member.schema.properties as Record<string, JsonSchema> | undefined)?.params;
+  const schema = (member.branch.node.properties as Record<string, JsonSchema> | undefined)?.params;
   if (schema === undefined) return null;
-  return { schema, node: builder.node(schema, [...member.where, "properties", "params"], member.definition) };
+  return { schema, node: builder.node(schema, [...member.where, ...member.branch.tokens, "properties", "params"], member.definition) };
 }
 
 function paramsOf(member: Member, params: { schema: JsonSchema; node: IrNode } | null): MethodParams | null {
   if (params === null) return null;
-  const required = Array.isArray(member.schema.required) && member.schema.required.includes("params");
+  const required = Array.isArray(member.branch.node.required) && member.branch.node.required.includes("params");
   const { schema, node } = params;
   return { definition: node.kind === "ref" ? node.name : null, required, schema, node };
 }
@@ -272,7 +286,8 @@ export function resolveAlias(spec: { defs: Readonly<Record<string, JsonSchema>> 
 
 /**
  * `empty` when the result's only properties are `_meta` (and `resultType` in the modern era),
- * following references and `allOf`; a union of several results (or one that is a union) is an `object`.
+ * following references and `allOf`; a union of several results, or one that is a union or has a union
+ * inside (an extension's `Result & (WorkingTask | …)`), is an `object`.
  */
 function resultShape(ir: SchemaIR, results: string[], era: Era): ResultShape {
   if (results.length !== 1) return "object";
@@ -288,7 +303,8 @@ function resultShape(ir: SchemaIR, results: string[], era: Era): ResultShape {
     } else if (node.kind === "intersection") {
       for (const part of node.parts) collect(part);
     } else if (node.kind === "union") {
-      // One definition that is a union of results: as several results, an object.
+      // A union inside one result (a definition that is a union of results, or an extension's
+      // `Result & (WorkingTask | …)`): as several results, an object.
       keys.add("|");
     }
   };

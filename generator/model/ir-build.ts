@@ -168,7 +168,12 @@ export class IrBuilder {
       const branches = this.schemaList(node[key], [...at, key]).map((s, i) => this.build(s, [...at, key, i]));
       parts.push({ kind: "union", at: this.at([...at, key]), annotations: {}, exclusive: key === "oneOf", branches, source: key });
     }
-    if (node.not !== undefined) parts.push({ kind: "not", at: this.at([...at, "not"]), annotations: {}, node: this.build(node.not, [...at, "not"]) });
+    if (node.not !== undefined) {
+      const inner = this.build(node.not, [...at, "not"]);
+      // `not` of a schema that accepts everything (`{}`, `true`) accepts nothing: that is `never`, which every printer can say.
+      const bare = inner.kind === "any" && Object.keys(inner.annotations).length === 0;
+      parts.push(bare ? { kind: "never", at: this.at([...at, "not"]), annotations: {} } : { kind: "not", at: this.at([...at, "not"]), annotations: {}, node: inner });
+    }
 
     if (parts.length === 0) return { kind: "any", at: where, annotations };
     // `allOf` alone (even of one schema) stays an intersection, so printers see what the spec wrote.
@@ -326,6 +331,9 @@ export class IrBuilder {
     }
     const extra = node.additionalProperties;
     const additional = extra === undefined ? null : this.build(extra, [...at, "additionalProperties"]);
+    const names = node.propertyNames === undefined ? undefined : this.build(node.propertyNames, [...at, "propertyNames"]);
+    // A property name is always a string: `propertyNames` that admits every string says nothing (an extension writes `{ type: "string" }`).
+    const everyName = names !== undefined && (names.kind === "any" || (names.kind === "string" && names.minLength === undefined && names.maxLength === undefined && names.pattern === undefined));
     return {
       kind: "object",
       at: this.at(at),
@@ -333,7 +341,7 @@ export class IrBuilder {
       impliedType,
       properties: list,
       additional,
-      ...(node.propertyNames === undefined ? {} : { propertyNames: this.build(node.propertyNames, [...at, "propertyNames"]) }),
+      ...(names === undefined || everyName ? {} : { propertyNames: names }),
       ...optional("minProperties", this.count(node, "minProperties", at)),
       ...optional("maxProperties", this.count(node, "maxProperties", at)),
     };

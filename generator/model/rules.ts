@@ -2,15 +2,42 @@
 // `resultType` values a result may carry, which side receives a message, which methods a version
 // dropped. Targets print these decisions; none restates them.
 import { byCodeUnit } from "../order.js";
+import type { IrNode, SchemaIR } from "./ir.js";
 import type { Era, Method, Sender, VersionModel } from "./types.js";
 
 /** The `resultType` a modern result may carry besides `complete`, where its result union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 
-/** The `resultType` values of the modern era, the default first: `complete`, and `input_required` where the results allow it; null in the legacy era. */
-export function resultTypesOf(results: readonly string[], era: Era): string[] | null {
+/**
+ * The `resultType` values of the modern era, the default first: `complete`, `input_required` where
+ * the results allow it, and any value a result definition fixes with a const (an extension's
+ * `CreateTaskResult` fixes `"task"`); null in the legacy era.
+ */
+export function resultTypesOf(results: readonly string[], era: Era, ir: SchemaIR): string[] | null {
   if (era !== "modern") return null;
-  return results.includes(INPUT_REQUIRED_RESULT) ? ["complete", "input_required"] : ["complete"];
+  const fixed = results.flatMap((d) => fixedResultTypes(ir, d));
+  return [...new Set(["complete", ...(results.includes(INPUT_REQUIRED_RESULT) ? ["input_required"] : []), ...fixed])];
+}
+
+/** The `resultType` a result definition fixes with a const, following references and `allOf`; none when it leaves it open. */
+function fixedResultTypes(ir: SchemaIR, definition: string): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const walk = (node: IrNode): void => {
+    if (node.kind === "ref") {
+      if (!seen.has(node.name)) {
+        seen.add(node.name);
+        walk(node.target.node);
+      }
+    } else if (node.kind === "intersection") node.parts.forEach(walk);
+    else if (node.kind === "object") {
+      const p = node.properties.find((q) => q.name === "resultType");
+      if (p?.node.kind === "literal" && p.node.values.length === 1 && typeof p.node.values[0] === "string") found.push(p.node.values[0]);
+    }
+  };
+  const def = ir.definitions.get(definition);
+  if (def !== undefined) walk(def.node);
+  return found;
 }
 
 /** Whether `side` receives (handles) a message its `sender` sends. */

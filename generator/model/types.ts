@@ -107,7 +107,36 @@ export interface VersionModel {
   notifications: NotificationMethod[];
 }
 
-/** The model of a whole generation run: versions sorted by label. */
+/**
+ * One extension version layered onto one core version (generator/model/extensions.ts): `model` is the
+ * core version's model with the extension's definitions, methods and result variants added.
+ */
+export interface ExtensionModel {
+  /** The extension's name in the lock (`tasks`): folders are named after it. */
+  name: string;
+  /** The identifier negotiated under `capabilities.extensions` (`io.modelcontextprotocol/tasks`). */
+  identifier: string;
+  /** The extension version's label (`2026-07-28`, `draft`). */
+  label: string;
+  /** The core version label it layers onto. */
+  core: string;
+  /** The extension's schema.json and its sha256, and the extension repository's commit (null outside the lock). */
+  file: string;
+  sha256: string;
+  commit: string | null;
+  /** The definitions the extension adds (those the core version does not have), sorted. */
+  definitions: string[];
+  /** The requests and notifications the extension adds, by method, sorted. */
+  requests: string[];
+  notifications: string[];
+  /** Core requests that may answer with the extension's results: method → the added result definitions. */
+  results: Record<string, string[]>;
+  /** The merged model: the core version's, plus the above. */
+  model: VersionModel;
+}
+
+/** The model of a whole generation run: versions sorted by label; extensions by core label, then name. */
 export interface ProtocolModel {
   versions: VersionModel[];
+  extensions?: ExtensionModel[];
 }

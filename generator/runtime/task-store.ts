@@ -1,5 +1,12 @@
+// Task state of the Tasks extension (io.modelcontextprotocol/tasks): the TaskStore interface the task
+// runtime (./tasks.ts) goes through for everything it knows about a task, and the in-memory default.
+// Another store (Redis, a database) implements the same interface; the runtime never keeps task state
+// of its own, so processes sharing a store serve each other's tasks (a cancellation made by one is
+// observed by the process running the task through `watch`).
+
 /** A task as the Tasks extension sends it (its DetailedTask): taskId, status, createdAt, lastUpdatedAt, ttlMs, and the status's members. */
 export type TaskRecord = { taskId: string; status: string; createdAt: string; lastUpdatedAt: string; ttlMs: number | null } & Record<string, unknown>;
+
 export interface TaskStore {
   /** Stores a new task, expiring ttlMs after createdAt when ttlMs is a number; rejects when the taskId exists. */
   create(task: TaskRecord): Promise<void>;
@@ -10,4 +17,95 @@ export interface TaskStore {
   /** Calls listener with the task after every stored change of taskId, made by any process sharing the store, until the returned function is called. */
   watch(taskId: string, listener: (task: TaskRecord) => void): () => void;
   close?(): Promise<void>;
+}
+
+/** The statuses after which a task never changes again. */
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
+
+/** When a task expires (ms since the epoch), or Infinity for `ttlMs: null` (or a createdAt that is not a date). */
+export function expiresAt(task: Pick<TaskRecord, "createdAt" | "ttlMs">): number {
+  if (typeof task.ttlMs !== "number") return Infinity;
+  const created = Date.parse(task.createdAt);
+  return Number.isNaN(created) ? Infinity : created + task.ttlMs;
+}
+
+export interface MemoryTaskStoreOptions {
+  /** The clock (ms since the epoch), for tests. Default: Date.now. */
+  now?: () => number;
+}
+
+/**
+ * The in-memory TaskStore: one process, tasks kept until they expire (checked when read, and swept
+ * as tasks are created, so expired tasks do not accumulate). Listeners are called synchronously after
+ * each stored change; one that throws does not stop the others.
+ */
+export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
+  const now = options.now ?? Date.now;
+  const tasks = new Map<string, { task: TaskRecord; expires: number }>();
+  const listeners = new Map<string, Set<(task: TaskRecord) => void>>();
+  let createdSinceSweep = 0;
+
+  function live(taskId: string): { task: TaskRecord; expires: number } | undefined {
+    const entry = tasks.get(taskId);
+    if (entry === undefined) return undefined;
+    if (entry.expires <= now()) {
+      tasks.delete(taskId);
+      return undefined;
+    }
+    return entry;
+  }
+
+  function notify(task: TaskRecord): void {
+    for (const listener of [...(listeners.get(task.taskId) ?? [])]) {
+      try {
+        listener(task);
+      } catch {
+        // A listener's failure is its own.
+      }
+    }
+  }
+
+  function sweep(): void {
+    const t = now();
+    for (const [id, entry] of tasks) if (entry.expires <= t) tasks.delete(id);
+  }
+
+  return {
+    async create(task) {
+      if (live(task.taskId) !== undefined) throw new Error(`task ${task.taskId} exists`);
+      if (++createdSinceSweep >= 1024) {
+        createdSinceSweep = 0;
+        sweep();
+      }
+      tasks.set(task.taskId, { task, expires: expiresAt(task) });
+      notify(task);
+    },
+    async get(taskId) {
+      return live(taskId)?.task;
+    },
+    async update(taskId, change) {
+      const entry = live(taskId);
+      if (entry === undefined) return undefined;
+      if (TERMINAL_STATUSES.has(entry.task.status)) return entry.task;
+      const next = change(entry.task);
+      if (next === undefined) return entry.task;
+      const stored = { ...next, taskId };
+      tasks.set(taskId, { task: stored, expires: expiresAt(stored) });
+      notify(stored);
+      return stored;
+    },
+    watch(taskId, listener) {
+      let set = listeners.get(taskId);
+      if (set === undefined) listeners.set(taskId, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set!.delete(listener);
+        if (set!.size === 0 && listeners.get(taskId) === set) listeners.delete(taskId);
+      };
+    },
+    async close() {
+      tasks.clear();
+      listeners.clear();
+    },
+  };
 }

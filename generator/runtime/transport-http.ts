@@ -188,7 +188,7 @@ function headerValue(raw: string): string | undefined {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Why a 2026-07-28 POST's headers disagree with its body (the transport's header rules), or undefined. */
-function headerMismatch(req: http.IncomingMessage, message: Record<string, unknown>, options: HttpTransportOptions): string | undefined {
+function headerMismatch(req: http.IncomingMessage, message: Record<string, unknown>, options: HttpTransportOptions, nameParam?: (method: string) => string | undefined): string | undefined {
   const header = req.headers["mcp-protocol-version"];
   if (typeof header !== "string") return "Missing MCP-Protocol-Version header";
   const params = paramsOf(message);
@@ -197,7 +197,8 @@ function headerMismatch(req: http.IncomingMessage, message: Record<string, unkno
   const method = typeof message.method === "string" ? message.method : undefined;
   const mcpMethod = req.headers["mcp-method"];
   if (typeof mcpMethod !== "string" || mcpMethod.trim() !== method) return `Header mismatch: Mcp-Method ${mcpMethod ?? "(missing)"} but the body's method is ${method}`;
-  const nameKey = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : undefined;
+  // A served extension's methods name their request too (Tasks: `tasks/*` carry `params.taskId`, SEP-2663).
+  const nameKey = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : method === undefined ? undefined : nameParam?.(method);
   const named = nameKey === undefined ? undefined : params?.[nameKey];
   if (typeof named === "string") {
     const mcpName = req.headers["mcp-name"];
@@ -529,7 +530,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
 
   async function modern(req: http.IncomingMessage, res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds): Promise<void> {
     const id = idOf(message);
-    const mismatch = headerMismatch(req, message, options);
+    const mismatch = headerMismatch(req, message, options, (method) => router.nameParam?.(method));
     if (mismatch !== undefined) return refuse(res, new Refusal(400, HEADER_MISMATCH, mismatch), id, exact);
     // One JSON body, unless the server sends something about the request first: then an SSE stream
     // carrying those messages and the response.

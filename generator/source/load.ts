@@ -62,9 +62,21 @@ export function loadSpecBytes(bytes: Uint8Array, file: string, label: string, op
   const defs: Record<string, JsonSchema> = {};
   const sourceDefs = source as Record<string, unknown>;
   for (const [name, def] of Object.entries(sourceDefs)) {
-    defs[name] = normalizeNode(def, { file, dialect, container, defs: sourceDefs }, [container, name]) as JsonSchema;
+    defs[name] = withoutOwnDialect(normalizeNode(def, { file, dialect, container, defs: sourceDefs }, [container, name]), root.$schema, file, [container, name]) as JsonSchema;
   }
   return deepFreeze({ label, file, sha256: digest, dialect, container, patches, defs });
+}
+
+/**
+ * A definition may repeat the document's `$schema` (generated schemas, such as an extension's, write it
+ * on every definition): the same dialect says nothing more and is dropped; another dialect is bad input.
+ */
+function withoutOwnDialect(def: unknown, declared: unknown, file: string, at: Array<string | number>): unknown {
+  if (typeof def !== "object" || def === null || Array.isArray(def) || !Object.hasOwn(def, "$schema")) return def;
+  const own = (def as Record<string, unknown>).$schema;
+  if (own !== declared) throw new InputError(`a definition declares the dialect ${JSON.stringify(own)}, the document ${JSON.stringify(declared)}; expected one dialect per file`, file, pointer(...at, "$schema"));
+  const { $schema: _same, ...rest } = def as Record<string, unknown>;
+  return rest;
 }
 
 function parseJson(text: string, file: string): unknown {

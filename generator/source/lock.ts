@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError, pointer } from "../errors.js";
 import { sha256, writeFilesAtomically } from "../files.js";
+import { validateLockedExtensions, type LockedExtension } from "./extension-lock.js";
 
 // Re-exported: callers that hash or write spec files have always found these here.
 export { sha256, writeFilesAtomically };
@@ -32,6 +33,8 @@ export interface SpecLock {
   /** Raw-file address template with `{commit}` and `{path}` placeholders. */
   rawUrl: string;
   versions: Record<string, LockedVersion>;
+  /** Extensions by name (spec/extension-lock.ts): each version pins its schema and names its core versions. */
+  extensions?: Record<string, LockedExtension>;
 }
 
 /** The files a version pins, by their name in `schemas/<version>/`. */
@@ -87,6 +90,7 @@ function validateLock(data: unknown, file: string): SpecLock {
       }
     }
   }
+  validateLockedExtensions(data, file);
   return data as unknown as SpecLock;
 }
 

@@ -95,10 +95,33 @@ export function formatLock(lock: SpecLock): string {
     `  "rawUrl": ${JSON.stringify(lock.rawUrl)},`,
     `  "versions": {`,
     versions.join(",\n"),
-    "  }",
+    lock.extensions === undefined ? "  }" : "  },",
+    ...(lock.extensions === undefined ? [] : formatExtensions(lock.extensions)),
     "}",
     "",
   ].join("\n");
+}
+
+/** The lock's `extensions` lines: one line per extension version, as committed. */
+function formatExtensions(extensions: NonNullable<SpecLock["extensions"]>): string[] {
+  const names = Object.keys(extensions).sort();
+  const lines = [`  "extensions": {`];
+  names.forEach((name, i) => {
+    const ext = extensions[name];
+    lines.push(`    ${JSON.stringify(name)}: {`);
+    lines.push(`      "identifier": ${JSON.stringify(ext.identifier)},`, `      "repository": ${JSON.stringify(ext.repository)},`, `      "rawUrl": ${JSON.stringify(ext.rawUrl)},`, `      "versions": {`);
+    const labels = Object.keys(ext.versions).sort();
+    labels.forEach((label, j) => {
+      const e = ext.versions[label];
+      const file = (f: LockedFile) => `"path": ${JSON.stringify(f.path)}, "sha256": ${JSON.stringify(f.sha256)}`;
+      const ts = e.schemaTs !== undefined ? `, "schemaTs": { ${file(e.schemaTs)} }` : "";
+      const results = e.results !== undefined ? `, "results": ${JSON.stringify(e.results).replace(/,/g, ", ").replace(/:/g, ": ").replace(/^\{/, "{ ").replace(/\}$/, " }")}` : "";
+      lines.push(`        ${JSON.stringify(label)}: { "core": ${JSON.stringify(e.core).replace(/,/g, ", ")}, "commit": ${JSON.stringify(e.commit)}, ${file(e)}${ts}${results} }${j < labels.length - 1 ? "," : ""}`);
+    });
+    lines.push("      }", `    }${i < names.length - 1 ? "," : ""}`);
+  });
+  lines.push("  }");
+  return lines;
 }
 
 const schemaTsPath = (schemaPath: string) => schemaPath.replace(/schema\.json$/, "schema.ts");
@@ -187,7 +210,7 @@ export async function stagePin(opts: PinOptions): Promise<StagedPin> {
     if (failures.length > 0) throw new InputError(`cannot download at commit ${commit}:\n  ${failures.join("\n  ")}`);
   }
 
-  const lock: SpecLock = { repository: old.repository, commit, rawUrl: old.rawUrl, versions: {} };
+  const lock: SpecLock = { repository: old.repository, commit, rawUrl: old.rawUrl, versions: {}, ...(old.extensions === undefined ? {} : { extensions: old.extensions }) };
   // Versions not re-read keep their entries (a subset pin); re-read ones get fresh entries.
   for (const [label, entry] of Object.entries(old.versions)) if (!fetched.has(label)) lock.versions[label] = entry;
   const versions: StagedVersion[] = [];

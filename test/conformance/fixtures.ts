@@ -1,7 +1,7 @@
 // The tools, resources and prompts the conformance suites' server scenarios call, as plain data and
 // functions shared by both eras. Names and contents are the suites' own (conformance 0.1.13 and
 // 0.2.0-alpha.12, server scenarios); nothing here is protocol logic: that is the generated router's.
-import { createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { JsonRpcError } from "../../generated/runtime.js";
 
 /** A 1×1 PNG and a silent 8-bit mono WAV: the smallest valid files of their types. */
@@ -92,6 +92,76 @@ export const modernTools: Json[] = [
     "capabilities",
   ].map((n) => ({ name: `test_input_required_result_${n}`, description: `input_required: ${n.replace(/_/g, " ")}`, inputSchema: noArgs })),
 ];
+
+/**
+ * Tools of the Tasks extension's scenarios (tasks-*, 0.2.0-alpha.12), listed at 2026-07-28: the names and
+ * behaviour each scenario's description requires (`greet` is sync-only; the others run as tasks).
+ */
+export const taskTools: Json[] = [
+  { name: "greet", description: "Sync-only: returns Hello, {name}!", inputSchema: { type: "object", properties: { name: { type: "string" } } } },
+  {
+    name: "slow_compute",
+    description: "Task-supporting: sleeps `seconds` seconds, then returns a result; settles cancelled when cancelled",
+    inputSchema: { type: "object", properties: { seconds: { type: "number" } } },
+  },
+  { name: "failing_job", description: "Task required: returns a tool execution error (isError) after about 1 s", inputSchema: noArgs },
+  { name: "protocol_error_job", description: "Task-supporting: fails with a JSON-RPC protocol error", inputSchema: noArgs },
+  { name: "confirm_delete", description: "Task-supporting: asks for confirmation (elicitation/create), then completes", inputSchema: noArgs },
+  { name: "multi_input", description: "Task-supporting: asks two elicitation/create questions at once", inputSchema: noArgs },
+  { name: "test_tool_with_task", description: "Task required: asks user_name through input_required, then continues as a task", inputSchema: noArgs },
+];
+
+// ---------------------------------------------------------------------------------------------
+// The Skills extension (io.modelcontextprotocol/skills, SEP-2640) of the sep-2640-* scenarios: one skill,
+// `pdf-processing`, its SKILL.md and one reference file under a subdirectory, served through resources/read,
+// skills/list, skills/get and resources/directory/read (custom methods: the extension publishes no schema
+// in ../shared/mcp-extensions).
+
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
+const skillRoot = "skill://pdf-processing";
+const skillFiles: Record<string, { text: string; mimeType: string }> = {
+  [`${skillRoot}/SKILL.md`]: {
+    mimeType: "text/markdown",
+    text: "---\nname: pdf-processing\ndescription: Extract, fill, and assemble PDF documents\n---\n\n# PDF processing\n\nSee references/FORMS.md for form filling.\n",
+  },
+  [`${skillRoot}/references/FORMS.md`]: { mimeType: "text/markdown", text: "# Forms\n\nFill each field, then flatten the form.\n" },
+};
+const digest = (text: string) => `sha256:${createHash("sha256").update(text, "utf8").digest("hex")}`;
+
+/** The skill's entry, as skills/list and skills/get send it. */
+export const skillEntry: Json = {
+  uri: `${skillRoot}/SKILL.md`,
+  frontmatter: { name: "pdf-processing", description: "Extract, fill, and assemble PDF documents" },
+  resources: Object.entries(skillFiles).map(([uri, f]) => ({ uri, digest: digest(f.text), size: Buffer.byteLength(f.text, "utf8") })),
+};
+
+/** The skill's files as listed resources (SKILL.md named and described by its frontmatter). */
+export const skillResources: Json[] = [
+  { uri: `${skillRoot}/SKILL.md`, name: "pdf-processing", description: "Extract, fill, and assemble PDF documents", mimeType: "text/markdown" },
+  { uri: `${skillRoot}/references/FORMS.md`, name: "FORMS.md", mimeType: "text/markdown" },
+];
+
+/** A skill file's contents, or undefined for a URI that is not one. */
+export function readSkillFile(uri: string): Json[] | undefined {
+  const f = skillFiles[uri];
+  return f === undefined ? undefined : [{ uri, mimeType: f.mimeType, text: f.text }];
+}
+
+/** The direct children of a skill directory (`inode/directory` for a subdirectory), or undefined when `uri` is not a directory. */
+export function skillDirectory(uri: string): Json[] | undefined {
+  const dir = uri.replace(/\/$/, "");
+  const prefix = `${dir}/`;
+  const below = Object.keys(skillFiles).filter((f) => f.startsWith(prefix));
+  if (below.length === 0) return undefined;
+  const children = new Map<string, Json>();
+  for (const file of below) {
+    const rest = file.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    if (slash < 0) children.set(file, { uri: file, name: rest, mimeType: skillFiles[file].mimeType });
+    else children.set(prefix + rest.slice(0, slash), { uri: prefix + rest.slice(0, slash), name: rest.slice(0, slash), mimeType: "inode/directory" });
+  }
+  return [...children.values()];
+}
 
 export const resources: Json[] = [
   { uri: "test://static-text", name: "static-text", description: "A static text resource", mimeType: "text/plain" },

@@ -4,7 +4,9 @@
 //   (the legacy era, negotiated at 2025-11-25);
 // - @modelcontextprotocol/conformance@0.2.0-alpha.12 (tools/conformance, run by Node 22 from the npm `node`
 //   package, which stays out of the root's PATH): every server scenario tagged 2026-07-28
-//   (`--spec-version 2026-07-28 --suite all`: pending ones included, extensions such as tasks-* excluded).
+//   (`--spec-version 2026-07-28 --suite all`: pending ones included, extension scenarios excluded), then
+//   each extension scenario the server serves, one run each (`--scenario`): the ten `tasks-*` (the Tasks
+//   extension, io.modelcontextprotocol/tasks) and the three `sep-2640-*` (Skills).
 // Each suite gets its committed expected-failures file (the suites' own YAML baseline format).
 // Prints one summary line per suite and `conformance: N passed, N failed` (scenarios); with
 // `--summary FILE`, also writes `{ passed, failed }` there. Exit 0 only when both suites pass.
@@ -21,7 +23,30 @@ interface Suite {
   node: string;
   cli: string;
   args: string[];
+  /** One scenario run on its own (`--scenario`): it counts as one scenario, passed when the run exits 0. */
+  scenario?: string;
 }
+
+/** The extension scenarios of 0.2.0-alpha.12 (`conformance list --server`, tagged [extension]). */
+const extensionScenarios = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-state-removal",
+  "tasks-mrtr-input",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-status-notifications",
+  "tasks-required-task-error",
+  "tasks-mrtr-composition",
+  "sep-2640-skills-directory",
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+];
+const alpha = {
+  node: path.join(root, "tools/conformance/node_modules/node/bin/node"),
+  cli: path.join(root, "tools/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"),
+};
 
 const suites: Suite[] = [
   {
@@ -36,6 +61,12 @@ const suites: Suite[] = [
     cli: path.join(root, "tools/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"),
     args: ["--spec-version", "2026-07-28", "--suite", "all", "--expected-failures", path.join(here, "expected-failures-0.2.0-alpha.12.yml")],
   },
+  ...extensionScenarios.map((scenario) => ({
+    name: `conformance@0.2.0-alpha.12 ${scenario} (extension)`,
+    ...alpha,
+    args: ["--scenario", scenario, "--expected-failures", path.join(here, "expected-failures-0.2.0-alpha.12.yml")],
+    scenario,
+  })),
 ];
 
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
@@ -99,7 +130,7 @@ try {
   for (const suite of suites) {
     const { code, output } = await run(suite, url);
     if (code !== 0 && !output.includes("=== SUMMARY ===")) process.stderr.write(output);
-    const s = scenarios(output);
+    const s = suite.scenario === undefined ? scenarios(output) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
     // Exit 0 with failing scenarios: each is in the expected-failures file. A non-zero exit with every
     // scenario green: a warning outside the baseline, or a baseline entry that now passes (stale).
     const unexpected = code === 0 ? 0 : Math.max(s.failed, 1);

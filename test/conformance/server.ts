@@ -8,6 +8,10 @@ import { isPlainObject, JsonRpcError } from "../../generated/runtime.js";
 import { serveHttp, toolParameterHeaders } from "../../generated/runtime/transport-http.js";
 import type * as v2025_11_25 from "../../generated/2025-11-25/index.js";
 import type * as v2026_07_28 from "../../generated/2026-07-28/index.js";
+import type * as v2026_07_28_tasks from "../../generated/2026-07-28+tasks/index.js";
+import { task, tasksExtension, TASKS_EXTENSION, type TaskControl } from "../../generated/runtime/tasks.js";
+import { customRequest, type CustomMethods } from "../../generated/runtime/custom-methods.js";
+import * as z from "zod";
 import * as f from "./fixtures.js";
 
 type Json = Record<string, unknown>;
@@ -120,7 +124,7 @@ const done = (t: string) => ({ content: [text(t)] });
 function modernHandlers(router: () => ServerRouter): ModernHandlers {
   return {
     "completion/complete": () => ({ completion: { values: [], total: 0, hasMore: false } }),
-    "tools/list": () => ({ tools: [...f.commonTools, ...f.modernTools] as v2026_07_28.Tool[], ...cache }),
+    "tools/list": () => ({ tools: [...f.commonTools, ...f.modernTools, ...f.taskTools] as v2026_07_28.Tool[], ...cache }),
     "tools/call": async (params, context) => {
       const { name } = params;
       const simple = f.simpleToolResult(name);
@@ -202,9 +206,9 @@ function modernHandlers(router: () => ServerRouter): ModernHandlers {
           throw new JsonRpcError(-32602, `Unknown tool: ${name}`);
       }
     },
-    "resources/list": () => ({ resources: f.resources as v2026_07_28.Resource[], ...cache }),
+    "resources/list": () => ({ resources: [...f.resources, ...f.skillResources] as v2026_07_28.Resource[], ...cache }),
     "resources/templates/list": () => ({ resourceTemplates: f.resourceTemplates as v2026_07_28.ResourceTemplate[], ...cache }),
-    "resources/read": ({ uri }) => ({ contents: f.readResource(uri) as v2026_07_28.ReadResourceResult["contents"], ...cache }),
+    "resources/read": ({ uri }) => ({ contents: (f.readSkillFile(uri) ?? f.readResource(uri)) as v2026_07_28.ReadResourceResult["contents"], ...cache }),
     "prompts/list": () => ({ prompts: [...f.prompts, ...f.modernPrompts] as v2026_07_28.Prompt[], ...cache }),
     "prompts/get": (params) => {
       if (params.name === "test_input_required_result_prompt") {
@@ -216,6 +220,97 @@ function modernHandlers(router: () => ServerRouter): ModernHandlers {
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The Tasks extension at 2026-07-28: its tools/call answers every modern tools/call (task tools return
+// a task handle; the runtime stores the task, answers tasks/*, or refuses with -32021 without the
+// extension); the other tools are the modern handlers'.
+
+/** A pause that ends early when `signal` aborts (a cancelled task). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+  });
+}
+
+type TaskHandlers = Omit<v2026_07_28_tasks.ServerHandlers, "server/discover" | "subscriptions/listen">;
+
+function taskToolCall(modern: ModernHandlers): NonNullable<TaskHandlers["tools/call"]> {
+  return (params, context) => {
+    const args = (params.arguments ?? {}) as Json;
+    const p = params as unknown as Json;
+    switch (params.name) {
+      case "greet":
+        return done(`Hello, ${String(args.name ?? "world")}!`);
+      case "slow_compute": {
+        const seconds = Number(args.seconds ?? 0);
+        return task(
+          async (t: TaskControl) => {
+            await pause(seconds * 1000, t.signal);
+            return done(`Computed after ${seconds} s`);
+          },
+          { support: "optional", pollIntervalMs: 100, ttlMs: 60_000 },
+        ) as never;
+      }
+      case "failing_job":
+        return task(async (t: TaskControl) => {
+          await pause(1000, t.signal);
+          return { content: [text("The job failed")], isError: true };
+        }, { pollIntervalMs: 100 }) as never;
+      case "protocol_error_job":
+        return task(() => {
+          throw new JsonRpcError(-32603, "The job broke at the protocol level");
+        }, { support: "optional", pollIntervalMs: 100 }) as never;
+      case "confirm_delete":
+        return task(async (t: TaskControl) => {
+          const answers = await t.input({ confirm: elicit("Delete the file?", { confirm: { type: "boolean" } }, ["confirm"]) });
+          return done(`Deletion ${accepted(answers.confirm) ? "confirmed" : "declined"}`);
+        }, { support: "optional", pollIntervalMs: 100 }) as never;
+      case "multi_input":
+        return task(async (t: TaskControl) => {
+          const answers = await t.input({
+            first_name: elicit("Your first name?", { name: { type: "string" } }, ["name"]),
+            last_name: elicit("Your last name?", { name: { type: "string" } }, ["name"]),
+          });
+          return done(`Hello, ${String(accepted(answers.first_name)?.name)} ${String(accepted(answers.last_name)?.name)}!`);
+        }, { support: "optional", pollIntervalMs: 100 }) as never;
+      case "test_tool_with_task": {
+        const answer = accepted(inputResponse(p, "user_name"));
+        if (typeof answer?.name !== "string") return inputRequired({ user_name: elicit("What is your name?", { name: { type: "string" } }, ["name"]) });
+        const userName = answer.name;
+        return task(async () => done(`Hello, ${userName}! (from the task)`), { pollIntervalMs: 100 }) as never;
+      }
+      default:
+        return modern["tools/call"]!(params, context as never) as never;
+    }
+  };
+}
+
+/**
+ * The Skills extension's methods at 2026-07-28, as custom methods (the extension publishes no schema we
+ * lock): skills/list (one page), skills/get (-32602 for a URI that is not a served skill) and
+ * resources/directory/read (-32602 for a URI that is not a directory).
+ */
+const skillsMethods: CustomMethods = {
+  "skills/list": customRequest({ params: z.object({ cursor: z.string().optional() }).loose(), handler: () => ({ skills: [f.skillEntry], ...cache }) }),
+  "skills/get": customRequest({
+    params: z.object({ uri: z.string() }).loose(),
+    handler: ({ uri }) => {
+      if (uri !== f.skillEntry.uri) throw new JsonRpcError(-32602, `Invalid params: no skill at ${uri}`);
+      return { skill: f.skillEntry, ...cache };
+    },
+  }),
+  "resources/directory/read": customRequest({
+    params: z.object({ uri: z.string(), cursor: z.string().optional() }).loose(),
+    handler: ({ uri }) => {
+      const children = f.skillDirectory(uri);
+      if (children === undefined) throw new JsonRpcError(-32602, `Invalid params: ${uri} is not a directory`);
+      return { resources: children, ...cache };
+    },
+  }),
+};
 
 const capabilities = {
   tools: { listChanged: true },
@@ -230,12 +325,19 @@ export function createConformanceRouter(): ServerRouter {
   // cast is needed because each version's types differ (its RequestContext names its own version;
   // 2024-11-05 has no audio content); the suites' client negotiates 2025-11-25.
   const older = { handlers: legacyHandlers as never, capabilities };
+  const modern = modernHandlers(() => router);
   const versions: ServedVersions = {
     "2024-11-05": older,
     "2025-03-26": older,
     "2025-06-18": older,
     "2025-11-25": { handlers: legacyHandlers, capabilities },
-    "2026-07-28": { handlers: modernHandlers(() => router), capabilities },
+    "2026-07-28": {
+      handlers: modern,
+      // Skills is declared inline under capabilities.extensions (its settings: directoryRead) and served by custom methods.
+      capabilities: { ...capabilities, extensions: { [f.SKILLS_EXTENSION]: { directoryRead: true } } },
+      custom: skillsMethods,
+      extensions: { [TASKS_EXTENSION]: tasksExtension<TaskHandlers>({ handlers: { "tools/call": taskToolCall(modern) } }) },
+    },
   };
   const router = createServerRouter({ serverInfo: { name: "mcp-codegen-conformance", version: "0.1.0" }, versions });
   return router;

@@ -34,3 +34,21 @@ describe("fingerprint key of synced versions", () => {
     expect(await checkFingerprint(outDir, inputs, () => false)).toBeNull();
   });
 });
+
+describe("fingerprint key of extensions", () => {
+  it("changes when an extension's synced schema changes", async () => {
+    const label = Object.keys(lock.versions).sort()[0];
+    const schemasDir = path.join(tempDir(), "schemas");
+    const extDir = path.join(schemasDir, "extensions", "some-extension", "v1");
+    mkdirSync(extDir, { recursive: true });
+    writeFileSync(path.join(extDir, "schema.json"), '{ "$defs": {} }\n');
+    const outDir = path.join(tempDir(), "out");
+    mkdirSync(outDir);
+    writeFileSync(path.join(outDir, "a.ts"), "export {};\n");
+    const inputs = { schemasDir, labels: [label], kept: [], lock, cacheDir: path.join(tempDir(), "cache"), synced: new Set([label]) };
+    await recordFingerprint(outDir, inputs, new Map([["a.ts", "export {};\n"]]), 1);
+    expect(await checkFingerprint(outDir, inputs, () => false)).toEqual({ files: 1, versions: 1 });
+    writeFileSync(path.join(extDir, "schema.json"), '{ "$defs": { "X": {} } }\n');
+    expect(await checkFingerprint(outDir, inputs, () => false)).toBeNull();
+  });
+});

@@ -38,9 +38,10 @@ describe("generated/", () => {
       expect(r.status, r.stderr).toBe(0);
       expect(readTree(out), run).toEqual(committed);
     }
-    // One facts entry per distinct schema.ts the lock pins (versions may share bytes), and the templates.
+    // One facts entry per distinct schema.ts the lock pins (versions may share bytes), extensions' included, and the templates.
     const lock = await readLock(lockFile);
-    const distinct = new Set(Object.values(lock.versions).flatMap((v) => (v.schemaTs ? [v.schemaTs.sha256] : []))).size;
+    const pinned = [...Object.values(lock.versions), ...Object.values(lock.extensions ?? {}).flatMap((e) => Object.values(e.versions))];
+    const distinct = new Set(pinned.flatMap((v) => (v.schemaTs ? [v.schemaTs.sha256] : []))).size;
     const entries = [...readTree(cache).keys()];
     expect(entries.filter((e) => e.startsWith("spec-typescript/")).length).toBe(distinct);
     expect(entries.some((e) => e.startsWith("handlebars/"))).toBe(true);

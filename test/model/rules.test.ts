@@ -2,16 +2,34 @@
 // which methods a version dropped (the Ruby tree's REMOVED_METHODS).
 import { describe, expect, it } from "vitest";
 import { receivedBy, removedMethods, resultTypesOf } from "../../generator/model/rules.js";
-import type { VersionModel } from "../../generator/model/types.js";
+import { buildSchemaIR } from "../../generator/model/ir-build.js";
+import type { JsonSchema, VersionModel } from "../../generator/model/types.js";
 
 const version = (requests: string[], notifications: string[]) =>
   ({ requests: requests.map((method) => ({ method })), notifications: notifications.map((method) => ({ method })) }) as unknown as VersionModel;
 
+/** The IR of a few result definitions, as the real builder reads them (`#/$defs/<Name>` refs). */
+const irOf = (defs: Record<string, JsonSchema>) =>
+  buildSchemaIR({ label: "x", file: "x/schema.json", sha256: "0".repeat(64), dialect: "2020-12", container: "$defs", patches: [], defs });
+
+const RESULTS = irOf({
+  Result: { type: "object", properties: { _meta: { type: "object" }, resultType: { type: "string" } } },
+  CallToolResult: { allOf: [{ $ref: "#/$defs/Result" }, { type: "object", properties: { content: { type: "array" } } }] },
+  InputRequiredResult: { allOf: [{ $ref: "#/$defs/Result" }, { type: "object", properties: { resultType: { const: "input_required" } } }] },
+  CreateTaskResult: { allOf: [{ $ref: "#/$defs/Result" }, { type: "object", properties: { resultType: { const: "task" }, task: { type: "object" } } }] },
+});
+
 describe("model rules", () => {
   it("allow input_required only in the modern era and only where the results include InputRequiredResult", () => {
-    expect(resultTypesOf(["InputRequiredResult", "CallToolResult"], "legacy")).toBeNull();
-    expect(resultTypesOf(["CallToolResult"], "modern")).toEqual(["complete"]);
-    expect(resultTypesOf(["InputRequiredResult", "CallToolResult"], "modern")).toEqual(["complete", "input_required"]);
+    expect(resultTypesOf(["InputRequiredResult", "CallToolResult"], "legacy", RESULTS)).toBeNull();
+    expect(resultTypesOf(["CallToolResult"], "modern", RESULTS)).toEqual(["complete"]);
+    expect(resultTypesOf(["InputRequiredResult", "CallToolResult"], "modern", RESULTS)).toEqual(["complete", "input_required"]);
+  });
+
+  it("add the resultType a result definition fixes with a const, through allOf and references, once", () => {
+    expect(resultTypesOf(["CallToolResult", "CreateTaskResult"], "modern", RESULTS)).toEqual(["complete", "task"]);
+    expect(resultTypesOf(["InputRequiredResult", "CallToolResult", "CreateTaskResult"], "modern", RESULTS)).toEqual(["complete", "input_required", "task"]);
+    expect(resultTypesOf(["CreateTaskResult"], "legacy", RESULTS)).toBeNull();
   });
 
   it("have the other side receive a message, and both sides one both send", () => {

@@ -1,10 +1,9 @@
 // Scale-out: three server processes (fixtures/cluster-server.ts) sharing one real Redis, behind a small
 // round-robin proxy on loopback (sticky by Mcp-Session-Id, as a load balancer in front of legacy sessions
-// must be). A publish on one process reaches the listeners on all of them; a task (the shared Redis
-// TaskStore, through the fixture's task-* tools) created through one is polled and cancelled through the
-// others and survives a SIGKILL of the process that created it.
-// At merge with the Tasks extension (issue 19): the same case through its own methods (a task-augmented
-// tools/call, tasks/get, tasks/cancel), with `createRedisTaskStore` given to the router in cluster-server.ts.
+// must be). A publish on one process reaches the listeners on all of them; a task of the Tasks extension
+// (a task-augmented tools/call, served by the router over the shared Redis TaskStore, `createRedisTaskStore`
+// given as tasksExtension's `store` in cluster-server.ts) created through one is polled (tasks/get) and
+// cancelled (tasks/cancel) through the others and survives a SIGKILL of the process that created it.
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +13,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TASKS_EXTENSION } from "../../generated/runtime/tasks.js";
 import { MODERN } from "./support.js";
 import { type RedisServer, startRedis } from "./redis-server.js";
 
@@ -90,6 +90,8 @@ afterAll(async () => {
 });
 
 const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+/** A request's _meta negotiating the Tasks extension. */
+const taskMeta = { ...meta, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
 const headers = (method: string, name?: string) => ({ "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
 
 /** A subscriptions/listen stream through the proxy; counts the list_changed notifications it receives. */
@@ -115,6 +117,15 @@ async function callThroughProxy(id: number, name: string, args: Record<string, u
   const body = (await response.json()) as { id: number; result?: { content: { text: string }[] }; error?: { code: number } };
   expect(body.id).toBe(id);
   return { text: body.result?.content[0].text ?? "", backend, error: body.error };
+}
+
+/** A 2026-07-28 request through the proxy (negotiating the Tasks extension unless `withMeta` says otherwise). */
+async function requestThroughProxy(id: number, method: string, params: Record<string, unknown>, name: string, withMeta: Record<string, unknown> = taskMeta): Promise<{ result?: Record<string, unknown>; backend: number; error?: { code: number } }> {
+  const response = await fetch(proxyUrl, { method: "POST", headers: headers(method, name), body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: withMeta } }) });
+  const backend = routed[routed.length - 1];
+  const body = (await response.json()) as { id: number; result?: Record<string, unknown>; error?: { code: number } };
+  expect(body.id).toBe(id);
+  return { result: body.result, backend, error: body.error };
 }
 
 describe("three server processes sharing one Redis behind a round-robin proxy", () => {
@@ -176,21 +187,28 @@ describe("three server processes sharing one Redis behind a round-robin proxy", 
     }
   });
 
-  it("a task created through one process is polled and cancelled through the others, and a SIGKILL of its process loses it not", async () => {
-    const created = await callThroughProxy(40, "task-create", { taskId: "cluster-task" });
-    expect(created.text).toBe("cluster-task");
-    const polled = await callThroughProxy(41, "task-get", { taskId: "cluster-task" });
+  it("a Tasks extension task created through one process is polled and cancelled through the others, and a SIGKILL of its process loses it not", async () => {
+    const created = await requestThroughProxy(40, "tools/call", { name: "long-task", arguments: {} }, "long-task");
+    expect(created.error).toBeUndefined();
+    const creator = backends[created.backend].child.pid!;
+    expect(created.result).toMatchObject({ resultType: "task", status: "working", statusMessage: `started by ${creator}`, ttlMs: 60_000, pollIntervalMs: 100 });
+    const taskId = created.result!.taskId as string;
+    expect(typeof taskId).toBe("string");
+    const polled = await requestThroughProxy(41, "tasks/get", { taskId }, taskId);
     expect(polled.backend).not.toBe(created.backend);
-    expect(JSON.parse(polled.text)).toMatchObject({ taskId: "cluster-task", status: "working", createdBy: backends[created.backend].child.pid });
-    process.kill(backends[created.backend].child.pid!, "SIGKILL");
+    expect(polled.result).toMatchObject({ taskId, status: "working", statusMessage: `started by ${creator}`, createdAt: created.result!.createdAt, resultType: "complete" });
+    process.kill(creator, "SIGKILL");
     dead.add(created.backend);
-    const again = await callThroughProxy(42, "task-get", { taskId: "cluster-task" });
-    expect(JSON.parse(again.text)).toMatchObject({ status: "working" });
-    const cancelled = await callThroughProxy(43, "task-cancel", { taskId: "cluster-task" });
+    const again = await requestThroughProxy(42, "tasks/get", { taskId }, taskId);
+    expect(again.result).toMatchObject({ taskId, status: "working" });
+    const cancelled = await requestThroughProxy(43, "tasks/cancel", { taskId }, taskId);
     expect(cancelled.backend).not.toBe(again.backend);
-    expect(JSON.parse(cancelled.text)).toMatchObject({ status: "cancelled" });
-    const final = await callThroughProxy(44, "task-get", { taskId: "cluster-task" });
+    expect(cancelled.result).toEqual({ resultType: "complete" });
+    const final = await requestThroughProxy(44, "tasks/get", { taskId }, taskId);
     expect(new Set([created.backend, again.backend, cancelled.backend]).size).toBe(3);
-    expect(JSON.parse(final.text)).toMatchObject({ status: "cancelled" });
+    expect(final.result).toMatchObject({ taskId, status: "cancelled", statusMessage: "Cancelled by the client" });
+    // A request that does not negotiate the extension is refused the task (-32021), wherever it lands.
+    const plain = await requestThroughProxy(45, "tasks/get", { taskId }, taskId, meta);
+    expect(plain.error).toMatchObject({ code: -32021 });
   }, 30_000);
 });

@@ -176,7 +176,8 @@ export class TypePrinter {
       const inherited = new Set(bases.flatMap((b) => b.lines));
       const members = all.filter((m) => !inherited.has(m.key));
       const clause = bases.length === 0 ? "" : ` extends ${bases.map((b) => b.name).join(", ")}`;
-      const body = members.flatMap((m) => m.lines);
+      // An object that admits no key at all (`additionalProperties: false` or `{ not: {} }`, no properties) says so, as its inline form does.
+      const body = all.length === 0 && node.additional?.kind === "never" ? [`${INDENT}[key: string]: never;`] : members.flatMap((m) => m.lines);
       return [...head, `export interface ${name}${clause} {`, ...body, "}"].join("\n");
     }
     return [...head, `export type ${name} = ${this.print(node, ctx).text};`].join("\n");

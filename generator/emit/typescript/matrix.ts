@@ -1,8 +1,9 @@
 // MATRIX.md: method × version, with each request's normalizer kind, a link to each version's diff,
-// each version's type fidelity against the spec's schema.ts, and its errata (schema.json against schema.ts).
+// each version's type fidelity against the spec's schema.ts, its errata (schema.json against schema.ts),
+// and the extension modules (each against its core version).
 import { normalizerKind } from "../../diff/version.js";
 import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
-import { consecutivePairs, diffReportPath } from "../diffs.js";
+import { consecutivePairs, diffReportPath, extensionPairs } from "../diffs.js";
 import { errataCounts, errataTables } from "../errata.js";
 import type { Templates } from "../templates.js";
 
@@ -36,5 +37,25 @@ export function emitMatrix(model: ProtocolModel, templates: Templates): string {
     errata: errataTables(model),
     requestRows: rows(model, (v) => v.requests),
     notificationRows: rows(model, (v) => v.notifications),
+    extensionsSection: extensionsSection(model, templates),
+  });
+}
+
+/** The Extensions section: one row per extension module; nothing when the tree has none. */
+function extensionsSection(model: ProtocolModel, templates: Templates): string {
+  const pairs = extensionPairs(model);
+  if (pairs.length === 0) return "";
+  return templates.get("extensions-table.md.hbs")({
+    extensions: pairs.map(({ ext, core, merged }) => ({
+      module: merged.label,
+      identifier: ext.identifier,
+      label: ext.label,
+      core: ext.core,
+      methods: [...ext.requests, ...ext.notifications].map((m) => `\`${m}\``).join(", ") || "—",
+      results: Object.entries(ext.results).map(([m, r]) => `\`${m}\` + \`${r.join(" \\| ")}\``).join(", ") || "—",
+      // test/emit/typescript/extension-fidelity.test.ts proves every added definition equal to the extension's schema.ts.
+      fidelity: ext.model.specTypes ? `${ext.definitions.length} added, equal` : "no schema.ts: fallback rule",
+      diff: `[from ${core.label}](${diffReportPath(core.label, merged.label)})`,
+    })),
   });
 }

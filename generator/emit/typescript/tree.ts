@@ -17,6 +17,7 @@ import { byCodeUnit, byKey } from "../../order.js";
 import { versionIdents, versionNaming, type VersionNaming } from "./naming.js";
 import { sha256 } from "../../source/lock.js";
 import type { TargetContext } from "../target.js";
+import { emitExtensionModules } from "./extensions.js";
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -149,6 +150,8 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   const sameAs = sameDefinitionsAs(model.versions);
   const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, templates, memo, sameAs.get(v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
+  // Merged models share no memo with the core versions (their definitions differ); equal ones re-export each other.
+  for (const [p, text] of await emitExtensionModules(model, (merged, same) => emitVersion(merged, templates, new Map(), same), definitionsKey)) files.set(p, text);
 
   const header = { versions: model.versions };
   const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));

@@ -152,7 +152,13 @@ class ZodPrinter {
     let s: string;
     const extra = n.additional;
     if (extra === null || extra.kind === "any") s = `z.looseObject(${fields})`;
-    else if (extra.kind === "never") {
+    // No property and no other key: a custom issue per key (as below: no intersection forgives it), then a
+    // pipe into `z.record(z.string(), z.never())` for the output type, the type's `{ [key: string]: never }`.
+    else if (extra.kind === "never" && n.properties.length === 0) {
+      s = `z.looseObject({}).superRefine((o, ctx) => {
+  for (const k of Object.keys(o)) ctx.addIssue({ code: "custom", path: [k], message: \`Unrecognized key: "\${k}"\` });
+}).pipe(z.record(z.string(), z.never()))`;
+    } else if (extra.kind === "never") {
       // Not z.strictObject: inside z.intersection (allOf) zod forgives a key one side does not know
       // when the other side does, where JSON Schema rejects it. A custom issue per key is not forgiven.
       const known = [...new Set(n.properties.map((p) => p.name))];

@@ -109,7 +109,8 @@ export class InstanceGenerator {
     if (branches) {
       const { anyOf: _a, oneOf: _o, ...rest } = node;
       const branch = this.resolve(this.pick(branches));
-      return this.generate(isObject(branch) ? { ...rest, ...branch } : branch, depth + 1);
+      // The branch with what surrounds it, properties and required merged (an `allOf` of both, as resolve flattens it).
+      return this.generate(isObject(branch) ? this.resolve({ allOf: [rest, branch] }) : branch, depth + 1);
     }
     if (node.const !== undefined) return node.const as Json;
     if (Array.isArray(node.enum)) return this.pick(node.enum) as Json;
@@ -283,6 +284,9 @@ export function finiteSize(schema: unknown, defs: Defs, seen: ReadonlySet<string
   if (branches) return branches.reduce((n: number, b) => n + finiteSize(b, defs, seen), 0);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.every((t) => t === "boolean" || t === "null")) return types.reduce((n: number, t) => n + (t === "boolean" ? 2 : 1), 0);
+  // An object that admits no key (no properties; additionalProperties false or `{ not: {} }`): only `{}`.
+  const none = schema.additionalProperties === false || (isObject(schema.additionalProperties) && isObject(schema.additionalProperties.not) && Object.keys(schema.additionalProperties.not).length === 0);
+  if (types.length === 1 && types[0] === "object" && none && (!isObject(schema.properties) || Object.keys(schema.properties).length === 0)) return 1;
   return Infinity;
 }
 

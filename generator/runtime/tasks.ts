@@ -1,0 +1,311 @@
+// The Tasks extension (io.modelcontextprotocol/tasks, SEP-2663) as a served extension of the router:
+// a handler of a task-augmentable request (`tools/call`) returns `task(work)` or a plain result; the
+// rest is this runtime's, through a TaskStore (./task-store.ts) only:
+//
+// - a task handle on a request that negotiates the extension becomes a task: stored (status
+//   `working`) before its CreateTaskResult (`resultType: "task"`) is sent, then `work` runs;
+// - on a request that does not: -32021 with `requiredCapabilities.extensions` (the server cannot
+//   serve it without a task, as the extension's specification says), or, for `support: "optional"`,
+//   the work's result, answered synchronously;
+// - `work(control)` returning a result settles the task `completed` with it; throwing an error with
+//   an integer `code` settles it `failed` with that JSON-RPC error, anything else `failed` with -32603;
+// - `control.input(requests)` sets `input_required` with those `inputRequests` and resolves with
+//   the client's `inputResponses` once `tasks/update` has answered every key (a partial answer
+//   leaves the rest pending); the task is `working` again;
+// - `tasks/cancel` settles it `cancelled` and aborts `control.signal` in the process running it
+//   (observed through the store's `watch`, so a shared store carries it across processes); the work's
+//   outcome is then dropped (a terminal task never changes);
+// - a task expires `ttlMs` after its creation (the store forgets it): `tasks/get` is then -32602;
+// - `tasks/update` ignores responses to keys that are not outstanding (and so does not validate them);
+// - `tasks/get` sends the task's DetailedTask (only the members of its status), `notifications/tasks`
+//   carries the same to `subscriptions/listen` streams that asked for its `taskIds`.
+import type { RequestContext } from "./dispatcher.js";
+import { ErrorCode, isPlainObject, JsonRpcError } from "./jsonrpc.js";
+import { EXTENSION_VALUE, missingExtension, type ExtensionHandlers, type ExtensionValue, type ServedExtension } from "./router-extensions.js";
+import { createMemoryTaskStore, TERMINAL_STATUSES, type TaskRecord, type TaskStore } from "./task-store.js";
+
+/** The extension's identifier. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** One server-to-client request a task waits on (an entry of `inputRequests`). */
+export type TaskInputRequest = { method: string; params?: Record<string, unknown> };
+
+/** What the work of a task is given. */
+export interface TaskControl {
+  readonly taskId: string;
+  /** Aborted when the task is cancelled (by `tasks/cancel`, from any process sharing the store). */
+  readonly signal: AbortSignal;
+  /** Ask the client (status `input_required`); resolves with the responses by key once every key is answered. */
+  input(requests: Record<string, TaskInputRequest>): Promise<Record<string, unknown>>;
+  /** Set the task's `statusMessage`. */
+  setStatusMessage(message: string): Promise<void>;
+}
+
+export interface TaskOptions {
+  /** Time to live from creation (ms; null: unlimited). Default: the extension's. */
+  ttlMs?: number | null;
+  /** Suggested polling interval (ms). Default: the extension's. */
+  pollIntervalMs?: number;
+  /** The status message the task starts with. */
+  statusMessage?: string;
+  /**
+   * On a request that does not negotiate the extension: `required` (default) answers -32021;
+   * `optional` runs `work` at once and answers with its result (its `input` is then refused: -32603).
+   */
+  support?: "required" | "optional";
+}
+
+/** What a handler returns to have its request answered with a task. */
+export interface TaskHandle extends ExtensionValue {
+  readonly work: (task: TaskControl) => object | Promise<object>;
+  readonly options: TaskOptions;
+}
+
+/** A task handle: return it from a task-augmentable handler (`tools/call`) to answer with a task running `work`. */
+export function task(work: (task: TaskControl) => object | Promise<object>, options: TaskOptions = {}): TaskHandle {
+  return { [EXTENSION_VALUE]: TASKS_EXTENSION, work, options };
+}
+
+function isTaskHandle(value: unknown): value is TaskHandle {
+  return typeof value === "object" && value !== null && (value as Partial<TaskHandle>)[EXTENSION_VALUE] === TASKS_EXTENSION;
+}
+
+/** The members each status sends (DetailedTask), beside the Task's own. */
+const TASK_MEMBERS = ["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs"];
+const STATUS_MEMBERS: Readonly<Record<string, string | undefined>> = { input_required: "inputRequests", completed: "result", failed: "error" };
+
+/** The task as the extension sends it (tasks/get, notifications/tasks): a DetailedTask, without the runtime's own members. */
+export function detailedTask(record: TaskRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of TASK_MEMBERS) if (record[key] !== undefined) out[key] = record[key];
+  const extra = STATUS_MEMBERS[record.status];
+  if (extra !== undefined) out[extra] = record[extra] ?? {};
+  return out;
+}
+
+/** Responses the client gave that the running work has not taken yet (a runtime member of the record, never sent). */
+const ANSWERS = "io.modelcontextprotocol/tasks#answers";
+
+function notFound(): JsonRpcError {
+  return new JsonRpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+}
+
+/** A thrown value as the JSON-RPC error a failed task carries. */
+function errorObject(error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof Error && Number.isInteger((error as { code?: unknown }).code)) {
+    const data = (error as { data?: unknown }).data;
+    return { code: (error as unknown as { code: number }).code, message: error.message, ...(data === undefined ? {} : { data }) };
+  }
+  return { code: ErrorCode.InternalError, message: "Internal error" };
+}
+
+/**
+ * A result as stored, as the request would have answered it in the modern era: JSON only (what
+ * `JSON.stringify` drops is dropped), `resultType` defaulting to "complete".
+ */
+function asResult(value: object): Record<string, unknown> {
+  const json = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  return Object.hasOwn(json, "resultType") ? json : { ...json, resultType: "complete" };
+}
+
+export interface TasksOptions<Handlers = object> {
+  /** Where tasks live (default: a new in-memory store). */
+  store?: TaskStore;
+  /** Default time to live of a task from its creation (ms; null: unlimited). Default 5 minutes. */
+  ttlMs?: number | null;
+  /** Default suggested polling interval (ms). Default 1000. */
+  pollIntervalMs?: number;
+  /** Handlers of task-augmentable core methods (`tools/call`), which may return `task(work)`. */
+  handlers?: ExtensionHandlers<Handlers>;
+  /** A new task id (default: crypto.randomUUID, 122 random bits). */
+  newTaskId?: () => string;
+  /** Where a task's work reports a failure that no JSON-RPC error describes, and a store failure while settling. Default: ignored (the task says `failed`). */
+  onError?: (error: unknown, taskId: string) => void;
+}
+
+/** The Tasks extension for a served version's `extensions`, and its store. */
+export interface TasksExtension<Handlers = object> extends ServedExtension<Handlers> {
+  readonly store: TaskStore;
+  /** Resolves when every task this process runs has settled (for tests and graceful shutdown). */
+  idle(): Promise<void>;
+}
+
+/** The Tasks extension: `{ [TASKS_EXTENSION]: tasksExtension({ store, handlers: { "tools/call": … } }) }` in a served version's `extensions`. */
+export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers> = {}): TasksExtension<Handlers> {
+  const store = options.store ?? createMemoryTaskStore();
+  const defaultTtl = options.ttlMs === undefined ? 300_000 : options.ttlMs;
+  const defaultPoll = options.pollIntervalMs ?? 1000;
+  const newTaskId = options.newTaskId ?? (() => globalThis.crypto.randomUUID());
+  const running = new Set<Promise<void>>();
+  const now = () => new Date().toISOString();
+
+  async function start(handle: TaskHandle): Promise<Record<string, unknown>> {
+    const created = now();
+    const ttlMs = handle.options.ttlMs === undefined ? defaultTtl : handle.options.ttlMs;
+    const record: TaskRecord = {
+      taskId: newTaskId(),
+      status: "working",
+      createdAt: created,
+      lastUpdatedAt: created,
+      ttlMs,
+      pollIntervalMs: handle.options.pollIntervalMs ?? defaultPoll,
+      ...(handle.options.statusMessage === undefined ? {} : { statusMessage: handle.options.statusMessage }),
+    };
+    // Stored before the CreateTaskResult is sent: a tasks/get for it resolves from now on.
+    await store.create(record);
+    const run = execute(record.taskId, handle).finally(() => running.delete(run));
+    running.add(run);
+    return { ...detailedTask(record), resultType: "task" };
+  }
+
+  async function execute(taskId: string, handle: TaskHandle): Promise<void> {
+    const abort = new AbortController();
+    const waiting = new Map<string, { keys: string[]; resolve: (answers: Record<string, unknown>) => void }>();
+    let seq = 0;
+    const take = async (record: TaskRecord) => {
+      const answers = isPlainObject(record[ANSWERS]) ? record[ANSWERS] : {};
+      for (const [id, wait] of [...waiting]) {
+        if (!wait.keys.every((k) => Object.hasOwn(answers, k))) continue;
+        waiting.delete(id);
+        const mine = Object.fromEntries(wait.keys.map((k) => [k, answers[k]]));
+        await store.update(taskId, (t) => {
+          const left = { ...(isPlainObject(t[ANSWERS]) ? t[ANSWERS] : {}) };
+          for (const k of wait.keys) delete left[k];
+          return { ...t, [ANSWERS]: left };
+        });
+        wait.resolve(mine);
+      }
+    };
+    const unwatch = store.watch(taskId, (record) => {
+      if (record.status === "cancelled") abort.abort();
+      else if (waiting.size > 0) void take(record).catch((e) => options.onError?.(e, taskId));
+    });
+    const control: TaskControl = {
+      taskId,
+      signal: abort.signal,
+      async input(requests) {
+        const keys = Object.keys(requests);
+        const answered = new Promise<Record<string, unknown>>((resolve) => waiting.set(String(++seq), { keys, resolve }));
+        const stored = await store.update(taskId, (t) => ({
+          ...t,
+          status: "input_required",
+          inputRequests: { ...(t.status === "input_required" && isPlainObject(t.inputRequests) ? t.inputRequests : {}), ...requests },
+          lastUpdatedAt: now(),
+        }));
+        if (stored === undefined || TERMINAL_STATUSES.has(stored.status)) throw new JsonRpcError(ErrorCode.InternalError, "the task is no longer running");
+        await take(stored);
+        return await new Promise<Record<string, unknown>>((resolve, reject) => {
+          abort.signal.addEventListener("abort", () => reject(new JsonRpcError(ErrorCode.InternalError, "the task was cancelled")), { once: true });
+          void answered.then(resolve);
+        });
+      },
+      async setStatusMessage(message) {
+        await store.update(taskId, (t) => ({ ...t, statusMessage: message, lastUpdatedAt: now() }));
+      },
+    };
+    try {
+      const result = await handle.work(control);
+      if (!isPlainObject(result)) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the task's work returned no result object");
+      const stored = asResult(result);
+      await store.update(taskId, (t) => settle(t, { status: "completed", result: stored }));
+    } catch (error) {
+      if (!abort.signal.aborted) {
+        if (!(error instanceof JsonRpcError) && !Number.isInteger((error as { code?: unknown })?.code)) options.onError?.(error, taskId);
+        await store.update(taskId, (t) => settle(t, { status: "failed", error: errorObject(error) })).catch((e) => options.onError?.(e, taskId));
+      }
+    } finally {
+      unwatch();
+    }
+  }
+
+  /** The control of work run inline, for a request without the extension: no task, no input. */
+  function inline(context: RequestContext): TaskControl {
+    return {
+      taskId: "",
+      signal: context.signal,
+      input: async () => {
+        throw new JsonRpcError(ErrorCode.InternalError, "Internal error: this request has no task to ask for input (the client did not negotiate tasks)");
+      },
+      setStatusMessage: async () => undefined,
+    };
+  }
+
+  /** A terminal record: the runtime's members and the pending inputRequests dropped. */
+  function settle(current: TaskRecord, outcome: Record<string, unknown>): TaskRecord {
+    const { inputRequests: _pending, [ANSWERS]: _answers, ...rest } = current;
+    return { ...rest, ...outcome, lastUpdatedAt: now() } as TaskRecord;
+  }
+
+  async function known(params: { taskId?: unknown } | undefined): Promise<TaskRecord> {
+    const taskId = params?.taskId;
+    const record = typeof taskId === "string" ? await store.get(taskId) : undefined;
+    if (record === undefined) throw notFound();
+    return record;
+  }
+
+  const own = {
+    "tasks/get": async (params: { taskId: string }) => ({ ...detailedTask(await known(params)), resultType: "complete" }),
+    "tasks/update": async (params: { taskId: string; inputResponses?: Record<string, unknown> }) => {
+      await known(params);
+      const responses = isPlainObject(params.inputResponses) ? params.inputResponses : {};
+      await store.update(params.taskId, (t) => {
+        const pending = isPlainObject(t.inputRequests) ? t.inputRequests : {};
+        // Keys not outstanding (never issued, answered already) are ignored, as the specification says.
+        const answered = Object.keys(responses).filter((k) => Object.hasOwn(pending, k));
+        if (t.status !== "input_required" || answered.length === 0) return undefined;
+        const left = { ...pending };
+        for (const k of answered) delete left[k];
+        const answers = { ...(isPlainObject(t[ANSWERS]) ? t[ANSWERS] : {}), ...Object.fromEntries(answered.map((k) => [k, responses[k]])) };
+        const { inputRequests: _old, ...rest } = t;
+        return Object.keys(left).length === 0
+          ? { ...rest, status: "working", [ANSWERS]: answers, lastUpdatedAt: now() }
+          : { ...rest, inputRequests: left, [ANSWERS]: answers, lastUpdatedAt: now() };
+      });
+      return {};
+    },
+    "tasks/cancel": async (params: { taskId: string }) => {
+      await known(params);
+      await store.update(params.taskId, (t) => settle(t, { status: "cancelled", statusMessage: "Cancelled by the client" }));
+      return {};
+    },
+  };
+
+  return {
+    store,
+    settings: {},
+    handlers: { ...(options.handlers ?? {}), ...own } as unknown as ExtensionHandlers<Handlers>,
+    nameParams: { "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" },
+    // tasks/update: a server SHOULD ignore responses to keys that are not outstanding, so they are not
+    // validated against InputResponse (the schema would refuse the whole request); the rest is checked.
+    validators: {
+      "tasks/update": {
+        params(params: unknown) {
+          const paths = [
+            ...(isPlainObject(params) && typeof params.taskId === "string" ? [] : ["/params/taskId"]),
+            ...(isPlainObject(params) && isPlainObject(params.inputResponses) ? [] : ["/params/inputResponses"]),
+          ];
+          if (paths.length > 0) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params for tasks/update: ${paths.join(", ")}: expected a string taskId and an inputResponses object`, { paths });
+          return params;
+        },
+      },
+    },
+    async resolve(value: unknown, context: RequestContext, negotiated: boolean) {
+      if (!isTaskHandle(value)) return value;
+      if (negotiated) return await start(value);
+      if (value.options.support !== "optional") throw missingExtension(TASKS_EXTENSION);
+      return await value.work(inline(context));
+    },
+    async listen(notifications, deliver, negotiated) {
+      if (!Object.hasOwn(notifications, "taskIds")) return undefined;
+      if (!negotiated) throw missingExtension(TASKS_EXTENSION);
+      const ids = Array.isArray(notifications.taskIds) ? notifications.taskIds.filter((id): id is string => typeof id === "string") : [];
+      const agreed: string[] = [];
+      for (const id of ids) if ((await store.get(id)) !== undefined) agreed.push(id);
+      const stops = agreed.map((id) => store.watch(id, (record) => void deliver("notifications/tasks", detailedTask(record)).catch(() => undefined)));
+      return { honored: { taskIds: agreed }, stop: () => stops.forEach((stop) => stop()) };
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
