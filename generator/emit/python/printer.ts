@@ -11,7 +11,7 @@ import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/typ
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { Templates } from "../templates.js";
-import { snakeCase } from "../text.js";
+import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
@@ -53,10 +53,7 @@ function cannot(node: IrNode, what: string): never {
 }
 
 /** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
-export function pythonNormalizerName(method: string): string {
-  const base = snakeCase(method);
-  return base === "" ? "normalize_method" : `normalize_${base}`;
-}
+export const pythonNormalizerName = snakeNormalizerName;
 
 /** One class of a module: a definition's or an inline object's. */
 interface ClassDecl {
@@ -398,14 +395,7 @@ function pyTuple(items: readonly string[]): string {
 }
 
 function normalizerNames(version: VersionModel): Map<string, string> {
-  const seen = new Map<string, string>();
-  for (const r of version.requests) {
-    const name = pythonNormalizerName(r.method);
-    const clash = seen.get(name);
-    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the Python normalizer ${name}`, `${version.label}/schema.json`);
-    seen.set(name, r.method);
-  }
-  return new Map([...seen].map(([name, method]) => [method, name]));
+  return snakeNormalizerNames(version, "Python");
 }
 
 function normalizerDef(r: RequestMethod, name: string): string {

@@ -4,7 +4,7 @@
 import { InputError } from "../../errors.js";
 import type { VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
-import { snakeCase } from "../text.js";
+import { snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { constantCase, moduleConstant, RUBY_KEYWORDS } from "./language.js";
 
 /** The constants Ruby source assigns or declares as modules (`PROTOCOL_VERSION = …`, `module Runtime`). */
@@ -34,20 +34,11 @@ export function methodConstants(version: VersionModel, reserved: ReadonlySet<str
 }
 
 /** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
-export function rubyNormalizerName(method: string): string {
-  const base = snakeCase(method);
-  return base === "" ? "normalize_method" : `normalize_${base}`;
-}
+export const rubyNormalizerName = snakeNormalizerName;
 
+/** Method → normalizer function name, for every request of the version (collisions are an InputError). */
 export function normalizerNames(version: VersionModel): Map<string, string> {
-  const seen = new Map<string, string>();
-  for (const r of version.requests) {
-    const name = rubyNormalizerName(r.method);
-    const clash = seen.get(name);
-    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the Ruby normalizer ${name}`, `${version.label}/schema.json`);
-    seen.set(name, r.method);
-  }
-  return new Map([...seen].map(([name, method]) => [method, name]));
+  return snakeNormalizerNames(version, "Ruby");
 }
 
 /**
