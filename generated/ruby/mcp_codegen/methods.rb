@@ -30,6 +30,7 @@ module McpCodegen
     NOTIFICATIONS_RESOURCES_UPDATED          = "notifications/resources/updated"
     NOTIFICATIONS_ROOTS_LIST_CHANGED         = "notifications/roots/list_changed"
     NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+    NOTIFICATIONS_TASKS                      = "notifications/tasks"
     NOTIFICATIONS_TASKS_STATUS               = "notifications/tasks/status"
     NOTIFICATIONS_TOOLS_LIST_CHANGED         = "notifications/tools/list_changed"
     PING                                     = "ping"
@@ -48,6 +49,7 @@ module McpCodegen
     TASKS_GET                                = "tasks/get"
     TASKS_LIST                               = "tasks/list"
     TASKS_RESULT                             = "tasks/result"
+    TASKS_UPDATE                             = "tasks/update"
     TOOLS_CALL                               = "tools/call"
     TOOLS_LIST                               = "tools/list"
 
