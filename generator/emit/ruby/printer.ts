@@ -339,7 +339,7 @@ function methodsFile(versions: VersionModel[], extensions: readonly ExtensionMod
   const width = Math.max(...sorted.map(([, c]) => c.length));
   const body = [
     rubyComment(
-      `Every method of every generated protocol version, once, named as the Ruby SDK's MCP::Methods names them,\nand the SDK's helpers (\`notification?\`, \`ensure_capability!\`) over the per-version catalogues\n(${versions.map((v) => moduleConstant(v.label)).join(", ")}). The capability each method requires is reviewed data\n(schemas/method-capabilities.json), checked against each version's capability definitions.`,
+      `Every method of every generated protocol version${extensions.length === 0 ? "" : " and extension module"}, once, named as the Ruby SDK's MCP::Methods names them,\nand the SDK's helpers (\`notification?\`, \`ensure_capability!\`) over the per-version catalogues\n(${versions.map((v) => moduleConstant(v.label)).join(", ")}). The capability each method requires is reviewed data\n(schemas/method-capabilities.json), checked against each version's capability definitions.`,
     ),
     "module Methods",
     ...sorted.map(([m, c]) => `  ${c.padEnd(width)} = ${rubyString(m)}`),
