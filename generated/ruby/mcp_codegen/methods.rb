@@ -11,7 +11,7 @@
 require_relative "runtime"
 
 module McpCodegen
-  # Every method of every generated protocol version, once, named as the Ruby SDK's MCP::Methods names them,
+  # Every method of every generated protocol version and extension module, once, named as the Ruby SDK's MCP::Methods names them,
   # and the SDK's helpers (`notification?`, `ensure_capability!`) over the per-version catalogues
   # (V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25, V2026_07_28, Draft). The capability each method requires is reviewed data
   # (schemas/method-capabilities.json), checked against each version's capability definitions.
