@@ -139,3 +139,34 @@ describe("bump --extensions-from of an extension version that cannot be generate
     expect(snapshot(project)).toEqual(snap);
   });
 });
+
+describe("bump --extensions-from arguments", () => {
+  it("--help documents --extensions-from and --extensions", async () => {
+    const r = await runCli(["bump", "--help"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("bump --extensions-from DIR [--extensions a,b]");
+    expect(r.stdout).toContain("DIFFS/<core>+<name>@<old sha256 prefix>..<new prefix>.md");
+  });
+
+  it.each([
+    [["--from", "x"], /--from does not apply to --extensions-from/],
+    [["--extensions", "no-such-extension"], /the lock has no extension no-such-extension/],
+    [["--commit", "abc"], /expected a 40-hex-digit commit, got "abc"/],
+  ])("%j exits 2 and writes nothing", async (args, message) => {
+    const project = projectCopy();
+    const lock = lockOf(project);
+    const dir = path.join(tempDir(), "extensions");
+    for (const ext of Object.keys(lock.extensions)) cpSync(path.join(schemasDir, "extensions", ext), path.join(dir, ext), { recursive: true });
+    const snap = snapshot(project);
+    const r = await runCli(["bump", "--extensions-from", dir, ...args], {}, project);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(snapshot(project)).toEqual(snap);
+  });
+
+  it("--extensions without --extensions-from is a usage error", async () => {
+    const r = await runCli(["bump", "--commit", "a".repeat(40), "--extensions", "x"], {}, projectCopy());
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--extensions applies to --extensions-from");
+  });
+});
