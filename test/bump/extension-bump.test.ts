@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureSchemas, projectCopy, readTree, runCli, schemasDir, tempDir } from "../support.js";
+import { ensureSchemas, projectCopy, projectSnapshot as snapshot, readTree, runCli, schemasDir, tempDir } from "../support.js";
 
 type Json = Record<string, unknown>;
 const hash = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");
@@ -49,13 +49,6 @@ function extensionsFolder(lock: Lock, name: string, label: string, schema: Json)
   mkdirSync(path.join(dir, name, label), { recursive: true });
   writeFileSync(path.join(dir, name, label, "schema.json"), bytes);
   return { dir, bytes };
-}
-
-function snapshot(project: string): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const [rel, text] of readTree(path.join(project, "generated"))) files.set(`generated/${rel}`, text);
-  for (const [rel, text] of readTree(path.join(project, "schemas"))) files.set(`schemas/${rel}`, text);
-  return files;
 }
 
 beforeAll(ensureSchemas);
