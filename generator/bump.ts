@@ -79,6 +79,51 @@ export function reviewReportPath(label: string, oldSha: string, newSha: string, 
   return `DIFFS/${label}@${oldSha.slice(0, PREFIX)}..${newSha.slice(0, PREFIX)}.${ext}`;
 }
 
+/**
+ * Add the review report of `diff` to the tree (`DIFFS/<label>@<old>..<new>.md`, and .json with `json`),
+ * both sides named by label and sha256 prefix in the Markdown (the labels alone may be equal); returns
+ * the report paths.
+ */
+export function addReviewReports(
+  files: GeneratedFiles,
+  diff: VersionDiff,
+  after: VersionModel,
+  names: { label: string; from: [string, string]; to: [string, string]; json: boolean },
+): string[] {
+  const [fromLabel, fromSha] = names.from;
+  const [toLabel, toSha] = names.to;
+  const shown: VersionDiff = { ...diff, from: { ...diff.from, label: `${fromLabel}@${fromSha.slice(0, PREFIX)}` }, to: { ...diff.to, label: `${toLabel}@${toSha.slice(0, PREFIX)}` } };
+  const md = reviewReportPath(names.label, fromSha, toSha, "md");
+  files.set(md, versionDiffMarkdown(shown, { generated: { versions: [after] } }));
+  if (!names.json) return [md];
+  const json = reviewReportPath(names.label, fromSha, toSha, "json");
+  files.set(json, JSON.stringify(diff, null, 2) + "\n");
+  return [md, json];
+}
+
+/**
+ * Write the staged spec files (schemas/, the lock) and the tree, all or nothing: each side is staged
+ * first and discarded when the other fails.
+ */
+export async function writeBump(opts: Pick<BumpOptions, "outDir" | "registry" | "targets">, files: GeneratedFiles, writes: FileWrite[]): Promise<void> {
+  const registry = opts.registry ?? shippedTargets;
+  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)) });
+  let spec;
+  try {
+    spec = await stageFiles(writes);
+  } catch (e) {
+    await tree.discard();
+    throw e;
+  }
+  try {
+    await tree.commit();
+  } catch (e) {
+    await spec.discard();
+    throw e;
+  }
+  await spec.commit();
+}
+
 interface Prepared {
   staged: StagedPin;
   files: GeneratedFiles;
@@ -158,24 +203,10 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
       const lapsed = before.patches.filter((p) => !after.patches.includes(p));
       if (lapsed.length > 0) lapsedWarnings.push(`${s.version}: reviewed patch ${lapsed.map((p) => `"${p}"`).join(", ")} applied to the old bytes and does not apply to the new ones; what it fixed is open again unless the spec fixed it (see the report)`);
     }
-    const reports: string[] = [];
-    if (withReports !== null && diff !== null && base !== null) {
-      const from = previous.versions[base].sha256;
-      // The Markdown names both sides by label and sha256 prefix: the labels alone may be equal.
-      const shown: VersionDiff = {
-        ...diff,
-        from: { ...diff.from, label: `${base}@${from.slice(0, PREFIX)}` },
-        to: { ...diff.to, label: `${s.version}@${s.schema.sha256.slice(0, PREFIX)}` },
-      };
-      const md = reviewReportPath(s.version, from, s.schema.sha256, "md");
-      files.set(md, versionDiffMarkdown(shown, { generated: { versions: [after] } }));
-      reports.push(md);
-      if (withReports.json) {
-        const json = reviewReportPath(s.version, from, s.schema.sha256, "json");
-        files.set(json, JSON.stringify(diff, null, 2) + "\n");
-        reports.push(json);
-      }
-    }
+    const reports =
+      withReports !== null && diff !== null && base !== null
+        ? addReviewReports(files, diff, after, { label: s.version, from: [base, previous.versions[base].sha256], to: [s.version, s.schema.sha256], json: withReports.json === true })
+        : [];
     versions.push({ version: s.version, status: s.status, previousSha256: s.previousSha256, sha256: s.schema.sha256, source: s.schema.source, diff, base: s.status === "added" ? base : null, reports });
   }
 
@@ -221,22 +252,7 @@ export async function pinLock(opts: UpdateOptions): Promise<PinResult> {
 /** `bump`: pin, regenerate and write a review report per changed or added version, all or nothing. */
 export async function bump(opts: BumpOptions): Promise<PinResult> {
   const { staged, files, versions, writes } = await prepare(opts, true, opts);
-  const registry = opts.registry ?? shippedTargets;
-  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)) });
-  let spec;
-  try {
-    spec = await stageFiles(writes);
-  } catch (e) {
-    await tree.discard();
-    throw e;
-  }
-  try {
-    await tree.commit();
-  } catch (e) {
-    await spec.discard();
-    throw e;
-  }
-  await spec.commit();
+  await writeBump(opts, files, writes);
   return { previousCommit: staged.previous.commit, lock: staged.lock, versions, warnings: staged.warnings, files: files.size };
 }
 

@@ -54,6 +54,8 @@ const OPTIONS = {
   commit: { type: "string", usage: "--commit SHA", help: "the spec commit to pin" },
   from: { type: "string", usage: "--from DIR", help: "a local spec folder or checkout (<DIR>/<v>/schema.json or <DIR>/schema/<v>/schema.json)" },
   as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
+  "extensions-from": { type: "string", usage: "--extensions-from DIR", help: "bump the locked extensions from a folder of extension folders (<DIR>/<name>/<version>/schema.json or <DIR>/<name>/schema/<version>/schema.json); the core versions stay as locked" },
+  extensions: { type: "string", usage: "--extensions a,b", help: "with --extensions-from: only these locked extensions" },
   target: {
     type: "string",
     usage: "--target LIST",
@@ -428,7 +430,10 @@ const pin: Command = {
 };
 
 const bumpCommand: Command = {
-  usage: ["bump (--commit SHA [--versions a,b] | --from DIR [--versions a,b [--as LABEL]] [--commit SHA]) [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--no-cache]"],
+  usage: [
+    "bump (--commit SHA [--versions a,b] | --from DIR [--versions a,b [--as LABEL]] [--commit SHA]) [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--no-cache]",
+    "bump --extensions-from DIR [--extensions a,b] [--commit SHA] [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--extensions-dir DIR] [--no-cache]",
+  ],
   summary: "Pin a new spec, regenerate, and write a review report per changed or added version: all or nothing.",
   details: [
     ...UPDATE_DETAILS.slice(0, -2),
@@ -437,21 +442,49 @@ const bumpCommand: Command = {
     "added version it writes <out>/DIFFS/<label>@<old sha256 prefix>..<new prefix>.md (and .json with",
     "--format json): the old model (from the bytes synced before the bump) against the new one; an",
     "added version is compared with the locked version before it.",
+    "--extensions-from DIR bumps the locked extensions (or those of --extensions a,b) instead: every",
+    "locked version of each is read from <DIR>/<name>/, verified, staged and generated in memory with the",
+    "core versions as locked; its commit is --commit, else that folder's git HEAD, else unchanged (with a",
+    "warning). Per changed extension version and core version it layers onto it writes",
+    "<out>/DIFFS/<core>+<name>@<old sha256 prefix>..<new prefix>.md (and .json): the extension module's",
+    "old model against its new one. On any error (exit 2) nothing is written.",
   ],
-  options: ["commit", "from", "versions", "as", "format", "out", "lock", "schemas", "spec-dir", "no-cache"],
+  options: ["commit", "from", "versions", "as", "extensions-from", "extensions", "format", "out", "lock", "schemas", "spec-dir", "extensions-dir", "no-cache"],
   targetOptions: true,
   async run(values, _p, ctx, given) {
-    const { bump } = await import("./bump.js");
     const outDir = resolvePath(ctx, str(values, "out"), ctx.project.outDir);
     const selected = targetList(undefined, ctx);
-    const result = await bump({
-      ...updateOptions(values, ctx),
+    const common = {
       outDir,
       json: format(str(values, "format")) === "json",
       targets: selected.map((t) => t.name),
       targetOptions: targetOptionValues(given, selected, ctx.registry),
       registry: ctx.registry,
-    });
+    };
+    const extensionsFrom = str(values, "extensions-from");
+    let result: PinResult;
+    if (extensionsFrom !== undefined) {
+      for (const o of ["from", "versions", "as"] as const) if (str(values, o) !== undefined) throw new UsageError(`--${o} does not apply to --extensions-from`);
+      const { bumpExtensions } = await import("./extension-bump.js");
+      result = await bumpExtensions({
+        ...common,
+        extensionsFrom: path.resolve(ctx.io.cwd, extensionsFrom),
+        extensions: csv(str(values, "extensions")),
+        extensionsDir: extensionsDir(ctx, values),
+        lockFile: resolvePath(ctx, str(values, "lock"), ctx.project.lockFile),
+        schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
+        commit: str(values, "commit"),
+        patchesDir: ctx.project.patchesDir,
+        overridesFile: ctx.project.overridesFile,
+        errataReviewedFile: ctx.project.errataReviewedFile,
+        specDir: specDir(ctx, values),
+        cacheDir: cacheDir(ctx, values),
+      });
+    } else {
+      if (str(values, "extensions") !== undefined) throw new UsageError("--extensions applies to --extensions-from");
+      const { bump } = await import("./bump.js");
+      result = await bump({ ...updateOptions(values, ctx), ...common });
+    }
     await printPin(ctx.io, result);
     const where = path.relative(ctx.io.cwd, outDir) || ".";
     const reports = result.versions.reduce((n, v) => n + v.reports.length, 0);

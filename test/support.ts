@@ -101,6 +101,14 @@ export function projectCopy(): string {
   return dir;
 }
 
+/** Every file of a project copy's generated/ and schemas/: what a refused command must leave as it was. */
+export function projectSnapshot(project: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [rel, text] of readTree(path.join(project, "generated"))) files.set(`generated/${rel}`, text);
+  for (const [rel, text] of readTree(path.join(project, "schemas"))) files.set(`schemas/${rel}`, text);
+  return files;
+}
+
 /** A copy of the committed generated/ tree in a temp folder, to point `--out` at. */
 export function copyOfGenerated(): string {
   const dir = path.join(tempDir(), "generated");

@@ -15,6 +15,8 @@ require_relative "mcp_codegen/v2025_06_18"
 require_relative "mcp_codegen/v2025_11_25"
 require_relative "mcp_codegen/v2026_07_28"
 require_relative "mcp_codegen/draft"
+require_relative "mcp_codegen/v2026_07_28_tasks"
+require_relative "mcp_codegen/draft_tasks"
 require_relative "mcp_codegen/methods"
 require_relative "mcp_codegen/gate"
 
@@ -27,5 +29,12 @@ module McpCodegen
     "2025-11-25" => V2025_11_25,
     "2026-07-28" => V2026_07_28,
     "draft" => Draft,
+  }.freeze
+
+  # Every generated extension module (an extension version layered onto a protocol version, its
+  # PROTOCOL_VERSION): `<version>+<extension>` → module, in label order.
+  EXTENSIONS = {
+    "2026-07-28+tasks" => V2026_07_28_tasks,
+    "draft+tasks" => Draft_tasks,
   }.freeze
 end

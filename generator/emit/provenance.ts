@@ -1,6 +1,6 @@
 // The provenance header every generated file opens with, as lines of text without comment markers:
 // one wording, which each target's header template puts behind its own comment syntax.
-import type { VersionModel } from "../model/types.js";
+import type { ExtensionModel, VersionModel } from "../model/types.js";
 
 type Provenance = Pick<VersionModel, "label" | "era" | "sha256" | "specCommit" | "patches">;
 
@@ -21,4 +21,9 @@ export function provenanceLines(versions: readonly Provenance[], regenerate: str
     ),
     regenerate,
   ];
+}
+
+/** The provenance line naming an extension layered onto the header's protocol version (each target adds its comment marker). */
+export function extensionProvenanceLine(ext: Pick<ExtensionModel, "identifier" | "label" | "sha256" | "commit">): string {
+  return `Extension ${ext.identifier} ${ext.label} layered onto it: schema sha256 ${ext.sha256}, extension commit ${ext.commit === null ? "unpinned" : ext.commit}.`;
 }

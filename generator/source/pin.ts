@@ -68,7 +68,7 @@ export function findSpecVersions(dir: string): Map<string, string> {
 }
 
 /** The commit of a spec checkout at `dir` (its own root: a folder inside another repository is not one). */
-function gitHead(dir: string): string | null {
+export function gitHead(dir: string): string | null {
   if (!existsSync(path.join(dir, ".git"))) return null;
   try {
     return execFileSync("git", ["-C", dir, "rev-parse", "HEAD"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();

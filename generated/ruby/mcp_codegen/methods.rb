@@ -11,7 +11,7 @@
 require_relative "runtime"
 
 module McpCodegen
-  # Every method of every generated protocol version, once, named as the Ruby SDK's MCP::Methods names them,
+  # Every method of every generated protocol version and extension module, once, named as the Ruby SDK's MCP::Methods names them,
   # and the SDK's helpers (`notification?`, `ensure_capability!`) over the per-version catalogues
   # (V2024_11_05, V2025_03_26, V2025_06_18, V2025_11_25, V2026_07_28, Draft). The capability each method requires is reviewed data
   # (schemas/method-capabilities.json), checked against each version's capability definitions.
@@ -30,6 +30,7 @@ module McpCodegen
     NOTIFICATIONS_RESOURCES_UPDATED          = "notifications/resources/updated"
     NOTIFICATIONS_ROOTS_LIST_CHANGED         = "notifications/roots/list_changed"
     NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
+    NOTIFICATIONS_TASKS                      = "notifications/tasks"
     NOTIFICATIONS_TASKS_STATUS               = "notifications/tasks/status"
     NOTIFICATIONS_TOOLS_LIST_CHANGED         = "notifications/tools/list_changed"
     PING                                     = "ping"
@@ -48,6 +49,7 @@ module McpCodegen
     TASKS_GET                                = "tasks/get"
     TASKS_LIST                               = "tasks/list"
     TASKS_RESULT                             = "tasks/result"
+    TASKS_UPDATE                             = "tasks/update"
     TOOLS_CALL                               = "tools/call"
     TOOLS_LIST                               = "tools/list"
 

@@ -43,9 +43,9 @@ export function normalizerNames(version: VersionModel): Map<string, string> {
 
 /**
  * The constants the tree declares beside the version modules, in its namespace: `Runtime` (runtime.rb),
- * `Methods` (methods.rb), `Gate` (gate.rb) and `VERSIONS` (the root file).
+ * `Methods` (methods.rb), `Gate` (gate.rb), `VERSIONS` and `EXTENSIONS` (the root file).
  */
-export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS"]);
+export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS", "EXTENSIONS"]);
 
 /** Version labels must map to distinct module constants, none of which the tree uses itself. */
 export function checkVersionModules(labels: readonly string[]): void {

@@ -7,9 +7,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
-import type { Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import { extensionLabel } from "../../model/extensions.js";
+import type { ExtensionModel, Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
-import { provenanceLines } from "../provenance.js";
+import { extensionProvenanceLine, provenanceLines } from "../provenance.js";
 import { Templates } from "../templates.js";
 import { finish } from "../text.js";
 import { adoptingFiles } from "./adopting.js";
@@ -17,7 +18,7 @@ import { methodCapabilities } from "./capabilities.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
-import { moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
+import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
 import { assignedConstants, checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
 
 export interface RubyOptions {
@@ -37,7 +38,12 @@ let ownConstants: ReadonlySet<string> | undefined;
 export function versionModuleConstants(): ReadonlySet<string> {
   if (ownConstants === undefined) {
     const empty = (era: VersionModel["era"]) => ({ label: "x", era, requests: [], notifications: [] }) as unknown as VersionModel;
-    const printed = [versionBody(empty("legacy"), null, "X", new Map(), new Set()), versionBody(empty("modern"), null, "X", new Map(), new Set())].join("\n");
+    const layered = { identifier: "x", label: "x", requests: [], notifications: [] } as unknown as ExtensionModel;
+    const printed = [
+      versionBody(empty("legacy"), null, "X", new Map(), new Set()),
+      versionBody(empty("modern"), null, "X", new Map(), new Set()),
+      versionBody(empty("modern"), null, "X", new Map(), new Set(), layered),
+    ].join("\n");
     ownConstants = new Set([...assignedConstants(printed), ...assignedConstants(readFileSync(rubyRuntimeSource, "utf8")), ...TREE_CONSTANTS]);
   }
   return ownConstants;
@@ -58,21 +64,38 @@ function wrap(namespace: string[], body: string): string {
   return `${open}\n${inner}\n${close}\n`;
 }
 
-/** The module constant holding these `resultType` values (see versionBody), or nil. */
+/** The `resultType` lists every modern module defines, by constant (the first value is the default). */
+const STANDARD_RESULT_TYPES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["RESULT_TYPES_COMPLETE", ["complete"]],
+  ["RESULT_TYPES_INPUT_REQUIRED", ["complete", "input_required"]],
+]);
+
+/**
+ * The module constant holding these `resultType` values, or nil: a standard list's constant, else one
+ * named by its values (an extension's, `["complete", "input_required", "task"]` →
+ * RESULT_TYPES_COMPLETE_INPUT_REQUIRED_TASK), defined by the module that uses it.
+ */
 function resultTypesConstant(types: readonly string[] | null): string {
-  return types === null ? "nil" : types.length === 1 ? "RESULT_TYPES_COMPLETE" : "RESULT_TYPES_INPUT_REQUIRED";
+  if (types === null) return "nil";
+  for (const [constant, list] of STANDARD_RESULT_TYPES) if (list.join("\n") === types.join("\n")) return constant;
+  return `RESULT_TYPES_${types.map(constantCase).join("_")}`;
 }
 
 function rubyList(items: string[]): string {
   return `[${items.map(rubyString).join(", ")}].freeze`;
 }
 
-/** A capability requirement as Ruby: `[[:resources], [:resources, :subscribe]].freeze`. */
-function rubyCapabilities(paths: string[]): string {
-  return paths.length === 0 ? "NO_CAPABILITIES" : `[${paths.map((p) => `[${p.split(".").map(rubySymbol).join(", ")}].freeze`).join(", ")}].freeze`;
+/** A capability requirement (key paths) as Ruby: `[[:resources], [:resources, :subscribe]].freeze`. */
+function rubyCapabilities(paths: string[][]): string {
+  return paths.length === 0 ? "NO_CAPABILITIES" : `[${paths.map((p) => `[${p.map(rubySymbol).join(", ")}].freeze`).join(", ")}].freeze`;
 }
 
-function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string, capabilities: string[]): string {
+/** The reviewed requirements (`resources.subscribe`) as key paths. */
+function keyPaths(capabilities: ReadonlyMap<string, string[]>): Map<string, string[][]> {
+  return new Map([...capabilities].map(([method, paths]) => [method, paths.map((p) => p.split("."))]));
+}
+
+function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string, capabilities: string[][]): string {
   const types = r.resultTypes;
   return [
     `${constant} => {`,
@@ -124,19 +147,25 @@ function paramsFile(label: string): string {
   return `${fileName(moduleConstant(label))}.params.json`;
 }
 
-/** One version's module: catalogue, normalizers, params validators. */
+/**
+ * One version's module: catalogue, normalizers, params validators. With `extension`, the module of that
+ * extension layered onto the version (`version` is then the merged model, generator/model/extensions.ts):
+ * the same catalogue over the core's methods and the extension's, and constants naming the extension.
+ */
 function versionBody(
   version: VersionModel,
   previous: VersionModel | null,
   namespace: string,
-  capabilities: ReadonlyMap<string, string[]>,
+  capabilities: ReadonlyMap<string, string[][]>,
   reserved: ReadonlySet<string> = versionModuleConstants(),
+  extension?: ExtensionModel,
 ): string {
   const constants = methodConstants(version, reserved);
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
   const modern = version.era === "modern";
+  const label = extension === undefined ? version.label : extensionLabel(extension);
   const width = Math.max(...[...constants.values()].map((c) => c.length));
   const parts: string[] = [];
   parts.push(
@@ -150,14 +179,29 @@ function versionBody(
       "NO_CAPABILITIES = [].freeze",
     ].join("\n"),
   );
-  if (modern) {
+  if (extension !== undefined) {
     parts.push(
       [
-        "# `resultType` values an `object` result may carry; the first is the default.",
-        'RESULT_TYPES_COMPLETE = ["complete"].freeze',
-        'RESULT_TYPES_INPUT_REQUIRED = ["complete", "input_required"].freeze',
+        "# The extension layered onto PROTOCOL_VERSION: its identifier (negotiated under `capabilities.extensions`)",
+        "# and version.",
+        `EXTENSION = ${rubyString(extension.identifier)}`,
+        `EXTENSION_VERSION = ${rubyString(extension.label)}`,
+        "# The methods the extension adds; the rest of REQUESTS and NOTIFICATIONS are the core version's (with",
+        "# the results the extension allows them).",
+        `EXTENSION_REQUESTS = ${rubyList([...extension.requests])}`,
+        `EXTENSION_NOTIFICATIONS = ${rubyList([...extension.notifications])}`,
       ].join("\n"),
     );
+  }
+  if (modern) {
+    const standard = [...STANDARD_RESULT_TYPES].map(([c, list]) => `${c} = [${list.map(rubyString).join(", ")}].freeze`);
+    const more = new Map<string, readonly string[]>();
+    for (const r of requests) {
+      const c = resultTypesConstant(r.resultTypes);
+      if (r.resultTypes !== null && !STANDARD_RESULT_TYPES.has(c)) more.set(c, r.resultTypes);
+    }
+    const extra = [...more].sort((a, b) => byCodeUnit(a[0], b[0])).map(([c, list]) => `${c} = ${rubyList([...list])}`);
+    parts.push(["# `resultType` values an `object` result may carry; the first is the default.", ...standard, ...extra].join("\n"));
   }
   parts.push(["# Method names.", ...[...constants].map(([m, c]) => `${c.padEnd(width)} = ${rubyString(m)}`)].join("\n"));
   parts.push(
@@ -214,17 +258,19 @@ function versionBody(
   );
   parts.push(
     [
-      `# ${paramsFile(version.label)} (read once): the params schema of every method and the definitions they use.`,
+      `# ${paramsFile(label)} (read once): the params schema of every method and the definitions they use.`,
       "# @return [Hash]",
       "def params_document",
-      `  @params_document ||= Runtime.read_params_document(File.expand_path(${rubyString(paramsFile(version.label))}, __dir__))`,
+      `  @params_document ||= Runtime.read_params_document(File.expand_path(${rubyString(paramsFile(label))}, __dir__))`,
       "end",
     ].join("\n"),
   );
   const doc = rubyComment(
-    `Protocol version ${version.label} (${version.era} era): the method catalogue, one result normalizer\nper request and the params validators. Rules in ${namespace}::Runtime.`,
+    extension === undefined
+      ? `Protocol version ${version.label} (${version.era} era): the method catalogue, one result normalizer\nper request and the params validators. Rules in ${namespace}::Runtime.`
+      : `Protocol version ${version.label} (${version.era} era) with the extension ${extension.identifier} ${extension.label}\nlayered onto it: the method catalogue, one result normalizer per request and the params validators.\nRules in ${namespace}::Runtime.`,
   );
-  return `${doc}\nmodule ${moduleConstant(version.label)}\n${parts.join("\n\n").replace(/^(?=.)/gm, "  ")}\nend`;
+  return `${doc}\nmodule ${moduleConstant(label)}\n${parts.join("\n\n").replace(/^(?=.)/gm, "  ")}\nend`;
 }
 
 /** Every `$defs` name a schema node reaches (through `#/$defs/Name` references), transitively. */
@@ -253,12 +299,15 @@ function reachable(version: VersionModel, roots: unknown[]): string[] {
 const DIALECT_URI = { "draft-07": "http://json-schema.org/draft-07/schema#", "2020-12": "https://json-schema.org/draft/2020-12/schema" } as const;
 
 /** `<version>.params.json`: per method its params schema (`{}` when it has none), and the definitions they reach. */
-function paramsDocument(version: VersionModel, regenerate: string): string {
+function paramsDocument(version: VersionModel, regenerate: string, extension?: ExtensionModel): string {
   const methods = methodsOf(version).sort((a, b) => byCodeUnit(a.method, b.method));
   const schemas = Object.fromEntries(methods.map((m) => [m.method, m.params?.schema ?? {}]));
   const defs = Object.fromEntries(reachable(version, Object.values(schemas)).map((n) => [n, version.definitions[n]]));
   // The provenance header as the first member, on the first line (JSON has no comments).
-  const comment = provenanceLines([version], regenerate).join(" ");
+  const lines = provenanceLines([version], regenerate);
+  // An extension module's names the extension after the protocol version's line, as its .rb header does.
+  if (extension !== undefined) lines.splice(lines.findIndex((l) => l.startsWith("Protocol version ")) + 1, 0, extensionProvenanceLine(extension));
+  const comment = lines.join(" ");
   const text = JSON.stringify({ $comment: comment, $schema: DIALECT_URI[version.dialect], methods: schemas, $defs: defs }, null, 2);
   return text.replace(/^\{\n {2}/, "{ ") + "\n";
 }
@@ -275,10 +324,10 @@ function recipeFiles(versions: VersionModel[], regenerate: string): Map<string, 
 }
 
 /** methods.rb: every method's constant once, and the SDK-style helpers over the per-version catalogues. */
-function methodsFile(versions: VersionModel[], namespace: string, head: Header): string {
+function methodsFile(versions: VersionModel[], extensions: readonly ExtensionModel[], namespace: string, head: Header): string {
   const constants = new Map<string, string>();
   const byConstant = new Map<string, string>();
-  for (const v of versions) {
+  for (const v of [...versions, ...extensions.map((x) => x.model)]) {
     for (const [method, constant] of methodConstants(v, versionModuleConstants())) {
       const clash = byConstant.get(constant);
       if (clash !== undefined && clash !== method) throw new InputError(`methods "${clash}" and "${method}" would both be the Ruby constant Methods::${constant}`, `${v.label}/schema.json`);
@@ -290,7 +339,7 @@ function methodsFile(versions: VersionModel[], namespace: string, head: Header):
   const width = Math.max(...sorted.map(([, c]) => c.length));
   const body = [
     rubyComment(
-      `Every method of every generated protocol version, once, named as the Ruby SDK's MCP::Methods names them,\nand the SDK's helpers (\`notification?\`, \`ensure_capability!\`) over the per-version catalogues\n(${versions.map((v) => moduleConstant(v.label)).join(", ")}). The capability each method requires is reviewed data\n(schemas/method-capabilities.json), checked against each version's capability definitions.`,
+      `Every method of every generated protocol version${extensions.length === 0 ? "" : " and extension module"}, once, named as the Ruby SDK's MCP::Methods names them,\nand the SDK's helpers (\`notification?\`, \`ensure_capability!\`) over the per-version catalogues\n(${versions.map((v) => moduleConstant(v.label)).join(", ")}). The capability each method requires is reviewed data\n(schemas/method-capabilities.json), checked against each version's capability definitions.`,
     ),
     "module Methods",
     ...sorted.map(([m, c]) => `  ${c.padEnd(width)} = ${rubyString(m)}`),
@@ -362,7 +411,9 @@ function gateFile(versions: VersionModel[], namespace: string, head: Header): st
     "# a method the negotiated protocol version removed (an earlier generated version has it) or has but not",
     "# from the sending side; custom and unknown methods pass to their host. A method only later versions",
     "# have (server/discover or subscriptions/listen on a 2025-11-25 connection) follows the explicit",
-    "# `across_eras:` policy. Notifications are gated by the same rules.",
+    "# `across_eras:` policy. Notifications are gated by the same rules. A method an extension adds is gated",
+    "# by the extension's module (EXTENSIONS) over the versions it is layered onto, when the host serves that",
+    "# extension (`extensions:`): there it is not removed, whatever earlier versions had.",
     "#",
     "# @example A server gating what clients send, serving server/discover on legacy connections too",
     "#   gate = Gate.new(side: :server, across_eras: [Methods::SERVER_DISCOVER])",
@@ -372,20 +423,28 @@ function gateFile(versions: VersionModel[], namespace: string, head: Header): st
     "  attr_reader :side",
     "  # @return [Symbol, Array<String>] the cross-era policy",
     "  attr_reader :across_eras",
+    "  # @return [Array<String>] the identifiers of the extensions the host serves",
+    "  attr_reader :extensions",
     "",
     "  # @param side [Symbol] :server (methods arrive from a client) or :client (from a server)",
     "  # @param across_eras [Symbol, Array<String>] what to do with a method the negotiated version lacks but",
     "  #   another generated version has: `:pass` (methods only later versions have pass like unknown ones;",
     "  #   removed ones are still refused), `:refuse` (both are refused), or an Array of the methods served",
     "  #   on every version whatever it says (the others refused as with `:refuse`)",
+    "  # @param extensions [Array<String>] the identifiers of the extensions the host serves",
+    "  #   (`io.modelcontextprotocol/tasks`); none by default",
     "  # @raise [ArgumentError] for another side or policy",
-    "  def initialize(side:, across_eras:)",
+    "  def initialize(side:, across_eras:, extensions: [])",
     '    raise ArgumentError, "side must be :server or :client, got #{side.inspect}" unless Runtime::SIDES.include?(side)',
     "    unless Runtime::ACROSS_ERAS.include?(across_eras) || (across_eras.is_a?(Array) && across_eras.all? { |m| m.is_a?(String) })",
     '      raise ArgumentError, "across_eras must be :pass, :refuse or an Array of method names, got #{across_eras.inspect}"',
     "    end",
+    "    unless extensions.is_a?(Array) && extensions.all? { |x| x.is_a?(String) }",
+    '      raise ArgumentError, "extensions must be an Array of extension identifiers, got #{extensions.inspect}"',
+    "    end",
     "",
     "    @side = side",
+    "    @extensions = extensions.dup.freeze",
     "    @across_eras = across_eras.is_a?(Array) ? across_eras.dup.freeze : across_eras",
     "    freeze",
     "  end",
@@ -396,7 +455,13 @@ function gateFile(versions: VersionModel[], namespace: string, head: Header): st
     "  # @return [Runtime::MethodNotFoundError, nil]",
     "  # @raise [ArgumentError] for a version that is not generated",
     "  def refusal(method, protocol_version)",
-    "    Runtime.refusal(method, Methods.version_module(protocol_version), VERSIONS.values, side, across_eras)",
+    "    version = Methods.version_module(protocol_version)",
+    "    # The module of a served extension layered onto the version that adds the method: its catalogue has it.",
+    "    layered = EXTENSIONS.values.find do |x|",
+    "      x::PROTOCOL_VERSION == protocol_version && extensions.include?(x::EXTENSION) &&",
+    "        (x::EXTENSION_REQUESTS.include?(method) || x::EXTENSION_NOTIFICATIONS.include?(method))",
+    "    end",
+    "    Runtime.refusal(method, layered || version, VERSIONS.values, side, across_eras)",
     "  end",
     "",
     "  # Raises the refusal of `method` (see `refusal`), if any.",
@@ -434,6 +499,17 @@ function runtimeFile(versions: VersionModel[], namespace: string[], head: Header
   return finish(`${head(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
 }
 
+/**
+ * The capabilities of an extension module's methods: the core version's for its methods; for those the
+ * extension adds, the extension itself under `capabilities.extensions` (SEP-2133: the side that serves
+ * them declares it there, as it declares a core capability).
+ */
+function extensionCapabilities(ext: ExtensionModel, core: ReadonlyMap<string, string[]>): Map<string, string[][]> {
+  const out = keyPaths(core);
+  for (const m of [...ext.requests, ...ext.notifications]) out.set(m, [["extensions"], ["extensions", ext.identifier]]);
+  return out;
+}
+
 /** The Ruby tree: paths relative to its own folder. */
 export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): Map<string, string> {
   const name = options.module ?? DEFAULT_RUBY_MODULE;
@@ -442,26 +518,41 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const namespace = name.split("::");
   const root = modulePath(name);
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
-  checkVersionModules(versions.map((v) => v.label));
+  const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
+  checkVersionModules([...versions.map((v) => v.label), ...extensions.map(extensionLabel)]);
   const capabilities = methodCapabilities(versions);
   const regenerate = regenerateCommand(versions, name, root);
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
   const head: Header = (vs) => rubyHeader(templates, vs, regenerate);
   const files = new Map<string, string>();
   files.set(`${root}/runtime.rb`, runtimeFile(versions, namespace, head));
-  files.set(`${root}/methods.rb`, methodsFile(versions, name, head));
+  files.set(`${root}/methods.rb`, methodsFile(versions, extensions, name, head));
   files.set(`${root}/gate.rb`, gateFile(versions, name, head));
   versions.forEach((v, i) => {
-    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, capabilities.get(v.label)!);
+    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, keyPaths(capabilities.get(v.label)!));
     files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
     files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v, regenerate));
   });
+  for (const ext of extensions) {
+    const label = extensionLabel(ext);
+    const i = versions.findIndex((v) => v.label === ext.core);
+    const body = versionBody(ext.model, i <= 0 ? null : versions[i - 1], name, extensionCapabilities(ext, capabilities.get(ext.core)!), versionModuleConstants(), ext);
+    const header = head([ext.model]).replace(/^(# Protocol version [^\n]*\n)/m, `$1# ${extensionProvenanceLine(ext)}\n`);
+    files.set(`${root}/${fileName(moduleConstant(label))}.rb`, finish(`${header}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
+    files.set(`${root}/${paramsFile(label)}`, paramsDocument(ext.model, regenerate, ext));
+  }
   const base = path.posix.basename(root);
-  const requires = ["runtime", ...versions.map((v) => fileName(moduleConstant(v.label))), "methods", "gate"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
+  const requires = ["runtime", ...[...versions.map((v) => v.label), ...extensions.map(extensionLabel)].map((l) => fileName(moduleConstant(l))), "methods", "gate"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
   const table = [
     "# Every generated protocol version: label → module, in label order.",
     "VERSIONS = {",
     ...versions.map((v) => `  ${rubyString(v.label)} => ${moduleConstant(v.label)},`),
+    "}.freeze",
+    "",
+    "# Every generated extension module (an extension version layered onto a protocol version, its",
+    "# PROTOCOL_VERSION): `<version>+<extension>` → module, in label order.",
+    "EXTENSIONS = {",
+    ...extensions.map((x) => `  ${rubyString(extensionLabel(x))} => ${moduleConstant(extensionLabel(x))},`),
     "}.freeze",
   ].join("\n");
   files.set(`${root}.rb`, finish(`${head(versions)}\n${requires.join("\n")}\n\n${wrap(namespace, table)}`));

@@ -5,13 +5,13 @@
 // files name the extension below the provenance header.
 import { extensionLabel as extensionFolder } from "../../model/extensions.js";
 import type { ExtensionModel, ProtocolModel } from "../../model/types.js";
+import { extensionProvenanceLine } from "../provenance.js";
 /** Generated files by path (as tree.ts's GeneratedFiles). */
 type GeneratedFiles = Map<string, string>;
 
 /** The provenance line naming the extension, placed after the header's protocol version line. */
 function provenanceLine(ext: ExtensionModel): string {
-  const commit = ext.commit === null ? "unpinned" : ext.commit;
-  return `// Extension ${ext.identifier} ${ext.label} layered onto it: schema sha256 ${ext.sha256}, extension commit ${commit}.`;
+  return `// ${extensionProvenanceLine(ext)}`;
 }
 
 /**

@@ -5,7 +5,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ownedPaths } from "../../../generator/emit/index.js";
 import { checkTree, GENERATED_MARKER, writeTree } from "../../../generator/writer.js";
-import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { copyOfGenerated, ensureSchemas, lockFile, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
 import { ruby, rubyTree } from "./support.js";
 
 beforeAll(ensureSchemas);
@@ -72,18 +73,26 @@ describe("generate --target", () => {
     const out = path.join(tempDir(), "lib");
     const r = await runCli(["generate", "--target", "ruby", "--module", "MCP::Protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect([...readTree(out).keys()].sort()).toEqual([
-      "ADOPTING.md",
-      "mcp/protocol.rb",
-      "mcp/protocol/gate.rb",
-      "mcp/protocol/methods.rb",
-      "mcp/protocol/runtime.rb",
-      "mcp/protocol/v2025_06_18.params.json",
-      "mcp/protocol/v2025_06_18.rb",
-      "mcp/protocol/v2026_07_28.params.json",
-      "mcp/protocol/v2026_07_28.rb",
-      "ruby-sdk-1.3.0.patch",
-    ]);
+    // Beside the versions' modules, one per locked extension version layered onto a selected version (`v2026_07_28_tasks.rb`).
+    const lock = await readLock(lockFile);
+    const layered = Object.entries(lock.extensions ?? {}).flatMap(([name, x]) =>
+      Object.values(x.versions).flatMap((v) => v.core.filter((c) => ["2025-06-18", "2026-07-28"].includes(c)).map((c) => `mcp/protocol/v${c.replaceAll("-", "_")}_${name}`)),
+    );
+    expect([...readTree(out).keys()].sort()).toEqual(
+      [
+        "ADOPTING.md",
+        "mcp/protocol.rb",
+        "mcp/protocol/gate.rb",
+        "mcp/protocol/methods.rb",
+        "mcp/protocol/runtime.rb",
+        "mcp/protocol/v2025_06_18.params.json",
+        "mcp/protocol/v2025_06_18.rb",
+        "mcp/protocol/v2026_07_28.params.json",
+        "mcp/protocol/v2026_07_28.rb",
+        "ruby-sdk-1.3.0.patch",
+        ...layered.flatMap((f) => [`${f}.params.json`, `${f}.rb`]),
+      ].sort(),
+    );
     const load = ruby(["-w", "-I", out, "-e", 'require "mcp"; require "mcp/protocol"; p [MCP::Protocol::VERSIONS.keys, MCP::Protocol::V2026_07_28::PREVIOUS_VERSION, MCP::Protocol::V2025_06_18.normalize_resources_subscribe({ "_meta" => { "a" => 1 } }), MCP::Server.name]']);
     expect(load.stderr).toBe("");
     expect(load.stdout).toBe('[["2025-06-18", "2026-07-28"], "2025-06-18", {:_meta=>{"a"=>1}}, "MCP::Server"]\n');

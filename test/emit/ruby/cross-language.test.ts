@@ -1,11 +1,12 @@
 // Cross-language agreement: the same JSON inputs through each version's TypeScript normalizers
 // (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Ruby ones (generated/ruby, a
 // Ruby subprocess driven in batches) give the same JSON results, or the same -32603 error, for every
-// request of every version; the Ruby method gate answers as the TypeScript dispatcher does.
+// request of every version and of every extension module (generated/<core>+<name>/, the Ruby EXTENSIONS);
+// the Ruby method gate answers as the TypeScript dispatcher does.
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tsAnswer, tsVersions, type TsVersion } from "../typescript/cross-language.js";
+import { tsAnswer, tsExtensionModules, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
 import { ruby, rubyTestDir } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;
@@ -13,12 +14,17 @@ const SEED = 20_261_130;
 
 let labels: string[] = [];
 let modules = new Map<string, TsVersion>();
+let extensionModules = new Map<string, TsExtensionModule>();
 
 beforeAll(async () => {
   ({ labels, modules } = await tsVersions());
+  extensionModules = await tsExtensionModules();
 });
 
-type Case = { version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true };
+type Case =
+  | { version: string; method: string; input: unknown }
+  | { version: string; gate: string; extensions?: string[] }
+  | { version: string; catalogue: true };
 
 /** Run cases through the Ruby driver in one process. */
 function rubyBatch(cases: Case[]): unknown[] {
@@ -37,7 +43,7 @@ const handlerObject = fc
   .record(
     {
       _meta: member(fc.oneof(fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 3 }), nonNull)),
-      resultType: member(fc.oneof(fc.constantFrom("complete", "input_required"), fc.string(), fc.integer(), fc.boolean())),
+      resultType: member(fc.oneof(fc.constantFrom("complete", "input_required", "task"), fc.string(), fc.integer(), fc.boolean())),
       content: member(nonNull),
       nextCursor: member(fc.string()),
     },
@@ -116,6 +122,62 @@ describe("TypeScript and Ruby normalizers", () => {
         expect(tsRefuses, `${c.version} ${JSON.stringify(c.gate)}`).toBe(true);
         expect(rubyRefuses, `${c.version} ${JSON.stringify(c.gate)}`).toBe(false);
       }
+    }
+    expect(refused).toBeGreaterThan(0);
+  });
+});
+
+describe("TypeScript and Ruby extension modules", () => {
+  it("exist for the same extension modules, and name the same requests", () => {
+    expect(extensionModules.size).toBeGreaterThan(0);
+    const ext = [...extensionModules.keys()];
+    const answers = rubyBatch(ext.map((version) => ({ version, catalogue: true as const })));
+    ext.forEach((label, i) => {
+      const ruby = answers[i] as { requests: string[] };
+      expect(ruby.requests.sort(), label).toEqual(Object.keys(extensionModules.get(label)!.resultNormalizers).sort());
+    });
+  });
+
+  it(`give the same JSON results for every request of every extension module (${RUNS_PER_REQUEST} inputs each)`, () => {
+    const inputs = fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED });
+    const cases: Array<{ version: string; method: string; input: unknown }> = [];
+    for (const [label, m] of extensionModules) {
+      for (const method of Object.keys(m.resultNormalizers).sort()) for (const input of inputs) cases.push({ version: label, method, input });
+    }
+    const answers = rubyBatch(cases);
+    expect(answers.length).toBe(cases.length);
+    let tasks = 0;
+    cases.forEach((c, i) => {
+      const expected = tsAnswer(extensionModules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      if ((expected as { ok?: { resultType?: unknown } }).ok?.resultType === "task") tasks++;
+      expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
+    });
+    // A result with resultType "task" was accepted by both (where the extension allows it).
+    expect(tasks).toBeGreaterThan(0);
+  });
+
+  it("gate as the extension module's TypeScript dispatcher does when the Ruby gate serves the extension; without it, an extension method an earlier version had is refused as removed", async () => {
+    let refused = 0;
+    for (const [label, m] of extensionModules) {
+      const known = new Set<string>();
+      for (const v of [...modules.values(), ...extensionModules.values()]) for (const method of Object.keys(v.resultNormalizers)) known.add(method);
+      const names = [...known].sort();
+      const served = rubyBatch(names.map((gate) => ({ version: label, gate, extensions: [m.identifier] }))) as Array<{ gate: { code: number; data: { reason: string } } | null }>;
+      const handlers = Object.fromEntries(Object.keys(m.resultNormalizers).map((method) => [method, () => ({})]));
+      const dispatcher = m.createServerDispatcher(handlers, { onError: () => undefined });
+      for (const [i, method] of names.entries()) {
+        const response = (await dispatcher.handle({ jsonrpc: "2.0", id: 1, method })) as { error?: { code: number } };
+        expect(served[i].gate !== null, `${label} ${method}`).toBe(response.error?.code === -32601);
+        if (served[i].gate !== null) refused++;
+      }
+      // Not served: the extension's methods get the core version's answer, "removed" where an earlier locked version has the method.
+      const own = Object.keys(m.resultNormalizers).filter((method) => !Object.hasOwn(modules.get(m.core)!.resultNormalizers, method)).sort();
+      expect(own.length, label).toBeGreaterThan(0);
+      const unserved = rubyBatch(own.map((gate) => ({ version: label, gate }))) as Array<{ gate: { code: number; data: { reason: string } } | null }>;
+      own.forEach((method, i) => {
+        const earlier = labels.filter((l) => l < m.core).some((l) => Object.hasOwn(modules.get(l)!.resultNormalizers, method));
+        expect(unserved[i].gate?.data.reason ?? null, `${label} ${method}`).toBe(earlier ? "removed" : null);
+      });
     }
     expect(refused).toBeGreaterThan(0);
   });

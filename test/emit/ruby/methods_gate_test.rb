@@ -14,7 +14,10 @@ class MethodsGateTest < Minitest::Test
   Gate = McpCodegen::Gate
   VERSIONS = McpCodegen::VERSIONS
   REVIEWED = JSON.parse(File.read(File.expand_path("../../../schemas/method-capabilities.json", __dir__))).fetch("methods")
-  ALL = VERSIONS.values.flat_map { |v| v::REQUESTS.keys + v::NOTIFICATIONS.keys }.uniq.sort
+  # The extension modules (an extension layered onto a version) are generated modules too.
+  EXTENSIONS = McpCodegen::EXTENSIONS
+  MODULES = VERSIONS.values + EXTENSIONS.values
+  ALL = MODULES.flat_map { |v| v::REQUESTS.keys + v::NOTIFICATIONS.keys }.uniq.sort
 
   def defines?(version, method)
     version::REQUESTS.key?(method) || version::NOTIFICATIONS.key?(method)
@@ -23,7 +26,7 @@ class MethodsGateTest < Minitest::Test
   def test_one_constant_per_method_of_every_version
     constants = Methods.constants.map { |c| Methods.const_get(c) }.grep(String)
     assert_equal ALL, constants.sort
-    VERSIONS.each_value do |version|
+    MODULES.each do |version|
       (version::REQUESTS.keys + version::NOTIFICATIONS.keys).each do |method|
         name = version.constants.find { |c| version.const_get(c) == method }
         assert_equal method, Methods.const_get(name), "#{version} #{name}"
@@ -188,7 +191,52 @@ class MethodsGateTest < Minitest::Test
     end
   end
 
+  def test_gate_serves_the_methods_of_the_extensions_it_is_given_where_they_are_layered
+    refute_empty EXTENSIONS
+    served_somewhere = 0
+    EXTENSIONS.each_value do |x|
+      added = x::EXTENSION_REQUESTS + x::EXTENSION_NOTIFICATIONS
+      refute_empty added
+      layered = EXTENSIONS.values.select { |y| y::EXTENSION == x::EXTENSION }.map { |y| y::PROTOCOL_VERSION }
+      [:server, :client].each do |side|
+        sender = side == :server ? :client : :server
+        [:pass, :refuse].each do |policy|
+          served = Gate.new(side: side, across_eras: policy, extensions: [x::EXTENSION])
+          plain = Gate.new(side: side, across_eras: policy)
+          VERSIONS.each_key do |label|
+            (ALL + ["acme/custom"]).each do |method|
+              error = served.refusal(method, label)
+              unless label == x::PROTOCOL_VERSION && added.include?(method)
+                # Not an extension method at a version it is layered onto: as without the extension.
+                next if layered.include?(label) && added.include?(method)
+
+                expected = plain.refusal(method, label)&.to_h
+                expected.nil? ? assert_nil(error, "#{side} #{policy} #{label} #{method}") : assert_equal(expected, error&.to_h, "#{side} #{policy} #{label} #{method}")
+                next
+              end
+              entry = x::REQUESTS[method] || x::NOTIFICATIONS[method]
+              if [:both, sender].include?(entry[:sender])
+                served_somewhere += 1
+                assert_nil error, "#{side} #{policy} #{label} #{method}"
+              else
+                assert_equal "wrong_side", error.data[:reason], "#{side} #{policy} #{label} #{method}"
+              end
+              # Without the extension: the core version's answer.
+              reason = expected_reason(method, label, side, policy)
+              unserved = plain.refusal(method, label)&.data&.fetch(:reason)
+              reason.nil? ? assert_nil(unserved, "#{side} #{label} #{method}") : assert_equal(reason, unserved, "#{side} #{label} #{method}")
+            end
+          end
+        end
+      end
+    end
+    assert_operator served_somewhere, :>, 0
+  end
+
   def test_gate_arguments
+    assert_raises(ArgumentError) { Gate.new(side: :server, across_eras: :pass, extensions: "io.modelcontextprotocol/tasks") }
+    assert_raises(ArgumentError) { Gate.new(side: :server, across_eras: :pass, extensions: [:tasks]) }
+    assert_predicate Gate.new(side: :server, across_eras: :pass, extensions: [+"x"]).extensions, :frozen?
     assert_raises(ArgumentError) { Gate.new(side: :peer, across_eras: :pass) }
     assert_raises(ArgumentError) { Gate.new(side: :server, across_eras: :sometimes) }
     assert_raises(ArgumentError) { Gate.new(side: :server, across_eras: [:x]) }

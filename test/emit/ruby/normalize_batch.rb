@@ -3,17 +3,32 @@
 # Driver for the cross-language test: reads a JSON array of cases on stdin, answers a JSON array.
 #   { "version": label, "method": m, "input": json } → { "ok": result } or { "error": { code, message } }
 #   { "version": label, "gate": m }                  → { "gate": the server gate's error object (across_eras: :refuse) or null }
+#     with "extensions": [identifier, ...]          → the same from a gate serving those extensions
 #   { "version": label, "catalogue": true }          → { "requests": [...], "notifications": [...] }
 #   { "version": label, "params_of": m, "params": json or absent } → { "params": [errors] or null (no json_schemer 2) }
+#   { "version": label, "layered": true }            → an extension module's constants and catalogue entries
+# A label is a version's (VERSIONS) or an extension module's (EXTENSIONS, `<version>+<extension>`).
 require "json"
 require "mcp_codegen"
 
-gate = McpCodegen::Gate.new(side: :server, across_eras: :refuse)
+gates = Hash.new { |h, extensions| h[extensions] = McpCodegen::Gate.new(side: :server, across_eras: :refuse, extensions: extensions) }
 cases = JSON.parse($stdin.read)
 answers = cases.map do |c|
-  version = McpCodegen::VERSIONS.fetch(c.fetch("version"))
+  label = c.fetch("version")
+  version = McpCodegen::VERSIONS[label] || McpCodegen::EXTENSIONS.fetch(label)
   if c.key?("gate")
-    { gate: gate.refusal(c["gate"], version::PROTOCOL_VERSION)&.to_h }
+    { gate: gates[c.fetch("extensions", [])].refusal(c["gate"], version::PROTOCOL_VERSION)&.to_h }
+  elsif c.key?("layered")
+    {
+      extensions: McpCodegen::EXTENSIONS.keys,
+      protocol_version: version::PROTOCOL_VERSION,
+      extension: version::EXTENSION,
+      extension_version: version::EXTENSION_VERSION,
+      extension_requests: version::EXTENSION_REQUESTS,
+      extension_notifications: version::EXTENSION_NOTIFICATIONS,
+      requests: version::REQUESTS.transform_values { |r| r.slice(:sender, :results, :result_shape, :result_types) },
+      notifications: version::NOTIFICATIONS.transform_values { |n| n.slice(:sender) },
+    }
   elsif c.key?("params_of")
     { params: version.params_errors(c["params_of"], c["params"]) }
   elsif c.key?("catalogue")

@@ -25,6 +25,30 @@ export async function tsVersions(): Promise<{ labels: string[]; modules: Map<str
   return { labels, modules };
 }
 
+/** A locked extension module (`<core>+<name>`): its core version, the extension's identifier, its generated code. */
+export interface TsExtensionModule extends TsVersion {
+  core: string;
+  identifier: string;
+}
+
+/** Every locked extension version × each locked core version it layers onto, by label, sorted: generated/<core>+<name>/. */
+export async function tsExtensionModules(): Promise<Map<string, TsExtensionModule>> {
+  const lock = await readLock(lockFile);
+  const entries: Array<[string, { core: string; identifier: string }]> = [];
+  for (const [name, ext] of Object.entries(lock.extensions ?? {})) {
+    for (const version of Object.values(ext.versions)) {
+      for (const core of version.core) if (Object.hasOwn(lock.versions, core)) entries.push([`${core}+${name}`, { core, identifier: ext.identifier }]);
+    }
+  }
+  const modules = new Map<string, TsExtensionModule>();
+  for (const [label, facts] of entries.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const normalizers = await import(pathToFileURL(path.join(generatedDir, label, "normalizers.ts")).href);
+    const index = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
+    modules.set(label, { ...facts, resultNormalizers: normalizers.resultNormalizers, createServerDispatcher: index.createServerDispatcher });
+  }
+  return modules;
+}
+
 /** A normalizer's answer as the drivers write it: `{ ok: result as JSON }` or `{ error: { code, message } }`. */
 export function tsAnswer(normalize: Normalizer, input: unknown): unknown {
   try {
