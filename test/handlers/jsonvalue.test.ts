@@ -53,17 +53,26 @@ function toolsList(label: string, capabilities: unknown, id = 1) {
   };
 }
 
-/** Ajv on the version's schema as generated: the published bytes with the reviewed patches of those bytes. */
-function oracle(label: string): ValidateFunction {
+/** Ajv on the version's schema as generated (the published bytes with the reviewed patches of those bytes), for one definition. */
+function patchedValidator(label: string, definition: string): ValidateFunction {
   const file = path.join(schemasDir, label, "schema.json");
   const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
   const version = model.versions.find((v) => v.label === label)!;
   const options = { strict: false, validateFormats: false } as const;
   const ajv = version.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
   ajv.addSchema(root, "mcp");
-  const request = version.requests.find((r) => r.method === "tools/list")!;
-  const container = Object.hasOwn(root, "$defs") ? "$defs" : "definitions";
-  return ajv.getSchema(`mcp#/${container}/${request.definition}`)!;
+  return ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/${definition}`)!;
+}
+
+/** Whether a reviewed patch of the version's bytes corrects this definition. */
+function patchCovers(label: string, definition: string): boolean {
+  return patchesFor(modelOptions.patchesDir, lock.versions[label].sha256)?.patches.some((p) => p.ops.some((op) => op.path.includes(`/${definition}/`))) ?? false;
+}
+
+/** Ajv on the version's tools/list request definition, as generated. */
+function oracle(label: string): ValidateFunction {
+  const request = model.versions.find((v) => v.label === label)!.requests.find((r) => r.method === "tools/list")!;
+  return patchedValidator(label, request.definition);
 }
 
 /** What the dispatcher and the router have in common here: `handle` answers a request. */
@@ -99,7 +108,7 @@ it("has modern locked versions to check", () => {
 
 describe.each(modern.map((v) => v.label))("tools/list at %s", (label) => {
   const validate = oracle(label);
-  const patched = patchesFor(modelOptions.patchesDir, lock.versions[label].sha256)?.patches.some((p) => p.ops.some((op) => op.path.includes("/JSONValue/"))) ?? false;
+  const patched = patchCovers(label, "JSONValue");
 
   it.each(Object.entries(accepted))("%s: accepted by the dispatcher and the router exactly when Ajv accepts it, reaching the handler as sent", async (_name, capabilities) => {
     const message = toolsList(label, capabilities);
@@ -148,15 +157,10 @@ describe.each(model.versions.filter((v) => "JSONValue" in v.definitions).map((v)
   const values: unknown[] = [0.5, -1.25e-3, null, [0.5, null], { a: { b: [1.5, null, "x", true] } }, 7, "s", false];
 
   it("accept a value exactly when Ajv does; fractions and null where the JSONValue patch covers the bytes", async () => {
-    const file = path.join(schemasDir, label, "schema.json");
-    const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
-    const version = model.versions.find((v) => v.label === label)!;
-    const ajv = version.dialect === "2020-12" ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
-    ajv.addSchema(root, "mcp");
-    const validate = ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/JSONValue`)!;
+    const validate = patchedValidator(label, "JSONValue");
     const guards = (await import(`../../generated/${label}/guards.ts`)) as { isJSONValue(v: unknown): boolean };
     const schemas = (await import(`../../generated/${label}/schemas.ts`)) as { JSONValueSchema: { safeParse(v: unknown): { success: boolean } } };
-    const patched = patchesFor(modelOptions.patchesDir, lock.versions[label].sha256)?.patches.some((p) => p.ops.some((op) => op.path.includes("/JSONValue/"))) ?? false;
+    const patched = patchCovers(label, "JSONValue");
     for (const value of values) {
       const valid = validate(value) as boolean;
       if (patched) expect(valid, JSON.stringify(value)).toBe(true);
@@ -176,13 +180,8 @@ describe.each(model.versions.filter((v) => "JSONValue" in v.definitions).map((v)
 // the zod schema and the guard accept an answer exactly when Ajv does on the schema as generated.
 describe.each(model.versions.filter((v) => "ElicitResult" in v.definitions).map((v) => v.label))("ElicitResult's content at %s", (label) => {
   const answers = [{ ratio: 0.5 }, { n: 3 }, { name: "x", ok: true }, { bad: { nested: 1 } }];
-  const file = path.join(schemasDir, label, "schema.json");
-  const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
-  const version = model.versions.find((v) => v.label === label)!;
-  const ajv = version.dialect === "2020-12" ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
-  ajv.addSchema(root, "mcp");
-  const validate = ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/ElicitResult`)!;
-  const patched = patchesFor(modelOptions.patchesDir, lock.versions[label].sha256)?.patches.some((p) => p.ops.some((op) => op.path.includes("/ElicitResult/"))) ?? false;
+  const validate = patchedValidator(label, "ElicitResult");
+  const patched = patchCovers(label, "ElicitResult");
 
   it("a fractional answer is valid where the patch covers the bytes; zod and the guard agree with Ajv on every answer", async () => {
     const guards = (await import(`../../generated/${label}/guards.ts`)) as { isElicitResult(v: unknown): boolean };
@@ -200,12 +199,7 @@ describe.each(model.versions.filter((v) => "ElicitResult" in v.definitions).map(
 
 // Where elicitation/create is a request of the version (in the modern era it is an input request instead).
 describe.each(model.versions.filter((v) => v.requests.some((r) => r.method === "elicitation/create")).map((v) => v.label))("elicitation/create answered at %s", (label) => {
-  const file = path.join(schemasDir, label, "schema.json");
-  const { root } = readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir });
-  const version = model.versions.find((v) => v.label === label)!;
-  const ajv = version.dialect === "2020-12" ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
-  ajv.addSchema(root, "mcp");
-  const validate = ajv.getSchema(`mcp#/${Object.hasOwn(root, "$defs") ? "$defs" : "definitions"}/ElicitResult`)!;
+  const validate = patchedValidator(label, "ElicitResult");
 
   it("the client dispatcher sends a fractional answer exactly when Ajv accepts it (else -32603, nothing invalid sent)", async () => {
     const result = { action: "accept", content: { ratio: 0.5 } };
