@@ -6,13 +6,15 @@
 import { spawnSync } from "node:child_process";
 import { ensureFreshBuild } from "./build-stamp.js";
 
-let rebuilt: string | null = null;
-try {
-  rebuilt = ensureFreshBuild();
-} catch (e) {
-  process.stderr.write(`mcp-codegen: internal error: ${(e as Error).message}\n`);
-  process.exitCode = 3;
-}
+const rebuilt = ((): string | null => {
+  try {
+    return ensureFreshBuild();
+  } catch (e) {
+    process.stderr.write(`mcp-codegen: internal error: ${(e as Error).message}\n`);
+    process.exitCode = 3;
+    return null;
+  }
+})();
 if (rebuilt !== null) {
   process.stderr.write(rebuilt);
   const again = spawnSync(process.execPath, process.argv.slice(1), { stdio: "inherit" });

@@ -68,29 +68,25 @@ function sourceDigest(source: string): string {
   return existsSync(at) && statSync(at).isDirectory() ? folderDigest(at) : fileDigest(at);
 }
 
-let fixedInputs: string | undefined;
 /** What does not depend on the project: the running generator and the versions of the packages that shape the output. */
 function toolDigest(): string {
-  if (fixedInputs === undefined) {
-    const require = createRequire(import.meta.url);
-    const version = (pkg: string) => {
-      const main = require.resolve(pkg);
-      let dir = path.dirname(main);
-      while (!existsSync(path.join(dir, "package.json")) || JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).name !== pkg) dir = path.dirname(dir);
-      return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).version as string;
-    };
-    fixedInputs = sha256(
-      JSON.stringify({
-        tool: toolVersion,
-        // The generator's own code as it runs: generator/**/*.ts from source; built, the hash of the sources
-        // dist/ was built from (its stamp, which the bin checks against the sources before running).
-        generator: generatorDigest(),
-        // ts-morph bundles the TypeScript that reads each schema.ts.
-        packages: ["ts-morph", "handlebars"].map((p) => [p, version(p)]),
-      }),
-    );
-  }
-  return fixedInputs;
+  const require = createRequire(import.meta.url);
+  const version = (pkg: string) => {
+    const main = require.resolve(pkg);
+    let dir = path.dirname(main);
+    while (!existsSync(path.join(dir, "package.json")) || JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).name !== pkg) dir = path.dirname(dir);
+    return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")).version as string;
+  };
+  return sha256(
+    JSON.stringify({
+      tool: toolVersion,
+      // The generator's own code as it runs: generator/**/*.ts from source; built, the hash of the sources
+      // dist/ was built from (its stamp, which the bin checks against the sources before running).
+      generator: generatorDigest(),
+      // ts-morph bundles the TypeScript that reads each schema.ts.
+      packages: ["ts-morph", "handlebars"].map((p) => [p, version(p)]),
+    }),
+  );
 }
 
 /** The digests of a version's schema.json and schema.ts (the same values whether read or taken from the lock). */

@@ -4,7 +4,7 @@ export { GENERATED_MARKER, sha256 } from "./files.js";
 export type * from "./model/types.js";
 export { buildVersionModel, resolveAlias } from "./model/build.js";
 export { readOverrides, type ResultOverride } from "./model/overrides.js";
-export { compareVersion, erratumStatus, findErrata, readReviewedErrata, type Erratum, type ErratumKind, type ErratumStatus, type ReviewedErratum, type VersionErratum } from "./model/errata.js";
+export { compareVersion, erratumStatus, findErrata, reviewedErrata, type Erratum, type ErratumKind, type ErratumStatus, type ReviewedErratum, type VersionErratum } from "./model/errata.js";
 export { errataJson, errataMarkdown } from "./emit/errata.js";
 export { loadSpec, loadSpecBytes, readSchemaDocument, type LoadOptions } from "./source/load.js";
 export { patchesFor, stalePatchFiles, type NamedPatch, type PatchFile } from "./source/patch.js";
@@ -19,3 +19,4 @@ export { buildModel, buildModelFromSpecs, diffLabels, discoverVersions, generate
 export { checkTree, isReviewReport, stageTree, writeTree, type StaleFile, type WriteOptions } from "./writer.js";
 export { bump, pinLock, pinSummary, reviewReportPath, type BumpOptions, type PinResult, type PinnedVersion, type UpdateOptions } from "./bump.js";
 export { projectPaths, type ProjectPaths } from "./paths.js";
+export { parseSpecSource, specTypeFacts, type SpecTypeFacts } from "./model/spec-typescript.js";

@@ -8,9 +8,10 @@ import type { ProtocolModel, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./source/lock.js";
 import { selectVersions } from "./source/folders.js";
-import { loadSpec, loadSpecBytes, readSchemaBytes } from "./source/load.js";
-import { compareVersion, erratumStatus, readReviewedErrata } from "./model/errata.js";
-import { loadSpecTypeFacts } from "./model/spec-typescript.js";
+import { loadSpec, loadSpecBytes, readSchemaBytes, readSchemaDocument } from "./source/load.js";
+import { readJsonFile } from "./files.js";
+import { erratumStatus, reviewedErrata } from "./model/errata.js";
+import { Run } from "./run.js";
 import { buildExtensionModel } from "./model/extensions.js";
 import { extensionSchemasDir, lockedExtensions } from "./source/extensions.js";
 import type { ExtensionModel, LoadedSpec } from "./model/types.js";
@@ -90,7 +91,8 @@ export function buildModelFromSpecs(
   options: Omit<ModelOptions, "schemasDir" | "versions"> & { extensionSources?: ExtensionSource[] },
 ): ProtocolModel {
   const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
-  const reviewed = options.errataReviewedFile ? readReviewedErrata(options.errataReviewedFile) : [];
+  const reviewed = options.errataReviewedFile ? reviewedErrata(readJsonFile(options.errataReviewedFile), options.errataReviewedFile) : [];
+  const run = new Run(options.cacheDir);
   const loaded = new Map<string, { spec: LoadedSpec; model: VersionModel }>();
   const versions = [...specs]
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
@@ -99,14 +101,19 @@ export function buildModelFromSpecs(
       const spec = loadSpecBytes(bytes, file, label, { patchesDir: options.patchesDir });
       const locked = options.lock?.versions[label];
       const pinned = locked?.sha256 === spec.sha256;
-      const ts = schemaTs ? { file: schemaTs.file, bytes: schemaTs.bytes ?? readFileSync(schemaTs.file) } : null;
-      const specTypes = ts ? loadSpecTypeFacts(ts.file, options.cacheDir, ts.bytes) : null;
-      const compared = ts ? compareVersion({ file, bytes, patchesDir: options.patchesDir, schemaTs: ts, cacheDir: options.cacheDir }) : null;
+      const ts = schemaTs ? run.schemaTs({ file: schemaTs.file, bytes: schemaTs.bytes ?? readFileSync(schemaTs.file) }) : null;
+      const specTypes = ts ? run.specTypes(ts) : null;
+      // The errata compare the document as published and as patched with the same schema.ts parse.
+      const patched = spec.patches.length === 0 ? null : readSchemaDocument(bytes, file, { patchesDir: options.patchesDir });
+      const patches = patched?.patches ?? [];
+      const compared = ts
+        ? run.errata(ts, { bytes, published: () => readSchemaDocument(bytes, file).root, patched: () => patched?.root ?? null, patches })
+        : null;
       const model = buildVersionModel(spec, {
         specCommit: pinned ? (locked!.commit ?? options.lock!.commit) : null,
         overrides,
         specTypes,
-        errata: compared && erratumStatus(compared.published, compared.patched, compared.patches, reviewed),
+        errata: compared && erratumStatus(compared.published, compared.patched, patches, reviewed),
       });
       loaded.set(label, { spec, model });
       return model;
@@ -117,7 +124,7 @@ export function buildModelFromSpecs(
     .map((source) => {
       const core = loaded.get(source.core)!;
       const spec = source.bytes === undefined ? loadSpec(source.file, source.label) : loadSpecBytes(source.bytes, source.file, source.label);
-      const specTypes = source.schemaTs ? loadSpecTypeFacts(source.schemaTs.file, options.cacheDir, source.schemaTs.bytes) : null;
+      const specTypes = source.schemaTs ? run.specTypes(run.schemaTs({ file: source.schemaTs.file, bytes: source.schemaTs.bytes ?? readFileSync(source.schemaTs.file) })) : null;
       const locked = lockedExtensions(options.lock)[source.name];
       return buildExtensionModel(
         core,

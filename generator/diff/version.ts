@@ -289,21 +289,16 @@ function diffNormalizers(from: VersionModel, to: VersionModel): NormalizerChange
 /**
  * A node's structure as text: everything that validates (and `format`, which documents a value's
  * form), without source places and other annotations; references by name, properties by name.
- * Equal when two schemas validate alike. Cached per node: versions share most definitions' shapes.
+ * Equal when two schemas validate alike. (Two versions sharing a definition share its node: `a === b`
+ * is tried first.)
  */
-const canonicalCache = new WeakMap<IrNode, string>();
 function canonical(node: IrNode): string {
-  let text = canonicalCache.get(node);
-  if (text === undefined) {
-    text = JSON.stringify(node, function (this: unknown, key, value: unknown) {
-      if (key === "at" || key === "target") return undefined;
-      if (key === "annotations") return (value as IrNode["annotations"]).format;
-      if (key === "properties" && Array.isArray(value)) return [...(value as IrProperty[])].sort((x, y) => byString(x.name, y.name));
-      return value;
-    });
-    canonicalCache.set(node, text);
-  }
-  return text;
+  return JSON.stringify(node, function (this: unknown, key, value: unknown) {
+    if (key === "at" || key === "target") return undefined;
+    if (key === "annotations") return (value as IrNode["annotations"]).format;
+    if (key === "properties" && Array.isArray(value)) return [...(value as IrProperty[])].sort((x, y) => byString(x.name, y.name));
+    return value;
+  });
 }
 
 const wrap = (t: string) => (/[ |&]/.test(t) && !/^[{(]/.test(t) ? `(${t})` : t);

@@ -14,15 +14,13 @@
 //   `additionalProperties` for a closed interface: an absent keyword says nothing.
 // A side that accepts anything (`{}`, `unknown`, `any`) says nothing about what is inside.
 // References on both sides to a definition of the same name are compared once, at that definition.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+//
+// This module reads no file and keeps no cache: it is given the documents and the parsed schema.ts the
+// pipeline loaded (pipeline.ts), and the pipeline's run caches the findings (run.ts).
 import type { ts as tsTypes } from "ts-morph";
 import { InputError, pointer as jsonPointer } from "../errors.js";
-import { cachedText, readJsonFile, sha256 } from "../files.js";
-import { readSchemaDocument } from "../source/load.js";
-import { patchesFor, type NamedPatch } from "../source/patch.js";
-import { parseSpecSource, type SpecDeclaration, type SpecSource } from "./spec-typescript.js";
+import type { NamedPatch } from "../source/patch.js";
+import type { SpecDeclaration, SpecSource } from "./spec-typescript.js";
 
 export type ErratumKind = "integer" | "null" | "type" | "literal" | "required" | "property" | "open";
 
@@ -91,9 +89,8 @@ function literalKind(value: Json): Primitive | null {
   return null;
 }
 
-/** Compare a version's schema.json (parsed, as published or patched) with its schema.ts source text. */
-export function findErrata(doc: JsonObject, tsFile: string, tsText: string): Erratum[] {
-  const spec = parseSpecSource(tsFile, tsText);
+/** Compare a version's schema.json (parsed, as published or patched) with its parsed schema.ts. */
+export function findErrata(doc: JsonObject, spec: SpecSource): Erratum[] {
   const container = Object.hasOwn(doc, "$defs") ? "$defs" : "definitions";
   const defs = isObject(doc[container]) ? (doc[container] as JsonObject) : {};
   return new Comparison(spec, container, defs).run();
@@ -420,9 +417,8 @@ export interface ReviewedErratum {
 
 const KINDS: readonly ErratumKind[] = ["integer", "null", "type", "literal", "required", "property", "open"];
 
-/** schemas/errata-reviewed.json, or none when it does not exist. */
-export function readReviewedErrata(file: string): ReviewedErratum[] {
-  const data = readJsonFile(file);
+/** The entries of schemas/errata-reviewed.json (`data`: its parsed content, undefined when there is no file), checked. */
+export function reviewedErrata(data: Json | undefined, file: string): ReviewedErratum[] {
   if (data === undefined) return [];
   const list = isObject(data) ? data.reviewed : undefined;
   if (!Array.isArray(list)) throw new InputError("expected { reviewed: [{ kind, pointers, why }] }", file, jsonPointer("reviewed"));
@@ -467,47 +463,19 @@ export function erratumStatus(published: readonly Erratum[], patched: readonly E
   ].sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 }
 
-let ownSource: string | undefined;
-/** The comparison's own code (and the schema.ts reader it uses): a cache entry depends on it. */
-function readerHash(): string {
-  const self = fileURLToPath(import.meta.url);
-  const reader = path.join(path.dirname(self), `spec-typescript${path.extname(self)}`);
-  ownSource ??= sha256(sha256(readFileSync(self)) + sha256(readFileSync(reader)));
-  return ownSource;
-}
-
 export interface ErrataInput {
-  /** The version's schema.json: its path and bytes (as published). */
-  file: string;
-  bytes: Uint8Array;
-  /** Reviewed patches (generator/source/patch.ts); none applied when absent. */
-  patchesDir?: string;
-  /** The spec's schema.ts of the same version. */
-  schemaTs: { file: string; bytes: Uint8Array };
-  cacheDir?: string;
+  /** The version's schema.json as published, parsed. */
+  published: JsonObject;
+  /** The same document with the reviewed patches applied, or null when none apply. */
+  patched: JsonObject | null;
+  /** The patches applied to `patched`. */
+  patches: readonly NamedPatch[];
+  /** The spec's schema.ts of the same version, parsed. */
+  schemaTs: SpecSource;
 }
 
-/**
- * The findings of schema.json as published and as patched, against schema.ts; from `cacheDir` when
- * an entry exists for the same bytes, patches and comparison code (best-effort, like the facts).
- */
-export function compareVersion(input: ErrataInput): { published: Erratum[]; patched: Erratum[]; patches: NamedPatch[] } {
-  const digest = sha256(input.bytes);
-  const patches = input.patchesDir === undefined ? [] : (patchesFor(input.patchesDir, digest)?.patches ?? []);
-  const make = () => {
-    const text = Buffer.from(input.schemaTs.bytes).toString("utf8");
-    const before = findErrata(readSchemaDocument(input.bytes, input.file).root, input.schemaTs.file, text);
-    if (patches.length === 0) return { published: before, patched: before };
-    return { published: before, patched: findErrata(readSchemaDocument(input.bytes, input.file, { patchesDir: input.patchesDir }).root, input.schemaTs.file, text) };
-  };
-  if (input.cacheDir === undefined) return { ...make(), patches };
-  const key = sha256(JSON.stringify({ reader: readerHash(), schema: digest, patches, schemaTs: sha256(input.schemaTs.bytes) }));
-  let made: ReturnType<typeof make> | undefined;
-  const stored = cachedText(path.join(input.cacheDir, "errata", `${key}.json`), () => JSON.stringify((made = make())));
-  if (made !== undefined) return { ...made, patches };
-  try {
-    return { ...(JSON.parse(stored) as ReturnType<typeof make>), patches };
-  } catch {
-    return { ...make(), patches }; // an unreadable entry is a miss
-  }
+/** The findings of schema.json as published and as patched, against schema.ts. */
+export function compareVersion(input: ErrataInput): { published: Erratum[]; patched: Erratum[] } {
+  const published = findErrata(input.published, input.schemaTs);
+  return { published, patched: input.patched === null || input.patches.length === 0 ? published : findErrata(input.patched, input.schemaTs) };
 }

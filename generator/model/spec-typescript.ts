@@ -8,13 +8,11 @@
 // Nothing else is taken from schema.ts: every type is still printed from the schema IR.
 //
 // The file is parsed (syntax only: no type checker, no lib files) with the TypeScript that ts-morph,
-// a dependency of the generator, bundles. Facts are plain JSON, cached by the file's sha256.
-import { readFileSync } from "node:fs";
+// a dependency of the generator, bundles. Facts are plain JSON; the pipeline's run caches them by the
+// file's sha256 (generator/run.ts). This module reads no file.
 import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ts as tsTypes } from "ts-morph";
-import { cachedText, sha256 } from "../files.js";
+import { sha256 } from "../files.js";
 
 /**
  * `open`: a string index signature; `open-any`: one whose value type is `any` (which, unlike
@@ -60,11 +58,9 @@ export function objectKindAt(facts: SpecTypeFacts, definition: string, steps: re
 }
 
 type Ts = typeof tsTypes;
-let tsModule: Ts | undefined;
-/** ts-morph's TypeScript, loaded on first use (a warm cache never needs it). */
+/** ts-morph's TypeScript, loaded on first use (a warm cache never needs it; Node keeps the loaded module). */
 function typescript(): Ts {
-  tsModule ??= (createRequire(import.meta.url)("ts-morph") as { ts: Ts }).ts;
-  return tsModule;
+  return (createRequire(import.meta.url)("ts-morph") as { ts: Ts }).ts;
 }
 
 type TypeNode = tsTypes.TypeNode;
@@ -110,21 +106,12 @@ export interface SpecSource {
   line(node: tsTypes.Node): number;
 }
 
-let lastParsed: { file: string; text: string; parsed: SpecSource } | undefined;
-
 /**
  * Parse schema.ts source text (syntax only: no type checker, no lib files, comments not parsed as
- * JSDoc). The facts and the errata of one version read the same text one after the other: the last
- * parse is kept for the next call with the same file and text.
+ * JSDoc). The facts and the errata of one version read the one parse the pipeline makes of the bytes
+ * it loaded (see pipeline.ts).
  */
 export function parseSpecSource(file: string, text: string): SpecSource {
-  if (lastParsed !== undefined && lastParsed.file === file && lastParsed.text === text) return lastParsed.parsed;
-  const parsed = parse(file, text);
-  lastParsed = { file, text, parsed };
-  return parsed;
-}
-
-function parse(file: string, text: string): SpecSource {
   const ts = typescript();
   const source = ts.createSourceFile(file, text, { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false, ts.ScriptKind.TS);
   const declarations = new Map<string, tsTypes.InterfaceDeclaration | tsTypes.TypeAliasDeclaration>();
@@ -284,7 +271,13 @@ function parse(file: string, text: string): SpecSource {
 
 /** Plain JSON facts from schema.ts source text. */
 export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
-  const { ts, declarations, unwrap, localRef, kindOf, declarationKind: declKind, insideOf, heritage } = parseSpecSource(file, text);
+  return specTypeFacts(parseSpecSource(file, text));
+}
+
+/** Plain JSON facts from a parsed schema.ts. */
+export function specTypeFacts(spec: SpecSource): SpecTypeFacts {
+  const { ts, declarations, unwrap, localRef, kindOf, declarationKind: declKind, insideOf, heritage } = spec;
+  const file = spec.source.fileName;
   const definitions: Record<string, DefinitionTypeFacts> = {};
   for (const [name, decl] of declarations) {
     const objects: Record<string, ObjectKind> = {};
@@ -311,35 +304,5 @@ export function readSpecTypeFacts(file: string, text: string): SpecTypeFacts {
       : [];
     definitions[name] = { objects, extends: bases };
   }
-  return { file, sha256: sha256(text), definitions };
-}
-
-let ownSource: string | undefined;
-/** This module's own code: a cache entry depends on the reader that made it. */
-function ownSourceHash(): string {
-  ownSource ??= sha256(readFileSync(fileURLToPath(import.meta.url)));
-  return ownSource;
-}
-
-/**
- * The facts of a schema.ts file, from `cacheDir` when an entry exists for the same bytes and the
- * same reader code; otherwise parsed and stored (best-effort: a cache that cannot be written is no
- * error). No `cacheDir`: always parsed.
- */
-export function loadSpecTypeFacts(file: string, cacheDir?: string, given?: Uint8Array): SpecTypeFacts {
-  const bytes = given === undefined ? readFileSync(file) : Buffer.from(given);
-  const text = bytes.toString("utf8");
-  if (cacheDir === undefined) return readSpecTypeFacts(file, text);
-  const key = sha256(JSON.stringify({ reader: ownSourceHash(), sha256: sha256(bytes) }));
-  let facts: SpecTypeFacts | undefined;
-  const stored = cachedText(path.join(cacheDir, "spec-typescript", `${key}.json`), () => {
-    facts = readSpecTypeFacts(file, text);
-    return JSON.stringify({ sha256: facts.sha256, definitions: facts.definitions });
-  });
-  if (facts !== undefined) return facts;
-  try {
-    return { ...(JSON.parse(stored) as Omit<SpecTypeFacts, "file">), file };
-  } catch {
-    return readSpecTypeFacts(file, text); // an unreadable entry is a miss
-  }
+  return { file, sha256: sha256(spec.source.text), definitions };
 }

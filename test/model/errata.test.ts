@@ -1,12 +1,14 @@
 // Issue 17: errata found by the generator, where a version's schema.json and the spec's schema.ts
 // disagree; reviewed fixes as data (schemas/patches/, schemas/errata-reviewed.json).
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../generator/errors.js";
 import { sha256 } from "../../generator/files.js";
-import { compareVersion, findErrata, readReviewedErrata, type Erratum } from "../../generator/model/errata.js";
+import { findErrata, reviewedErrata, type Erratum } from "../../generator/model/errata.js";
+import { parseSpecSource } from "../../generator/model/spec-typescript.js";
+import { readJsonFile } from "../../generator/files.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/source/lock.js";
 import { readSchemaDocument } from "../../generator/source/load.js";
@@ -14,6 +16,8 @@ import { patchesFor } from "../../generator/source/patch.js";
 import { ensureSchemas, generatedDir, lockFile, modelOptions, root, runCli, schemasDir, tempDir } from "../support.js";
 
 const fixture = path.join(root, "test", "fixtures", "errata");
+/** schemas/errata-reviewed.json as the pipeline reads it: the file's JSON, checked. */
+const readReviewed = (file: string) => reviewedErrata(readJsonFile(file), file);
 const lock = await readLock(lockFile);
 const labels = Object.keys(lock.versions).sort();
 
@@ -23,7 +27,7 @@ describe("the comparison, on a synthetic schema.json/schema.ts pair with one dis
   const found = () => {
     const bytes = readFileSync(path.join(fixture, "schema.json"));
     const file = path.join(fixture, "schema.ts");
-    return findErrata(readSchemaDocument(bytes, "schema.json").root, file, readFileSync(file, "utf8"));
+    return findErrata(readSchemaDocument(bytes, "schema.json").root, parseSpecSource(file, readFileSync(file, "utf8")));
   };
   const brief = (e: Erratum) => `${e.kind} ${e.definition} ${e.pointer} | ${e.schemaJson} | ${e.schemaTs} | line ${e.line}`;
 
@@ -62,7 +66,7 @@ describe("the comparison, on a synthetic schema.json/schema.ts pair with one dis
     defs.RequiredKind = { type: "object", properties: { must: { type: "string" }, may: { type: "string" } }, required: ["must"] };
     defs.TypeKind = { type: "object", properties: { flag: { type: "boolean" } }, required: ["flag"] };
     const file = path.join(fixture, "schema.ts");
-    expect(findErrata(doc, file, readFileSync(file, "utf8"))).toEqual([]);
+    expect(findErrata(doc, parseSpecSource(file, readFileSync(file, "utf8")))).toEqual([]);
   });
 
   it("`mcp-codegen errata --schemas DIR` prints every finding as open (nothing reviewed or patched for those bytes), in Markdown and JSON", async () => {
@@ -95,28 +99,6 @@ describe("the comparison, on a synthetic schema.json/schema.ts pair with one dis
   });
 });
 
-describe("the errata cache", () => {
-  it("answers from an entry for the same bytes, patches and comparison code, and a changed input or an unreadable entry is a miss", () => {
-    const cacheDir = tempDir();
-    const input = { file: "schema.json", bytes: readFileSync(path.join(fixture, "schema.json")), schemaTs: { file: path.join(fixture, "schema.ts"), bytes: readFileSync(path.join(fixture, "schema.ts")) }, cacheDir };
-    const fresh = compareVersion({ ...input, cacheDir: undefined });
-    expect(fresh.published.length).toBe(13);
-    expect(compareVersion(input)).toEqual(fresh);
-    const entries = readdirSync(path.join(cacheDir, "errata"));
-    expect(entries).toHaveLength(1);
-    // A stored entry is what is answered: edit it, and the edit comes back.
-    const entry = path.join(cacheDir, "errata", entries[0]);
-    const stored = JSON.parse(readFileSync(entry, "utf8")) as { published: Erratum[]; patched: Erratum[] };
-    writeFileSync(entry, JSON.stringify({ ...stored, published: stored.published.slice(1) }));
-    expect(compareVersion(input).published).toEqual(fresh.published.slice(1));
-    writeFileSync(entry, "{");
-    expect(compareVersion(input)).toEqual(fresh);
-    // Other schema.ts bytes: another entry.
-    compareVersion({ ...input, schemaTs: { ...input.schemaTs, bytes: Buffer.from(readFileSync(path.join(fixture, "schema.ts"), "utf8") + "\n") } });
-    expect(readdirSync(path.join(cacheDir, "errata"))).toHaveLength(2);
-  });
-});
-
 describe("the JSONValue defect of the pinned bytes: found as published, fixed by its reviewed patch", () => {
   /** Every locked version whose schema.json bytes have a reviewed patch, with it. */
   const patched = labels
@@ -145,12 +127,12 @@ describe("the JSONValue defect of the pinned bytes: found as published, fixed by
     expect(declared).toEqual(expect.arrayContaining(["number", "null"]));
     const line = ts.slice(0, ts.indexOf("export type JSONValue =")).split("\n").length + 1;
 
-    const before = findErrata(published, tsFile, ts).filter((e) => e.pointer === at);
+    const before = findErrata(published, parseSpecSource(tsFile, ts)).filter((e) => e.pointer === at);
     expect(before.map((e) => [e.kind, e.schemaTs, e.line])).toEqual([
       ["integer", "number", line],
       ["null", "null", line],
     ]);
-    const after = findErrata(readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir }).root, tsFile, ts);
+    const after = findErrata(readSchemaDocument(readFileSync(file), file, { patchesDir: modelOptions.patchesDir }).root, parseSpecSource(tsFile, ts));
     expect(after.filter((e) => e.pointer === at)).toEqual([]);
   });
 
@@ -195,7 +177,7 @@ describe("the JSONValue defect of the pinned bytes: found as published, fixed by
 
   it("every reviewed entry says why, and every pointer it lists is a finding of some locked version", () => {
     const model = buildModel({ ...modelOptions, lock });
-    const reviewed = readReviewedErrata(modelOptions.errataReviewedFile);
+    const reviewed = readReviewed(modelOptions.errataReviewedFile);
     const seen = new Set(model.versions.flatMap((v) => (v.errata ?? []).filter((e) => e.status === "reviewed").map((e) => `${e.kind} ${e.pointer}`)));
     for (const entry of reviewed) {
       expect(entry.why.length).toBeGreaterThan(40);
@@ -209,7 +191,7 @@ describe("schemas/errata-reviewed.json is read like the other reviewed files", (
     const file = path.join(tempDir(), "errata-reviewed.json");
     writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
     try {
-      return readReviewedErrata(file);
+      return readReviewed(file);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
       expect(e.file).toBe(file);
@@ -221,7 +203,7 @@ describe("schemas/errata-reviewed.json is read like the other reviewed files", (
   it("reads kind, pointers and why; nothing from a file that does not exist", () => {
     const entry = { kind: "integer", pointers: ["/$defs/X/type"], why: "because" };
     expect(read({ reviewed: [entry] })).toEqual([entry]);
-    expect(readReviewedErrata(path.join(tempDir(), "absent.json"))).toEqual([]);
+    expect(readReviewed(path.join(tempDir(), "absent.json"))).toEqual([]);
   });
 
   it("names the pointer of what is wrong", () => {

@@ -12,6 +12,19 @@ export const RUBY_KEYWORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/**
+ * The constants a version module assigns itself (in either era, and layered with an extension), and
+ * the modules runtime.rb declares: a method constant may not take them. Declared, not scraped from
+ * printed text: test/emit/ruby/language.test.ts holds the list to the generated tree and runtime.rb.
+ */
+export const VERSION_MODULE_CONSTANTS: ReadonlySet<string> = new Set(
+  (
+    "ACROSS_ERAS ERA EXTENSION EXTENSION_NOTIFICATIONS EXTENSION_REQUESTS EXTENSION_VERSION INTERNAL_ERROR INVALID_PARAMS " +
+    "METHOD_NOT_FOUND NOTIFICATIONS NO_CAPABILITIES PREVIOUS_VERSION PROTOCOL_VERSION REQUESTS RESULT_TYPES_COMPLETE " +
+    "RESULT_TYPES_INPUT_REQUIRED Runtime SIDES"
+  ).split(" "),
+);
+
 /** `logging/setLevel` → `LOGGING_SET_LEVEL`: Ruby's style for constants, as the Ruby SDK's `MCP::Methods` spells them. */
 export function constantCase(text: string): string {
   return words(text).map((w) => w.toUpperCase()).join("_");

@@ -7,14 +7,6 @@ import { byCodeUnit } from "../../order.js";
 import { snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { constantCase, moduleConstant, RUBY_KEYWORDS } from "./language.js";
 
-/** The constants Ruby source assigns or declares as modules (`PROTOCOL_VERSION = …`, `module Runtime`). */
-export function assignedConstants(source: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of source.matchAll(/^\s*([A-Z][A-Za-z0-9_]*)\s*=(?!=)/gm)) out.add(m[1]);
-  for (const m of source.matchAll(/^\s*module\s+([A-Z][A-Za-z0-9_]*)\s*$/gm)) out.add(m[1]);
-  return out;
-}
-
 /** Constants for a version's method names; distinct methods must not share one. */
 export function methodConstants(version: VersionModel, reserved: ReadonlySet<string>): Map<string, string> {
   const byName = new Map<string, string>();

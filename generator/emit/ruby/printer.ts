@@ -18,8 +18,8 @@ import { methodCapabilities } from "./capabilities.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
-import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
-import { assignedConstants, checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
+import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName, VERSION_MODULE_CONSTANTS } from "./language.js";
+import { checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
 
 export interface RubyOptions {
   /** The namespace every generated module lives in (`McpCodegen`, `MCP::Protocol`). */
@@ -30,23 +30,12 @@ export interface RubyOptions {
 
 
 /**
- * The constants a version module takes itself (what it assigns, printed for a version without
- * methods), the modules the runtime declares and the tree's own constants beside the version modules
- * (Methods reads VERSIONS): a method constant may not take them, in a version module or in Methods.
+ * The constants a version module takes itself, the modules the runtime declares (language.ts) and the
+ * tree's own constants beside the version modules (Methods reads VERSIONS): a method constant may not
+ * take them, in a version module or in Methods.
  */
-let ownConstants: ReadonlySet<string> | undefined;
 export function versionModuleConstants(): ReadonlySet<string> {
-  if (ownConstants === undefined) {
-    const empty = (era: VersionModel["era"]) => ({ label: "x", era, requests: [], notifications: [] }) as unknown as VersionModel;
-    const layered = { identifier: "x", label: "x", requests: [], notifications: [] } as unknown as ExtensionModel;
-    const printed = [
-      versionBody(empty("legacy"), null, "X", new Map(), new Set()),
-      versionBody(empty("modern"), null, "X", new Map(), new Set()),
-      versionBody(empty("modern"), null, "X", new Map(), new Set(), layered),
-    ].join("\n");
-    ownConstants = new Set([...assignedConstants(printed), ...assignedConstants(readFileSync(rubyRuntimeSource, "utf8")), ...TREE_CONSTANTS]);
-  }
-  return ownConstants;
+  return new Set([...VERSION_MODULE_CONSTANTS, ...TREE_CONSTANTS]);
 }
 
 /** A file's header for the versions it covers. */

@@ -4,45 +4,16 @@
 // result normalizers, the per-side names, version module identifiers. Collision-free (a deterministic
 // `_2`, `_3` … in sorted order of the original names) and stable across runs.
 //
-// The names a definition must never take are derived from what the target prints (templates and
-// runtime), not listed by hand: every module-level name a version module's template declares,
-// imports or re-exports, every export of a runtime module a template imports a computed list from,
-// the per-side names below, and the declarations the printer adds to a template (result-type.ts). The version index re-exports all its modules together, so they share
-// one scope; a definition named like a runtime export (`OnError`) would otherwise vanish behind the
-// index's explicit re-export.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { runtimeSourceDir } from "../../paths.js";
-import { typescriptTemplatesDir as templatesDir } from "./paths.js";
+// The names a definition must never take are the ones language.ts declares: every module-level name a
+// version module's template declares, imports or re-exports, every export of a runtime module a
+// template imports a computed list from, the per-side names below, and the declarations the printer
+// adds to a template (result-type.ts); a test holds the list to the templates. The version index
+// re-exports all its modules together, so they share one scope; a definition named like a runtime
+// export (`OnError`) would otherwise vanish behind the index's explicit re-export.
 import { labelIdentifier, unique } from "../../model/naming.js";
 import type { IrDefinition, SchemaIR } from "../../model/ir.js";
 import type { Method, RequestMethod, VersionModel } from "../../model/types.js";
-import { resultTypeView } from "./result-type.js";
-
-/** Reserved words of TypeScript and JavaScript modules, and names with a meaning in every scope. */
-const RESERVED_WORDS: ReadonlySet<string> = new Set(
-  (
-    "break case catch class const continue debugger default delete do else enum export extends false finally for function if " +
-    "import in instanceof new null return super switch this throw true try typeof var void while with implements interface let " +
-    "package private protected public static yield await arguments eval as async from of type declare module namespace " +
-    "undefined unknown never any object string number boolean symbol bigint infer keyof readonly unique is asserts satisfies accessor"
-  ).split(" "),
-);
-
-/** The templates of one version's modules (its index.ts re-exports them all: one scope). */
-const VERSION_MODULE_TEMPLATES = [
-  "types.ts.hbs",
-  "schemas.ts.hbs",
-  "guards.ts.hbs",
-  "methods.ts.hbs",
-  "handlers.ts.hbs",
-  "normalizers.ts.hbs",
-  "dispatcher.ts.hbs",
-  "version-index.ts.hbs",
-  "reexport.ts.hbs",
-];
-/** The templates whose scope holds the version module identifiers (`import * as v2025_11_25`). */
-const TREE_TEMPLATES = ["index.ts.hbs", "router.ts.hbs"];
+import { RESERVED_WORDS, TREE_NAMES, VERSION_MODULE_NAMES } from "./language.js";
 
 /** What each side's names are in a version's handlers.ts and dispatcher.ts. */
 export interface SideNames {
@@ -60,65 +31,9 @@ export const SIDES: readonly SideNames[] = (["server", "client"] as const).map((
   return { side, handlers: `${Side}Handlers`, createDispatcher: `create${Side}Dispatcher`, tables: `${side}Tables` };
 });
 
-/**
- * The module-level names a TypeScript module template declares, imports or re-exports. A name spelled
- * with a template expression in it (`{{name}}`) is the namer's, not the template's; an import list
- * that is a template expression brings every export of the runtime module it names.
- */
-export function declaredNames(template: string, runtimeDir: string = runtimeSourceDir): Set<string> {
-  const text = template.replace(/\{\{![\s\S]*?\}\}/g, "").replace(/\{\{[\s\S]*?\}\}/g, "\u0001");
-  const out = new Set<string>();
-  const plain = (name: string) => /^[A-Za-z_$][\w$]*$/.test(name);
-  const listNames = (list: string) =>
-    list
-      .split(",")
-      .map((item) => item.trim().replace(/^type\s+/, ""))
-      .filter((item) => item !== "")
-      .map((item) => item.split(/\s+as\s+/).pop()!.trim());
-  for (const m of text.matchAll(/^(import|export)\s+(?:type\s+)?\{([^}]*)\}(?:\s*from\s*"([^"]+)")?/gm)) {
-    for (const name of listNames(m[2])) if (plain(name)) out.add(name);
-    // A computed import list from a runtime module: any of its exports may be imported.
-    if (m[2].includes("\u0001") && m[3] !== undefined && m[3].startsWith("../runtime/")) {
-      for (const name of exportedNames(readFileSync(path.join(runtimeDir, m[3].slice("../runtime/".length).replace(/\.js$/, ".ts")), "utf8"))) out.add(name);
-    }
-  }
-  for (const m of text.matchAll(/^import\s+(?:type\s+)?\*\s+as\s+([A-Za-z_$][\w$]*)(?![\w$\u0001])/gm)) out.add(m[1]);
-  for (const m of text.matchAll(/^(?:export\s+)?(?:declare\s+)?(?:const|let|var|function|type|interface|class|enum)\s+([A-Za-z_$][\w$]*)(?![\w$\u0001])/gm)) out.add(m[1]);
-  return out;
-}
-
-/** The names a TypeScript source module exports (declarations and `export { … }` lists). */
-function exportedNames(source: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of source.matchAll(/^export\s+(?:declare\s+)?(?:async\s+)?(?:const|let|var|function|type|interface|class|enum)\s+([A-Za-z_$][\w$]*)/gm)) out.add(m[1]);
-  for (const m of source.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)) {
-    for (const item of m[1].split(",")) {
-      const name = item.trim().replace(/^type\s+/, "").split(/\s+as\s+/).pop()!.trim();
-      if (name !== "") out.add(name);
-    }
-  }
-  return out;
-}
-
-/** The names a set of templates takes (see declaredNames), read once per template folder. */
-const takenByTemplates = new Map<string, ReadonlySet<string>>();
-function templateNames(dir: string, files: readonly string[], extra: Iterable<string> = []): ReadonlySet<string> {
-  const key = `${dir}\0${files.join(",")}`;
-  let names = takenByTemplates.get(key);
-  if (names === undefined) {
-    const all = new Set<string>(extra);
-    for (const f of files) for (const n of declaredNames(readFileSync(path.join(dir, f), "utf8"))) all.add(n);
-    names = all;
-    takenByTemplates.set(key, names);
-  }
-  return names;
-}
-
-/** The names a version's modules take besides the per-definition and per-request ones. */
-export function versionModuleNames(dir: string = templatesDir): ReadonlySet<string> {
-  // The templates, the per-side names, and what the printer adds to the templates' text (HandlerResult).
-  const printed = [false, true].flatMap((carried) => [...declaredNames(resultTypeView(carried).handlerResult.join("\n"))]);
-  return templateNames(dir, VERSION_MODULE_TEMPLATES, [...SIDES.flatMap((s) => [s.handlers, s.createDispatcher, s.tables]), ...printed]);
+/** The names a version's modules take besides the per-definition and per-request ones (language.ts). */
+export function versionModuleNames(): ReadonlySet<string> {
+  return VERSION_MODULE_NAMES;
 }
 
 /** Identifier characters the names we derive may use (no `$`: printers keep `$` for their own helpers). */
@@ -199,15 +114,9 @@ export class DefinitionNaming {
   }
 }
 
-const namingOfIr = new WeakMap<SchemaIR, DefinitionNaming>();
-/** The definition names of a version's IR (computed once per IR). */
+/** The definition names of a version's IR (the same names however often asked: the namer is deterministic). */
 export function definitionNaming(ir: SchemaIR): DefinitionNaming {
-  let naming = namingOfIr.get(ir);
-  if (naming === undefined) {
-    naming = new DefinitionNaming(ir.definitions.values());
-    namingOfIr.set(ir, naming);
-  }
-  return naming;
+  return new DefinitionNaming(ir.definitions.values());
 }
 
 /** Every TypeScript name of one version: definitions, normalizers, and the type text of params and results. */
@@ -251,15 +160,9 @@ export class VersionNaming {
   }
 }
 
-const namingOfVersion = new WeakMap<VersionModel, VersionNaming>();
-/** The TypeScript names of a version (computed once per version model). */
+/** The TypeScript names of a version (the same names however often asked). */
 export function versionNaming(version: VersionModel): VersionNaming {
-  let naming = namingOfVersion.get(version);
-  if (naming === undefined) {
-    naming = new VersionNaming(version);
-    namingOfVersion.set(version, naming);
-  }
-  return naming;
+  return new VersionNaming(version);
 }
 
 /**
@@ -267,7 +170,7 @@ export function versionNaming(version: VersionModel): VersionNaming {
  * `default` → `v_default`), unique across the labels of one tree.
  */
 export function versionIdents(labels: readonly string[]): Map<string, string> {
-  const tree = templateNames(templatesDir, TREE_TEMPLATES);
+  const tree = TREE_NAMES;
   const candidate = (label: string) => {
     const safe = labelIdentifier(label);
     if (/^[0-9]/.test(safe)) return `v${safe}`;

@@ -1,15 +1,14 @@
 // The type printer over the schema IR (generator/emit/typescript.ts), on synthetic schemas: exact
 // output for each construct, the openness rule with and without a schema.ts, `extends`, names and
 // doc comments; and every printed module compiles under strict.
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { TypePrinter } from "../../../generator/emit/typescript/declarations.js";
 import { buildSchemaIR } from "../../../generator/model/ir-build.js";
-import { loadSpecTypeFacts, readSpecTypeFacts } from "../../../generator/model/spec-typescript.js";
+import { readSpecTypeFacts } from "../../../generator/model/spec-typescript.js";
 import { loadSpecBytes } from "../../../generator/source/load.js";
-import { tempDir } from "../../support.js";
 import { OPTIONS } from "./fidelity.js";
 
 type Defs = Record<string, unknown>;
@@ -249,24 +248,5 @@ describe("reading schema.ts", () => {
     expect(facts.definitions.Child.extends).toEqual(["Base", "Other"]);
     expect(facts.definitions.RequestMeta.extends).toEqual(["MetaObject"]);
     expect(facts.definitions.Trimmed.extends).toEqual([]);
-  });
-
-  it("caches facts by content: a second read of the same bytes is the cached entry, other bytes are parsed", () => {
-    const dir = tempDir();
-    const file = path.join(dir, "schema.ts");
-    const cache = path.join(dir, "cache");
-    writeFileSync(file, source);
-    const first = loadSpecTypeFacts(file, cache);
-    expect(first.definitions).toEqual(facts.definitions);
-    const entries = readdirSync(path.join(cache, "spec-typescript"));
-    expect(entries.length).toBe(1);
-    // Tamper with the entry: a hit returns it as stored.
-    const entry = path.join(cache, "spec-typescript", entries[0]);
-    const stored = JSON.parse(readFileSync(entry, "utf8"));
-    stored.definitions.Other.objects[""] = "open";
-    writeFileSync(entry, JSON.stringify(stored));
-    expect(loadSpecTypeFacts(file, cache).definitions.Other.objects[""]).toBe("open");
-    writeFileSync(file, source + "\nexport interface Added { z: string }\n");
-    expect(loadSpecTypeFacts(file, cache).definitions.Other.objects[""]).toBe("closed");
   });
 });

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { declaredNames, versionModuleNames } from "../../../generator/emit/typescript/naming.js";
+import { versionModuleNames } from "../../../generator/emit/typescript/naming.js";
 import { typescriptTemplatesDir as templatesDir } from "../../../generator/emit/typescript/paths.js";
 import { minimalLegacySchema, root, runCli } from "../../support.js";
 
@@ -26,22 +26,6 @@ describe("names a version module takes", () => {
 
   it("include what the printer declares beside the templates' text (HandlerResult) and the per-side names", () => {
     for (const name of ["HandlerResult", "ServerHandlers", "ClientHandlers", "createServerDispatcher", "createClientDispatcher"]) expect(versionModuleNames().has(name), name).toBe(true);
-  });
-
-  it("are read from declarations, imports and re-exports, never from names a template expression builds", () => {
-    const names = declaredNames(
-      [
-        'import { a, b as c, type d } from "./x.js";',
-        'import * as ns from "./y.js";',
-        'export type { E, F as G } from "./z.js";',
-        "export const h = 1;",
-        "const i = 2;",
-        "export interface {{name}}Handlers {}",
-        "export function create{{Side}}Dispatcher() {}",
-        "  const nested = 3;",
-      ].join("\n"),
-    );
-    expect([...names].sort()).toEqual(["E", "G", "a", "c", "d", "h", "i", "ns"]);
   });
 });
 
