@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildVersionModel } from "../generator/model/build.js";
 import { loadSpec } from "../generator/source/load.js";
-import { targets } from "../generator/emit/registry.js";
+import { targets } from "../generator/emit/targets.js";
 import { checkConsumer, consumerProject, removeProject, timeAvailable, type TscRun } from "./typecheck.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

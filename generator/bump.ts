@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
-import { versionDiffMarkdown } from "./emit/diff-markdown.js";
+import { versionDiffMarkdown } from "./reports/diff-markdown.js";
 import { emitTree, targets as shippedTargets, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { PinResult } from "./bump.js";
-import { targets as shippedTargets, TargetRegistry } from "./emit/registry.js";
+import { targets as shippedTargets, TargetRegistry } from "./emit/targets.js";
 import type { Target } from "./emit/target.js";
 import { InputError } from "./errors.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
@@ -23,7 +23,7 @@ import { checkTree, keptAsIs, writeTree } from "./writer.js";
 // The model, the emitters, the diff readers and bump are loaded when a command needs them, so that
 // `generate --check` on an unchanged tree (see fingerprint.ts) loads none of them.
 const pipeline = () => import("./pipeline.js");
-const markdown = () => import("./emit/diff-markdown.js");
+const markdown = () => import("./reports/diff-markdown.js");
 
 export interface CliIO {
   stdout: { write(text: string): unknown };
@@ -375,7 +375,7 @@ const errata: Command = {
     const { stalePatchFiles } = await import("./source/patch.js");
     const pinned = lock !== undefined && !schemasGiven ? Object.values(lock.versions).map((v) => v.sha256) : model.versions.map((v) => v.sha256);
     const stale = stalePatchFiles(project.patchesDir, pinned).map((f) => path.relative(io.cwd, f));
-    const { errataJson, errataMarkdown } = await import("./emit/errata.js");
+    const { errataJson, errataMarkdown } = await import("./reports/errata-markdown.js");
     io.stdout.write(fmt === "json" ? errataJson(model, stale) : errataMarkdown(model, stale));
     return 0;
   },

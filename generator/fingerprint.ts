@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { listFiles, sha256, siblingTemp } from "./files.js";
 import type { Target } from "./emit/target.js";
 import { generatorSourceDir, toolVersion } from "./paths.js";
+import { reportTemplatesDir } from "./reports/paths.js";
 import type { SpecLock } from "./source/lock.js";
 
 export interface FingerprintInputs {
@@ -109,6 +110,8 @@ function key(inputs: FingerprintInputs): string {
       overrides: fileDigest(inputs.overridesFile),
       errataReviewed: fileDigest(inputs.errataReviewedFile),
       emit: inputs.emit ?? null,
+      // The reports stage's templates (MATRIX.md, DIFFS/).
+      reports: folderDigest(reportTemplatesDir),
       // What each target prints from besides the generator's TypeScript (templates, runtime files).
       targets: (inputs.targets ?? []).map((t) => [t.name, t.sources.map((s) => [s, sourceDigest(s)])]),
     }),

@@ -20,7 +20,6 @@ function findToolRoot(): string {
 
 /** The mcp-codegen package's own folder. */
 export const toolRoot = findToolRoot();
-export const templatesDir = path.join(toolRoot, "templates");
 /** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
 export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
 /** The generator's source folder (a target's non-TypeScript sources are read from here, also when running from dist/). */

@@ -1,12 +1,15 @@
-// The emitters: a model → the files of the generated tree (paths relative to the output folder), one
-// target after another, each target's tree in its folder (registry.ts, target.ts).
+// The output stage: a model → the files of the generated tree (paths relative to the output folder), one
+// target after another, each target's tree in its folder (targets.ts, target.ts), and the reports
+// (generator/reports/: MATRIX.md, DIFFS/) at the root of the tree, whatever targets run — unless one
+// target is generated alone into its own folder (then the output folder is that target's tree).
 import { InputError } from "../errors.js";
 import type { ProtocolModel } from "../model/types.js";
 import { byKey } from "../order.js";
-import { targets as defaultRegistry, type TargetRegistry } from "./registry.js";
+import { emitReports } from "../reports/index.js";
+import { targets as defaultRegistry, type TargetRegistry } from "./targets.js";
 import type { Target } from "./target.js";
 
-export { TargetRegistry, targets } from "./registry.js";
+export { TargetRegistry, targets } from "./targets.js";
 export type { Target, TargetContext, TargetOption } from "./target.js";
 
 export interface EmitOptions {
@@ -51,6 +54,12 @@ export async function emitTree(model: ProtocolModel, options: EmitOptions = {}):
     const prefix = registry.prefix(selected, target);
     const emitted = await target.emit(model, { options: targetOptions(target, options.options), cacheDir: options.cacheDir });
     for (const [p, text] of emitted) files.set(`${prefix}${p}`, text);
+  }
+  if (registry.writesReports(selected)) {
+    for (const [p, text] of emitReports(model, { cacheDir: options.cacheDir })) {
+      if (files.has(p)) throw new InputError(`a target's tree and the reports both write ${p}`);
+      files.set(p, text);
+    }
   }
   return new Map([...files].sort(byKey));
 }

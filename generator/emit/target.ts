@@ -1,5 +1,5 @@
 // The contract every output target implements (issue 18): a target is one folder under generator/emit/
-// plus one line in the registry (registry.ts). Nothing outside a target's folder and the registry names a target.
+// plus one line in the list of targets (targets.ts). Nothing outside a target's folder and the registry names a target.
 //
 // A target's index.ts holds only this descriptor and loads its printers inside `emit`, so the CLI can
 // list targets, parse their options and scope a check or a write without loading any emitter.

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { typeSummary as summaryOfNode, type VersionDiff } from "../../generator/diff/index.js";
-import { versionDiffMarkdown } from "../../generator/emit/diff-markdown.js";
+import { versionDiffMarkdown } from "../../generator/reports/diff-markdown.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import { diffLabels } from "../../generator/pipeline.js";
 import { loadSpecBytes } from "../../generator/source/load.js";

@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../generator/cli.js";
-import { targets } from "../../generator/emit/registry.js";
+import { targets } from "../../generator/emit/targets.js";
 import type { JsonSchema } from "../../generator/model/types.js";
 import { catalogueJsonTarget } from "./fixtures/catalogue-json/index.js";
 import { ensureSchemas, generatedDir, readTree, root, schemasDir, specDir, tempDir } from "../support.js";

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { targets } from "../../generator/emit/registry.js";
+import { targets } from "../../generator/emit/targets.js";
 import { ensureSchemas, generatedDir, readTree, runCli, tempDir } from "../support.js";
 
 beforeAll(ensureSchemas);

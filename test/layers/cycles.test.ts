@@ -1,7 +1,7 @@
 // Layering: source → model → diff data → emit → writer → pipeline/bump → CLI, with no import cycle
 // between files or between folders of generator/. The graph comes from madge (type-only and dynamic
 // imports included), not from a parser of our own.
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import madge from "madge";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { root, tempDir } from "../support.js";
 
 type Graph = Record<string, string[]>;
 
-/** The target folders under generator/emit/ (each a target: see generator/emit/registry.ts). */
+/** The target folders under generator/emit/ (each a target: see generator/emit/targets.ts). */
 const targetFolders = readdirSync(path.join(root, "generator", "emit"), { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
@@ -70,7 +70,7 @@ describe("generator/ imports", () => {
   it("have no cycle between folders", async () => {
     const { graph } = await graphOf(path.join(root, "generator"));
     const folders = folderGraph(graph);
-    expect(folders["emit/typescript/"]).toContain("diff/");
+    expect(folders["reports/"]).toContain("diff/");
     // Every target folder is a unit of the graph.
     expect(targetFolders.length).toBeGreaterThan(1);
     for (const target of targetFolders) expect(Object.keys(folders)).toContain(`emit/${target}/`);
@@ -83,9 +83,33 @@ describe("generator/ imports", () => {
     const edges = Object.entries(graph).flatMap(([from, tos]) => tos.map((to) => ({ from, to })));
     const intoTargets = edges.filter(({ from, to }) => targetOf(to) !== null && targetOf(from) !== targetOf(to));
     // The registry imports each target's index.ts; nothing else crosses into a target's folder.
-    expect(intoTargets.filter(({ from }) => from !== "emit/registry.ts").map(({ from, to }) => `${from} → ${to}`)).toEqual([]);
+    expect(intoTargets.filter(({ from }) => from !== "emit/targets.ts").map(({ from, to }) => `${from} → ${to}`)).toEqual([]);
     expect(intoTargets.every(({ to }) => to.endsWith("/index.ts"))).toBe(true);
     expect([...new Set(intoTargets.map(({ to }) => targetOf(to)))].sort()).toEqual(targetFolders);
+  });
+
+  it("the reports stage (reports/) imports no target, the shared printing (print/) neither targets nor reports, and no target imports reports/", async () => {
+    const { graph } = await graphOf(path.join(root, "generator"));
+    const edges = Object.entries(graph).flatMap(([from, tos]) => tos.map((to) => `${from} → ${to}`));
+    expect(edges.filter((e) => /^reports\/.* → emit\//.test(e))).toEqual([]);
+    expect(edges.filter((e) => /^print\/.* → (emit|reports)\//.test(e))).toEqual([]);
+    expect(edges.filter((e) => /^emit\/[^/]+\/.* → reports\//.test(e))).toEqual([]);
+    // The stage is real: the output stage runs it, and it prints with print/.
+    expect(graph["emit/index.ts"]).toContain("reports/index.ts");
+    expect(edges.some((e) => /^reports\/.* → print\//.test(e))).toBe(true);
+  });
+
+  it("model/ reads no file and calls no reader of source/: only the loaded form's vocabulary (refName, the keyword sets) and types", async () => {
+    for (const file of readdirSync(path.join(root, "generator", "model")).filter((f) => f.endsWith(".ts"))) {
+      const text = readFileSync(path.join(root, "generator", "model", file), "utf8");
+      expect(text, file).not.toMatch(/from "node:fs(\/promises)?"/);
+      // Besides types, what model/ takes from source/ is refName (source/load.ts, no loader) and the keyword sets.
+      for (const m of text.matchAll(/^(?:import|export) (type )?\{([^}]*)\} from "\.\.\/source\/([^"]+)\.js";/gm)) {
+        if (m[1] !== undefined) continue;
+        const names = m[2].split(",").map((x) => x.trim()).filter((x) => x !== "" && !x.startsWith("type "));
+        expect(names.every((n) => (m[3] === "load" && n === "refName") || (m[3] === "keywords" && /_KEYWORDS$/.test(n))), `${file}: ${m[0]}`).toBe(true);
+      }
+    }
   });
 
   it("source/ imports nothing above it", async () => {

@@ -1,6 +1,6 @@
 // The Python language as the Python printer needs it: reserved words, identifiers, naming styles
 // and string literals. No knowledge of MCP here.
-import { words } from "../text.js";
+import { words } from "../../print/text.js";
 
 /** Python's keywords (soft keywords are fine as names). */
 export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set(

@@ -1,7 +1,7 @@
 // The Ruby language as the Ruby printer needs it: reserved words, naming styles (snake_case,
 // CONSTANT_CASE, module constants, file names) and string literals. No knowledge of MCP here.
 import { labelIdentifier } from "../../model/naming.js";
-import { words } from "../text.js";
+import { words } from "../../print/text.js";
 
 /** Ruby's keywords (`BEGIN`, `END` and `__FILE__` & co. are keywords even though capitalized). */
 export const RUBY_KEYWORDS: ReadonlySet<string> = new Set(

@@ -4,7 +4,7 @@
 import { InputError } from "../../errors.js";
 import type { VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
-import { snakeNormalizerName, snakeNormalizerNames } from "../text.js";
+import { snakeNormalizerName, snakeNormalizerNames } from "../../print/text.js";
 import { constantCase, moduleConstant, RUBY_KEYWORDS } from "./language.js";
 
 /** Constants for a version's method names; distinct methods must not share one. */

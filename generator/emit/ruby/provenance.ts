@@ -4,7 +4,7 @@
 // Ruby (params documents, the recipe) carry provenanceLines(versions, regenerate) as they can.
 import { toolVersion } from "../../paths.js";
 import type { VersionModel } from "../../model/types.js";
-import type { Templates } from "../templates.js";
+import type { Templates } from "../../print/templates.js";
 import { rubyModuleOption } from "./options.js";
 
 /** The command that regenerates a tree of these versions and module, and how to check it. */

@@ -5,7 +5,7 @@
 // files name the extension below the provenance header.
 import { extensionLabel as extensionFolder } from "../../model/extensions.js";
 import type { ExtensionModel, ProtocolModel } from "../../model/types.js";
-import { extensionProvenanceLine } from "../provenance.js";
+import { extensionProvenanceLine } from "../../print/provenance.js";
 /** Generated files by path (as tree.ts's GeneratedFiles). */
 type GeneratedFiles = Map<string, string>;
 

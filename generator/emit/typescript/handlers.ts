@@ -3,7 +3,7 @@
 import { InputError } from "../../errors.js";
 import type { RequestMethod, VersionModel } from "../../model/types.js";
 import { receivedBy } from "../../model/rules.js";
-import type { Templates } from "../templates.js";
+import type { Templates } from "../../print/templates.js";
 import { SIDES, versionNaming, type VersionNaming } from "./naming.js";
 import { resultTypeView } from "./result-type.js";
 

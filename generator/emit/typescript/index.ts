@@ -1,6 +1,7 @@
 // The TypeScript target: per version types, zod schemas, guards, the method catalogue, handler types,
 // normalizers and dispatchers; the runtime, the router, the catalogue types and the root index; the
-// matrix, the diffs and the generated package's files. Its printers load only when it emits.
+// generated package's files. Its printers load only when it emits. (MATRIX.md and DIFFS/ beside its
+// files are the reports stage's: generator/reports/.)
 import type { Target } from "../target.js";
 
 export const typescriptTarget: Target = {
@@ -13,6 +14,6 @@ export const typescriptTarget: Target = {
     return emitTypeScriptTree(model, context);
   },
   recognizes: (paths) => paths.includes("index.ts"),
-  // Its templates, the diff reports' (templates/), and the runtime copied into the tree (the generator's own code is hashed anyway).
-  sources: ["emit/typescript/templates", "../templates", "runtime"],
+  // Its templates, and the runtime copied into the tree (the generator's own code is hashed anyway).
+  sources: ["emit/typescript/templates", "runtime"],
 };

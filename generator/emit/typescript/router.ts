@@ -2,7 +2,7 @@
 // legacy or modern comes from each version's `era`; which version has which client message, from
 // the requests and notifications a client sends.
 import type { ExtensionModel, ProtocolModel, VersionModel } from "../../model/types.js";
-import type { Templates } from "../templates.js";
+import type { Templates } from "../../print/templates.js";
 import { byKey } from "../../order.js";
 import { receivedBy } from "../../model/rules.js";
 import { extensionLabel } from "../../model/extensions.js";

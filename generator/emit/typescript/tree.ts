@@ -1,16 +1,13 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
 import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
-import { emitDiffs } from "../diffs.js";
 import { guardModule } from "./guards.js";
-import { emitMatrix } from "./matrix.js";
 import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
 import { runtimeFiles } from "./runtime-source.js";
-import { templatesDir as reportTemplatesDir } from "../../paths.js";
 import { typescriptTemplatesDir as templatesDir } from "./paths.js";
-import { Templates } from "../templates.js";
-import { finish } from "../text.js";
+import { Templates } from "../../print/templates.js";
+import { finish } from "../../print/text.js";
 import { emitTypeDeclarations } from "./declarations.js";
 import { zodModule } from "./zod.js";
 import { byCodeUnit, byKey } from "../../order.js";
@@ -160,8 +157,6 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   for (const [p, text] of runtimeFiles()) files.set(p, text);
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
-  files.set("MATRIX.md", finish(emitMatrix(model, templates)));
-  for (const [p, text] of emitDiffs(model, new Templates({ dir: reportTemplatesDir, cacheDir: context.cacheDir }))) files.set(p, text);
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   return new Map([...files].sort(byKey));
 }

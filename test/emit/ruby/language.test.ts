@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { constantCase, fileName, isModulePath, moduleConstant, modulePath, rubyString, VERSION_MODULE_CONSTANTS } from "../../../generator/emit/ruby/language.js";
 import { rubyRuntimeSource } from "../../../generator/emit/ruby/paths.js";
 import { buildModel } from "../../../generator/pipeline.js";
-import { snakeCase } from "../../../generator/emit/text.js";
+import { snakeCase } from "../../../generator/print/text.js";
 import { ensureSchemas, lockFile, modelOptions, tempDir } from "../../support.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { ruby, rubyTree } from "./support.js";

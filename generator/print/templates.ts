@@ -7,7 +7,6 @@ import path from "node:path";
 import { createRequire } from "node:module";
 // The runtime is enough to run precompiled templates; its typings are the full package's.
 import HandlebarsRuntimeModule from "handlebars/runtime.js";
-import { templatesDir } from "../paths.js";
 import { cachedText, sha256 } from "../files.js";
 import { provenanceLines } from "./provenance.js";
 
@@ -88,9 +87,4 @@ export class Templates {
     // The precompiled form is Handlebars' own output for our own template text.
     return e.template(new Function(`return ${spec}`)());
   }
-}
-
-/** The shared templates (templates/), uncached: for one-off printing outside a generation run (the diff reports, tests). */
-export function template(name: string): Template {
-  return new Templates({ dir: templatesDir }).get(name);
 }

@@ -3,16 +3,16 @@ import { versionDiffMarkdown } from "./diff-markdown.js";
 import { diffVersions } from "../diff/version.js";
 import type { ExtensionModel, ProtocolModel, VersionModel } from "../model/types.js";
 import { extensionLabel } from "../model/extensions.js";
-import type { Templates } from "./templates.js";
+import type { Templates } from "../print/templates.js";
+import { diffReportPath } from "./paths.js";
+
+export { diffReportPath } from "./paths.js";
 
 /** The consecutive pairs of a model's versions (sorted by label, so `draft` comes last). */
 export function consecutivePairs(model: ProtocolModel): Array<[VersionModel, VersionModel]> {
   return model.versions.slice(1).map((v, i) => [model.versions[i], v]);
 }
 
-export function diffReportPath(from: string, to: string): string {
-  return `DIFFS/${from}..${to}.md`;
-}
 
 /** Each extension module against its core version: what the extension adds (`DIFFS/<core>..<core>+<name>.md`). */
 export function extensionPairs(model: ProtocolModel): Array<{ ext: ExtensionModel; core: VersionModel; merged: VersionModel }> {

@@ -1,8 +1,9 @@
 // Markdown views of the diffs, for people. Layout is in templates/*.md.hbs; this file only turns
 // entries into table cells.
 import type { VersionModel } from "../model/types.js";
-import { cell, code } from "./markdown.js";
-import { template, type Templates } from "./templates.js";
+import { cell, code } from "../print/markdown.js";
+import type { Templates } from "../print/templates.js";
+import { template } from "./templates.js";
 import type { ApiDiff } from "../diff/api.js";
 import type { VersionDiff } from "../diff/version.js";
 

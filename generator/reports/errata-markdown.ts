@@ -3,7 +3,7 @@
 // (VersionModel.errata, generator/model/errata.ts); this file only lays them out.
 import type { VersionErratum } from "../model/errata.js";
 import type { ProtocolModel, VersionModel } from "../model/types.js";
-import { cell, code } from "./markdown.js";
+import { cell, code } from "../print/markdown.js";
 import { template } from "./templates.js";
 
 /** `2 fixed · 21 reviewed · 1 open`, `none`, or that the version has no schema.ts to compare with. */

@@ -1,11 +1,11 @@
 // MATRIX.md: method × version, with each request's normalizer kind, a link to each version's diff,
 // each version's type fidelity against the spec's schema.ts, its errata (schema.json against schema.ts),
 // and the extension modules (each against its core version).
-import { normalizerKind } from "../../diff/version.js";
-import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
-import { consecutivePairs, diffReportPath, extensionPairs } from "../diffs.js";
-import { errataCounts, errataTables } from "../errata.js";
-import type { Templates } from "../templates.js";
+import { normalizerKind } from "../diff/version.js";
+import type { Method, ProtocolModel, VersionModel } from "../model/types.js";
+import { consecutivePairs, diffReportPath, extensionPairs } from "./diffs.js";
+import { errataCounts, errataTables } from "./errata-markdown.js";
+import type { Templates } from "../print/templates.js";
 
 function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number]) => Method[]) {
   const methods = [...new Set(model.versions.flatMap((v) => pick(v).map((m) => m.method)))].sort();
