@@ -1,4 +1,4 @@
-// The Ruby tree's provenance: the shared wording (emit/provenance.ts), whose last line is the exact
+// The Ruby tree's provenance: the shared wording (print/provenance.ts), whose last line is the exact
 // command that regenerates (and, with --check, checks) the tree wherever it is vendored, naming the
 // generator's version. Ruby files carry it as comments (templates/header.rb.hbs); the files that are not
 // Ruby (params documents, the recipe) carry provenanceLines(versions, regenerate) as they can.

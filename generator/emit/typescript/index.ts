@@ -2,6 +2,7 @@
 // normalizers and dispatchers; the runtime, the router, the catalogue types and the root index; the
 // generated package's files. Its printers load only when it emits. (MATRIX.md and DIFFS/ beside its
 // files are the reports stage's: generator/reports/.)
+import { methodCapabilitiesFile } from "../../paths.js";
 import type { Target } from "../target.js";
 
 export const typescriptTarget: Target = {
@@ -14,6 +15,6 @@ export const typescriptTarget: Target = {
     return emitTypeScriptTree(model, context);
   },
   recognizes: (paths) => paths.includes("index.ts"),
-  // Its templates, and the runtime copied into the tree (the generator's own code is hashed anyway).
-  sources: ["emit/typescript/templates", "runtime"],
+  // Its templates, the runtime copied into the tree, and the reviewed capabilities the table reads (the generator's own code is hashed anyway).
+  sources: ["emit/typescript/templates", "runtime", methodCapabilitiesFile],
 };

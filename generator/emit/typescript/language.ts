@@ -35,7 +35,7 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
   (
     "AnyNotificationContext AnyRequestContext ClientHandlers DeclaredKeys Dispatcher DispatcherOptions DispatcherTables ErrorCode " +
     "Exchange FailureContext FailureKind HandlerResult IssueList JsonRpcError JsonRpcErrorResponse JsonRpcResponse " +
-    "JsonRpcResultResponse MaybePromise MethodValidator NotificationContext NotificationInfo NotificationMethod NotificationTypes OP " +
+    "JsonRpcResultResponse METHOD_TABLE MaybePromise MethodValidator NotificationContext NotificationInfo NotificationMethod NotificationTypes OP " +
     "OnError RequestContext RequestInfo RequestMethod RequestTypes ResultNormalizer SchemasMatchTypes ServerHandlers T Within " +
     "acceptAny allRequests clientTables codePoints createClientDispatcher createDispatcher createServerDispatcher emptyModernResult " +
     "emptyResult era formatIssues integer isPlainObject issuePaths normalizers notificationParams notificationParamsGuards " +
