@@ -24,6 +24,11 @@ export function pointerToken(token: string | number): string {
   return String(token).replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** Unescape one JSON pointer reference token (RFC 6901: `~1` is `/`, then `~0` is `~`). */
+export function unescapePointerToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
 /** Join reference tokens into a JSON pointer (`["$defs", "a/b"]` → `/$defs/a~1b`). */
 export function pointer(...tokens: Array<string | number>): string {
   return tokens.map((t) => "/" + pointerToken(t)).join("");
@@ -36,5 +41,5 @@ export function parsePointer(ptr: string): string[] {
   return ptr
     .slice(1)
     .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+    .map(unescapePointerToken);
 }

@@ -18,7 +18,7 @@
 // This module reads no file and keeps no cache: it is given the documents and the parsed schema.ts the
 // pipeline loaded (pipeline.ts), and the pipeline's run caches the findings (run.ts).
 import type { ts as tsTypes } from "ts-morph";
-import { InputError, pointer as jsonPointer } from "../errors.js";
+import { InputError, pointer as jsonPointer, unescapePointerToken } from "../errors.js";
 import type { NamedPatch } from "../source/patch.js";
 import type { SpecDeclaration, SpecSource } from "./spec-typescript.js";
 
@@ -131,7 +131,7 @@ class Comparison {
   private refName(ref: Json): string | null {
     const prefix = `#/${this.container}/`;
     if (typeof ref !== "string" || !ref.startsWith(prefix)) return null;
-    const name = ref.slice(prefix.length).replace(/~1/g, "/").replace(/~0/g, "~");
+    const name = unescapePointerToken(ref.slice(prefix.length));
     return Object.hasOwn(this.defs, name) ? name : null;
   }
 

@@ -12,6 +12,7 @@
 // file's sha256 (generator/run.ts). This module reads no file.
 import { createRequire } from "node:module";
 import type { ts as tsTypes } from "ts-morph";
+import { pointerToken } from "../errors.js";
 import { sha256 } from "../files.js";
 
 /**
@@ -49,7 +50,7 @@ export interface SpecTypeFacts {
 
 /** The key of a location: its steps, one per line-free token (`/params/_meta`, `/content/[]`). */
 function locationKey(steps: readonly TypeStep[]): string {
-  return steps.map((s) => (s === "items" ? "/[]" : s === "values" ? "/{}" : "/." + s.property.replace(/~/g, "~0").replace(/\//g, "~1"))).join("");
+  return steps.map((s) => (s === "items" ? "/[]" : s === "values" ? "/{}" : "/." + pointerToken(s.property))).join("");
 }
 
 /** The object kind at `steps` inside `definition`, following references to other declarations. */

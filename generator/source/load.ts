@@ -1,6 +1,6 @@
 // Loading: one schema.json of either dialect → `LoadedSpec`, the single form the model reads.
 import { readFileSync } from "node:fs";
-import { InputError, pointer } from "../errors.js";
+import { InputError, pointer, unescapePointerToken } from "../errors.js";
 import { sha256 } from "../files.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
 import type { Dialect, JsonSchema, LoadedSpec } from "./types.js";
@@ -162,7 +162,7 @@ function resolveRef(ref: string, ctx: Ctx, at: Array<string | number>): string {
   if (!ref.startsWith(prefix)) {
     throw new InputError(`expected a local reference to ${prefix}<Name>, got "${ref}"`, ctx.file, pointer(...at));
   }
-  const name = ref.slice(prefix.length).replace(/~1/g, "/").replace(/~0/g, "~");
+  const name = unescapePointerToken(ref.slice(prefix.length));
   if (name.includes("/") || !Object.hasOwn(ctx.defs, name)) {
     throw new InputError(`dangling $ref "${ref}": no definition "${name}"`, ctx.file, pointer(...at));
   }
