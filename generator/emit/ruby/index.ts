@@ -19,5 +19,5 @@ export const rubyTarget: Target = {
   // The root file (`mcp_codegen.rb`, `mcp/protocol.rb` …) requires the rest.
   recognizes: (paths) => paths.some((p) => p.endsWith(".rb")),
   // Besides its runtime and templates: the recipe it copies and the reviewed capability data it prints.
-  sources: ["emit/ruby/runtime.rb", "emit/ruby/templates", "emit/ruby/adopting", methodCapabilitiesFile],
+  sources: ["emit/ruby/runtime.rb", "emit/ruby/gate.rb", "emit/ruby/methods.rb", "emit/ruby/templates", "emit/ruby/adopting", methodCapabilitiesFile],
 };

@@ -6,6 +6,9 @@ import { generatorSourceDir } from "../../paths.js";
 export const rubySourceDir = path.join(generatorSourceDir, "emit", "ruby");
 /** Hand-written Ruby runtime, copied into every Ruby tree. */
 export const rubyRuntimeSource = path.join(rubySourceDir, "runtime.rb");
+/** Hand-written Ruby of the gate (gate.rb) and of the Methods helpers (methods.rb), copied into every Ruby tree. */
+export const rubyGateSource = path.join(rubySourceDir, "gate.rb");
+export const rubyMethodsSource = path.join(rubySourceDir, "methods.rb");
 /** The Ruby target's templates (its header). */
 export const rubyTemplatesDir = path.join(rubySourceDir, "templates");
 /** The hand-written recipe that adopts the tree in the Ruby SDK (ADOPTING.md, the patch), copied into every Ruby tree. */

@@ -17,7 +17,7 @@ import { adoptingFiles } from "./adopting.js";
 import { methodCapabilities } from "./capabilities.js";
 import { tableOf, tablesOf } from "../table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
-import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
+import { rubyGateSource, rubyMethodsSource, rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
 import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName, VERSION_MODULE_CONSTANTS } from "./language.js";
 import { checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
@@ -362,149 +362,32 @@ function methodsFile(versions: VersionModel[], extensions: readonly ExtensionMod
     "module Methods",
     ...sorted.map(([m, c]) => `  ${c.padEnd(width)} = ${rubyString(m)}`),
     "",
-    "  # Raised by `ensure_capability!` (readers `method` and `capability`).",
-    "  MissingRequiredCapabilityError = Runtime::MissingRequiredCapabilityError",
-    "",
-    "  module_function",
-    "",
-    "  # Whether `method` is a notification: the spec's `notifications/` prefix (custom ones included), or a",
-    "  # notification of a generated version.",
-    "  # @param method [Object]",
-    "  # @return [Boolean]",
-    "  def notification?(method)",
-    '    return false unless method.is_a?(String)',
-    "",
-    '    method.start_with?("notifications/") || VERSIONS.each_value.any? { |v| v::NOTIFICATIONS.key?(method) }',
-    "  end",
-    "",
-    "  # Whether `method` is a request of some generated version (of `version` when given).",
-    "  # @param method [Object]",
-    "  # @param version [String, nil] a protocol version label",
-    "  # @return [Boolean]",
-    "  def request?(method, version: nil)",
-    "    modules = version.nil? ? VERSIONS.values : [version_module(version)]",
-    "    modules.any? { |v| v::REQUESTS.key?(method) }",
-    "  end",
-    "",
-    "  # The capabilities `method` requires, as key paths: those of `version`, else of the latest generated",
-    "  # version that has the method; none for a method no generated version has (a custom one).",
-    "  # @param method [String]",
-    "  # @param version [String, nil] a protocol version label",
-    "  # @return [Array<Array<Symbol>>]",
-    "  def required_capabilities(method, version: nil)",
-    "    modules = version.nil? ? VERSIONS.values.reverse : [version_module(version)]",
-    "    owner = modules.find { |v| v::REQUESTS.key?(method) || v::NOTIFICATIONS.key?(method) }",
-    "    return [] if owner.nil?",
-    "",
-    "    (owner::REQUESTS[method] || owner::NOTIFICATIONS[method])[:capabilities]",
-    "  end",
-    "",
-    "  # Raises MissingRequiredCapabilityError unless `capabilities` (a Hash with symbol keys, as the side",
-    "  # that serves the request or sends the notification declared them) has every capability `method`",
-    "  # requires (see `required_capabilities`), checked in order: `resources` before `resources.subscribe`.",
-    "  # @param method [String]",
-    "  # @param capabilities [Hash]",
-    "  # @param version [String, nil] a protocol version label",
-    "  # @return [nil]",
-    "  # @raise [MissingRequiredCapabilityError]",
-    "  def ensure_capability!(method, capabilities, version: nil)",
-    "    Runtime.require_capabilities!(method, required_capabilities(method, version: version), capabilities)",
-    "  end",
-    "",
-    "  # The module of a generated protocol version.",
-    "  # @param label [String]",
-    "  # @return [Module]",
-    "  # @raise [ArgumentError] for a version that is not generated",
-    "  def version_module(label)",
-    '    VERSIONS.fetch(label) { raise ArgumentError, "protocol version #{label.inspect} is not generated; generated: #{VERSIONS.keys.join(", ")}" }',
-    "  end",
+    ...staticBody(rubyMethodsSource, /^module Methods$/),
     "end",
   ].join("\n");
   return finish(`${head(versions)}\nrequire_relative "runtime"\n\n${wrap(namespace.split("::"), body)}`);
 }
+/**
+ * The body of a hand-written Ruby file of the target: without its magic comment, its own header comment
+ * (up to the first blank line after it) and, given `opening`, the lines up to that opening line and its
+ * closing `end` (the printer prints its own opening around the body).
+ */
+function staticBody(file: string, opening?: RegExp): string[] {
+  const lines = readFileSync(file, "utf8").replace(/\n$/, "").split("\n");
+  if (opening !== undefined) {
+    const start = lines.findIndex((l) => opening.test(l));
+    if (start < 0 || lines[lines.length - 1] !== "end") throw new Error(`${file}: expected a module opening and its closing end`);
+    return lines.slice(start + 1, -1);
+  }
+  // The magic comment, a blank line, the file's own header comment and the blank line after it.
+  const blank = lines.indexOf("", 2);
+  return lines.slice(blank + 1);
+}
+
 /** gate.rb: the method gate over the per-version catalogues (rules in Runtime.refusal). */
 function gateFile(versions: VersionModel[], namespace: string, head: Header): string {
-  const body = [
-    "# The method gate with the Ruby SDK's contract: it refuses (-32601, a Runtime::MethodNotFoundError) only",
-    "# a method the negotiated protocol version removed (an earlier generated version has it) or has but not",
-    "# from the sending side; custom and unknown methods pass to their host. A method only later versions",
-    "# have (server/discover or subscriptions/listen on a 2025-11-25 connection) follows the explicit",
-    "# `across_eras:` policy. Notifications are gated by the same rules. A method an extension adds is gated",
-    "# by the extension's module (EXTENSIONS) over the versions it is layered onto, when the host serves that",
-    "# extension (`extensions:`): there it is not removed, whatever earlier versions had.",
-    "#",
-    "# @example A server gating what clients send, serving server/discover on legacy connections too",
-    "#   gate = Gate.new(side: :server, across_eras: [Methods::SERVER_DISCOVER])",
-    `#   gate.check!("ping", ${rubyString(versions[versions.length - 1].label)}) # raises Runtime::MethodNotFoundError where the version removed ping`,
-    "class Gate",
-    "  # @return [Symbol] :server or :client, the side receiving the methods",
-    "  attr_reader :side",
-    "  # @return [Symbol, Array<String>] the cross-era policy",
-    "  attr_reader :across_eras",
-    "  # @return [Array<String>] the identifiers of the extensions the host serves",
-    "  attr_reader :extensions",
-    "",
-    "  # @param side [Symbol] :server (methods arrive from a client) or :client (from a server)",
-    "  # @param across_eras [Symbol, Array<String>] what to do with a method the negotiated version lacks but",
-    "  #   another generated version has: `:pass` (methods only later versions have pass like unknown ones;",
-    "  #   removed ones are still refused), `:refuse` (both are refused), or an Array of the methods served",
-    "  #   on every version whatever it says (the others refused as with `:refuse`)",
-    "  # @param extensions [Array<String>] the identifiers of the extensions the host serves",
-    "  #   (`io.modelcontextprotocol/tasks`); none by default",
-    "  # @raise [ArgumentError] for another side or policy",
-    "  def initialize(side:, across_eras:, extensions: [])",
-    '    raise ArgumentError, "side must be :server or :client, got #{side.inspect}" unless Runtime::SIDES.include?(side)',
-    "    unless Runtime::ACROSS_ERAS.include?(across_eras) || (across_eras.is_a?(Array) && across_eras.all? { |m| m.is_a?(String) })",
-    '      raise ArgumentError, "across_eras must be :pass, :refuse or an Array of method names, got #{across_eras.inspect}"',
-    "    end",
-    "    unless extensions.is_a?(Array) && extensions.all? { |x| x.is_a?(String) }",
-    '      raise ArgumentError, "extensions must be an Array of extension identifiers, got #{extensions.inspect}"',
-    "    end",
-    "",
-    "    @side = side",
-    "    @extensions = extensions.dup.freeze",
-    "    @across_eras = across_eras.is_a?(Array) ? across_eras.dup.freeze : across_eras",
-    "    freeze",
-    "  end",
-    "",
-    "  # The error to answer `method` with over a connection of `protocol_version`, or nil to let it through.",
-    "  # @param method [String]",
-    "  # @param protocol_version [String] a generated protocol version label",
-    "  # @return [Runtime::MethodNotFoundError, nil]",
-    "  # @raise [ArgumentError] for a version that is not generated",
-    "  def refusal(method, protocol_version)",
-    "    version = Methods.version_module(protocol_version)",
-    "    # The module of a served extension layered onto the version that adds the method: its catalogue has it.",
-    "    layered = EXTENSIONS.values.find do |x|",
-    "      x::PROTOCOL_VERSION == protocol_version && extensions.include?(x::EXTENSION) &&",
-    "        (x::EXTENSION_REQUESTS.include?(method) || x::EXTENSION_NOTIFICATIONS.include?(method))",
-    "    end",
-    "    Runtime.refusal(method, layered || version, VERSIONS.values, side, across_eras)",
-    "  end",
-    "",
-    "  # Raises the refusal of `method` (see `refusal`), if any.",
-    "  # @param method [String]",
-    "  # @param protocol_version [String]",
-    "  # @return [nil]",
-    "  # @raise [Runtime::MethodNotFoundError]",
-    "  def check!(method, protocol_version)",
-    "    error = refusal(method, protocol_version)",
-    "    raise error if error",
-    "  end",
-    "",
-    "  # The requests an earlier generated version accepted at this side that `protocol_version` refuses as",
-    "  # removed, sorted (the Ruby SDK's MODERN_REMOVED_METHODS, for the version the SDK serves).",
-    "  # @param protocol_version [String]",
-    "  # @return [Array<String>]",
-    "  def removed_requests(protocol_version)",
-    "    version = Methods.version_module(protocol_version)",
-    "    sender = side == :server ? :client : :server",
-    "    earlier = VERSIONS.values.take_while { |v| !v.equal?(version) }",
-    "    received = earlier.flat_map { |v| v::REQUESTS.select { |_, r| r[:sender] == :both || r[:sender] == sender }.keys }",
-    "    received.uniq.reject { |m| version::REQUESTS.key?(m) }.select { |m| refusal(m, protocol_version) }.sort.freeze",
-    "  end",
-    "end",
-  ].join("\n");
+  // The example names the latest generated version.
+  const body = staticBody(rubyGateSource).join("\n").replace('"<latest version>"', rubyString(versions[versions.length - 1].label));
   return finish(`${head(versions)}\nrequire_relative "runtime"\nrequire_relative "methods"\n\n${wrap(namespace.split("::"), body)}`);
 }
 
