@@ -2,7 +2,7 @@
 
 # The gate of a generated Ruby tree (gate.rb), copied inside its namespace by generator/emit/ruby/printer.ts
 # with its requires (runtime, methods) and with "<latest version>" in the example read as the latest
-# generated version. Checked as Ruby on its own (`ruby -wc`, test/emit/ruby/sources.test.ts).
+# generated version. Checked as Ruby on its own (`ruby -wc`, test/emit/ruby/printer.test.ts).
 
 # The method gate with the Ruby SDK's contract: it refuses (-32601, a Runtime::MethodNotFoundError) only
 # a method the negotiated protocol version removed (an earlier generated version has it) or has but not

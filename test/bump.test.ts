@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureSchemas, projectCopy, projectSnapshot as snapshot, readTree, root, runCli, schemasDir, tempDir } from "../support.js";
+import { ensureSchemas, projectCopy, projectSnapshot as snapshot, readTree, root, runCli, schemasDir, tempDir } from "./support.js";
 
 const historyDir = path.resolve(process.env.MCP_SPEC_HISTORY_DIR || path.join(root, "..", "shared", "mcp-spec-history"));
 const hash = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");

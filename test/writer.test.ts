@@ -2,8 +2,8 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GENERATED_MARKER, writeTree } from "../../generator/writer.js";
-import { readTree, tempDir } from "../support.js";
+import { GENERATED_MARKER, writeTree } from "../generator/writer.js";
+import { readTree, tempDir } from "./support.js";
 
 function existingTree(): { parent: string; out: string } {
   const parent = tempDir();

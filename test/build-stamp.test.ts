@@ -3,8 +3,8 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sourceHash } from "../../generator/build-stamp.js";
-import { tempDir } from "../support.js";
+import { sourceHash } from "../generator/build-stamp.js";
+import { tempDir } from "./support.js";
 
 function checkout(): string {
   const root = tempDir();

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ensureSchemas, projectCopy, projectSnapshot as snapshot, readTree, runCli, schemasDir, tempDir } from "../support.js";
+import { ensureSchemas, projectCopy, projectSnapshot as snapshot, readTree, runCli, schemasDir, tempDir } from "./support.js";
 
 type Json = Record<string, unknown>;
 const hash = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("hex");

@@ -3,9 +3,9 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLock, sha256 } from "../../generator/source/lock.js";
-import { isReviewReport } from "../../generator/writer.js";
-import { copyOfGenerated, ensureSchemas, generatedDir, lockFile, minimalLegacySchema, projectCopy, readTree, root, runBin, runCli, schemasDir, tempDir } from "../support.js";
+import { readLock, sha256 } from "../generator/source/lock.js";
+import { isReviewReport } from "../generator/writer.js";
+import { copyOfGenerated, ensureSchemas, generatedDir, lockFile, minimalLegacySchema, projectCopy, readTree, root, runBin, runCli, schemasDir, tempDir } from "./support.js";
 
 beforeAll(ensureSchemas);
 
@@ -43,7 +43,7 @@ describe("generate: bad input exits 2 and leaves the output untouched", () => {
     const r = await runCli(["generate", "--schemas", dir, "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     const index = readTree(out).get("index.ts")!;
-    expect(index).toContain('import * as v_default from "./default/index.js";');
+    expect(index).toContain('import * as v_default from "./foundation/default/index.js";');
     expect(index).toContain('"default": v_default,');
   });
 

@@ -3,9 +3,9 @@
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkFingerprint, recordFingerprint } from "../../generator/fingerprint.js";
-import { readLock, type SpecLock } from "../../generator/source/lock.js";
-import { ensureSchemas, lockFile, schemasDir as syncedSchemas, tempDir } from "../support.js";
+import { checkFingerprint, recordFingerprint } from "../generator/fingerprint.js";
+import { readLock, type SpecLock } from "../generator/source/lock.js";
+import { ensureSchemas, lockFile, schemasDir as syncedSchemas, tempDir } from "./support.js";
 
 let lock: SpecLock;
 beforeAll(async () => {
