@@ -43,7 +43,7 @@ describe("generate: bad input exits 2 and leaves the output untouched", () => {
     const r = await runCli(["generate", "--schemas", dir, "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     const index = readTree(out).get("index.ts")!;
-    expect(index).toContain('import * as v_default from "./foundation/default/index.js";');
+    expect(index).toContain('import * as v_default from "./default/index.js";');
     expect(index).toContain('"default": v_default,');
   });
 

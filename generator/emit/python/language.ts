@@ -23,6 +23,29 @@ export const BASE_MODEL_ATTRIBUTES: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
+export const MODULE_NAMES: ReadonlySet<string> = new Set([
+  "Annotated",
+  "Any",
+  "Final",
+  "Literal",
+  "Mapping",
+  "MappingProxyType",
+  "Field",
+  "TypeAliasType",
+  "runtime",
+  "PROTOCOL_VERSION",
+  "ERA",
+  "PREVIOUS_VERSION",
+  "REQUESTS",
+  "NOTIFICATIONS",
+  "REMOVED_METHODS",
+  "METHOD_TABLE",
+  "DEFINITIONS",
+  "normalize_result",
+  "method_error",
+]);
+
 /** `structuredContent` → `StructuredContent`, `io.example/key` → `IoExampleKey`. */
 export function pascalCase(text: string): string {
   return words(text).map((w) => w[0].toUpperCase() + w.slice(1)).join("");

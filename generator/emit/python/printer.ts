@@ -13,32 +13,10 @@ import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { Templates } from "../../print/templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../../print/text.js";
-import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
+import { BASE_MODEL_ATTRIBUTES, docstring, identifier, MODULE_NAMES, moduleName, pascalCase, pyComment, pyString } from "./language.js";
+import { definitionNames } from "./naming.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
-
-/** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
-const MODULE_NAMES = new Set([
-  "Annotated",
-  "Any",
-  "Final",
-  "Literal",
-  "Mapping",
-  "MappingProxyType",
-  "Field",
-  "TypeAliasType",
-  "runtime",
-  "PROTOCOL_VERSION",
-  "ERA",
-  "PREVIOUS_VERSION",
-  "REQUESTS",
-  "NOTIFICATIONS",
-  "REMOVED_METHODS",
-  "METHOD_TABLE",
-  "DEFINITIONS",
-  "normalize_result",
-  "method_error",
-]);
 
 /** A printed Python file as written: no trailing spaces, at most two empty lines in a row (PEP 8's between top-level definitions), one final newline. */
 function finish(text: string): string {
@@ -76,7 +54,7 @@ interface Shape {
 /** Prints one version's definitions as Python: classes for objects, TypeAliasType for the rest. */
 class ModelPrinter {
   private readonly taken = new Set<string>(MODULE_NAMES);
-  readonly names = new Map<string, string>();
+  readonly names: ReadonlyMap<string, string>;
   /** Definitions already printed (a reference to a later or recursive one is a forward reference). */
   private readonly defined = new Set<string>();
   private forward = false;
@@ -89,13 +67,8 @@ class ModelPrinter {
 
   constructor(private readonly version: VersionModel) {
     const ir: SchemaIR = version.ir;
-    for (const name of [...ir.definitions.keys()].sort(byCodeUnit)) {
-      let py = identifier(name);
-      if (this.taken.has(py) || py.startsWith("_")) py = `${py.replace(/^_+/, "")}_`;
-      while (this.taken.has(py)) py += "_";
-      this.taken.add(py);
-      this.names.set(name, py);
-    }
+    this.names = definitionNames(ir);
+    for (const py of this.names.values()) this.taken.add(py);
   }
 
   /** A fresh class name for an inline object. */
