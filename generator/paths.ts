@@ -21,7 +21,7 @@ function findToolRoot(): string {
 /** The mcp-codegen package's own folder. */
 export const toolRoot = findToolRoot();
 /** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
-export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
+export const runtimeSourceDir = path.join(toolRoot, "generator", "emit", "typescript", "runtime");
 /** The generator's source folder (a target's non-TypeScript sources are read from here, also when running from dist/). */
 export const generatorSourceDir = path.join(toolRoot, "generator");
 /** Reviewed per-method capability requirements (the tool's own data, shipped with it): the method table reads it. */

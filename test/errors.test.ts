@@ -1,6 +1,6 @@
 // JSON pointers (generator/errors.ts): escaped and unescaped in one place (RFC 6901), used by the loader,
 // the errata, the schema.ts facts and every error message. The TypeScript runtime copied into generated
-// trees keeps its own copy (runtime/schema-support.ts): a generated package imports nothing of the generator.
+// trees keeps its own copy (emit/typescript/runtime/schema-support.ts): a generated package imports nothing of the generator.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,6 +25,6 @@ describe("JSON pointers", () => {
       .filter((e) => e.isFile() && e.name.endsWith(".ts"))
       .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
     const escaping = files.filter((f) => /replace\(\/~\/g, "~0"\)|replace\(\/~1\/g, "\/"\)/.test(readFileSync(path.join(root, f), "utf8")));
-    expect(escaping.sort()).toEqual(["generator/errors.ts", "generator/runtime/schema-support.ts"]);
+    expect(escaping.sort()).toEqual(["generator/errors.ts", "generator/emit/typescript/runtime/schema-support.ts"]);
   });
 });

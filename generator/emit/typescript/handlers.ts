@@ -87,7 +87,7 @@ export function emitHandlerFiles(version: VersionModel, templates: Templates, fi
   return files;
 }
 
-/** runtime.ts: one module re-exporting the runtime files (generator/runtime/, copied by runtime-source.ts). */
+/** runtime.ts: one module re-exporting the runtime files (generator/emit/typescript/runtime/, copied by runtime-source.ts). */
 export function emitRuntime(versions: VersionModel[], templates: Templates, finish: (text: string) => string): string {
   return finish(templates.get("runtime.ts.hbs")({ versions }));
 }

@@ -16,5 +16,5 @@ export const typescriptTarget: Target = {
   },
   recognizes: (paths) => paths.includes("index.ts"),
   // Its templates, the runtime copied into the tree, and the reviewed capabilities the table reads (the generator's own code is hashed anyway).
-  sources: ["emit/typescript/templates", "runtime", methodCapabilitiesFile],
+  sources: ["emit/typescript/templates", "emit/typescript/runtime", methodCapabilitiesFile],
 };

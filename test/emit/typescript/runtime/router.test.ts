@@ -1,8 +1,8 @@
 // createRouter as source, over synthetic tables: a router of one era only, and versions of any label.
 import { describe, expect, it } from "vitest";
-import { createDispatcher, type DispatcherOptions, type DispatcherTables } from "../../generator/runtime/dispatcher.js";
-import { emptyModernResult, emptyResult, objectNormalizer } from "../../generator/runtime/normalize.js";
-import { createRouter, type RouterTable } from "../../generator/runtime/router.js";
+import { createDispatcher, type DispatcherOptions, type DispatcherTables } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
+import { emptyModernResult, emptyResult, objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
+import { createRouter, type RouterTable } from "../../../../generator/emit/typescript/runtime/router.js";
 
 /** The tables of a tiny version: ping and tools/list, plus initialize in the legacy era. */
 function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTables {

@@ -1,13 +1,13 @@
-// The runtime as source: the envelope rule, JSON safety and the error hook, read from generator/runtime/.
+// The runtime as source: the envelope rule, JSON safety and the error hook, read from generator/emit/typescript/runtime/.
 import { isDeepStrictEqual } from "node:util";
 import path from "node:path";
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
-import { readEnvelope } from "../../generator/runtime/jsonrpc.js";
-import { failureLine, writeFailureToStderr } from "../../generator/runtime/report.js";
-import { unsendable } from "../../generator/runtime/sendable.js";
-import { root } from "../support.js";
+import { readEnvelope } from "../../../../generator/emit/typescript/runtime/jsonrpc.js";
+import { failureLine, writeFailureToStderr } from "../../../../generator/emit/typescript/runtime/report.js";
+import { unsendable } from "../../../../generator/emit/typescript/runtime/sendable.js";
+import { root } from "../../../support.js";
 
 describe("readEnvelope", () => {
   it.each([
