@@ -25,6 +25,6 @@ describe("JSON pointers", () => {
       .filter((e) => e.isFile() && e.name.endsWith(".ts"))
       .map((e) => path.relative(root, path.join(e.parentPath, e.name)));
     const escaping = files.filter((f) => /replace\(\/~\/g, "~0"\)|replace\(\/~1\/g, "\/"\)/.test(readFileSync(path.join(root, f), "utf8")));
-    expect(escaping.sort()).toEqual(["generator/errors.ts", "generator/emit/typescript/runtime/schema-support.ts"]);
+    expect(escaping.sort()).toEqual(["generator/emit/typescript/runtime/schema-support.ts", "generator/errors.ts"]);
   });
 });

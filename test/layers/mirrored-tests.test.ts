@@ -15,6 +15,7 @@ const MIRRORED = [
   "diff/api.ts",
   "diff/version.ts",
   "emit/method-table.ts",
+  "emit/python/naming.ts",
   "emit/registry.ts",
   "emit/ruby/capabilities.ts",
   "emit/ruby/language.ts",

@@ -125,7 +125,7 @@ describe("the error hook's default", () => {
   });
 
   it("type-checks without Node's types (no @types/node in the consumer)", () => {
-    const file = path.join(root, "generator", "runtime", "report.ts");
+    const file = path.join(root, "generator", "emit", "typescript", "runtime", "report.ts");
     const program = ts.createProgram([file], {
       strict: true,
       target: ts.ScriptTarget.ES2022,
