@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { methodCapabilities, unreviewedMethods } from "../../../generator/emit/ruby/capabilities.js";
 import { InputError } from "../../../generator/errors.js";
-import type { VersionModel } from "../../../generator/model/types.js";
+import type { JsonSchema, VersionModel } from "../../../generator/model/types.js";
 import { methodCapabilitiesFile } from "../../../generator/emit/ruby/paths.js";
 import { buildModel } from "../../../generator/pipeline.js";
 import { readLock } from "../../../generator/source/lock.js";
@@ -48,8 +48,16 @@ describe("schemas/method-capabilities.json", () => {
         // A method a bump brings has no entry yet: say which and where, rather than crash.
         if (entry === undefined) throw new Error(`${v.label} ${m.method} has no reviewed entry: add { "requires": [...], "reason": "..." } for "${m.method}" to schemas/method-capabilities.json`);
         // An ifDeclared path is required where the version's capabilities (the schema's own definitions, as written) declare it.
-        const capabilities = [v.definitions.ServerCapabilities, v.definitions.ClientCapabilities].map((d) => Object.keys((d?.properties as object | undefined) ?? {}));
-        const declaredHere = (p: string) => capabilities.some((keys) => keys.includes(p));
+        const declaredHere = (p: string) =>
+          ["ServerCapabilities", "ClientCapabilities"].some((d) => {
+            let node: JsonSchema | undefined = v.definitions[d];
+            for (const key of p.split(".")) {
+              const next: JsonSchema | undefined = (node?.properties as Record<string, JsonSchema> | undefined)?.[key];
+              if (next === undefined) return false;
+              node = typeof next.$ref === "string" ? v.definitions[next.$ref.split("/").pop()!] : next;
+            }
+            return true;
+          });
         const expected = (entry.byVersion?.[v.label] ?? entry.requires).filter((p) => !(entry.ifDeclared ?? []).includes(p) || declaredHere(p));
         expect(table.get(v.label)!.get(m.method), `${v.label} ${m.method}`).toEqual(expected);
       }
