@@ -68,11 +68,21 @@ async function connected(options: RedisOptions): Promise<Client> {
 function commander(client: Client, options: RedisOptions): <T>(args: string[]) => Promise<T> {
   const timeout = options.commandTimeoutMs ?? REDIS_DEFAULTS.commandTimeoutMs;
   return async <T>(args: string[]): Promise<T> => {
+    // The client's own timeout does not cover a command already written to a server that stopped
+    // answering (SIGSTOP): the timer here does; the command, still queued, settles when the link does.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error("timeout"), { name: "TimeoutError" })), timeout);
+    });
+    const sent = client.sendCommand<T>(args, { timeout });
+    sent.catch(() => undefined);
     try {
-      return await client.sendCommand<T>(args, { timeout });
+      return await Promise.race([sent, expired]);
     } catch (error) {
       const why = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeout} ms (commandTimeoutMs)` : error instanceof Error ? error.message : String(error);
       throw new Error(`Redis ${args[0]} failed: ${why}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
     }
   };
 }
