@@ -1,17 +1,15 @@
-// The resource-server role end to end on loopback (issue 28): a small OAuth authorization server written
-// here over `jose` (RFC 8414 metadata, a JWKS, a client_credentials token endpoint issuing RFC 9068 JWTs
-// for the RFC 8707 `resource` asked), the generated router behind serveHttp with `auth` and the ready
+// The resource-server role end to end on loopback (issue 28): a small OAuth authorization server over
+// `jose` (./oauth-server.ts: RFC 8414 metadata, a JWKS, a client_credentials token endpoint issuing RFC 9068
+// JWTs for the RFC 8707 `resource` asked), the generated router behind serveHttp with `auth` and the ready
 // `jwtVerifier`, and the official 2.4.0 client with its ClientCredentialsProvider: 401 → Protected Resource
 // Metadata → token → the call succeeds and the handler sees the caller. A token for another audience is
 // 401, one without the required scope 403 naming it.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { ClientCredentialsProvider, Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
-import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerRouter } from "../../generated/router.js";
 import { jwtVerifier } from "../../generated/runtime/auth-jwt.js";
 import { serveHttp, type HttpServer } from "../../generated/runtime/transport-http.js";
+import { startAuthorizationServer } from "./oauth-server.js";
 import { freePort } from "./redis-server.js";
 
 const MODERN = "2026-07-28";
@@ -23,54 +21,15 @@ const clients: Record<string, { secret: string; scopes: string[]; audience?: str
   elsewhere: { secret: "s3", scopes: [SCOPE], audience: "https://elsewhere.example/mcp" },
 };
 
-let as: http.Server;
+let authorization: Awaited<ReturnType<typeof startAuthorizationServer>>;
 let issuer: string;
 let server: HttpServer;
 let resource: string;
 const seen: unknown[] = [];
 
-async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
-  let body = "";
-  for await (const chunk of req) body += chunk;
-  return new URLSearchParams(body);
-}
-
 beforeAll(async () => {
-  const { publicKey, privateKey } = await generateKeyPair("ES256");
-  const jwk = { ...(await exportJWK(publicKey)), kid: "k1", alg: "ES256", use: "sig" };
-  as = http.createServer((req, res) => {
-    void (async () => {
-      const json = (status: number, body: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-      const path = new URL(req.url ?? "/", issuer).pathname;
-      if (path === "/.well-known/oauth-authorization-server" || path === "/.well-known/openid-configuration") {
-        return json(200, { issuer, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks`, grant_types_supported: ["client_credentials"], token_endpoint_auth_methods_supported: ["client_secret_basic"], response_types_supported: ["code"], code_challenge_methods_supported: ["S256"] });
-      }
-      if (path === "/jwks") return json(200, { keys: [jwk] });
-      if (path === "/token" && req.method === "POST") {
-        const [id, secret] = Buffer.from((req.headers.authorization ?? "").replace(/^Basic /, ""), "base64").toString().split(":").map(decodeURIComponent);
-        const client = clients[id];
-        if (client === undefined || client.secret !== secret) return json(401, { error: "invalid_client" });
-        const form = await readForm(req);
-        if (form.get("grant_type") !== "client_credentials") return json(400, { error: "unsupported_grant_type" });
-        const asked = (form.get("scope") ?? client.scopes.join(" ")).split(" ").filter((s) => client.scopes.includes(s));
-        const scope = asked.length > 0 ? asked : client.scopes;
-        const audience = client.audience ?? form.get("resource") ?? "";
-        const token = await new SignJWT({ scope: scope.join(" "), client_id: id })
-          .setProtectedHeader({ alg: "ES256", kid: "k1", typ: "at+jwt" })
-          .setIssuer(issuer)
-          .setSubject(id)
-          .setAudience(audience)
-          .setIssuedAt()
-          .setExpirationTime("5m")
-          .sign(privateKey);
-        return json(200, { access_token: token, token_type: "Bearer", expires_in: 300, scope: scope.join(" ") });
-      }
-      json(404, { error: "not_found" });
-    })();
-  });
-  await new Promise<void>((resolve) => as.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(as.address() as AddressInfo).port}`;
-
+  authorization = await startAuthorizationServer(clients);
+  issuer = authorization.issuer;
   const port = await freePort();
   resource = `http://127.0.0.1:${port}/mcp`;
   const tools = [{ name: "whoami", inputSchema: { type: "object" as const } }];
@@ -102,17 +61,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await new Promise((resolve) => as?.close(resolve));
+  await authorization?.close();
 });
 
-async function tokenFor(id: string, scope?: string): Promise<string> {
-  const response = await fetch(`${issuer}/token`, {
-    method: "POST",
-    headers: { authorization: `Basic ${Buffer.from(`${id}:${clients[id].secret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "client_credentials", resource, ...(scope === undefined ? {} : { scope }) }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
+const tokenFor = (id: string, scope?: string) => authorization.tokenFor(id, resource, scope);
 
 const listTools = (token?: string) =>
   fetch(resource, {
