@@ -82,7 +82,7 @@ const clientSuites: Suite[] = ["2025-11-25", "2026-07-28"].map((revision) => ({
   name: `conformance@0.2.0-alpha.12 client --requirements ${revision}`,
   role: "client",
   ...alpha,
-  args: ["--command", `${process.execPath} ${clientBundle}`, "--requirements", revision, "--timeout", "60000"],
+  args: ["--command", `${process.execPath} ${clientBundle}`, "--requirements", revision, "--timeout", "120000"],
 }));
 
 async function bundleClient(): Promise<string | undefined> {
