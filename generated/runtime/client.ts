@@ -94,7 +94,7 @@ export interface ClientOptions {
   onError?: (error: unknown) => void;
   /** Default timeout of a request, in ms (default 60 000). */
   timeoutMs?: number;
-  /** How long `server/discover` may take before the client falls back to legacy (default 10 000 ms). */
+  /** How long `server/discover` may take before the client falls back to legacy (default 10 000 ms; with no legacy version offered, `timeoutMs`). */
   discoverTimeoutMs?: number;
   /** At most this many `input_required` rounds per request (default 8). */
   maxInputRounds?: number;
@@ -237,7 +237,8 @@ export class ClientCore {
       const entry = this.table.get(version)!;
       let raw: unknown;
       try {
-        raw = await this.wire(entry, "server/discover", this.envelope(entry, {}), { timeoutMs: this.options.discoverTimeoutMs ?? 10_000 });
+        // The short discovery timeout only where there is a legacy version to fall back to.
+        raw = await this.wire(entry, "server/discover", this.envelope(entry, {}), legacy.length > 0 ? { timeoutMs: this.options.discoverTimeoutMs ?? 10_000 } : {});
       } catch (error) {
         if (isAuthError(error)) throw error;
         const supported = error instanceof JsonRpcError && error.code === UNSUPPORTED_PROTOCOL_VERSION ? supportedOf(error.data) : undefined;
@@ -275,7 +276,6 @@ export class ClientCore {
         },
       };
     }
-    void legacy;
     return { error: new ClientError("negotiation", "server/discover: no common version") };
   }
 
