@@ -51,4 +51,12 @@ describe("README: the client examples", () => {
     const out = run("http-client.ts", example("http-client.ts"), { MCP_URL: url });
     expect(out.stdout).toBe("2025-11-25: add, ask\n");
   });
+
+  it("both examples type-check (strict) against the generated declarations", () => {
+    const files = ["stdio-client.ts", "http-client.ts"].map((f) => path.join(dir, f));
+    const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+    const out = spawnSync(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", ...files], { cwd: root, encoding: "utf8", timeout: 180_000 });
+    expect(out.stdout + out.stderr).toBe("");
+    expect(out.status).toBe(0);
+  }, 200_000);
 });
