@@ -89,7 +89,8 @@ try {
   await client.close();
   process.exit(0);
 } catch (error) {
-  process.stderr.write(`conformance client (${scenario}): ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}\n`);
+  const cause = error instanceof Error && error.cause !== undefined ? ` (cause: ${String((error.cause as { code?: unknown }).code ?? error.cause)})` : "";
+  process.stderr.write(`conformance client (${scenario}): ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}${cause}\n`);
   await client.close().catch(() => undefined);
   process.exit(1);
 }
