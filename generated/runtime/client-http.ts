@@ -11,7 +11,8 @@
 //   a stream that ends before its request's answer is resumed with a GET carrying `Last-Event-ID`,
 //   after the server's `retry:` delay, at most `maxReconnects` times;
 // - limits as on the server side: a body over `maxBodyBytes` or an SSE line over `maxLineBytes` is dropped
-//   and reported; a 401/403 is an HttpStatusError naming the status and `WWW-Authenticate`.
+//   and reported; a 401/403 is an HttpStatusError naming the status and `WWW-Authenticate`;
+// - a POST whose kept-alive connection the server had closed (reset before any response) is sent once more.
 import type { ClientFetch } from "./client-fetch.js";
 import { modernHeaders } from "./client-headers.js";
 import type { ClientTransport, ClientTransportReceiver, OutgoingInfo } from "./client-transport.js";
@@ -57,6 +58,12 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
     const timer = setTimeout(resolve, ms);
     signal.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
   });
+
+/** Whether a fetch failed because the connection was reset or closed before any response (a stale kept-alive socket). */
+function staleConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
+  return error instanceof TypeError && ["ECONNRESET", "UND_ERR_SOCKET", "EPIPE"].includes(String(cause?.code));
+}
 
 /** A response body as text, refused past `limit` bytes. */
 async function readLimited(response: Response, limit: number): Promise<string> {
@@ -259,7 +266,14 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
       const envelope = readEnvelope(message);
       const awaited = envelope.kind === "request" ? envelope.id : undefined;
       const signal = joined(info.signal);
-      const response = await doFetch(endpoint, { method: "POST", headers, body, signal });
+      let response: Response;
+      try {
+        response = await doFetch(endpoint, { method: "POST", headers, body, signal });
+      } catch (error) {
+        // A kept-alive connection the server closed while idle fails before any answer: send once more on a new one.
+        if (signal.aborted || !staleConnection(error)) throw error;
+        response = await doFetch(endpoint, { method: "POST", headers, body, signal });
+      }
       const assigned = response.headers.get("mcp-session-id");
       if (assigned !== null && era !== "modern" && envelope.kind === "request" && envelope.method === "initialize") sessionId = assigned;
       if (response.status === 401 || response.status === 403) throw await refusal(response);
