@@ -7,8 +7,8 @@
 // Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // The client of this tree: `createClient` over every generated version. Which version has which
-// request, its schemas, guards and normalizers come from each version's module; which server
-// capabilities a request needs, from schemas/method-capabilities.json. The rules are ClientCore's
+// request (METHOD_TABLE: status, sender, the server capabilities it needs), its schemas, guards and
+// normalizers come from each version's module. The rules are ClientCore's
 // (./runtime/client.ts); the transports are ./runtime/client-stdio.ts and ./runtime/client-http.ts.
 import { Client, type ClientOptions as AnyClientOptions, type ClientVersionEntry, type HandlerOf } from "./runtime/client.js";
 import * as v2024_11_05 from "./2024-11-05/index.js";
@@ -52,75 +52,63 @@ const entries: ClientVersionEntry[] = [
   {
     label: "2024-11-05",
     era: "legacy",
-    requests: v2024_11_05.requests,
-    notifications: v2024_11_05.notifications,
     paramsSchemas: v2024_11_05.requestParamsSchemas,
     resultSchemas: v2024_11_05.resultSchemas,
     resultGuards: v2024_11_05.resultGuards,
     normalizers: v2024_11_05.resultNormalizers,
     createClientDispatcher: v2024_11_05.createClientDispatcher,
-    requires: { "logging/setLevel": ["logging"], "prompts/get": ["prompts"], "prompts/list": ["prompts"], "resources/list": ["resources"], "resources/read": ["resources"], "resources/subscribe": ["resources", "resources.subscribe"], "resources/templates/list": ["resources"], "resources/unsubscribe": ["resources", "resources.subscribe"], "tools/call": ["tools"], "tools/list": ["tools"] },
+    table: v2024_11_05.METHOD_TABLE,
   },
   {
     label: "2025-03-26",
     era: "legacy",
-    requests: v2025_03_26.requests,
-    notifications: v2025_03_26.notifications,
     paramsSchemas: v2025_03_26.requestParamsSchemas,
     resultSchemas: v2025_03_26.resultSchemas,
     resultGuards: v2025_03_26.resultGuards,
     normalizers: v2025_03_26.resultNormalizers,
     createClientDispatcher: v2025_03_26.createClientDispatcher,
-    requires: { "completion/complete": ["completions"], "logging/setLevel": ["logging"], "prompts/get": ["prompts"], "prompts/list": ["prompts"], "resources/list": ["resources"], "resources/read": ["resources"], "resources/subscribe": ["resources", "resources.subscribe"], "resources/templates/list": ["resources"], "resources/unsubscribe": ["resources", "resources.subscribe"], "tools/call": ["tools"], "tools/list": ["tools"] },
+    table: v2025_03_26.METHOD_TABLE,
   },
   {
     label: "2025-06-18",
     era: "legacy",
-    requests: v2025_06_18.requests,
-    notifications: v2025_06_18.notifications,
     paramsSchemas: v2025_06_18.requestParamsSchemas,
     resultSchemas: v2025_06_18.resultSchemas,
     resultGuards: v2025_06_18.resultGuards,
     normalizers: v2025_06_18.resultNormalizers,
     createClientDispatcher: v2025_06_18.createClientDispatcher,
-    requires: { "completion/complete": ["completions"], "logging/setLevel": ["logging"], "prompts/get": ["prompts"], "prompts/list": ["prompts"], "resources/list": ["resources"], "resources/read": ["resources"], "resources/subscribe": ["resources", "resources.subscribe"], "resources/templates/list": ["resources"], "resources/unsubscribe": ["resources", "resources.subscribe"], "tools/call": ["tools"], "tools/list": ["tools"] },
+    table: v2025_06_18.METHOD_TABLE,
   },
   {
     label: "2025-11-25",
     era: "legacy",
-    requests: v2025_11_25.requests,
-    notifications: v2025_11_25.notifications,
     paramsSchemas: v2025_11_25.requestParamsSchemas,
     resultSchemas: v2025_11_25.resultSchemas,
     resultGuards: v2025_11_25.resultGuards,
     normalizers: v2025_11_25.resultNormalizers,
     createClientDispatcher: v2025_11_25.createClientDispatcher,
-    requires: { "completion/complete": ["completions"], "logging/setLevel": ["logging"], "prompts/get": ["prompts"], "prompts/list": ["prompts"], "resources/list": ["resources"], "resources/read": ["resources"], "resources/subscribe": ["resources", "resources.subscribe"], "resources/templates/list": ["resources"], "resources/unsubscribe": ["resources", "resources.subscribe"], "tasks/cancel": ["tasks", "tasks.cancel"], "tasks/get": ["tasks"], "tasks/list": ["tasks", "tasks.list"], "tasks/result": ["tasks"], "tools/call": ["tools"], "tools/list": ["tools"] },
+    table: v2025_11_25.METHOD_TABLE,
   },
   {
     label: "2026-07-28",
     era: "modern",
-    requests: v2026_07_28.requests,
-    notifications: v2026_07_28.notifications,
     paramsSchemas: v2026_07_28.requestParamsSchemas,
     resultSchemas: v2026_07_28.resultSchemas,
     resultGuards: v2026_07_28.resultGuards,
     normalizers: v2026_07_28.resultNormalizers,
     createClientDispatcher: v2026_07_28.createClientDispatcher,
-    requires: { "completion/complete": ["completions"], "prompts/get": ["prompts"], "prompts/list": ["prompts"], "resources/list": ["resources"], "resources/read": ["resources"], "resources/templates/list": ["resources"], "tools/call": ["tools"], "tools/list": ["tools"] },
+    table: v2026_07_28.METHOD_TABLE,
     inputResponse: v2026_07_28.InputResponseSchema,
   },
   {
     label: "draft",
     era: "modern",
-    requests: draft.requests,
-    notifications: draft.notifications,
     paramsSchemas: draft.requestParamsSchemas,
     resultSchemas: draft.resultSchemas,
     resultGuards: draft.resultGuards,
     normalizers: draft.resultNormalizers,
     createClientDispatcher: draft.createClientDispatcher,
-    requires: { "completion/complete": ["completions"], "prompts/get": ["prompts"], "prompts/list": ["prompts"], "resources/list": ["resources"], "resources/read": ["resources"], "resources/templates/list": ["resources"], "tools/call": ["tools"], "tools/list": ["tools"] },
+    table: draft.METHOD_TABLE,
     inputResponse: draft.InputResponseSchema,
   },
 ];

@@ -33,19 +33,28 @@ export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 export interface ClientVersionEntry {
   readonly label: string;
   readonly era: "legacy" | "modern";
-  /** The version's request catalogue: who sends each. */
-  readonly requests: Readonly<Record<string, { readonly sender: string }>>;
-  readonly notifications: Readonly<Record<string, { readonly sender: string }>>;
   readonly paramsSchemas: Readonly<Record<string, SchemaLike>>;
   readonly resultSchemas: Readonly<Record<string, SchemaLike>>;
   readonly resultGuards?: Readonly<Record<string, Guard | undefined>>;
   readonly normalizers: Readonly<Record<string, (value: unknown) => object>>;
-  /** The server capability paths (dotted) each client request needs (schemas/method-capabilities.json). */
-  readonly requires: Readonly<Record<string, readonly string[]>>;
+  /** The version's METHOD_TABLE: each method's status here, its sender, the capability paths it needs. */
+  readonly table: Readonly<Record<string, MethodRow>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each version's ClientHandlers
   readonly createClientDispatcher: (handlers: any, options?: DispatcherOptions) => Dispatcher;
   /** 2026-07-28: the schema of an answer to an input request (InputResponse). */
   readonly inputResponse?: SchemaLike;
+}
+
+/** The part of a METHOD_TABLE row the client reads. */
+export interface MethodRow {
+  readonly kind: string;
+  /** "present" at this version; "removed", "absent", "extension"… otherwise. */
+  readonly status: string;
+  /** The nearest version that has it, when this one does not. */
+  readonly nearest: string | null;
+  readonly sender: string;
+  /** Capability paths (each a list of keys) the receiver must declare. */
+  readonly capabilities: ReadonlyArray<ReadonlyArray<string>>;
 }
 
 /** What went wrong on the client's side. */
@@ -324,9 +333,9 @@ export class ClientCore {
    */
   async request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
     const entry = this.connected();
-    const info = Object.hasOwn(entry.requests, method) ? entry.requests[method] : undefined;
-    if (info === undefined || info.sender === "server") throw new ClientError("unknown-method", `${method} is not a request a client sends at ${entry.label}`);
-    for (const path of entry.requires[method] ?? []) {
+    const row = this.row(entry, method, "request");
+    for (const keys of row.capabilities) {
+      const path = keys.join(".");
       if (!declares(this.negotiated!.serverCapabilities, path)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
     }
     const base = params ?? {};
@@ -348,10 +357,18 @@ export class ClientCore {
   /** Send a notification a client sends at the negotiated version. */
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
     const entry = this.connected();
-    const info = Object.hasOwn(entry.notifications, method) ? entry.notifications[method] : undefined;
-    if (info === undefined || info.sender === "server") throw new ClientError("unknown-method", `${method} is not a notification a client sends at ${entry.label}`);
+    this.row(entry, method, "notification");
     const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
     await this.transport!.send(message, { protocolVersion: entry.label, era: entry.era });
+  }
+
+  /** The METHOD_TABLE row of a method a client sends at this version, else a ClientError saying why not. */
+  private row(entry: ClientVersionEntry, method: string, kind: "request" | "notification"): MethodRow {
+    const row = Object.hasOwn(entry.table, method) ? entry.table[method] : undefined;
+    if (row === undefined || row.kind !== kind) throw new ClientError("unknown-method", `${method} is not a ${kind} of protocol version ${entry.label}`);
+    if (row.status !== "present") throw new ClientError("unknown-method", `${method} is ${row.status} at ${entry.label}${row.nearest === null ? "" : ` (nearest version that has it: ${row.nearest})`}`);
+    if (row.sender === "server") throw new ClientError("unknown-method", `${method} is sent by servers, not clients, at ${entry.label}`);
+    return row;
   }
 
   /** Params checked and enveloped, then sent; resolves with the raw result. */
