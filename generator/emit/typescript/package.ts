@@ -96,10 +96,12 @@ export function emitPackageFiles(treeFiles: Iterable<string>, root: string = too
 function describe(entry: string): string {
   const name = entry.slice(2);
   if (name === "router") return "`createServerRouter`: one server for any set of versions";
+  if (name === "client") return "`createClient`: a typed client over any set of versions, `stdioClientTransport`, `httpClientTransport`";
   if (name === "runtime") return "JSON-RPC helpers shared by every version (`JsonRpcError`, `ErrorCode`)";
   if (name === "catalogue") return "catalogue types (which requests and notifications exist)";
   if (name === "runtime/transport-stdio") return "`serveStdio(router)`";
   if (name === "runtime/transport-http") return "`serveHttp(router, { port })`, `createHttpHandler(router)`";
+  if (name === "runtime/client-fetch") return "`ClientFetch`: what the client's HTTP transport calls (the seam OAuth wraps)";
   if (name === "runtime/transport-jsonrpc") return "what the transports share: `RoutedServer`, message classification";
   if (name === "runtime/redis") return "scale-out: `createRedisFanout` (for `createServerRouter({ fanout })`), `createRedisTaskStore`";
   if (name === "runtime/auth") return "the resource-server role: `AuthInfo`, `authenticate`, protected resource metadata";
