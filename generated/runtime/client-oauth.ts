@@ -523,6 +523,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
       const scopes = challenged ?? found.scopesSupported;
       const wanted = stepUp ? union(tokens?.requestedScopes ?? [], scopes ?? []) : scopes;
       await once(key, () => authorize(key, found, wanted));
+      refreshed = true; // the tokens just obtained are used as they are
     }
   };
 }
