@@ -3,7 +3,8 @@
 // revision's wire version exactly as `conformance client --requirements <revision>` runs it
 // (`--spec-version <revision> --force`), with the client-auth driver over `conformanceFetch`: the
 // generated runtime's OAuth. A scenario passes when the runner exits 0 with no failed and no warned check.
-// Two runs at a time; 39 runs, about 3 minutes on the shared two-core machine (each run starts Node 22 and the driver).
+// Also the two not-scored extension scenarios this client implements (client credentials).
+// Two runs at a time; 41 runs, about 3 minutes on the shared two-core machine (each run starts Node 22 and the driver).
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -30,6 +31,13 @@ function requiredClientScenarios(revision: string): string[] {
 
 const revisions = ["2025-11-25", "2026-07-28"];
 const runs = revisions.flatMap((revision) => requiredClientScenarios(revision).filter((s) => s.startsWith("auth/")).map((scenario) => ({ revision, scenario })));
+
+/**
+ * Not scored (extensions), run because this client implements them: the OAuth Client Credentials extension
+ * (SEP-1046) with client_secret_basic and with private_key_jwt. The other not-scored auth extensions
+ * (enterprise-managed-authorization, dpop, dpop-nonce, wif-jwt-bearer) are not implemented.
+ */
+const extensionRuns = ["auth/client-credentials-basic", "auth/client-credentials-jwt"].map((scenario) => ({ revision: "2026-07-28", scenario }));
 
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -66,7 +74,12 @@ describe("conformance: the client's OAuth in every scored auth/* scenario", () =
     expect(older.every((s) => newer.includes(s))).toBe(true);
   });
 
-  it.concurrent.each(runs)("$scenario at $revision", async ({ scenario, revision }) => {
+  it("lists the implemented extension scenarios as not scored at 2026-07-28", () => {
+    const text = readFileSync(path.join(conformance, "requirements", "2026-07-28.yaml"), "utf8");
+    for (const { scenario } of extensionRuns) expect(text).toMatch(new RegExp(`- scenario: ${scenario}\\n\\s+leg: client\\n\\s+reason: extension`));
+  });
+
+  it.concurrent.each([...runs, ...extensionRuns])("$scenario at $revision", async ({ scenario, revision }) => {
     const { code, out } = await slot(() => runScenario(scenario, revision));
     const plain = out.replace(/\x1b\[[0-9;]*m/g, "");
     expect(plain, plain).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
