@@ -16,7 +16,8 @@
 // - scopes: the challenge's `scope`, else the metadata's `scopes_supported`, else none; on step-up the union
 //   with what was requested before; `offline_access` added when the authorization server lists it;
 // - `client_secret_basic` / `client_secret_post` / `none` at the token endpoint, as registered or advertised;
-// - refresh (before expiry and on 401), a bounded number of authorization attempts per request.
+// - refresh (before expiry and on 401), a bounded number of authorization attempts per request;
+// - optionally the client-credentials grant (no user), with a secret or `private_key_jwt`.
 // Every protocol detail (PKCE, metadata and token responses, WWW-Authenticate parsing, the authorization
 // response) is the `oauth4webapi` library's; this file decides what to ask for and in which order.
 // `oauth4webapi` is an optional peer dependency of the generated package: only this entry point imports it.
@@ -103,6 +104,14 @@ export interface OAuthFetchOptions {
   maxAuthorizationAttempts?: number;
   /** Default: an `InMemoryTokenStore`. */
   store?: TokenStore;
+  /**
+   * `authorization_code` (default: a user authorizes through `userAgent`), or `client_credentials` for a
+   * client acting on its own behalf (the OAuth Client Credentials extension): needs the pre-registered
+   * `clientId` with `clientSecret` or `clientPrivateKey`.
+   */
+  grant?: "authorization_code" | "client_credentials";
+  /** `private_key_jwt` at the token endpoint: the key (a WebCrypto `CryptoKey`, or `{ key, kid }`) that signs the client assertion (RFC 7523). */
+  clientPrivateKey?: Parameters<typeof oauth.PrivateKeyJwt>[0];
   /** Allow plain http to hosts other than loopback (localhost, 127.0.0.1, ::1). Default false. */
   allowInsecureRequests?: boolean;
 }
@@ -383,6 +392,9 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
   }
 
   function clientAuth(as: oauth.AuthorizationServer, client: ClientRegistration): { client: oauth.Client; auth: oauth.ClientAuth } {
+    if (options.clientPrivateKey !== undefined && client.clientId === options.clientId) {
+      return { client: { client_id: client.clientId, token_endpoint_auth_method: "private_key_jwt" }, auth: oauth.PrivateKeyJwt(options.clientPrivateKey) };
+    }
     const supported = as.token_endpoint_auth_methods_supported;
     let method = client.tokenEndpointAuthMethod;
     if (method === undefined) {
@@ -411,8 +423,24 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
     };
   }
 
+  /** The client-credentials grant (no user): the pre-registered client's own token; stores it. */
+  async function clientCredentials(key: string, found: Discovery, scopes: string[] | undefined): Promise<void> {
+    const { as, resource } = found;
+    if (options.clientId === undefined) throw new OAuthFlowError("registration", "the client_credentials grant needs a pre-registered clientId");
+    const { client, auth } = clientAuth(as, await clientFor(as));
+    const requested = scopes ?? [];
+    const parameters = new URLSearchParams({ resource });
+    if (requested.length > 0) parameters.set("scope", requested.join(" "));
+    const response = await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, libOptions(new URL(as.token_endpoint ?? as.issuer)));
+    const result = await oauth.processClientCredentialsResponse(as, client, response).catch((cause: unknown) => {
+      throw new OAuthFlowError("token", `the token endpoint ${as.token_endpoint} refused the client credentials: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    });
+    await store.setTokens(key, stored(result, requested, as.issuer));
+  }
+
   /** The authorization-code flow with PKCE; stores the tokens. */
   async function authorize(key: string, found: Discovery, scopes: string[] | undefined): Promise<void> {
+    if (options.grant === "client_credentials") return clientCredentials(key, found, scopes);
     const { as, resource } = found;
     const methods = as.code_challenge_methods_supported;
     if (methods === undefined || !methods.includes("S256")) {
