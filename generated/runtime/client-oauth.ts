@@ -239,7 +239,7 @@ function formEncoded(value: string): string {
 /**
  * `client_secret_basic` with the credentials form-encoded as the URL Standard does it. oauth4webapi's
  * `ClientSecretBasic` also percent-encodes `-`, `.`, `_` and `*`, which strict servers decode alike but
- * servers that do not decode (the official conformance suite's, most in the field) then refuse: an id
+ * servers that do not decode (the official conformance suite's among them) then refuse: an id
  * such as `pre-registered-client` arrives as `pre%2Dregistered%2Dclient`.
  */
 function clientSecretBasic(secret: string): oauth.ClientAuth {
