@@ -65,12 +65,23 @@ export function pathsOf(root: string): ProjectPaths {
   };
 }
 
-/** The project's paths, its spec ones from the tool's shipped schemas/ when it has no lock of its own. */
+/**
+ * The project's paths, its spec ones from the tool's shipped schemas/ when it has no lock of its own;
+ * reviewed data the project does keep (patches/, overrides.json, errata-reviewed.json) stays its own.
+ */
 function withSpec(project: ProjectPaths): ProjectPaths {
   if (existsSync(project.lockFile)) return project;
   const tool = pathsOf(toolRoot);
-  const { schemasDir, lockFile, patchesDir, overridesFile, errataReviewedFile } = tool;
-  return { ...project, schemasDir, lockFile, patchesDir, overridesFile, errataReviewedFile, embeddedSpec: true };
+  const own = (key: "patchesDir" | "overridesFile" | "errataReviewedFile") => (existsSync(project[key]) ? project[key] : tool[key]);
+  return {
+    ...project,
+    schemasDir: tool.schemasDir,
+    lockFile: tool.lockFile,
+    patchesDir: own("patchesDir"),
+    overridesFile: own("overridesFile"),
+    errataReviewedFile: own("errataReviewedFile"),
+    embeddedSpec: true,
+  };
 }
 
 /** The project around `cwd`: the nearest folder holding a package.json (else `cwd` itself). */
