@@ -657,8 +657,8 @@ function packageReadme(versions: readonly VersionModel[], pkg: string, regenerat
   const first = labels[0];
   return finish(
     [
-      "<!--",
-      ...provenanceLines(versions, regenerate),
+      // The header's first line opens the comment, so the file starts as every generated file does.
+      ...provenanceLines(versions, regenerate).map((line, i) => (i === 0 ? `<!-- ${line}` : line)),
       "-->",
       "",
       `# ${distributionName(pkg)}`,
