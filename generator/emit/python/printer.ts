@@ -11,11 +11,13 @@ import { removedAt } from "../../model/table.js";
 import { tableOf, tablesOf } from "../table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
+import { provenanceLines } from "../provenance.js";
 import { Templates } from "../templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
+import { regenerateCommand } from "./provenance.js";
 
 /** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
 const MODULE_NAMES = new Set([
@@ -45,9 +47,12 @@ function finish(text: string): string {
   return text.replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n\n").trimEnd() + "\n";
 }
 
-/** The provenance header (emit/provenance.ts, the one wording) as `#` comments: templates/header.py.hbs. */
-function header(templates: Templates, versions: VersionModel[]): string {
-  return templates.get("header.py.hbs")({ versions });
+/**
+ * The provenance header (emit/provenance.ts, the one wording) as `#` comments: templates/header.py.hbs,
+ * its last line the exact command that regenerates the whole tree (provenance.ts).
+ */
+function header(templates: Templates, versions: VersionModel[], regenerate: string): string {
+  return templates.get("header.py.hbs")({ versions, regenerate });
 }
 
 function cannot(node: IrNode, what: string): never {
@@ -576,15 +581,17 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     seen.set(m, v.label);
   }
   const files = new Map<string, string>();
+  const regenerate = regenerateCommand(versions, pkg);
+  const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
   const runtime = readFileSync(pythonRuntimeSource, "utf8");
-  files.set(`${root}/runtime.py`, finish(`${header(templates, versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
+  files.set(`${root}/runtime.py`, finish(`${head(versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
   const tables = tablesOf(model);
-  versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, header(templates, [v]), tableOf(tables, v.label))));
+  versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, head([v]), tableOf(tables, v.label))));
   // PEP 561's marker: comments only (a line "partial" would make it a partial package).
-  files.set(`${root}/py.typed`, finish(`${header(templates, versions)}# Marks ${pkg} as a typed package (PEP 561).`));
+  files.set(`${root}/py.typed`, finish(`${head(versions)}# Marks ${pkg} as a typed package (PEP 561).`));
   const modules = versions.map((v) => moduleName(v.label));
   const init = [
-    header(templates, versions) + docstring(`Generated MCP protocol code, one module per protocol version (${versions.map((v) => v.label).join(", ")}).`, ""),
+    head(versions) + docstring(`Generated MCP protocol code, one module per protocol version (${versions.map((v) => v.label).join(", ")}).`, ""),
     "",
     "from __future__ import annotations",
     "",
@@ -618,22 +625,91 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   ];
   files.set(`${root}/__init__.py`, finish(init.join("\n")));
   const pyproject = [
-    header(templates, versions).trimEnd(),
+    head(versions).trimEnd(),
     "",
     "[project]",
-    `name = ${pyString(pkg.replace(/[._]/g, "-"))}`,
+    `name = ${pyString(distributionName(pkg))}`,
     `version = ${pyString(toolVersion)}`,
-    `description = "MCP protocol models, method catalogue, result normalizers and method gate, one module per protocol version."`,
+    `description = ${pyString(DESCRIPTION)}`,
+    'readme = "README.md"',
     'requires-python = ">=3.11"',
-    'dependencies = ["pydantic>=2.11,<3"]',
+    // Every import the tree makes outside the standard library.
+    `dependencies = [${PYTHON_DEPENDENCIES.map(pyString).join(", ")}]`,
     "",
+    // flit_core builds from the tree without writing into it (no build/, no *.egg-info), so installing
+    // or building a wheel from the committed tree leaves it as generated.
     "[build-system]",
-    'requires = ["setuptools>=68"]',
-    'build-backend = "setuptools.build_meta"',
+    'requires = ["flit_core>=4,<5"]',
+    'build-backend = "flit_core.buildapi"',
     "",
-    "[tool.setuptools.package-data]",
-    `${pyString(pkg)} = ["py.typed"]`,
+    "[tool.flit.module]",
+    `name = ${pyString(pkg)}`,
   ];
   files.set("pyproject.toml", finish(pyproject.join("\n")));
+  files.set("README.md", packageReadme(versions, pkg, regenerate));
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
+}
+
+const DESCRIPTION = "MCP protocol models, method catalogue, result normalizers and method gate, one module per protocol version.";
+/** What the tree imports beyond the standard library: pydantic 2, and typing_extensions' TypeAliasType. */
+const PYTHON_DEPENDENCIES = ["pydantic>=2.11,<3", "typing_extensions>=4.12.2"];
+
+/** The distribution's name: the package's, dots and underscores as dashes (`acme.mcp_protocol` → `acme-mcp-protocol`). */
+function distributionName(pkg: string): string {
+  return pkg.replace(/[._]/g, "-");
+}
+
+/** The package's own README (its PyPI description): what it holds, how to install and regenerate it, an example. */
+function packageReadme(versions: readonly VersionModel[], pkg: string, regenerate: string): string {
+  const labels = versions.map((v) => v.label);
+  const first = labels[0];
+  return finish(
+    [
+      // The header's first line opens the comment, so the file starts as every generated file does.
+      ...provenanceLines(versions, regenerate).map((line, i) => (i === 0 ? `<!-- ${line}` : line)),
+      "-->",
+      "",
+      `# ${distributionName(pkg)}`,
+      "",
+      `${DESCRIPTION} Generated by mcp-codegen from the Model Context Protocol's JSON Schemas; it depends on`,
+      "pydantic 2 (and typing_extensions) alone.",
+      "",
+      "| module | what |",
+      "| --- | --- |",
+      `| \`${pkg}\` | \`VERSION_MODULES\` (label → module name) and \`version(label)\` |`,
+      `| \`${pkg}.runtime\` | the rules and base models every version module shares |`,
+      ...versions.map((v) => `| \`${pkg}.${moduleName(v.label)}\` | protocol version ${v.label} (${v.era}): a pydantic model per definition (\`DEFINITIONS\`), \`REQUESTS\`, \`NOTIFICATIONS\`, \`normalize_result\`, \`method_error\` |`),
+      "",
+      "```sh",
+      "pip install DIR        # DIR: this folder, or a wheel built from it (pip wheel DIR)",
+      "```",
+      "",
+      "```python",
+      "from typing import Any, cast",
+      "",
+      "from pydantic import TypeAdapter",
+      "",
+      `import ${pkg}`,
+      "",
+      `for label in ${pkg}.VERSION_MODULES:`,
+      `    module = ${pkg}.version(label)`,
+      "    assert module.PROTOCOL_VERSION == label",
+      "    # The gate: None for a request the version has, the JSON-RPC error -32601 otherwise.",
+      "    for method in module.REQUESTS:",
+      "        assert module.method_error(method) is None",
+      '    assert module.method_error("no/such-method") == {',
+      '        "code": -32601,',
+      '        "message": f"Method not found: no/such-method is not a request of protocol version {label}",',
+      "    }",
+      "",
+      "# A request validated by the spec's own definition (strict: unknown members kept, no coercion).",
+      `request = TypeAdapter(cast(Any, ${pkg}.version(${pyString(first)}).DEFINITIONS["CallToolRequest"]))`,
+      'call = request.validate_json(\'{"method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}}\')',
+      'assert call.params.name == "echo"',
+      "```",
+      "",
+      regenerate,
+      "",
+    ].join("\n"),
+  );
 }

@@ -38,6 +38,7 @@ describe("generate --target python", () => {
     const r = await runCli(["generate", "--target", "python", "--python-package", "acme.mcp_protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     expect([...readTree(out).keys()].sort()).toEqual([
+      "README.md",
       "acme/mcp_protocol/__init__.py",
       "acme/mcp_protocol/py.typed",
       "acme/mcp_protocol/runtime.py",

@@ -1,6 +1,6 @@
 // Issues 13 and 17: the generated types agree with the spec's own TypeScript, definition by
 // definition, strictly. For every version of the lock, every definition of its schema.json:
-// generated/<version>/types.ts and the spec's schema.ts (read from MCP_SPEC_DIR) are mutually
+// generated/<version>/types.ts and the spec's schema.ts (committed in schemas/<version>/, checked against the lock) are mutually
 // assignable. Nothing is excused: a schema.json defect is fixed by a reviewed patch (schemas/patches/).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
