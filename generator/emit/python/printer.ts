@@ -7,7 +7,8 @@ import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import { removedMethods } from "../../model/rules.js";
-import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import { tableOf, tablesOf } from "../table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { Templates } from "../templates.js";
@@ -33,6 +34,7 @@ const MODULE_NAMES = new Set([
   "REQUESTS",
   "NOTIFICATIONS",
   "REMOVED_METHODS",
+  "METHOD_TABLE",
   "DEFINITIONS",
   "normalize_result",
   "method_error",
@@ -473,6 +475,32 @@ function normalizerDef(r: RequestMethod, name: string): string {
   ].join("\n");
 }
 
+/** JSON data as a read-only Python literal: MappingProxyType for objects, tuples for arrays; `json.dumps` after thawing gives the same JSON. */
+function pyData(value: unknown): string {
+  if (value === null) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string") return pyString(value);
+  if (typeof value === "number") return JSON.stringify(value);
+  if (Array.isArray(value)) return value.length === 1 ? `(${pyData(value[0])},)` : `(${value.map(pyData).join(", ")})`;
+  return `MappingProxyType({${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyString(k)}: ${pyData(v)}`).join(", ")}})`;
+}
+
+/** A method table as a read-only Mapping, one method a line. */
+function pyTable(table: VersionTable): string {
+  return [
+    "METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(",
+    "    {",
+    ...Object.entries(table).map(([m, row]) => `        ${pyString(m)}: ${pyData(row)},`),
+    "    }",
+    ")",
+    '"""The method table at this version (the model\'s; `mcp-codegen table --help` says what each column means):',
+    "every method any generated version or extension names, with its status here (present, removed, later,",
+    "extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and",
+    "`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of",
+    '`mcp-codegen table --format json`."""',
+  ].join("\n");
+}
+
 /** What a version module shares with another whose definitions and catalogue print the same. */
 interface VersionParts {
   /** The definitions, normalizers, REQUESTS, NOTIFICATIONS and DEFINITIONS as printed: equal text, same module content. */
@@ -543,7 +571,7 @@ function isortNames(names: string[]): string[] {
  * One version's module. `sameAs`: the module of an earlier version whose definitions and catalogue
  * print the same: this one re-exports them (`from .<module> import X as X`) instead of repeating them.
  */
-function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string, parts: VersionParts, sameAs: string | null): string {
+function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string, parts: VersionParts, sameAs: string | null, table: VersionTable = {}): string {
   const removed = previous === null ? [] : removedMethods(previous, version);
   const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(parts.body);
   const own = [
@@ -574,6 +602,8 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
     imports = [
       "from __future__ import annotations",
       "",
+      "from collections.abc import Mapping",
+      "from types import MappingProxyType",
       "from typing import Final",
       "",
       // pyright takes a recursive alias reached first through another alias of its cycle for a
@@ -590,6 +620,8 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       '"""Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have."""',
     ].join("\n"),
   );
+  // The method table is this version's own: its statuses are relative to the version.
+  own.push(pyTable(table));
   own.push(
     [
       "def normalize_result(method: str, value: object) -> runtime.Result:",
@@ -606,7 +638,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
     ].join("\n"),
   );
   if (sameAs !== null) {
-    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REMOVED_METHODS", "normalize_result", "method_error"].sort(byCodeUnit);
+    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REMOVED_METHODS", "METHOD_TABLE", "normalize_result", "method_error"].sort(byCodeUnit);
     own.push(["__all__ = [", ...exported.map((n) => `    ${pyString(n)},`), "]", '"""The re-exported names are this module\'s own."""'].join("\n"));
   }
   const doc = docstring(
@@ -644,12 +676,13 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const files = new Map<string, string>();
   const runtime = readFileSync(pythonRuntimeSource, "utf8");
   files.set(`${root}/runtime.py`, finish(`${header(templates, versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
+  const tables = tablesOf(model);
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {
     const parts = versionParts(v);
     const owner = owners.get(parts.shared) ?? null;
     if (owner === null) owners.set(parts.shared, moduleName(v.label));
-    files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, header(templates, [v]), parts, owner));
+    files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, header(templates, [v]), parts, owner, tableOf(tables, v.label)));
   });
   // PEP 561's marker: comments only (a line "partial" would make it a partial package).
   files.set(`${root}/py.typed`, finish(`${header(templates, versions)}# Marks ${pkg} as a typed package (PEP 561).`));
