@@ -15,7 +15,7 @@ import { Templates } from "../templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
-import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
+import { pythonDispatcherSource, pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
 
 /** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
 const MODULE_NAMES = new Set([
@@ -38,6 +38,9 @@ const MODULE_NAMES = new Set([
   "DEFINITIONS",
   "normalize_result",
   "method_error",
+  "dispatcher",
+  "create_server_dispatcher",
+  "create_client_dispatcher",
 ]);
 
 /** A printed Python file as written: no trailing spaces, at most two empty lines in a row (PEP 8's between top-level definitions), one final newline. */
@@ -595,7 +598,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       ...(uses("Field") ? ["from pydantic import Field"] : []),
       ...(uses("TypeAliasType") ? ["from typing_extensions import TypeAliasType"] : []),
       ...(uses("Field") || uses("TypeAliasType") ? [""] : []),
-      "from . import runtime",
+      "from . import dispatcher, runtime",
     ];
     own.push(parts.shared);
   } else {
@@ -610,7 +613,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       // variable: the recursive ones are imported first, in a statement of their own (isort keeps
       // an absolute import apart from, and before, the relative one).
       ...(parts.recursive.length === 0 ? [] : [fromImport(`${pkg}.${sameAs}`, parts.recursive), ""]),
-      "from . import runtime",
+      "from . import dispatcher, runtime",
       [`from .${sameAs} import (`, ...isortNames(parts.names.filter((n) => !parts.recursive.includes(n))).map((n) => `    ${n},`), ")"].join("\n"),
     ];
   }
@@ -635,10 +638,27 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       "def method_error(method: str) -> runtime.ErrorObject | None:",
       '    """The method gate: the JSON-RPC error (-32601) for a request `method` this version has not, else None."""',
       "    return None if method in REQUESTS else runtime.method_not_found(method, PROTOCOL_VERSION)",
+      ...(["server", "client"] as const).flatMap((side) => [
+        "",
+        "",
+        `def create_${side}_dispatcher(`,
+        "    handlers: Mapping[str, dispatcher.Handler],",
+        "    *,",
+        "    on_error: dispatcher.OnError | None = None,",
+        "    validate_results: bool = True,",
+        ") -> dispatcher.Dispatcher:",
+        `    """The ${side}'s dispatcher at this version: \`handlers\` by method (\`handler(params, context)\`, sync or async).`,
+        "",
+        "    Routes by METHOD_TABLE (what the " + side + " receives here); see " + pkg + ".dispatcher for its guarantees.",
+        '    """',
+        "    return dispatcher.create_dispatcher(",
+        `        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "${side}", handlers, on_error=on_error, validate_results=validate_results`,
+        "    )",
+      ]),
     ].join("\n"),
   );
   if (sameAs !== null) {
-    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REMOVED_METHODS", "METHOD_TABLE", "normalize_result", "method_error"].sort(byCodeUnit);
+    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REMOVED_METHODS", "METHOD_TABLE", "normalize_result", "method_error", "create_server_dispatcher", "create_client_dispatcher"].sort(byCodeUnit);
     own.push(["__all__ = [", ...exported.map((n) => `    ${pyString(n)},`), "]", '"""The re-exported names are this module\'s own."""'].join("\n"));
   }
   const doc = docstring(
@@ -676,6 +696,8 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const files = new Map<string, string>();
   const runtime = readFileSync(pythonRuntimeSource, "utf8");
   files.set(`${root}/runtime.py`, finish(`${header(templates, versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
+  const dispatcher = readFileSync(pythonDispatcherSource, "utf8");
+  files.set(`${root}/dispatcher.py`, finish(`${header(templates, versions)}# A copy of generator/emit/python/dispatcher.py.\n${dispatcher}`));
   const tables = tablesOf(model);
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {

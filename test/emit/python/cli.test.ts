@@ -39,6 +39,7 @@ describe("generate --target python", () => {
     expect(r.status, r.stderr).toBe(0);
     expect([...readTree(out).keys()].sort()).toEqual([
       "acme/mcp_protocol/__init__.py",
+      "acme/mcp_protocol/dispatcher.py",
       "acme/mcp_protocol/py.typed",
       "acme/mcp_protocol/runtime.py",
       "acme/mcp_protocol/v2025_06_18.py",
