@@ -15,7 +15,7 @@ from typing import Final
 
 from mcp_codegen.v2026_07_28 import JSONValue
 
-from . import runtime
+from . import dispatcher, runtime
 from .v2026_07_28 import (
     DEFINITIONS,
     NOTIFICATIONS,
@@ -256,6 +256,36 @@ def method_error(method: str) -> runtime.ErrorObject | None:
     return None if method in REQUESTS else runtime.method_not_found(method, PROTOCOL_VERSION)
 
 
+def create_server_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The server's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the server receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+def create_client_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The client's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the client receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "client", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
 __all__ = [
     "Annotations",
     "AudioContent",
@@ -420,6 +450,8 @@ __all__ = [
     "UnsupportedProtocolVersionError",
     "UntitledMultiSelectEnumSchema",
     "UntitledSingleSelectEnumSchema",
+    "create_client_dispatcher",
+    "create_server_dispatcher",
     "method_error",
     "normalize_completion_complete",
     "normalize_prompts_get",
