@@ -8,3 +8,5 @@ export const pythonSourceDir = path.join(generatorSourceDir, "emit", "python");
 export const pythonRuntimeSource = path.join(pythonSourceDir, "runtime.py");
 /** The Python target's templates (its header). */
 export const pythonTemplatesDir = path.join(pythonSourceDir, "templates");
+/** The hand-written recipe that adopts the tree in the Python SDK (ADOPTING.md, the patch), copied into every Python tree. */
+export const pythonAdoptingDir = path.join(pythonSourceDir, "adopting");

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import { removedMethods } from "../../model/rules.js";
+import { provenanceLines } from "../provenance.js";
 import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
@@ -14,6 +15,7 @@ import { Templates } from "../templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
+import { pythonAdoptingFiles } from "./adopting.js";
 import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
 
 /** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
@@ -596,5 +598,12 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     `${pyString(pkg)} = ["py.typed"]`,
   ];
   files.set("pyproject.toml", finish(pyproject.join("\n")));
+  // The recipe adopting the tree in the Python SDK, behind the provenance header: an HTML comment in
+  // Markdown, text before the patch's first diff (git apply and patch skip it).
+  const lines = provenanceLines(versions);
+  for (const [file, text] of pythonAdoptingFiles()) {
+    const note = `A copy of generator/emit/python/adopting/${file}.`;
+    files.set(file, file.endsWith(".md") ? `<!-- ${lines.join("\n")}\n${note} -->\n\n${text}` : `${lines.join("\n")}\n${note}\n\n${text}`);
+  }
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }
