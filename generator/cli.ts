@@ -13,6 +13,7 @@ import type { PinResult } from "./bump.js";
 import { targets as shippedTargets, TargetRegistry } from "./emit/registry.js";
 import type { Target } from "./emit/target.js";
 import { InputError } from "./errors.js";
+import { TABLE_COLUMNS } from "./emit/method-table.js";
 import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
 import { discoverVersions } from "./source/folders.js";
@@ -381,6 +382,45 @@ const errata: Command = {
   },
 };
 
+const table: Command = {
+  usage: ["table [--versions a,b] [--format json|md] [--schemas DIR] [--spec-dir DIR] [--lock FILE]"],
+  summary: "Print the method table: every method of every version and extension module, as the model decides it.",
+  details: [
+    "One entry per generated version and extension module (<core>+<name>); --versions keeps the entries of",
+    "those labels (and the extension modules layered onto them), computed over every locked version. Each",
+    "entry holds, for every method any version or extension names, what it is at that version. JSON is",
+    "what each generated tree carries as METHOD_TABLE (TypeScript <version>/methods.ts, the Ruby and Python",
+    "version modules). Columns:",
+    ...(() => {
+      const width = Math.max(...TABLE_COLUMNS.map(([c]) => c.length));
+      return TABLE_COLUMNS.map(([c, text]) => `  ${c.padEnd(width)}  ${text}`);
+    })(),
+  ],
+  options: ["versions", "format", "schemas", "spec-dir", "extensions-dir", "lock"],
+  async run(values, _p, ctx) {
+    const { io, project } = ctx;
+    const fmt = format(str(values, "format"));
+    const versions = csv(str(values, "versions"));
+    const schemasGiven = str(values, "schemas") !== undefined;
+    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
+    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
+    const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
+    if (!schemasGiven) {
+      const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values) });
+      io.stderr.write(describeSync([...results, ...(await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values) }))]));
+    }
+    const model = (await pipeline()).buildModel({ schemasDir, lock, lockFile, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
+    const { tablesOf } = await import("./emit/table.js");
+    const all = tablesOf(model);
+    const cores = new Map<string, string>([...model.versions.map((v) => [v.label, v.label] as [string, string]), ...(model.extensions ?? []).map((x) => [`${x.core}+${x.name}`, x.core] as [string, string])]);
+    if (versions) unknownLabels(versions, [...cores.keys()], schemasDir);
+    const picked = new Map([...all].filter(([label]) => versions === undefined || versions.includes(label) || versions.includes(cores.get(label)!)));
+    const { methodTableJson, methodTableMarkdown } = await import("./emit/method-table.js");
+    io.stdout.write(fmt === "json" ? methodTableJson(picked) : methodTableMarkdown(picked));
+    return 0;
+  },
+};
+
 /** Options shared by `schemas pin` and `bump`. */
 function updateOptions(values: Values, ctx: Context) {
   if (str(values, "commit") === undefined && str(values, "from") === undefined) throw new UsageError("needs --commit SHA or --from DIR");
@@ -516,7 +556,7 @@ const sync: Command = {
   },
 };
 
-const COMMANDS: Record<string, Command> = { generate, bump: bumpCommand, "schemas sync": sync, "schemas pin": pin, diff, errata };
+const COMMANDS: Record<string, Command> = { generate, bump: bumpCommand, "schemas sync": sync, "schemas pin": pin, diff, errata, table };
 
 function commandHelp(name: string, c: Command, registry: TargetRegistry): string {
   const rows: Array<[string, string]> = c.options.map((o) => [OPTIONS[o].usage, OPTIONS[o].help]);

@@ -25,6 +25,8 @@ export const templatesDir = path.join(toolRoot, "templates");
 export const runtimeSourceDir = path.join(toolRoot, "generator", "runtime");
 /** The generator's source folder (a target's non-TypeScript sources are read from here, also when running from dist/). */
 export const generatorSourceDir = path.join(toolRoot, "generator");
+/** Reviewed per-method capability requirements (the tool's own data, shipped with it): the method table reads it. */
+export const methodCapabilitiesFile = path.join(toolRoot, "schemas", "method-capabilities.json");
 /** The tool's version, from its package.json. */
 export const toolVersion: string = JSON.parse(readFileSync(path.join(toolRoot, "package.json"), "utf8")).version;
 

@@ -14,6 +14,9 @@ import { loadSpecTypeFacts } from "./model/spec-typescript.js";
 import { buildExtensionModel } from "./model/extensions.js";
 import { extensionSchemasDir, lockedExtensions } from "./source/extensions.js";
 import type { ExtensionModel, LoadedSpec } from "./model/types.js";
+import { buildMethodTables } from "./model/table.js";
+import { readMethodCapabilities } from "./source/method-capabilities.js";
+import { methodCapabilitiesFile } from "./paths.js";
 
 export { discoverVersions, selectVersions } from "./source/folders.js";
 
@@ -32,6 +35,8 @@ export interface ModelOptions {
   cacheDir?: string;
   /** The lock file, named by errors about its extension entries (default: schemas/lock.json beside the schemas). */
   lockFile?: string;
+  /** Reviewed per-method capability requirements (default: the tool's schemas/method-capabilities.json). */
+  methodCapabilitiesFile?: string;
 }
 
 export function buildModel(options: ModelOptions): ProtocolModel {
@@ -125,7 +130,9 @@ export function buildModelFromSpecs(
         { specCommit: core.model.specCommit, overrides },
       );
     });
-  return extensions.length === 0 ? { versions } : { versions, extensions };
+  const capabilities = readMethodCapabilities(options.methodCapabilitiesFile ?? methodCapabilitiesFile);
+  const built: ProtocolModel = extensions.length === 0 ? { versions } : { versions, extensions };
+  return { ...built, tables: buildMethodTables(built, capabilities) };
 }
 
 export async function generateFiles(

@@ -139,4 +139,49 @@ export interface ExtensionModel {
 export interface ProtocolModel {
   versions: VersionModel[];
   extensions?: ExtensionModel[];
+  /**
+   * The method table of every version and extension module (generator/model/table.ts), computed once by
+   * the pipeline; absent in a model built by hand (the emitters then compute it over the tool's own data).
+   */
+  tables?: MethodTables;
 }
+
+// The method table (generator/model/table.ts builds it; its header says what each field means).
+export type MethodStatus = "present" | "removed" | "later" | "extension";
+export type Side = "client" | "server";
+
+export interface MethodRow {
+  kind: "request" | "notification";
+  status: MethodStatus;
+  /** The version the method's facts come from when this one lacks it (see the header), else null. */
+  nearest: string | null;
+  /** removed: the first version without it after `nearest`; later: the first version with it; else null. */
+  since: string | null;
+  /** `nearest` is of the other era. */
+  otherEra: boolean;
+  /** Identifiers of the extensions layered onto this version that add the method, sorted. */
+  extensions: string[];
+  sender: Sender;
+  /** The sides that receive (handle) it, `client` before `server`. */
+  receivers: Side[];
+  /** The params definition (null: inline or none) and whether `params` is required; null when absent here or without params. */
+  params: { definition: string | null; required: boolean } | null;
+  /** A request's result definitions here; null for a notification or a method absent here. */
+  results: string[] | null;
+  /** A request's normalizer kind here (`empty`, `object`, `empty+resultType`, `object+resultType`), else null. */
+  normalizer: string | null;
+  /** The `resultType` values a modern result may carry, the default first; null in the legacy era or when absent. */
+  resultTypes: string[] | null;
+  /** Capability key paths required (`[["resources"], ["resources", "subscribe"]]`); empty when none or absent here. */
+  capabilities: string[][];
+  /** The param a modern request names itself by (`Mcp-Name`), or null. */
+  nameParam: string | null;
+}
+
+/** One version's (or extension module's) table: method → row, methods sorted. */
+export type VersionTable = Readonly<Record<string, MethodRow>>;
+
+/** The tables of a run: label (version or `<core>+<name>`) → table, labels in generation order. */
+export type MethodTables = ReadonlyMap<string, VersionTable>;
+
+

@@ -1,5 +1,6 @@
 // The Python target (issue 21): pydantic v2 models, the method catalogue, the method gate and the
 // result normalizers of every version, as one package. Its printer loads only when it emits.
+import { methodCapabilitiesFile } from "../../paths.js";
 import type { Target } from "../target.js";
 import { DEFAULT_PYTHON_PACKAGE, pythonPackageOption } from "./options.js";
 
@@ -17,5 +18,5 @@ export const pythonTarget: Target = {
   },
   // pyproject.toml heads the tree; the package's runtime.py is what makes it this target's.
   recognizes: (paths) => paths.includes("pyproject.toml") && paths.some((p) => p.endsWith("/runtime.py")),
-  sources: ["emit/python/runtime.py", "emit/python/templates", "emit/python/adopting"],
+  sources: ["emit/python/runtime.py", "emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
 };

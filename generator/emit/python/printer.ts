@@ -7,8 +7,9 @@ import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import { removedMethods } from "../../model/rules.js";
+import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { provenanceLines } from "../provenance.js";
-import type { ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import { tableOf, tablesOf } from "../table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { Templates } from "../templates.js";
@@ -35,6 +36,7 @@ const MODULE_NAMES = new Set([
   "REQUESTS",
   "NOTIFICATIONS",
   "REMOVED_METHODS",
+  "METHOD_TABLE",
   "DEFINITIONS",
   "normalize_result",
   "method_error",
@@ -420,8 +422,34 @@ function normalizerDef(r: RequestMethod, name: string): string {
   ].join("\n");
 }
 
+/** JSON data as a read-only Python literal: MappingProxyType for objects, tuples for arrays; `json.dumps` after thawing gives the same JSON. */
+function pyData(value: unknown): string {
+  if (value === null) return "None";
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (typeof value === "string") return pyString(value);
+  if (typeof value === "number") return JSON.stringify(value);
+  if (Array.isArray(value)) return value.length === 1 ? `(${pyData(value[0])},)` : `(${value.map(pyData).join(", ")})`;
+  return `MappingProxyType({${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pyString(k)}: ${pyData(v)}`).join(", ")}})`;
+}
+
+/** A method table as a read-only Mapping, one method a line. */
+function pyTable(table: VersionTable): string {
+  return [
+    "METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(",
+    "    {",
+    ...Object.entries(table).map(([m, row]) => `        ${pyString(m)}: ${pyData(row)},`),
+    "    }",
+    ")",
+    '"""The method table at this version (the model\'s; `mcp-codegen table --help` says what each column means):',
+    "every method any generated version or extension names, with its status here (present, removed, later,",
+    "extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and",
+    "`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of",
+    '`mcp-codegen table --format json`."""',
+  ].join("\n");
+}
+
 /** One version's module. */
-function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string): string {
+function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string, table: VersionTable = {}): string {
   const models = new ModelPrinter(version);
   const body = models.print();
   const normalizers = normalizerNames(version);
@@ -485,6 +513,8 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       removed.length === 0 ? "REMOVED_METHODS: Final[tuple[str, ...]] = ()" : ["REMOVED_METHODS: Final[tuple[str, ...]] = (", ...removed.map((m) => `    ${pyString(m)},`), ")"].join("\n"),
       '"""Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have."""',
       "",
+      pyTable(table),
+      "",
       "DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(",
       "    {",
       ...[...models.names].map(([name, py]) => `        ${pyString(name)}: ${py},`),
@@ -542,7 +572,8 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const files = new Map<string, string>();
   const runtime = readFileSync(pythonRuntimeSource, "utf8");
   files.set(`${root}/runtime.py`, finish(`${header(templates, versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
-  versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, header(templates, [v]))));
+  const tables = tablesOf(model);
+  versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, header(templates, [v]), tableOf(tables, v.label))));
   // PEP 561's marker: comments only (a line "partial" would make it a partial package).
   files.set(`${root}/py.typed`, finish(`${header(templates, versions)}# Marks ${pkg} as a typed package (PEP 561).`));
   const modules = versions.map((v) => moduleName(v.label));

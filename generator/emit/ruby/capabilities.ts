@@ -1,113 +1,16 @@
-// The reviewed per-method capability requirements (schemas/method-capabilities.json): which
-// capabilities a method needs, which the schema cannot say. Read once per generation and checked
-// against each locked version's ServerCapabilities / ClientCapabilities definitions: every capability
-// path a property of that version's capabilities. A method without an entry requires nothing (see
-// `unreviewedMethods`: the tests hold every locked version's methods to an entry), and a version outside
-// the lock requires only the paths its capabilities declare.
-import { readFileSync } from "node:fs";
-import { InputError } from "../../errors.js";
-import type { JsonSchema, Method, VersionModel } from "../../model/types.js";
+// The reviewed per-method capability requirements as the Ruby target reads them: the model's decision
+// (generator/model/capabilities.ts) over the tool's own schemas/method-capabilities.json.
+import { methodCapabilities as decided, unreviewedMethods as unreviewed } from "../../model/capabilities.js";
+import type { VersionModel } from "../../model/types.js";
+import { readMethodCapabilities } from "../../source/method-capabilities.js";
 import { methodCapabilitiesFile } from "./paths.js";
-
-interface Entry {
-  requires: string[];
-  byVersion?: Record<string, string[]>;
-  reason: string;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isPathList = (v: unknown): v is string[] => Array.isArray(v) && v.every((p) => typeof p === "string" && /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(p));
-const pointer = (...parts: string[]) => "/" + parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
-
-function readEntries(file: string): Record<string, Entry> {
-  let data: unknown;
-  try {
-    data = JSON.parse(readFileSync(file, "utf8"));
-  } catch (e) {
-    throw new InputError(`cannot read the method capabilities: ${(e as Error).message}`, file, "");
-  }
-  if (!isObject(data) || !isObject(data.methods)) throw new InputError("expected an object with a \"methods\" object", file, "");
-  const out: Record<string, Entry> = {};
-  for (const [method, entry] of Object.entries(data.methods)) {
-    if (!isObject(entry) || !isPathList(entry.requires) || typeof entry.reason !== "string" || entry.reason.trim() === "") {
-      throw new InputError(`expected { requires: ["capability.path", ...], reason: "..." } for ${method}`, file, pointer("methods", method));
-    }
-    if (entry.byVersion !== undefined && (!isObject(entry.byVersion) || !Object.values(entry.byVersion).every(isPathList))) {
-      throw new InputError(`expected byVersion to map version labels to capability path lists`, file, pointer("methods", method, "byVersion"));
-    }
-    out[method] = entry as unknown as Entry;
-  }
-  return out;
-}
-
-/** Follow `#/$defs/Name` references to the definition they name. */
-function resolve(version: VersionModel, node: unknown): JsonSchema | null {
-  let at = node;
-  for (let hops = 0; isObject(at) && typeof at.$ref === "string" && hops < 16; hops++) {
-    const m = /^#\/\$defs\/(.+)$/.exec(at.$ref);
-    if (m === null) return null;
-    at = version.definitions[decodeURIComponent(m[1])];
-  }
-  return isObject(at) ? (at as JsonSchema) : null;
-}
-
-/** Whether `capabilityPath` (`resources.subscribe`) is a declared property path of `definition`. */
-function declares(version: VersionModel, definition: string, capabilityPath: string): boolean {
-  let node: JsonSchema | null = resolve(version, { $ref: `#/$defs/${definition}` });
-  for (const key of capabilityPath.split(".")) {
-    const properties = node?.properties;
-    if (!isObject(properties) || !Object.hasOwn(properties, key)) return false;
-    node = resolve(version, properties[key]) ?? {};
-  }
-  return true;
-}
-
-/**
- * Which side's capabilities a method's requirement reads: the receiver's for a request (a client
- * request needs the server's, a server request the client's), the sender's for a notification.
- */
-function declaringDefinitions(m: Method): string[] {
-  const server = "ServerCapabilities";
-  const client = "ClientCapabilities";
-  if (m.sender === "both") return [server, client];
-  if (m.kind === "request") return [m.sender === "client" ? server : client];
-  return [m.sender === "client" ? client : server];
-}
 
 /** Per version: method → the capability paths it requires (checked), for every method of the version. */
 export function methodCapabilities(versions: readonly VersionModel[], file = methodCapabilitiesFile): Map<string, Map<string, string[]>> {
-  const entries = readEntries(file);
-  const out = new Map<string, Map<string, string[]>>();
-  for (const version of versions) {
-    const byMethod = new Map<string, string[]>();
-    for (const m of [...version.requests, ...version.notifications]) {
-      const entry = entries[m.method];
-      // Not reviewed yet (a schema outside the lock, a bump's new method): no requirement until it is;
-      // test/emit/ruby/capabilities.test.ts holds every locked version's methods to an entry.
-      if (entry === undefined) {
-        byMethod.set(m.method, []);
-        continue;
-      }
-      const own = entry.byVersion !== undefined && Object.hasOwn(entry.byVersion, version.label);
-      const requires = own ? entry.byVersion![version.label] : entry.requires;
-      const declared = requires.filter((capability) => declaringDefinitions(m).every((definition) => declares(version, definition, capability)));
-      // The data is reviewed against the locked versions: there every path must be declared. A schema
-      // outside the lock (another label, an older spec) requires only the paths its capabilities declare.
-      const undeclared = requires.find((c) => !declared.includes(c));
-      if (undeclared !== undefined && version.specCommit !== null) {
-        const definition = declaringDefinitions(m).find((d) => !declares(version, d, undeclared))!;
-        const at = own ? pointer("methods", m.method, "byVersion", version.label) : pointer("methods", m.method, "requires");
-        throw new InputError(`${m.method} requires ${undeclared}, which ${definition} of protocol version ${version.label} does not declare`, file, at);
-      }
-      byMethod.set(m.method, declared);
-    }
-    out.set(version.label, byMethod);
-  }
-  return out;
+  return decided(versions, readMethodCapabilities(file));
 }
 
 /** `label method` of every method of these versions the file has no entry for, sorted. */
 export function unreviewedMethods(versions: readonly VersionModel[], file = methodCapabilitiesFile): string[] {
-  const entries = readEntries(file);
-  return versions.flatMap((v) => [...v.requests, ...v.notifications].filter((m) => entries[m.method] === undefined).map((m) => `${v.label} ${m.method}`)).sort();
+  return unreviewed(versions, readMethodCapabilities(file));
 }

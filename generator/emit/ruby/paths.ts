@@ -1,6 +1,6 @@
 // Where the Ruby target's own files are (read from the source folder, also when running from dist/).
 import path from "node:path";
-import { generatorSourceDir, toolRoot } from "../../paths.js";
+import { generatorSourceDir } from "../../paths.js";
 
 /** The Ruby target's folder in the generator's sources. */
 export const rubySourceDir = path.join(generatorSourceDir, "emit", "ruby");
@@ -10,5 +10,5 @@ export const rubyRuntimeSource = path.join(rubySourceDir, "runtime.rb");
 export const rubyTemplatesDir = path.join(rubySourceDir, "templates");
 /** The hand-written recipe that adopts the tree in the Ruby SDK (ADOPTING.md, the patch), copied into every Ruby tree. */
 export const adoptingSourceDir = path.join(rubySourceDir, "adopting");
-/** Reviewed per-method capability requirements (the tool's own data, shipped with it), printed by the Ruby target. */
-export const methodCapabilitiesFile = path.join(toolRoot, "schemas", "method-capabilities.json");
+/** Reviewed per-method capability requirements (the tool's own data, shipped with it), read by the method table. */
+export { methodCapabilitiesFile } from "../../paths.js";

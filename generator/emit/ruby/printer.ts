@@ -8,13 +8,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
-import type { ExtensionModel, Method, ProtocolModel, RequestMethod, VersionModel } from "../../model/types.js";
+import type { ExtensionModel, Method, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { extensionProvenanceLine, provenanceLines } from "../provenance.js";
 import { Templates } from "../templates.js";
 import { finish } from "../text.js";
 import { adoptingFiles } from "./adopting.js";
 import { methodCapabilities } from "./capabilities.js";
+import { tableOf, tablesOf } from "../table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
@@ -83,6 +84,23 @@ function resultTypesConstant(types: readonly string[] | null): string {
 
 function rubyList(items: string[]): string {
   return `[${items.map(rubyString).join(", ")}].freeze`;
+}
+
+/** JSON data as a deeply frozen Ruby literal: String keys, nil for null; serialized with JSON it is the same JSON. */
+function rubyData(value: unknown): string {
+  if (value === null) return "nil";
+  if (typeof value === "string") return rubyString(value);
+  if (typeof value === "boolean" || typeof value === "number") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(rubyData).join(", ")}].freeze`;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.length === 0 ? "{}.freeze" : `{ ${entries.map(([k, v]) => `${rubyString(k)} => ${rubyData(v)}`).join(", ")} }.freeze`;
+}
+
+/** A method table as a frozen Ruby Hash, one method a line. */
+function rubyTable(table: VersionTable): string {
+  const rows = Object.entries(table);
+  if (rows.length === 0) return "METHOD_TABLE = {}.freeze";
+  return ["METHOD_TABLE = {", ...rows.map(([m, row]) => `  ${rubyString(m)} => ${rubyData(row)},`), "}.freeze"].join("\n");
 }
 
 /** A capability requirement (key paths) as Ruby: `[[:resources], [:resources, :subscribe]].freeze`. */
@@ -159,6 +177,7 @@ function versionBody(
   capabilities: ReadonlyMap<string, string[][]>,
   reserved: ReadonlySet<string> = versionModuleConstants(),
   extension?: ExtensionModel,
+  table: VersionTable = {},
 ): string {
   const constants = methodConstants(version, reserved);
   const normalizers = normalizerNames(version);
@@ -225,6 +244,16 @@ function versionBody(
           `  ${constants.get(n.method)!} => { sender: ${rubySymbol(n.sender)}, params_required: ${n.params?.required ?? false}, capabilities: ${rubyCapabilities(capabilities.get(n.method)!)} }.freeze,`,
       ),
       "}.freeze",
+    ].join("\n"),
+  );
+  parts.push(
+    [
+      "# The method table at this version (the model's; `mcp-codegen table --help` says what each column",
+      "# means): every method any generated version or extension names, by method, with its status here",
+      "# (present, removed, later, extension), sides, params, results, normalizer kind, `resultType`",
+      "# values, required capabilities and `Mcp-Name` param. As JSON, this version's entry of",
+      "# `mcp-codegen table --format json`.",
+      rubyTable(table),
     ].join("\n"),
   );
   parts.push("module_function");
@@ -521,6 +550,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   checkVersionModules([...versions.map((v) => v.label), ...extensions.map(extensionLabel)]);
   const capabilities = methodCapabilities(versions);
+  const tables = tablesOf(model);
   const regenerate = regenerateCommand(versions, name, root);
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
   const head: Header = (vs) => rubyHeader(templates, vs, regenerate);
@@ -529,14 +559,14 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   files.set(`${root}/methods.rb`, methodsFile(versions, extensions, name, head));
   files.set(`${root}/gate.rb`, gateFile(versions, name, head));
   versions.forEach((v, i) => {
-    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, keyPaths(capabilities.get(v.label)!));
+    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, keyPaths(capabilities.get(v.label)!), versionModuleConstants(), undefined, tableOf(tables, v.label));
     files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
     files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v, regenerate));
   });
   for (const ext of extensions) {
     const label = extensionLabel(ext);
     const i = versions.findIndex((v) => v.label === ext.core);
-    const body = versionBody(ext.model, i <= 0 ? null : versions[i - 1], name, extensionCapabilities(ext, capabilities.get(ext.core)!), versionModuleConstants(), ext);
+    const body = versionBody(ext.model, i <= 0 ? null : versions[i - 1], name, extensionCapabilities(ext, capabilities.get(ext.core)!), versionModuleConstants(), ext, tableOf(tables, label));
     const header = head([ext.model]).replace(/^(# Protocol version [^\n]*\n)/m, `$1# ${extensionProvenanceLine(ext)}\n`);
     files.set(`${root}/${fileName(moduleConstant(label))}.rb`, finish(`${header}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
     files.set(`${root}/${paramsFile(label)}`, paramsDocument(ext.model, regenerate, ext));

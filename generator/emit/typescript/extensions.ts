@@ -22,7 +22,7 @@ function provenanceLine(ext: ExtensionModel): string {
  */
 export async function emitExtensionModules(
   model: ProtocolModel,
-  emit: (version: ExtensionModel["model"], sameAs: string | undefined) => Promise<GeneratedFiles>,
+  emit: (version: ExtensionModel["model"], sameAs: string | undefined, ext: ExtensionModel) => Promise<GeneratedFiles>,
   key: (version: ExtensionModel["model"]) => string,
 ): Promise<GeneratedFiles> {
   const files: GeneratedFiles = new Map();
@@ -33,7 +33,7 @@ export async function emitExtensionModules(
     const k = `${key(ext.model)}|${own}`;
     const sameAs = first.get(k);
     if (sameAs === undefined) first.set(k, folder);
-    for (const [rel, text] of await emit(ext.model, sameAs)) {
+    for (const [rel, text] of await emit(ext.model, sameAs, ext)) {
       const moved = `${folder}/${rel.slice(rel.indexOf("/") + 1)}`;
       files.set(moved, text.replace(/^(\/\/ Protocol version [^\n]*\n)/m, `$1${provenanceLine(ext)}\n`));
     }

@@ -1,6 +1,7 @@
 // The TypeScript target: per version types, zod schemas, guards, the method catalogue, handler types,
 // normalizers and dispatchers; the runtime, the router, the catalogue types and the root index; the
 // matrix, the diffs and the generated package's files. Its printers load only when it emits.
+import { methodCapabilitiesFile } from "../../paths.js";
 import type { Target } from "../target.js";
 
 export const typescriptTarget: Target = {
@@ -14,5 +15,5 @@ export const typescriptTarget: Target = {
   },
   recognizes: (paths) => paths.includes("index.ts"),
   // Its templates, the diff reports' (templates/), and the runtime copied into the tree (the generator's own code is hashed anyway).
-  sources: ["emit/typescript/templates", "../templates", "runtime"],
+  sources: ["emit/typescript/templates", "../templates", "runtime", methodCapabilitiesFile],
 };

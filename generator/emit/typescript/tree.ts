@@ -1,5 +1,7 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
-import type { Method, ProtocolModel, VersionModel } from "../../model/types.js";
+import type { Method, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
+import { extensionLabel } from "../../model/extensions.js";
+import { tableOf, tablesOf } from "../table.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { emitDiffs } from "../diffs.js";
 import { guardModule } from "./guards.js";
@@ -108,6 +110,11 @@ function sameDefinitionsAs(versions: readonly VersionModel[]): Map<string, strin
   return out;
 }
 
+/** A method table as a TypeScript object literal: one row a line, as JSON. */
+function methodTableText(table: VersionTable): string {
+  return ["{", ...Object.entries(table).map(([method, row]) => `  ${JSON.stringify(method)}: ${JSON.stringify(row)},`), "}"].join("\n");
+}
+
 /**
  * One version's files. `sameAs`: a label of the same tree whose definitions are this version's
  * (see `sameDefinitionsAs`); its types.ts, schemas.ts and guards.ts are then re-exported, not copied.
@@ -117,13 +124,14 @@ export async function emitVersion(
   templates: Templates = new Templates({ dir: templatesDir }),
   memo: OutputsMemo = new Map(),
   sameAs?: string,
+  table: VersionTable = tableOf(tablesOf({ versions: [version] }), version.label),
 ): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const names = versionNaming(version);
   const files: GeneratedFiles = new Map();
   files.set(
     `${version.label}/methods.ts`,
-    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names) })),
+    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names), methodTable: methodTableText(table) })),
   );
   for (const [p, text] of emitHandlerFiles(version, templates, finish)) files.set(p, text);
   files.set(`${version.label}/index.ts`, finish(templates.get("version-index.ts.hbs")(header)));
@@ -148,10 +156,11 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   const files: GeneratedFiles = new Map();
   const memo: OutputsMemo = new Map();
   const sameAs = sameDefinitionsAs(model.versions);
-  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, templates, memo, sameAs.get(v.label))));
+  const tables = tablesOf(model);
+  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, templates, memo, sameAs.get(v.label), tableOf(tables, v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
   // Merged models share no memo with the core versions (their definitions differ); equal ones re-export each other.
-  for (const [p, text] of await emitExtensionModules(model, (merged, same) => emitVersion(merged, templates, new Map(), same), definitionsKey)) files.set(p, text);
+  for (const [p, text] of await emitExtensionModules(model, (merged, same, ext) => emitVersion(merged, templates, new Map(), same, tableOf(tables, extensionLabel(ext))), definitionsKey)) files.set(p, text);
 
   const header = { versions: model.versions };
   const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));

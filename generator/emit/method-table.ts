@@ -1,0 +1,50 @@
+// The method table as `mcp-codegen table` prints it: JSON (label → method → row, the same data every
+// target's METHOD_TABLE holds) or Markdown (one table per version and extension module).
+import type { MethodRow, MethodTables } from "../model/types.js";
+
+/** What each column (each row field) means: `table --help` prints it. */
+export const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ["kind", "request or notification"],
+  ["status", "present (the version has it); removed (an earlier version has it; nearest: the latest that does, since: the first version without it); later (only later versions have it; nearest = since: the first that does); extension (no core version has it; an extension layered onto this version adds it)"],
+  ["nearest, since", "see status; null when present"],
+  ["otherEra", "the nearest version is of the other era (legacy: initialize handshake; modern: per-request _meta)"],
+  ["extensions", "identifiers of the extensions layered onto this version that add the method"],
+  ["sender, receivers", "the side that sends it (client, server, both) and the sides that handle it (of the nearest version when absent)"],
+  ["params", "the params definition (null: inline) and whether params is required; null when absent or without params"],
+  ["results", "a request's result definitions (more than one: a union)"],
+  ["normalizer", "a request's normalizer kind: empty (only _meta passes) or object, +resultType in the modern era"],
+  ["resultTypes", "the resultType values a modern result may carry, the default first; null in the legacy era"],
+  ["capabilities", "capability key paths the receiver of a request (the sender of a notification) must declare, reviewed in schemas/method-capabilities.json"],
+  ["nameParam", "the param a modern request names itself by for routing (the HTTP Mcp-Name header); null when none"],
+];
+
+/** The tables as JSON text: `{ "<label>": { "<method>": row } }`, labels in generation order. */
+export function methodTableJson(tables: MethodTables): string {
+  return JSON.stringify(Object.fromEntries(tables), null, 2) + "\n";
+}
+
+const code = (s: string) => `\`${s}\``;
+const cell = (s: string) => s.replace(/\|/g, "\\|");
+
+function status(r: MethodRow): string {
+  if (r.status === "present") return "present";
+  if (r.status === "extension") return `extension (${r.extensions.join(", ")})`;
+  const era = r.otherEra ? ", other era" : "";
+  return r.status === "removed" ? `removed since ${r.since} (in ${r.nearest}${era})` : `from ${r.since} on${era}`;
+}
+
+/** The tables as Markdown: one section per label. */
+export function methodTableMarkdown(tables: MethodTables): string {
+  const out: string[] = ["# Method table", ""];
+  for (const [label, table] of tables) {
+    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | params | results | normalizer | resultType | capabilities | Mcp-Name |", "|---|---|---|---|---|---|---|---|---|---|");
+    for (const [method, r] of Object.entries(table)) {
+      const params = r.params === null ? "—" : `${r.params.definition === null ? "inline" : code(r.params.definition)}${r.params.required ? "" : " (optional)"}`;
+      out.push(
+        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} |`,
+      );
+    }
+    out.push("");
+  }
+  return out.join("\n");
+}

@@ -1,0 +1,148 @@
+// The method table, visible: `mcp-codegen table --format json` against every target's METHOD_TABLE
+// (TypeScript <label>/methods.ts, the Ruby and Python version modules), serialized as JSON; and the
+// table's statuses against the schemas themselves, read here as plain JSON (not through the model).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { moduleName } from "../../generator/emit/python/language.js";
+import { moduleConstant } from "../../generator/emit/ruby/language.js";
+import { readLock } from "../../generator/source/lock.js";
+import { ensureSchemas, generatedDir, lockFile, runCli, schemasDir } from "../support.js";
+import { run as python } from "./python/support.js";
+import { ruby } from "./ruby/support.js";
+
+type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[] }>>;
+
+let tables: Tables;
+let labels: string[];
+
+beforeAll(async () => {
+  await ensureSchemas();
+  const r = await runCli(["table", "--format", "json"]);
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  tables = JSON.parse(r.stdout) as Tables;
+  const lock = await readLock(lockFile);
+  labels = Object.keys(lock.versions).sort();
+}, 300_000);
+
+/** The methods a schema's ClientRequest/ServerRequest/ClientNotification/ServerNotification unions name, by sender, read as plain JSON. */
+function schemaMethods(label: string): Map<string, Set<string>> {
+  const schema = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as Record<string, Record<string, Record<string, unknown>>>;
+  const defs = schema.$defs ?? schema.definitions;
+  const out = new Map<string, Set<string>>();
+  for (const [union, sender] of [["ClientRequest", "client"], ["ServerRequest", "server"], ["ClientNotification", "client"], ["ServerNotification", "server"]]) {
+    type Message = { $ref?: string; properties?: { method?: { const?: string } } };
+    const u = defs[union] as (Message & { anyOf?: Message[]; oneOf?: Message[] }) | undefined;
+    // A union of references, a single reference, or one inline message.
+    for (const branch of u === undefined ? [] : (u.anyOf ?? u.oneOf ?? [u])) {
+      const def = (branch.$ref === undefined ? branch : defs[branch.$ref.split("/").pop()!]) as Message;
+      const method = def.properties?.method?.const;
+      if (method === undefined) throw new Error(`${label}: a member of ${union} fixes no method`);
+      out.set(method, new Set([...(out.get(method) ?? []), sender]));
+    }
+  }
+  return out;
+}
+
+describe("the method table against the schemas", () => {
+  it("has an entry per locked version and a row per method any version names", () => {
+    expect(Object.keys(tables).filter((l) => !l.includes("+"))).toEqual(labels);
+    const all = new Set(labels.flatMap((l) => [...schemaMethods(l).keys()]));
+    for (const label of labels) for (const m of all) expect(tables[label][m], `${label} ${m}`).toBeDefined();
+  });
+
+  it("says present exactly for the methods a version's unions name, with their senders; removed where only an earlier version has one; later where only a later one does", () => {
+    const byLabel = new Map(labels.map((l) => [l, schemaMethods(l)]));
+    for (const [i, label] of labels.entries()) {
+      const here = byLabel.get(label)!;
+      for (const [method, row] of Object.entries(tables[label])) {
+        const senders = here.get(method);
+        const earlier = labels.slice(0, i).filter((l) => byLabel.get(l)!.has(method));
+        const later = labels.slice(i + 1).filter((l) => byLabel.get(l)!.has(method));
+        const expected = senders !== undefined ? "present" : earlier.length > 0 ? "removed" : later.length > 0 ? "later" : "extension";
+        expect(row.status, `${label} ${method}`).toBe(expected);
+        if (senders !== undefined) expect(row.sender, `${label} ${method}`).toBe(senders.size === 2 ? "both" : [...senders][0]);
+        if (expected === "removed") expect(row.nearest).toBe(earlier[earlier.length - 1]);
+        if (expected === "later") expect(row.nearest).toBe(later[0]);
+      }
+    }
+  });
+
+  it("regression: draft's removed methods include initialize and ping", () => {
+    const removed = Object.entries(tables.draft).filter(([, r]) => r.status === "removed").map(([m]) => m);
+    expect(removed).toEqual(expect.arrayContaining(["initialize", "ping"]));
+  });
+
+  it("--versions keeps those entries (and the extension modules layered onto them); --help names every column", async () => {
+    const r = await runCli(["table", "--versions", "draft", "--format", "json"]);
+    expect(r.status).toBe(0);
+    const picked = JSON.parse(r.stdout) as Tables;
+    expect(Object.keys(picked)).toEqual(Object.keys(tables).filter((l) => l === "draft" || l.startsWith("draft+")));
+    expect(picked.draft).toEqual(tables.draft);
+    const help = await runCli(["table", "--help"]);
+    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam"]) expect(help.stdout).toContain(column);
+    const md = await runCli(["table", "--versions", "draft"]);
+    expect(md.stdout).toContain("## draft\n");
+    expect(md.stdout).toMatch(/\| `initialize` \| removed since /);
+  });
+
+  it("refuses an unknown label with exit 2", async () => {
+    const r = await runCli(["table", "--versions", "no-such-version"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("no-such-version");
+  });
+});
+
+describe("every target's METHOD_TABLE equals the CLI's table", () => {
+  it("TypeScript: METHOD_TABLE of generated/<label>/methods.ts, for every version and extension module", async () => {
+    for (const label of Object.keys(tables)) {
+      const mod = (await import(pathToFileURL(path.join(generatedDir, label, "methods.ts")).href)) as { METHOD_TABLE: unknown };
+      expect(JSON.parse(JSON.stringify(mod.METHOD_TABLE)), label).toEqual(tables[label]);
+    }
+  });
+
+  it("Ruby: the frozen Hash METHOD_TABLE of each version module, for every version and extension module", () => {
+    const script = [
+      'require "json"',
+      'require "mcp_codegen"',
+      "out = {}",
+      `${JSON.stringify(Object.keys(tables).map((l) => [l, moduleConstant(l)]))}.each do |label, constant|`,
+      "  table = McpCodegen.const_get(constant)::METHOD_TABLE",
+      '  raise "#{label}: not deeply frozen" unless table.frozen? && table.values.all? { |r| r.frozen? && r.values.all? { |v| !v.is_a?(Array) && !v.is_a?(Hash) || v.frozen? } }',
+      "  out[label] = table",
+      "end",
+      "puts JSON.generate(out)",
+    ].join("\n");
+    const r = ruby(["-e", script]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(tables);
+  });
+
+  it("Python: the read-only Mapping METHOD_TABLE of each version module", () => {
+    const core = Object.keys(tables).filter((l) => !l.includes("+"));
+    const script = [
+      "import importlib, json, sys",
+      "from types import MappingProxyType",
+      "def thaw(v):",
+      "    if isinstance(v, MappingProxyType):",
+      "        return {k: thaw(x) for k, x in v.items()}",
+      "    if isinstance(v, tuple):",
+      "        return [thaw(x) for x in v]",
+      "    assert not isinstance(v, (dict, list)), v",
+      "    return v",
+      "out = {}",
+      `for label, module in ${JSON.stringify(core.map((l) => [l, moduleName(l)]))}:`,
+      "    table = importlib.import_module('mcp_codegen.' + module).METHOD_TABLE",
+      "    assert isinstance(table, MappingProxyType)",
+      "    out[label] = thaw(table)",
+      "print(json.dumps(out))",
+    ].join("\n");
+    const r = python("python", ["-c", script]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(Object.fromEntries(core.map((l) => [l, tables[l]])));
+  });
+});
