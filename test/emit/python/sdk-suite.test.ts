@@ -148,7 +148,7 @@ describe("the recipe", () => {
       "import mcp_codegen, mcp_types.methods as m",
       "v = mcp_codegen.version('2025-11-25')",
       "print(m.CLIENT_REQUESTS[('tools/call', '2025-06-18')].__module__, m.SERVER_RESULTS[('tools/call', '2026-07-28')])",
-      "print(sorted({k[0] for k in m.CLIENT_REQUESTS if k[1] == '2025-11-25'}) == sorted(k for k, e in v.REQUESTS.items() if e.sender != 'server' and not k.startswith('tasks/')))",
+      "print(sorted({k[0] for k in m.CLIENT_REQUESTS if k[1] == '2025-11-25'}) == sorted(k for k, e in v.METHOD_TABLE.items() if e['kind'] == 'request' and e['status'] == 'present' and e['sender'] != 'server' and not k.startswith('tasks/')))",
       "print(m.serialize_server_result('resources/subscribe', '2025-06-18', {'_meta': {'a': 1}, 'x': 2}), m.serialize_server_result('resources/unsubscribe', '2024-11-05', {'x': 1}))",
     ].join("\n");
     const env = { ...process.env };
@@ -184,6 +184,7 @@ describe("the Python SDK's own suite (the files that import mcp_types)", () => {
     }
     const report = [
       `shipped ${count(before)}/${before.size}, patched ${count(after)}/${after.size}`,
+      ...[...before].filter(([id, o]) => o !== "passed" && after.get(id) === o).map(([id, o]) => `${id}: ${o} in both`),
       ...changed().map((id) => `${id}: shipped ${before.get(id) ?? "absent"}, patched ${after.get(id) ?? "absent"}${CHANGED.has(id) ? ` (${CHANGED.get(id)})` : ""}`),
     ];
     writeFileSync(path.join(work, "report.txt"), `${report.join("\n")}\n`);
