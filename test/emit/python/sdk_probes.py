@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import Any, cast
 
 from mcp_types import methods
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, KNOWN_PROTOCOL_VERSIONS
@@ -23,14 +25,14 @@ META = {
 }
 
 
-def answer(call: Any) -> Any:
+def answer(call: Callable[[], object]) -> object:
     try:
         out = call()
     except KeyError:
         return "KeyError"
     except ValueError as error:  # pydantic.ValidationError is a ValueError
         return type(error).__name__
-    return "ok" if out is None or not isinstance(out, dict) else {"ok": out}
+    return {"ok": cast("dict[str, Any]", out)} if isinstance(out, dict) else "ok"
 
 
 def main() -> None:
@@ -81,7 +83,7 @@ def main() -> None:
                     params["_meta"] = None
                 elif meta is not None:
                     params["_meta"] = meta
-                probes[f"{method} _meta {name} {version}"] = answer(lambda m=method, v=version, p=params: methods.validate_client_request(m, v, p))
+                probes[f"{method} _meta {name} {version}"] = answer(partial(methods.validate_client_request, method, version, params))
             for name, result in {"{}": {}, "_meta": {"_meta": {"k": 1}}, "extra": {"x": 1}, "_meta string": {"_meta": "x"}}.items():
                 probes[f"{method} result {name} {version}"] = answer(lambda m=method, v=version, r=result: methods.serialize_server_result(m, v, r))
 
