@@ -13,6 +13,9 @@ export { findSpecVersions, formatLock, stagePin, type PinOptions, type StagedPin
 export { emitTree, targetOptions, TargetRegistry, targets, type EmitOptions, type GeneratedFiles, type Target, type TargetContext, type TargetOption } from "./emit/index.js";
 export { Templates, type Template, type TemplatesOptions } from "./emit/templates.js";
 export { provenanceLines } from "./emit/provenance.js";
+export { tableOf, tablesOf } from "./emit/table.js";
+export { buildMethodTables, removedAt } from "./model/table.js";
+export { methodTableJson, methodTableMarkdown, TABLE_COLUMNS } from "./emit/method-table.js";
 export { apiDiffMarkdown, versionDiffMarkdown, type MarkdownOptions } from "./emit/diff-markdown.js";
 export * from "./diff/index.js";
 export { buildModel, buildModelFromSpecs, diffLabels, discoverVersions, generateFiles, selectVersions, type ModelOptions, type SpecSource } from "./pipeline.js";

@@ -28,7 +28,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, Protocol, Self, TypedDict, cast
+from typing import (
+    Annotated,
+    Any,
+    Final,
+    Literal,
+    NotRequired,
+    Protocol,
+    Self,
+    TypedDict,
+    cast,
+)
 
 from pydantic import (
     AfterValidator,
@@ -212,6 +222,7 @@ class ErrorObject(TypedDict):
 
     code: int
     message: str
+    data: NotRequired[Mapping[str, str]]
 
 
 class ResultError(Exception):
@@ -346,6 +357,64 @@ def method_not_found(method: str, protocol_version: str) -> ErrorObject:
     }
 
 
+Side = Literal["client", "server"]
+"""A side of a connection: the one receiving the messages a gate checks."""
+
+
+class GatePolicy(TypedDict):
+    """What the method gate does besides the table's verdicts (the same policy data every target's gate takes).
+
+    ``custom``: a method no generated version has (or only an extension the version does not serve):
+    ``"pass"`` to its host, or ``"refuse"``. ``later``: a method only later versions have: ``"pass"`` or
+    ``"refuse"``. A removed method and one the other side sends are always refused.
+    """
+
+    custom: Literal["pass", "refuse"]
+    later: Literal["pass", "refuse"]
+
+
+DEFAULT_GATE_POLICY: Final[GatePolicy] = {"custom": "refuse", "later": "refuse"}
+"""The Python gate's policy unless told otherwise: every method the version does not serve is refused."""
+
+
+def _refused(method: str, protocol_version: str, reason: str, why: str) -> ErrorObject:
+    return {
+        "code": METHOD_NOT_FOUND,
+        "message": f"Method not found: {method} {why}",
+        "data": {"method": method, "protocolVersion": protocol_version, "reason": reason},
+    }
+
+
+def gate(
+    table: Mapping[str, Mapping[str, object]],
+    method: str,
+    protocol_version: str,
+    side: Side,
+    policy: GatePolicy,
+) -> ErrorObject | None:
+    """The -32601 error for ``method`` arriving at ``side`` under ``policy``, read from the version's METHOD_TABLE, else None.
+
+    ``data.reason`` says why: ``"removed"``, ``"wrong_side"``, ``"other_era"`` (only later versions have
+    it) or ``"unknown"`` (custom, under a refusing policy).
+    """
+    row = table.get(method)
+    status = None if row is None else row["status"]
+    if row is None or status == "extension":
+        if policy["custom"] == "pass":
+            return None
+        return _refused(method, protocol_version, "unknown", f"is not a method of protocol version {protocol_version}")
+    if status == "present":
+        receivers = cast("tuple[str, ...]", row["receivers"])
+        if side in receivers:
+            return None
+        return _refused(method, protocol_version, "wrong_side", f"is sent by the {row['sender']} only in protocol version {protocol_version}")
+    if status == "removed":
+        return _refused(method, protocol_version, "removed", f"is not a method of protocol version {protocol_version} (removed after {row['nearest']})")
+    if policy["later"] == "pass":
+        return None
+    return _refused(method, protocol_version, "other_era", f"is not a method of protocol version {protocol_version} (first in {row['nearest']})")
+
+
 class VersionModule(Protocol):
     """What every generated version module has (what ``version(label)`` returns, typed)."""
 
@@ -364,7 +433,9 @@ class VersionModule(Protocol):
     @property
     def DEFINITIONS(self) -> Mapping[str, object]: ...  # noqa: N802
     def normalize_result(self, method: str, value: object) -> Result: ...
-    def method_error(self, method: str) -> ErrorObject | None: ...
+    @property
+    def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
+    def method_error(self, method: str, side: Side = "server", policy: GatePolicy = DEFAULT_GATE_POLICY) -> ErrorObject | None: ...
 
 
 def normalize(requests: Mapping[str, RequestEntry], method: str, value: object) -> Result:

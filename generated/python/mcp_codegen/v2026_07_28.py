@@ -19,7 +19,7 @@ from . import runtime
 PROTOCOL_VERSION: Final = "2026-07-28"
 ERA: Final = "modern"
 PREVIOUS_VERSION: Final[str | None] = "2025-11-25"
-"""The version before this one among those generated (REMOVED_METHODS is relative to it), or None."""
+"""The version before this one among those generated, or None."""
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])
@@ -2634,7 +2634,7 @@ REMOVED_METHODS: Final[tuple[str, ...]] = (
     "tasks/list",
     "tasks/result",
 )
-"""Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have."""
+"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
 
 METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
     {
@@ -2852,6 +2852,14 @@ def normalize_result(method: str, value: object) -> runtime.Result:
     return runtime.normalize(REQUESTS, method, value)
 
 
-def method_error(method: str) -> runtime.ErrorObject | None:
-    """The method gate: the JSON-RPC error (-32601) for a request `method` this version has not, else None."""
-    return None if method in REQUESTS else runtime.method_not_found(method, PROTOCOL_VERSION)
+def method_error(
+    method: str,
+    side: runtime.Side = "server",
+    policy: runtime.GatePolicy = runtime.DEFAULT_GATE_POLICY,
+) -> runtime.ErrorObject | None:
+    """The method gate: the JSON-RPC error (-32601) for `method` arriving at `side`, else None.
+
+    The verdict is METHOD_TABLE's (removed, sent by the other side only, only in later versions, not a
+    method of any version); `policy` says what a custom method and a later version's get.
+    """
+    return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)

@@ -2,12 +2,12 @@
 // the schema IR), the method catalogue, one result normalizer per request and the method gate; a
 // shared runtime (runtime.py, copied), a root module naming the versions, py.typed and a pyproject.toml.
 // Reads only the language-neutral model (IR nodes, method, sender, params.required, results,
-// resultShape, resultTypes, era, the removed methods of model/rules.ts); the rules themselves live in runtime.py.
+// resultShape, resultTypes, era, the method table of model/table.ts); the rules themselves live in runtime.py.
 import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
-import { removedMethods } from "../../model/rules.js";
 import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import { removedAt } from "../../model/table.js";
 import { provenanceLines } from "../provenance.js";
 import { tableOf, tablesOf } from "../table.js";
 import { byCodeUnit } from "../../order.js";
@@ -455,7 +455,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
-  const removed = previous === null ? [] : removedMethods(previous, version);
+  const removed = removedAt(table);
   const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(body);
   const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || uses(n));
   const imports = [
@@ -476,7 +476,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       `PROTOCOL_VERSION: Final = ${pyString(version.label)}`,
       `ERA: Final = ${pyString(version.era)}`,
       `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
-      '"""The version before this one among those generated (REMOVED_METHODS is relative to it), or None."""',
+      '"""The version before this one among those generated, or None."""',
     ].join("\n"),
   );
   parts.push(body);
@@ -511,7 +511,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       '"""Notifications by method: sender and whether `params` is required."""',
       "",
       removed.length === 0 ? "REMOVED_METHODS: Final[tuple[str, ...]] = ()" : ["REMOVED_METHODS: Final[tuple[str, ...]] = (", ...removed.map((m) => `    ${pyString(m)},`), ")"].join("\n"),
-      '"""Methods (requests and notifications) of PREVIOUS_VERSION that this version does not have."""',
+      '"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE\'s status "removed")."""',
       "",
       pyTable(table),
       "",
@@ -533,9 +533,17 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       "    return runtime.normalize(REQUESTS, method, value)",
       "",
       "",
-      "def method_error(method: str) -> runtime.ErrorObject | None:",
-      '    """The method gate: the JSON-RPC error (-32601) for a request `method` this version has not, else None."""',
-      "    return None if method in REQUESTS else runtime.method_not_found(method, PROTOCOL_VERSION)",
+      "def method_error(",
+      "    method: str,",
+      '    side: runtime.Side = "server",',
+      "    policy: runtime.GatePolicy = runtime.DEFAULT_GATE_POLICY,",
+      ") -> runtime.ErrorObject | None:",
+      '    """The method gate: the JSON-RPC error (-32601) for `method` arriving at `side`, else None.',
+      "",
+      "    The verdict is METHOD_TABLE's (removed, sent by the other side only, only in later versions, not a",
+      "    method of any version); `policy` says what a custom method and a later version's get.",
+      '    """',
+      "    return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)",
     ].join("\n"),
   );
   const doc = docstring(

@@ -42,7 +42,7 @@ const VERSION_MODULE_TEMPLATES = [
   "reexport.ts.hbs",
 ];
 /** The templates whose scope holds the version module identifiers (`import * as v2025_11_25`). */
-const TREE_TEMPLATES = ["index.ts.hbs", "router.ts.hbs"];
+const TREE_TEMPLATES = ["index.ts.hbs", "router.ts.hbs", "client.ts.hbs"];
 
 /** What each side's names are in a version's handlers.ts and dispatcher.ts. */
 export interface SideNames {

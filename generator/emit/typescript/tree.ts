@@ -8,6 +8,7 @@ import { guardModule } from "./guards.js";
 import { emitMatrix } from "./matrix.js";
 import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
+import { emitClient } from "./client.js";
 import { runtimeFiles } from "./runtime-source.js";
 import { templatesDir as reportTemplatesDir } from "../../paths.js";
 import { typescriptTemplatesDir as templatesDir } from "./paths.js";
@@ -168,6 +169,7 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("runtime.ts", emitRuntime(model.versions, templates, finish));
   for (const [p, text] of runtimeFiles()) files.set(p, text);
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
+  files.set("client.ts", emitClient(model, identOf, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   files.set("MATRIX.md", finish(emitMatrix(model, templates)));
   for (const [p, text] of emitDiffs(model, new Templates({ dir: reportTemplatesDir, cacheDir: context.cacheDir }))) files.set(p, text);

@@ -58,7 +58,8 @@ def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> 
 def answer(case: dict[str, Any]) -> dict[str, Any]:
     module = mcp_codegen.version(case["version"])
     if "gate" in case:
-        return {"gate": module.method_error(case["gate"])}
+        # The gate's verdict at a server; a notification is never a request the dispatcher answers.
+        return {"gate": module.method_error(case["gate"]), "notification": case["gate"] in module.NOTIFICATIONS}
     if "catalogue" in case:
         return {"requests": list(module.REQUESTS), "notifications": list(module.NOTIFICATIONS)}
     if "definition" in case:
