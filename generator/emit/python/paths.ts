@@ -10,3 +10,5 @@ export const pythonRuntimeSource = path.join(pythonSourceDir, "runtime.py");
 export const pythonDispatcherSource = path.join(pythonSourceDir, "dispatcher.py");
 /** The Python target's templates (its header). */
 export const pythonTemplatesDir = path.join(pythonSourceDir, "templates");
+/** The hand-written recipe that adopts the tree in the Python SDK (ADOPTING.md, the patch), copied into every Python tree. */
+export const pythonAdoptingDir = path.join(pythonSourceDir, "adopting");

@@ -16,6 +16,7 @@ import { Templates } from "../templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, moduleName, pascalCase, pyComment, pyString } from "./language.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
+import { pythonAdoptingFiles } from "./adopting.js";
 import { pythonDispatcherSource, pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 
@@ -781,6 +782,13 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   ];
   files.set("pyproject.toml", finish(pyproject.join("\n")));
   files.set("README.md", packageReadme(versions, pkg, regenerate));
+  // The recipe adopting the tree in the Python SDK, behind the provenance header: an HTML comment in
+  // Markdown, text before the patch's first diff (git apply and patch skip it).
+  const lines = provenanceLines(versions, regenerate);
+  for (const [file, text] of pythonAdoptingFiles()) {
+    const note = `A copy of generator/emit/python/adopting/${file}.`;
+    files.set(file, file.endsWith(".md") ? `<!-- ${lines.join("\n")}\n${note} -->\n\n${text}` : `${lines.join("\n")}\n${note}\n\n${text}`);
+  }
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }
 
