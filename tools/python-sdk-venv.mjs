@@ -1,13 +1,12 @@
 // The virtual environment the official Python SDK's own test suite runs in (.venv-python-sdk/, apart from
-// .venv/): made from requirements-python-sdk.txt (exact versions of everything the SDK README's pip line
-// pulls in, and the build backends), remade when that file changes. One function, so the project's set-up
-// script can call it; also runnable alone: `node tools/python-sdk-venv.mjs`.
+// .venv/): made by the project's one set-up script (tools/setup.ts, SETUP.venvs) from
+// requirements-python-sdk.txt (exact versions of everything the SDK README's pip line pulls in, and the
+// build backends), remade when that file changes.
 //
 // The SDK itself (mcp, mcp-types, the examples) and the generated tree are installed editable, without
 // build isolation, by the rig from its copy of the SDK (installSdk below), not here.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,7 +14,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const sdkRequirements = path.join(root, "requirements-python-sdk.txt");
 export const sdkVenv = path.join(root, ".venv-python-sdk");
 export const sdkPython = path.join(sdkVenv, "bin", "python");
-const stamp = path.join(sdkVenv, "requirements.sha256");
 
 function run(command, args, options = {}) {
   const r = spawnSync(command, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...options });
@@ -24,14 +22,9 @@ function run(command, args, options = {}) {
   return r;
 }
 
-/** Makes .venv-python-sdk/ from requirements-python-sdk.txt unless it was made from the file as it is; returns its python. */
+/** The python of .venv-python-sdk/, which the project's set-up makes (tools/setup.ts, the first step of `npm test`). */
 export function ensureSdkVenv() {
-  const hash = createHash("sha256").update(readFileSync(sdkRequirements)).digest("hex");
-  if (existsSync(sdkPython) && existsSync(stamp) && readFileSync(stamp, "utf8").trim() === hash) return sdkPython;
-  rmSync(sdkVenv, { recursive: true, force: true });
-  run("python3", ["-m", "venv", sdkVenv]);
-  run(sdkPython, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "-r", sdkRequirements]);
-  writeFileSync(stamp, `${hash}\n`);
+  if (!existsSync(sdkPython)) throw new Error(`no virtual environment at ${sdkVenv}: run \`npm run setup\` (tools/setup.ts, which \`npm test\` runs first)`);
   return sdkPython;
 }
 
@@ -45,8 +38,4 @@ export function installSdk(sdk) {
   const editable = ["src/mcp-types", ".[cli]", "examples", ...(existsSync(path.join(sdk, "src", "mcp-codegen")) ? ["src/mcp-codegen"] : [])];
   if (!editable.includes("src/mcp-codegen")) run(pip[0], [...pip.slice(1), "uninstall", "--yes", "mcp-codegen"], { cwd: sdk, env });
   run(pip[0], [...pip.slice(1), "install", "--quiet", "--no-deps", "--no-build-isolation", ...editable.flatMap((e) => ["-e", e])], { cwd: sdk, env });
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(ensureSdkVenv());
 }

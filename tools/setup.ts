@@ -25,6 +25,8 @@ export interface VenvNeed {
   dir: string;
   /** Pinned requirements files (relative to the root), installed in order with `pip install -r`. */
   requirements: string[];
+  /** More arguments to each `pip install -r` (e.g. `--no-deps` for a file that pins every package itself). */
+  pipArgs?: string[];
   for: string;
 }
 export interface NpmNeed {
@@ -53,7 +55,16 @@ export const SETUP: SetupConfig = {
     { package: "ruby-simpleidn", for: "json_schemer 2.4" },
     { package: "redis-server", for: "the scale-out tests (test/transports/redis, cluster) start their own on a loopback port" },
   ],
-  venvs: [{ dir: ".venv", requirements: ["requirements-python.txt"], for: "the Python target's tests: pydantic, ruff, the official Python SDK (test/emit/python/)" }],
+  venvs: [
+    { dir: ".venv", requirements: ["requirements-python.txt"], for: "the Python target's tests: pydantic, ruff, the official Python SDK (test/emit/python/)" },
+    {
+      dir: ".venv-python-sdk",
+      requirements: ["requirements-python-sdk.txt"],
+      // The file pins everything the SDK's README's pip line pulls in, and the build backends of its editable installs.
+      pipArgs: ["--no-deps"],
+      for: "the Python SDK's own suite, as shipped and patched (test/emit/python/sdk-suite.test.ts, tools/python-sdk-venv.mjs)",
+    },
+  ],
   npm: [{ prefix: "tools/conformance", for: "the 2026-07-28 conformance runner, on Node 22 kept off the root's PATH" }],
 };
 
@@ -193,7 +204,7 @@ function makeVenv(need: VenvNeed, host: SetupHost, updated: { done: boolean }): 
   must(r, `python3 -m venv ${need.dir}`);
   for (const req of need.requirements) {
     host.log(`${need.dir}/bin/pip install -r ${req}`);
-    must(host.run(path.join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", "-r", path.join(host.root, req)]), `pip install -r ${req}`);
+    must(host.run(path.join(dir, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", ...(need.pipArgs ?? []), "-r", path.join(host.root, req)]), `pip install -r ${req}`);
   }
   writeFileSync(path.join(dir, STAMP), venvStamp(need, host.root));
 }
@@ -229,7 +240,7 @@ function cli(argv: string[]): number {
       return steps.length === 0 ? 0 : 1;
     }
     const done = setup(SETUP, host);
-    if (done.length === 0) host.log(`in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venv, ${SETUP.npm.length} npm folder)`);
+    if (done.length === 0) host.log(`in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venvs, ${SETUP.npm.length} npm folder)`);
     return 0;
   } catch (e) {
     if (e instanceof SetupError) {

@@ -38,7 +38,7 @@ describe("the project's set-up", () => {
     expect({ python: statSync(path.join(venv, "bin", "python")).ino, stamp: statSync(path.join(venv, ".mcp-codegen-setup")).mtimeMs }).toEqual(before);
     const again = spawnSync(tsx, [script], { cwd: root, encoding: "utf8" });
     expect(again.status).toBe(0);
-    expect(again.stderr).toBe(`setup: in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venv, ${SETUP.npm.length} npm folder)\n`);
+    expect(again.stderr).toBe(`setup: in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venvs, ${SETUP.npm.length} npm folder)\n`);
     const check = spawnSync(tsx, [script, "--check"], { cwd: root, encoding: "utf8" });
     expect({ status: check.status, stdout: check.stdout }).toEqual({ status: 0, stdout: "" });
   });
@@ -47,7 +47,10 @@ describe("the project's set-up", () => {
     const packages = SETUP.apt.map((a) => a.package);
     // What the Ruby and Redis tests start: the interpreter and the server.
     expect(packages).toEqual(expect.arrayContaining(["ruby", "ruby-json-schemer", "ruby-minitest", "redis-server"]));
-    expect(SETUP.venvs).toEqual([expect.objectContaining({ dir: ".venv", requirements: ["requirements-python.txt"] })]);
+    expect(SETUP.venvs).toEqual([
+      expect.objectContaining({ dir: ".venv", requirements: ["requirements-python.txt"] }),
+      expect.objectContaining({ dir: ".venv-python-sdk", requirements: ["requirements-python-sdk.txt"], pipArgs: ["--no-deps"] }),
+    ]);
     expect(SETUP.npm.map((n) => n.prefix)).toEqual(["tools/conformance"]);
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
     expect(pkg.scripts.pretest.startsWith("tsx tools/setup.ts && ")).toBe(true);
