@@ -276,6 +276,7 @@ async function main() {
   const { transportBenchmarks } = await import("./transports.js");
   const { scaleBenchmarks } = await import("./scale.js");
   const { tasksBenchmarks } = await import("./tasks.js");
+  const { clientBenchmarks } = await import("./client.js");
   const rows: Row[] = [
     ...generationBenchmarks(),
     ...scalingBenchmarks(),
@@ -284,6 +285,7 @@ async function main() {
     ...(await tasksBenchmarks(RUNS)),
     ...(await transportBenchmarks(RUNS)),
     ...(await scaleBenchmarks(RUNS)),
+    ...(await clientBenchmarks(Math.max(3, Math.min(RUNS, 5)))),
   ];
   const table = [
     "| benchmark | value | baseline | ratio | target | met |",

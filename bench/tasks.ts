@@ -20,8 +20,11 @@ function median(xs: number[]): number {
 async function callRates(requests: number, rounds: number): Promise<{ plain: number; task: number }> {
   const { createServerRouter } = await import("../generated/router.js");
   const { task, tasksExtension, TASKS_EXTENSION } = await import("../generated/runtime/tasks.js");
+  const { createMemoryTaskStore } = await import("../generated/runtime/task-store.js");
   const content = [{ type: "text" as const, text: "ok" }];
   const extension = tasksExtension({
+    // Every task of every round stays within its TTL: room for all of them (the default bound is 10,000).
+    store: createMemoryTaskStore({ maxTasks: requests * (rounds + 1) + 1 }),
     handlers: { "tools/call": ({ name }: { name: string }) => (name === "task" ? task(() => ({ content })) : { content }) } as never,
   });
   const router = createServerRouter({

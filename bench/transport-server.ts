@@ -22,7 +22,7 @@ async function listen(handler: http.RequestListener): Promise<void> {
   process.stdout.write(`listening http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp\n`);
 }
 
-if (kind === "ours") {
+if (kind === "ours" || kind === "ours-jwt") {
   const { createServerRouter } = await import("../generated/router.js");
   const tools = [{ name: "echo", inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] } }];
   const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: { signal: AbortSignal; notify(method: string, params: Record<string, unknown>): Promise<void> }) => {
@@ -42,7 +42,22 @@ if (kind === "ours") {
     },
   });
   if (transport === "stdio") (await import("../generated/runtime/transport-stdio.js")).serveStdio(router);
-  else process.stdout.write(`listening ${(await (await import("../generated/runtime/transport-http.js")).serveHttp(router)).url}\n`);
+  else if (kind === "ours") process.stdout.write(`listening ${(await (await import("../generated/runtime/transport-http.js")).serveHttp(router)).url}\n`);
+  else {
+    // The resource-server role on: every request carries a JWT that jwtVerifier (jose) checks against a local key.
+    const { generateKeyPair, SignJWT } = await import("jose");
+    const { jwtVerifier } = await import("../generated/runtime/auth-jwt.js");
+    const { freePort } = await import("../test/transports/redis-server.js");
+    const port = await freePort();
+    const resource = `http://127.0.0.1:${port}/mcp`;
+    const { publicKey, privateKey } = await generateKeyPair("ES256");
+    const token = await new SignJWT({ scope: "mcp:tools", client_id: "bench" }).setProtectedHeader({ alg: "ES256" }).setIssuer("https://issuer.bench").setSubject("bench").setAudience(resource).setExpirationTime("1h").sign(privateKey);
+    const server = await (await import("../generated/runtime/transport-http.js")).serveHttp(router, {
+      port,
+      auth: { verifyAccessToken: jwtVerifier({ key: publicKey, issuer: "https://issuer.bench" }), resourceMetadata: { resource, authorization_servers: ["https://issuer.bench"] }, requiredScopes: ["mcp:tools"] },
+    });
+    process.stdout.write(`listening ${server.url} token=${token}\n`);
+  }
 } else if (kind === "sdk1") {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const make = () => {

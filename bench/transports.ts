@@ -22,17 +22,17 @@ type Era = "legacy" | "modern";
 type Connected = { call(text: string): Promise<unknown>; close(): Promise<void> };
 
 /** One of bench/transport-server.ts's servers over HTTP in its own process. */
-export function startHttp(kind: string): Promise<{ url: string; child: ChildProcess }> {
+export function startHttp(kind: string): Promise<{ url: string; child: ChildProcess; token?: string }> {
   const child = spawn(process.execPath, args(kind, "http"), { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
     child.once("exit", (code) => reject(new Error(`${kind} http server exited ${code}`)));
     child.stdout!.on("data", (c: Buffer) => {
       out += c.toString();
-      const m = /listening (\S+)/.exec(out);
+      const m = /listening (\S+)(?: token=(\S+))?\n/.exec(out);
       if (m !== null) {
         child.removeAllListeners("exit");
-        resolve({ url: m[1], child });
+        resolve({ url: m[1], child, ...(m[2] === undefined ? {} : { token: m[2] }) });
       }
     });
   });

@@ -11,9 +11,12 @@ import { versionDiffMarkdown } from "./reports/diff-markdown.js";
 import { emitTree, targets as shippedTargets, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
+import { unreviewedMethods } from "./model/capabilities.js";
 import type { VersionModel } from "./model/types.js";
+import { methodCapabilitiesFile } from "./paths.js";
 import { buildModelFromSpecs, extensionSources, type SpecSource } from "./pipeline.js";
 import { syncSchemas, type SpecLock } from "./source/lock.js";
+import { readMethodCapabilities } from "./source/method-capabilities.js";
 import { stalePatchFiles } from "./source/patch.js";
 import { formatLock, stagePin, type PinOptions, type StagedPin } from "./source/pin.js";
 import { stageTree } from "./writer.js";
@@ -228,7 +231,12 @@ async function prepare(opts: UpdateOptions, strictOld: boolean, withReports: Bum
     if (s.schemaTs === null) writes.push({ file: path.join(opts.schemasDir, s.version, "schema.ts"), bytes: null });
   }
   writes.push({ file: opts.lockFile, bytes: formatLock(lock) });
-  return { staged: { ...staged, warnings: [...staged.warnings, ...lapsedWarnings, ...lapsedPatches(opts.patchesDir, previous, lock)] }, files, versions, writes };
+  // A method the bump brings that the reviewed per-method data has no entry for: a finding naming the file to edit.
+  const moved = model.versions.filter((v) => staged.versions.some((s) => s.version === v.label));
+  const unreviewed = unreviewedMethods(moved, readMethodCapabilities(methodCapabilitiesFile)).map(
+    (m) => `${m.replace(" ", ': method "')}" has no reviewed capability entry: add { "requires": [...], "reason": "..." } for it to schemas/method-capabilities.json (its test fails until then)`,
+  );
+  return { staged: { ...staged, warnings: [...staged.warnings, ...lapsedWarnings, ...lapsedPatches(opts.patchesDir, previous, lock), ...unreviewed] }, files, versions, writes };
 }
 
 /** A warning per reviewed patch file that applied to the old lock's bytes and applies to none of the new. */

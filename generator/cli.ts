@@ -42,11 +42,11 @@ class UsageError extends Error {}
 type OptionSpec = { type: "string" | "boolean"; usage: string; help: string };
 
 const OPTIONS = {
-  schemas: { type: "string", usage: "--schemas DIR", help: "schema folders <DIR>/<label>/schema.json (default: the project's schemas/, synced from the lock first)" },
+  schemas: { type: "string", usage: "--schemas DIR", help: "schema folders <DIR>/<label>/schema.json (default: the project's schemas/, checked against the lock first; without a lock, the spec shipped with the tool)" },
   out: { type: "string", usage: "--out DIR", help: "the generated tree (default: the project's generated/)" },
   versions: { type: "string", usage: "--versions a,b", help: "only these version labels" },
   check: { type: "boolean", usage: "--check", help: "generate in memory, print a unified diff of every stale, missing or extra file; exit 1 if any" },
-  "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds the spec's files (default: $MCP_SPEC_DIR; else the pinned download)" },
+  "spec-dir": { type: "string", usage: "--spec-dir DIR", help: "where sync finds a spec file missing from schemas/, or restores one whose bytes differ from the lock (default: $MCP_SPEC_DIR; else a missing file is downloaded)" },
   "extensions-dir": { type: "string", usage: "--extensions-dir DIR", help: "where sync finds the locked extensions' files, <DIR>/<name>/<version>/ (default: $MCP_EXTENSIONS_DIR; else mcp-extensions beside the spec folder, when there; else the pinned download)" },
   lock: { type: "string", usage: "--lock FILE", help: "the lock pinning the spec's files (default: the project's schemas/lock.json)" },
   "no-cache": { type: "boolean", usage: "--no-cache", help: "redo every cached step (precompiled templates, the facts read from each schema.ts, the errata) and skip the whole-tree fingerprint" },
@@ -154,6 +154,25 @@ function extensionsDir(ctx: Context, values: Values): string | undefined {
   return beside !== undefined && existsSync(beside) ? beside : undefined;
 }
 
+/**
+ * Whether the run reads the spec shipped inside the tool (the project has no schemas/lock.json and
+ * neither --lock nor --schemas names another): verified, never written.
+ */
+function shippedSpec(ctx: Context, values: Values): boolean {
+  return ctx.project.embeddedSpec && str(values, "lock") === undefined && str(values, "schemas") === undefined;
+}
+
+/** The project's own lock for a command that writes it (bump, schemas pin): never the one shipped inside the tool. */
+function ownLockFile(ctx: Context, values: Values): string {
+  const given = str(values, "lock");
+  if (given !== undefined) return path.resolve(ctx.io.cwd, given);
+  if (ctx.project.embeddedSpec) {
+    const own = path.join(ctx.project.root, "schemas", "lock.json");
+    throw new InputError(`cannot read the lock file (ENOENT): bump and schemas pin move a project's own lock; start one by copying ${ctx.project.lockFile} (and the pinned files beside it)`, own);
+  }
+  return ctx.project.lockFile;
+}
+
 function cacheDir(ctx: Context, values: Values): string | undefined {
   if (flag(values, "no-cache")) return undefined;
   return ctx.io.env.MCP_CODEGEN_CACHE_DIR || ctx.project.cacheDir;
@@ -240,8 +259,9 @@ const generate: Command = {
       if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
       // Into a tree of its own (--out) only the chosen versions are needed; the project's tree names them all.
       const needed = versions !== undefined && outGiven ? versions : undefined;
-      const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed });
-      const extensions = await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: needed });
+      const readOnly = shippedSpec(ctx, values);
+      const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed, readOnly });
+      const extensions = await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: needed, readOnly });
       io.stderr.write(describeSync([...results, ...extensions]));
       synced = new Set(results.map((r) => r.version));
     }
@@ -338,7 +358,7 @@ const diff: Command = {
     const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
     if (!schemasGiven) {
       unknownLabels([a, b], Object.keys(lock!.versions), lockFile);
-      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])] })));
+      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])], readOnly: shippedSpec(ctx, values) })));
     }
     const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
     io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
@@ -369,7 +389,7 @@ const errata: Command = {
     const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
     if (!schemasGiven) {
       if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
-      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions })));
+      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions, readOnly: shippedSpec(ctx, values) })));
     }
     if (versions) unknownLabels(versions, discoverVersions(schemasDir), schemasDir);
     const model = (await pipeline()).buildModel({ schemasDir, versions, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
@@ -426,7 +446,7 @@ function updateOptions(values: Values, ctx: Context) {
   if (str(values, "commit") === undefined && str(values, "from") === undefined) throw new UsageError("needs --commit SHA or --from DIR");
   const from = str(values, "from");
   return {
-    lockFile: resolvePath(ctx, str(values, "lock"), ctx.project.lockFile),
+    lockFile: ownLockFile(ctx, values),
     schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
     commit: str(values, "commit"),
     from: from === undefined ? undefined : path.resolve(ctx.io.cwd, from),
@@ -511,7 +531,7 @@ const bumpCommand: Command = {
         extensionsFrom: path.resolve(ctx.io.cwd, extensionsFrom),
         extensions: csv(str(values, "extensions")),
         extensionsDir: extensionsDir(ctx, values),
-        lockFile: resolvePath(ctx, str(values, "lock"), ctx.project.lockFile),
+        lockFile: ownLockFile(ctx, values),
         schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
         commit: str(values, "commit"),
         patchesDir: ctx.project.patchesDir,
@@ -538,19 +558,22 @@ const bumpCommand: Command = {
 
 const sync: Command = {
   usage: ["schemas sync [--spec-dir DIR] [--extensions-dir DIR] [--versions a,b] [--schemas DIR] [--lock FILE]"],
-  summary: "Fill schemas/<version>/ with the bytes the lock pins (schema.json, and schema.ts where pinned).",
+  summary: "Check schemas/<version>/ against the lock (schema.json, and schema.ts where pinned); fill what is missing.",
   details: [
-    "From --spec-dir or $MCP_SPEC_DIR (<dir>/<version>/ or a spec checkout's <dir>/schema/<version>/), else",
-    "by downloading the pinned raw files. Every file is verified against its sha256; on a mismatch or an",
-    "unreachable source nothing is written and every version that could not be obtained is named.",
+    "A file there with the pinned sha256 is kept. A missing one comes from --spec-dir or $MCP_SPEC_DIR",
+    "(<dir>/<version>/ or a spec checkout's <dir>/schema/<version>/), else from the pinned raw address.",
+    "A file there with other bytes is an error naming it (exit 2), unless a spec folder is given to restore",
+    "it from. Every file is verified against its sha256; on any failure nothing is written and every file",
+    "that could not be obtained is named. A project without a lock checks the spec shipped with the tool.",
   ],
   options: ["spec-dir", "extensions-dir", "versions", "schemas", "lock"],
   async run(values, _p, ctx) {
     const lock = await readLock(resolvePath(ctx, str(values, "lock"), ctx.project.lockFile));
     const schemasDir = resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir);
     const versions = csv(str(values, "versions"));
-    const core = await syncSchemas({ lock, schemasDir, specDir: specDir(ctx, values), versions });
-    const results = [...core, ...(await syncExtensions({ lock, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: versions }))];
+    const readOnly = shippedSpec(ctx, values);
+    const core = await syncSchemas({ lock, schemasDir, specDir: specDir(ctx, values), versions, readOnly });
+    const results = [...core, ...(await syncExtensions({ lock, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: versions, readOnly }))];
     for (const r of results) ctx.io.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
     return 0;
   },
@@ -595,8 +618,9 @@ function help(): string {
     ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(13)} ${c.summary}`),
     "",
     "Defaults come from the project you run it in: the nearest folder from the current one holding a",
-    "package.json. Its schemas/ (synced spec files, lock.json, overrides.json, patches/, errata-reviewed.json), its generated/",
-    "and its node_modules/.cache/mcp-codegen (or $MCP_CODEGEN_CACHE_DIR); never the tool's own folder.",
+    "package.json. Its schemas/ (lock.json, the pinned spec files, overrides.json, patches/, errata-reviewed.json), its generated/",
+    "and its node_modules/.cache/mcp-codegen (or $MCP_CODEGEN_CACHE_DIR); never the tool's own folder, except that a",
+    "project without a schemas/lock.json reads the spec shipped with the tool (verified by hash, never written).",
     "Paths given on the command line are relative to the current folder.",
     "",
     "Exit codes: 0 ok, 1 check failed (stale output), 2 bad input, 3 internal error.",

@@ -2,7 +2,9 @@
 // - the tool's own folder (templates, runtime source): found from this module, whether it runs from
 //   source (tsx), from dist/ or from node_modules/mcp-codegen;
 // - the project the user runs the CLI in (schemas/, generated/, the lock, the cache): the nearest
-//   folder holding a package.json, from the current folder up (`projectPaths`).
+//   folder holding a package.json, from the current folder up (`projectPaths`). A project without a
+//   schemas/lock.json of its own reads the spec the tool ships (its schemas/: lock, pinned files,
+//   patches, overrides, errata), read-only.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,6 +43,11 @@ export interface ProjectPaths {
   outDir: string;
   /** Where the CLI keeps its cache by default (the usual place for tools' caches). */
   cacheDir: string;
+  /**
+   * True when the project has no schemas/lock.json: the spec paths above (schemas, lock, patches,
+   * overrides, errata) are the tool's own shipped ones, to be verified and read, never written.
+   */
+  embeddedSpec: boolean;
 }
 
 export function pathsOf(root: string): ProjectPaths {
@@ -53,6 +60,26 @@ export function pathsOf(root: string): ProjectPaths {
     errataReviewedFile: path.join(root, "schemas", "errata-reviewed.json"),
     outDir: path.join(root, "generated"),
     cacheDir: path.join(root, "node_modules", ".cache", "mcp-codegen"),
+    embeddedSpec: false,
+  };
+}
+
+/**
+ * The project's paths, its spec ones from the tool's shipped schemas/ when it has no lock of its own;
+ * reviewed data the project does keep (patches/, overrides.json, errata-reviewed.json) stays its own.
+ */
+function withSpec(project: ProjectPaths): ProjectPaths {
+  if (existsSync(project.lockFile)) return project;
+  const tool = pathsOf(toolRoot);
+  const own = (key: "patchesDir" | "overridesFile" | "errataReviewedFile") => (existsSync(project[key]) ? project[key] : tool[key]);
+  return {
+    ...project,
+    schemasDir: tool.schemasDir,
+    lockFile: tool.lockFile,
+    patchesDir: own("patchesDir"),
+    overridesFile: own("overridesFile"),
+    errataReviewedFile: own("errataReviewedFile"),
+    embeddedSpec: true,
   };
 }
 
@@ -60,9 +87,9 @@ export function pathsOf(root: string): ProjectPaths {
 export function projectPaths(cwd: string): ProjectPaths {
   let dir = path.resolve(cwd);
   for (;;) {
-    if (existsSync(path.join(dir, "package.json"))) return pathsOf(dir);
+    if (existsSync(path.join(dir, "package.json"))) return withSpec(pathsOf(dir));
     const parent = path.dirname(dir);
-    if (parent === dir) return pathsOf(path.resolve(cwd));
+    if (parent === dir) return withSpec(pathsOf(path.resolve(cwd)));
     dir = parent;
   }
 }

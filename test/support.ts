@@ -12,8 +12,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const generatedDir = path.join(root, "generated");
 export const schemasDir = path.join(root, "schemas");
 export const lockFile = path.join(root, "schemas", "lock.json");
-// Where the spec's files come from: the project's own configured source, $MCP_SPEC_DIR (else the
-// lock's pinned download). `npm test` syncs them first (the `pretest` script).
+// The spec's files are committed in schemas/ (`npm test` checks them against the lock first, the
+// `pretest` script); $MCP_SPEC_DIR, when set, is where a missing or edited one is restored from.
 export const specDir: string | undefined = process.env.MCP_SPEC_DIR ? path.resolve(process.env.MCP_SPEC_DIR) : undefined;
 /** Model options as `generate` uses them: the project's patches and overrides. */
 export const modelOptions = {
@@ -23,7 +23,6 @@ export const modelOptions = {
   errataReviewedFile: path.join(schemasDir, "errata-reviewed.json"),
 };
 
-/** Make schemas/<version>/schema.json present (from MCP_SPEC_DIR, verified), as `generate` would. */
 /** Where the locked extensions' files are: $MCP_EXTENSIONS_DIR, else `mcp-extensions` beside the spec folder (as the CLI finds them). */
 export const extensionsDir: string | undefined = process.env.MCP_EXTENSIONS_DIR
   ? path.resolve(process.env.MCP_EXTENSIONS_DIR)
@@ -31,6 +30,7 @@ export const extensionsDir: string | undefined = process.env.MCP_EXTENSIONS_DIR
     ? undefined
     : path.join(path.dirname(specDir), "mcp-extensions");
 
+/** Check schemas/<version>/ against the lock (restoring from MCP_SPEC_DIR where set), as `generate` does. */
 export async function ensureSchemas(): Promise<void> {
   const lock = await readLock(lockFile);
   await syncSchemas({ lock, schemasDir, specDir });

@@ -26,6 +26,7 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "./jsonrpc.js";
+import type { AuthInfo } from "./auth.js";
 import type { Peer } from "./peer.js";
 import { report, writeFailureToStderr, type FailureKind, type OnError } from "./report.js";
 import { formatIssues, issuePaths } from "./schema-support.js";
@@ -52,6 +53,10 @@ export interface RequestContext<V extends string = string> {
    * there is no outgoing channel, or the channel cannot carry requests.
    */
   request(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  /** The caller as the transport's resource server verified it (`auth` of the HTTP transport, the fixed principal of stdio); undefined without. */
+  readonly auth?: AuthInfo;
+  /** Whom the request is for: what tasks and sessions are bound to (the transport's `principal` hook, else the token's subject or client). */
+  readonly principal?: string;
 }
 
 /** What a notification handler is given besides its params. */
@@ -76,6 +81,10 @@ export interface Exchange {
    * without a scope share one.
    */
   readonly scope?: object;
+  /** The caller verified by the transport (handlers see it as `context.auth`). */
+  readonly auth?: AuthInfo;
+  /** The principal the transport names (handlers see it as `context.principal`). */
+  readonly principal?: string;
 }
 
 /**
@@ -205,6 +214,8 @@ class Context implements RequestContext {
   readonly requestId: RequestId;
   readonly _meta: Record<string, unknown> | undefined;
   readonly protocolVersion: string;
+  readonly auth: AuthInfo | undefined;
+  readonly principal: string | undefined;
   cancelled = false;
   private reason: unknown = undefined;
   private controller: AbortController | undefined = undefined;
@@ -218,6 +229,8 @@ class Context implements RequestContext {
     this._meta = meta;
     this.protocolVersion = protocolVersion;
     this.peer = exchange?.peer;
+    this.auth = exchange?.auth;
+    this.principal = exchange?.principal;
     const outer = exchange?.signal;
     if (outer?.aborted === true) {
       this.cancel(outer.reason);
@@ -295,8 +308,9 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
   const inFlightByScope = new WeakMap<object, Map<RequestId, Context>>();
   let inFlight = 0;
 
-  function fail(kind: FailureKind, error: unknown, method: string, id?: RequestId): void {
-    report(onError, error, id === undefined ? { kind, method, protocolVersion } : { kind, method, id, protocolVersion });
+  function fail(kind: FailureKind, error: unknown, method: string, id?: RequestId, exchange?: Exchange): void {
+    const who = exchange?.auth === undefined && exchange?.principal === undefined ? {} : { auth: exchange.auth, principal: exchange.principal };
+    report(onError, error, id === undefined ? { kind, method, protocolVersion, ...who } : { kind, method, id, protocolVersion, ...who });
   }
 
   function notFound(method: string): string {
@@ -349,7 +363,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
         if (isThenable(value)) value = await context.settle(value);
       } catch (error) {
         if (context.cancelled) return undefined;
-        fail("request", error, method, id);
+        fail("request", error, method, id, exchange);
         return answerThrown(id, method, error);
       }
       if (context.cancelled) return undefined;
@@ -360,7 +374,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
         if (problem !== undefined) throw new JsonRpcError(ErrorCode.InternalError, `Internal error: the ${method} handler's result cannot be sent as JSON (${problem})`);
         return resultResponse(id, result);
       } catch (error) {
-        fail("result", error, method, id);
+        fail("result", error, method, id, exchange);
         return answerThrown(id, method, error);
       }
     } finally {

@@ -14,6 +14,7 @@
 //   `logging/setLevel` (legacy; everything before that) or `_meta["io.modelcontextprotocol/logLevel"]`
 //   of the request (modern; nothing when absent).
 // - Messages follow the dispatcher's envelope rule (readEnvelope), and `handle` never rejects.
+import { principalOf, type AuthInfo } from "./auth.js";
 import type { Dispatcher, DispatcherOptions, RequestContext } from "./dispatcher.js";
 import {
   ErrorCode,
@@ -107,7 +108,7 @@ export interface Fanout {
 /** One legacy connection (a session): its version, chosen at `initialize`, and its dispatcher. */
 export interface LegacyConnection<L extends string = string> extends ConnectionInfo<L> {
   /** Answer one message of this connection: a request → its response; a notification or a response to our request → undefined. Never rejects. */
-  handle(message: unknown, exchange?: { signal?: AbortSignal }): Promise<JsonRpcResponse | undefined>;
+  handle(message: unknown, exchange?: LegacyExchange): Promise<JsonRpcResponse | undefined>;
   /** The connection is gone: pending server→client requests reject, published notifications stop. */
   close(): void;
   /** How many of this connection's requests are being handled now. */
@@ -122,6 +123,17 @@ export interface ModernExchange {
   signal?: AbortSignal;
   /** The peer (one object per stdio connection): `notifications/cancelled` reaches only requests of the same scope. */
   scope?: object;
+  /** The caller the transport verified (handlers see it as `context.auth`). */
+  auth?: AuthInfo;
+  /** Whom the request is for (handlers see it as `context.principal`; tasks are bound to it). Default: from `auth`. */
+  principal?: string;
+}
+
+/** What the transport passes along with one legacy-era message. */
+export interface LegacyExchange {
+  signal?: AbortSignal;
+  auth?: AuthInfo;
+  principal?: string;
 }
 
 export interface ServerRouter<L extends string = string, M extends string = string> {
@@ -237,6 +249,13 @@ function wants(filter: Record<string, unknown>, method: string, params: Record<s
   }
   const key = (filterKeys as Record<string, string | undefined>)[method];
   return key !== undefined && filter[key] === true;
+}
+
+/** The caller members of a dispatcher exchange: `auth` as given, `principal` as given or derived from `auth`. */
+function caller(exchange: { auth?: AuthInfo; principal?: string }): { auth?: AuthInfo; principal?: string } {
+  const principal = exchange.principal ?? principalOf(exchange.auth);
+  if (exchange.auth === undefined && principal === undefined) return {};
+  return { ...(exchange.auth === undefined ? {} : { auth: exchange.auth }), ...(principal === undefined ? {} : { principal }) };
 }
 
 /** `handlers` without the given methods. */
@@ -386,7 +405,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         const parts: Array<{ honored: Record<string, unknown>; stop(): void }> = [];
         try {
           for (const e of extensions) {
-            const part = await e.served.listen?.(params.notifications, deliver, agreed.has(e.id));
+            const part = await e.served.listen?.(params.notifications, deliver, agreed.has(e.id), context);
             if (part !== undefined) parts.push(part);
           }
         } catch (error) {
@@ -476,7 +495,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       const level = ownMember(meta, META_LOG_LEVEL);
       const threshold = typeof level === "string" && logLevels.includes(level) ? level : undefined;
       const filtered = peer === undefined ? undefined : levelFiltered(peer, () => threshold);
-      return await dispatcher.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope });
+      return await dispatcher.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope, ...caller(exchange) });
     } catch {
       // Only a hostile message or exchange gets here: answer without detail.
       return envelope.kind === "request" ? errorResponse(envelope.id, ErrorCode.InternalError, "Internal error") : undefined;
@@ -545,7 +564,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       return { version: chosen, dispatcher: dispatcherFor(chosen, { ...handlersFor(entry, info), ...owned }) };
     }
 
-    async function handleLegacy(message: unknown, exchange: { signal?: AbortSignal } = {}): Promise<JsonRpcResponse | undefined> {
+    async function handleLegacy(message: unknown, exchange: LegacyExchange = {}): Promise<JsonRpcResponse | undefined> {
       const envelope = readEnvelope(message);
       try {
         if (envelope.kind === "response") {
@@ -564,7 +583,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           live.add(chosen.dispatcher);
           let response: JsonRpcResponse | undefined;
           try {
-            response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal });
+            response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal, ...caller(exchange) });
           } finally {
             if (response !== undefined && "result" in response && dispatcher === undefined) {
               protocolVersion = chosen.version;
@@ -590,7 +609,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
         }
         const wrongEra = isCustom(protocolVersion, method) ? undefined : otherEraMethod(method, protocolVersion);
         if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
-        const response = await target.handle(message, { peer, signal: exchange.signal });
+        const response = await target.handle(message, { peer, signal: exchange.signal, ...caller(exchange) });
         if (response !== undefined && "result" in response) {
           const params = paramsOf(message);
           if (method === "logging/setLevel" && typeof params?.level === "string") logLevel = params.level;

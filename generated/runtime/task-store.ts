@@ -14,6 +14,8 @@ export interface TaskStore {
   create(task: TaskRecord): Promise<void>;
   /** The task, or undefined when unknown or expired. */
   get(taskId: string): Promise<TaskRecord | undefined>;
+  /** Several tasks at once, in the order of `taskIds` (one round trip for a remote store). Optional: the runtime falls back to `get`. */
+  getMany?(taskIds: readonly string[]): Promise<Array<TaskRecord | undefined>>;
   /** Replaces the task by change(current), atomically (a concurrent update elsewhere makes it retry with the new current), unless the task is unknown, expired or terminal (completed, failed, cancelled): resolves to the task as stored afterwards, or undefined when unknown or expired. change returning undefined leaves it unchanged. */
   update(taskId: string, change: (current: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined>;
   /** Calls listener with the task after every stored change of taskId, made by any process sharing the store, until the returned function is called. */
@@ -24,28 +26,50 @@ export interface TaskStore {
 /** The statuses after which a task never changes again. */
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(["completed", "failed", "cancelled"]);
 
-/** When a task expires (ms since the epoch), or Infinity for `ttlMs: null` (or a createdAt that is not a date). */
-export function expiresAt(task: Pick<TaskRecord, "createdAt" | "ttlMs">): number {
+/**
+ * When a task may be discarded (ms since the epoch), the same rule in every store: `ttlMs` after its
+ * creation (the extension: "the server may discard the task after the TTL elapses"), but never within two
+ * poll intervals (at least 1 s) of its last change, so a client polling as told sees every change, the last
+ * one included. So a `ttlMs: 0` task is readable while it changes and for that while after it settles.
+ * Infinity for `ttlMs: null` (the Tasks runtime gives such a task its `maxTtlMs`) or a createdAt that is not a date.
+ */
+export function expiresAt(task: Pick<TaskRecord, "createdAt" | "lastUpdatedAt" | "ttlMs"> & { pollIntervalMs?: unknown }): number {
   if (typeof task.ttlMs !== "number") return Infinity;
   const created = Date.parse(task.createdAt);
-  return Number.isNaN(created) ? Infinity : created + task.ttlMs;
+  if (Number.isNaN(created)) return Infinity;
+  const updated = Date.parse(task.lastUpdatedAt);
+  const poll = typeof task.pollIntervalMs === "number" && task.pollIntervalMs > 0 ? task.pollIntervalMs : 0;
+  const floor = (Number.isNaN(updated) ? created : updated) + Math.max(MIN_RETENTION_MS, 2 * poll);
+  return Math.max(created + Math.max(0, task.ttlMs), floor);
 }
+
+/** The least time a task is kept after its last change (see expiresAt). */
+export const MIN_RETENTION_MS = 1000;
 
 export interface MemoryTaskStoreOptions {
   /** The clock (ms since the epoch), for tests. Default: Date.now. */
   now?: () => number;
+  /** Most tasks held (default 10,000): `create` beyond it, once the expired are swept, rejects naming the limit. */
+  maxTasks?: number;
+  /** How often expired tasks are swept (default 60 s; the timer does not keep the process alive). */
+  sweepIntervalMs?: number;
 }
 
+export const DEFAULT_MAX_STORED_TASKS = 10_000;
+export const DEFAULT_SWEEP_INTERVAL_MS = 60_000;
+
 /**
- * The in-memory TaskStore: one process, tasks kept until they expire (checked when read, and swept
- * as tasks are created, so expired tasks do not accumulate). Listeners are called synchronously after
+ * The in-memory TaskStore: one process, at most `maxTasks` tasks, each kept until it expires (checked
+ * when read, and swept on a timer and when the store is full, so expired tasks do not accumulate). Listeners are called synchronously after
  * each stored change; one that throws does not stop the others.
  */
 export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): TaskStore {
   const now = options.now ?? Date.now;
   const tasks = new Map<string, { task: TaskRecord; expires: number }>();
   const listeners = new Map<string, Set<(task: TaskRecord) => void>>();
-  let createdSinceSweep = 0;
+  const maxTasks = options.maxTasks ?? DEFAULT_MAX_STORED_TASKS;
+  const timer = setInterval(() => sweep(), options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS);
+  timer.unref?.();
 
   function live(taskId: string): { task: TaskRecord; expires: number } | undefined {
     const entry = tasks.get(taskId);
@@ -75,15 +99,16 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
   return {
     async create(task) {
       if (live(task.taskId) !== undefined) throw new Error(`task ${task.taskId} exists`);
-      if (++createdSinceSweep >= 1024) {
-        createdSinceSweep = 0;
-        sweep();
-      }
+      if (tasks.size >= maxTasks) sweep();
+      if (tasks.size >= maxTasks) throw Object.assign(new Error(`Too many tasks: the store holds ${maxTasks} (maxTasks)`), { code: -32000 });
       tasks.set(task.taskId, { task, expires: expiresAt(task) });
       notify(task);
     },
     async get(taskId) {
       return live(taskId)?.task;
+    },
+    async getMany(taskIds) {
+      return taskIds.map((id) => live(id)?.task);
     },
     async update(taskId, change) {
       const entry = live(taskId);
@@ -106,6 +131,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
       };
     },
     async close() {
+      clearInterval(timer);
       tasks.clear();
       listeners.clear();
     },

@@ -21,6 +21,8 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { authenticate, isAuthRefusal, principalOf, resourceMetadataPaths, type AuthInfo, type ResourceServerOptions } from "./auth.js";
+import { decodeHeaderValue } from "./header-encoding.js";
 import { metaOfParams, ownMember, paramsOf } from "./jsonrpc.js";
 import {
   boundedWriter,
@@ -69,8 +71,23 @@ export interface HttpTransportOptions {
    * argument given must be repeated in its `Mcp-Param-<Name>` header (plain or `=?base64?…?=`), else -32020.
    */
   parameterHeaders?: (toolName: string) => Readonly<Record<string, string>> | undefined;
-  /** Transport failures (a message that cannot be sent, a stream that broke). Default: one line on stderr. */
+  /** Transport failures (a message that cannot be sent, a stream that broke) and limits reached. Default: one line on stderr. */
   onError?: TransportErrorHook;
+  /**
+   * The resource-server role (OAuth 2.1, see ./auth.ts): every request to the endpoint needs a bearer token
+   * `verifyAccessToken` accepts, issued for `resourceMetadata.resource`, with `requiredScopes` (else 401/403);
+   * `/.well-known/oauth-protected-resource` serves `resourceMetadata`. Default: off.
+   */
+  auth?: ResourceServerOptions<http.IncomingMessage>;
+  /**
+   * Whom a request is for, when the host names it (a header of its choosing, a client certificate...): tasks
+   * and legacy sessions are bound to it. Default: with `auth`, the token's subject (else its client id); without, none.
+   */
+  principal?: (req: http.IncomingMessage, auth: AuthInfo | undefined) => string | undefined;
+  /** Most requests in flight per legacy session and per HTTP connection (default 64); more get 429. */
+  maxRequestsInFlight?: number;
+  /** Most legacy sessions open per principal (default 16): a new one closes that principal's least recently used session with no request open, else 429. */
+  maxSessionsPerPrincipal?: number;
 }
 
 /** A node:http request listener serving the MCP endpoint; `close()` ends every legacy session. */
@@ -84,6 +101,8 @@ export interface HttpHandler {
 }
 
 const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+export const DEFAULT_MAX_REQUESTS_IN_FLIGHT = 64;
+export const DEFAULT_MAX_SESSIONS_PER_PRINCIPAL = 16;
 const DEFAULT_IDLE = 30 * 60 * 1000;
 export const DEFAULT_MAX_SESSIONS = 1000;
 export const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
@@ -163,6 +182,14 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<string | Re
   });
 }
 
+/** The first protocol version without JSON-RPC batching (2025-06-18 removed it). */
+export const FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18";
+
+/** Whether a legacy session at `version` may send a JSON-RPC batch (versions are dates: they sort as text). */
+export function batchesServed(version: string | undefined): boolean {
+  return version !== undefined && version < FIRST_VERSION_WITHOUT_BATCHES;
+}
+
 /** The path of a request target: origin-form read directly, any other form through URL; undefined when it is not a URL. */
 function pathOf(target: string | undefined): string | undefined {
   if (target === undefined) return "/";
@@ -176,15 +203,6 @@ function pathOf(target: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** A `=?base64?…?=` header value decoded (strict alphabet and padding), a plain value as it is; undefined when malformed. */
-function headerValue(raw: string): string | undefined {
-  const m = /^=\?base64\?(.*)\?=$/.exec(raw);
-  if (m === null) return raw;
-  const encoded = m[1];
-  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(encoded)) return undefined;
-  return Buffer.from(encoded, "base64").toString("utf8");
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -204,7 +222,9 @@ function headerMismatch(req: http.IncomingMessage, message: Record<string, unkno
   const named = nameKey === undefined ? undefined : params?.[nameKey];
   if (typeof named === "string") {
     const mcpName = req.headers["mcp-name"];
-    if (typeof mcpName !== "string" || mcpName.trim() !== named) return `Header mismatch: Mcp-Name ${mcpName ?? "(missing)"} but the body names ${named}`;
+    const decoded = typeof mcpName === "string" ? decodeHeaderValue(mcpName) : undefined;
+    if (typeof mcpName === "string" && decoded === undefined) return "Header mismatch: Mcp-Name is not valid base64";
+    if (decoded !== named) return `Header mismatch: Mcp-Name ${mcpName ?? "(missing)"} but the body names ${named}`;
   }
   if (method === "tools/call" && typeof named === "string" && options.parameterHeaders !== undefined) {
     const args = isObject(params?.arguments) ? params.arguments : {};
@@ -212,7 +232,7 @@ function headerMismatch(req: http.IncomingMessage, message: Record<string, unkno
       if (!Object.hasOwn(args, key)) continue;
       const raw = req.headers[`mcp-param-${name.toLowerCase()}`];
       if (typeof raw !== "string") return `Header mismatch: Mcp-Param-${name} is missing but arguments.${key} is given`;
-      const value = headerValue(raw.trim());
+      const value = decodeHeaderValue(raw);
       if (value === undefined) return `Header mismatch: Mcp-Param-${name} is not valid base64`;
       if (value !== String(args[key])) return `Header mismatch: Mcp-Param-${name} does not match arguments.${key}`;
     }
@@ -337,9 +357,17 @@ interface Session {
   standalone: Exchange | undefined;
   lastSeen: number;
   closed: boolean;
+  /** The principal that opened it: only it may use the session (others get 404, as for an unknown id). */
+  readonly principal: string | undefined;
+  /** Requests of this session in flight. */
+  inFlight: number;
 }
 
-const idle = (s: Session) => s.exchanges.size === 0 && s.standalone === undefined;
+/** Who is calling, as the transport passes it to the router. */
+interface Caller {
+  readonly auth?: AuthInfo;
+  readonly principal?: string;
+}
 
 /** A node:http request listener serving `router` at `options.path`. */
 export function createHttpHandler(router: RoutedServer, options: HttpTransportOptions = {}): HttpHandler {
@@ -349,6 +377,13 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED;
   const onError = options.onError ?? logTransportError;
+  const maxInFlight = options.maxRequestsInFlight ?? DEFAULT_MAX_REQUESTS_IN_FLIGHT;
+  const maxPerPrincipal = options.maxSessionsPerPrincipal ?? DEFAULT_MAX_SESSIONS_PER_PRINCIPAL;
+  const auth = options.auth;
+  const metadataPaths = auth === undefined ? [] : resourceMetadataPaths(auth);
+  const metadataBody = auth === undefined ? "" : JSON.stringify(auth.resourceMetadata);
+  /** Requests in flight per HTTP connection. */
+  const perSocket = new WeakMap<object, number>();
   const hosts = options.allowedHosts;
   const origins = options.allowedOrigins ?? (hosts === undefined || hosts === "any" ? undefined : hosts.flatMap((h) => [`http://${h}`, `https://${h}`]));
   /** Least recently used first: a session moves to the end when it is used. */
@@ -357,9 +392,19 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
 
   const sweep = setInterval(() => {
     const now = Date.now();
-    for (const session of [...sessions.values()]) if (idle(session) && now - session.lastSeen > idleMs) closeSession(session);
+    for (const session of [...sessions.values()]) if (evictable(session, now)) closeSession(session);
   }, Math.max(10, Math.min(idleMs / 2, 60_000)));
   sweep.unref();
+
+  /**
+   * A session that may be closed to make room: no request open, and either no GET stream or none used for
+   * `sessionIdleMs` (an idle GET stream does not hold its slot forever). The sweep closes those idle that long.
+   */
+  function evictable(session: Session, now: number, forRoom = false): boolean {
+    if (session.exchanges.size > 0) return false;
+    if (session.standalone === undefined) return forRoom || now - session.lastSeen > idleMs;
+    return now - session.lastSeen > idleMs;
+  }
 
   /** Default Host values by the local address and port a request arrived on. */
   const derived = new Map<string, string[]>();
@@ -421,12 +466,24 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   /** Room for one more session: the least recently used idle one is closed when full; false when none is idle. */
   function makeRoom(): boolean {
     if (sessions.size < maxSessions) return true;
+    const now = Date.now();
     for (const session of sessions.values()) {
-      if (!idle(session)) continue;
+      if (!evictable(session, now, true)) continue;
       closeSession(session);
       return true;
     }
     return false;
+  }
+
+  /** Room for one more session of `principal` (maxSessionsPerPrincipal): its least recently used session with no request open closes; false when none can. */
+  function makeRoomFor(principal: string | undefined): boolean {
+    if (principal === undefined) return true;
+    const own = [...sessions.values()].filter((s) => s.principal === principal);
+    if (own.length < maxPerPrincipal) return true;
+    const victim = own.find((s) => s.exchanges.size === 0);
+    if (victim === undefined) return false;
+    closeSession(victim);
+    return true;
   }
 
   function sendInSession(session: Session, message: OutgoingMessage, relatedRequestId: TransportRequestId | undefined): void {
@@ -436,8 +493,14 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     session.standalone?.push(message);
   }
 
-  async function startSession(res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds): Promise<void> {
+  async function startSession(res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds, caller: Caller): Promise<void> {
+    if (!makeRoomFor(caller.principal)) {
+      const refusal = new Refusal(429, -32000, `Too Many Requests: ${maxPerPrincipal} sessions are open for this principal (maxSessionsPerPrincipal)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) });
+      onError(new Error(`refused: ${refusal.message}`));
+      return void refuse(res, refusal, message.id as TransportRequestId, exact);
+    }
     if (!makeRoom()) {
+      onError(new Error(`refused: ${maxSessions} sessions are open (maxSessions)`));
       return void refuse(res, new Refusal(503, -32000, `Service Unavailable: ${maxSessions} sessions are open (maxSessions)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) }), message.id as TransportRequestId, exact);
     }
     const id = randomUUID();
@@ -449,18 +512,27 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       standalone: undefined,
       lastSeen: Date.now(),
       closed: false,
+      principal: caller.principal,
+      inFlight: 0,
     };
     sessions.set(id, session);
-    await inSession(session, res, message, exact, { "mcp-session-id": id });
+    await inSession(session, res, message, exact, caller, { "mcp-session-id": id });
     // An initialize the router refused leaves no session behind.
     if (session.connection.protocolVersion === undefined) closeSession(session);
   }
 
   /** Answer one POST of a session: its requests on one exchange, its notifications and responses handed over. */
-  async function inSession(session: Session, res: http.ServerResponse, body: unknown, exact: ExactIds, headers: http.OutgoingHttpHeaders = {}): Promise<void> {
+  async function inSession(session: Session, res: http.ServerResponse, body: unknown, exact: ExactIds, caller: Caller, headers: http.OutgoingHttpHeaders = {}): Promise<void> {
     touch(session);
     const batch = Array.isArray(body);
     const messages: unknown[] = batch ? body : [body];
+    const count = messages.filter((m) => classify(m) === "request").length;
+    if (count > 0 && session.inFlight + count > maxInFlight) {
+      const refusal = new Refusal(429, -32000, `Too Many Requests: ${maxInFlight} requests are in flight on this session (maxRequestsInFlight)`);
+      onError(new Error(`refused: ${refusal.message}`));
+      return refuse(res, refusal, batch ? null : idOf(body), exact);
+    }
+    session.inFlight += count;
     const exchange = new Exchange(res, exact, maxBuffered, onError, () => closeSession(session), headers);
     session.exchanges.add(exchange);
     const requests: TransportRequestId[] = [];
@@ -471,7 +543,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     try {
       const answers = await Promise.all(
         messages.map(async (m) => {
-          const response = await session.connection.handle(m, { signal: exchange.signal });
+          const response = await session.connection.handle(m, { signal: exchange.signal, ...caller });
           if (response !== undefined && exchange.streaming && !exchange.signal.aborted) exchange.push(response);
           return response;
         }),
@@ -480,6 +552,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       if (!exchange.streaming) exchange.finish(batch ? responses : responses[0]);
       else exchange.finish(undefined);
     } finally {
+      session.inFlight -= count;
       for (const id of requests) if (session.routes.get(id) === exchange) session.routes.delete(id);
       session.exchanges.delete(exchange);
       touch(session);
@@ -507,9 +580,10 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     return new Refusal(400, INVALID_REQUEST, `Bad Request: unsupported MCP-Protocol-Version ${header} (served: ${router.legacyVersions.join(", ")})`);
   }
 
-  async function session(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string): Promise<void> {
+  async function session(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string, caller: Caller): Promise<void> {
     const found = sessions.get(sessionId);
-    if (found === undefined) return refuse(res, new Refusal(404, -32001, "Session not found"));
+    // Another principal's session is answered as an unknown one: its existence is not revealed.
+    if (found === undefined || found.principal !== caller.principal) return refuse(res, new Refusal(404, -32001, "Session not found"));
     if (req.method === "DELETE") {
       closeSession(found);
       return void res.writeHead(200).end();
@@ -522,15 +596,19 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     if (req.method !== "POST") return void res.writeHead(405, { allow: "GET, POST, DELETE" }).end();
     const checked = await postBody(req, true);
     if (checked instanceof Refusal) return refuse(res, checked);
+    if (Array.isArray(checked.body) && !batchesServed(found.connection.protocolVersion)) {
+      // 2025-06-18 removed JSON-RPC batching: a batch is not one valid request.
+      return refuse(res, new Refusal(400, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported in protocol version ${found.connection.protocolVersion}`));
+    }
     const wrong = unsupportedVersion(req);
     if (wrong !== undefined) return refuse(res, wrong, Array.isArray(checked.body) ? null : idOf(checked.body), checked.exact);
     if (found.closed) return refuse(res, new Refusal(404, -32001, "Session not found"));
-    return inSession(found, res, checked.body, checked.exact);
+    return inSession(found, res, checked.body, checked.exact, caller);
   }
 
   const idOf = (m: unknown): TransportRequestId | null => (classify(m) === "request" ? (m as { id: TransportRequestId }).id : null);
 
-  async function modern(req: http.IncomingMessage, res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds): Promise<void> {
+  async function modern(req: http.IncomingMessage, res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds, caller: Caller): Promise<void> {
     const id = idOf(message);
     const mismatch = headerMismatch(req, message, options, (method) => router.nameParam?.(method));
     if (mismatch !== undefined) return refuse(res, new Refusal(400, HEADER_MISMATCH, mismatch), id, exact);
@@ -539,7 +617,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     const exchange = new Exchange(res, exact, maxBuffered, onError, () => undefined);
     // Stateless HTTP knows no peer: each POST is its own scope, so a posted notifications/cancelled cannot
     // reach another client's request that shares its id; closing the connection cancels.
-    const response = await router.handle(message, { send: (m) => exchange.push(m), signal: exchange.signal, scope: {} });
+    const response = await router.handle(message, { send: (m) => exchange.push(m), signal: exchange.signal, scope: {}, ...caller });
     if (response === undefined || id === null) return exchange.finish(undefined);
     const error = (response as { error?: { code?: unknown } }).error;
     exchange.finish(response, typeof error?.code === "number" ? (MODERN_STATUS[error.code] ?? 200) : 200);
@@ -549,17 +627,49 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     if (!allowed(req)) return refuse(res, new Refusal(403, -32000, "Forbidden: Host or Origin not allowed"));
     const pathname = pathOf(req.url);
     if (pathname === undefined) return refuse(res, new Refusal(400, INVALID_REQUEST, "Bad Request: the request target is not a URL"));
+    if (auth !== undefined && metadataPaths.includes(pathname)) {
+      // RFC 9728: the Protected Resource Metadata, public (a client reads it before it has a token).
+      if (req.method !== "GET" && req.method !== "HEAD") return void res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return void res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" }).end(req.method === "HEAD" ? undefined : metadataBody);
+    }
     if (pathname !== endpoint) return void res.writeHead(404).end();
     if (closing) return refuse(res, new Refusal(503, -32000, "Service Unavailable: the server is closing"));
+    let verified: AuthInfo | undefined;
+    if (auth !== undefined) {
+      const outcome = await authenticate(req.headers.authorization, req, auth);
+      if (isAuthRefusal(outcome)) {
+        req.resume();
+        return void res.writeHead(outcome.status, { "content-type": "application/json", ...outcome.headers }).end(JSON.stringify(outcome.body));
+      }
+      verified = outcome;
+    }
+    const principal = options.principal !== undefined ? options.principal(req, verified) : principalOf(verified);
+    const caller: Caller = { ...(verified === undefined ? {} : { auth: verified }), ...(principal === undefined ? {} : { principal }) };
+    const socket = req.socket;
+    const onSocket = perSocket.get(socket) ?? 0;
+    if (onSocket >= maxInFlight) {
+      const refusal = new Refusal(429, -32000, `Too Many Requests: ${maxInFlight} requests are in flight on this connection (maxRequestsInFlight)`);
+      onError(new Error(`refused: ${refusal.message}`));
+      return refuse(res, refusal);
+    }
+    perSocket.set(socket, onSocket + 1);
+    try {
+      return await route(req, res, caller);
+    } finally {
+      perSocket.set(socket, (perSocket.get(socket) ?? 1) - 1);
+    }
+  }
+
+  async function route(req: http.IncomingMessage, res: http.ServerResponse, caller: Caller): Promise<void> {
     const sessionId = req.headers["mcp-session-id"];
-    if (typeof sessionId === "string") return session(req, res, sessionId);
+    if (typeof sessionId === "string") return session(req, res, sessionId, caller);
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
     const checked = await postBody(req, false);
     if (checked instanceof Refusal) return refuse(res, checked);
     const message = checked.body as Record<string, unknown>;
     // A new legacy session starts with a legacy initialize request; everything else is a modern message.
-    if (message.method === "initialize" && classify(message) === "request" && router.eraOf(message) === "legacy") return startSession(res, message, checked.exact);
-    return modern(req, res, message, checked.exact);
+    if (message.method === "initialize" && classify(message) === "request" && router.eraOf(message) === "legacy") return startSession(res, message, checked.exact, caller);
+    return modern(req, res, message, checked.exact, caller);
   }
 
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> =>

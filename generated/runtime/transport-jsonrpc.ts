@@ -5,6 +5,7 @@
 // becomes text (request ids beyond 2^53 kept exactly), and the bounded writer every outgoing stream
 // goes through (backpressure).
 import type { Writable } from "node:stream";
+import type { AuthInfo } from "./auth.js";
 import { type Envelope, ErrorCode, errorResponse, invalidRequest, type JsonRpcErrorResponse, readEnvelope } from "./jsonrpc.js";
 
 export type TransportRequestId = string | number;
@@ -27,10 +28,10 @@ export interface RoutedServer {
   connect(send: TransportSend): {
     /** The version chosen at `initialize`; undefined until an `initialize` succeeds. */
     readonly protocolVersion: string | undefined;
-    handle(message: unknown, exchange?: { signal?: AbortSignal }): Promise<OutgoingMessage | undefined>;
+    handle(message: unknown, exchange?: { signal?: AbortSignal; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
     close(): void;
   };
-  handle(message: unknown, exchange?: { send?: TransportSend; signal?: AbortSignal; scope?: object }): Promise<OutgoingMessage | undefined>;
+  handle(message: unknown, exchange?: { send?: TransportSend; signal?: AbortSignal; scope?: object; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
   /** The param naming a request of a served extension for routing (HTTP's `Mcp-Name`); absent: none. */
   nameParam?(method: string): string | undefined;
 }

@@ -62,7 +62,7 @@ export function methodCapabilities(versions: readonly VersionModel[], data: Meth
       const declared = requires.filter((capability) => declaringDefinitions(m).every((definition) => declares(version, definition, capability)));
       // The data is reviewed against the locked versions: there every path must be declared. A schema
       // outside the lock (another label, an older spec) requires only the paths its capabilities declare.
-      const undeclared = requires.find((c) => !declared.includes(c));
+      const undeclared = requires.find((c) => !declared.includes(c) && !(entry.ifDeclared ?? []).includes(c));
       if (undeclared !== undefined && version.specCommit !== null) {
         const definition = declaringDefinitions(m).find((d) => !declares(version, d, undeclared))!;
         const at = own ? pointer("methods", m.method, "byVersion", version.label) : pointer("methods", m.method, "requires");

@@ -1,21 +1,27 @@
-// MATRIX.md: method × version, with each request's normalizer kind, a link to each version's diff,
+// MATRIX.md: method × version (printed from the method table), with each request's normalizer kind, a link to each version's diff,
 // each version's type fidelity against the spec's schema.ts, its errata (schema.json against schema.ts),
 // and the extension modules (each against its core version).
-import { normalizerKind } from "../diff/version.js";
-import type { Method, ProtocolModel, VersionModel } from "../model/types.js";
+import type { MethodTables, ProtocolModel, VersionModel } from "../model/types.js";
+import { tablesOf } from "../emit/table.js";
 import { consecutivePairs, diffReportPath, extensionPairs } from "./diffs.js";
 import { errataCounts, errataTables } from "./errata-markdown.js";
 import type { Templates } from "../print/templates.js";
 
-function rows(model: ProtocolModel, pick: (v: ProtocolModel["versions"][number]) => Method[]) {
-  const methods = [...new Set(model.versions.flatMap((v) => pick(v).map((m) => m.method)))].sort();
+/** The method × version rows of one kind, printed from the method table (the model's decisions). */
+function rows(model: ProtocolModel, tables: MethodTables, kind: "request" | "notification") {
+  const labels = model.versions.map((v) => v.label);
+  const here = (label: string, method: string) => {
+    const r = tables.get(label)?.[method];
+    return r !== undefined && r.status === "present" && r.kind === kind ? r : undefined;
+  };
+  const methods = [...new Set(labels.flatMap((l) => Object.keys(tables.get(l) ?? {}).filter((m) => here(l, m) !== undefined)))].sort();
   return methods.map((method) => ({
     method,
-    cells: model.versions.map((v) => {
-      const m = pick(v).find((x) => x.method === method);
-      if (!m) return "—";
+    cells: labels.map((label) => {
+      const r = here(label, method);
+      if (!r) return "—";
       // Results by the spec's own names; a `|` inside a table cell must be escaped, even within a code span.
-      return m.kind === "request" ? `${m.sender} · \`${m.results.join(" \\| ")}\` · ${normalizerKind(m, v.era)}` : m.sender;
+      return r.kind === "request" ? `${r.sender} · \`${r.results!.join(" \\| ")}\` · ${r.normalizer}` : r.sender;
     }),
   }));
 }
@@ -31,12 +37,13 @@ function fidelity(v: VersionModel): string {
 }
 
 export function emitMatrix(model: ProtocolModel, templates: Templates): string {
+  const tables = tablesOf(model);
   const diffFrom = new Map(consecutivePairs(model).map(([a, b]) => [b.label, `[from ${a.label}](${diffReportPath(a.label, b.label)})`]));
   return templates.get("MATRIX.md.hbs")({
     versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—", fidelity: fidelity(v), errata: errataCounts(v) })),
     errata: errataTables(model),
-    requestRows: rows(model, (v) => v.requests),
-    notificationRows: rows(model, (v) => v.notifications),
+    requestRows: rows(model, tables, "request"),
+    notificationRows: rows(model, tables, "notification"),
     extensionsSection: extensionsSection(model, templates),
   });
 }

@@ -33,6 +33,8 @@ export interface ExtensionSyncOptions {
   /** Only extension versions layered onto these core labels (default: every one). */
   coreVersions?: string[];
   download?: (url: string) => Promise<Uint8Array>;
+  /** Verify only, as `SyncOptions.readOnly`: the spec shipped inside the tool. */
+  readOnly?: boolean;
 }
 
 /**
@@ -53,6 +55,7 @@ export async function syncExtensions(opts: ExtensionSyncOptions): Promise<Synced
       specDir: opts.extensionsDir === undefined ? undefined : path.join(opts.extensionsDir, name),
       versions,
       download: opts.download,
+      readOnly: opts.readOnly,
     });
     for (const r of results) out.push({ ...r, version: `${name}@${r.version}` });
   }

@@ -1,5 +1,7 @@
-// The pinned spec sources: schemas/lock.json, and `schemas sync`, which fills
-// schemas/<version>/schema.json (and schema.ts) from a local spec directory or the pinned raw address.
+// The pinned spec sources: schemas/lock.json, and `schemas sync`, which checks schemas/<version>/schema.json
+// (and schema.ts) against the lock and fills what is missing from a local spec directory or the pinned
+// raw address. The tool's own schemas/ holds every pinned file (committed and shipped), so a sync there
+// only verifies; a file with other bytes is refused by name, never silently replaced by a download.
 import { existsSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -129,6 +131,11 @@ export interface SyncOptions {
   versions?: string[];
   /** Download function; defaults to global fetch with a timeout. Tests inject their own. */
   download?: (url: string) => Promise<Uint8Array>;
+  /**
+   * Verify only (the spec shipped inside the tool, which is never written): every file must already be
+   * there with the pinned bytes; `specDir` and downloads are not used.
+   */
+  readOnly?: boolean;
 }
 
 export interface SyncedVersion {
@@ -187,6 +194,23 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
         statuses.push("present");
         continue;
       }
+      if (opts.readOnly === true) {
+        failures.push(
+          currentHash === undefined
+            ? `${target} is missing (the lock pins sha256 ${locked.sha256}); reinstall mcp-codegen`
+            : `${target} has sha256 ${currentHash}, the lock pins ${locked.sha256}; reinstall mcp-codegen`,
+        );
+        continue;
+      }
+      // A file there with other bytes was edited (the pinned files are committed): say so, naming it,
+      // rather than replace it with a download. A spec folder given explicitly may restore it.
+      if (currentHash !== undefined && opts.specDir === undefined) {
+        failures.push(
+          `${target} has sha256 ${currentHash}, the lock pins ${locked.sha256}: restore it (git checkout ${path.join(path.basename(schemasDir), version, name)}), ` +
+            `sync it from a spec folder (--spec-dir DIR or MCP_SPEC_DIR), or pin the new bytes (schemas pin --from)`,
+        );
+        continue;
+      }
       const got = await obtain(opts, version, name, locked);
       if (typeof got === "string") {
         // Say what is wrong with the synced copy too: a hand-edited file is not "missing".
@@ -205,9 +229,11 @@ export async function syncSchemas(opts: SyncOptions): Promise<SyncedVersion[]> {
     );
   }
   if (failures.length > 0) {
+    const count = `${failures.length} file${failures.length > 1 ? "s" : ""}`;
     throw new InputError(
-      `cannot sync ${failures.length} file${failures.length > 1 ? "s" : ""} (nothing was written):\n  ${failures.join("\n  ")}\n` +
-        `Set MCP_SPEC_DIR or pass --spec-dir to a folder holding <version>/schema.json.`,
+      opts.readOnly === true
+        ? `the spec shipped with mcp-codegen does not match its lock (${count}):\n  ${failures.join("\n  ")}`
+        : `cannot sync ${count} (nothing was written):\n  ${failures.join("\n  ")}\n` + `Set MCP_SPEC_DIR or pass --spec-dir to a folder holding <version>/schema.json.`,
     );
   }
   // Everything verified: write each file beside its target, then rename it into place.

@@ -6,6 +6,13 @@ import { InputError, pointer } from "../errors.js";
 
 export interface MethodCapabilityEntry {
   requires: string[];
+  /**
+   * Paths of `requires` a version requires only where its capabilities declare them (`completions`:
+   * 2024-11-05 had no such capability). Keyed by the schema's own facts, not by labels, so that a bump
+   * re-pinning or adding a label needs no new review.
+   */
+  ifDeclared?: string[];
+  /** Overrides `requires` for one protocol version label (prefer `ifDeclared`: a label moves with bumps). */
   byVersion?: Record<string, string[]>;
   reason: string;
 }
@@ -35,6 +42,9 @@ export function readMethodCapabilities(file: string, bytes?: Uint8Array): Method
     }
     if (entry.byVersion !== undefined && (!isObject(entry.byVersion) || !Object.values(entry.byVersion).every(isPathList))) {
       throw new InputError(`expected byVersion to map version labels to capability path lists`, file, pointer("methods", method, "byVersion"));
+    }
+    if (entry.ifDeclared !== undefined && (!isPathList(entry.ifDeclared) || !entry.ifDeclared.every((p) => (entry.requires as string[]).includes(p)))) {
+      throw new InputError(`expected ifDeclared to list paths of requires`, file, pointer("methods", method, "ifDeclared"));
     }
     methods[method] = entry as unknown as MethodCapabilityEntry;
   }

@@ -7,9 +7,14 @@
 //   (`--spec-version 2026-07-28 --suite all`: pending ones included, extension scenarios excluded), then
 //   each extension scenario the server serves, one run each (`--scenario`): the ten `tasks-*` (the Tasks
 //   extension, io.modelcontextprotocol/tasks) and the three `sep-2640-*` (Skills).
-// Each suite gets its committed expected-failures file (the suites' own YAML baseline format).
+// - the client requirement sets of 0.2.0-alpha.12 (`conformance client --requirements 2025-11-25` and
+//   `--requirements 2026-07-28`) against test/conformance/client.ts, the client made of the generated
+//   code, bundled once (esbuild) so the runner's parallel scenarios do not each compile it; a scored
+//   scenario counts as one test, the not-scored ones (extensions, added after release) are listed apart.
+// Each server suite gets its committed expected-failures file (the suites' own YAML baseline format);
+// the client suites have none.
 // Prints one summary line per suite and `conformance: N passed, N failed` (scenarios); with
-// `--summary FILE`, also writes `{ passed, failed }` there. Exit 0 only when both suites pass.
+// `--summary FILE`, also writes `{ passed, failed }` there; `--client-only` runs only the client sets. Exit 0 only when both suites pass.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +25,8 @@ const here = path.join(root, "test/conformance");
 
 interface Suite {
   name: string;
+  /** Which side the suite tests (default server: run against the generated-code server's URL). */
+  role?: "server" | "client";
   node: string;
   cli: string;
   args: string[];
@@ -69,6 +76,25 @@ const suites: Suite[] = [
   })),
 ];
 
+/** The conformance client as one ES module (zod left external), built once per run. */
+const clientBundle = path.join(root, ".tmp/conformance-client.mjs");
+const clientSuites: Suite[] = ["2025-11-25", "2026-07-28"].map((revision) => ({
+  name: `conformance@0.2.0-alpha.12 client --requirements ${revision}`,
+  role: "client",
+  ...alpha,
+  args: ["--command", `${process.execPath} ${clientBundle}`, "--requirements", revision, "--timeout", "120000"],
+}));
+
+async function bundleClient(): Promise<string | undefined> {
+  try {
+    const { build } = await import("esbuild");
+    await build({ entryPoints: [path.join(here, "client.ts")], bundle: true, platform: "node", format: "esm", packages: "external", outfile: clientBundle, logLevel: "warning" });
+    return undefined;
+  } catch (error) {
+    return `could not bundle test/conformance/client.ts: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "server.ts"), "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
@@ -93,7 +119,8 @@ function run(suite: Suite, url: string): Promise<{ code: number; output: string 
     }
   }
   return new Promise((resolve) => {
-    const child = spawn(suite.node, [suite.cli, "server", "--url", url, ...suite.args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const role = suite.role === "client" ? ["client"] : ["server", "--url", url];
+    const child = spawn(suite.node, [suite.cli, ...role, ...suite.args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const take = (chunk: Buffer) => {
       output += chunk.toString();
@@ -112,6 +139,21 @@ function scenarios(output: string): { passed: number; failed: number } {
   return { passed: (summary.match(/^✓ /gm) ?? []).length, failed: (summary.match(/^✗ /gm) ?? []).length };
 }
 
+/**
+ * A client requirement run's outcomes from its `=== SUITE SUMMARY ===`: the scored scenarios, and apart
+ * the not-scored ones the runner lists under "Not scored for …" (`  ✓ name (extension)`).
+ */
+function clientScenarios(output: string): { passed: number; failed: number; failing: string[]; notScored: string[] } {
+  const at = output.lastIndexOf("=== SUITE SUMMARY ===");
+  const summary = at < 0 ? "" : output.slice(at);
+  const notScoredAt = summary.indexOf("Not scored for");
+  const notScored = notScoredAt < 0 ? [] : [...summary.slice(notScoredAt).matchAll(/^\s+([✓✗]) (\S+) \(([^)]+)\)/gm)].map((m) => `${m[1]} ${m[2]} (${m[3]}, not scored)`);
+  const unscored = new Set(notScored.map((line) => line.split(" ")[1]));
+  const scored = [...summary.matchAll(/^([✓✗]) ([^:\s]+):/gm)].filter((m) => !unscored.has(m[2]));
+  const failing = scored.filter((m) => m[1] === "✗").map((m) => m[2]);
+  return { passed: scored.length - failing.length, failed: failing.length, failing, notScored };
+}
+
 // The Node 22 runner lives in its own package (so Node 22 never lands on the root's PATH): install it
 // from its lock file the first time, as .ci/run does.
 if (!existsSync(path.join(root, "tools/conformance/node_modules"))) {
@@ -123,11 +165,30 @@ if (!existsSync(path.join(root, "tools/conformance/node_modules"))) {
 
 const summaryFile = process.argv.indexOf("--summary") >= 0 ? process.argv[process.argv.indexOf("--summary") + 1] : undefined;
 const { child, url } = await startServer();
+const bundled = await bundleClient();
 let passed = 0;
 let failed = 0;
 const lines: string[] = [];
 try {
-  for (const suite of suites) {
+  // `--client-only`: just the client requirement sets (the server's suites take most of the time).
+  for (const suite of process.argv.includes("--client-only") ? clientSuites : [...suites, ...clientSuites]) {
+    if (suite.role === "client") {
+      if (bundled !== undefined) {
+        failed += 1;
+        lines.push(`${suite.name}: ${bundled}`);
+        continue;
+      }
+      const { code, output } = await run(suite, url);
+      if (!output.includes("=== SUITE SUMMARY ===")) process.stderr.write(output);
+      const c = clientScenarios(output);
+      // A non-zero exit with every scored scenario green still fails (the runner saw a problem).
+      const unexpected = code === 0 ? 0 : Math.max(c.failed, 1);
+      passed += c.passed;
+      failed += unexpected;
+      lines.push(`${suite.name}: ${c.passed} scored scenarios passed, ${c.failed} failed, exit ${code}` + (c.failing.length === 0 ? "" : ` (failing: ${c.failing.join(", ")})`));
+      for (const line of c.notScored) lines.push(`  ${line}`);
+      continue;
+    }
     const { code, output } = await run(suite, url);
     if (code !== 0 && !output.includes("=== SUMMARY ===")) process.stderr.write(output);
     const s = suite.scenario === undefined ? scenarios(output) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };

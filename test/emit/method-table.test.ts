@@ -70,22 +70,32 @@ describe("the method table against the schemas", () => {
     }
   });
 
-  it("regression: draft's removed methods include initialize and ping", () => {
-    const removed = Object.entries(tables.draft).filter(([, r]) => r.status === "removed").map(([m]) => m);
-    expect(removed).toEqual(expect.arrayContaining(["initialize", "ping"]));
+  it("regression: draft's removed methods include initialize and ping (every version without the handshake after one with it)", () => {
+    const byLabel = new Map(labels.map((l) => [l, schemaMethods(l)]));
+    const after = labels.filter((l, i) => !byLabel.get(l)!.has("initialize") && labels.slice(0, i).some((e) => byLabel.get(e)!.has("initialize")));
+    expect(after.length, "a locked version without initialize after one with it").toBeGreaterThan(0);
+    for (const label of after) {
+      const removed = Object.entries(tables[label]).filter(([, r]) => r.status === "removed").map(([m]) => m);
+      const gone = ["initialize", "ping"].filter((m) => !byLabel.get(label)!.has(m));
+      expect(removed, label).toEqual(expect.arrayContaining(gone));
+      expect(gone).toContain("initialize");
+    }
   });
 
   it("--versions keeps those entries (and the extension modules layered onto them); --help names every column", async () => {
-    const r = await runCli(["table", "--versions", "draft", "--format", "json"]);
+    // The label with an extension module if there is one, else the newest.
+    const label = labels.find((l) => Object.hasOwn(tables, `${l}+tasks`)) ?? labels[labels.length - 1];
+    const r = await runCli(["table", "--versions", label, "--format", "json"]);
     expect(r.status).toBe(0);
     const picked = JSON.parse(r.stdout) as Tables;
-    expect(Object.keys(picked)).toEqual(Object.keys(tables).filter((l) => l === "draft" || l.startsWith("draft+")));
-    expect(picked.draft).toEqual(tables.draft);
+    expect(Object.keys(picked)).toEqual(Object.keys(tables).filter((l) => l === label || l.startsWith(`${label}+`)));
+    expect(picked[label]).toEqual(tables[label]);
     const help = await runCli(["table", "--help"]);
     for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam"]) expect(help.stdout).toContain(column);
-    const md = await runCli(["table", "--versions", "draft"]);
-    expect(md.stdout).toContain("## draft\n");
-    expect(md.stdout).toMatch(/\| `initialize` \| removed since /);
+    const md = await runCli(["table", "--versions", label]);
+    expect(md.stdout).toContain(`## ${label}\n`);
+    const [method, row] = Object.entries(tables[label]).find(([, r]) => r.status === "removed") ?? Object.entries(tables[label])[0];
+    expect(md.stdout).toContain(`| \`${method}\` | ${row.status === "removed" ? "removed since" : row.status}`);
   });
 
   it("refuses an unknown label with exit 2", async () => {

@@ -316,13 +316,12 @@ describe("edge inputs", () => {
   });
 });
 
-it("answers each request of a legacy batch with its exact id", async () => {
+it("refuses a JSON-RPC batch with -32600 in a session at 2025-11-25 (2025-06-18 removed batching; test/transports/internet.test.ts serves one before)", async () => {
   const { server } = await serve();
   const headers = await openSession(server);
   const response = await post(server, '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"}, {"jsonrpc":"2.0","method":"notifications/x"},{"id":"s","jsonrpc":"2.0","method":"ping"}]', headers);
-  const text = await response.text();
-  expect(text).toContain('data: {"jsonrpc":"2.0","id":12345678901234567891,"result":{}}');
-  expect(text).toContain('data: {"jsonrpc":"2.0","id":"s","result":{}}');
+  expect(response.status).toBe(400);
+  expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${LEGACY}` } });
 });
 
 describe("createHttpHandler mounted on the user's own server", () => {

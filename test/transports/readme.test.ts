@@ -29,7 +29,8 @@ function run(command: string, args: string[], cwd: string): string {
 function readmeFiles(): Map<string, string> {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
   const start = readme.indexOf("## Serving: the generated package");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+  // The section's own text, before its subsections (whose examples other tests run: readme-protected.test.ts).
+  const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
   const files = new Map<string, string>();
   for (const m of section.matchAll(/```ts\n(\/\/ ([\w-]+\.ts)[^\n]*\n[\s\S]*?)```/g)) files.set(m[2], m[1]);
   return files;

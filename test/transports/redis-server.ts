@@ -15,6 +15,8 @@ export interface RedisServer {
   start(): Promise<void>;
   /** Stop it and remove its dir. */
   dispose(): Promise<void>;
+  /** Send the server process a signal by its pid (SIGSTOP / SIGCONT: a hung Redis; SIGKILL: a crash). */
+  signal(signal: NodeJS.Signals): void;
 }
 
 export function freePort(): Promise<number> {
@@ -64,7 +66,11 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
     url: `redis://127.0.0.1:${port}`,
     stop,
     start,
+    signal(signal) {
+      if (child?.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, signal);
+    },
     async dispose() {
+      if (child?.pid !== undefined && child.exitCode === null) process.kill(child.pid, "SIGCONT");
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -5,7 +5,7 @@
 # Protocol version 2025-11-25 (legacy): schema sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: elicit-result-content-number.
 # Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 # Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
-# Regenerate with `npm run generate`; check with `npm run generate -- --check`.
+# Regenerate with `mcp-codegen generate --target python --python-package mcp_codegen --versions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,draft --out DIR` (mcp-codegen 0.1.0, with the spec it ships or where a schemas/lock.json pins another; DIR: the folder holding pyproject.toml); check with the same command plus `--check`.
 """Generated MCP protocol code, one module per protocol version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft)."""
 
 from __future__ import annotations

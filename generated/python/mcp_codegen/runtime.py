@@ -5,7 +5,7 @@
 # Protocol version 2025-11-25 (legacy): schema sha256 268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: elicit-result-content-number.
 # Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 # Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
-# Regenerate with `npm run generate`; check with `npm run generate -- --check`.
+# Regenerate with `mcp-codegen generate --target python --python-package mcp_codegen --versions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,draft --out DIR` (mcp-codegen 0.1.0, with the spec it ships or where a schemas/lock.json pins another; DIR: the folder holding pyproject.toml); check with the same command plus `--check`.
 # A copy of generator/emit/python/runtime.py.
 """The rules every version module's models, result normalizers and method gate share.
 
@@ -28,7 +28,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Final, Literal, Protocol, Self, TypedDict, cast
+from typing import (
+    Annotated,
+    Any,
+    Final,
+    Literal,
+    NotRequired,
+    Protocol,
+    Self,
+    TypeAlias,
+    TypedDict,
+    cast,
+)
 
 from pydantic import (
     AfterValidator,
@@ -36,11 +47,16 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     ModelWrapValidatorHandler,
+    PrivateAttr,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
     Strict,
     TypeAdapter,
     ValidationError,
+    model_serializer,
     model_validator,
 )
+from typing_extensions import TypeAliasType
 
 METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
@@ -106,7 +122,9 @@ Str = Annotated[str, Strict()]
 Int = Annotated[int, BeforeValidator(_integral), Strict()]
 """A JSON Schema integer: any integral number."""
 Float = Annotated[float, Strict()]
-"""A JSON number."""
+"""A JSON number that is a float in Python."""
+Number: TypeAlias = Annotated[int, Strict()] | Annotated[float, Strict()]
+"""A JSON number: an integer stays an ``int`` (``50`` reads and writes back as ``50``, not ``50.0``)."""
 Bool = Annotated[bool, Strict()]
 """A JSON boolean."""
 
@@ -184,10 +202,37 @@ def not_(schema: object) -> AfterValidator:
     return AfterValidator(check)
 
 
-class OpenModel(BaseModel):
-    """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
+def _wire_names(cls: type[BaseModel]) -> dict[str, str]:
+    """Field name → wire name, for every field whose wire name differs (``meta`` → ``_meta``)."""
+    out: dict[str, str] = {}
+    for name, field in cls.model_fields.items():
+        wire = field.validation_alias
+        if isinstance(wire, str) and wire != name:
+            out[name] = wire
+    return out
 
-    model_config = _config("allow")
+
+class _WireModel(BaseModel):
+    """What open and closed models share: the wire in, the same wire out.
+
+    - Validation reads members by their wire names only (``{"meta": …}`` is an unknown member
+      ``meta``, never the ``_meta`` field); a constructor takes field names as well
+      (``Result(meta={…})`` sets ``_meta``), typed by them.
+    - A field is set when its wire name was given, and only then; a dump (``model_dump()``,
+      ``model_dump_json()``, by alias unless told otherwise) leaves unset fields out, so what a
+      model writes its own model accepts, and writes members in the order they were read.
+    """
+
+    _wire_order: tuple[str, ...] | None = PrivateAttr(default=None)
+
+    def __init__(self, /, **data: Any) -> None:
+        names = _wire_names(type(self))
+        wires = set(names.values())
+        super().__init__(**{(names[k] if k in names and k not in wires else k): v for k, v in data.items()})
+
+    # As pydantic's RootModel does: validation (model_validate*) does not go through this __init__,
+    # so only a constructor call translates field names; the wire is read by wire names alone.
+    __init__.__pydantic_base_init__ = True  # pyright: ignore[reportFunctionMemberAccess]
 
     @model_validator(mode="wrap")
     @classmethod
@@ -196,12 +241,37 @@ class OpenModel(BaseModel):
         # beside the field for "_meta"); a field is set when its wire name was given, and only then.
         model = handler(data)
         if isinstance(data, dict):
-            given = cast(dict[str, object], data).keys()
-            model.__pydantic_fields_set__ = {n for n, f in cls.model_fields.items() if (f.alias or n) in given}
+            given = tuple(cast(dict[str, object], data).keys())
+            names = set(given)
+            model.__pydantic_fields_set__ = {
+                n for n, f in cls.model_fields.items() if (f.validation_alias if isinstance(f.validation_alias, str) else n) in names
+            }
+            model._wire_order = given
         return model
 
+    @model_serializer(mode="wrap")
+    def _as_wire(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        dumped = cast(dict[str, Any], handler(self))
+        by_alias = info.by_alias is not False
+        for name, field in type(self).model_fields.items():
+            if name not in self.model_fields_set:
+                alias = field.serialization_alias
+                dumped.pop(alias if by_alias and isinstance(alias, str) else name, None)
+        order = self._wire_order
+        if order is None or not by_alias:
+            return dumped
+        ordered = {k: dumped[k] for k in order if k in dumped}
+        ordered.update(dumped)
+        return ordered
 
-class ClosedModel(BaseModel):
+
+class OpenModel(_WireModel):
+    """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
+
+    model_config = _config("allow")
+
+
+class ClosedModel(_WireModel):
     """An object that refuses members it does not describe (``additionalProperties: false``)."""
 
     model_config = _config("forbid")
@@ -212,6 +282,7 @@ class ErrorObject(TypedDict):
 
     code: int
     message: str
+    data: NotRequired[Mapping[str, str]]
 
 
 class ResultError(Exception):
@@ -227,6 +298,8 @@ class ResultError(Exception):
 
 
 Sender = Literal["client", "server", "both"]
+Definition = type[BaseModel] | TypeAliasType
+"""What ``DEFINITIONS`` maps a spec name to: a model class, or a ``TypeAliasType`` for the rest."""
 Result = dict[str, Any]
 Normalizer = Callable[[object], Result]
 
@@ -346,6 +419,64 @@ def method_not_found(method: str, protocol_version: str) -> ErrorObject:
     }
 
 
+Side = Literal["client", "server"]
+"""A side of a connection: the one receiving the messages a gate checks."""
+
+
+class GatePolicy(TypedDict):
+    """What the method gate does besides the table's verdicts (the same policy data every target's gate takes).
+
+    ``custom``: a method no generated version has (or only an extension the version does not serve):
+    ``"pass"`` to its host, or ``"refuse"``. ``later``: a method only later versions have: ``"pass"`` or
+    ``"refuse"``. A removed method and one the other side sends are always refused.
+    """
+
+    custom: Literal["pass", "refuse"]
+    later: Literal["pass", "refuse"]
+
+
+DEFAULT_GATE_POLICY: Final[GatePolicy] = {"custom": "refuse", "later": "refuse"}
+"""The Python gate's policy unless told otherwise: every method the version does not serve is refused."""
+
+
+def _refused(method: str, protocol_version: str, reason: str, why: str) -> ErrorObject:
+    return {
+        "code": METHOD_NOT_FOUND,
+        "message": f"Method not found: {method} {why}",
+        "data": {"method": method, "protocolVersion": protocol_version, "reason": reason},
+    }
+
+
+def gate(
+    table: Mapping[str, Mapping[str, object]],
+    method: str,
+    protocol_version: str,
+    side: Side,
+    policy: GatePolicy,
+) -> ErrorObject | None:
+    """The -32601 error for ``method`` arriving at ``side`` under ``policy``, read from the version's METHOD_TABLE, else None.
+
+    ``data.reason`` says why: ``"removed"``, ``"wrong_side"``, ``"other_era"`` (only later versions have
+    it) or ``"unknown"`` (custom, under a refusing policy).
+    """
+    row = table.get(method)
+    status = None if row is None else row["status"]
+    if row is None or status == "extension":
+        if policy["custom"] == "pass":
+            return None
+        return _refused(method, protocol_version, "unknown", f"is not a method of protocol version {protocol_version}")
+    if status == "present":
+        receivers = cast("tuple[str, ...]", row["receivers"])
+        if side in receivers:
+            return None
+        return _refused(method, protocol_version, "wrong_side", f"is sent by the {row['sender']} only in protocol version {protocol_version}")
+    if status == "removed":
+        return _refused(method, protocol_version, "removed", f"is not a method of protocol version {protocol_version} (removed after {row['nearest']})")
+    if policy["later"] == "pass":
+        return None
+    return _refused(method, protocol_version, "other_era", f"is not a method of protocol version {protocol_version} (first in {row['nearest']})")
+
+
 class VersionModule(Protocol):
     """What every generated version module has (what ``version(label)`` returns, typed)."""
 
@@ -362,9 +493,11 @@ class VersionModule(Protocol):
     @property
     def REMOVED_METHODS(self) -> tuple[str, ...]: ...  # noqa: N802
     @property
-    def DEFINITIONS(self) -> Mapping[str, object]: ...  # noqa: N802
+    def DEFINITIONS(self) -> Mapping[str, Definition]: ...  # noqa: N802
     def normalize_result(self, method: str, value: object) -> Result: ...
-    def method_error(self, method: str) -> ErrorObject | None: ...
+    @property
+    def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
+    def method_error(self, method: str, side: Side = "server", policy: GatePolicy = DEFAULT_GATE_POLICY) -> ErrorObject | None: ...
 
 
 def normalize(requests: Mapping[str, RequestEntry], method: str, value: object) -> Result:

@@ -12,9 +12,10 @@ require_relative "runtime"
 require_relative "methods"
 
 module McpCodegen
-  # The method gate with the Ruby SDK's contract: it refuses (-32601, a Runtime::MethodNotFoundError) only
-  # a method the negotiated protocol version removed (an earlier generated version has it) or has but not
-  # from the sending side; custom and unknown methods pass to their host. A method only later versions
+  # The method gate with the Ruby SDK's contract, reading each version's METHOD_TABLE: it refuses (-32601, a
+  # Runtime::MethodNotFoundError) only a method the negotiated protocol version removed (an earlier generated
+  # version has it) or has but not from the sending side; custom and unknown methods pass to their host
+  # unless `custom: :refuse`. A method only later versions
   # have (server/discover or subscriptions/listen on a 2025-11-25 connection) follows the explicit
   # `across_eras:` policy. Notifications are gated by the same rules. A method an extension adds is gated
   # by the extension's module (EXTENSIONS) over the versions it is layered onto, when the host serves that
@@ -30,6 +31,8 @@ module McpCodegen
     attr_reader :across_eras
     # @return [Array<String>] the identifiers of the extensions the host serves
     attr_reader :extensions
+    # @return [Symbol] :pass or :refuse, what a method no generated version has gets
+    attr_reader :custom
 
     # @param side [Symbol] :server (methods arrive from a client) or :client (from a server)
     # @param across_eras [Symbol, Array<String>] what to do with a method the negotiated version lacks but
@@ -38,8 +41,9 @@ module McpCodegen
     #   on every version whatever it says (the others refused as with `:refuse`)
     # @param extensions [Array<String>] the identifiers of the extensions the host serves
     #   (`io.modelcontextprotocol/tasks`); none by default
+    # @param custom [Symbol] `:pass` (default: custom and unknown methods go to their host) or `:refuse`
     # @raise [ArgumentError] for another side or policy
-    def initialize(side:, across_eras:, extensions: [])
+    def initialize(side:, across_eras:, extensions: [], custom: :pass)
       raise ArgumentError, "side must be :server or :client, got #{side.inspect}" unless Runtime::SIDES.include?(side)
       unless Runtime::ACROSS_ERAS.include?(across_eras) || (across_eras.is_a?(Array) && across_eras.all? { |m| m.is_a?(String) })
         raise ArgumentError, "across_eras must be :pass, :refuse or an Array of method names, got #{across_eras.inspect}"
@@ -47,8 +51,10 @@ module McpCodegen
       unless extensions.is_a?(Array) && extensions.all? { |x| x.is_a?(String) }
         raise ArgumentError, "extensions must be an Array of extension identifiers, got #{extensions.inspect}"
       end
+      raise ArgumentError, "custom must be :pass or :refuse, got #{custom.inspect}" unless Runtime::CUSTOM.include?(custom)
 
       @side = side
+      @custom = custom
       @extensions = extensions.dup.freeze
       @across_eras = across_eras.is_a?(Array) ? across_eras.dup.freeze : across_eras
       freeze
@@ -66,7 +72,7 @@ module McpCodegen
         x::PROTOCOL_VERSION == protocol_version && extensions.include?(x::EXTENSION) &&
           (x::EXTENSION_REQUESTS.include?(method) || x::EXTENSION_NOTIFICATIONS.include?(method))
       end
-      Runtime.refusal(method, layered || version, VERSIONS.values, side, across_eras)
+      Runtime.refusal(method, layered || version, side, across_eras, custom)
     end
 
     # Raises the refusal of `method` (see `refusal`), if any.

@@ -94,6 +94,8 @@ module McpCodegen
 
     # Values of a gate's `across_eras:` policy besides an Array of methods.
     ACROSS_ERAS = [:pass, :refuse].freeze
+    # Values of a gate's `custom:` policy (a method no generated version has).
+    CUSTOM = [:pass, :refuse].freeze
     # The sides of a connection.
     SIDES = [:client, :server].freeze
 
@@ -182,34 +184,34 @@ module McpCodegen
       version.public_send(entry[:normalizer], value)
     end
 
-    # The method gate's answer for `method` arriving at `side` over a connection of `version`.
+    # The method gate's answer for `method` arriving at `side` over a connection of `version`: the
+    # verdict of the version's METHOD_TABLE (the model's), under the gate's policy.
     # @param method [String]
     # @param version [Module] the negotiated version's module
-    # @param versions [Array<Module>] every generated version module, in label order
     # @param side [Symbol] :server (the method arrives from a client) or :client
     # @param across_eras [Symbol, Array<String>] :pass, :refuse, or the methods to serve on versions that lack them
+    # @param custom [Symbol] :pass (a method no generated version has goes to its host) or :refuse
     # @return [MethodNotFoundError, nil] the error to answer with, or nil to let the method through
-    def refusal(method, version, versions, side, across_eras)
-      entry = version::REQUESTS[method] || version::NOTIFICATIONS[method]
-      sender = side == :server ? :client : :server
-      if entry
-        return nil if entry[:sender] == :both || entry[:sender] == sender
+    def refusal(method, version, side, across_eras, custom = :pass)
+      row = version::METHOD_TABLE[method]
+      if row.nil? || row["status"] == "extension"
+        return nil if custom == :pass
 
-        return refused(method, version, "wrong_side", "is sent by the #{entry[:sender]} only in protocol version #{version::PROTOCOL_VERSION}")
+        return refused(method, version, "unknown", "is not a method of protocol version #{version::PROTOCOL_VERSION}")
+      end
+      if row["status"] == "present"
+        return nil if row["receivers"].include?(side.to_s)
+
+        return refused(method, version, "wrong_side", "is sent by the #{row["sender"]} only in protocol version #{version::PROTOCOL_VERSION}")
       end
       return nil if across_eras.is_a?(Array) && across_eras.include?(method)
 
-      index = versions.index(version)
-      defines = ->(v) { v::REQUESTS.key?(method) || v::NOTIFICATIONS.key?(method) }
-      earlier = versions[0...index].reverse.find(&defines)
-      if earlier
-        return refused(method, version, "removed", "is not a method of protocol version #{version::PROTOCOL_VERSION} (removed after #{earlier::PROTOCOL_VERSION})")
+      if row["status"] == "removed"
+        return refused(method, version, "removed", "is not a method of protocol version #{version::PROTOCOL_VERSION} (removed after #{row["nearest"]})")
       end
+      return nil if across_eras == :pass
 
-      later = versions[(index + 1)..-1].find(&defines)
-      return nil if later.nil? || across_eras == :pass
-
-      refused(method, version, "other_era", "is not a method of protocol version #{version::PROTOCOL_VERSION} (first in #{later::PROTOCOL_VERSION})")
+      refused(method, version, "other_era", "is not a method of protocol version #{version::PROTOCOL_VERSION} (first in #{row["nearest"]})")
     end
 
     # @return [MethodNotFoundError]

@@ -45,7 +45,7 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
 );
 
 /** The templates whose scope holds the version module identifiers (`import * as v2025_11_25`), and the names they bind. */
-export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs"];
+export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs", "client.ts.hbs"];
 export const TREE_NAMES: ReadonlySet<string> = new Set(
   (
     "AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter ConnectionInfo Dispatcher DispatcherOptions Era " +

@@ -6,6 +6,7 @@ import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { guardModule } from "./guards.js";
 import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
+import { emitClient } from "./client.js";
 import { runtimeFiles } from "./runtime-source.js";
 import { typescriptTemplatesDir as templatesDir } from "./paths.js";
 import { Templates } from "../../print/templates.js";
@@ -165,6 +166,7 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("runtime.ts", emitRuntime(model.versions, templates, finish));
   for (const [p, text] of runtimeFiles()) files.set(p, text);
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
+  files.set("client.ts", emitClient(model, identOf, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   return new Map([...files].sort(byKey));

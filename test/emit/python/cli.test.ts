@@ -38,12 +38,16 @@ describe("generate --target python", () => {
     const r = await runCli(["generate", "--target", "python", "--python-package", "acme.mcp_protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
     expect([...readTree(out).keys()].sort()).toEqual([
+      "ADOPTING.md",
+      "README.md",
       "acme/mcp_protocol/__init__.py",
+      "acme/mcp_protocol/dispatcher.py",
       "acme/mcp_protocol/py.typed",
       "acme/mcp_protocol/runtime.py",
       "acme/mcp_protocol/v2025_06_18.py",
       "acme/mcp_protocol/v2026_07_28.py",
       "pyproject.toml",
+      "python-sdk-2.3.0.patch",
     ]);
     expect(readTree(out).get("pyproject.toml")).toContain('name = "acme-mcp-protocol"');
     const script = "import mcp.server.lowlevel; import acme.mcp_protocol as p; m = p.version('2026-07-28'); print(list(p.VERSION_MODULES), m.PREVIOUS_VERSION, p.version('2025-06-18').normalize_result('resources/subscribe', {'_meta': {'a': 1}, 'x': 2}))";

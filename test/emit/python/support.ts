@@ -1,5 +1,5 @@
 // Running real Python from the tests: the virtual environment .venv/ at the repository root (made by
-// .ci/run from requirements-python.txt), with the generated Python tree on the import path.
+// tools/setup.ts, which `npm test` runs first, from requirements-python.txt), with the generated Python tree on the import path.
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +13,7 @@ const python = path.join(venv, "bin", "python");
 /** The venv's python, or an error saying how to make it: a test needing Python fails, never skips. */
 export function pythonBin(): string {
   if (!existsSync(python)) {
-    throw new Error(`no Python virtual environment at ${venv}: run \`python3 -m venv .venv && .venv/bin/pip install -r requirements-python.txt\` (as .ci/run does)`);
+    throw new Error(`no Python virtual environment at ${venv}: run \`npm run setup\` (tools/setup.ts, which \`npm test\` runs first)`);
   }
   return python;
 }

@@ -8,14 +8,14 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { methodCapabilities, unreviewedMethods } from "../../../generator/emit/ruby/capabilities.js";
 import { InputError } from "../../../generator/errors.js";
-import type { VersionModel } from "../../../generator/model/types.js";
+import type { JsonSchema, VersionModel } from "../../../generator/model/types.js";
 import { methodCapabilitiesFile } from "../../../generator/emit/ruby/paths.js";
 import { buildModel } from "../../../generator/pipeline.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { ensureSchemas, lockFile, modelOptions, tempDir } from "../../support.js";
 
 let versions: VersionModel[] = [];
-const reviewed = JSON.parse(readFileSync(methodCapabilitiesFile, "utf8")) as { methods: Record<string, { requires: string[]; byVersion?: Record<string, string[]>; reason: string }> };
+const reviewed = JSON.parse(readFileSync(methodCapabilitiesFile, "utf8")) as { methods: Record<string, { requires: string[]; ifDeclared?: string[]; byVersion?: Record<string, string[]>; reason: string }> };
 
 beforeAll(async () => {
   await ensureSchemas();
@@ -44,14 +44,28 @@ describe("schemas/method-capabilities.json", () => {
     expect([...table.keys()].sort()).toEqual(versions.map((v) => v.label).sort());
     for (const v of versions) {
       for (const m of [...v.requests, ...v.notifications]) {
-        const entry = reviewed.methods[m.method];
-        expect(table.get(v.label)!.get(m.method), `${v.label} ${m.method}`).toEqual(entry.byVersion?.[v.label] ?? entry.requires);
+        const entry = Object.hasOwn(reviewed.methods, m.method) ? reviewed.methods[m.method] : undefined;
+        // A method a bump brings has no entry yet: say which and where, rather than crash.
+        if (entry === undefined) throw new Error(`${v.label} ${m.method} has no reviewed entry: add { "requires": [...], "reason": "..." } for "${m.method}" to schemas/method-capabilities.json`);
+        // An ifDeclared path is required where the version's capabilities (the schema's own definitions, as written) declare it.
+        const declaredHere = (p: string) =>
+          ["ServerCapabilities", "ClientCapabilities"].some((d) => {
+            let node: JsonSchema | undefined = v.definitions[d];
+            for (const key of p.split(".")) {
+              const next: JsonSchema | undefined = (node?.properties as Record<string, JsonSchema> | undefined)?.[key];
+              if (next === undefined) return false;
+              node = typeof next.$ref === "string" ? v.definitions[next.$ref.split("/").pop()!] : next;
+            }
+            return true;
+          });
+        const expected = (entry.byVersion?.[v.label] ?? entry.requires).filter((p) => !(entry.ifDeclared ?? []).includes(p) || declaredHere(p));
+        expect(table.get(v.label)!.get(m.method), `${v.label} ${m.method}`).toEqual(expected);
       }
     }
   });
 
   it("has an entry for every method of every locked version; a method without one requires nothing", () => {
-    expect(unreviewedMethods(versions)).toEqual([]);
+    expect(unreviewedMethods(versions), "methods without a reviewed entry: add each to schemas/method-capabilities.json").toEqual([]);
     const { ["tools/call"]: _dropped, ...rest } = reviewed.methods;
     const file = withFile({ methods: rest });
     const labels = versions.filter((v) => v.requests.some((r) => r.method === "tools/call")).map((v) => v.label);
@@ -82,12 +96,21 @@ describe("schemas/method-capabilities.json", () => {
     expect(() => methodCapabilities([v], file)).toThrow(InputError);
   });
 
+  it("ifDeclared: a locked version whose capabilities lack the path requires nothing of it (no label to review after a bump); without ifDeclared it is refused", () => {
+    const v = versions.find((x) => x.requests.some((r) => r.method === "tools/list"))!;
+    const lacking = withFile({ methods: { ...reviewed.methods, "tools/list": { requires: ["tools", "tools.paginated"], ifDeclared: ["tools.paginated"], reason: "r" } } });
+    expect(methodCapabilities([v], lacking).get(v.label)!.get("tools/list")).toEqual(["tools"]);
+    const strict = withFile({ methods: { ...reviewed.methods, "tools/list": { requires: ["tools", "tools.paginated"], reason: "r" } } });
+    expect(inputError(() => methodCapabilities([v], strict)).pointer).toBe("/methods/tools~1list/requires");
+  });
+
   it.each([
     ["not JSON", "{", ""],
     ["no methods object", { methods: [] }, ""],
     ["an entry without a reason", { methods: { ping: { requires: [] } } }, "/methods/ping"],
     ["a path that is not dotted keys", { methods: { ping: { requires: ["a..b"], reason: "r" } } }, "/methods/ping"],
     ["byVersion not lists", { methods: { ping: { requires: [], byVersion: { x: "tools" }, reason: "r" } } }, "/methods/ping/byVersion"],
+    ["ifDeclared not paths of requires", { methods: { ping: { requires: ["tools"], ifDeclared: ["prompts"], reason: "r" } } }, "/methods/ping/ifDeclared"],
   ])("refuses a malformed file: %s", (_name, data, pointer) => {
     const file = withFile(data);
     const e = inputError(() => methodCapabilities(versions, file));

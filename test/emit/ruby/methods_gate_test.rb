@@ -52,11 +52,29 @@ class MethodsGateTest < Minitest::Test
     refute Methods.notification?(:"notifications/initialized")
   end
 
-  # The reviewed requirement of a method at a version, from the JSON file itself.
+  # The reviewed requirement of a method at a version, from the JSON file itself: an `ifDeclared` path
+  # only where the version's schema (read here, as synced) declares it.
   def reviewed(method, label)
     entry = REVIEWED.fetch(method)
     paths = entry.fetch("byVersion", {}).fetch(label, entry.fetch("requires"))
+    paths = paths.select { |p| !entry.fetch("ifDeclared", []).include?(p) || declared?(label, p) }
     paths.map { |p| p.split(".").map(&:to_sym) }
+  end
+
+  # Whether schemas/<label>/schema.json's ServerCapabilities or ClientCapabilities has the dotted property path.
+  def declared?(label, path)
+    @schemas ||= {}
+    schema = (@schemas[label] ||= JSON.parse(File.read(File.expand_path("../../../schemas/#{label}/schema.json", __dir__))))
+    defs = schema["$defs"] || schema["definitions"]
+    %w[ServerCapabilities ClientCapabilities].any? do |name|
+      node = defs[name]
+      path.split(".").all? do |key|
+        found = node.is_a?(Hash) && node["properties"].is_a?(Hash) ? node["properties"][key] : nil
+        found = defs[found["$ref"].split("/").last] if found.is_a?(Hash) && found["$ref"]
+        node = found
+        !found.nil?
+      end
+    end
   end
 
   def capabilities_with(paths)

@@ -69,9 +69,11 @@ export function gateNames(modules: ReadonlyMap<string, TsVersion>, seed: number)
 
 /**
  * The TypeScript dispatcher's gate for `method` in `label`: its -32601 error object when the method is
- * not a request of the version, else null (the dispatcher answers otherwise: no handler, and so on).
+ * not a request of the version or not one a client sends, else null (the dispatcher answers otherwise: no handler, and so on).
  */
 export async function tsGate(version: TsVersion, label: string, method: string): Promise<{ code: number; message: string } | null> {
   const response = (await version.createServerDispatcher({}).handle({ jsonrpc: "2.0", id: 1, method })) as { error?: { code: number; message: string } };
-  return response.error?.message.endsWith(`is not a request of protocol version ${label}`) === true ? response.error : null;
+  const message = response.error?.message ?? "";
+  const gated = message === `Method not found: ${method} is not a request of protocol version ${label}` || message === `Method not found: ${method} is not a request a client sends in protocol version ${label}`;
+  return gated ? response.error! : null;
 }

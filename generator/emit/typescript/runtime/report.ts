@@ -1,6 +1,7 @@
 // The one error hook: every handler failure, request or notification, reaches `onError` once.
 // The peer never sees internals: what a request handler throws is answered with the error's own
 // integer `code` (message and data) when it carries one, else -32603 "Internal error".
+import type { AuthInfo } from "./auth.js";
 import type { RequestId } from "./jsonrpc.js";
 
 /**
@@ -22,6 +23,10 @@ export interface FailureContext {
   readonly id?: RequestId;
   /** The protocol version of the dispatcher that handled it. */
   readonly protocolVersion: string;
+  /** The caller, when the transport verified one (see RequestContext.auth). */
+  readonly auth?: AuthInfo;
+  /** The principal the request was for (see RequestContext.principal). */
+  readonly principal?: string;
 }
 
 /** Receives exactly what was thrown (or the -32603 JsonRpcError describing a refused result), and where. */

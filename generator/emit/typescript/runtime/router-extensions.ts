@@ -67,6 +67,7 @@ export interface ServedExtension<Handlers = object> {
     notifications: Record<string, unknown>,
     deliver: (method: string, params: Record<string, unknown>) => Promise<void>,
     negotiated: boolean,
+    context: RequestContext,
   ): Promise<{ honored: Record<string, unknown>; stop(): void } | undefined>;
   /** Params naming the request for routing, by method (`Mcp-Name` on HTTP): `{ "tasks/get": "taskId" }`. */
   nameParams?: Readonly<Record<string, string>>;

@@ -85,6 +85,35 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
 
 /** Responses the client gave that the running work has not taken yet (a runtime member of the record, never sent). */
 const ANSWERS = "io.modelcontextprotocol/tasks#answers";
+/** The principal that created the task (a runtime member, never sent): only it can read, update, cancel or watch the task. */
+export const TASK_OWNER = "io.modelcontextprotocol/tasks#owner";
+
+/** The code of a request refused because a bound of the server is reached (JSON-RPC's implementation-defined server error). */
+export const LIMIT_REACHED = -32000;
+
+/** Defaults of the bounds (TasksOptions). */
+export const TASK_LIMITS = {
+  maxTasksPerPrincipal: 100,
+  maxRunningTasks: 1000,
+  maxResultBytes: 1024 * 1024,
+  maxTtlMs: 60 * 60 * 1000,
+  maxListenTaskIds: 1000,
+} as const;
+
+function limitReached(message: string): JsonRpcError {
+  return new JsonRpcError(LIMIT_REACHED, message);
+}
+
+/** Whether `principal` may see the task: the one that created it (a task created without a principal is anyone's who has none). */
+function ownedBy(record: TaskRecord, principal: string | undefined): boolean {
+  return record[TASK_OWNER] === principal;
+}
+
+/** Tasks by id, in one call when the store can (`getMany`), else concurrently. */
+function getMany(store: TaskStore, ids: readonly string[]): Promise<Array<TaskRecord | undefined>> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return store.getMany !== undefined ? store.getMany(ids) : Promise.all(ids.map((id) => store.get(id)));
+}
 
 function notFound(): JsonRpcError {
   return new JsonRpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
@@ -119,8 +148,18 @@ export interface TasksOptions<Handlers = object> {
   handlers?: ExtensionHandlers<Handlers>;
   /** A new task id (default: crypto.randomUUID, 122 random bits). */
   newTaskId?: () => string;
-  /** Where a task's work reports a failure that no JSON-RPC error describes, and a store failure while settling. Default: ignored (the task says `failed`). */
+  /** Where a task's work reports a failure that no JSON-RPC error describes, a store failure while settling, and a result over `maxResultBytes`. Default: ignored (the task says `failed`). */
   onError?: (error: unknown, taskId: string) => void;
+  /** Most tasks one principal may have running in this process (default 100); more: -32000 naming the limit. */
+  maxTasksPerPrincipal?: number;
+  /** Most tasks running in this process (default 1,000); more: -32000 naming the limit. */
+  maxRunningTasks?: number;
+  /** Largest result a task keeps, in bytes of JSON (default 1 MiB); a larger one settles the task `failed` (-32603 naming the limit). */
+  maxResultBytes?: number;
+  /** Longest time to live (default 1 hour): a longer or null `ttlMs` gets this one. */
+  maxTtlMs?: number;
+  /** Most distinct `taskIds` one `subscriptions/listen` may name (default 1,000); more: -32602 naming the limit. Duplicates count once. */
+  maxListenTaskIds?: number;
 }
 
 /** The Tasks extension for a served version's `extensions`, and its store. */
@@ -133,15 +172,27 @@ export interface TasksExtension<Handlers = object> extends ServedExtension<Handl
 /** The Tasks extension: `{ [TASKS_EXTENSION]: tasksExtension({ store, handlers: { "tools/call": … } }) }` in a served version's `extensions`. */
 export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers> = {}): TasksExtension<Handlers> {
   const store = options.store ?? createMemoryTaskStore();
+  const maxTtl = options.maxTtlMs ?? TASK_LIMITS.maxTtlMs;
+  const maxPerPrincipal = options.maxTasksPerPrincipal ?? TASK_LIMITS.maxTasksPerPrincipal;
+  const maxRunning = options.maxRunningTasks ?? TASK_LIMITS.maxRunningTasks;
+  const maxResultBytes = options.maxResultBytes ?? TASK_LIMITS.maxResultBytes;
+  const maxListenIds = options.maxListenTaskIds ?? TASK_LIMITS.maxListenTaskIds;
+  /** Tasks running in this process, per principal ("" for none). */
+  const runningBy = new Map<string, number>();
+  const bounded = (ttl: number | null): number => (ttl === null || !(ttl <= maxTtl) ? maxTtl : Math.max(0, Math.floor(ttl)));
   const defaultTtl = options.ttlMs === undefined ? 300_000 : options.ttlMs;
   const defaultPoll = options.pollIntervalMs ?? 1000;
   const newTaskId = options.newTaskId ?? (() => globalThis.crypto.randomUUID());
   const running = new Set<Promise<void>>();
   const now = () => new Date().toISOString();
 
-  async function start(handle: TaskHandle): Promise<Record<string, unknown>> {
+  async function start(handle: TaskHandle, context: RequestContext): Promise<Record<string, unknown>> {
+    const who = context.principal ?? "";
+    const mine = runningBy.get(who) ?? 0;
+    if (running.size >= maxRunning) throw limitReached(`Too many tasks: ${maxRunning} are running (maxRunningTasks)`);
+    if (mine >= maxPerPrincipal) throw limitReached(`Too many tasks: ${maxPerPrincipal} are running for this principal (maxTasksPerPrincipal)`);
     const created = now();
-    const ttlMs = handle.options.ttlMs === undefined ? defaultTtl : handle.options.ttlMs;
+    const ttlMs = bounded(handle.options.ttlMs === undefined ? defaultTtl : handle.options.ttlMs);
     const record: TaskRecord = {
       taskId: newTaskId(),
       status: "working",
@@ -150,10 +201,17 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
       ttlMs,
       pollIntervalMs: handle.options.pollIntervalMs ?? defaultPoll,
       ...(handle.options.statusMessage === undefined ? {} : { statusMessage: handle.options.statusMessage }),
+      ...(context.principal === undefined ? {} : { [TASK_OWNER]: context.principal }),
     };
     // Stored before the CreateTaskResult is sent: a tasks/get for it resolves from now on.
     await store.create(record);
-    const run = execute(record.taskId, handle).finally(() => running.delete(run));
+    runningBy.set(who, (runningBy.get(who) ?? 0) + 1);
+    const run = execute(record.taskId, handle).finally(() => {
+      running.delete(run);
+      const left = (runningBy.get(who) ?? 1) - 1;
+      if (left <= 0) runningBy.delete(who);
+      else runningBy.set(who, left);
+    });
     running.add(run);
     return { ...detailedTask(record), resultType: "task" };
   }
@@ -162,6 +220,8 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     const abort = new AbortController();
     const waiting = new Map<string, { keys: string[]; resolve: (answers: Record<string, unknown>) => void }>();
     let seq = 0;
+    /** Every inputRequests key this task's work has issued: a key is never issued twice in a task's life (the extension's MUST). */
+    const issued = new Set<string>();
     const take = async (record: TaskRecord) => {
       const answers = isPlainObject(record[ANSWERS]) ? record[ANSWERS] : {};
       for (const [id, wait] of [...waiting]) {
@@ -185,6 +245,11 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
       signal: abort.signal,
       async input(requests) {
         const keys = Object.keys(requests);
+        if (keys.some((k) => issued.has(k))) {
+          const reused = keys.filter((k) => issued.has(k));
+          throw new JsonRpcError(ErrorCode.InternalError, `Internal error: inputRequests key ${reused.join(", ")} was issued before in this task (a key is unique over a task's lifetime)`);
+        }
+        for (const k of keys) issued.add(k);
         const answered = new Promise<Record<string, unknown>>((resolve) => waiting.set(String(++seq), { keys, resolve }));
         const stored = await store.update(taskId, (t) => ({
           ...t,
@@ -207,6 +272,13 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
       const result = await handle.work(control);
       if (!isPlainObject(result)) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the task's work returned no result object");
       const stored = asResult(result);
+      const bytes = Buffer.byteLength(JSON.stringify(stored), "utf8");
+      if (bytes > maxResultBytes) {
+        const error = new JsonRpcError(ErrorCode.InternalError, `Internal error: the task's result is ${bytes} bytes, over the server's maxResultBytes (${maxResultBytes})`);
+        options.onError?.(error, taskId);
+        await store.update(taskId, (t) => settle(t, { status: "failed", error: errorObject(error) }));
+        return;
+      }
       await store.update(taskId, (t) => settle(t, { status: "completed", result: stored }));
     } catch (error) {
       if (!abort.signal.aborted) {
@@ -236,17 +308,30 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     return { ...rest, ...outcome, lastUpdatedAt: now() } as TaskRecord;
   }
 
-  async function known(params: { taskId?: unknown } | undefined): Promise<TaskRecord> {
+  /** The task, when it exists and belongs to the caller; else exactly the unknown-id error (its existence is not revealed). */
+  async function known(params: { taskId?: unknown } | undefined, context: RequestContext): Promise<TaskRecord> {
     const taskId = params?.taskId;
     const record = typeof taskId === "string" ? await store.get(taskId) : undefined;
-    if (record === undefined) throw notFound();
+    if (record === undefined || !ownedBy(record, context.principal)) throw notFound();
     return record;
   }
 
+  /** The author's own handler of a task method, run after the runtime's checks and before its answer: throwing refuses the request. */
+  const authorHandlers = (options.handlers ?? {}) as Record<string, unknown>;
+  async function authorCheck(method: string, params: unknown, context: RequestContext): Promise<void> {
+    const handler = authorHandlers[method];
+    if (typeof handler === "function") await (handler as (p: unknown, c: RequestContext) => unknown)(params, context);
+  }
+
   const own = {
-    "tasks/get": async (params: { taskId: string }) => ({ ...detailedTask(await known(params)), resultType: "complete" }),
-    "tasks/update": async (params: { taskId: string; inputResponses?: Record<string, unknown> }) => {
-      await known(params);
+    "tasks/get": async (params: { taskId: string }, context: RequestContext) => {
+      const record = await known(params, context);
+      await authorCheck("tasks/get", params, context);
+      return { ...detailedTask(record), resultType: "complete" };
+    },
+    "tasks/update": async (params: { taskId: string; inputResponses?: Record<string, unknown> }, context: RequestContext) => {
+      await known(params, context);
+      await authorCheck("tasks/update", params, context);
       const responses = isPlainObject(params.inputResponses) ? params.inputResponses : {};
       await store.update(params.taskId, (t) => {
         const pending = isPlainObject(t.inputRequests) ? t.inputRequests : {};
@@ -263,8 +348,9 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
       });
       return {};
     },
-    "tasks/cancel": async (params: { taskId: string }) => {
-      await known(params);
+    "tasks/cancel": async (params: { taskId: string }, context: RequestContext) => {
+      await known(params, context);
+      await authorCheck("tasks/cancel", params, context);
       await store.update(params.taskId, (t) => settle(t, { status: "cancelled", statusMessage: "Cancelled by the client" }));
       return {};
     },
@@ -273,6 +359,7 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
   return {
     store,
     settings: {},
+    // The author's tasks/* handlers are not replaced: `own` calls them (authorCheck) once the runtime's checks pass.
     handlers: { ...(options.handlers ?? {}), ...own } as unknown as ExtensionHandlers<Handlers>,
     nameParams: { "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" },
     // tasks/update: a server SHOULD ignore responses to keys that are not outstanding, so they are not
@@ -291,16 +378,18 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     },
     async resolve(value: unknown, context: RequestContext, negotiated: boolean) {
       if (!isTaskHandle(value)) return value;
-      if (negotiated) return await start(value);
+      if (negotiated) return await start(value, context);
       if (value.options.support !== "optional") throw missingExtension(TASKS_EXTENSION);
       return await value.work(inline(context));
     },
-    async listen(notifications, deliver, negotiated) {
+    async listen(notifications, deliver, negotiated, context) {
       if (!Object.hasOwn(notifications, "taskIds")) return undefined;
       if (!negotiated) throw missingExtension(TASKS_EXTENSION);
-      const ids = Array.isArray(notifications.taskIds) ? notifications.taskIds.filter((id): id is string => typeof id === "string") : [];
-      const agreed: string[] = [];
-      for (const id of ids) if ((await store.get(id)) !== undefined) agreed.push(id);
+      const ids = [...new Set(Array.isArray(notifications.taskIds) ? notifications.taskIds.filter((id): id is string => typeof id === "string") : [])];
+      if (ids.length > maxListenIds) throw new JsonRpcError(ErrorCode.InvalidParams, `Invalid params: ${ids.length} distinct taskIds, over the server's maxListenTaskIds (${maxListenIds})`);
+      // One lookup for all (one round trip to a shared store); another principal's tasks are as unknown ones.
+      const records = await getMany(store, ids);
+      const agreed = ids.filter((id, i) => records[i] !== undefined && ownedBy(records[i]!, context.principal));
       const stops = agreed.map((id) => store.watch(id, (record) => void deliver("notifications/tasks", detailedTask(record)).catch(() => undefined)));
       return { honored: { taskIds: agreed }, stop: () => stops.forEach((stop) => stop()) };
     },

@@ -16,6 +16,7 @@
 // - Request ids beyond 2^53 come back as the client wrote them.
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
 import type { Readable, Writable } from "node:stream";
+import type { AuthInfo } from "./auth.js";
 import { invalidRequest, readEnvelope } from "./jsonrpc.js";
 import {
   boundedWriter,
@@ -43,8 +44,14 @@ export interface StdioTransportOptions {
   maxBufferedBytes?: number;
   /** After the input ends, how long running requests may take to finish before they are aborted (default 5,000 ms). */
   endGraceMs?: number;
-  /** Transport failures (unsendable messages, write errors). Default: one line on stderr. */
+  /** Transport failures (unsendable messages, write errors) and the in-flight limit reached. Default: one line on stderr. */
   onError?: TransportErrorHook;
+  /** Most requests running at once (default 64): at the cap, input is not read until one settles. */
+  maxRequestsInFlight?: number;
+  /** The caller of every message of this stream (stdio has no tokens: the host that spawned the server knows it); handlers see it as `context.auth`. */
+  auth?: AuthInfo;
+  /** Whom every message is for (tasks are bound to it). Default: from `auth`, else none. */
+  principal?: string;
 }
 
 export interface StdioServer {
@@ -57,6 +64,7 @@ export interface StdioServer {
 const DEFAULT_MAX_LINE = 4 * 1024 * 1024;
 const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
 export const DEFAULT_END_GRACE_MS = 5000;
+export const DEFAULT_STDIO_MAX_IN_FLIGHT = 64;
 
 /** Serve `router` over a pair of streams, one message per line. */
 export function serveStdio(router: RoutedServer, options: StdioTransportOptions = {}): StdioServer {
@@ -69,6 +77,9 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   const scope = {};
   const running = new Set<Promise<void>>();
   const inFlight = new Set<AbortController>();
+  const maxInFlight = options.maxRequestsInFlight ?? DEFAULT_STDIO_MAX_IN_FLIGHT;
+  const caller = { ...(options.auth === undefined ? {} : { auth: options.auth }), ...(options.principal === undefined ? {} : { principal: options.principal }) };
+  let capped = false;
 
   let overflowed = false;
   const writer = boundedWriter(
@@ -80,7 +91,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
       close();
     },
     () => {
-      if (!ended) input.resume();
+      if (!ended && !capped) input.resume();
     },
   );
   const write = (message: OutgoingMessage, exact?: ExactIds): void => {
@@ -105,8 +116,8 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     if (gone.signal.aborted) own.abort(gone.signal.reason);
     else inFlight.add(own);
     const answer = router.eraOf(message) === "modern" && kind !== "response"
-      ? router.handle(message, { send, signal: own.signal, scope })
-      : connection.handle(message, { signal: own.signal });
+      ? router.handle(message, { send, signal: own.signal, scope, ...caller })
+      : connection.handle(message, { signal: own.signal, ...caller });
     const task = answer.then(
       (response) => {
         if (response !== undefined && kind === "request") write(response, exact);
@@ -120,6 +131,14 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     void task.finally(() => {
       running.delete(task);
       inFlight.delete(own);
+      if (capped && running.size < maxInFlight) {
+        capped = false;
+        if (!ended) {
+          onData(Buffer.alloc(0));
+          if (inputDone && held === undefined) endOfInput();
+          else if (!capped && !writer.waiting) input.resume();
+        }
+      }
     });
   }
 
@@ -138,9 +157,24 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = false;
+  /** Input read but not yet framed, kept while `maxRequestsInFlight` requests run. */
+  let held: Buffer | undefined;
+  let inputDone = false;
   const onData = (chunk: Buffer | string): void => {
     let buffer = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    if (held !== undefined) {
+      buffer = buffer.length === 0 ? held : Buffer.concat([held, buffer]);
+      held = undefined;
+    }
     for (let end = buffer.indexOf(10); end >= 0; end = buffer.indexOf(10)) {
+      if (running.size >= maxInFlight) {
+        // The cap: no more lines are read until a request settles (the rest waits here, the stream is paused).
+        if (!capped) onError(new Error(`paused reading: ${maxInFlight} requests are in flight (maxRequestsInFlight)`));
+        capped = true;
+        held = buffer;
+        input.pause();
+        return;
+      }
       const piece = buffer.subarray(0, end);
       buffer = buffer.subarray(end + 1);
       if (skipping) {
@@ -186,6 +220,8 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   /** The input ended: its last line (without a final newline) is read, running requests get `endGraceMs`. */
   function endOfInput(): void {
     if (ended) return;
+    // Lines held at the in-flight cap are read first, as requests settle.
+    if (held !== undefined) return void (inputDone = true);
     stopReading();
     if (!skipping && pending.length > 0) {
       const whole = Buffer.concat(pending);

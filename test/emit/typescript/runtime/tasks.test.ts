@@ -141,15 +141,20 @@ describe("createMemoryTaskStore", () => {
     await expect(store.create(base("a", null))).rejects.toThrow();
   });
 
-  it("forgets a task ttlMs after createdAt (get and update answer undefined), never for ttlMs null", async () => {
+  it("forgets a task ttlMs after createdAt but not within 1 s of its last change (get and update answer undefined), never for ttlMs null", async () => {
     let now = 1000;
     const store = createMemoryTaskStore({ now: () => now });
     await store.create(base("a", 500));
     await store.create(base("b", null));
-    now = 1499;
+    await store.create(base("c", 5000));
+    now = 1999;
     expect((await store.get("a"))?.taskId).toBe("a");
-    now = 1500;
+    now = 2000;
     expect(await store.get("a")).toBeUndefined();
+    now = 5999;
+    expect((await store.get("c"))?.taskId).toBe("c");
+    now = 6000;
+    expect(await store.get("c")).toBeUndefined();
     expect(await store.update("a", (t) => ({ ...t, status: "completed" }))).toBeUndefined();
     now = 10 ** 12;
     expect((await store.get("b"))?.taskId).toBe("b");

@@ -1,0 +1,612 @@
+// The client core: connects over a ClientTransport, negotiates a protocol version (legacy
+// `initialize`, or modern `server/discover` with the `_meta` envelope on every request, falling back
+// from modern to legacy), and sends typed requests whose results it normalizes and validates with the
+// negotiated version's generated code. The root client.ts passes the version table (data); the rules
+// are here.
+//
+// - `request` refuses a method the negotiated version does not have (or a client does not send), and
+//   one the server's capabilities do not offer; params are validated before they are sent; a result is
+//   normalized, then validated: a result that fails is a ClientError naming the JSON pointers.
+// - Abort or timeout: `notifications/cancelled` is sent and the request rejects with the reason.
+// - The server's requests (legacy era) are answered by the version's client dispatcher with the
+//   client's handlers; 2026-07-28 `input_required` results are answered by the same handlers and the
+//   request is retried with `inputResponses` and the server's `requestState`, for at most `maxInputRounds`.
+// - 2026-07-28 tools whose `x-mcp-header` designations are invalid are left out of tools/list results.
+// - Tool `inputSchema`s and every other result value are passed on as received (no dereferencing).
+import type { ClientTransport, OutgoingInfo } from "./client-transport.js";
+import { invalidHeaderDesignation } from "./client-headers.js";
+import type { Dispatcher, DispatcherOptions, Guard, SchemaLike } from "./dispatcher.js";
+import { ErrorCode, isPlainObject, JsonRpcError, readEnvelope, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "./jsonrpc.js";
+import type { Peer } from "./peer.js";
+import { formatIssues, issuePaths } from "./schema-support.js";
+
+export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+/** The 2026-07-28 error a server answers a protocol version it does not support with. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
+/** One generated version as the client needs it (the root client.ts builds these from each version module). */
+export interface ClientVersionEntry {
+  readonly label: string;
+  readonly era: "legacy" | "modern";
+  readonly paramsSchemas: Readonly<Record<string, SchemaLike>>;
+  readonly resultSchemas: Readonly<Record<string, SchemaLike>>;
+  readonly resultGuards?: Readonly<Record<string, Guard | undefined>>;
+  readonly normalizers: Readonly<Record<string, (value: unknown) => object>>;
+  /** The version's METHOD_TABLE: each method's status here, its sender, the capability paths it needs. */
+  readonly table: Readonly<Record<string, MethodRow>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each version's ClientHandlers
+  readonly createClientDispatcher: (handlers: any, options?: DispatcherOptions) => Dispatcher;
+  /** 2026-07-28: the schema of an answer to an input request (InputResponse). */
+  readonly inputResponse?: SchemaLike;
+}
+
+/** The part of a METHOD_TABLE row the client reads. */
+export interface MethodRow {
+  readonly kind: string;
+  /** "present" at this version; "removed", "absent", "extension"… otherwise. */
+  readonly status: string;
+  /** The nearest version that has it, when this one does not. */
+  readonly nearest: string | null;
+  readonly sender: string;
+  /** Capability paths (each a list of keys) the receiver must declare. */
+  readonly capabilities: ReadonlyArray<ReadonlyArray<string>>;
+}
+
+/** What went wrong on the client's side. */
+export type ClientErrorKind =
+  | "not-connected"
+  | "negotiation"
+  | "unknown-method"
+  | "capability"
+  | "invalid-params"
+  | "invalid-result"
+  | "input-required"
+  | "timeout"
+  | "closed";
+
+/** A failure the client detects itself (a server's error answer is a JsonRpcError instead). */
+export class ClientError extends Error {
+  readonly kind: ClientErrorKind;
+  /** For invalid params or results: the JSON pointers (RFC 6901, "" the whole value) that failed. */
+  readonly pointers: readonly string[];
+  constructor(kind: ClientErrorKind, message: string, pointers: readonly string[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ClientError";
+    this.kind = kind;
+    this.pointers = pointers;
+  }
+}
+
+export interface Implementation {
+  name: string;
+  version: string;
+  [key: string]: unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers are typed by the root client.ts
+export type AnyHandler = (params: any, context: any) => unknown;
+
+export interface ClientOptions {
+  clientInfo: Implementation;
+  /** The client's capabilities (legacy: sent in `initialize`; modern: in every request's `_meta`). Default `{}`. */
+  capabilities?: Record<string, unknown>;
+  /** The protocol versions offered, any order (default: every dated version of the table). */
+  versions?: readonly string[];
+  /** Answers to the server's requests and notifications, by method (`sampling/createMessage`, `elicitation/create`, `roots/list`, `notifications/message`…). */
+  handlers?: Readonly<Record<string, AnyHandler | undefined>>;
+  /** Hears what the client drops or cannot deliver (an invalid tool left out, a handler that failed, a transport problem). Default: a line on stderr. */
+  onError?: (error: unknown) => void;
+  /** Default timeout of a request, in ms (default 60 000). */
+  timeoutMs?: number;
+  /** How long `server/discover` may take before the client falls back to legacy (default 10 000 ms; with no legacy version offered, `timeoutMs`). */
+  discoverTimeoutMs?: number;
+  /** At most this many `input_required` rounds per request (default 8). */
+  maxInputRounds?: number;
+}
+
+export interface RequestOptions {
+  /** Abort: `notifications/cancelled` is sent and the request rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides the client's default timeout; the request is cancelled as by `signal`. */
+  timeoutMs?: number;
+  /** Receives the server's `notifications/progress` params for this request (a progress token is added to `_meta`). */
+  onProgress?: (progress: Record<string, unknown>) => void;
+}
+
+/** What `connect` settled on. */
+export interface Negotiated {
+  readonly protocolVersion: string;
+  readonly era: "legacy" | "modern";
+  readonly serverCapabilities: Record<string, unknown>;
+  readonly serverInfo: Record<string, unknown> | undefined;
+  readonly instructions: string | undefined;
+  /** When modern negotiation was tried and the client fell back to legacy: why. */
+  readonly fellBack: string | undefined;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  readonly onProgress: ((progress: Record<string, unknown>) => void) | undefined;
+}
+
+/** Whether `capabilities` declares the dotted path (a present value that is not false or null). */
+export function declares(capabilities: unknown, path: string): boolean {
+  let at: unknown = capabilities;
+  for (const key of path.split(".")) {
+    if (!isPlainObject(at) || !Object.hasOwn(at, key)) return false;
+    at = at[key];
+  }
+  return at !== undefined && at !== null && at !== false;
+}
+
+function schemaCheck(schema: SchemaLike | undefined, value: unknown, guard?: Guard): { ok: true } | { ok: false; message: string; pointers: string[] } {
+  if (schema === undefined || guard?.(value) === true) return { ok: true };
+  const r = schema.safeParse(value);
+  return r.success ? { ok: true } : { ok: false, message: formatIssues(r.error), pointers: issuePaths(r.error) };
+}
+
+const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const defaultOnError = (error: unknown): void => {
+  (globalThis as { process?: { stderr?: { write(s: string): unknown } } }).process?.stderr?.write(`mcp-codegen client: ${describe(error)}\n`);
+};
+
+/** A client over one version table: `connect` it to a transport, then send requests. */
+export class ClientCore {
+  private readonly table: ReadonlyMap<string, ClientVersionEntry>;
+  private readonly options: ClientOptions;
+  private readonly onError: (error: unknown) => void;
+  private transport: ClientTransport | undefined;
+  private entry: ClientVersionEntry | undefined;
+  private negotiated: Negotiated | undefined;
+  private dispatcher: Dispatcher | undefined;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly progress = new Map<string | number, RequestId>();
+  /** 2026-07-28: each listed tool's inputSchema, for the Mcp-Param headers of tools/call. */
+  private readonly toolSchemas = new Map<string, unknown>();
+  private nextId = 1;
+  private closed = false;
+  private readonly scope = {};
+
+  constructor(entries: readonly ClientVersionEntry[], options: ClientOptions) {
+    this.table = new Map(entries.map((e) => [e.label, e]));
+    this.options = options;
+    this.onError = options.onError ?? defaultOnError;
+    for (const v of options.versions ?? []) {
+      if (!this.table.has(v)) throw new RangeError(`unknown protocol version ${JSON.stringify(v)}; known: ${[...this.table.keys()].join(", ")}`);
+    }
+  }
+
+  /** The negotiated version and what the server said about itself; undefined before `connect`. */
+  get connection(): Negotiated | undefined {
+    return this.negotiated;
+  }
+
+  get protocolVersion(): string | undefined {
+    return this.negotiated?.protocolVersion;
+  }
+
+  private offered(era: "legacy" | "modern"): string[] {
+    const labels = this.options.versions ?? [...this.table.keys()].filter((l) => /^\d{4}-\d{2}-\d{2}$/.test(l));
+    // Newest first: dated labels sort by date, "draft" after every dated one.
+    return labels.filter((l) => this.table.get(l)!.era === era).sort((a, b) => (a === b ? 0 : a === "draft" ? -1 : b === "draft" ? 1 : a < b ? 1 : -1));
+  }
+
+  /** Start the transport and negotiate; resolves with the version that won. On failure the transport is closed. */
+  async connect(transport: ClientTransport): Promise<Negotiated> {
+    if (this.transport !== undefined) throw new ClientError("negotiation", "this client is connected already; create another for a second connection");
+    this.transport = transport;
+    await transport.start({
+      message: (m) => this.receive(m),
+      closed: (error) => this.lost(error),
+      problem: (error) => this.onError(error),
+      requestFailed: (id, error) => this.pending.get(id)?.reject(error),
+    });
+    try {
+      const modern = this.offered("modern");
+      const legacy = this.offered("legacy");
+      if (modern.length === 0 && legacy.length === 0) throw new ClientError("negotiation", "no protocol version offered");
+      let fellBack: string | undefined;
+      if (modern.length > 0) {
+        const outcome = await this.discover(modern, legacy);
+        if (outcome.negotiated !== undefined) return this.settle(outcome.negotiated);
+        if (legacy.length === 0) throw outcome.error;
+        fellBack = describe(outcome.error);
+      }
+      return this.settle(await this.initialize(legacy, fellBack));
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  private settle(negotiated: Negotiated): Negotiated {
+    this.negotiated = negotiated;
+    return negotiated;
+  }
+
+  /** The dispatcher answering the server's requests and notifications at `entry`. */
+  private attach(entry: ClientVersionEntry): void {
+    this.entry = entry;
+    this.dispatcher = entry.createClientDispatcher(this.options.handlers ?? {}, {
+      onError: (error: unknown) => this.onError(error),
+    });
+  }
+
+  /** Modern negotiation; `negotiated` when it won, else the error to fall back on (or throw). */
+  private async discover(modern: string[], legacy: string[]): Promise<{ negotiated?: Negotiated; error?: unknown }> {
+    let version = modern[0];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const entry = this.table.get(version)!;
+      let raw: unknown;
+      try {
+        // The short discovery timeout only where there is a legacy version to fall back to.
+        raw = await this.wire(entry, "server/discover", this.envelope(entry, {}), legacy.length > 0 ? { timeoutMs: this.options.discoverTimeoutMs ?? 10_000 } : {});
+      } catch (error) {
+        if (isAuthError(error)) throw error;
+        const supported = error instanceof JsonRpcError && error.code === UNSUPPORTED_PROTOCOL_VERSION ? supportedOf(error.data) : undefined;
+        const next = supported === undefined ? undefined : modern.find((v) => supported.includes(v));
+        if (next !== undefined && attempt === 0) {
+          version = next;
+          continue;
+        }
+        return { error: new ClientError("negotiation", `server/discover failed: ${describe(error)}`, [], { cause: error }) };
+      }
+      let result: Record<string, unknown>;
+      try {
+        result = this.checkResult(entry, "server/discover", raw);
+      } catch (error) {
+        return { error };
+      }
+      const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions : [];
+      const chosen = modern.find((v) => supported.includes(v));
+      if (chosen === undefined) {
+        const reason = `the server supports ${supported.join(", ") || "no version"}; this client offers ${modern.join(", ")} (modern)`;
+        return { error: new ClientError("negotiation", reason) };
+      }
+      const won = this.table.get(chosen)!;
+      this.attach(won);
+      const meta = isPlainObject(result._meta) ? result._meta : {};
+      const serverInfo = isPlainObject(result.serverInfo) ? result.serverInfo : isPlainObject(meta[META_SERVER_INFO]) ? meta[META_SERVER_INFO] : undefined;
+      return {
+        negotiated: {
+          protocolVersion: chosen,
+          era: "modern",
+          serverCapabilities: isPlainObject(result.capabilities) ? result.capabilities : {},
+          serverInfo,
+          instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+          fellBack: undefined,
+        },
+      };
+    }
+    return { error: new ClientError("negotiation", "server/discover: no common version") };
+  }
+
+  /** Legacy negotiation: `initialize` offering the newest legacy version, then `notifications/initialized`. */
+  private async initialize(legacy: string[], fellBack: string | undefined): Promise<Negotiated> {
+    const offered = this.table.get(legacy[0])!;
+    const params = { protocolVersion: offered.label, capabilities: this.options.capabilities ?? {}, clientInfo: this.options.clientInfo };
+    const raw = await this.wire(offered, "initialize", params, {});
+    const answered = isPlainObject(raw) ? raw.protocolVersion : undefined;
+    if (typeof answered !== "string" || !legacy.includes(answered)) {
+      throw new ClientError("negotiation", `the server answered initialize with protocol version ${JSON.stringify(answered)}, which this client does not offer (offered: ${legacy.join(", ")})`);
+    }
+    const entry = this.table.get(answered)!;
+    const result = this.checkResult(entry, "initialize", raw);
+    this.attach(entry);
+    await this.transport!.send({ jsonrpc: "2.0", method: "notifications/initialized" }, { protocolVersion: answered, era: "legacy" });
+    this.transport!.sessionStarted?.(answered);
+    return {
+      protocolVersion: answered,
+      era: "legacy",
+      serverCapabilities: isPlainObject(result.capabilities) ? result.capabilities : {},
+      serverInfo: isPlainObject(result.serverInfo) ? result.serverInfo : undefined,
+      instructions: typeof result.instructions === "string" ? result.instructions : undefined,
+      fellBack,
+    };
+  }
+
+  /** Params with the 2026-07-28 `_meta` envelope (the caller's own `_meta` keys kept). */
+  private envelope(entry: ClientVersionEntry, params: Record<string, unknown>): Record<string, unknown> {
+    const meta = isPlainObject(params._meta) ? params._meta : {};
+    return {
+      ...params,
+      _meta: { ...meta, [META_PROTOCOL_VERSION]: entry.label, [META_CLIENT_CAPABILITIES]: this.options.capabilities ?? {}, [META_CLIENT_INFO]: this.options.clientInfo },
+    };
+  }
+
+  private connected(): ClientVersionEntry {
+    if (this.closed) throw new ClientError("closed", "the client is closed");
+    if (this.entry === undefined || this.negotiated === undefined) throw new ClientError("not-connected", "connect the client first");
+    return this.entry;
+  }
+
+  /**
+   * Send a request at the negotiated version: checked (method, capability, params), its result
+   * normalized and validated; 2026-07-28 input-required rounds answered and retried.
+   */
+  async request(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    const entry = this.connected();
+    const row = this.row(entry, method, "request");
+    for (const keys of row.capabilities) {
+      const path = keys.join(".");
+      if (!declares(this.negotiated!.serverCapabilities, path)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
+    }
+    const base = params ?? {};
+    let current = base;
+    const rounds = this.options.maxInputRounds ?? 8;
+    for (let round = 0; ; round++) {
+      const result = this.checkResult(entry, method, await this.send(entry, method, current, options));
+      if (entry.era === "modern" && result.resultType === "input_required") {
+        if (round >= rounds) throw new ClientError("input-required", `${method}: the server still asks for input after ${rounds} rounds (maxInputRounds)`);
+        const inputResponses = await this.answerInputs(entry, result.inputRequests, options.signal);
+        // A retry carries the original params, the answers, and the server's requestState unchanged (only when it sent one).
+        current = { ...base, inputResponses, ...(Object.hasOwn(result, "requestState") ? { requestState: result.requestState } : {}) };
+        continue;
+      }
+      return entry.era === "modern" && method === "tools/list" ? this.keepValidTools(result) : result;
+    }
+  }
+
+  /** Send a notification a client sends at the negotiated version. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    const entry = this.connected();
+    this.row(entry, method, "notification");
+    const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
+    await this.transport!.send(message, { protocolVersion: entry.label, era: entry.era });
+  }
+
+  /** The METHOD_TABLE row of a method a client sends at this version, else a ClientError saying why not. */
+  private row(entry: ClientVersionEntry, method: string, kind: "request" | "notification"): MethodRow {
+    const row = Object.hasOwn(entry.table, method) ? entry.table[method] : undefined;
+    if (row === undefined || row.kind !== kind) throw new ClientError("unknown-method", `${method} is not a ${kind} of protocol version ${entry.label}`);
+    if (row.status !== "present") throw new ClientError("unknown-method", `${method} is ${row.status} at ${entry.label}${row.nearest === null ? "" : ` (nearest version that has it: ${row.nearest})`}`);
+    if (row.sender === "server") throw new ClientError("unknown-method", `${method} is sent by servers, not clients, at ${entry.label}`);
+    return row;
+  }
+
+  /** Params checked and enveloped, then sent; resolves with the raw result. */
+  private async send(entry: ClientVersionEntry, method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
+    const id = this.nextId++;
+    let sent = params;
+    if (options.onProgress !== undefined) {
+      const meta = isPlainObject(sent._meta) ? sent._meta : {};
+      sent = { ...sent, _meta: { ...meta, progressToken: id } };
+    }
+    if (entry.era === "modern") sent = this.envelope(entry, sent);
+    const check = schemaCheck(entry.paramsSchemas[method], sent);
+    if (!check.ok) throw new ClientError("invalid-params", `invalid params for ${method} at ${entry.label}: ${check.message}`, check.pointers.map((p) => "/params" + p));
+    return this.wire(entry, method, sent, options, id);
+  }
+
+  /** One request on the wire; resolves with its raw result, rejects with the error answer (a JsonRpcError), a cancellation or a transport failure. */
+  private wire(entry: ClientVersionEntry, method: string, params: Record<string, unknown>, options: RequestOptions, id: RequestId = this.nextId++): Promise<unknown> {
+    const transport = this.transport;
+    if (transport === undefined || this.closed) return Promise.reject(new ClientError("closed", "the client is closed"));
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    const abandon = new AbortController();
+    return new Promise<unknown>((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const cleanup = (): void => {
+        this.pending.delete(id);
+        this.progress.delete(id);
+        if (timer !== undefined) clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+      };
+      const cancel = (reason: unknown): void => {
+        if (!this.pending.has(id)) return;
+        cleanup();
+        abandon.abort(reason);
+        reject(reason);
+        const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : "cancelled";
+        transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: text } }, { protocolVersion: entry.label, era: entry.era }).catch(() => undefined);
+      };
+      const onAbort = (): void => cancel(options.signal!.reason);
+      if (options.signal?.aborted) return reject(options.signal.reason);
+      this.pending.set(id, {
+        resolve: (value) => {
+          cleanup();
+          resolve(value);
+        },
+        reject: (error) => {
+          cleanup();
+          abandon.abort(error);
+          reject(error);
+        },
+        onProgress: options.onProgress,
+      });
+      if (options.onProgress !== undefined) this.progress.set(id, id);
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      timer = setTimeout(() => cancel(new ClientError("timeout", `${method} timed out after ${timeoutMs} ms`)), timeoutMs);
+      const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
+      const info: OutgoingInfo = {
+        protocolVersion: entry.label,
+        era: entry.era,
+        signal: abandon.signal,
+        inputSchema: entry.era === "modern" && method === "tools/call" && typeof params.name === "string" ? this.toolSchemas.get(params.name) : undefined,
+      };
+      transport.send(message, info).catch((error: unknown) => this.pending.get(id)?.reject(error));
+    });
+  }
+
+  /** A raw result normalized, then validated, with the version's code; a ClientError naming the failing pointers. */
+  private checkResult(entry: ClientVersionEntry, method: string, raw: unknown): Record<string, unknown> {
+    const normalize = entry.normalizers[method];
+    let result: Record<string, unknown>;
+    try {
+      result = (normalize === undefined ? raw : normalize(raw)) as Record<string, unknown>;
+    } catch (error) {
+      throw new ClientError("invalid-result", `the ${method} result is not an object: ${describe(error)}`, [""], { cause: error });
+    }
+    const check = schemaCheck(entry.resultSchemas[method], result, entry.resultGuards?.[method]);
+    if (!check.ok) throw new ClientError("invalid-result", `the ${method} result is not valid at ${entry.label}: ${check.message}`, check.pointers);
+    return result;
+  }
+
+  /** 2026-07-28: a tools/list result without the tools whose x-mcp-header designations are invalid (each reported); their schemas kept for tools/call. */
+  private keepValidTools(result: Record<string, unknown>): Record<string, unknown> {
+    const tools = Array.isArray(result.tools) ? result.tools : [];
+    const kept = tools.filter((tool: unknown) => {
+      const problem = invalidHeaderDesignation(tool);
+      if (problem === undefined) return true;
+      this.onError(new ClientError("invalid-result", `left out tool ${JSON.stringify((tool as { name?: unknown }).name)}: ${problem}`));
+      return false;
+    });
+    for (const tool of kept as Array<{ name: string; inputSchema: unknown }>) this.toolSchemas.set(tool.name, tool.inputSchema);
+    return kept.length === tools.length ? result : { ...result, tools: kept };
+  }
+
+  /** The answers to a 2026-07-28 result's inputRequests, from the client's handlers, each validated as an InputResponse. */
+  private async answerInputs(entry: ClientVersionEntry, requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries(isPlainObject(requests) ? requests : {})) {
+      const method = isPlainObject(request) && typeof request.method === "string" ? request.method : undefined;
+      const handler = method === undefined ? undefined : this.options.handlers?.[method];
+      if (method === undefined || handler === undefined) throw new ClientError("input-required", `the server asks for ${method ?? "(no method)"} (${key}), which this client has no handler for`);
+      const params = (request as { params?: unknown }).params;
+      const context = {
+        requestId: key,
+        _meta: isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined,
+        protocolVersion: entry.label,
+        signal: signal ?? new AbortController().signal,
+        notify: () => Promise.reject(new JsonRpcError(ErrorCode.InternalError, "an input request has no channel back to the server")),
+        request: () => Promise.reject(new JsonRpcError(ErrorCode.InternalError, "an input request has no channel back to the server")),
+      };
+      const answer = await handler(params, context);
+      const check = schemaCheck(entry.inputResponse, answer);
+      if (!check.ok) throw new ClientError("invalid-result", `the ${method} handler's answer to ${key} is not a valid InputResponse: ${check.message}`, check.pointers);
+      out[key] = answer;
+    }
+    return out;
+  }
+
+  /** Everything the transport receives. */
+  private receive(message: unknown): void {
+    const envelope = readEnvelope(message);
+    if (envelope.kind === "response") {
+      const waiter = envelope.id === null ? undefined : this.pending.get(envelope.id);
+      if (waiter === undefined) return;
+      const m = message as { result?: unknown; error?: unknown };
+      if (Object.hasOwn(m, "error")) {
+        const e = isPlainObject(m.error) ? m.error : {};
+        waiter.reject(new JsonRpcError(typeof e.code === "number" ? e.code : ErrorCode.InternalError, typeof e.message === "string" ? e.message : "Error", e.data));
+      } else {
+        waiter.resolve(m.result);
+      }
+      return;
+    }
+    if (envelope.kind === "notification" && envelope.method === "notifications/progress" && isPlainObject(envelope.params)) {
+      const token = envelope.params.progressToken;
+      const id = typeof token === "string" || typeof token === "number" ? this.progress.get(token) : undefined;
+      const waiter = id === undefined ? undefined : this.pending.get(id);
+      if (waiter?.onProgress !== undefined) {
+        try {
+          waiter.onProgress(envelope.params);
+        } catch (error) {
+          this.onError(error);
+        }
+      }
+    }
+    if (envelope.kind === "invalid") return this.onError(new ClientError("invalid-result", `the server sent an invalid message: ${envelope.reason}`));
+    const dispatcher = this.dispatcher;
+    const entry = this.entry;
+    if (dispatcher === undefined || entry === undefined) {
+      if (envelope.kind === "request") void this.reply({ jsonrpc: "2.0", id: envelope.id, error: { code: ErrorCode.InvalidRequest, message: "the client is not connected yet" } });
+      return;
+    }
+    void dispatcher.handle(message, { peer: this.peer(entry), scope: this.scope }).then((response) => (response === undefined ? undefined : this.reply(response)));
+  }
+
+  private async reply(response: JsonRpcMessage): Promise<void> {
+    try {
+      await this.transport?.send(response, { protocolVersion: this.entry?.label, era: this.entry?.era });
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
+  /** A handler's way back to the server: its nested requests and notifications. */
+  private peer(entry: ClientVersionEntry): Peer {
+    return {
+      notify: async (method, params) => {
+        await this.transport!.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params }, { protocolVersion: entry.label, era: entry.era });
+      },
+      request: (method, params, _related, signal) => this.wire(entry, method, params ?? {}, { signal }),
+    };
+  }
+
+  /** The transport is gone: every pending request rejects. */
+  private lost(error: unknown): void {
+    const reason = new ClientError("closed", `the connection closed${error === undefined ? "" : `: ${describe(error)}`}`, [], { cause: error });
+    for (const waiter of [...this.pending.values()]) waiter.reject(reason);
+    this.closed = true;
+  }
+
+  /** Close the transport; pending requests reject. */
+  async close(): Promise<void> {
+    if (this.transport === undefined) return;
+    const transport = this.transport;
+    this.lost(undefined);
+    await transport.close();
+  }
+}
+
+function isAuthError(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return status === 401 || status === 403;
+}
+
+function supportedOf(data: unknown): string[] | undefined {
+  const supported = isPlainObject(data) ? data.supported : undefined;
+  return Array.isArray(supported) && supported.every((v) => typeof v === "string") ? supported : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typing: the root client.ts instantiates `Client` with each version's RequestTypes,
+// NotificationTypes and ClientHandlers; `client.at(version)` is the typed view of the version that
+// won (it throws for another), `client.is(version)` narrows without throwing.
+
+/** One version's types, as the root client.ts names them. */
+export interface VersionTypes {
+  requests: object;
+  notifications: object;
+  handlers: object;
+}
+
+type Member<T, K extends PropertyKey, F extends string> = K extends keyof T ? (T[K] extends Record<F, infer X> ? X : never) : never;
+
+/** Params as a caller writes them: the `_meta` envelope, `inputResponses` and `requestState` are the client's to add. */
+export type CallerParams<P> = [P] extends [undefined] ? undefined : P extends object ? Omit<P, "_meta" | "inputResponses" | "requestState"> & { _meta?: Record<string, unknown> } : P;
+
+type ParamsArgs<P> = [undefined] extends [P] ? [params?: CallerParams<Exclude<P, undefined>>, options?: RequestOptions] : object extends CallerParams<P> ? [params?: CallerParams<P>, options?: RequestOptions] : [params: CallerParams<P>, options?: RequestOptions];
+
+/** The typed requests and notifications of one negotiated version. */
+export interface VersionView<T extends VersionTypes> {
+  readonly protocolVersion: string;
+  request<M extends keyof T["requests"] & string>(method: M, ...args: ParamsArgs<Member<T["requests"], M, "params">>): Promise<Member<T["requests"], M, "result">>;
+  notify<M extends keyof T["notifications"] & string>(method: M, ...args: [undefined] extends [Member<T["notifications"], M, "params">] ? [params?: Member<T["notifications"], M, "params">] : [params: Member<T["notifications"], M, "params">]): Promise<void>;
+}
+
+/** A handler for method M written against any one version's ClientHandlers. */
+export type HandlerOf<Versions extends { [K in keyof Versions]: VersionTypes }, M extends PropertyKey> = {
+  [V in keyof Versions]: M extends keyof Versions[V]["handlers"] ? NonNullable<Versions[V]["handlers"][M]> : never;
+}[keyof Versions];
+
+export class Client<Versions extends { [K in keyof Versions]: VersionTypes }> extends ClientCore {
+  /** Whether `version` won the negotiation. */
+  is<V extends keyof Versions & string>(version: V): boolean {
+    return this.protocolVersion === version;
+  }
+
+  /** The typed view of the negotiated version; throws a ClientError when another version won (or none yet). */
+  at<V extends keyof Versions & string>(version: V): VersionView<Versions[V]> {
+    if (this.protocolVersion !== version) throw new ClientError("not-connected", `the client negotiated ${this.protocolVersion ?? "no version yet"}, not ${version}`);
+    const request = (method: string, params?: Record<string, unknown>, options?: RequestOptions) => this.request(method, params, options);
+    const notify = (method: string, params?: Record<string, unknown>) => this.notify(method, params);
+    return { protocolVersion: version, request, notify } as unknown as VersionView<Versions[V]>;
+  }
+}

@@ -1,0 +1,62 @@
+// The README's client examples (section "Client: connecting to a server"), run as written: each ```ts
+// block is written to a file with its import pointed at this tree's generated/client.ts, the stdio one
+// spawning the SDK 1.32.2 fixture server, the HTTP one connecting to it over streamable HTTP.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const fixture = path.join(root, "test/client/fixtures/sdk1-server.mjs");
+const dir = path.join(root, ".tmp/readme-client");
+
+function example(name: string): string {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Client: connecting to a server"), readme.indexOf("\n## ", readme.indexOf("## Client: connecting to a server") + 3));
+  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith(`// ${name}\n`));
+  if (block === undefined) throw new Error(`the README's client section has no ${name} example`);
+  return block.replace('"mcp-codegen/generated/client"', JSON.stringify(path.join(root, "generated/client.js")));
+}
+
+function run(file: string, source: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, file), source);
+  const out = spawnSync(process.execPath, ["--import", "tsx", path.join(dir, file)], { cwd: root, encoding: "utf8", env: { ...process.env, ...env }, timeout: 60_000 });
+  return { status: out.status, stdout: out.stdout, stderr: out.stderr };
+}
+
+let server: ChildProcess | undefined;
+afterAll(() => {
+  if (server?.exitCode === null) process.kill(server.pid!, "SIGTERM");
+});
+
+describe("README: the client examples", () => {
+  it("stdio-client.ts spawns the server, negotiates 2025-11-25 and calls add", () => {
+    const source = example("stdio-client.ts").replace('args: ["server.mjs"]', `args: [${JSON.stringify(fixture)}]`);
+    const out = run("stdio-client.ts", source);
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toBe("negotiated 2025-11-25\n5\n");
+  });
+
+  it("http-client.ts connects over streamable HTTP and lists the tools", async () => {
+    server = spawn(process.execPath, [fixture, "http"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    const url = await new Promise<string>((resolve) => {
+      let text = "";
+      server!.stdout!.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        const m = /listening (\S+)/.exec(text);
+        if (m) resolve(m[1]);
+      });
+    });
+    const out = run("http-client.ts", example("http-client.ts"), { MCP_URL: url });
+    expect(out.stdout).toBe("2025-11-25: add, ask\n");
+  });
+
+  it("both examples type-check (strict) against the generated declarations", () => {
+    const files = ["stdio-client.ts", "http-client.ts"].map((f) => path.join(dir, f));
+    const tsc = path.join(root, "node_modules/typescript/bin/tsc");
+    const out = spawnSync(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", ...files], { cwd: root, encoding: "utf8", timeout: 180_000 });
+    expect(out.stdout + out.stderr).toBe("");
+    expect(out.status).toBe(0);
+  }, 200_000);
+});

@@ -1,0 +1,122 @@
+// The Python package as its users install it: `pip wheel` into a temporary folder and `pip install` from
+// the committed tree leave that tree as generated (`generate --check` clean); the wheel, installed into a
+// fresh venv holding nothing but what the package declares (pydantic and what it pulls in), imports
+// every version module and runs the package README's example. Every import is declared.
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readTree, root, runCli, tempDir } from "../../support.js";
+import { pythonBin, pythonTree } from "./support.js";
+
+function sh(command: string, args: string[], cwd = tempDir()): { status: number | null; stdout: string; stderr: string } {
+  // Nothing of the checkout on the import path, no bytecode written beside sources.
+  const env = { ...process.env, PYTHONDONTWRITEBYTECODE: "1", PIP_DISABLE_PIP_VERSION_CHECK: "1" } as Record<string, string | undefined>;
+  delete env.PYTHONPATH;
+  const r = spawnSync(command, args, { cwd, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every entry (files and folders) below `dir`, relative. */
+function entries(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)) + (e.isDirectory() ? "/" : ""))
+    .sort();
+}
+
+describe("the Python package, built and installed", () => {
+  const pip = () => path.join(path.dirname(pythonBin()), "pip");
+
+  it("pip wheel and pip install leave the committed tree as generated", async () => {
+    const before = { entries: entries(pythonTree), files: readTree(pythonTree) };
+    const wheels = tempDir();
+    // --no-build-isolation: the pinned build backend (flit_core in requirements-python.txt), offline.
+    const wheel = sh(pip(), ["wheel", "--no-build-isolation", "--no-deps", "--quiet", "--wheel-dir", wheels, pythonTree]);
+    expect(wheel.status, wheel.stderr).toBe(0);
+    expect(readdirSync(wheels).filter((f) => f.endsWith(".whl"))).toHaveLength(1);
+    const install = sh(pip(), ["install", "--no-build-isolation", "--no-deps", "--quiet", "--target", tempDir(), pythonTree]);
+    expect(install.status, install.stderr).toBe(0);
+    expect(entries(pythonTree)).toEqual(before.entries);
+    expect(readTree(pythonTree)).toEqual(before.files);
+    const check = await runCli(["generate", "--target", "python", "--check"]);
+    expect(check.status, check.stdout.slice(0, 2000) + check.stderr).toBe(0);
+  });
+
+  it("every module the tree imports is the standard library's, the package's own, or a declared dependency", () => {
+    const r = sh(pythonBin(), ["-c", IMPORTS, pythonTree]);
+    expect(r.status, r.stderr).toBe(0);
+    const { undeclared, declared } = JSON.parse(r.stdout) as { undeclared: string[]; declared: string[] };
+    expect(undeclared).toEqual([]);
+    expect(declared).toEqual(["pydantic", "typing_extensions"]);
+  });
+
+  it("the wheel in a fresh venv with its dependencies alone: imports every version, runs its README's example", () => {
+    const work = tempDir();
+    const wheels = path.join(work, "wheels");
+    expect(sh(pip(), ["wheel", "--no-build-isolation", "--no-deps", "--quiet", "--wheel-dir", wheels, pythonTree]).status).toBe(0);
+    const [whl] = readdirSync(wheels);
+    const venv = path.join(work, "venv");
+    const made = sh("python3", ["-m", "venv", venv]);
+    expect(made.status, made.stderr).toBe(0);
+    const python = path.join(venv, "bin", "python");
+    // Its dependencies from the index, held to the versions the project pins.
+    const install = sh(python, ["-m", "pip", "install", "--quiet", "--constraint", path.join(root, "requirements-python.txt"), path.join(wheels, whl)]);
+    expect(install.status, install.stderr).toBe(0);
+
+    // What is installed is the package and what its metadata requires, transitively; nothing else.
+    const installed = sh(python, ["-c", CLOSURE]);
+    expect(installed.status, installed.stderr).toBe(0);
+    const { extra, missing } = JSON.parse(installed.stdout) as { extra: string[]; missing: string[] };
+    expect({ extra, missing }).toEqual({ extra: [], missing: [] });
+
+    const imports = sh(python, ["-W", "error", "-c", "import importlib, mcp_codegen\nfor m in mcp_codegen.VERSION_MODULES.values(): importlib.import_module(m)\nprint(len(mcp_codegen.VERSION_MODULES))"]);
+    expect(imports.status, imports.stderr).toBe(0);
+    const readme = readFileSync(path.join(pythonTree, "README.md"), "utf8");
+    expect(Number(imports.stdout.trim())).toBe(readme.match(/^\| `mcp_codegen\.[a-z0-9_]+` \| protocol version /gm)?.length);
+    const example = /```python\n([\s\S]*?)```/.exec(readme)![1];
+    const ran = sh(python, ["-c", example], work);
+    expect(ran, example).toEqual({ status: 0, stdout: "", stderr: "" });
+  });
+});
+
+/** Reads every .py file of the tree (argv[1]) and pyproject.toml's dependencies; prints what is undeclared. */
+const IMPORTS = String.raw`
+import ast, json, pathlib, re, sys, tomllib
+tree = pathlib.Path(sys.argv[1])
+project = tomllib.loads((tree / "pyproject.toml").read_text())["project"]
+declared = sorted(re.split(r"[<>=!~ ;\[]", d, maxsplit=1)[0].replace("-", "_").lower() for d in project["dependencies"])
+own = {p.name for p in tree.iterdir() if p.is_dir()}
+undeclared = set()
+for file in tree.rglob("*.py"):
+    for node in ast.walk(ast.parse(file.read_text())):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+        for name in names:
+            top = name.split(".")[0]
+            if top not in sys.stdlib_module_names and top not in own and top.lower() not in declared:
+                undeclared.add(f"{file.relative_to(tree)}: {name}")
+print(json.dumps({"undeclared": sorted(undeclared), "declared": declared}))
+`;
+
+/** The installed distributions against the closure of what mcp-codegen's metadata requires (pip's own aside). */
+const CLOSURE = String.raw`
+import json, re
+from importlib import metadata
+norm = lambda n: re.sub(r"[-_.]+", "-", n).lower()
+installed = {norm(d.metadata["Name"]) for d in metadata.distributions()} - {"pip", "setuptools", "wheel"}
+need, todo = set(), ["mcp-codegen"]
+while todo:
+    name = todo.pop()
+    if name in need:
+        continue
+    need.add(name)
+    try:
+        requires = metadata.requires(name) or []
+    except metadata.PackageNotFoundError:
+        continue
+    for r in requires:
+        if "extra ==" in r:
+            continue
+        todo.append(norm(re.split(r"[<>=!~ ;\[(]", r, maxsplit=1)[0]))
+print(json.dumps({"extra": sorted(installed - need), "missing": sorted(need - installed)}))
+`;
