@@ -430,7 +430,7 @@ const table: Command = {
       io.stderr.write(describeSync([...results, ...(await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values) }))]));
     }
     const model = (await pipeline()).buildModel({ schemasDir, lock, lockFile, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
-    const { tablesOf } = await import("./emit/table.js");
+    const { tablesOf } = await import("./print/table.js");
     const all = tablesOf(model);
     const cores = new Map<string, string>([...model.versions.map((v) => [v.label, v.label] as [string, string]), ...(model.extensions ?? []).map((x) => [`${x.core}+${x.name}`, x.core] as [string, string])]);
     if (versions) unknownLabels(versions, [...cores.keys()], schemasDir);

@@ -14,7 +14,7 @@ export { emitTree, targetOptions, TargetRegistry, targets, type EmitOptions, typ
 export { Templates, type Template, type TemplatesOptions } from "./print/templates.js";
 export { provenanceLines } from "./print/provenance.js";
 export { apiDiffMarkdown, versionDiffMarkdown, type MarkdownOptions } from "./reports/diff-markdown.js";
-export { tableOf, tablesOf } from "./emit/table.js";
+export { tableOf, tablesOf } from "./print/table.js";
 export { buildMethodTables, removedAt } from "./model/table.js";
 export { methodTableJson, methodTableMarkdown, TABLE_COLUMNS } from "./emit/method-table.js";
 export * from "./diff/index.js";

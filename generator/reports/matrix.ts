@@ -2,7 +2,7 @@
 // each version's type fidelity against the spec's schema.ts, its errata (schema.json against schema.ts),
 // and the extension modules (each against its core version).
 import type { MethodTables, ProtocolModel, VersionModel } from "../model/types.js";
-import { tablesOf } from "../emit/table.js";
+import { tablesOf } from "../print/table.js";
 import { consecutivePairs, diffReportPath, extensionPairs } from "./diffs.js";
 import { errataCounts, errataTables } from "./errata-markdown.js";
 import type { Templates } from "../print/templates.js";

@@ -8,7 +8,7 @@ import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { removedAt } from "../../model/table.js";
-import { tableOf, tablesOf } from "../table.js";
+import { tableOf, tablesOf } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { provenanceLines } from "../../print/provenance.js";

@@ -15,7 +15,7 @@ import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
 import { adoptingFiles } from "./adopting.js";
 import { methodCapabilities } from "./capabilities.js";
-import { tableOf, tablesOf } from "../table.js";
+import { tableOf, tablesOf } from "../../print/table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyGateSource, rubyMethodsSource, rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";

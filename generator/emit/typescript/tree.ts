@@ -1,7 +1,7 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
 import type { Method, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
 import { extensionLabel } from "../../model/extensions.js";
-import { tableOf, tablesOf } from "../table.js";
+import { tableOf, tablesOf } from "../../print/table.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { guardModule } from "./guards.js";
 import { emitPackageFiles } from "./package.js";

@@ -1,4 +1,4 @@
-// The method table as the targets read it: the model's (computed once by the pipeline), or, for a model
+// The method table as the targets and the reports read it: the model's (computed once by the pipeline), or, for a model
 // built by hand, computed here over the tool's own reviewed capability data.
 import { buildMethodTables } from "../model/table.js";
 import type { MethodTables, ProtocolModel, VersionTable } from "../model/types.js";
