@@ -70,7 +70,8 @@ describe("generator/ imports", () => {
   it("have no cycle between folders", async () => {
     const { graph } = await graphOf(path.join(root, "generator"));
     const folders = folderGraph(graph);
-    expect(folders["emit/typescript/"]).toContain("diff/");
+    // The graph is read (a target folder imports the model it prints).
+    expect(folders["emit/typescript/"]).toContain("model/");
     // Every target folder is a unit of the graph.
     expect(targetFolders.length).toBeGreaterThan(1);
     for (const target of targetFolders) expect(Object.keys(folders)).toContain(`emit/${target}/`);
