@@ -14,24 +14,9 @@
 // Token verification is the host's: `verifyAccessToken`, or the ready JWT verifier of ./auth-jwt.ts.
 // No dependency: the transports import this file, the optional JWT verifier imports `jose`.
 
-/** What a verified access token says about its caller. */
-export interface AuthInfo {
-  /** The access token as sent. */
-  readonly token: string;
-  /** The OAuth client the token was issued to. */
-  readonly clientId: string;
-  /** The resource owner (`sub`), when the token names one. */
-  readonly subject?: string;
-  /** The token's scopes. */
-  readonly scopes: readonly string[];
-  /** Expiry, in seconds since the epoch (as JWT `exp`). */
-  readonly expiresAt?: number;
-  /** The resource the token was issued for (RFC 8707), or its audience (`aud`): one must be the server's canonical resource URI. */
-  readonly resource?: string;
-  readonly audience?: string | readonly string[];
-  /** Anything else the verifier wants handlers to see. */
-  readonly extra?: Readonly<Record<string, unknown>>;
-}
+import type { AuthInfo } from "./auth-info.js";
+
+export type { AuthInfo } from "./auth-info.js";
 
 /** RFC 9728 Protected Resource Metadata (the members the specification uses; others are passed through). */
 export interface ProtectedResourceMetadata {

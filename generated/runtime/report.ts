@@ -3,7 +3,7 @@
 // The one error hook: every handler failure, request or notification, reaches `onError` once.
 // The peer never sees internals: what a request handler throws is answered with the error's own
 // integer `code` (message and data) when it carries one, else -32603 "Internal error".
-import type { AuthInfo } from "./auth.js";
+import type { AuthInfo } from "./auth-info.js";
 import type { RequestId } from "./jsonrpc.js";
 
 /**
