@@ -48,12 +48,15 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
 export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs", "client.ts.hbs"];
 export const TREE_NAMES: ReadonlySet<string> = new Set(
   (
-    "AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter ConnectionInfo Dispatcher DispatcherOptions Era " +
-    "ErrorCode Exchange FailureContext FailureKind JsonRpcError JsonRpcResponse LegacyConnection LegacyOwned LegacyVersion " +
-    "ListChangedMethod META_CLIENT_CAPABILITIES META_LOG_LEVEL META_PROTOCOL_VERSION META_SERVER_INFO META_SUBSCRIPTION_ID " +
-    "MethodValidator ModernErrorCode ModernExchange ModernOwned ModernVersion NotificationContext NotificationInfo OnError ParamsInfo " +
-    "ProtocolVersion RequestContext RequestInfo ResultShape RoutedVersion RouterOptions RouterTable Send Sender Served ServedVersions " +
-    "ServerRouter VersionModule createRouter createServerRouter eras forVersion isPlainObject isProtocolVersion latestVersion modules " +
-    "table versions"
+    "AnyClientOptions AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter Client ClientError " +
+    "ClientErrorKind ClientFetch ClientHandlers ClientOptions ClientTransport ClientVersion ClientVersionEntry " +
+    "ClientVersions ConnectionInfo Dispatcher DispatcherOptions Era ErrorCode Exchange FailureContext FailureKind " +
+    "HandlerOf HttpClientOptions HttpStatusError Implementation JsonRpcError JsonRpcResponse LegacyConnection LegacyOwned " +
+    "LegacyVersion ListChangedMethod META_CLIENT_CAPABILITIES META_LOG_LEVEL META_PROTOCOL_VERSION META_SERVER_INFO " +
+    "META_SUBSCRIPTION_ID MethodValidator ModernErrorCode ModernExchange ModernOwned ModernVersion Negotiated " +
+    "NotificationContext NotificationInfo OnError ParamsInfo ProtocolVersion RequestContext RequestInfo RequestOptions " +
+    "ResultShape RoutedVersion RouterOptions RouterTable Send Sender Served ServedVersions ServerRouter StdioClientOptions " +
+    "VersionModule VersionView createClient createRouter createServerRouter declares entries eras forVersion " +
+    "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions"
   ).split(" "),
 );
