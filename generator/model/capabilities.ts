@@ -34,7 +34,8 @@ function declares(version: VersionModel, definition: string, capabilityPath: str
 
 /**
  * Which side's capabilities a method's requirement reads: the receiver's for a request (a client
- * request needs the server's, a server request the client's), the sender's for a notification.
+ * request needs the server's, a server request the client's), the sender's for a notification; both
+ * for a method both sides send (a path is declared when either declares it).
  */
 function declaringDefinitions(m: Method): string[] {
   const server = "ServerCapabilities";
@@ -59,7 +60,9 @@ export function methodCapabilities(versions: readonly VersionModel[], data: Meth
       }
       const own = entry.byVersion !== undefined && Object.hasOwn(entry.byVersion, version.label);
       const requires = own ? entry.byVersion![version.label] : entry.requires;
-      const declared = requires.filter((capability) => declaringDefinitions(m).every((definition) => declares(version, definition, capability)));
+      // A method both sides send reads either side's capabilities: a path one of them declares is required
+      // (roots/list, which a 2024 revision lists as a client request too, still requires the client's roots).
+      const declared = requires.filter((capability) => declaringDefinitions(m).some((definition) => declares(version, definition, capability)));
       // The data is reviewed against the locked versions: there every path must be declared. A schema
       // outside the lock (another label, an older spec) requires only the paths its capabilities declare.
       const undeclared = requires.find((c) => !declared.includes(c) && !(entry.ifDeclared ?? []).includes(c));
