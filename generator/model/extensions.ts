@@ -3,14 +3,20 @@
 // shapes it only embeds, such as CreateMessageRequest inside InputRequests). One rule decides what
 // the extension adds, and nothing scans method literals:
 //
-// 1. The extension's own definitions are those the core version's schema does not define. Every
+// 1. The extension's own definitions are the names its schema.ts declares (it imports the core's from
+//    "./spec.types.js"), and those its schema.json defines that the core version's does not. Every
 //    other definition is the core's: the extension's copy is not read (it may repeat an older core).
-// 2. Its requests are its own definitions that are a `JSONRPCRequest` (an `allOf` with a `$ref` to the
+// 2. Clash rule: within the extension module (`<core>+<name>`) the extension's own definitions win. A
+//    core that defines one of them too (a revision bumped in under the core's label, with Tasks in its
+//    core) has it replaced there: the core's references to that name then mean the extension's, and a
+//    core message of that name leaves the core's unions. The core module keeps its own. A method that
+//    would then have two definitions (the core's under another name and the extension's) is bad input.
+// 3. Its requests are its own definitions that are a `JSONRPCRequest` (an `allOf` with a `$ref` to the
 //    core's `JSONRPCRequest`) and fix `method` with a const; its notifications likewise with
 //    `JSONRPCNotification`. The client sends the requests and the server the notifications (the
 //    schema has no ClientRequest/ServerNotification unions to say otherwise). A request's result is
-//    found as the core's are (`<Base>Result`). A method the core has already is bad input.
-// 3. Core requests gain results only where the lock says so (`results`, from the extension's
+//    found as the core's are (`<Base>Result`).
+// 4. Core requests gain results only where the lock says so (`results`, from the extension's
 //    specification text: Tasks lets `tools/call` answer `CreateTaskResult`); each must be one of its
 //    own definitions, or a core definition of that name (a core it was not written for may define it
 //    already, as a legacy revision with tasks does after a bump); one the request has is not repeated.
@@ -59,14 +65,23 @@ function methodOf(def: JsonSchema): { method: string | undefined; tokens: Array<
   return { method: typeof m?.const === "string" ? m.const : undefined, tokens: [...branch.tokens, "properties", "method"] };
 }
 
-/** The methods of a core version, both kinds. */
-function coreMethods(model: VersionModel): Set<string> {
-  return new Set([...model.requests, ...model.notifications].map((m) => m.method));
+/** The methods of a core version, both kinds, but those whose definition is one of `replaced`. */
+function coreMethods(model: VersionModel, replaced: readonly string[]): Set<string> {
+  return new Set([...model.requests, ...model.notifications].filter((m) => !replaced.includes(m.definition)).map((m) => m.method));
+}
+
+/** A union definition (`anyOf`/`oneOf` of refs) without its `$ref`s to `names` (unchanged when it has none). */
+function withoutMembers(def: JsonSchema | undefined, names: readonly string[]): JsonSchema | undefined {
+  if (def === undefined || names.length === 0) return def;
+  const key = Array.isArray(def.anyOf) ? "anyOf" : Array.isArray(def.oneOf) ? "oneOf" : null;
+  if (key === null) return def;
+  const members = def[key] as JsonSchema[];
+  const kept = members.filter((m) => !(typeof m?.$ref === "string" && names.includes(refName(m.$ref))));
+  return kept.length === members.length ? def : { ...def, [key]: kept };
 }
 
 /** Append `$ref`s to a union definition (`anyOf`/`oneOf` of refs). */
-function withMembers(spec: LoadedSpec, union: string, names: string[], fail: (m: string) => never): JsonSchema {
-  const def = spec.defs[union];
+function withMembers(def: JsonSchema | undefined, union: string, names: string[], fail: (m: string) => never): JsonSchema | undefined {
   if (names.length === 0) return def;
   if (def === undefined) return { anyOf: names.map((n) => ({ $ref: `#/$defs/${n}` })) };
   const key = Array.isArray(def.anyOf) ? "anyOf" : Array.isArray(def.oneOf) ? "oneOf" : null;
@@ -91,17 +106,23 @@ export function buildExtensionModel(core: { spec: LoadedSpec; model: VersionMode
   new IrBuilder(ext).finish();
 
   // A repeat of a core definition is not read: the core version's own is used (the copy may be of an
-  // older core, as when the core label moves to a newer revision).
-  const own = Object.keys(ext.defs).filter((name) => !Object.hasOwn(core.spec.defs, name)).sort(byCodeUnit);
+  // older core, as when the core label moves to a newer revision). What the extension's schema.ts
+  // declares is its own, whatever the core defines (rule 2: the extension's wins in its module).
+  const declared = input.specTypes === null ? {} : input.specTypes.definitions;
+  const own = Object.keys(ext.defs).filter((name) => !Object.hasOwn(core.spec.defs, name) || Object.hasOwn(declared, name)).sort(byCodeUnit);
+  const replaced = own.filter((name) => Object.hasOwn(core.spec.defs, name));
 
-  const taken = coreMethods(core.model);
+  const taken = coreMethods(core.model, replaced);
   const added = { request: [] as Array<{ name: string; method: string }>, notification: [] as Array<{ name: string; method: string }> };
   for (const name of own) {
     const kind = envelopeOf(ext.defs[name]);
     if (kind === null) continue;
     const { method, tokens } = methodOf(ext.defs[name]);
     if (method === undefined) fail(`expected ${name} (a ${kind} of the extension) to fix its method with a string "const"`, name, ...tokens);
-    if (taken.has(method!)) fail(`${name} adds the method "${method}", which core version ${core.model.label} has already`, name, ...tokens, "const");
+    if (taken.has(method!)) {
+      const theirs = [...core.model.requests, ...core.model.notifications].find((m) => m.method === method)?.definition;
+      fail(`${name} adds the method "${method}", which core version ${core.model.label} has already${theirs === undefined ? "" : ` (as ${theirs})`}`, name, ...tokens, "const");
+    }
     taken.add(method!);
     added[kind].push({ name, method: method! });
   }
@@ -121,8 +142,17 @@ export function buildExtensionModel(core: { spec: LoadedSpec; model: VersionMode
   const coreFail = (m: string): never => {
     throw new InputError(m, core.spec.file, pointer(core.spec.container));
   };
-  defs.ClientRequest = withMembers(core.spec, "ClientRequest", added.request.map((a) => a.name), coreFail);
-  defs.ServerNotification = withMembers(core.spec, "ServerNotification", added.notification.map((a) => a.name), coreFail);
+  // A replaced core message leaves the core's unions; the extension's messages join them by rule 3.
+  const unions = ["ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification"] as const;
+  const union = (name: (typeof unions)[number]) => withoutMembers(core.spec.defs[name], replaced);
+  for (const name of unions) {
+    const def = union(name);
+    if (def !== undefined && def !== core.spec.defs[name]) defs[name] = def;
+  }
+  const clientRequest = withMembers(union("ClientRequest"), "ClientRequest", added.request.map((a) => a.name), coreFail);
+  const serverNotification = withMembers(union("ServerNotification"), "ServerNotification", added.notification.map((a) => a.name), coreFail);
+  if (clientRequest !== undefined) defs.ClientRequest = clientRequest;
+  if (serverNotification !== undefined) defs.ServerNotification = serverNotification;
   const merged: LoadedSpec = { ...core.spec, defs };
 
   const specTypes: SpecTypeFacts | null =
@@ -139,6 +169,7 @@ export function buildExtensionModel(core: { spec: LoadedSpec; model: VersionMode
     sha256: ext.sha256,
     commit: entry.sha256 === ext.sha256 ? entry.commit : null,
     definitions: own,
+    replaced,
     requests: added.request.map((a) => a.method).sort(byCodeUnit),
     notifications: added.notification.map((a) => a.method).sort(byCodeUnit),
     results: Object.fromEntries(Object.entries(results).map(([m, names]) => [m, [...names]])),

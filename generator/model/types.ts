@@ -124,9 +124,14 @@ export interface ExtensionModel {
   file: string;
   sha256: string;
   commit: string | null;
-  /** The definitions the extension adds (those the core version does not have), sorted. */
+  /**
+   * The extension's own definitions (those its schema.ts declares, and those the core version does not
+   * have), sorted: in its module they are the extension's, whatever the core defines.
+   */
   definitions: string[];
-  /** The requests and notifications the extension adds, by method, sorted. */
+  /** Those of `definitions` the core version defines too, sorted: the extension's replace them in its module. */
+  replaced: string[];
+  /** The extension's requests and notifications (its own message definitions), by method, sorted. */
   requests: string[];
   notifications: string[];
   /** Core requests that may answer with the extension's results: method → the added result definitions. */
