@@ -1,7 +1,8 @@
 // Extensions as inputs: a locked extension version generates its module; bad extension input exits 2
 // naming the file and the JSON pointer, and writes nothing. The extension and its core version are
 // the lock's first extension version (read from the lock, not assumed).
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readLock, type SpecLock } from "../../generator/source/lock.js";
@@ -60,6 +61,35 @@ describe("generate with a locked extension", () => {
     expect(r.status, r.stderr).toBe(0);
     const types = readTree(out).get(`${core}+${name}/types.ts`);
     expect(types).toContain(`// Extension ${lock.extensions![name].identifier} ${label} layered onto it`);
+  });
+});
+
+describe("a core version that defines the extension's names itself (a revision with Tasks bumped in under the core's label)", () => {
+  it("generates (exit 0): in <core>+<name> the extension's definitions, in <core> the core's", async () => {
+    const { dir, lockPath } = fixture();
+    // The extension's schema.ts beside its schema.json: what it declares is its own.
+    copyFileSync(path.join(extensionSchemasDir(schemasDir, name), label, "schema.ts"), path.join(extensionSchemasDir(dir, name), label, "schema.ts"));
+    const ext = JSON.parse(readFileSync(path.join(extensionSchemasDir(schemasDir, name), label, "schema.json"), "utf8")) as { $defs: Record<string, unknown> };
+    expect(ext.$defs.Task, "the extension defines Task").toBeDefined();
+    // The core defines Task too, with another shape, and is pinned with those bytes (no schema.ts).
+    const coreFile = path.join(dir, core, "schema.json");
+    const coreSchema = JSON.parse(readFileSync(coreFile, "utf8")) as { $defs: Record<string, unknown> };
+    expect(coreSchema.$defs.Task, `${core} does not define Task`).toBeUndefined();
+    coreSchema.$defs.Task = { type: "object", properties: { legacyOnly: { type: "string" } }, required: ["legacyOnly"] };
+    writeFileSync(coreFile, JSON.stringify(coreSchema));
+    rmSync(path.join(dir, core, "schema.ts"), { force: true });
+    const pinned = JSON.parse(readFileSync(lockPath, "utf8")) as SpecLock;
+    pinned.versions[core] = { path: pinned.versions[core].path, sha256: createHash("sha256").update(readFileSync(coreFile)).digest("hex") };
+    writeFileSync(lockPath, JSON.stringify(pinned, null, 2));
+
+    const out = path.join(tempDir(), "out");
+    const r = await runCli(["generate", "--target", "typescript", "--schemas", dir, "--lock", lockPath, "--out", out]);
+    expect(r.status, r.stderr).toBe(0);
+    const tree = readTree(out);
+    const task = (text: string) => /export interface Task \{[\s\S]*?\n\}/.exec(text)?.[0] ?? "";
+    expect(task(tree.get(`${core}/types.ts`)!)).toContain("legacyOnly");
+    expect(task(tree.get(`${core}+${name}/types.ts`)!)).not.toContain("legacyOnly");
+    expect(task(tree.get(`${core}+${name}/types.ts`)!)).toContain("taskId");
   });
 });
 

@@ -38,6 +38,7 @@ const MIRRORED = [
   "extension-bump.ts",
   "fingerprint.ts",
   "model/errata.ts",
+  "model/extensions.ts",
   "model/ir.ts",
   "model/rules.ts",
   "print/templates.ts",

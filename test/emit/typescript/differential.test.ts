@@ -28,8 +28,9 @@ const versions = readdirSync(defaultOutDir, { withFileTypes: true })
 
 /**
  * An extension module (`<core>+<name>`): Ajv's document is the core version's with the extension's own
- * definitions added (its schema.json's definitions the core lacks, as the model reads them), and only
- * those definitions are checked here (the core's are checked with the core version).
+ * definitions put in (README "Extensions": the names its schema.ts declares, and its schema.json's
+ * definitions the core lacks; where the core defines one too, the extension's wins), and only those
+ * definitions are checked here (the core's are checked with the core version).
  */
 function extensionOracle(folder: string): { file: string; own: Set<string> } | null {
   const plus = folder.indexOf("+");
@@ -39,8 +40,11 @@ function extensionOracle(folder: string): { file: string; own: Set<string> } | n
   const label = Object.entries(lock.extensions?.[name]?.versions ?? {}).find(([, v]) => v.core.includes(core))?.[0];
   if (label === undefined) throw new Error(`no locked extension ${name} layered onto ${core}`);
   const doc = oracleDocument(defaultSchemasDir, defaultPatchesDir, core) as { $defs: Record<string, unknown> };
-  const ext = JSON.parse(readFileSync(path.join(defaultSchemasDir, "extensions", name, label, "schema.json"), "utf8")) as { $defs: Record<string, Record<string, unknown>> };
-  const own = new Set(Object.keys(ext.$defs).filter((d) => !Object.hasOwn(doc.$defs, d)));
+  const extFolder = path.join(defaultSchemasDir, "extensions", name, label);
+  const ext = JSON.parse(readFileSync(path.join(extFolder, "schema.json"), "utf8")) as { $defs: Record<string, Record<string, unknown>> };
+  const ts = path.join(extFolder, "schema.ts");
+  const declared = new Set(existsSync(ts) ? [...readFileSync(ts, "utf8").matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]) : []);
+  const own = new Set(Object.keys(ext.$defs).filter((d) => !Object.hasOwn(doc.$defs, d) || declared.has(d)));
   for (const d of own) {
     const { $schema: _dialect, ...schema } = ext.$defs[d];
     doc.$defs[d] = schema;
@@ -59,6 +63,21 @@ interface Disagreement {
 }
 
 type Guard = (value: unknown) => boolean;
+
+/**
+ * The exported name a generated file gives each definition whose name is no identifier: the file says so
+ * in the doc comment above it (`The definition "Record<string,string>" of the schema, named …`).
+ */
+function renamed(file: string, exported: RegExp): Map<string, string> {
+  const text = readFileSync(file, "utf8");
+  const out = new Map<string, string>();
+  const doc = /\/\*\* The definition ("(?:[^"\\]|\\.)*") of the schema, named \w+ here\. \*\/\n([^\n]*)/g;
+  for (const m of text.matchAll(doc)) {
+    const name = exported.exec(m[2])?.[1];
+    if (name !== undefined) out.set(JSON.parse(m[1]) as string, name);
+  }
+  return out;
+}
 
 describe("zod schemas agree with Ajv on every definition", () => {
   it("has generated schemas for every synced version", () => {
@@ -85,18 +104,22 @@ describe("zod schemas agree with Ajv on every definition", () => {
     const names = Object.keys(spec.defs)
       .filter((n) => extension === null || extension.own.has(n))
       .sort();
+    const schemaNames = renamed(path.join(defaultOutDir, version, "schemas.ts"), /^export const (\w+)/);
+    const guardNames = renamed(path.join(defaultOutDir, version, "guards.ts"), /^export function (\w+)/);
     for (const name of names) {
       const ajvValidate = ajv.getSchema(`mcp#/${spec.container}/${pointerToken(name)}`) as ValidateFunction;
-      const schema = zod[`${name}Schema`];
-      expect(schema, `${name}Schema is exported`).toBeDefined();
-      const guard = guards[`is${name}`];
-      expect(guard, `is${name} is exported`).toBeTypeOf("function");
+      const schemaName = schemaNames.get(name) ?? `${name}Schema`;
+      const schema = zod[schemaName];
+      expect(schema, `${schemaName} is exported`).toBeDefined();
+      const guardName = guardNames.get(name) ?? `is${name}`;
+      const guard = guards[guardName];
+      expect(guard, `${guardName} is exported`).toBeTypeOf("function");
       const corpus = labelledCorpus(spec.defs, name, seedOf(`${version}/${name}`), (instance) => ajvValidate(instance) as boolean, WANTED, MAX_ATTEMPTS);
       const judge = (instance: Json, a: boolean) => {
         const text = JSON.stringify(instance);
         const z = schema.safeParse(instance);
         const g = guard(instance);
-        if (g && (!a || !z.success)) unsound.push(`is${name} accepts what ${a ? "zod" : "Ajv"} rejects: ${text}\n  ${JSON.stringify(ajvValidate.errors?.slice(0, 3))}`);
+        if (g && (!a || !z.success)) unsound.push(`${guardName} accepts what ${a ? "zod" : "Ajv"} rejects: ${text}\n  ${JSON.stringify(ajvValidate.errors?.slice(0, 3))}`);
         if (g && a) guardAccepted++;
         if (a !== z.success) {
           const detail = a ? JSON.stringify(z.error?.issues.slice(0, 3)) : JSON.stringify(ajvValidate.errors?.slice(0, 3));
