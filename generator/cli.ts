@@ -18,7 +18,7 @@ import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
 import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
 import { discoverVersions } from "./source/folders.js";
 import { syncExtensions } from "./source/extensions.js";
-import { readLock, syncSchemas, type SyncedVersion } from "./source/lock.js";
+import { readLock, syncSchemas, type SpecLock, type SyncedVersion } from "./source/lock.js";
 import { checkTree, keptAsIs, writeTree } from "./writer.js";
 
 // The model, the emitters, the diff readers and bump are loaded when a command needs them, so that
@@ -352,14 +352,7 @@ const diff: Command = {
       io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).apiDiffMarkdown(report));
       return 0;
     }
-    const schemasGiven = str(values, "schemas") !== undefined;
-    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
-    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
-    const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
-    if (!schemasGiven) {
-      unknownLabels([a, b], Object.keys(lock!.versions), lockFile);
-      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: [...new Set([a, b])], readOnly: shippedSpec(ctx, values) })));
-    }
+    const { schemasDir, lock } = await readSchemas(ctx, values, { versions: [...new Set([a, b])] });
     const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
     io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
     return 0;
@@ -383,14 +376,7 @@ const errata: Command = {
     const { io, project } = ctx;
     const fmt = format(str(values, "format"));
     const versions = csv(str(values, "versions"));
-    const schemasGiven = str(values, "schemas") !== undefined;
-    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
-    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
-    const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
-    if (!schemasGiven) {
-      if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
-      io.stderr.write(describeSync(await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions, readOnly: shippedSpec(ctx, values) })));
-    }
+    const { schemasDir, lock, schemasGiven } = await readSchemas(ctx, values, { versions });
     if (versions) unknownLabels(versions, discoverVersions(schemasDir), schemasDir);
     const model = (await pipeline()).buildModel({ schemasDir, versions, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
     const { stalePatchFiles } = await import("./source/patch.js");
@@ -421,14 +407,8 @@ const table: Command = {
     const { io, project } = ctx;
     const fmt = format(str(values, "format"));
     const versions = csv(str(values, "versions"));
-    const schemasGiven = str(values, "schemas") !== undefined;
-    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
-    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
-    const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
-    if (!schemasGiven) {
-      const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values) });
-      io.stderr.write(describeSync([...results, ...(await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values) }))]));
-    }
+    // Every version is read (the table's statuses compare them); --versions picks entries afterwards.
+    const { schemasDir, lock, lockFile } = await readSchemas(ctx, values, { extensions: true });
     const model = (await pipeline()).buildModel({ schemasDir, lock, lockFile, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
     const { tablesOf } = await import("./print/table.js");
     const all = tablesOf(model);
@@ -440,6 +420,32 @@ const table: Command = {
     return 0;
   },
 };
+
+/**
+ * The schemas folder and lock a reading command (diff, errata, table) works on: `--schemas` as given (its
+ * lock optional), else the project's lock-managed folder, synced first (verified; read-only for the spec
+ * shipped with the tool) for `versions` (every locked one when undefined; a label the lock lacks is a
+ * usage error), with the locked extensions when `extensions`.
+ */
+async function readSchemas(
+  ctx: Context,
+  values: Values,
+  options: { versions?: string[]; extensions?: boolean },
+): Promise<{ schemasDir: string; lockFile: string; lock: SpecLock | undefined; schemasGiven: boolean }> {
+  const { io, project } = ctx;
+  const schemasGiven = str(values, "schemas") !== undefined;
+  const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
+  const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
+  const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
+  if (!schemasGiven) {
+    if (options.versions) unknownLabels(options.versions, Object.keys(lock!.versions), lockFile);
+    const readOnly = shippedSpec(ctx, values);
+    const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: options.versions, readOnly });
+    const extensions = options.extensions ? await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values), readOnly }) : [];
+    io.stderr.write(describeSync([...results, ...extensions]));
+  }
+  return { schemasDir, lockFile, lock, schemasGiven };
+}
 
 /** Options shared by `schemas pin` and `bump`. */
 function updateOptions(values: Values, ctx: Context) {
