@@ -88,6 +88,19 @@ describe("schemas/method-capabilities.json", () => {
     expect(e2.message.endsWith(`tools/list requires sampling, which ServerCapabilities of protocol version ${label} does not declare`)).toBe(true);
   });
 
+  it("a method both sides send requires a path either side's capabilities declare (a 2024 revision lists roots/list as a client request too)", () => {
+    const v = versions.find((x) => x.specCommit !== null && x.requests.some((r) => r.method === "roots/list" && r.sender === "server"))!;
+    expect(v, "a locked version where the server sends roots/list").toBeDefined();
+    const both = { ...v, requests: v.requests.map((r) => (r.method === "roots/list" ? { ...r, sender: "both" as const } : r)) };
+    // roots is the client's capability only; tools the server's only: each is required.
+    const file = withFile({ methods: { ...reviewed.methods, "roots/list": { requires: ["roots", "tools"], reason: "r" } } });
+    expect(methodCapabilities([both], file).get(v.label)!.get("roots/list")).toEqual(["roots", "tools"]);
+    // A path neither declares is still refused, naming the first side's definition.
+    const neither = withFile({ methods: { ...reviewed.methods, "roots/list": { requires: ["roots", "nonesuch"], reason: "r" } } });
+    const e = inputError(() => methodCapabilities([both], neither));
+    expect(e.message.endsWith(`roots/list requires nonesuch, which ServerCapabilities of protocol version ${v.label} does not declare`), e.message).toBe(true);
+  });
+
   it("requires of a version outside the lock only the paths its capabilities declare (the data is reviewed against the locked ones)", () => {
     const v = versions.find((x) => x.requests.some((r) => r.method === "tools/list"))!;
     const file = withFile({ methods: { ...reviewed.methods, "tools/list": { requires: ["tools", "tools.paginated"], reason: "r" } } });
