@@ -7,7 +7,8 @@
 //   versions have it; `nearest` = `since` = the first that does); `extension` (no core version has it,
 //   an extension layered onto this version adds it). `otherEra` says the nearest version is of the other
 //   era (`initialize` at draft; `server/discover` at 2025-11-25).
-// - `extensions`: the identifiers of the extensions layered onto this version that add the method (an
+// - `extensions`: the identifiers of the extensions layered onto this version whose messages include the
+//   method: they add it, or (the clash rule of model/extensions.ts) redefine a method the core has (an
 //   extension module's own methods: its identifier; there they are `present`).
 // - `kind`, `sender`, `receivers`: of the version that has it (this one, else `nearest`).
 // - `params`, `results`, `normalizer`, `resultTypes`, `capabilities`, `nameParam`: this version's, null (or
