@@ -118,7 +118,7 @@ export function withCustomMethods(base: Dispatcher, custom: CustomMethods, versi
     }
   }
   const own = createDispatcher(
-    { protocolVersion: version.protocolVersion, side: "server", requests, notifications, notificationParams, allRequests: Object.keys(requests) },
+    { protocolVersion: version.protocolVersion, side: "server", requests, notifications, notificationParams, methodTable: {} },
     handlers,
     options,
   );

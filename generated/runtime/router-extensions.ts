@@ -16,6 +16,7 @@
 // - `server/discover` advertises every served extension under `capabilities.extensions`.
 import type { MethodValidator, RequestContext } from "./dispatcher.js";
 import { isPlainObject, JsonRpcError, ownMember } from "./jsonrpc.js";
+import type { RoutedMethodTable } from "./method-gate.js";
 
 /** The code a request gets when it needs a capability (here: an extension) its client did not declare. */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
@@ -39,6 +40,8 @@ export interface RoutedExtension {
   createDispatcher(handlers: object, options?: import("./dispatcher.js").DispatcherOptions): import("./dispatcher.js").Dispatcher;
   /** The requests and notifications the extension adds. */
   readonly methods: readonly string[];
+  /** The extension module's METHOD_TABLE (the core version's methods and the extension's). */
+  readonly methodTable: RoutedMethodTable;
 }
 
 /** A handler map whose handlers may also return an ExtensionValue (which the extension's `resolve` turns into a result). */

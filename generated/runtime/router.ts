@@ -9,7 +9,10 @@
 // - Modern era: every request names its version in `params._meta["io.modelcontextprotocol/protocolVersion"]`
 //   and is answered by that version's dispatcher; an unserved version gets -32022 with the served
 //   versions. The router answers `server/discover` and `subscriptions/listen` itself.
-// - A method of one era sent in the other gets -32601 naming the version it belongs to.
+// - Which methods a version serves is its METHOD_TABLE's verdict (methodRefusal of ./method-gate.ts)
+//   under ROUTER_POLICY: a removed method, one only the client receives, one only a later version has
+//   and a method no version has (unless the served version registers it as custom) get -32601 with
+//   the table's reason in `error.data`; a refused notification is dropped.
 // - `notifications/message` goes out only at or above the client's log level: the level set with
 //   `logging/setLevel` (legacy; everything before that) or `_meta["io.modelcontextprotocol/logLevel"]`
 //   of the request (modern; nothing when absent).
@@ -34,6 +37,7 @@ import { createPeerChannel, type Peer, type PeerChannel, type Send } from "./pee
 import type { OnError } from "./report.js";
 import { missingExtension, negotiated, resolvingHandlers, type RoutedExtension, type ServedExtension } from "./router-extensions.js";
 import { withCustomMethods, type CustomMethods } from "./custom-methods.js";
+import { methodRefusal, type GatePolicy, type MethodRefusal, type RoutedMethodTable } from "./method-gate.js";
 
 export type Era = "legacy" | "modern";
 
@@ -43,6 +47,8 @@ export interface RoutedVersion<V extends string, E extends Era> {
   readonly era: E;
   /** The version's `createServerDispatcher`. */
   createDispatcher(handlers: object, options?: DispatcherOptions): Dispatcher;
+  /** The version's METHOD_TABLE: what the router serves, refuses and routes by name. */
+  readonly methodTable: RoutedMethodTable;
   /** The extensions the tree has for this version, by identifier (modern versions only). */
   readonly extensions?: Readonly<Record<string, RoutedExtension>>;
 }
@@ -51,8 +57,6 @@ export interface RoutedVersion<V extends string, E extends Era> {
 export interface RouterTable<L extends string, M extends string> {
   /** Every generated version, oldest first. */
   readonly versions: ReadonlyArray<RoutedVersion<L, "legacy"> | RoutedVersion<M, "modern">>;
-  /** For every message a client sends, the versions that have it (oldest first). */
-  readonly clientMessages: Readonly<Record<string, readonly (L | M)[]>>;
 }
 
 /** The requests the router answers itself, per era: the author supplies no handler for them. */
@@ -167,6 +171,14 @@ export interface ServerRouter<L extends string = string, M extends string = stri
   /** The param that names a request of a served extension for routing (`Mcp-Name`), e.g. `taskId` for `tasks/get`. */
   nameParam(method: string): string | undefined;
 }
+
+/**
+ * The router's gate policy (data for methodRefusal): a method of a later version is refused; a method
+ * no version has is refused unless the served version registers it in `custom` (then it is served, as
+ * `custom: "pass"`; a custom method may take no name any version's table has).
+ */
+export const ROUTER_POLICY: GatePolicy = { custom: "refuse", later: "refuse" };
+const CUSTOM_POLICY: GatePolicy = { custom: "pass", later: "refuse" };
 
 export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
 
@@ -341,11 +353,9 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     return withCustom(version, factories.get(version)!.createDispatcher(handlers, dispatcherOptionsOf(version)));
   }
 
-  /** The version's own methods (what a client sends in it, what the router answers, its extensions'): custom methods may not take them. */
-  function ownMethods(version: V): string[] {
-    const sent = Object.keys(table.clientMessages).filter((m) => table.clientMessages[m].includes(version));
-    const extensions = Object.values(factories.get(version)!.extensions ?? {}).flatMap((e) => e.methods);
-    return [...sent, ...extensions, "initialize", "server/discover", "subscriptions/listen"];
+  /** The names custom methods may not take: every method the version's table names (any version's, any extension's). */
+  function tableMethods(version: V): string[] {
+    return Object.keys(factories.get(version)!.methodTable);
   }
 
   /** Whether `method` is a custom method of the served `version` (a custom method is never another era's). */
@@ -358,21 +368,17 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
   function withCustom(version: V, dispatcher: Dispatcher): Dispatcher {
     const custom = served.get(version)!.custom;
     if (custom === undefined) return dispatcher;
-    return withCustomMethods(dispatcher, custom, { protocolVersion: version, era: eraOfVersion.get(version)!, taken: ownMethods(version) }, dispatcherOptionsOf(version));
+    return withCustomMethods(dispatcher, custom, { protocolVersion: version, era: eraOfVersion.get(version)!, taken: tableMethods(version) }, dispatcherOptionsOf(version));
   }
 
-  /**
-   * -32601 for a method of the other era, naming the other-era version nearest to the request's:
-   * "resources/subscribe is a 2025-11-25 method, not available in 2026-07-28".
-   */
-  function otherEraMethod(method: string, version: V): string | undefined {
-    const has = Object.hasOwn(table.clientMessages, method) ? table.clientMessages[method] : undefined;
-    if (has === undefined || has.includes(version)) return undefined;
-    const at = order.indexOf(version);
-    const other = has.filter((v) => eraOfVersion.get(v) !== eraOfVersion.get(version));
-    if (other.length === 0) return undefined;
-    const nearest = other.reduce((a, b) => (Math.abs(order.indexOf(b) - at) < Math.abs(order.indexOf(a) - at) ? b : a));
-    return `Method not found: ${method} is a ${nearest} method, not available in ${version}`;
+  /** The gate's verdict on `method` arriving at this server over `version`, from `methods` (the version's or the answering extension module's METHOD_TABLE). */
+  function refusal(version: V, method: string, methods: RoutedMethodTable): MethodRefusal | null {
+    return methodRefusal(methods, method, version, "server", isCustom(version, method) ? CUSTOM_POLICY : ROUTER_POLICY);
+  }
+
+  /** The answer to a refused message: the refusal for a request, nothing for a notification. */
+  function refused(id: RequestId | undefined, r: MethodRefusal): JsonRpcResponse | undefined {
+    return id === undefined ? undefined : errorResponse(id, r.code, r.message, r.data);
   }
 
   // Modern versions: one dispatcher each, made once, with the requests the router answers itself; and
@@ -478,6 +484,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       // A served extension's method is its extension's (before the other era's method of the same name:
       // Tasks' tasks/get is also a core method of 2025-11-25).
       let dispatcher = modernDispatchers.get(version)!;
+      let methods = factories.get(version)!.methodTable;
       const routes = extensionRoutes.get(version);
       const owner = routes?.owner.get(envelope.method);
       if (routes !== undefined) {
@@ -487,10 +494,13 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           return id === undefined ? undefined : errorResponse(id, missing.code, missing.message, missing.data);
         }
         const chosen = owner ?? routes.extensions.find((e) => agreed.has(e.id))?.id;
-        if (chosen !== undefined) dispatcher = routes.dispatchers.get(chosen)!;
+        if (chosen !== undefined) {
+          dispatcher = routes.dispatchers.get(chosen)!;
+          methods = routes.extensions.find((e) => e.id === chosen)!.routed.methodTable;
+        }
       }
-      const wrongEra = owner === undefined && !isCustom(version, envelope.method) ? otherEraMethod(envelope.method, version) : undefined;
-      if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
+      const gate = refusal(version, envelope.method, methods);
+      if (gate !== null) return refused(id, gate);
       const peer = notifyOnly(exchange.send, version);
       const level = ownMember(meta, META_LOG_LEVEL);
       const threshold = typeof level === "string" && logLevels.includes(level) ? level : undefined;
@@ -607,8 +617,8 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
           return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
         }
-        const wrongEra = isCustom(protocolVersion, method) ? undefined : otherEraMethod(method, protocolVersion);
-        if (wrongEra !== undefined) return id === undefined ? undefined : errorResponse(id, ErrorCode.MethodNotFound, wrongEra);
+        const gate = refusal(protocolVersion, method, factories.get(protocolVersion)!.methodTable);
+        if (gate !== null) return refused(id, gate);
         const response = await target.handle(message, { peer, signal: exchange.signal, ...caller(exchange) });
         if (response !== undefined && "result" in response) {
           const params = paramsOf(message);
