@@ -9,10 +9,12 @@
 // - Modern era: every request names its version in `params._meta["io.modelcontextprotocol/protocolVersion"]`
 //   and is answered by that version's dispatcher; an unserved version gets -32022 with the served
 //   versions. The router answers `server/discover` and `subscriptions/listen` itself.
-// - Which methods a version serves is its METHOD_TABLE's verdict (methodRefusal of ./method-gate.ts)
-//   under ROUTER_POLICY: a removed method, one only the client receives, one only a later version has
-//   and a method no version has (unless the served version registers it as custom) get -32601 with
-//   the table's reason in `error.data`; a refused notification is dropped.
+// - Which methods a version serves is its METHOD_TABLE's verdict, given by the dispatcher the router
+//   hands the message to (methodRefusal under DISPATCHER_POLICY, ./dispatcher.ts), with the version's
+//   registered custom methods in front: a removed method, one only the client receives, one only a
+//   later version has and a method no version has (unless the served version registers it in `custom`)
+//   get -32601 with the table's reason in `error.data`; a refused notification is dropped. The router
+//   decides no verdict of its own.
 // - `notifications/message` goes out only at or above the client's log level: the level set with
 //   `logging/setLevel` (legacy; everything before that) or `_meta["io.modelcontextprotocol/logLevel"]`
 //   of the request (modern; nothing when absent).
@@ -37,7 +39,7 @@ import { createPeerChannel, type Peer, type PeerChannel, type Send } from "./pee
 import type { OnError } from "./report.js";
 import { missingExtension, negotiated, resolvingHandlers, type RoutedExtension, type ServedExtension } from "./router-extensions.js";
 import { withCustomMethods, type CustomMethods } from "./custom-methods.js";
-import { methodRefusal, type GatePolicy, type MethodRefusal, type RoutedMethodTable } from "./method-gate.js";
+import type { RoutedMethodTable } from "./method-gate.js";
 
 export type Era = "legacy" | "modern";
 
@@ -171,14 +173,6 @@ export interface ServerRouter<L extends string = string, M extends string = stri
   /** The param that names a request of a served extension for routing (`Mcp-Name`), e.g. `taskId` for `tasks/get`. */
   nameParam(method: string): string | undefined;
 }
-
-/**
- * The router's gate policy (data for methodRefusal): a method of a later version is refused; a method
- * no version has is refused unless the served version registers it in `custom` (then it is served, as
- * `custom: "pass"`; a custom method may take no name any version's table has).
- */
-export const ROUTER_POLICY: GatePolicy = { custom: "refuse", later: "refuse" };
-const CUSTOM_POLICY: GatePolicy = { custom: "pass", later: "refuse" };
 
 export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
 
@@ -358,27 +352,11 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     return Object.keys(factories.get(version)!.methodTable);
   }
 
-  /** Whether `method` is a custom method of the served `version` (a custom method is never another era's). */
-  function isCustom(version: V, method: string): boolean {
-    const custom = served.get(version)?.custom;
-    return custom !== undefined && Object.hasOwn(custom, method);
-  }
-
   /** A version's dispatcher with its custom methods in front (none: as it is). */
   function withCustom(version: V, dispatcher: Dispatcher): Dispatcher {
     const custom = served.get(version)!.custom;
     if (custom === undefined) return dispatcher;
     return withCustomMethods(dispatcher, custom, { protocolVersion: version, era: eraOfVersion.get(version)!, taken: tableMethods(version) }, dispatcherOptionsOf(version));
-  }
-
-  /** The gate's verdict on `method` arriving at this server over `version`, from `methods` (the version's or the answering extension module's METHOD_TABLE). */
-  function refusal(version: V, method: string, methods: RoutedMethodTable): MethodRefusal | null {
-    return methodRefusal(methods, method, version, "server", isCustom(version, method) ? CUSTOM_POLICY : ROUTER_POLICY);
-  }
-
-  /** The answer to a refused message: the refusal for a request, nothing for a notification. */
-  function refused(id: RequestId | undefined, r: MethodRefusal): JsonRpcResponse | undefined {
-    return id === undefined ? undefined : errorResponse(id, r.code, r.message, r.data);
   }
 
   // Modern versions: one dispatcher each, made once, with the requests the router answers itself; and
@@ -484,7 +462,6 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       // A served extension's method is its extension's (before the other era's method of the same name:
       // Tasks' tasks/get is also a core method of 2025-11-25).
       let dispatcher = modernDispatchers.get(version)!;
-      let methods = factories.get(version)!.methodTable;
       const routes = extensionRoutes.get(version);
       const owner = routes?.owner.get(envelope.method);
       if (routes !== undefined) {
@@ -494,13 +471,8 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           return id === undefined ? undefined : errorResponse(id, missing.code, missing.message, missing.data);
         }
         const chosen = owner ?? routes.extensions.find((e) => agreed.has(e.id))?.id;
-        if (chosen !== undefined) {
-          dispatcher = routes.dispatchers.get(chosen)!;
-          methods = routes.extensions.find((e) => e.id === chosen)!.routed.methodTable;
-        }
+        if (chosen !== undefined) dispatcher = routes.dispatchers.get(chosen)!;
       }
-      const gate = refusal(version, envelope.method, methods);
-      if (gate !== null) return refused(id, gate);
       const peer = notifyOnly(exchange.send, version);
       const level = ownMember(meta, META_LOG_LEVEL);
       const threshold = typeof level === "string" && logLevels.includes(level) ? level : undefined;
@@ -617,8 +589,6 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
           if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
           return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
         }
-        const gate = refusal(protocolVersion, method, factories.get(protocolVersion)!.methodTable);
-        if (gate !== null) return refused(id, gate);
         const response = await target.handle(message, { peer, signal: exchange.signal, ...caller(exchange) });
         if (response !== undefined && "result" in response) {
           const params = paramsOf(message);
