@@ -97,6 +97,19 @@ describe("a router of one modern version", () => {
     expect(() => createRouter<never, "next">(table, { serverInfo, versions: { next: { handlers, capabilities: {}, custom } } })).toThrow("custom method initialize is a method of protocol version next already");
   });
 
+  it("names a request for routing (Mcp-Name) by its METHOD_TABLE row's nameParam, else a served extension module's row", () => {
+    const named = { ...methodTable("modern"), "tools/call": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "name" } };
+    const extensionTable = { ...named, "ext/get": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "id" } };
+    const base = version("next", "modern");
+    const withExtension: RouterTable<never, "next"> = {
+      versions: [{ ...base, methodTable: named, extensions: { "example.com/ext": { createDispatcher: base.createDispatcher, methods: ["ext/get"], methodTable: extensionTable } } }],
+    };
+    const plain = createRouter<never, "next">(withExtension, { serverInfo, versions: { next: { handlers, capabilities: {} } } });
+    expect([plain.nameParam("tools/call", "next"), plain.nameParam("ext/get", "next"), plain.nameParam("tools/list", "next"), plain.nameParam("tools/call", "other")]).toEqual(["name", undefined, undefined, undefined]);
+    const extended = createRouter<never, "next">(withExtension, { serverInfo, versions: { next: { handlers, capabilities: {}, extensions: { "example.com/ext": {} } } } });
+    expect(extended.nameParam("ext/get", "next")).toBe("id");
+  });
+
   it("gives the router's onError to a version without its own, and the version's own takes precedence", async () => {
     const seen: unknown[] = [];
     const failing = {
