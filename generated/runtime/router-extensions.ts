@@ -6,7 +6,8 @@
 // - A modern version's generated table lists, per extension the tree has for it, the extension
 //   module's server dispatcher and the methods the extension adds (`RoutedExtension`).
 // - A served version lists the extensions it serves (`Served.extensions`, by identifier): settings,
-//   handlers, and optionally `resolve`, `listen` and `nameParams` (`ServedExtension`).
+//   handlers, and optionally `resolve`, `listen` and `validators` (`ServedExtension`). The params its
+//   requests name themselves by (`Mcp-Name`) are its module's METHOD_TABLE's (`nameParam`).
 // - Per request, `_meta["io.modelcontextprotocol/clientCapabilities"].extensions` decides which served
 //   extensions are negotiated. A method an extension adds, on a request that does not negotiate it:
 //   -32021 (Missing Required Client Capability) with `data.requiredCapabilities.extensions`, as the
@@ -74,8 +75,6 @@ export interface ServedExtension<Handlers = object> {
     negotiated: boolean,
     context: RequestContext,
   ): Promise<{ honored: Record<string, unknown>; stop(): void } | undefined>;
-  /** Params naming the request for routing, by method (`Mcp-Name` on HTTP): `{ "tasks/get": "taskId" }`. */
-  nameParams?: Readonly<Record<string, string>>;
   /** Validation hooks of the extension module's dispatcher, by method (as DispatcherOptions.validators: each replaces that method's schema validation). */
   validators?: Readonly<Record<string, MethodValidator>>;
 }

@@ -170,8 +170,11 @@ export interface ServerRouter<L extends string = string, M extends string = stri
   close(): void;
   /** How many requests are being handled now, modern and legacy (cancelled ones no longer count). */
   readonly inFlight: number;
-  /** The param that names a request of a served extension for routing (`Mcp-Name`), e.g. `taskId` for `tasks/get`. */
-  nameParam(method: string): string | undefined;
+  /**
+   * The param a request of `protocolVersion` names itself by for routing (`Mcp-Name`): its METHOD_TABLE
+   * row's `nameParam` (`name` of tools/call), else a served extension module's (`taskId` of Tasks' `tasks/get`).
+   */
+  nameParam(method: string, protocolVersion: string): string | undefined;
 }
 
 export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
@@ -363,7 +366,6 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
   // one per served extension (its module's dispatcher), for requests that negotiate it.
   const modernDispatchers = new Map<V, Dispatcher>();
   const extensionRoutes = new Map<V, { extensions: ReturnType<typeof servedExtensions>; dispatchers: Map<string, Dispatcher>; owner: Map<string, string> }>();
-  const nameParams = new Map<string, string>();
   for (const version of modernVersions) {
     const entry = served.get(version)!;
     const extensions = servedExtensions(entry, factories.get(version)!);
@@ -428,9 +430,21 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       const extOptions = e.served.validators === undefined ? base : { ...base, validators: { ...base?.validators, ...e.served.validators } };
       dispatchers.set(e.id, withCustom(version, e.routed.createDispatcher({ ...core, ...coreOverrides, ...own, ...owned }, extOptions)));
       for (const method of e.routed.methods) owner.set(method, e.id);
-      for (const [method, param] of Object.entries(e.served.nameParams ?? {})) nameParams.set(method, param);
     }
     if (extensions.length > 0) extensionRoutes.set(version, { extensions, dispatchers, owner });
+  }
+
+  function nameParam(method: string, protocolVersion: string): string | undefined {
+    const routed = factories.get(protocolVersion as V);
+    if (routed === undefined) return undefined;
+    const rowOf = (table: RoutedMethodTable) => (Object.hasOwn(table, method) ? table[method] : undefined);
+    const own = rowOf(routed.methodTable)?.nameParam;
+    if (own !== null && own !== undefined) return own;
+    for (const e of extensionRoutes.get(protocolVersion as V)?.extensions ?? []) {
+      const param = rowOf(e.routed.methodTable)?.nameParam;
+      if (param !== null && param !== undefined) return param;
+    }
+    return undefined;
   }
 
   function eraOf(message: unknown): Era {
@@ -666,7 +680,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     handle,
     publish,
     close,
-    nameParam: (method) => nameParams.get(method),
+    nameParam,
     get inFlight() {
       let n = 0;
       for (const d of modernDispatchers.values()) n += d.inFlight;

@@ -363,7 +363,6 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     settings: {},
     // The author's tasks/* handlers are not replaced: `own` calls them (authorCheck) once the runtime's checks pass.
     handlers: { ...(options.handlers ?? {}), ...own } as unknown as ExtensionHandlers<Handlers>,
-    nameParams: { "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" },
     // tasks/update: a server SHOULD ignore responses to keys that are not outstanding, so they are not
     // validated against InputResponse (the schema would refuse the whole request); the rest is checked.
     validators: {
