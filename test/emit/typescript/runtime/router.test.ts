@@ -1,7 +1,7 @@
 // createRouter as source, over synthetic tables: a router of one era only, and versions of any label.
 import { describe, expect, it } from "vitest";
 import { createDispatcher, type DispatcherOptions, type DispatcherTables } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
-import { emptyModernResult, emptyResult, objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
+import { emptyNormalizer, objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
 import type { RoutedMethodTable } from "../../../../generator/emit/typescript/runtime/method-gate.js";
 import { createRouter, type RouterTable } from "../../../../generator/emit/typescript/runtime/router.js";
 
@@ -9,7 +9,7 @@ import { createRouter, type RouterTable } from "../../../../generator/emit/types
 function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTables {
   const modern = era === "modern";
   const requests: DispatcherTables["requests"] = {
-    ping: { paramsRequired: false, normalize: modern ? emptyModernResult : emptyResult },
+    ping: { paramsRequired: false, normalize: emptyNormalizer(modern ? ["complete"] : null) },
     "tools/list": { paramsRequired: modern, normalize: objectNormalizer("tools/list", "ListToolsResult", modern ? ["complete"] : null) },
     ...(modern ? {} : { initialize: { paramsRequired: true, normalize: objectNormalizer("initialize", "InitializeResult", null) } }),
   };
@@ -18,16 +18,16 @@ function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTa
 
 /** The METHOD_TABLE of a tiny version: its requests present, sent by the client (ping by both); initialize removed from the modern one. */
 function methodTable(era: "legacy" | "modern"): RoutedMethodTable {
-  const present = (sender: string, receivers: string[]) => ({ status: "present", sender, receivers, nearest: null, nameParam: null });
+  const present = (sender: string, receivers: string[]) => ({ status: "present", sender, receivers, nearest: null, nameParam: null, resultTypes: null });
   return {
     ping: present("both", ["client", "server"]),
     "tools/list": present("client", ["server"]),
-    initialize: era === "legacy" ? present("client", ["server"]) : { status: "removed", sender: "client", receivers: ["server"], nearest: "rev-a", nameParam: null },
+    initialize: era === "legacy" ? present("client", ["server"]) : { status: "removed", sender: "client", receivers: ["server"], nearest: "rev-a", nameParam: null, resultTypes: null },
   };
 }
 
 function version<V extends string, E extends "legacy" | "modern">(label: V, era: E) {
-  return { label, era, methodTable: methodTable(era), createDispatcher: (handlers: object, options?: DispatcherOptions) => createDispatcher(tables(label, era), handlers, options) };
+  return { label, era, methodTable: methodTable(era), customResultTypes: era === "modern" ? ["complete"] : null, createDispatcher: (handlers: object, options?: DispatcherOptions) => createDispatcher(tables(label, era), handlers, options) };
 }
 
 const serverInfo = { name: "s", version: "1" };
@@ -98,8 +98,8 @@ describe("a router of one modern version", () => {
   });
 
   it("names a request for routing (Mcp-Name) by its METHOD_TABLE row's nameParam, else a served extension module's row", () => {
-    const named = { ...methodTable("modern"), "tools/call": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "name" } };
-    const extensionTable = { ...named, "ext/get": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "id" } };
+    const named = { ...methodTable("modern"), "tools/call": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "name", resultTypes: null } };
+    const extensionTable = { ...named, "ext/get": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "id", resultTypes: null } };
     const base = version("next", "modern");
     const withExtension: RouterTable<never, "next"> = {
       versions: [{ ...base, methodTable: named, extensions: { "example.com/ext": { createDispatcher: base.createDispatcher, methods: ["ext/get"], methodTable: extensionTable } } }],
