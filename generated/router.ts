@@ -86,15 +86,16 @@ export type ServerRouter = AnyServerRouter<LegacyVersion, ModernVersion>;
 
 const table: RouterTable<LegacyVersion, ModernVersion> = {
   versions: [
-    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher, methodTable: v2024_11_05.METHOD_TABLE },
-    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher, methodTable: v2025_03_26.METHOD_TABLE },
-    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher, methodTable: v2025_06_18.METHOD_TABLE },
-    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher, methodTable: v2025_11_25.METHOD_TABLE },
+    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher, methodTable: v2024_11_05.METHOD_TABLE, customResultTypes: v2024_11_05.customResultTypes },
+    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher, methodTable: v2025_03_26.METHOD_TABLE, customResultTypes: v2025_03_26.customResultTypes },
+    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher, methodTable: v2025_06_18.METHOD_TABLE, customResultTypes: v2025_06_18.customResultTypes },
+    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher, methodTable: v2025_11_25.METHOD_TABLE, customResultTypes: v2025_11_25.customResultTypes },
     {
       label: "2026-07-28",
       era: "modern",
       createDispatcher: v2026_07_28.createServerDispatcher,
       methodTable: v2026_07_28.METHOD_TABLE,
+      customResultTypes: v2026_07_28.customResultTypes,
       extensions: {
         "io.modelcontextprotocol/tasks": { createDispatcher: v2026_07_28_tasks.createServerDispatcher, methodTable: v2026_07_28_tasks.METHOD_TABLE, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
       },
@@ -104,6 +105,7 @@ const table: RouterTable<LegacyVersion, ModernVersion> = {
       era: "modern",
       createDispatcher: draft.createServerDispatcher,
       methodTable: draft.METHOD_TABLE,
+      customResultTypes: draft.customResultTypes,
       extensions: {
         "io.modelcontextprotocol/tasks": { createDispatcher: draft_tasks.createServerDispatcher, methodTable: draft_tasks.METHOD_TABLE, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
       },

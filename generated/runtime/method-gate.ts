@@ -13,9 +13,11 @@ export interface GateRow {
   readonly nearest: string | null;
 }
 
-/** A row of METHOD_TABLE as the runtime reads it: the gate's fields and the param a modern request names itself by (`Mcp-Name`). */
+/** A row of METHOD_TABLE as the runtime reads it: the gate's fields, the param a modern request names itself by (`Mcp-Name`), its `resultType` values. */
 export interface RoutedRow extends GateRow {
   readonly nameParam: string | null;
+  /** The `resultType` values of the request's result here, the default first; null when none (legacy, a notification, absent). */
+  readonly resultTypes: readonly string[] | null;
 }
 
 /** A version's (or extension module's) METHOD_TABLE, generated/<label>/methods.ts. */

@@ -62,9 +62,10 @@ export interface ServedExtension<Handlers = object> {
   /**
    * What a handler's return value means (Tasks: a task handle becomes a stored task and its
    * CreateTaskResult); called for every handler of `handlers`. `negotiated`: whether the request's
-   * client capabilities declare this extension.
+   * client capabilities declare this extension; `resultTypes`: the method's, from the extension module's
+   * METHOD_TABLE (the default first; null when it has none).
    */
-  resolve?(value: unknown, context: RequestContext, negotiated: boolean): unknown;
+  resolve?(value: unknown, context: RequestContext, negotiated: boolean, resultTypes: readonly string[] | null): unknown;
   /**
    * Its part of a `subscriptions/listen` filter: what it honors (merged into the acknowledged filter)
    * and `stop`, called when the subscription ends. `deliver` sends a notification on the stream.
@@ -93,15 +94,16 @@ export function negotiated(meta: Record<string, unknown> | undefined, key: strin
   return out;
 }
 
-/** `handlers` with each one's return value passed through `resolve` (with `negotiated`). */
-export function resolvingHandlers(handlers: object, resolve: ServedExtension["resolve"], isNegotiated: boolean): Record<string, unknown> {
+/** `handlers` with each one's return value passed through `resolve` (with `negotiated` and the method's `resultTypes` of `table`). */
+export function resolvingHandlers(handlers: object, resolve: ServedExtension["resolve"], isNegotiated: boolean, table: RoutedMethodTable): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [method, handler] of Object.entries(handlers)) {
     if (typeof handler !== "function" || resolve === undefined) {
       out[method] = handler;
       continue;
     }
-    out[method] = async (params: unknown, context: RequestContext) => resolve(await handler(params, context), context, isNegotiated);
+    const resultTypes = Object.hasOwn(table, method) ? table[method].resultTypes : null;
+    out[method] = async (params: unknown, context: RequestContext) => resolve(await handler(params, context), context, isNegotiated, resultTypes);
   }
   return out;
 }

@@ -51,6 +51,8 @@ export interface RoutedVersion<V extends string, E extends Era> {
   createDispatcher(handlers: object, options?: DispatcherOptions): Dispatcher;
   /** The version's METHOD_TABLE: what the router serves, refuses and routes by name. */
   readonly methodTable: RoutedMethodTable;
+  /** The `resultType` values of its custom requests, the default first (null: legacy): the version module's `customResultTypes`. */
+  readonly customResultTypes: readonly string[] | null;
   /** The extensions the tree has for this version, by identifier (modern versions only). */
   readonly extensions?: Readonly<Record<string, RoutedExtension>>;
 }
@@ -307,7 +309,6 @@ function servedExtensions(entry: ServedEntry, routed: RoutedVersion<string, Era>
 export function createRouter<L extends string, M extends string>(table: RouterTable<L, M>, options: RouterOptions<ServedMap<L, M>>): ServerRouter<L, M> {
   type V = L | M;
   const order: V[] = table.versions.map((v) => v.label);
-  const eraOfVersion = new Map<V, Era>(table.versions.map((v) => [v.label, v.era]));
   const served = new Map<V, ServedEntry>();
   for (const version of order) {
     const entry = (options.versions as Readonly<Record<string, ServedEntry | undefined>>)[version];
@@ -359,7 +360,7 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
   function withCustom(version: V, dispatcher: Dispatcher): Dispatcher {
     const custom = served.get(version)!.custom;
     if (custom === undefined) return dispatcher;
-    return withCustomMethods(dispatcher, custom, { protocolVersion: version, era: eraOfVersion.get(version)!, taken: tableMethods(version) }, dispatcherOptionsOf(version));
+    return withCustomMethods(dispatcher, custom, { protocolVersion: version, customResultTypes: factories.get(version)!.customResultTypes, taken: tableMethods(version) }, dispatcherOptionsOf(version));
   }
 
   // Modern versions: one dispatcher each, made once, with the requests the router answers itself; and
@@ -420,12 +421,12 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
     };
     const core = handlersFor(entry, { protocolVersion: undefined, initializeParams: undefined });
     // An extension's handlers of core methods answer every request; their values resolve as not negotiated here.
-    const coreOverrides = Object.assign({}, ...extensions.map((e) => resolvingHandlers(withoutMethods(e.served.handlers ?? {}, e.routed.methods), e.served.resolve, false)));
+    const coreOverrides = Object.assign({}, ...extensions.map((e) => resolvingHandlers(withoutMethods(e.served.handlers ?? {}, e.routed.methods), e.served.resolve, false, e.routed.methodTable)));
     modernDispatchers.set(version, dispatcherFor(version, { ...core, ...coreOverrides, ...owned }));
     const dispatchers = new Map<string, Dispatcher>();
     const owner = new Map<string, string>();
     for (const e of extensions) {
-      const own = resolvingHandlers(e.served.handlers ?? {}, e.served.resolve, true);
+      const own = resolvingHandlers(e.served.handlers ?? {}, e.served.resolve, true, e.routed.methodTable);
       const base = dispatcherOptionsOf(version);
       const extOptions = e.served.validators === undefined ? base : { ...base, validators: { ...base?.validators, ...e.served.validators } };
       dispatchers.set(e.id, withCustom(version, e.routed.createDispatcher({ ...core, ...coreOverrides, ...own, ...owned }, extOptions)));
