@@ -86,53 +86,31 @@ export type ServerRouter = AnyServerRouter<LegacyVersion, ModernVersion>;
 
 const table: RouterTable<LegacyVersion, ModernVersion> = {
   versions: [
-    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher },
-    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher },
-    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher },
-    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher },
+    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher, methodTable: v2024_11_05.METHOD_TABLE, customResultTypes: v2024_11_05.customResultTypes },
+    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher, methodTable: v2025_03_26.METHOD_TABLE, customResultTypes: v2025_03_26.customResultTypes },
+    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher, methodTable: v2025_06_18.METHOD_TABLE, customResultTypes: v2025_06_18.customResultTypes },
+    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher, methodTable: v2025_11_25.METHOD_TABLE, customResultTypes: v2025_11_25.customResultTypes },
     {
       label: "2026-07-28",
       era: "modern",
       createDispatcher: v2026_07_28.createServerDispatcher,
+      methodTable: v2026_07_28.METHOD_TABLE,
+      customResultTypes: v2026_07_28.customResultTypes,
       extensions: {
-        "io.modelcontextprotocol/tasks": { createDispatcher: v2026_07_28_tasks.createServerDispatcher, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
+        "io.modelcontextprotocol/tasks": { createDispatcher: v2026_07_28_tasks.createServerDispatcher, methodTable: v2026_07_28_tasks.METHOD_TABLE, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
       },
     },
     {
       label: "draft",
       era: "modern",
       createDispatcher: draft.createServerDispatcher,
+      methodTable: draft.METHOD_TABLE,
+      customResultTypes: draft.customResultTypes,
       extensions: {
-        "io.modelcontextprotocol/tasks": { createDispatcher: draft_tasks.createServerDispatcher, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
+        "io.modelcontextprotocol/tasks": { createDispatcher: draft_tasks.createServerDispatcher, methodTable: draft_tasks.METHOD_TABLE, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
       },
     },
   ],
-  clientMessages: {
-    "completion/complete": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "initialize": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "logging/setLevel": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "notifications/cancelled": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "notifications/initialized": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "notifications/progress": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "notifications/roots/list_changed": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "notifications/tasks/status": ["2025-11-25"],
-    "ping": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "prompts/get": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "prompts/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "resources/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "resources/read": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "resources/subscribe": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "resources/templates/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "resources/unsubscribe": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
-    "server/discover": ["2026-07-28", "draft"],
-    "subscriptions/listen": ["2026-07-28", "draft"],
-    "tasks/cancel": ["2025-11-25"],
-    "tasks/get": ["2025-11-25"],
-    "tasks/list": ["2025-11-25"],
-    "tasks/result": ["2025-11-25"],
-    "tools/call": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-    "tools/list": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"],
-  },
 };
 
 /** A server over the served versions: see ./runtime/router.ts for what it answers itself. */

@@ -3,10 +3,11 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // One normalizer per request: what the handler returned → the result that is sent. Named after the
 // request definition (`SubscribeRequest` → `normalizeSubscribeResult`); `resultNormalizers` maps
-// each method to its normalizer. The rules are ../runtime/normalize.ts (`emptyResult`,
-// `objectResult`); this file holds each request's data. An `object` normalizer fixes only the top
-// level (plain object, `_meta`, undefined fields); it does not check the rest against the schema.
-import { emptyResult, objectNormalizer, type ResultNormalizer } from "../runtime/normalize.js";
+// each method to its normalizer. The rules are ../runtime/normalize.ts (`emptyResult`, `objectResult`);
+// this file holds each request's data, as its METHOD_TABLE row says (normalizer kind, `resultTypes`).
+// An `object` normalizer fixes only the top level (plain object, `_meta`, undefined
+// fields); it does not check the rest against the schema.
+import { emptyNormalizer, objectNormalizer, type ResultNormalizer } from "../runtime/normalize.js";
 import type { RequestMethod } from "./methods.js";
 
 /** `completion/complete` (CompleteResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
@@ -16,10 +17,10 @@ export const normalizeCompleteResult = objectNormalizer("completion/complete", "
 export const normalizeInitializeResult = objectNormalizer("initialize", "InitializeResult", null);
 
 /** `logging/setLevel` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export const normalizeSetLevelResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
+export const normalizeSetLevelResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyNormalizer(null);
 
 /** `ping` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export const normalizePingResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
+export const normalizePingResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyNormalizer(null);
 
 /** `prompts/get` (GetPromptResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
 export const normalizeGetPromptResult = objectNormalizer("prompts/get", "GetPromptResult", null);
@@ -34,13 +35,13 @@ export const normalizeListResourcesResult = objectNormalizer("resources/list", "
 export const normalizeReadResourceResult = objectNormalizer("resources/read", "ReadResourceResult", null);
 
 /** `resources/subscribe` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export const normalizeSubscribeResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
+export const normalizeSubscribeResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyNormalizer(null);
 
 /** `resources/templates/list` (ListResourceTemplatesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
 export const normalizeListResourceTemplatesResult = objectNormalizer("resources/templates/list", "ListResourceTemplatesResult", null);
 
 /** `resources/unsubscribe` (EmptyResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`. */
-export const normalizeUnsubscribeResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyResult;
+export const normalizeUnsubscribeResult: ResultNormalizer<{ _meta?: Record<string, unknown> }> = emptyNormalizer(null);
 
 /** `roots/list` (ListRootsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped. */
 export const normalizeListRootsResult = objectNormalizer("roots/list", "ListRootsResult", null);

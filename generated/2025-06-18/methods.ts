@@ -307,6 +307,9 @@ export const METHOD_TABLE = {
   "tools/list": {"kind":"request","status":"present","nearest":null,"since":null,"otherEra":false,"extensions":[],"sender":"client","receivers":["server"],"params":{"definition":null,"required":false},"results":["ListToolsResult"],"normalizer":"object","resultTypes":null,"capabilities":[["tools"]],"nameParam":null},
 } as const;
 
+/** The `resultType` values a custom request's result may carry here, the default first (null: the legacy era): the model's rule (customResultTypes of generator/model/rules.ts). */
+export const customResultTypes = null;
+
 export type RequestMethod = keyof typeof requests;
 export type NotificationMethod = keyof typeof notifications;
 

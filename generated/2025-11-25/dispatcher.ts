@@ -6,12 +6,10 @@
 // in ../runtime/dispatcher.ts. A server dispatcher does not answer `initialize`: the router does.
 import { createDispatcher, type Dispatcher, type DispatcherOptions, type DispatcherTables } from "../runtime/dispatcher.js";
 import type { ClientHandlers, ServerHandlers } from "./handlers.js";
-import { protocolVersion } from "./methods.js";
+import { METHOD_TABLE, protocolVersion } from "./methods.js";
 import * as normalizers from "./normalizers.js";
 import { notificationParamsGuards, requestParamsGuards as paramsGuards, resultGuards } from "./guards.js";
 import { notificationParamsSchemas as notificationParams, requestParamsSchemas as params, resultSchemas as results } from "./schemas.js";
-
-const allRequests = ["completion/complete", "elicitation/create", "initialize", "logging/setLevel", "ping", "prompts/get", "prompts/list", "resources/list", "resources/read", "resources/subscribe", "resources/templates/list", "resources/unsubscribe", "roots/list", "sampling/createMessage", "tasks/cancel", "tasks/get", "tasks/list", "tasks/result", "tools/call", "tools/list"] as const;
 
 const serverTables: DispatcherTables = {
   protocolVersion,
@@ -38,7 +36,7 @@ const serverTables: DispatcherTables = {
   notifications: ["notifications/cancelled", "notifications/initialized", "notifications/progress", "notifications/roots/list_changed", "notifications/tasks/status"],
   notificationParams,
   notificationParamsGuards,
-  allRequests,
+  methodTable: METHOD_TABLE,
 };
 
 /** A dispatcher for the server side: it answers the requests and notifications a client sends. */
@@ -62,7 +60,7 @@ const clientTables: DispatcherTables = {
   notifications: ["notifications/cancelled", "notifications/elicitation/complete", "notifications/message", "notifications/progress", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/tasks/status", "notifications/tools/list_changed"],
   notificationParams,
   notificationParamsGuards,
-  allRequests,
+  methodTable: METHOD_TABLE,
 };
 
 /** A dispatcher for the client side: it answers the requests and notifications a server sends. */

@@ -232,6 +232,9 @@ export const METHOD_TABLE = {
   "tools/list": {"kind":"request","status":"present","nearest":null,"since":null,"otherEra":false,"extensions":[],"sender":"client","receivers":["server"],"params":{"definition":"PaginatedRequestParams","required":true},"results":["ListToolsResult"],"normalizer":"object+resultType","resultTypes":["complete"],"capabilities":[["tools"]],"nameParam":null},
 } as const;
 
+/** The `resultType` values a custom request's result may carry here, the default first (null: the legacy era): the model's rule (customResultTypes of generator/model/rules.ts). */
+export const customResultTypes = ["complete"] as const;
+
 export type RequestMethod = keyof typeof requests;
 export type NotificationMethod = keyof typeof notifications;
 

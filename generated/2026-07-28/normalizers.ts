@@ -3,40 +3,41 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // One normalizer per request: what the handler returned → the result that is sent. Named after the
 // request definition (`SubscribeRequest` → `normalizeSubscribeResult`); `resultNormalizers` maps
-// each method to its normalizer. The rules are ../runtime/normalize.ts (`emptyModernResult`,
-// `objectResult`); this file holds each request's data. An `object` normalizer fixes only the top
-// level (plain object, `_meta`, undefined fields, `resultType`); it does not check the rest against the schema.
-import { emptyModernResult, objectNormalizer, type ResultNormalizer } from "../runtime/normalize.js";
+// each method to its normalizer. The rules are ../runtime/normalize.ts (`emptyResult`, `objectResult`);
+// this file holds each request's data, as its METHOD_TABLE row says (normalizer kind, `resultTypes`).
+// An `object` normalizer fixes only the top level (plain object, `_meta`, undefined
+// fields, `resultType`); it does not check the rest against the schema.
+import { emptyNormalizer, objectNormalizer, type ResultNormalizer } from "../runtime/normalize.js";
 import type { RequestMethod } from "./methods.js";
 
-/** `completion/complete` (CompleteResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `completion/complete` (CompleteResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeCompleteResult = objectNormalizer("completion/complete", "CompleteResult", ["complete"]);
 
-/** `prompts/get` (InputRequiredResult | GetPromptResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `prompts/get` (InputRequiredResult | GetPromptResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeGetPromptResult = objectNormalizer("prompts/get", "InputRequiredResult | GetPromptResult", ["complete","input_required"]);
 
-/** `prompts/list` (ListPromptsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `prompts/list` (ListPromptsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeListPromptsResult = objectNormalizer("prompts/list", "ListPromptsResult", ["complete"]);
 
-/** `resources/list` (ListResourcesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `resources/list` (ListResourcesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeListResourcesResult = objectNormalizer("resources/list", "ListResourcesResult", ["complete"]);
 
-/** `resources/read` (InputRequiredResult | ReadResourceResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `resources/read` (InputRequiredResult | ReadResourceResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeReadResourceResult = objectNormalizer("resources/read", "InputRequiredResult | ReadResourceResult", ["complete","input_required"]);
 
-/** `resources/templates/list` (ListResourceTemplatesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `resources/templates/list` (ListResourceTemplatesResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeListResourceTemplatesResult = objectNormalizer("resources/templates/list", "ListResourceTemplatesResult", ["complete"]);
 
-/** `server/discover` (DiscoverResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `server/discover` (DiscoverResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeDiscoverResult = objectNormalizer("server/discover", "DiscoverResult", ["complete"]);
 
 /** `subscriptions/listen` (SubscriptionsListenResult, empty): `{ _meta }` when the handler returned a plain `_meta`, else `{}`; with `resultType: "complete"`. */
-export const normalizeSubscriptionsListenResult: ResultNormalizer<{ _meta?: Record<string, unknown>; resultType: "complete" }> = emptyModernResult;
+export const normalizeSubscriptionsListenResult: ResultNormalizer<{ _meta?: Record<string, unknown>; resultType: "complete" }> = emptyNormalizer(["complete"]);
 
-/** `tools/call` (InputRequiredResult | CallToolResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `tools/call` (InputRequiredResult | CallToolResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeCallToolResult = objectNormalizer("tools/call", "InputRequiredResult | CallToolResult", ["complete","input_required"]);
 
-/** `tools/list` (ListToolsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted. */
+/** `tools/list` (ListToolsResult): the handler's plain object, undefined fields and a non-object `_meta` dropped, `resultType` defaulted to "complete". */
 export const normalizeListToolsResult = objectNormalizer("tools/list", "ListToolsResult", ["complete"]);
 
 /** Each request method's normalizer. */

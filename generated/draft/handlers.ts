@@ -8,7 +8,7 @@
 // - When the schema lets a request or notification omit `params` and the message omits them, the
 //   handler gets `undefined` (its params type says `| undefined`); nothing is invented for it.
 // - A handler of an `empty`-shape result may return nothing: the peer gets `{}` plus `resultType`.
-// - Results may omit `resultType`: the dispatcher sends "complete" unless the handler says otherwise.
+// - Results may omit `resultType`: the dispatcher sends the method's default (the first of its `resultTypes`) unless the handler says otherwise.
 import type { NotificationContext as AnyNotificationContext, RequestContext as AnyRequestContext } from "../runtime/dispatcher.js";
 import type { NotificationTypes, RequestTypes, protocolVersion } from "./methods.js";
 
@@ -19,7 +19,7 @@ export type RequestContext = AnyRequestContext<typeof protocolVersion>;
 /** What a notification handler gets besides its params. */
 export type NotificationContext = AnyNotificationContext<typeof protocolVersion>;
 
-/** A result as a handler may return it: `resultType` optional (the dispatcher defaults it to "complete"). */
+/** A result as a handler may return it: `resultType` optional (the dispatcher defaults it to the first of the method's `resultTypes`). */
 export type HandlerResult<R> = R extends unknown
   ? { [K in keyof R as K extends "resultType" ? never : K]: R[K] } & { resultType?: string }
   : never;

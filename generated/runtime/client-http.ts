@@ -262,7 +262,7 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
       const body = JSON.stringify(message);
       if (byteLength(body) > maxBody) throw new Error(`the message exceeds ${maxBody} bytes (maxBodyBytes)`);
       const headers: Record<string, string> = { ...baseHeaders(), "content-type": "application/json", accept: "application/json, text/event-stream" };
-      if (era === "modern") Object.assign(headers, modernHeaders(message as { method?: unknown; params?: unknown }, info.inputSchema));
+      if (era === "modern") Object.assign(headers, modernHeaders(message as { method?: unknown; params?: unknown }, info.nameParam, info.inputSchema));
       const envelope = readEnvelope(message);
       const awaited = envelope.kind === "request" ? envelope.id : undefined;
       const signal = joined(info.signal);

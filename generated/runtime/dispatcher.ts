@@ -29,6 +29,7 @@ import {
 import type { AuthInfo } from "./auth.js";
 import type { Peer } from "./peer.js";
 import { report, writeFailureToStderr, type FailureKind, type OnError } from "./report.js";
+import { methodRefusal, type GatePolicy, type GateRow } from "./method-gate.js";
 import { formatIssues, issuePaths } from "./schema-support.js";
 import { unsendable } from "./sendable.js";
 
@@ -160,9 +161,15 @@ export interface DispatcherTables {
   readonly notificationParams?: Readonly<Record<string, SchemaLike | undefined>>;
   /** Guards in front of the notifications' params schemas, by method. */
   readonly notificationParamsGuards?: Readonly<Record<string, Guard | undefined>>;
-  /** Every request method of the version, whoever sends it (for the -32601 message). */
-  readonly allRequests: readonly string[];
+  /** The version's METHOD_TABLE (its methods.ts): the -32601 verdict on a request it has no route for. */
+  readonly methodTable: Readonly<Record<string, GateRow>>;
 }
+
+/**
+ * The dispatcher's gate policy: it answers only the version's own methods (custom methods are a
+ * dispatcher of their own in front, see ./custom-methods.ts), never a later version's.
+ */
+export const DISPATCHER_POLICY: GatePolicy = { custom: "refuse", later: "refuse" };
 
 /** The validation hooks a request or notification gets from its schemas; a guard's true skips the schema. */
 function schemaValidator(method: string, params: SchemaLike | undefined, result: SchemaLike | undefined, expected: string | undefined, paramsGuard?: Guard, resultGuard?: Guard): MethodValidator {
@@ -279,7 +286,6 @@ class Context implements RequestContext {
 /** Build a dispatcher: the routing tables are fixed here, once; `handle` only looks methods up. */
 export function createDispatcher(tables: DispatcherTables, handlers: object, options: DispatcherOptions = {}): Dispatcher {
   const { protocolVersion } = tables;
-  const sender = tables.side === "server" ? "client" : "server";
   const onError = options.onError ?? writeFailureToStderr;
   const routes = new Map<string, Route>();
   for (const method of Object.keys(tables.requests)) {
@@ -302,7 +308,6 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
     notificationRoutes.set(method, { handler: handler.bind(handlers) as NotificationRoute["handler"], validator });
   }
   const receivesCancel = tables.notifications.includes("notifications/cancelled");
-  const allRequests = new Set(tables.allRequests);
   // In-flight requests by scope, then by id: ids are unique per peer only.
   const unscoped = {};
   const inFlightByScope = new WeakMap<object, Map<RequestId, Context>>();
@@ -313,10 +318,11 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
     report(onError, error, id === undefined ? { kind, method, protocolVersion, ...who } : { kind, method, id, protocolVersion, ...who });
   }
 
-  function notFound(method: string): string {
-    if (!allRequests.has(method)) return `Method not found: ${method} is not a request of protocol version ${protocolVersion}`;
-    if (!Object.hasOwn(tables.requests, method)) return `Method not found: ${method} is not a request a ${sender} sends in protocol version ${protocolVersion}`;
-    return `Method not found: no handler for ${method} (protocol version ${protocolVersion})`;
+  /** The -32601 answer to a request without a route: the table's refusal, else the version has it and the author gave no handler. */
+  function notFound(id: RequestId, method: string): JsonRpcResponse {
+    const refusal = methodRefusal(tables.methodTable, method, protocolVersion, tables.side, DISPATCHER_POLICY);
+    if (refusal !== null) return errorResponse(id, refusal.code, refusal.message, refusal.data);
+    return errorResponse(id, ErrorCode.MethodNotFound, `Method not found: no handler for ${method} (protocol version ${protocolVersion})`);
   }
 
   /** The answer to a thrown value: its own code, message and data when it carries a code and the data is JSON, else -32603. */
@@ -329,7 +335,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
 
   async function request(id: RequestId, method: string, params: unknown, exchange: Exchange | undefined): Promise<JsonRpcResponse | undefined> {
     const route = routes.get(method);
-    if (route === undefined) return errorResponse(id, ErrorCode.MethodNotFound, notFound(method));
+    if (route === undefined) return notFound(id, method);
     if (params === undefined) {
       if (route.paramsRequired) return errorResponse(id, ErrorCode.InvalidParams, `Invalid params: ${method} requires params (an object)`);
     } else if (!isPlainObject(params)) {

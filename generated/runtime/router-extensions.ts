@@ -6,7 +6,8 @@
 // - A modern version's generated table lists, per extension the tree has for it, the extension
 //   module's server dispatcher and the methods the extension adds (`RoutedExtension`).
 // - A served version lists the extensions it serves (`Served.extensions`, by identifier): settings,
-//   handlers, and optionally `resolve`, `listen` and `nameParams` (`ServedExtension`).
+//   handlers, and optionally `resolve`, `listen` and `validators` (`ServedExtension`). The params its
+//   requests name themselves by (`Mcp-Name`) are its module's METHOD_TABLE's (`nameParam`).
 // - Per request, `_meta["io.modelcontextprotocol/clientCapabilities"].extensions` decides which served
 //   extensions are negotiated. A method an extension adds, on a request that does not negotiate it:
 //   -32021 (Missing Required Client Capability) with `data.requiredCapabilities.extensions`, as the
@@ -16,6 +17,7 @@
 // - `server/discover` advertises every served extension under `capabilities.extensions`.
 import type { MethodValidator, RequestContext } from "./dispatcher.js";
 import { isPlainObject, JsonRpcError, ownMember } from "./jsonrpc.js";
+import type { RoutedMethodTable } from "./method-gate.js";
 
 /** The code a request gets when it needs a capability (here: an extension) its client did not declare. */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
@@ -39,6 +41,8 @@ export interface RoutedExtension {
   createDispatcher(handlers: object, options?: import("./dispatcher.js").DispatcherOptions): import("./dispatcher.js").Dispatcher;
   /** The requests and notifications the extension adds. */
   readonly methods: readonly string[];
+  /** The extension module's METHOD_TABLE (the core version's methods and the extension's). */
+  readonly methodTable: RoutedMethodTable;
 }
 
 /** A handler map whose handlers may also return an ExtensionValue (which the extension's `resolve` turns into a result). */
@@ -58,9 +62,10 @@ export interface ServedExtension<Handlers = object> {
   /**
    * What a handler's return value means (Tasks: a task handle becomes a stored task and its
    * CreateTaskResult); called for every handler of `handlers`. `negotiated`: whether the request's
-   * client capabilities declare this extension.
+   * client capabilities declare this extension; `resultTypes`: the method's, from the extension module's
+   * METHOD_TABLE (the default first; null when it has none).
    */
-  resolve?(value: unknown, context: RequestContext, negotiated: boolean): unknown;
+  resolve?(value: unknown, context: RequestContext, negotiated: boolean, resultTypes: readonly string[] | null): unknown;
   /**
    * Its part of a `subscriptions/listen` filter: what it honors (merged into the acknowledged filter)
    * and `stop`, called when the subscription ends. `deliver` sends a notification on the stream.
@@ -71,8 +76,6 @@ export interface ServedExtension<Handlers = object> {
     negotiated: boolean,
     context: RequestContext,
   ): Promise<{ honored: Record<string, unknown>; stop(): void } | undefined>;
-  /** Params naming the request for routing, by method (`Mcp-Name` on HTTP): `{ "tasks/get": "taskId" }`. */
-  nameParams?: Readonly<Record<string, string>>;
   /** Validation hooks of the extension module's dispatcher, by method (as DispatcherOptions.validators: each replaces that method's schema validation). */
   validators?: Readonly<Record<string, MethodValidator>>;
 }
@@ -91,15 +94,16 @@ export function negotiated(meta: Record<string, unknown> | undefined, key: strin
   return out;
 }
 
-/** `handlers` with each one's return value passed through `resolve` (with `negotiated`). */
-export function resolvingHandlers(handlers: object, resolve: ServedExtension["resolve"], isNegotiated: boolean): Record<string, unknown> {
+/** `handlers` with each one's return value passed through `resolve` (with `negotiated` and the method's `resultTypes` of `table`). */
+export function resolvingHandlers(handlers: object, resolve: ServedExtension["resolve"], isNegotiated: boolean, table: RoutedMethodTable): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [method, handler] of Object.entries(handlers)) {
     if (typeof handler !== "function" || resolve === undefined) {
       out[method] = handler;
       continue;
     }
-    out[method] = async (params: unknown, context: RequestContext) => resolve(await handler(params, context), context, isNegotiated);
+    const resultTypes = Object.hasOwn(table, method) ? table[method].resultTypes : null;
+    out[method] = async (params: unknown, context: RequestContext) => resolve(await handler(params, context), context, isNegotiated, resultTypes);
   }
   return out;
 }

@@ -132,11 +132,12 @@ function errorObject(error: unknown): { code: number; message: string; data?: un
 
 /**
  * A result as stored, as the request would have answered it in the modern era: JSON only (what
- * `JSON.stringify` drops is dropped), `resultType` defaulting to "complete".
+ * `JSON.stringify` drops is dropped), `resultType` defaulting to the request's default (the first of
+ * its METHOD_TABLE row's `resultTypes`).
  */
-function asResult(value: object): Record<string, unknown> {
+function asResult(value: object, resultTypes: readonly string[] | null): Record<string, unknown> {
   const json = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-  return Object.hasOwn(json, "resultType") ? json : { ...json, resultType: "complete" };
+  return Object.hasOwn(json, "resultType") || resultTypes === null ? json : { ...json, resultType: resultTypes[0] };
 }
 
 export interface TasksOptions<Handlers = object> {
@@ -188,7 +189,7 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
   const running = new Set<Promise<void>>();
   const now = () => new Date().toISOString();
 
-  async function start(handle: TaskHandle, context: RequestContext): Promise<Record<string, unknown>> {
+  async function start(handle: TaskHandle, context: RequestContext, resultTypes: readonly string[] | null): Promise<Record<string, unknown>> {
     const who = context.principal ?? "";
     const mine = runningBy.get(who) ?? 0;
     if (running.size >= maxRunning) throw limitReached(`Too many tasks: ${maxRunning} are running (maxRunningTasks)`);
@@ -208,7 +209,7 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     // Stored before the CreateTaskResult is sent: a tasks/get for it resolves from now on.
     await store.create(record);
     runningBy.set(who, (runningBy.get(who) ?? 0) + 1);
-    const run = execute(record.taskId, handle).finally(() => {
+    const run = execute(record.taskId, handle, resultTypes).finally(() => {
       running.delete(run);
       const left = (runningBy.get(who) ?? 1) - 1;
       if (left <= 0) runningBy.delete(who);
@@ -218,7 +219,7 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     return { ...detailedTask(record), resultType: "task" };
   }
 
-  async function execute(taskId: string, handle: TaskHandle): Promise<void> {
+  async function execute(taskId: string, handle: TaskHandle, resultTypes: readonly string[] | null): Promise<void> {
     const abort = new AbortController();
     const waiting = new Map<string, { keys: string[]; resolve: (answers: Record<string, unknown>) => void }>();
     let seq = 0;
@@ -273,7 +274,7 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     try {
       const result = await handle.work(control);
       if (!isPlainObject(result)) throw new JsonRpcError(ErrorCode.InternalError, "Internal error: the task's work returned no result object");
-      const stored = asResult(result);
+      const stored = asResult(result, resultTypes);
       const bytes = Buffer.byteLength(JSON.stringify(stored), "utf8");
       if (bytes > maxResultBytes) {
         const error = new JsonRpcError(ErrorCode.InternalError, `Internal error: the task's result is ${bytes} bytes, over the server's maxResultBytes (${maxResultBytes})`);
@@ -329,7 +330,8 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     "tasks/get": async (params: { taskId: string }, context: RequestContext) => {
       const record = await known(params, context);
       await authorCheck("tasks/get", params, context);
-      return { ...detailedTask(record), resultType: "complete" };
+      // resultType: the dispatcher's normalizer adds the method's default (its METHOD_TABLE row's).
+      return detailedTask(record);
     },
     "tasks/update": async (params: { taskId: string; inputResponses?: Record<string, unknown> }, context: RequestContext) => {
       await known(params, context);
@@ -363,7 +365,6 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
     settings: {},
     // The author's tasks/* handlers are not replaced: `own` calls them (authorCheck) once the runtime's checks pass.
     handlers: { ...(options.handlers ?? {}), ...own } as unknown as ExtensionHandlers<Handlers>,
-    nameParams: { "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" },
     // tasks/update: a server SHOULD ignore responses to keys that are not outstanding, so they are not
     // validated against InputResponse (the schema would refuse the whole request); the rest is checked.
     validators: {
@@ -378,9 +379,9 @@ export function tasksExtension<Handlers = object>(options: TasksOptions<Handlers
         },
       },
     },
-    async resolve(value: unknown, context: RequestContext, negotiated: boolean) {
+    async resolve(value: unknown, context: RequestContext, negotiated: boolean, resultTypes: readonly string[] | null) {
       if (!isTaskHandle(value)) return value;
-      if (negotiated) return await start(value, context);
+      if (negotiated) return await start(value, context, resultTypes);
       if (value.options.support !== "optional") throw missingExtension(TASKS_EXTENSION);
       return await value.work(inline(context));
     },

@@ -208,7 +208,12 @@ function pathOf(target: string | undefined): string | undefined {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Why a 2026-07-28 POST's headers disagree with its body (the transport's header rules), or undefined. */
-function headerMismatch(req: http.IncomingMessage, message: Record<string, unknown>, options: HttpTransportOptions, nameParam?: (method: string) => string | undefined): string | undefined {
+function headerMismatch(
+  req: http.IncomingMessage,
+  message: Record<string, unknown>,
+  options: HttpTransportOptions,
+  nameParam?: (method: string, protocolVersion: string) => string | undefined,
+): string | undefined {
   const header = req.headers["mcp-protocol-version"];
   if (typeof header !== "string") return "Missing MCP-Protocol-Version header";
   const params = paramsOf(message);
@@ -217,8 +222,9 @@ function headerMismatch(req: http.IncomingMessage, message: Record<string, unkno
   const method = typeof message.method === "string" ? message.method : undefined;
   const mcpMethod = req.headers["mcp-method"];
   if (typeof mcpMethod !== "string" || mcpMethod.trim() !== method) return `Header mismatch: Mcp-Method ${mcpMethod ?? "(missing)"} but the body's method is ${method}`;
-  // A served extension's methods name their request too (Tasks: `tasks/*` carry `params.taskId`, SEP-2663).
-  const nameKey = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : method === undefined ? undefined : nameParam?.(method);
+  // The version's METHOD_TABLE says which param names the request (`tools/call`: name; a served
+  // extension's too, Tasks' `tasks/*`: taskId, SEP-2663), through the router.
+  const nameKey = method === undefined ? undefined : nameParam?.(method, header);
   const named = nameKey === undefined ? undefined : params?.[nameKey];
   if (typeof named === "string") {
     const mcpName = req.headers["mcp-name"];
@@ -610,7 +616,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
 
   async function modern(req: http.IncomingMessage, res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds, caller: Caller): Promise<void> {
     const id = idOf(message);
-    const mismatch = headerMismatch(req, message, options, (method) => router.nameParam?.(method));
+    const mismatch = headerMismatch(req, message, options, (method, version) => router.nameParam?.(method, version));
     if (mismatch !== undefined) return refuse(res, new Refusal(400, HEADER_MISMATCH, mismatch), id, exact);
     // One JSON body, unless the server sends something about the request first: then an SSE stream
     // carrying those messages and the response.

@@ -8,6 +8,9 @@ import type { Era, Method, Sender, VersionModel } from "./types.js";
 /** The `resultType` a modern result may carry besides `complete`, where its result union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 
+/** The `resultType` a modern result carries when its handler gives none (the first of every method's `resultTypes`). */
+const DEFAULT_RESULT_TYPE = "complete";
+
 /**
  * The `resultType` values of the modern era, the default first: `complete`, `input_required` where
  * the results allow it, and any value a result definition fixes with a const (an extension's
@@ -16,7 +19,16 @@ export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
 export function resultTypesOf(results: readonly string[], era: Era, ir: SchemaIR): string[] | null {
   if (era !== "modern") return null;
   const fixed = results.flatMap((d) => fixedResultTypes(ir, d));
-  return [...new Set(["complete", ...(results.includes(INPUT_REQUIRED_RESULT) ? ["input_required"] : []), ...fixed])];
+  return [...new Set([DEFAULT_RESULT_TYPE, ...(results.includes(INPUT_REQUIRED_RESULT) ? ["input_required"] : []), ...fixed])];
+}
+
+/**
+ * The `resultType` values of a custom request (a method no table has, so no result definition) at a
+ * version of `era`, the default first; null in the legacy era. The trees export it as data (the
+ * TypeScript `customResultTypes` of <label>/methods.ts) for their custom-method runtimes.
+ */
+export function customResultTypes(era: Era): string[] | null {
+  return era === "modern" ? [DEFAULT_RESULT_TYPE] : null;
 }
 
 /** The `resultType` a result definition fixes with a const, following references and `allOf`; none when it leaves it open. */

@@ -122,7 +122,11 @@ describe("@modelcontextprotocol/client@2.4.0 against the generated router at 202
     expect(await response.json()).toEqual({
       jsonrpc: "2.0",
       id: 7,
-      error: { code: -32601, message: "Method not found: resources/subscribe is a 2025-11-25 method, not available in 2026-07-28" },
+      error: {
+        code: -32601,
+        message: "Method not found: resources/subscribe is not a method of protocol version 2026-07-28 (removed after 2025-11-25)",
+        data: { method: "resources/subscribe", protocolVersion: "2026-07-28", reason: "removed" },
+      },
     });
   });
 });

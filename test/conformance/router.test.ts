@@ -66,11 +66,15 @@ describe("legacy connections", () => {
       result: { protocolVersion: "2025-06-18", capabilities, serverInfo: { name: "s", version: "1" } },
     });
     expect(connection.protocolVersion).toBe("2025-06-18");
-    // tasks/list exists only in 2025-11-25: the 2025-06-18 dispatcher does not know it.
+    // tasks/list exists only in 2025-11-25: the 2025-06-18 table says it is a later version's.
     expect(await connection.handle({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} })).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32601, message: "Method not found: tasks/list is not a request of protocol version 2025-06-18" },
+      error: {
+        code: -32601,
+        message: "Method not found: tasks/list is not a method of protocol version 2025-06-18 (first in 2025-11-25)",
+        data: { method: "tasks/list", protocolVersion: "2025-06-18", reason: "other_era" },
+      },
     });
   });
 
@@ -102,7 +106,11 @@ describe("legacy connections", () => {
     expect(await connection.handle({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} })).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32601, message: "Method not found: server/discover is a 2026-07-28 method, not available in 2025-11-25" },
+      error: {
+        code: -32601,
+        message: "Method not found: server/discover is not a method of protocol version 2025-11-25 (first in 2026-07-28)",
+        data: { method: "server/discover", protocolVersion: "2025-11-25", reason: "other_era" },
+      },
     });
   });
 
@@ -155,7 +163,11 @@ describe("modern requests", () => {
     expect(await router().handle({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "x", _meta: meta("2026-07-28") } })).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32601, message: "Method not found: resources/subscribe is a 2025-11-25 method, not available in 2026-07-28" },
+      error: {
+        code: -32601,
+        message: "Method not found: resources/subscribe is not a method of protocol version 2026-07-28 (removed after 2025-11-25)",
+        data: { method: "resources/subscribe", protocolVersion: "2026-07-28", reason: "removed" },
+      },
     });
   });
 

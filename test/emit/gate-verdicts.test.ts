@@ -1,18 +1,23 @@
 // The three gates give one verdict: for every (version, method, side) of the method table, a custom
 // method included, under each gate policy, the TypeScript gate (generated/runtime/method-gate.ts over
 // <label>/methods.ts' METHOD_TABLE), the Ruby gate (Gate / Runtime.refusal) and the Python gate
-// (method_error) refuse for the same reason or all let it through. The regressions of their old
-// disagreements are asserted against the schemas' own facts (the table test holds the table to them).
+// (method_error) refuse for the same reason or all let it through. The TypeScript runtime's actual
+// answers are held to the Ruby and Python verdicts too: every method sent as a request to each
+// version's server and client dispatcher (DISPATCHER_POLICY: custom and later refused) and to the
+// server router (the same, with a registered custom method served, as custom=pass), the -32601's
+// `data.reason` being the verdict. The regressions of their old disagreements are asserted against
+// the schemas' own facts (the table test holds the table to them).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { moduleName } from "../../generator/emit/python/language.js";
 import { moduleConstant } from "../../generator/emit/ruby/language.js";
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../generated/router.js";
 import { ensureSchemas, generatedDir, runCli } from "../support.js";
 import { run as python } from "./python/support.js";
 import { ruby } from "./ruby/support.js";
 
-type Row = { status: string; kind: string; sender: string; receivers: string[]; nearest: string | null };
+type Row = { status: string; kind: string; sender: string; receivers: string[]; nearest: string | null; extensions: string[] };
 type Tables = Record<string, Record<string, Row>>;
 type Verdicts = Record<string, string | null>;
 
@@ -33,6 +38,20 @@ const cases = (labels: string[]) =>
 let ts: Verdicts;
 let rb: Verdicts;
 let py: Verdicts;
+/** What the TypeScript dispatchers and router answered, by the key of the policy they apply. */
+let dispatched: Verdicts;
+let routed: Verdicts;
+
+type Answer = { error?: { code: number; data?: { reason?: string } } } | undefined;
+/** The gate's verdict in an answer: the reason of a -32601 refusal, else null (served: a result, another error, or no handler). */
+const verdictOf = (response: unknown): string | null => {
+  const answer = response as Answer;
+  return answer?.error?.code === -32601 ? (answer.error.data?.reason ?? null) : null;
+};
+/** DISPATCHER_POLICY, which the router's answers follow too for a method the version does not register as custom. */
+const REFUSE = POLICIES[3];
+/** A registered custom method at the router: custom=pass, later=refuse. */
+const REGISTERED = POLICIES[1];
 
 beforeAll(async () => {
   await ensureSchemas();
@@ -48,6 +67,60 @@ beforeAll(async () => {
     const { METHOD_TABLE, protocolVersion } = (await import(pathToFileURL(path.join(generatedDir, label, "methods.ts")).href)) as { METHOD_TABLE: Record<string, Row>; protocolVersion: string };
     for (const c of cases([label])) ts[key(c.label, c.method, c.side, c.policy)] = gate.methodRefusal(METHOD_TABLE, c.method, protocolVersion, c.side, c.policy)?.data.reason ?? null;
   }
+
+  // The TypeScript runtime's answers: a handler for every name, so what is refused is the gate's doing.
+  const names = [...new Set([...Object.values(tables).flatMap((t) => Object.keys(t)), CUSTOM])];
+  const every = Object.fromEntries(names.map((m) => [m, () => ({})]));
+  const quiet = { validateResults: false, onError: () => {} };
+  const info: Record<string, { protocolVersion: string; era: string; createServerDispatcher: Function; createClientDispatcher: Function }> = {};
+  for (const label of labels) info[label] = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
+  const extensionsOf = (label: string) => [...new Set(Object.values(tables[label]).filter((r) => r.status === "present").flatMap((r) => r.extensions))];
+  const request = (label: string, id: number, method: string) => {
+    const { protocolVersion, era } = info[label];
+    const extensions = Object.fromEntries(extensionsOf(label).map((e) => [e, {}]));
+    const clientCapabilities = label.includes("+") ? { extensions } : {};
+    const params = era === "modern" ? { _meta: { [META_PROTOCOL_VERSION]: protocolVersion, [META_CLIENT_CAPABILITIES]: clientCapabilities } } : {};
+    return { jsonrpc: "2.0", id, method, params };
+  };
+  dispatched = {};
+  for (const label of labels) {
+    for (const side of SIDES) {
+      const create = side === "server" ? info[label].createServerDispatcher : info[label].createClientDispatcher;
+      const d = create(every, quiet) as { handle(m: unknown): Promise<Answer> };
+      for (const method of names) dispatched[key(label, method, side, REFUSE)] = verdictOf(await d.handle(request(label, 1, method)));
+    }
+  }
+  // The server router: every core version served with CUSTOM registered; a second router serves the
+  // modern versions with their extensions, and each extension module's requests negotiate it.
+  const { createServerRouter } = (await import(pathToFileURL(path.join(generatedDir, "router.ts")).href)) as typeof import("../../generated/router.js");
+  const custom = { [CUSTOM]: { kind: "request", handler: () => ({}) } };
+  const served = (label: string, extended: boolean) => ({
+    handlers: every,
+    capabilities: {},
+    dispatcher: quiet,
+    custom,
+    ...(extended ? { extensions: Object.fromEntries(labels.filter((l) => l.startsWith(`${label}+`)).flatMap((l) => extensionsOf(l)).map((e) => [e, { handlers: every }])) } : {}),
+  });
+  const routerOf = (extended: boolean) =>
+    createServerRouter({ serverInfo: { name: "gate", version: "1" }, onError: () => {}, versions: Object.fromEntries(core.map((l) => [l, served(l, extended)])) as never });
+  const plain = routerOf(false);
+  const extended = routerOf(true);
+  routed = {};
+  for (const label of labels) {
+    const policyOf = (method: string) => (method === CUSTOM ? REGISTERED : REFUSE);
+    if (info[label].era === "legacy") {
+      const connection = plain.connect(() => undefined);
+      const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: label, capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+      expect((await connection.handle(init)) as { result?: { protocolVersion?: string } }).toMatchObject({ result: { protocolVersion: label } });
+      for (const method of names) routed[key(label, method, "server", policyOf(method))] = verdictOf(await connection.handle(request(label, 1, method)));
+      connection.close();
+    } else {
+      const router = label.includes("+") ? extended : plain;
+      for (const method of names) routed[key(label, method, "server", policyOf(method))] = verdictOf(await router.handle(request(label, 1, method)));
+    }
+  }
+  plain.close();
+  extended.close();
 
   const rbScript = [
     'require "json"',
@@ -97,6 +170,25 @@ describe("the gates' verdicts", () => {
     const core = Object.fromEntries(Object.entries(ts).filter(([k]) => !k.split(" ")[0].includes("+")));
     expect(Object.keys(py).length).toBe(Object.keys(core).length);
     expect(py).toEqual(core);
+  });
+
+  it("the TypeScript dispatchers' answers are the Ruby gate's verdicts under DISPATCHER_POLICY, for every version and extension module, method (a custom one included) and side", () => {
+    expect(Object.keys(dispatched).length).toBe(Object.keys(tables).reduce((n, l) => n + 2 * (Object.keys(tables[l]).length + 1), 0));
+    expect(dispatched).toEqual(Object.fromEntries(Object.keys(dispatched).map((k) => [k, rb[k]])));
+    expect(Object.values(dispatched).filter((v) => v !== null).length).toBeGreaterThan(0);
+  });
+
+  it("the TypeScript dispatchers' answers are the Python gate's verdicts, for every version, method and side", () => {
+    const core = Object.keys(dispatched).filter((k) => !k.split(" ")[0].includes("+"));
+    expect(Object.fromEntries(core.map((k) => [k, dispatched[k]]))).toEqual(Object.fromEntries(core.map((k) => [k, py[k]])));
+  });
+
+  it("the TypeScript router's answers are the Ruby and Python gates' verdicts (the dispatchers' policy; a registered custom method passes), for every version and extension module and method", () => {
+    expect(Object.keys(routed).length).toBe(Object.keys(tables).reduce((n, l) => n + Object.keys(tables[l]).length + 1, 0));
+    expect(routed).toEqual(Object.fromEntries(Object.keys(routed).map((k) => [k, rb[k]])));
+    const core = Object.keys(routed).filter((k) => !k.split(" ")[0].includes("+"));
+    expect(Object.fromEntries(core.map((k) => [k, routed[k]]))).toEqual(Object.fromEntries(core.map((k) => [k, py[k]])));
+    for (const label of Object.keys(tables)) expect(routed[key(label, CUSTOM, "server", REGISTERED)], label).toBeNull();
   });
 
   it("regression: where draft (any version) dropped initialize and ping, every gate refuses them as removed, whatever the policy", () => {

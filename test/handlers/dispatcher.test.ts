@@ -34,7 +34,9 @@ const eras = [
     era: "legacy",
     version: "2025-06-18",
     mod: withoutResultValidation(legacy as LooseModule),
+    // The version's METHOD_TABLE: subscriptions/listen is a later version's method.
     missing: "subscriptions/listen",
+    missingWhy: { reason: "other_era", text: "(first in 2026-07-28)" },
     withParams: { method: "resources/read", params: { uri: "file:///a" } },
     listParams: undefined as unknown,
   },
@@ -42,7 +44,9 @@ const eras = [
     era: "modern",
     version: "2026-07-28",
     mod: withoutResultValidation(modern as unknown as LooseModule),
+    // The version's METHOD_TABLE: resources/subscribe was removed after the last legacy version.
     missing: "resources/subscribe",
+    missingWhy: { reason: "removed", text: "(removed after 2025-11-25)" },
     withParams: { method: "resources/read", params: { _meta: MODERN_META, uri: "file:///a" } },
     listParams: { _meta: MODERN_META } as unknown,
   },
@@ -51,15 +55,32 @@ const eras = [
 const request = (id: string | number, method: string, params?: unknown) =>
   params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
 
-describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withParams, listParams }) => {
+describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, missingWhy, withParams, listParams }) => {
   const contents = { contents: [{ uri: "file:///a", text: "a" }] };
 
-  it("a method not in the version → -32601 naming the method and the version", async () => {
+  it("a method of another version → -32601 with the table's verdict, naming the method and both versions", async () => {
     const d = mod.createServerDispatcher({});
     expect(await d.handle(request(1, missing, { uri: "file:///a" }))).toStrictEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32601, message: `Method not found: ${missing} is not a request of protocol version ${version}` },
+      error: {
+        code: -32601,
+        message: `Method not found: ${missing} is not a method of protocol version ${version} ${missingWhy.text}`,
+        data: { method: missing, protocolVersion: version, reason: missingWhy.reason },
+      },
+    });
+  });
+
+  it("a method no version has → -32601 unknown, naming the method and the version", async () => {
+    const d = mod.createServerDispatcher({});
+    expect(await d.handle(request(1, "x-vendor/unknown", {}))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: {
+        code: -32601,
+        message: `Method not found: x-vendor/unknown is not a method of protocol version ${version}`,
+        data: { method: "x-vendor/unknown", protocolVersion: version, reason: "unknown" },
+      },
     });
   });
 
@@ -239,7 +260,11 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, withPa
     expect(await d.handle(request(12, "tools/list", listParams))).toStrictEqual({
       jsonrpc: "2.0",
       id: 12,
-      error: { code: -32601, message: `Method not found: tools/list is not a request a server sends in protocol version ${version}` },
+      error: {
+        code: -32601,
+        message: `Method not found: tools/list is sent by the client only in protocol version ${version}`,
+        data: { method: "tools/list", protocolVersion: version, reason: "wrong_side" },
+      },
     });
   });
 
@@ -461,7 +486,11 @@ describe("legacy only: the modern era has no request a server sends (it asks thr
     expect(await d.handle(request(3, "sampling/createMessage", {}))).toStrictEqual({
       jsonrpc: "2.0",
       id: 3,
-      error: { code: -32601, message: "Method not found: sampling/createMessage is not a request a client sends in protocol version 2025-06-18" },
+      error: {
+        code: -32601,
+        message: "Method not found: sampling/createMessage is sent by the server only in protocol version 2025-06-18",
+        data: { method: "sampling/createMessage", protocolVersion: "2025-06-18", reason: "wrong_side" },
+      },
     });
   });
 

@@ -1,7 +1,7 @@
 // The rules the model decides once for every target: resultType values, who receives a message, and
 // which methods a version dropped (the Ruby tree's REMOVED_METHODS).
 import { describe, expect, it } from "vitest";
-import { receivedBy, removedMethods, resultTypesOf } from "../../generator/model/rules.js";
+import { customResultTypes, receivedBy, removedMethods, resultTypesOf } from "../../generator/model/rules.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { JsonSchema, VersionModel } from "../../generator/model/types.js";
 
@@ -30,6 +30,11 @@ describe("model rules", () => {
     expect(resultTypesOf(["CallToolResult", "CreateTaskResult"], "modern", RESULTS)).toEqual(["complete", "task"]);
     expect(resultTypesOf(["InputRequiredResult", "CallToolResult", "CreateTaskResult"], "modern", RESULTS)).toEqual(["complete", "input_required", "task"]);
     expect(resultTypesOf(["CreateTaskResult"], "legacy", RESULTS)).toBeNull();
+  });
+
+  it("give a custom request (no result definition) the default resultType alone in the modern era, none in the legacy era", () => {
+    expect(customResultTypes("modern")).toEqual(["complete"]);
+    expect(customResultTypes("legacy")).toBeNull();
   });
 
   it("have the other side receive a message, and both sides one both send", () => {

@@ -1,9 +1,12 @@
 // The streamable HTTP transport's own rules, on real loopback HTTP with raw requests: what every POST
 // must carry, what a body may be, and that a client going away aborts its requests' signal.
 import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type HttpServer, serveHttp } from "../../generated/runtime/transport-http.js";
 import { counters, router } from "./fixtures/server.js";
+import { generatedDir } from "../support.js";
 import { MODERN } from "./support.js";
 
 const LIMIT = 1024;
@@ -90,6 +93,19 @@ describe("2026-07-28 over HTTP", () => {
     const response = await post(body, { ...jsonHeaders, "mcp-protocol-version": MODERN, "mcp-method": "tools/call" });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { id: unknown; error: { code: number } })).toMatchObject({ id: 3, error: { code: -32020 } });
+  });
+
+  it("refuses each request its version's METHOD_TABLE names by a param (nameParam) when Mcp-Name disagrees with it, with 400 and -32020", async () => {
+    const { METHOD_TABLE } = (await import(pathToFileURL(path.join(generatedDir, MODERN, "methods.ts")).href)) as { METHOD_TABLE: Record<string, { kind: string; nameParam: string | null }> };
+    const named = Object.entries(METHOD_TABLE).filter(([, row]) => row.kind === "request" && row.nameParam !== null);
+    expect(named.map(([method]) => method)).toContain("tools/call");
+    for (const [method, row] of named) {
+      const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 5, method, params: { [row.nameParam!]: "in-the-body", _meta: meta } });
+      const response = await post(body, { ...jsonHeaders, "mcp-protocol-version": MODERN, "mcp-method": method, "mcp-name": "in-the-header" });
+      expect(response.status, method).toBe(400);
+      expect(await response.json()).toMatchObject({ id: 5, error: { code: -32020, message: "Header mismatch: Mcp-Name in-the-header but the body names in-the-body" } });
+    }
   });
 
   it("refuses a request whose MCP-Protocol-Version header disagrees with its _meta version with 400 and -32020", async () => {

@@ -283,16 +283,17 @@ def meta_of(value: object) -> dict[str, Any] | None:
     return cast(dict[str, Any], meta) if isinstance(meta, dict) else None
 
 
-def empty_result(value: object) -> Result:
-    """``empty``-shape result, legacy era: ``{"_meta": meta}`` when there is one, else ``{}``."""
-    meta = meta_of(value)
-    return {} if meta is None else {"_meta": meta}
+def empty_result(value: object, result_types: tuple[str, ...] | None = None) -> Result:
+    """``empty``-shape result: ``{"_meta": meta}`` when there is one, else ``{}``.
 
-
-def empty_modern_result(value: object) -> Result:
-    """``empty``-shape result, modern era: as ``empty_result``, plus ``"resultType": "complete"``."""
+    With ``result_types`` (the method's METHOD_TABLE row's, ``None`` in the legacy era), plus
+    ``"resultType"``: the first of them, the default.
+    """
     meta = meta_of(value)
-    return {"resultType": "complete"} if meta is None else {"_meta": meta, "resultType": "complete"}
+    result: Result = {} if meta is None else {"_meta": meta}
+    if result_types is not None:
+        result["resultType"] = result_types[0]
+    return result
 
 
 def describe(value: object) -> str:
@@ -321,9 +322,9 @@ def as_json(value: object) -> str:
 def object_result(value: object, method: str, expected: str, result_types: tuple[str, ...] | None) -> Result:
     """``object``-shape result: a new ``dict`` of the handler's members, but a ``_meta`` that is not a ``dict``.
 
-    Unknown members are kept (the spec allows them). ``result_types`` is ``None`` in the legacy era;
-    in the modern era it lists the ``resultType`` values the method's result union allows, the first
-    ("complete") being the default when none is given. Raises ResultError naming the method and
+    Unknown members are kept (the spec allows them). ``result_types`` (the method's METHOD_TABLE row's)
+    is ``None`` in the legacy era; in the modern era it lists the ``resultType`` values the method's
+    result union allows, the first being the default when none is given. Raises ResultError naming the method and
     ``expected`` for anything but a ``dict``, or a ``resultType`` the method does not allow.
     """
     value = _as_result(value)

@@ -1093,12 +1093,12 @@ def normalize_initialize(value: object) -> runtime.Result:
 
 def normalize_logging_set_level(value: object) -> runtime.Result:
     """`logging/setLevel` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
-    return runtime.empty_result(value)
+    return runtime.empty_result(value, None)
 
 
 def normalize_ping(value: object) -> runtime.Result:
     """`ping` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
-    return runtime.empty_result(value)
+    return runtime.empty_result(value, None)
 
 
 def normalize_prompts_get(value: object) -> runtime.Result:
@@ -1135,7 +1135,7 @@ def normalize_resources_read(value: object) -> runtime.Result:
 
 def normalize_resources_subscribe(value: object) -> runtime.Result:
     """`resources/subscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
-    return runtime.empty_result(value)
+    return runtime.empty_result(value, None)
 
 
 def normalize_resources_templates_list(value: object) -> runtime.Result:
@@ -1148,7 +1148,7 @@ def normalize_resources_templates_list(value: object) -> runtime.Result:
 
 def normalize_resources_unsubscribe(value: object) -> runtime.Result:
     """`resources/unsubscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
-    return runtime.empty_result(value)
+    return runtime.empty_result(value, None)
 
 
 def normalize_roots_list(value: object) -> runtime.Result:

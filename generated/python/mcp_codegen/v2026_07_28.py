@@ -2497,7 +2497,7 @@ def normalize_server_discover(value: object) -> runtime.Result:
 
 def normalize_subscriptions_listen(value: object) -> runtime.Result:
     """`subscriptions/listen` (SubscriptionsListenResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`, with `\"resultType\": \"complete\"`."""
-    return runtime.empty_modern_result(value)
+    return runtime.empty_result(value, ("complete",))
 
 
 def normalize_tools_call(value: object) -> runtime.Result:

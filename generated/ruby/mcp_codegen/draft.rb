@@ -265,7 +265,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_subscriptions_listen(value)
-      Runtime.empty_modern_result(value)
+      Runtime.empty_result(value, RESULT_TYPES_COMPLETE)
     end
 
     # The `tools/call` result (InputRequiredResult | CallToolResult): the handler's Hash without nil values and a non-Hash `_meta`,

@@ -309,7 +309,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_subscriptions_listen(value)
-      Runtime.empty_modern_result(value)
+      Runtime.empty_result(value, RESULT_TYPES_COMPLETE)
     end
 
     # The `tasks/cancel` result (CancelTaskResult, empty shape): `{ _meta: meta }` when the handler returned a
@@ -317,7 +317,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_tasks_cancel(value)
-      Runtime.empty_modern_result(value)
+      Runtime.empty_result(value, RESULT_TYPES_COMPLETE)
     end
 
     # The `tasks/get` result (GetTaskResult): the handler's Hash without nil values and a non-Hash `_meta`,
@@ -334,7 +334,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_tasks_update(value)
-      Runtime.empty_modern_result(value)
+      Runtime.empty_result(value, RESULT_TYPES_COMPLETE)
     end
 
     # The `tools/call` result (InputRequiredResult | CallToolResult | CreateTaskResult): the handler's Hash without nil values and a non-Hash `_meta`,

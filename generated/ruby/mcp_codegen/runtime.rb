@@ -111,27 +111,24 @@ module McpCodegen
       meta.is_a?(Hash) ? meta : nil
     end
 
-    # `empty`-shape result, legacy era: `{ _meta: meta }` when the handler returned a Hash whose `_meta`
-    # is a Hash, else `{}`. Nothing else is ever sent: strict peers reject other members.
+    # `empty`-shape result: `{ _meta: meta }` when the handler returned a Hash whose `_meta` is a Hash,
+    # else `{}`; with `result_types` (the method's METHOD_TABLE row's, nil in the legacy era), plus
+    # `resultType`: the first of them, the default. Nothing else is ever sent: strict peers reject other
+    # members.
     # @param value [Object] a handler's return
+    # @param result_types [Array<String>, nil] the `resultType` values allowed, the default first
     # @return [Hash]
-    def empty_result(value)
+    def empty_result(value, result_types = nil)
       meta = meta_of(value)
-      meta ? { _meta: meta } : {}
-    end
-
-    # `empty`-shape result, modern era: as `empty_result`, plus `resultType: "complete"`.
-    # @param value [Object] a handler's return
-    # @return [Hash]
-    def empty_modern_result(value)
-      meta = meta_of(value)
-      meta ? { _meta: meta, resultType: "complete" } : { resultType: "complete" }
+      result = meta ? { _meta: meta } : {}
+      result_types ? result.merge(resultType: result_types.first) : result
     end
 
     # `object`-shape result: a new Hash of the handler's entries, except those whose value is nil and a
     # `_meta` (either key) that is not a Hash. Unknown entries are kept (the spec allows them).
-    # `result_types` is nil in the legacy era; in the modern era it lists the `resultType` values the
-    # method's result union allows, the first ("complete") being the default when none is given.
+    # `result_types` (the method's METHOD_TABLE row's) is nil in the legacy era; in the modern era it
+    # lists the `resultType` values the method's result union allows, the first being the default when
+    # none is given.
     # @param value [Object] a handler's return
     # @param method [String] the request's method (named in the error)
     # @param expected [String] the result definitions (named in the error)

@@ -266,7 +266,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_logging_set_level(value)
-      Runtime.empty_result(value)
+      Runtime.empty_result(value, nil)
     end
 
     # The `ping` result (EmptyResult, empty shape): `{ _meta: meta }` when the handler returned a
@@ -274,7 +274,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_ping(value)
-      Runtime.empty_result(value)
+      Runtime.empty_result(value, nil)
     end
 
     # The `prompts/get` result (GetPromptResult): the handler's Hash without nil values and a non-Hash `_meta`.
@@ -314,7 +314,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_resources_subscribe(value)
-      Runtime.empty_result(value)
+      Runtime.empty_result(value, nil)
     end
 
     # The `resources/templates/list` result (ListResourceTemplatesResult): the handler's Hash without nil values and a non-Hash `_meta`.
@@ -330,7 +330,7 @@ module McpCodegen
     # @param value [Object] the handler's return
     # @return [Hash]
     def normalize_resources_unsubscribe(value)
-      Runtime.empty_result(value)
+      Runtime.empty_result(value, nil)
     end
 
     # The `roots/list` result (ListRootsResult): the handler's Hash without nil values and a non-Hash `_meta`.

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
-import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import type { MethodRow, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { removedAt } from "../../model/table.js";
 import { tableOf, tablesOf } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
@@ -379,23 +379,32 @@ function normalizerNames(version: VersionModel): Map<string, string> {
   return snakeNormalizerNames(version, "Python");
 }
 
-function normalizerDef(r: RequestMethod, name: string): string {
+/** A request's row of the version's method table: what its normalizer prints (kind, `resultType` values). */
+function requestRow(table: VersionTable, r: RequestMethod): MethodRow & { normalizer: string } {
+  const row = Object.hasOwn(table, r.method) ? table[r.method] : undefined;
+  if (row?.normalizer == null) throw new Error(`the method table has no normalizer for the request ${r.method}`);
+  return row as MethodRow & { normalizer: string };
+}
+
+function normalizerDef(r: RequestMethod, row: MethodRow & { normalizer: string }, name: string): string {
   const expected = r.results.join(" | ");
-  const types = r.resultTypes;
-  if (r.resultShape === "empty") {
+  // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
+  const types = row.resultTypes;
+  const resultTypes = types === null ? "None" : pyTuple(types);
+  if (row.normalizer.split("+")[0] === "empty") {
     return [
       `def ${name}(value: object) -> runtime.Result:`,
-      docstring(`\`${r.method}\` (${expected}, empty): \`{"_meta": meta}\` when the handler returned a dict whose \`_meta\` is a dict, else \`{}\`${types === null ? "" : ', with `"resultType": "complete"`'}.`, "    "),
-      `    return runtime.${types === null ? "empty_result" : "empty_modern_result"}(value)`,
+      docstring(`\`${r.method}\` (${expected}, empty): \`{"_meta": meta}\` when the handler returned a dict whose \`_meta\` is a dict, else \`{}\`${types === null ? "" : `, with \`"resultType": ${JSON.stringify(types[0])}\``}.`, "    "),
+      `    return runtime.empty_result(value, ${resultTypes})`,
     ].join("\n");
   }
   return [
     `def ${name}(value: object) -> runtime.Result:`,
     docstring(
-      `\`${r.method}\` (${expected}): the handler's dict without a non-dict \`_meta\`${types === null ? "" : ', `resultType` defaulted to "complete"'}.\n\nRaises runtime.ResultError (-32603) for anything but a dict.`,
+      `\`${r.method}\` (${expected}): the handler's dict without a non-dict \`_meta\`${types === null ? "" : `, \`resultType\` defaulted to ${JSON.stringify(types[0])}`}.\n\nRaises runtime.ResultError (-32603) for anything but a dict.`,
       "    ",
     ),
-    `    return runtime.object_result(value, ${pyString(r.method)}, ${pyString(expected)}, ${types === null ? "None" : pyTuple(types)})`,
+    `    return runtime.object_result(value, ${pyString(r.method)}, ${pyString(expected)}, ${resultTypes})`,
   ].join("\n");
 }
 
@@ -457,9 +466,9 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
     ].join("\n"),
   );
   parts.push(body);
-  for (const r of requests) parts.push(normalizerDef(r, normalizers.get(r.method)!));
+  for (const r of requests) parts.push(normalizerDef(r, requestRow(table, r), normalizers.get(r.method)!));
   const entry = (r: RequestMethod) => {
-    const types = r.resultTypes;
+    const types = requestRow(table, r).resultTypes;
     return [
       `        ${pyString(r.method)}: runtime.RequestEntry(`,
       `            sender=${pyString(r.sender)},`,

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
-import type { ExtensionModel, Method, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import type { ExtensionModel, Method, MethodRow, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { Templates } from "../../print/templates.js";
@@ -102,8 +102,15 @@ function keyPaths(capabilities: ReadonlyMap<string, string[]>): Map<string, stri
   return new Map([...capabilities].map(([method, paths]) => [method, paths.map((p) => p.split("."))]));
 }
 
-function requestEntry(version: VersionModel, r: RequestMethod, constant: string, normalizer: string, capabilities: string[][]): string {
-  const types = r.resultTypes;
+/** A request's row of the version's method table: what its normalizer prints (kind, `resultType` values). */
+function requestRow(table: VersionTable, r: RequestMethod): MethodRow & { normalizer: string } {
+  const row = Object.hasOwn(table, r.method) ? table[r.method] : undefined;
+  if (row?.normalizer == null) throw new Error(`the method table has no normalizer for the request ${r.method}`);
+  return row as MethodRow & { normalizer: string };
+}
+
+function requestEntry(r: RequestMethod, row: MethodRow, constant: string, normalizer: string, capabilities: string[][]): string {
+  const types = row.resultTypes;
   return [
     `${constant} => {`,
     `  sender: ${rubySymbol(r.sender)},`,
@@ -117,23 +124,24 @@ function requestEntry(version: VersionModel, r: RequestMethod, constant: string,
   ].join("\n");
 }
 
-function normalizerDef(version: VersionModel, r: RequestMethod, constant: string, normalizer: string): string {
+function normalizerDef(r: RequestMethod, row: MethodRow & { normalizer: string }, constant: string, normalizer: string): string {
   const expected = r.results.join(" | ");
-  const types = r.resultTypes;
+  // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
+  const types = row.resultTypes;
   const lines: string[] = [];
-  if (r.resultShape === "empty") {
+  if (row.normalizer.split("+")[0] === "empty") {
     lines.push(
       `# The \`${r.method}\` result (${expected}, empty shape): \`{ _meta: meta }\` when the handler returned a`,
-      `# Hash whose \`_meta\` (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: "complete"\``}.`,
+      `# Hash whose \`_meta\` (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: ${JSON.stringify(types[0])}\``}.`,
       "# @param value [Object] the handler's return",
       "# @return [Hash]",
       `def ${normalizer}(value)`,
-      `  Runtime.${types === null ? "empty_result" : "empty_modern_result"}(value)`,
+      `  Runtime.empty_result(value, ${resultTypesConstant(types)})`,
       "end",
     );
   } else {
     lines.push(
-      `# The \`${r.method}\` result (${expected}): the handler's Hash without nil values and a non-Hash \`_meta\`${types === null ? "" : `,\n# \`resultType\` defaulted to "complete"`}.`,
+      `# The \`${r.method}\` result (${expected}): the handler's Hash without nil values and a non-Hash \`_meta\`${types === null ? "" : `,\n# \`resultType\` defaulted to ${JSON.stringify(types[0])}`}.`,
       "# @param value [Object] the handler's return",
       "# @return [Hash]",
       "# @raise [Runtime::ResultError] (-32603) for anything but a Hash" + (types === null ? "" : ", or a `resultType` the method does not allow"),
@@ -172,7 +180,8 @@ function versionBody(
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
-  const modern = version.era === "modern";
+  // Results carry `resultType` where the table's rows say so (the modern era's).
+  const carried = requests.some((r) => requestRow(table, r).resultTypes !== null);
   const label = extension === undefined ? version.label : extensionLabel(extension);
   const width = Math.max(...[...constants.values()].map((c) => c.length));
   const parts: string[] = [];
@@ -201,12 +210,13 @@ function versionBody(
       ].join("\n"),
     );
   }
-  if (modern) {
+  if (carried) {
     const standard = [...STANDARD_RESULT_TYPES].map(([c, list]) => `${c} = [${list.map(rubyString).join(", ")}].freeze`);
     const more = new Map<string, readonly string[]>();
     for (const r of requests) {
-      const c = resultTypesConstant(r.resultTypes);
-      if (r.resultTypes !== null && !STANDARD_RESULT_TYPES.has(c)) more.set(c, r.resultTypes);
+      const types = requestRow(table, r).resultTypes;
+      const c = resultTypesConstant(types);
+      if (types !== null && !STANDARD_RESULT_TYPES.has(c)) more.set(c, types);
     }
     const extra = [...more].sort((a, b) => byCodeUnit(a[0], b[0])).map(([c, list]) => `${c} = ${rubyList([...list])}`);
     parts.push(["# `resultType` values an `object` result may carry; the first is the default.", ...standard, ...extra].join("\n"));
@@ -219,7 +229,7 @@ function versionBody(
       "# result definitions (more than one: a union), the result shape (:empty or :object), the `resultType`",
       "# values allowed (nil in the legacy era) and the normalizer.",
       "REQUESTS = {",
-      ...requests.map((r) => requestEntry(version, r, constants.get(r.method)!, normalizers.get(r.method)!, capabilities.get(r.method)!).replace(/^/gm, "  ")),
+      ...requests.map((r) => requestEntry(r, requestRow(table, r), constants.get(r.method)!, normalizers.get(r.method)!, capabilities.get(r.method)!).replace(/^/gm, "  ")),
       "}.freeze",
     ].join("\n"),
   );
@@ -246,7 +256,7 @@ function versionBody(
     ].join("\n"),
   );
   parts.push("module_function");
-  for (const r of requests) parts.push(normalizerDef(version, r, constants.get(r.method)!, normalizers.get(r.method)!));
+  for (const r of requests) parts.push(normalizerDef(r, requestRow(table, r), constants.get(r.method)!, normalizers.get(r.method)!));
   parts.push(
     [
       "# The normalized result of `method`'s request for a handler's return `value`: every request of",

@@ -1,7 +1,7 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
 import { InputError } from "../../errors.js";
-import type { RequestMethod, VersionModel } from "../../model/types.js";
+import type { MethodRow, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { receivedBy } from "../../model/rules.js";
 import type { Templates } from "../../print/templates.js";
 import { SIDES, versionNaming, type VersionNaming } from "./naming.js";
@@ -21,26 +21,27 @@ interface RequestView {
   handlerReturn: string;
 }
 
-function requestView(version: VersionModel, names: VersionNaming, r: RequestMethod): RequestView {
+function requestView(names: VersionNaming, r: RequestMethod, row: MethodRow): RequestView {
   const key = JSON.stringify(r.method);
-  const carried = r.resultTypes !== null;
+  // The row says how the result is normalized: its kind's shape (`empty`, `object`) and the `resultType` values, the default first.
+  if (row.normalizer === null) throw new Error(`the method table has no normalizer for the request ${r.method}`);
+  const empty = row.normalizer.split("+")[0] === "empty";
+  const types = row.resultTypes;
+  const carried = types !== null;
   const params = `RequestTypes[${key}]["params"]`;
   const result = `RequestTypes[${key}]["result"]`;
   const returned = carried ? `HandlerResult<${result}>` : result;
   const expected = names.resultType(r);
-  const empty = r.resultShape === "empty";
-  const complete = carried ? '; resultType: "complete"' : "";
+  const fixed = carried ? `; resultType: ${JSON.stringify(types[0])}` : "";
   return {
     method: r.method,
     key,
     normalizer: names.normalizer(r),
     normalizerDoc: empty
-      ? `\`${r.method}\` (${expected}, empty): \`{ _meta }\` when the handler returned a plain \`_meta\`, else \`{}\`${carried ? '; with `resultType: "complete"`' : ""}.`
-      : `\`${r.method}\` (${expected}): the handler's plain object, undefined fields and a non-object \`_meta\` dropped${carried ? ", `resultType` defaulted" : ""}.`,
-    normalizerType: empty ? `: ResultNormalizer<{ _meta?: Record<string, unknown>${complete} }>` : "",
-    normalizerValue: empty
-      ? resultTypeView(carried).emptyNormalizer
-      : `objectNormalizer(${key}, ${JSON.stringify(expected)}, ${r.resultTypes === null ? "null" : JSON.stringify(r.resultTypes)})`,
+      ? `\`${r.method}\` (${expected}, empty): \`{ _meta }\` when the handler returned a plain \`_meta\`, else \`{}\`${carried ? `; with \`resultType: ${JSON.stringify(types[0])}\`` : ""}.`
+      : `\`${r.method}\` (${expected}): the handler's plain object, undefined fields and a non-object \`_meta\` dropped${carried ? `, \`resultType\` defaulted to ${JSON.stringify(types[0])}` : ""}.`,
+    normalizerType: empty ? `: ResultNormalizer<{ _meta?: Record<string, unknown>${fixed} }>` : "",
+    normalizerValue: empty ? `emptyNormalizer(${JSON.stringify(types)})` : `objectNormalizer(${key}, ${JSON.stringify(expected)}, ${JSON.stringify(types)})`,
     expected,
     paramsRequired: r.params?.required ?? false,
     handlerParams: r.params === null ? "undefined" : r.params.required ? params : `${params} | undefined`,
@@ -65,11 +66,11 @@ function checkNames(version: VersionModel, names: VersionNaming): void {
 }
 
 /** handlers.ts, normalizers.ts and dispatcher.ts of one version. */
-export function emitHandlerFiles(version: VersionModel, templates: Templates, finish: (text: string) => string): Map<string, string> {
+export function emitHandlerFiles(version: VersionModel, table: VersionTable, templates: Templates, finish: (text: string) => string): Map<string, string> {
   const names = versionNaming(version);
   checkNames(version, names);
   const header = { versions: [version] };
-  const requests = version.requests.map((r) => ({ ...requestView(version, names, r), sender: r.sender }));
+  const requests = version.requests.map((r) => ({ ...requestView(names, r, table[r.method]), sender: r.sender }));
   const sides = SIDES.map(({ side, handlers, createDispatcher, tables }) => ({
     side,
     handlers,
@@ -79,7 +80,8 @@ export function emitHandlerFiles(version: VersionModel, templates: Templates, fi
     requests: requests.filter((r) => receivedBy(r.sender, side)),
     notifications: version.notifications.filter((n) => receivedBy(n.sender, side)).map(notificationView),
   }));
-  const context = { ...header, version, ...resultTypeView(version.era === "modern"), requests, sides };
+  const carried = version.requests.some((r) => table[r.method].resultTypes !== null);
+  const context = { ...header, version, ...resultTypeView(carried), requests, sides };
   const files = new Map<string, string>();
   files.set(`${version.label}/handlers.ts`, finish(templates.get("handlers.ts.hbs")(context)));
   files.set(`${version.label}/normalizers.ts`, finish(templates.get("normalizers.ts.hbs")(context)));

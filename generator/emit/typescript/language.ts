@@ -37,9 +37,9 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
     "Exchange FailureContext FailureKind HandlerResult IssueList JsonRpcError JsonRpcErrorResponse JsonRpcResponse " +
     "JsonRpcResultResponse METHOD_TABLE MaybePromise MethodValidator NotificationContext NotificationInfo NotificationMethod NotificationTypes OP " +
     "OnError RequestContext RequestInfo RequestMethod RequestTypes ResultNormalizer SchemasMatchTypes ServerHandlers T Within " +
-    "acceptAny allRequests clientTables codePoints createClientDispatcher createDispatcher createServerDispatcher emptyModernResult " +
-    "emptyResult era formatIssues integer isPlainObject issuePaths normalizers notificationParams notificationParamsGuards " +
-    "notificationParamsSchemas notifications objectNormalizer objectResult params paramsGuards pointerToken protocolVersion " +
+    "acceptAny clientTables codePoints createClientDispatcher createDispatcher createServerDispatcher customResultTypes " +
+    "emptyNormalizer era formatIssues integer isPlainObject issuePaths normalizers notificationParams notificationParamsGuards " +
+    "notificationParamsSchemas notifications objectNormalizer params paramsGuards pointerToken protocolVersion " +
     "requestParamsGuards requestParamsSchemas requests resultGuards resultNormalizers resultSchemas results serverTables z"
   ).split(" "),
 );

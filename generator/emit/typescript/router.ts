@@ -1,10 +1,8 @@
 // Emits router.ts: the server's version router over every version's dispatcher. Which versions are
-// legacy or modern comes from each version's `era`; which version has which client message, from
-// the requests and notifications a client sends.
+// legacy or modern comes from each version's `era`; which methods each serves, from its METHOD_TABLE
+// (the model's method table, printed in <label>/methods.ts), which the router's gate reads.
 import type { ExtensionModel, ProtocolModel, VersionModel } from "../../model/types.js";
 import type { Templates } from "../../print/templates.js";
-import { byKey } from "../../order.js";
-import { receivedBy } from "../../model/rules.js";
 import { extensionLabel } from "../../model/extensions.js";
 
 /** One served extension module of a version: its identifier, module identifier, folder and methods. */
@@ -35,14 +33,18 @@ function servedType(id: string, owned: string, extensions: readonly ExtensionVie
 
 /** A version's entry of the router table: its dispatcher, and each extension module's with the methods it adds. */
 function tableEntry(label: string, era: string, id: string, extensions: readonly ExtensionView[]): string {
-  if (extensions.length === 0) return `    { label: ${JSON.stringify(label)}, era: ${JSON.stringify(era)}, createDispatcher: ${id}.createServerDispatcher },`;
+  if (extensions.length === 0) return `    { label: ${JSON.stringify(label)}, era: ${JSON.stringify(era)}, createDispatcher: ${id}.createServerDispatcher, methodTable: ${id}.METHOD_TABLE, customResultTypes: ${id}.customResultTypes },`;
   return [
     "    {",
     `      label: ${JSON.stringify(label)},`,
     `      era: ${JSON.stringify(era)},`,
     `      createDispatcher: ${id}.createServerDispatcher,`,
+    `      methodTable: ${id}.METHOD_TABLE,`,
+    `      customResultTypes: ${id}.customResultTypes,`,
     "      extensions: {",
-    ...extensions.map((e) => `        ${JSON.stringify(e.identifier)}: { createDispatcher: ${e.ident}.createServerDispatcher, methods: [${e.methods.map((m) => JSON.stringify(m)).join(", ")}] },`),
+    ...extensions.map(
+      (e) => `        ${JSON.stringify(e.identifier)}: { createDispatcher: ${e.ident}.createServerDispatcher, methodTable: ${e.ident}.METHOD_TABLE, methods: [${e.methods.map((m) => JSON.stringify(m)).join(", ")}] },`,
+    ),
     "      },",
     "    },",
   ].join("\n");
@@ -58,16 +60,6 @@ export function emitRouter(model: ProtocolModel, ident: (label: string) => strin
   // The modules imported: each version's, followed by its extension modules'.
   const modules = versions.flatMap((v) => [{ ident: v.ident, folder: v.label }, ...v.extensions.map((e) => ({ ident: e.ident, folder: e.folder }))]);
   const typeImports = versions.some((v) => v.extensions.length > 0) ? ['import type { ServedExtension } from "./runtime/router-extensions.js";'] : [];
-  const has = new Map<string, string[]>();
-  for (const v of model.versions) {
-    for (const m of [...v.requests, ...v.notifications]) {
-      if (!receivedBy(m.sender, "server")) continue;
-      const list = has.get(m.method) ?? [];
-      list.push(v.label);
-      has.set(m.method, list);
-    }
-  }
-  const clientMessages = [...has].sort(byKey).map(([method, labels]) => ({ method, versions: labels }));
   return finish(
     templates.get("router.ts.hbs")({
       versions: model.versions,
@@ -76,7 +68,6 @@ export function emitRouter(model: ProtocolModel, ident: (label: string) => strin
       typeImports,
       legacy: versions.filter((v) => v.legacy).map((v) => v.label),
       modern: versions.filter((v) => !v.legacy).map((v) => v.label),
-      clientMessages,
     }),
   );
 }

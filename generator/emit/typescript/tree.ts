@@ -1,5 +1,6 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
 import type { Method, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
+import { customResultTypes } from "../../model/rules.js";
 import { extensionLabel } from "../../model/extensions.js";
 import { tableOf, tablesOf } from "../../print/table.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
@@ -108,6 +109,12 @@ function sameDefinitionsAs(versions: readonly VersionModel[]): Map<string, strin
   return out;
 }
 
+/** The model's `resultType` values of a custom request at this version, as a TypeScript constant's value. */
+function customResultTypesText(version: VersionModel): string {
+  const types = customResultTypes(version.era);
+  return types === null ? "null" : `${JSON.stringify(types)} as const`;
+}
+
 /** A method table as a TypeScript object literal: one row a line, as JSON. */
 function methodTableText(table: VersionTable): string {
   return ["{", ...Object.entries(table).map(([method, row]) => `  ${JSON.stringify(method)}: ${JSON.stringify(row)},`), "}"].join("\n");
@@ -129,9 +136,9 @@ export async function emitVersion(
   const files: GeneratedFiles = new Map();
   files.set(
     `${version.label}/methods.ts`,
-    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names), methodTable: methodTableText(table) })),
+    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names), methodTable: methodTableText(table), customResultTypes: customResultTypesText(version) })),
   );
-  for (const [p, text] of emitHandlerFiles(version, templates, finish)) files.set(p, text);
+  for (const [p, text] of emitHandlerFiles(version, table, templates, finish)) files.set(p, text);
   files.set(`${version.label}/index.ts`, finish(templates.get("version-index.ts.hbs")(header)));
   if (sameAs !== undefined) {
     for (const module of ["types", "schemas", "guards"]) {

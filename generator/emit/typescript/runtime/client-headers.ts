@@ -46,22 +46,22 @@ export function encodeHeaderValue(value: string): string {
   return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
 }
 
-/** What names a request in `Mcp-Name`: `params.name` of tools/call and prompts/get, `params.uri` of resources/read. */
-export function nameOf(method: string, params: unknown): string | undefined {
-  const key = method === "resources/read" ? "uri" : method === "tools/call" || method === "prompts/get" ? "name" : undefined;
-  const value = key !== undefined && isPlainObject(params) ? params[key] : undefined;
+/** What names a request in `Mcp-Name`: the value of its `nameParam` (its METHOD_TABLE row's: `name` of tools/call, `uri` of resources/read), when a string. */
+export function nameOf(nameParam: string | null | undefined, params: unknown): string | undefined {
+  const value = nameParam !== null && nameParam !== undefined && isPlainObject(params) && Object.hasOwn(params, nameParam) ? params[nameParam] : undefined;
   return typeof value === "string" ? value : undefined;
 }
 
 /**
  * The SEP-2243 headers of one 2026-07-28 POST: `Mcp-Method`, `Mcp-Name` when the method names
- * something, and for tools/call each designated argument present and not null as `Mcp-Param-<name>`.
+ * something (`nameParam`, its METHOD_TABLE row's), and for tools/call each designated argument present
+ * and not null as `Mcp-Param-<name>`.
  */
-export function modernHeaders(message: { method?: unknown; params?: unknown }, inputSchema?: unknown): Record<string, string> {
+export function modernHeaders(message: { method?: unknown; params?: unknown }, nameParam?: string | null, inputSchema?: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   if (typeof message.method !== "string") return headers;
   headers["mcp-method"] = message.method;
-  const name = nameOf(message.method, message.params);
+  const name = nameOf(nameParam, message.params);
   if (name !== undefined) headers["mcp-name"] = encodeHeaderValue(name);
   if (message.method === "tools/call" && inputSchema !== undefined) {
     const args = isPlainObject(message.params) && isPlainObject(message.params.arguments) ? message.params.arguments : {};

@@ -19,6 +19,8 @@ export interface OutgoingInfo {
   /** The negotiated protocol version, once there is one (HTTP: `MCP-Protocol-Version`). */
   readonly protocolVersion?: string;
   readonly era?: "legacy" | "modern";
+  /** For a request: the param it names itself by (its METHOD_TABLE row's `nameParam`), which HTTP sends as `Mcp-Name`. */
+  readonly nameParam?: string | null;
   /** For a 2026-07-28 tools/call: the tool's `inputSchema`, whose `x-mcp-header` arguments HTTP mirrors into headers. */
   readonly inputSchema?: unknown;
   /** Aborted when the request is given up: a transport may abandon its exchange (HTTP aborts the POST). */

@@ -53,6 +53,8 @@ export interface MethodRow {
   readonly sender: string;
   /** Capability paths (each a list of keys) the receiver must declare. */
   readonly capabilities: ReadonlyArray<ReadonlyArray<string>>;
+  /** The param a modern request names itself by (`Mcp-Name`), null when none. */
+  readonly nameParam: string | null;
 }
 
 /** What went wrong on the client's side. */
@@ -427,6 +429,7 @@ export class ClientCore {
         protocolVersion: entry.label,
         era: entry.era,
         signal: abandon.signal,
+        nameParam: Object.hasOwn(entry.table, method) ? entry.table[method].nameParam : null,
         inputSchema: entry.era === "modern" && method === "tools/call" && typeof params.name === "string" ? this.toolSchemas.get(params.name) : undefined,
       };
       transport.send(message, info).catch((error: unknown) => this.pending.get(id)?.reject(error));

@@ -5,7 +5,8 @@
 //   (`fromJsonSchema({...})`, converted by zod's `z.fromJSONSchema`); with zod the handler is typed;
 // - params validated before the handler runs (-32602 with `error.data.paths`), results normalized as
 //   the version's own (`object` shape: undefined fields and a non-object `_meta` dropped; `empty`:
-//   only `_meta`; modern era: `resultType` defaults to "complete") and validated (-32603);
+//   only `_meta`; `resultType` from the version's `customResultTypes`, the model's data, the first
+//   being the default) and validated (-32603);
 // - gated like core methods: the router serves it only for the versions that declare it, through the
 //   same envelope, `_meta` and cancellation rules;
 // - refused at construction when its method is one of the version's own (core or extension) methods.
@@ -15,7 +16,7 @@
 import * as z from "zod";
 import { createDispatcher, type Dispatcher, type DispatcherOptions, type NotificationContext, type RequestContext, type SchemaLike } from "./dispatcher.js";
 import { readEnvelope } from "./jsonrpc.js";
-import { emptyModernResult, emptyResult, objectNormalizer } from "./normalize.js";
+import { emptyNormalizer, objectNormalizer } from "./normalize.js";
 
 type MaybePromise<T> = T | Promise<T>;
 /** The output type of a zod schema, `unknown` for any other schema (a JSON Schema's). */
@@ -70,7 +71,8 @@ export function fromJsonSchema(schema: Record<string, unknown> | boolean): Schem
 /** What `withCustomMethods` needs to know of the version: a generated version module gives all of it. */
 export interface CustomVersion {
   readonly protocolVersion: string;
-  readonly era: "legacy" | "modern";
+  /** The `resultType` values a custom request's result may carry, the default first; null in the legacy era (the version module's `customResultTypes`). */
+  readonly customResultTypes: readonly string[] | null;
   /** The version's own requests and notifications (its `requests`/`notifications` catalogues), and any other taken method. */
   readonly requests?: Readonly<Record<string, unknown>>;
   readonly notifications?: Readonly<Record<string, unknown>>;
@@ -93,7 +95,7 @@ export function withCustomMethods(base: Dispatcher, custom: CustomMethods, versi
   if (clash.length > 0) throw new Error(`custom method${clash.length > 1 ? "s" : ""} ${clash.join(", ")} ${clash.length > 1 ? "are methods" : "is a method"} of protocol version ${version.protocolVersion} already`);
   const methods = Object.keys(custom);
   if (methods.length === 0) return base;
-  const modern = version.era === "modern";
+  const resultTypes = version.customResultTypes;
   const requests: Record<string, Parameters<typeof createDispatcher>[0]["requests"][string]> = {};
   const notifications: string[] = ["notifications/cancelled"];
   const notificationParams: Record<string, SchemaLike | undefined> = {};
@@ -105,7 +107,7 @@ export function withCustomMethods(base: Dispatcher, custom: CustomMethods, versi
       const empty = m.shape === "empty";
       requests[method] = {
         paramsRequired: m.paramsRequired ?? m.params !== undefined,
-        normalize: empty ? (modern ? emptyModernResult : emptyResult) : objectNormalizer(method, `the ${method} result`, modern ? ["complete"] : null),
+        normalize: empty ? emptyNormalizer(resultTypes) : objectNormalizer(method, `the ${method} result`, resultTypes),
         ...(m.params === undefined ? {} : { params: m.params }),
         ...(m.result === undefined ? {} : { result: m.result }),
         expected: `${method} result`,
@@ -116,7 +118,7 @@ export function withCustomMethods(base: Dispatcher, custom: CustomMethods, versi
     }
   }
   const own = createDispatcher(
-    { protocolVersion: version.protocolVersion, side: "server", requests, notifications, notificationParams, allRequests: Object.keys(requests) },
+    { protocolVersion: version.protocolVersion, side: "server", requests, notifications, notificationParams, methodTable: {} },
     handlers,
     options,
   );

@@ -11,6 +11,16 @@ export interface GateRow {
   readonly nearest: string | null;
 }
 
+/** A row of METHOD_TABLE as the runtime reads it: the gate's fields, the param a modern request names itself by (`Mcp-Name`), its `resultType` values. */
+export interface RoutedRow extends GateRow {
+  readonly nameParam: string | null;
+  /** The `resultType` values of the request's result here, the default first; null when none (legacy, a notification, absent). */
+  readonly resultTypes: readonly string[] | null;
+}
+
+/** A version's (or extension module's) METHOD_TABLE, generated/<label>/methods.ts. */
+export type RoutedMethodTable = Readonly<Record<string, RoutedRow>>;
+
 /**
  * What the gate does besides the table's verdicts. `custom`: a method no generated version has (or
  * only an extension the version does not serve). `later`: a method only later versions have. A removed

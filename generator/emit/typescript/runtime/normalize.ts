@@ -10,18 +10,23 @@ import { ErrorCode, isPlainObject, JsonRpcError, metaOfParams as ownMeta } from 
 export type ResultNormalizer<R extends object = object> = (value: unknown) => R;
 
 /**
- * `empty`-shape result, legacy era: `{ _meta }` when the handler returned a plain object whose own
- * `_meta` is a plain object, else `{}`. Nothing else is ever sent: strict peers reject other members.
+ * `empty`-shape result: `{ _meta }` when the handler returned a plain object whose own `_meta` is a
+ * plain object, else `{}`; with `resultTypes` (the method's METHOD_TABLE row's, null in the legacy
+ * era), plus `resultType`: the first of them, the default. Nothing else is ever sent: strict peers
+ * reject other members.
  */
-export function emptyResult(value: unknown): { _meta?: Record<string, unknown> } {
+export function emptyResult(value: unknown, resultTypes: readonly string[] | null = null): { _meta?: Record<string, unknown>; resultType?: string } {
   const meta = ownMeta(value);
-  return meta === undefined ? {} : { _meta: meta };
+  const base = meta === undefined ? {} : { _meta: meta };
+  return resultTypes === null ? base : { ...base, resultType: resultTypes[0] };
 }
 
-/** `empty`-shape result, modern era: as {@link emptyResult}, plus `resultType: "complete"`. */
-export function emptyModernResult(value: unknown): { _meta?: Record<string, unknown>; resultType: "complete" } {
-  const meta = ownMeta(value);
-  return meta === undefined ? { resultType: "complete" } : { _meta: meta, resultType: "complete" };
+/** The normalizer of one `empty`-shape request: {@link emptyResult} with the request's `resultTypes` (their first, the default, typed as the result's `resultType`). */
+export function emptyNormalizer(resultTypes: null): ResultNormalizer<{ _meta?: Record<string, unknown> }>;
+export function emptyNormalizer<const T extends string>(resultTypes: readonly [T, ...string[]]): ResultNormalizer<{ _meta?: Record<string, unknown>; resultType: T }>;
+export function emptyNormalizer(resultTypes: readonly string[] | null): ResultNormalizer<{ _meta?: Record<string, unknown>; resultType?: string }>;
+export function emptyNormalizer(resultTypes: readonly string[] | null): ResultNormalizer<{ _meta?: Record<string, unknown>; resultType?: string }> {
+  return (value) => emptyResult(value, resultTypes);
 }
 
 function describe(value: unknown): string {
@@ -44,7 +49,7 @@ function asJson(value: unknown): string {
  * `object`-shape result: the handler's own enumerable fields, except those whose value is
  * undefined and a `_meta` that is not a plain object. Unknown fields are kept (the spec allows them).
  * `resultTypes` is null in the legacy era; in the modern era it lists the `resultType` values the
- * method's result union allows (the first is the default, "complete").
+ * method's result union allows, the first being the default (its METHOD_TABLE row's `resultTypes`).
  * Throws a -32603 JsonRpcError naming the method and the expected type when the handler returned
  * anything but a plain object, or a `resultType` the method does not allow.
  */

@@ -30,8 +30,8 @@ export interface RoutedServer {
     close(): void;
   };
   handle(message: unknown, exchange?: { send?: TransportSend; signal?: AbortSignal; scope?: object; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
-  /** The param naming a request of a served extension for routing (HTTP's `Mcp-Name`); absent: none. */
-  nameParam?(method: string): string | undefined;
+  /** The param a request of `protocolVersion` names itself by for routing (HTTP's `Mcp-Name`: its METHOD_TABLE row's `nameParam`); absent: none. */
+  nameParam?(method: string, protocolVersion: string): string | undefined;
 }
 
 /** Where a transport reports what it cannot answer on the wire (a message that cannot be sent, a send that failed). */
