@@ -277,6 +277,12 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
       const assigned = response.headers.get("mcp-session-id");
       if (assigned !== null && era !== "modern" && envelope.kind === "request" && envelope.method === "initialize") sessionId = assigned;
       if (response.status === 401 || response.status === 403) throw await refusal(response);
+      // 202 Accepted carries no body (the spec's MUST), whatever Content-Type it names: mcp 2.3.0 names application/json.
+      if (response.status === 202) {
+        await response.body?.cancel().catch(() => undefined);
+        if (awaited !== undefined) throw new HttpStatusError(202, `HTTP 202: no answer to request ${JSON.stringify(awaited)}`);
+        return;
+      }
       const type = (response.headers.get("content-type") ?? "").toLowerCase();
       if (type.includes("text/event-stream") && response.ok) {
         // The answer comes on the stream: read it in the background, the request's promise settles from it.
