@@ -25,7 +25,11 @@ export interface OutgoingInfo {
   readonly nameParam?: string | null;
   /** For a 2026-07-28 tools/call: the tool's `inputSchema`, whose `x-mcp-header` arguments HTTP mirrors into headers. */
   readonly inputSchema?: unknown;
-  /** Aborted when the request is given up: a transport may abandon its exchange (HTTP aborts the POST). */
+  /**
+   * Aborted when the request is given up (cancelled, timed out, failed, or the client closed): a transport
+   * may abandon its exchange (HTTP aborts the POST and stops reading its stream). When given, it is the
+   * exchange's only signal: the transport's close does not abort it, its owner does.
+   */
   readonly signal?: AbortSignal;
 }
 

@@ -49,7 +49,7 @@ describe("README: the client examples", () => {
       });
     });
     const out = run("http-client.ts", example("http-client.ts"), { MCP_URL: url });
-    expect(out.stdout).toBe("2025-11-25: add, ask\n");
+    expect(out.stdout).toBe("2025-11-25: add, ask, sample\n");
   });
 
   it("both examples type-check (strict) against the generated declarations", () => {

@@ -1,128 +1,225 @@
-// The generated client against servers nobody here wrote: the official TypeScript SDK 1.32.2 (legacy
-// era, stdio and streamable HTTP), the official TypeScript SDK 2.4.0 (2026-07-28, stdio), the official
-// Python SDK (mcp 2.3.0 in .venv, stdio) and @modelcontextprotocol/server-everything (npm, stdio). Each:
-// tools listed and called, a resource read, a prompt got, and the server's sampling and elicitation
-// answered by the client's handlers; where the version has resources/subscribe, the server's `_meta`
-// comes back as the whole result.
+// The generated client against servers nobody here wrote, each over stdio and streamable HTTP:
+// - the official TypeScript SDK 1.32.2 (legacy era) at every legacy version both the lock and the SDK have;
+// - the official TypeScript SDK 2.4.0 (@modelcontextprotocol/server) at 2026-07-28;
+// - the official Python SDK (mcp 2.3.0 in .venv) at 2025-11-25 and at 2026-07-28;
+// - @modelcontextprotocol/server-everything (npm).
+// Each: tools listed and called, a resource read, a prompt got, the server's sampling and elicitation
+// answered by the client's handlers (legacy: server requests; 2026-07-28: input-required rounds), and,
+// where the version has resources/subscribe, a subscribe whose result is exactly the seed `_meta` the
+// fixture's handler returns beside members an empty result does not have. (2026-07-28 has no
+// resources/subscribe: subscriptions are subscriptions/listen there.)
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
+import { SUPPORTED_PROTOCOL_VERSIONS as SDK1_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createClient, httpClientTransport, stdioClientTransport, type ClientHandlers, type ClientTransport } from "../../generated/client.js";
+import { createClient, httpClientTransport, stdioClientTransport, type ClientHandlers, type ClientTransport, type ClientVersion, type Negotiated } from "../../generated/client.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const fixtures = path.join(root, "test/client/fixtures");
 const python = path.join(root, ".venv/bin/python");
+const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const clientInfo = { name: "real-server-test", version: "1.0.0" };
-const capabilities = { sampling: {}, elicitation: { form: {} }, roots: {} };
 const handlers: ClientHandlers = {
   "sampling/createMessage": (() => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "test-model" })) as never,
   "elicitation/create": (() => ({ action: "accept", content: { name: "Ada" } })) as never,
   "roots/list": (() => ({ roots: [] })) as never,
 };
 
+// The versions come from the lock and the spec's own schema.json of each: a legacy version is one whose
+// schema defines InitializeRequest; elicitation exists where it defines ElicitRequest.
+const lock = JSON.parse(readFileSync(path.join(root, "schemas/lock.json"), "utf8")) as { versions: Record<string, unknown> };
+const definitions = (version: string): Record<string, unknown> => {
+  const schema = JSON.parse(readFileSync(path.join(root, "schemas", version, "schema.json"), "utf8")) as { $defs?: Record<string, unknown>; definitions?: Record<string, unknown> };
+  return schema.$defs ?? schema.definitions ?? {};
+};
+const sdk1Versions = Object.keys(lock.versions).filter((v) => (SDK1_VERSIONS as string[]).includes(v) && Object.hasOwn(definitions(v), "InitializeRequest")) as ClientVersion[];
+const elicits = (version: string): boolean => Object.hasOwn(definitions(version), "ElicitRequest");
+const capabilitiesAt = (version: string) => (elicits(version) ? { sampling: {}, elicitation: { form: {} }, roots: {} } : { sampling: {}, roots: {} });
+
 const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) process.kill(child.pid!, "SIGTERM");
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(child.pid!, "SIGTERM");
+    await exited;
+  }
 });
 
-/** Start an HTTP fixture and resolve with the URL it prints. */
-function startHttp(script: string): Promise<string> {
-  const child = spawn(process.execPath, [script, "http"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+/** Spawn an HTTP server and resolve with its URL once `ready` matches what it prints (stdout or stderr). */
+function startHttp(command: string, args: string[], ready: RegExp, url: (match: RegExpExecArray) => string, env: Record<string, string> = {}): Promise<string> {
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
-    child.once("exit", (code) => reject(new Error(`fixture exited ${code}: ${out}`)));
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.once("exit", (code) => reject(new Error(`${path.basename(args[0])} exited ${code} before it listened: ${out}`)));
+    const read = (chunk: Buffer): void => {
       out += chunk.toString();
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve(m[1]);
+      const m = ready.exec(out);
+      if (m) resolve(url(m));
+    };
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", read);
+  });
+}
+
+const listening = /listening (\S+)/;
+const startFixture = (script: string): Promise<string> => startHttp(process.execPath, [path.join(fixtures, script), "http"], listening, (m) => m[1]);
+const startPython = (): Promise<string> => startHttp(python, [path.join(fixtures, "python-server.py"), "http"], listening, (m) => m[1]);
+
+/** A loopback port free now (server-everything takes its port from PORT and logs only the one it was given). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
     });
   });
 }
 
 type Text = { content: Array<{ type: string; text?: string }> };
+const seed = { _meta: { "example.com/seed": "subscribed memo://one" } };
 
-async function exercise(transport: ClientTransport, versions: Array<"2025-11-25" | "2026-07-28">, expectSubscribe: boolean, ask = true) {
-  const client = createClient({ clientInfo, capabilities, versions, handlers });
+interface Expected {
+  /** Which asking tool to call: `ask` (sampling then elicitation), `sample` (sampling only). */
+  readonly ask: "ask" | "sample";
+  /** The exact resources/subscribe result, or undefined where the version has no resources/subscribe. */
+  readonly subscribe: unknown;
+}
+
+/** The fixtures' common surface: tools add/ask(/sample), resource memo://one, prompt greet. */
+async function exercise(transport: ClientTransport, versions: ClientVersion[], expected: Expected): Promise<Negotiated> {
+  const client = createClient({ clientInfo, capabilities: capabilitiesAt(versions[0]), versions, handlers });
   const negotiated = await client.connect(transport);
   try {
     const tools = (await client.request("tools/list", {})) as { tools: Array<{ name: string; inputSchema: unknown }> };
-    expect(tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["add", "ask"]));
+    expect(tools.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["add", expected.ask]));
     const added = (await client.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } })) as Text;
     expect(added.content[0].text).toBe("5");
-    if (ask) {
-      const asked = (await client.request("tools/call", { name: "ask", arguments: {} })) as Text;
-      expect(asked.content[0].text).toBe("hi/accept/Ada");
-    }
+    const asked = (await client.request("tools/call", { name: expected.ask, arguments: {} })) as Text;
+    expect(asked.content[0].text).toBe(expected.ask === "ask" ? "hi/accept/Ada" : "hi/test-model");
     const read = (await client.request("resources/read", { uri: "memo://one" })) as { contents: Array<{ text?: string }> };
     expect(read.contents[0].text).toBe("memo one");
     const prompt = (await client.request("prompts/get", { name: "greet", arguments: { who: "Ada" } })) as { messages: Array<{ content: { text?: string } }> };
     expect(prompt.messages[0].content.text).toBe("Hello Ada");
-    if (expectSubscribe) {
-      expect(await client.request("resources/subscribe", { uri: "memo://one" })).toEqual({ _meta: { "example.com/seed": "subscribed memo://one" } });
-    }
+    if (expected.subscribe !== undefined) expect(await client.request("resources/subscribe", { uri: "memo://one" })).toEqual(expected.subscribe);
     return negotiated;
   } finally {
     await client.close();
   }
 }
 
-describe("the generated client against the official servers", () => {
-  it("SDK 1.32.2 over stdio: negotiates 2025-11-25 (falling back from 2026-07-28), tools, resources, prompts, subscribe, sampling and elicitation", async () => {
+describe("the official TypeScript SDK 1.32.2 (legacy era)", () => {
+  it("serves at least one legacy version of the lock", () => {
+    expect(sdk1Versions.length).toBeGreaterThan(0);
+  });
+
+  it.each(sdk1Versions)("over stdio, offered %s alone: negotiates it; tools, resources, prompts, subscribe, sampling (and elicitation where the version has it)", async (version) => {
     const transport = stdioClientTransport({ command: process.execPath, args: [path.join(fixtures, "sdk1-server.mjs")] });
-    const n = await exercise(transport, ["2025-11-25", "2026-07-28"], true);
-    expect([n.protocolVersion, n.fellBack === undefined]).toEqual(["2025-11-25", false]);
+    const n = await exercise(transport, [version], { ask: elicits(version) ? "ask" : "sample", subscribe: seed });
+    expect([n.protocolVersion, n.era, n.fellBack]).toEqual([version, "legacy", undefined]);
     expect(transport.pid).toBeGreaterThan(0);
   });
 
-  it("SDK 1.32.2 over streamable HTTP (session, GET stream, DELETE): the same", async () => {
-    const url = await startHttp(path.join(fixtures, "sdk1-server.mjs"));
-    const n = await exercise(httpClientTransport(url), ["2025-11-25", "2026-07-28"], true);
-    expect(n.protocolVersion).toBe("2025-11-25");
+  it.each(sdk1Versions)("over streamable HTTP (session, GET stream, DELETE), offered %s alone: negotiates it; the same", async (version) => {
+    const transport = httpClientTransport(await startFixture("sdk1-server.mjs"));
+    const n = await exercise(transport, [version], { ask: elicits(version) ? "ask" : "sample", subscribe: seed });
+    expect([n.protocolVersion, n.era]).toEqual([version, "legacy"]);
   });
 
-  it("SDK 2.4.0 over stdio: negotiates 2026-07-28 through server/discover; sampling and elicitation as input-required rounds", async () => {
-    const n = await exercise(stdioClientTransport({ command: process.execPath, args: [path.join(fixtures, "sdk2-server.mjs")] }), ["2025-11-25", "2026-07-28"], false);
-    expect([n.protocolVersion, n.era]).toEqual(["2026-07-28", "modern"]);
-  });
-
-  it.runIf(existsSync(python))("the Python SDK (mcp 2.3.0) over stdio at 2025-11-25: tools, resources, prompts, sampling and elicitation", async () => {
-    const n = await exercise(stdioClientTransport({ command: python, args: [path.join(fixtures, "python-server.py")], stderr: "ignore" }), ["2025-11-25"], false);
-    expect(n.protocolVersion).toBe("2025-11-25");
-  });
-
-  // Its tools ask through server requests, which 2026-07-28 has no channel for: at that version the tool `ask` is not called.
-  it.runIf(existsSync(python))("the Python SDK (mcp 2.3.0) over stdio negotiates 2026-07-28 through server/discover: tools, resources, prompts", async () => {
-    const n = await exercise(stdioClientTransport({ command: python, args: [path.join(fixtures, "python-server.py")], stderr: "ignore" }), ["2025-11-25", "2026-07-28"], false, false);
-    expect([n.protocolVersion, n.era]).toEqual(["2026-07-28", "modern"]);
-  });
-
-  it("@modelcontextprotocol/server-everything (npm) over stdio: tools, a resource, a prompt, subscribe, sampling and elicitation", async () => {
-    const client = createClient({ clientInfo, capabilities, versions: ["2025-11-25", "2026-07-28"], handlers });
-    const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-    const n = await client.connect(stdioClientTransport({ command: process.execPath, args: [everything, "stdio"], stderr: "ignore" }));
-    try {
-      expect(n.serverInfo?.name).toEqual(expect.any(String));
-      const { tools } = (await client.request("tools/list", {})) as { tools: Array<{ name: string }> };
-      const names = tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(["echo", "get-sum"]));
-      expect(((await client.request("tools/call", { name: "echo", arguments: { message: "hey" } })) as Text).content[0].text).toContain("hey");
-      expect(((await client.request("tools/call", { name: "get-sum", arguments: { a: 2, b: 3 } })) as Text).content[0].text).toContain("5");
-      const { resources } = (await client.request("resources/list", {})) as { resources: Array<{ uri: string }> };
-      const read = (await client.request("resources/read", { uri: resources[0].uri })) as { contents: Array<{ uri: string }> };
-      expect(read.contents[0].uri).toBe(resources[0].uri);
-      const { prompts } = (await client.request("prompts/list", {})) as { prompts: Array<{ name: string; arguments?: Array<{ name: string; required?: boolean }> }> };
-      const simple = prompts.find((p) => (p.arguments ?? []).every((a) => a.required !== true))!;
-      expect(((await client.request("prompts/get", { name: simple.name })) as { messages: unknown[] }).messages.length).toBeGreaterThan(0);
-      if (n.era === "legacy") expect(await client.request("resources/subscribe", { uri: resources[0].uri })).toEqual({});
-      const sampling = names.find((name) => /sampl/.test(name));
-      if (sampling !== undefined) expect(JSON.stringify(await client.request("tools/call", { name: sampling, arguments: { prompt: "hi", maxTokens: 10 } }))).toContain("hi");
-      const elicit = names.find((name) => /elicit/.test(name));
-      if (elicit !== undefined) expect(JSON.stringify(await client.request("tools/call", { name: elicit, arguments: {} }))).toContain("Ada");
-      expect([sampling, elicit].filter((t) => t !== undefined).length).toBe(n.era === "legacy" ? 2 : 0);
-    } finally {
-      await client.close();
+  it("over stdio and HTTP, offered 2025-11-25 and 2026-07-28: falls back from server/discover to 2025-11-25 and says so", async () => {
+    for (const transport of [stdioClientTransport({ command: process.execPath, args: [path.join(fixtures, "sdk1-server.mjs")] }), httpClientTransport(await startFixture("sdk1-server.mjs"))]) {
+      const n = await exercise(transport, ["2025-11-25", "2026-07-28"], { ask: "ask", subscribe: seed });
+      expect([n.protocolVersion, n.era, typeof n.fellBack]).toEqual(["2025-11-25", "legacy", "string"]);
     }
+  });
+});
+
+describe("the official TypeScript SDK 2.4.0 at 2026-07-28", () => {
+  it("over stdio: negotiates 2026-07-28 through server/discover; sampling and elicitation as input-required rounds", async () => {
+    const n = await exercise(stdioClientTransport({ command: process.execPath, args: [path.join(fixtures, "sdk2-server.mjs")] }), ["2025-11-25", "2026-07-28"], { ask: "ask", subscribe: undefined });
+    expect([n.protocolVersion, n.era, n.fellBack]).toEqual(["2026-07-28", "modern", undefined]);
+  });
+
+  it("over streamable HTTP (createMcpHandler): the same, each request standing alone", async () => {
+    const transport = httpClientTransport(await startFixture("sdk2-server.mjs"));
+    const n = await exercise(transport, ["2025-11-25", "2026-07-28"], { ask: "ask", subscribe: undefined });
+    expect([n.protocolVersion, n.era, n.fellBack, transport.sessionId]).toEqual(["2026-07-28", "modern", undefined, undefined]);
+  });
+});
+
+// The fixture's subscribe handler returns extras the SDK's own result sieve drops before the wire (see the
+// fixture's comment): the client receives, and passes on, the seed `_meta` alone.
+describe("the official Python SDK (mcp 2.3.0)", () => {
+  const stdio = () => stdioClientTransport({ command: python, args: [path.join(fixtures, "python-server.py")], stderr: "ignore" });
+
+  it("over stdio at 2025-11-25: tools, resources, prompts, subscribe, sampling and elicitation as server requests", async () => {
+    const n = await exercise(stdio(), ["2025-11-25"], { ask: "ask", subscribe: seed });
+    expect([n.protocolVersion, n.era]).toEqual(["2025-11-25", "legacy"]);
+  });
+
+  it("over stdio at 2026-07-28 (server/discover): tools, resources, prompts, sampling and elicitation as input-required rounds", async () => {
+    const n = await exercise(stdio(), ["2025-11-25", "2026-07-28"], { ask: "ask", subscribe: undefined });
+    expect([n.protocolVersion, n.era, n.fellBack]).toEqual(["2026-07-28", "modern", undefined]);
+  });
+
+  it("over streamable HTTP (uvicorn) at 2025-11-25: the same as over stdio, in a session", async () => {
+    const transport = httpClientTransport(await startPython());
+    const n = await exercise(transport, ["2025-11-25"], { ask: "ask", subscribe: seed });
+    expect([n.protocolVersion, n.era]).toEqual(["2025-11-25", "legacy"]);
+    expect(transport.sessionId).toEqual(expect.any(String));
+  });
+
+  it("over streamable HTTP (uvicorn) at 2026-07-28: the same as over stdio, each request standing alone", async () => {
+    const transport = httpClientTransport(await startPython());
+    const n = await exercise(transport, ["2025-11-25", "2026-07-28"], { ask: "ask", subscribe: undefined });
+    expect([n.protocolVersion, n.era, n.fellBack, transport.sessionId]).toEqual(["2026-07-28", "modern", undefined, undefined]);
+  });
+});
+
+/** server-everything's own surface: echo, get-sum, its resources and prompts, subscribe (its handler answers `{}`), trigger-sampling-request, trigger-elicitation-request. */
+async function exerciseEverything(transport: ClientTransport): Promise<Negotiated> {
+  const client = createClient({ clientInfo, capabilities: capabilitiesAt("2025-11-25"), versions: ["2025-11-25", "2026-07-28"], handlers });
+  const n = await client.connect(transport);
+  try {
+    expect(n.serverInfo?.name).toBe("mcp-servers/everything");
+    const { tools } = (await client.request("tools/list", {})) as { tools: Array<{ name: string }> };
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["echo", "get-sum", "trigger-sampling-request", "trigger-elicitation-request"]));
+    expect(((await client.request("tools/call", { name: "echo", arguments: { message: "hey" } })) as Text).content[0].text).toBe("Echo: hey");
+    expect(((await client.request("tools/call", { name: "get-sum", arguments: { a: 2, b: 3 } })) as Text).content[0].text).toContain("5");
+    const { resources } = (await client.request("resources/list", {})) as { resources: Array<{ uri: string }> };
+    const read = (await client.request("resources/read", { uri: resources[0].uri })) as { contents: Array<{ uri: string }> };
+    expect(read.contents[0].uri).toBe(resources[0].uri);
+    const { prompts } = (await client.request("prompts/list", {})) as { prompts: Array<{ name: string; arguments?: Array<{ name: string; required?: boolean }> }> };
+    const simple = prompts.find((p) => (p.arguments ?? []).every((a) => a.required !== true))!;
+    expect(((await client.request("prompts/get", { name: simple.name })) as { messages: unknown[] }).messages.length).toBeGreaterThan(0);
+    expect(await client.request("resources/subscribe", { uri: resources[0].uri })).toEqual({});
+    // Its text is "LLM sampling result: \n" and the client's answer as JSON.
+    const sampled = (await client.request("tools/call", { name: "trigger-sampling-request", arguments: { prompt: "hello", maxTokens: 10 } })) as Text;
+    expect(JSON.parse(sampled.content[0].text!.replace(/^LLM sampling result: \n/, ""))).toEqual({ role: "assistant", content: { type: "text", text: "hi" }, model: "test-model" });
+    const elicited = (await client.request("tools/call", { name: "trigger-elicitation-request", arguments: {} })) as Text;
+    expect(elicited.content.map((c) => c.text).join("\n")).toContain("- Name: Ada");
+    return n;
+  } finally {
+    await client.close();
+  }
+}
+
+describe("@modelcontextprotocol/server-everything (npm)", () => {
+  it("over stdio: falls back to 2025-11-25; tools, a resource, a prompt, subscribe, sampling and elicitation", async () => {
+    const n = await exerciseEverything(stdioClientTransport({ command: process.execPath, args: [everything, "stdio"], stderr: "ignore" }));
+    expect([n.protocolVersion, n.era]).toEqual(["2025-11-25", "legacy"]);
+  });
+
+  it("over streamable HTTP (streamableHttp mode): the same, in a session", async () => {
+    const port = await freePort();
+    const url = await startHttp(process.execPath, [everything, "streamableHttp"], /listening on port (\d+)/, (m) => `http://127.0.0.1:${m[1]}/mcp`, { PORT: String(port) });
+    const transport = httpClientTransport(url);
+    const n = await exerciseEverything(transport);
+    expect([n.protocolVersion, n.era]).toEqual(["2025-11-25", "legacy"]);
   });
 });

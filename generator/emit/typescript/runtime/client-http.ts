@@ -66,6 +66,14 @@ function staleConnection(error: unknown): boolean {
 /** A response body as text, refused past `limit` bytes. */
 async function readLimited(response: Response, limit: number): Promise<string> {
   if (response.body === null) return "";
+  // A declared Content-Length within the limit bounds the body (fetch enforces the framing): read it whole,
+  // and check what came (a ClientFetch of one's own could declare less than it sends).
+  const declared = response.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) <= limit) {
+    const text = await response.text();
+    if (text.length > limit) throw new Error(`the response body exceeds ${limit} bytes (maxBodyBytes)`);
+    return text;
+  }
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -158,8 +166,6 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
     return headers;
   };
 
-  /** A signal aborted by the transport's close or by `signal`. */
-  const joined = (signal: AbortSignal | undefined): AbortSignal => (signal === undefined ? life.signal : AbortSignal.any([life.signal, signal]));
 
   async function refusal(response: Response): Promise<HttpStatusError> {
     const text = await readLimited(response, maxBody).catch(() => "");
@@ -258,12 +264,15 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
       if (info.protocolVersion !== undefined) protocolVersion = info.protocolVersion;
       if (info.era !== undefined) era = info.era;
       const body = JSON.stringify(message);
-      if (byteLength(body) > maxBody) throw new Error(`the message exceeds ${maxBody} bytes (maxBodyBytes)`);
+      // UTF-8 needs at most 3 bytes per UTF-16 unit: count the bytes only when the body may exceed the limit.
+      if (body.length * 3 > maxBody && byteLength(body) > maxBody) throw new Error(`the message exceeds ${maxBody} bytes (maxBodyBytes)`);
       const headers: Record<string, string> = { ...baseHeaders(), "content-type": "application/json", accept: "application/json, text/event-stream" };
       if (era === "modern") Object.assign(headers, modernHeaders(message as { method?: unknown; params?: unknown }, info.nameParam, info.inputSchema));
       const envelope = readEnvelope(message);
       const awaited = envelope.kind === "request" ? envelope.id : undefined;
-      const signal = joined(info.signal);
+      // The request's own signal when it has one (its owner aborts it when it gives up or closes: ClientCore's
+      // close rejects and aborts every pending request), else the transport's: no joined signal per request.
+      const signal = info.signal ?? life.signal;
       let response: Response;
       try {
         response = await doFetch(endpoint, { method: "POST", headers, body, signal });
@@ -275,6 +284,12 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
       const assigned = response.headers.get("mcp-session-id");
       if (assigned !== null && era !== "modern" && envelope.kind === "request" && envelope.method === "initialize") sessionId = assigned;
       if (response.status === 401 || response.status === 403) throw await refusal(response);
+      // 202 Accepted carries no body (the spec's MUST), whatever Content-Type it names: mcp 2.3.0 names application/json.
+      if (response.status === 202) {
+        await response.body?.cancel().catch(() => undefined);
+        if (awaited !== undefined) throw new HttpStatusError(202, `HTTP 202: no answer to request ${JSON.stringify(awaited)}`);
+        return;
+      }
       const type = (response.headers.get("content-type") ?? "").toLowerCase();
       if (type.includes("text/event-stream") && response.ok) {
         // The answer comes on the stream: read it in the background, the request's promise settles from it.

@@ -32,6 +32,8 @@ export interface ClientVersionEntry {
   readonly label: string;
   readonly era: "legacy" | "modern";
   readonly paramsSchemas: Readonly<Record<string, SchemaLike>>;
+  /** The allocation-free fast path in front of `paramsSchemas` (a false sends the params to the schema). */
+  readonly paramsGuards?: Readonly<Record<string, Guard | undefined>>;
   readonly resultSchemas: Readonly<Record<string, SchemaLike>>;
   readonly resultGuards?: Readonly<Record<string, Guard | undefined>>;
   readonly normalizers: Readonly<Record<string, (value: unknown) => object>>;
@@ -380,7 +382,7 @@ export class ClientCore {
       sent = { ...sent, _meta: { ...meta, progressToken: id } };
     }
     if (entry.era === "modern") sent = this.envelope(entry, sent);
-    const check = schemaCheck(entry.paramsSchemas[method], sent);
+    const check = schemaCheck(entry.paramsSchemas[method], sent, entry.paramsGuards?.[method]);
     if (!check.ok) throw new ClientError("invalid-params", `invalid params for ${method} at ${entry.label}: ${check.message}`, check.pointers.map((p) => "/params" + p));
     return this.wire(entry, method, sent, options, id);
   }
