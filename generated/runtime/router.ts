@@ -95,7 +95,20 @@ export interface RouterOptions<Versions> {
    * balancer), e.g. `createRedisFanout` of `runtime/redis`. Default: none, `publish` reaches this process only.
    */
   fanout?: Fanout;
+  /**
+   * Most `subscriptions/listen` streams open at once per principal (default 16) and in all (default
+   * 10,000): one more is refused -32000 naming the limit (and reported to `onError`). Requests without a
+   * principal count toward the total only.
+   */
+  maxListenStreamsPerPrincipal?: number;
+  maxListenStreams?: number;
 }
+
+/** The defaults of the router's bounds (RouterOptions). */
+export const LISTEN_LIMITS = { maxListenStreamsPerPrincipal: 16, maxListenStreams: 10_000 } as const;
+
+/** The code a bound answers with (as the Tasks extension's bounds: an implementation-defined server error). */
+const LIMIT_REACHED = -32000;
 
 /** How `publish` reaches other processes: each publishes what its router publishes and delivers what the others do. */
 export interface Fanout {
@@ -311,6 +324,28 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
   const serverInfo = options.serverInfo;
   const discoverCache = options.discoverCache ?? { ttlMs: 0, cacheScope: "public" };
   const listeners = new Set<Listener>();
+  const maxListensPerPrincipal = options.maxListenStreamsPerPrincipal ?? LISTEN_LIMITS.maxListenStreamsPerPrincipal;
+  const maxListens = options.maxListenStreams ?? LISTEN_LIMITS.maxListenStreams;
+  /** Listen streams open or opening: in all, and by principal (those with one). */
+  let listening = 0;
+  const listeningOf = new Map<string, number>();
+  /** Take a listen stream's place under the bounds (synchronously, so concurrent listens cannot all pass); the returned function gives it back. */
+  function reserveListen(principal: string | undefined): () => void {
+    if (listening >= maxListens) throw new JsonRpcError(LIMIT_REACHED, `Too many listen streams: ${maxListens} are open (maxListenStreams)`);
+    const mine = principal === undefined ? 0 : (listeningOf.get(principal) ?? 0);
+    if (principal !== undefined && mine >= maxListensPerPrincipal) {
+      throw new JsonRpcError(LIMIT_REACHED, `Too many listen streams: ${maxListensPerPrincipal} are open for this principal (maxListenStreamsPerPrincipal)`);
+    }
+    listening += 1;
+    if (principal !== undefined) listeningOf.set(principal, mine + 1);
+    return () => {
+      listening -= 1;
+      if (principal === undefined) return;
+      const left = (listeningOf.get(principal) ?? 1) - 1;
+      if (left === 0) listeningOf.delete(principal);
+      else listeningOf.set(principal, left);
+    };
+  }
   type Member = { deliver: (method: string, params: Record<string, unknown> | undefined) => Promise<void>; close: () => void; readonly inFlight: number };
   const connections = new Set<Member>();
   /** Legacy connections by the notification they take: a list_changed method → those whose capabilities declare it; a resource uri → its subscribers. */
@@ -397,40 +432,49 @@ export function createRouter<L extends string, M extends string>(table: RouterTa
       }),
       "subscriptions/listen": async (params: { notifications?: unknown }, context: RequestContext) => {
         if (!isPlainObject(params.notifications)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: subscriptions/listen requires notifications (a SubscriptionFilter)");
-        const tag = { [META_SUBSCRIPTION_ID]: context.requestId };
-        const filter = honoredFilter(params.notifications, capabilities);
-        const deliver = (method: string, params: Record<string, unknown> | undefined) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } });
-        // Each served extension's part of the filter (Tasks: taskIds), delivered on the same stream.
-        const agreed = negotiated(context._meta, META_CLIENT_CAPABILITIES, ids);
-        const parts: Array<{ honored: Record<string, unknown>; stop(): void }> = [];
+        const release = reserveListen(context.principal);
         try {
-          for (const e of extensions) {
-            const part = await e.served.listen?.(params.notifications, deliver, agreed.has(e.id), context);
-            if (part !== undefined) parts.push(part);
-          }
-        } catch (error) {
-          for (const part of parts) part.stop();
-          throw error;
+          return await listen(params.notifications, context);
+        } finally {
+          release();
         }
-        for (const part of parts) Object.assign(filter, part.honored);
-        // The acknowledgement is the first message carrying the subscription id (the schema says so).
-        await context.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: tag });
-        await new Promise<void>((resolve) => {
-          const listener: Listener = {
-            filter,
-            deliver,
-            end: () => {
-              listeners.delete(listener);
-              for (const part of parts) part.stop();
-              resolve();
-            },
-          };
-          listeners.add(listener);
-          if (context.signal.aborted) listener.end();
-          else context.signal.addEventListener("abort", () => listener.end(), { once: true });
-        });
-        return { _meta: tag };
       },
+    };
+    /** One listen stream, from its acknowledgement until the request ends: its result. */
+    const listen = async (notifications: Record<string, unknown>, context: RequestContext) => {
+      const tag = { [META_SUBSCRIPTION_ID]: context.requestId };
+      const filter = honoredFilter(notifications, capabilities);
+      const deliver = (method: string, params: Record<string, unknown> | undefined) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } });
+      // Each served extension's part of the filter (Tasks: taskIds), delivered on the same stream.
+      const agreed = negotiated(context._meta, META_CLIENT_CAPABILITIES, ids);
+      const parts: Array<{ honored: Record<string, unknown>; stop(): void }> = [];
+      try {
+        for (const e of extensions) {
+          const part = await e.served.listen?.(notifications, deliver, agreed.has(e.id), context);
+          if (part !== undefined) parts.push(part);
+        }
+      } catch (error) {
+        for (const part of parts) part.stop();
+        throw error;
+      }
+      for (const part of parts) Object.assign(filter, part.honored);
+      // The acknowledgement is the first message carrying the subscription id (the schema says so).
+      await context.notify("notifications/subscriptions/acknowledged", { notifications: filter, _meta: tag });
+      await new Promise<void>((resolve) => {
+        const listener: Listener = {
+          filter,
+          deliver,
+          end: () => {
+            listeners.delete(listener);
+            for (const part of parts) part.stop();
+            resolve();
+          },
+        };
+        listeners.add(listener);
+        if (context.signal.aborted) listener.end();
+        else context.signal.addEventListener("abort", () => listener.end(), { once: true });
+      });
+      return { _meta: tag };
     };
     const core = handlersFor(entry, { protocolVersion: undefined, initializeParams: undefined });
     // An extension's handlers of core methods answer every request; their values resolve as not negotiated here.
