@@ -28,7 +28,7 @@ import {
 } from "./jsonrpc.js";
 import type { AuthInfo } from "./auth.js";
 import type { Peer } from "./peer.js";
-import { report, writeFailureToStderr, type FailureKind, type OnError } from "./report.js";
+import { report, reportedAuth, writeFailureToStderr, type FailureKind, type OnError } from "./report.js";
 import { methodRefusal, type GatePolicy, type GateRow } from "./method-gate.js";
 import { formatIssues, issuePaths } from "./schema-support.js";
 import { unsendable } from "./sendable.js";
@@ -314,7 +314,7 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
   let inFlight = 0;
 
   function fail(kind: FailureKind, error: unknown, method: string, id?: RequestId, exchange?: Exchange): void {
-    const who = exchange?.auth === undefined && exchange?.principal === undefined ? {} : { auth: exchange.auth, principal: exchange.principal };
+    const who = { ...(exchange?.auth === undefined ? {} : { auth: reportedAuth(exchange.auth) }), ...(exchange?.principal === undefined ? {} : { principal: exchange.principal }) };
     report(onError, error, id === undefined ? { kind, method, protocolVersion, ...who } : { kind, method, id, protocolVersion, ...who });
   }
 

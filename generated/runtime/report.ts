@@ -25,10 +25,22 @@ export interface FailureContext {
   readonly id?: RequestId;
   /** The protocol version of the dispatcher that handled it. */
   readonly protocolVersion: string;
-  /** The caller, when the transport verified one (see RequestContext.auth). */
-  readonly auth?: AuthInfo;
+  /**
+   * The caller, when the transport verified one (see RequestContext.auth), without its access token: what
+   * a hook logs or ships elsewhere never carries a bearer credential (handlers still see the token).
+   */
+  readonly auth?: ReportedAuth;
   /** The principal the request was for (see RequestContext.principal). */
   readonly principal?: string;
+}
+
+/** The caller as `onError` sees it: everything the verifier said but the token itself. */
+export type ReportedAuth = Omit<AuthInfo, "token">;
+
+/** `auth` without its token (see FailureContext.auth). */
+export function reportedAuth(auth: AuthInfo): ReportedAuth {
+  const { token: _token, ...rest } = auth;
+  return rest;
 }
 
 /** Receives exactly what was thrown (or the -32603 JsonRpcError describing a refused result), and where. */

@@ -36,6 +36,7 @@ export {
   META_PROTOCOL_VERSION,
   META_SERVER_INFO,
   META_SUBSCRIPTION_ID,
+  LISTEN_LIMITS,
   ModernErrorCode,
   type ConnectionInfo,
   type Era,
@@ -57,7 +58,7 @@ export {
 /** Build a server router over a generated table of versions and the versions served. */
 export function createRouter<L extends string, M extends string>(table: RouterTable<L, M>, options: RouterOptions<ServedMap<L, M>>): ServerRouter<L, M> {
   const served = new ServedVersions(table, options);
-  const audience = new Audience();
+  const audience = new Audience(options);
   const modern = modernRoutes(served, options, audience);
   const legacy = legacySessions(served, options, audience);
 

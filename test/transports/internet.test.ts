@@ -90,6 +90,21 @@ describe("bounds, each answered with a code and a message naming it", () => {
     expect(over.error).toEqual({ code: -32602, message: "Invalid params: 4 distinct taskIds, over the server's maxListenTaskIds (3)" });
   });
 
+  it("listen streams: maxListenStreamsPerPrincipal and maxListenStreams, -32000 naming the limit, reported to onError; a closed stream frees its place", async () => {
+    const s = await taskServer({ router: { maxListenStreamsPerPrincipal: 2, maxListenStreams: 3 } });
+    const first = await s.listen("alice", []);
+    await s.listen("alice", []);
+    expect((await s.listen("alice", [])).error).toEqual({ code: -32000, message: "Too many listen streams: 2 are open for this principal (maxListenStreamsPerPrincipal)" });
+    expect((await s.listen("bob", [])).ack).toEqual({ taskIds: [] });
+    expect((await s.listen("carol", [])).error).toEqual({ code: -32000, message: "Too many listen streams: 3 are open (maxListenStreams)" });
+    expect(s.errors.map((e) => (e as Error).message)).toEqual([
+      "Too many listen streams: 2 are open for this principal (maxListenStreamsPerPrincipal)",
+      "Too many listen streams: 3 are open (maxListenStreams)",
+    ]);
+    first.close();
+    await expect.poll(async () => (await s.listen("alice", [])).ack, { timeout: 5000 }).toEqual({ taskIds: [] });
+  });
+
   it("the in-memory store holds at most maxTasks (-32000 naming it) and sweeps expired tasks on a timer", async () => {
     let now = 1_000_000;
     const store = createMemoryTaskStore({ maxTasks: 2, sweepIntervalMs: 20, now: () => now });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerRouter } from "../../generated/router.js";
 import { jwtVerifier } from "../../generated/runtime/auth-jwt.js";
 import { serveHttp, type HttpServer } from "../../generated/runtime/transport-http.js";
+import type { FailureContext } from "../../generated/runtime/report.js";
 import { startAuthorizationServer } from "./oauth-server.js";
 import { freePort } from "./redis-server.js";
 
@@ -26,6 +27,8 @@ let issuer: string;
 let server: HttpServer;
 let resource: string;
 const seen: unknown[] = [];
+const handlerTokens: unknown[] = [];
+const failures: FailureContext[] = [];
 
 beforeAll(async () => {
   authorization = await startAuthorizationServer(clients);
@@ -35,12 +38,17 @@ beforeAll(async () => {
   const tools = [{ name: "whoami", inputSchema: { type: "object" as const } }];
   const router = createServerRouter({
     serverInfo: { name: "protected", version: "1" },
+    onError: (_error, context) => failures.push(context),
     versions: {
       [MODERN]: {
         capabilities: { tools: {} },
         handlers: {
           "tools/list": () => ({ tools, ttlMs: 0, cacheScope: "private" }),
-          "tools/call": (_params, context) => {
+          "tools/call": (params, context) => {
+            if (params.name === "fail") {
+              handlerTokens.push(context.auth?.token);
+              throw new Error("the tool failed");
+            }
             seen.push({ clientId: context.auth?.clientId, scopes: context.auth?.scopes, principal: context.principal });
             return { content: [{ type: "text", text: `hello ${context.auth?.clientId}` }] };
           },
@@ -102,6 +110,28 @@ describe("the resource-server role (serveHttp auth, jwtVerifier) with the offici
     } finally {
       await client.close();
     }
+  });
+
+  it("onError sees the caller without its access token; the handler sees the token", async () => {
+    const token = await tokenFor("good", SCOPE);
+    const response = await fetch(resource, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "tools/call",
+        "mcp-name": "fail",
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "fail", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} } } }),
+    });
+    expect(((await response.json()) as { error: unknown }).error).toEqual({ code: -32603, message: "Internal error" });
+    expect(handlerTokens).toEqual([token]);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatchObject({ kind: "request", method: "tools/call", principal: "sub:good", auth: { clientId: "good", scopes: [SCOPE] } });
+    expect(Object.hasOwn(failures[0].auth!, "token")).toBe(false);
+    expect(JSON.stringify(failures[0])).not.toContain(token);
   });
 
   it("refuses a valid token issued for another audience with 401 invalid_token", async () => {

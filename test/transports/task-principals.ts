@@ -26,6 +26,8 @@ export interface TaskServerOptions {
   store?: TaskStore;
   tasks?: Partial<Parameters<typeof tasksExtension<Handlers>>[0]>;
   http?: Parameters<typeof serveHttp>[1];
+  /** Router options besides serverInfo, versions and onError (its bounds). */
+  router?: Pick<Parameters<typeof createServerRouter>[0], "maxListenStreamsPerPrincipal" | "maxListenStreams">;
 }
 
 /** A 2026-07-28 server with the Tasks extension; the host's principal hook reads `x-principal`. */
@@ -70,6 +72,7 @@ export async function taskServer(options: TaskServerOptions = {}) {
   const router = createServerRouter({
     serverInfo: { name: "internet", version: "1" },
     onError: (e) => errors.push(e),
+    ...options.router,
     versions: { [MODERN]: { capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" }) }, extensions: { [TASKS_EXTENSION]: extension } } },
   });
   const server = await serveHttp(router, { principal: (req) => (typeof req.headers["x-principal"] === "string" ? req.headers["x-principal"] : undefined), onError: (e) => errors.push(e), ...options.http });

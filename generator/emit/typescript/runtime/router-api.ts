@@ -72,7 +72,17 @@ export interface RouterOptions<Versions> {
    * balancer), e.g. `createRedisFanout` of `runtime/redis`. Default: none, `publish` reaches this process only.
    */
   fanout?: Fanout;
+  /**
+   * Most `subscriptions/listen` streams open at once per principal (default 16) and in all (default
+   * 10,000): one more is refused -32000 naming the limit (and reported to `onError`). Requests without a
+   * principal count toward the total only.
+   */
+  maxListenStreamsPerPrincipal?: number;
+  maxListenStreams?: number;
 }
+
+/** The defaults of the router's bounds (RouterOptions). */
+export const LISTEN_LIMITS = { maxListenStreamsPerPrincipal: 16, maxListenStreams: 10_000 } as const;
 
 /** How `publish` reaches other processes: each publishes what its router publishes and delivers what the others do. */
 export interface Fanout {

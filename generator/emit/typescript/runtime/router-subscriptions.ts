@@ -4,7 +4,7 @@
 // a delivery is that of the connections it reaches, whatever the number of others.
 import type { RequestContext } from "./dispatcher.js";
 import { ErrorCode, isPlainObject, JsonRpcError } from "./jsonrpc.js";
-import { META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID, type ListChangedMethod } from "./router-api.js";
+import { LISTEN_LIMITS, META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID, type ListChangedMethod } from "./router-api.js";
 import { negotiated, type ServedExtension } from "./router-extensions.js";
 
 /** Which SubscriptionFilter key asks for which notification. */
@@ -55,9 +55,52 @@ interface Listener {
   readonly end: () => void;
 }
 
+/** The code a bound answers with (as the Tasks extension's bounds: an implementation-defined server error). */
+const LIMIT_REACHED = -32000;
+
+/** The listen-stream bounds (RouterOptions.maxListenStreamsPerPrincipal, maxListenStreams). */
+export interface ListenLimits {
+  readonly maxListenStreamsPerPrincipal?: number;
+  readonly maxListenStreams?: number;
+}
+
 /** The subscriptions and legacy connections of one router, indexed by what they take. */
 export class Audience {
   private readonly listeners = new Set<Listener>();
+  private readonly maxPerPrincipal: number;
+  private readonly maxListens: number;
+  /** Listen streams open or opening: in all, and by principal (those with one). */
+  private listening = 0;
+  private readonly listeningOf = new Map<string, number>();
+
+  constructor(limits: ListenLimits = {}) {
+    this.maxPerPrincipal = limits.maxListenStreamsPerPrincipal ?? LISTEN_LIMITS.maxListenStreamsPerPrincipal;
+    this.maxListens = limits.maxListenStreams ?? LISTEN_LIMITS.maxListenStreams;
+  }
+
+  /**
+   * Take a listen stream's place under the bounds, synchronously (so concurrent listens cannot all pass),
+   * or throw -32000 naming the bound; the returned function gives the place back.
+   */
+  reserve(principal: string | undefined): () => void {
+    if (this.listening >= this.maxListens) throw new JsonRpcError(LIMIT_REACHED, `Too many listen streams: ${this.maxListens} are open (maxListenStreams)`);
+    const mine = principal === undefined ? 0 : (this.listeningOf.get(principal) ?? 0);
+    if (principal !== undefined && mine >= this.maxPerPrincipal) {
+      throw new JsonRpcError(LIMIT_REACHED, `Too many listen streams: ${this.maxPerPrincipal} are open for this principal (maxListenStreamsPerPrincipal)`);
+    }
+    this.listening += 1;
+    if (principal !== undefined) this.listeningOf.set(principal, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.listening -= 1;
+      if (principal === undefined) return;
+      const left = (this.listeningOf.get(principal) ?? 1) - 1;
+      if (left === 0) this.listeningOf.delete(principal);
+      else this.listeningOf.set(principal, left);
+    };
+  }
   /** Legacy connections by the notification they take: a list_changed method → those whose capabilities declare it; a resource uri → its subscribers. */
   private readonly listChanged = new Map<string, Set<Member>>();
   private readonly subscribers = new Map<unknown, Set<Member>>();
@@ -142,15 +185,25 @@ export function listenHandler(capabilities: Record<string, unknown>, extensions:
   const ids = extensions.map((e) => e.id);
   return async (params: { notifications?: unknown }, context: RequestContext): Promise<{ _meta: Record<string, unknown> }> => {
     if (!isPlainObject(params.notifications)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: subscriptions/listen requires notifications (a SubscriptionFilter)");
+    const release = audience.reserve(context.principal);
+    try {
+      return await stream(params.notifications, context);
+    } finally {
+      release();
+    }
+  };
+
+  /** One listen stream, from its acknowledgement until the request ends: its result. */
+  async function stream(notifications: Record<string, unknown>, context: RequestContext): Promise<{ _meta: Record<string, unknown> }> {
     const tag = { [META_SUBSCRIPTION_ID]: context.requestId };
-    const filter = honoredFilter(params.notifications, capabilities);
+    const filter = honoredFilter(notifications, capabilities);
     const deliver = (method: string, params: Record<string, unknown> | undefined) => context.notify(method, { ...params, _meta: { ...(isPlainObject(params?._meta) ? params._meta : {}), ...tag } });
     // Each served extension's part of the filter (Tasks: taskIds), delivered on the same stream.
     const agreed = negotiated(context._meta, META_CLIENT_CAPABILITIES, ids);
     const parts: Array<{ honored: Record<string, unknown>; stop(): void }> = [];
     try {
       for (const e of extensions) {
-        const part = await e.served.listen?.(params.notifications, deliver, agreed.has(e.id), context);
+        const part = await e.served.listen?.(notifications, deliver, agreed.has(e.id), context);
         if (part !== undefined) parts.push(part);
       }
     } catch (error) {
@@ -169,5 +222,5 @@ export function listenHandler(capabilities: Record<string, unknown>, extensions:
       else context.signal.addEventListener("abort", () => listener.end(), { once: true });
     });
     return { _meta: tag };
-  };
+  }
 }
