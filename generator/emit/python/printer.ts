@@ -640,6 +640,26 @@ function distributionName(pkg: string): string {
   return pkg.replace(/[._]/g, "-");
 }
 
+/** The package README's section on `runtime.ValidationPolicy` (runtime.py defines the options; test/emit/python/validation-policy.test.ts checks that the table names every one). */
+const VALIDATION_POLICY_README = (pkg: string): string[] => [
+  "## Validation policies",
+  "",
+  `\`${pkg}.runtime.validate(target, data, policy)\`, \`dump(validated, policy)\` and \`result_type(DEFINITIONS, results, policy)\``,
+  "validate, send and type results as the models do under the default, `runtime.STRICT` (`ValidationPolicy()`): the",
+  "schema's behaviour. A host that differs from the schema on purpose names each difference as an option of a",
+  "`runtime.ValidationPolicy`; the models themselves stay strict.",
+  "",
+  "| option | default | effect |",
+  "| --- | --- | --- |",
+  "| `lenient_paths` | none | per definition, the member paths (`\"*\"`: any key or index) where a value the models refuse is let through unchanged, when the rest validates |",
+  "| `lax_integers` | none | per definition, the member paths where a boolean reads as the integer 0 or 1 |",
+  "| `null_as_absent` | `False` | an explicit `null` for an optional member whose schema has no null reads as the member left out |",
+  "| `last_arms` | `()` | the result definitions put last in a result union (pydantic's smart union resolves a tie leftmost) |",
+  "| `sieve` | `False` | `dump` sends only what a named definition declares (`_meta` and inline objects whole) and leaves out members that are `None` |",
+  "",
+  "`python-sdk-2.3.0.patch` (see `ADOPTING.md`) selects them for the official Python SDK, `mcp` 2.3.0.",
+];
+
 /** The package's own README (its PyPI description): what it holds, how to install and regenerate it, an example. */
 function packageReadme(versions: readonly VersionModel[], pkg: string, regenerate: string): string {
   const labels = versions.map((v) => v.label);
@@ -688,6 +708,8 @@ function packageReadme(versions: readonly VersionModel[], pkg: string, regenerat
       'call = request.validate_json(\'{"method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}}\')',
       'assert call.params.name == "echo"',
       "```",
+      "",
+      ...VALIDATION_POLICY_README(pkg),
       "",
       regenerate,
       "",
