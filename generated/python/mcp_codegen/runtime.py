@@ -577,13 +577,15 @@ def _is_null_at(data: object, loc: Location) -> bool:
     return bool(loc) and value is None
 
 
-def validate(target: object, data: object, policy: ValidationPolicy = STRICT) -> Validated:
+def validate(target: object, data: object, policy: ValidationPolicy = STRICT, *, adapter: TypeAdapter[Any] | None = None) -> Validated:
     """``data`` validated against ``target`` (a model, an alias or a union of them) under ``policy``.
 
     Raises pydantic's ValidationError, the first refusal, when ``data`` is refused. Under ``STRICT`` this
     is the models' own validation; the policy's options only ever waive or coerce what they name.
+    ``adapter``: the ``TypeAdapter`` of ``target`` to validate with (a host's own cache of them); by
+    default one the runtime builds on first use and keeps.
     """
-    adapter = _adapter(target)
+    adapter = _adapter(target) if adapter is None else adapter
     arms = _arm_names(target)
     lax = [p for name in arms for p in policy.lax_integers.get(name, ())]
     current = _coerce_booleans(data, lax) if lax else data
