@@ -40,6 +40,7 @@ from typing import (
     NotRequired,
     Protocol,
     Self,
+    TypeAlias,
     TypedDict,
     cast,
     get_args,
@@ -51,11 +52,16 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     ModelWrapValidatorHandler,
+    PrivateAttr,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
     Strict,
     TypeAdapter,
     ValidationError,
+    model_serializer,
     model_validator,
 )
+from typing_extensions import TypeAliasType
 
 METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
@@ -124,7 +130,9 @@ Str = Annotated[str, Strict()]
 Int = Annotated[int, BeforeValidator(_integral), Strict()]
 """A JSON Schema integer: any integral number."""
 Float = Annotated[float, Strict()]
-"""A JSON number."""
+"""A JSON number that is a float in Python."""
+Number: TypeAlias = Annotated[int, Strict()] | Annotated[float, Strict()]
+"""A JSON number: an integer stays an ``int`` (``50`` reads and writes back as ``50``, not ``50.0``)."""
 Bool = Annotated[bool, Strict()]
 """A JSON boolean."""
 
@@ -202,10 +210,48 @@ def not_(schema: object) -> AfterValidator:
     return AfterValidator(check)
 
 
-class OpenModel(BaseModel):
-    """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
+def _wire_names(cls: type[BaseModel]) -> dict[str, str]:
+    """Field name → wire name, for every field whose wire name differs (``meta`` → ``_meta``)."""
+    out: dict[str, str] = {}
+    for name, field in cls.model_fields.items():
+        wire = field.validation_alias
+        if isinstance(wire, str) and wire != name:
+            out[name] = wire
+    return out
 
-    model_config = _config("allow")
+
+class _WireModel(BaseModel):
+    """What open and closed models share: the wire in, the same wire out.
+
+    - Validation reads members by their wire names only (``{"meta": …}`` is an unknown member
+      ``meta``, never the ``_meta`` field); a constructor takes field names as well
+      (``Result(meta={…})`` sets ``_meta``), typed by them.
+    - A field is set when its wire name was given, and only then; a dump (``model_dump()``,
+      ``model_dump_json()``, by alias unless told otherwise) leaves unset fields out, so what a
+      model writes its own model accepts, and writes members in the order they were read.
+    """
+
+    _wire_order: tuple[str, ...] | None = PrivateAttr(default=None)
+
+    def __init__(self, /, **data: Any) -> None:
+        names = _wire_names(type(self))
+        wires = set(names.values())
+        super().__init__(**{(names[k] if k in names and k not in wires else k): v for k, v in data.items()})
+
+    # As pydantic's RootModel does: validation (model_validate*) does not go through this __init__,
+    # so only a constructor call translates field names; the wire is read by wire names alone.
+    __init__.__pydantic_base_init__ = True  # pyright: ignore[reportFunctionMemberAccess]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # A field's ``alias`` reports its wire name as well (validation and serialization already use
+        # it), for code that reads a model's wire names from ``FieldInfo.alias``, as pydantic sets it
+        # when the two aliases agree. Left out of the printed ``Field(...)``: there it would make the
+        # typed constructor take wire names only.
+        super().__pydantic_init_subclass__(**kwargs)
+        for info in cls.model_fields.values():
+            if info.alias is None and isinstance(info.serialization_alias, str):
+                info.alias = info.serialization_alias
 
     @model_validator(mode="wrap")
     @classmethod
@@ -214,12 +260,37 @@ class OpenModel(BaseModel):
         # beside the field for "_meta"); a field is set when its wire name was given, and only then.
         model = handler(data)
         if isinstance(data, dict):
-            given = cast(dict[str, object], data).keys()
-            model.__pydantic_fields_set__ = {n for n, f in cls.model_fields.items() if (f.alias or n) in given}
+            given = tuple(cast(dict[str, object], data).keys())
+            names = set(given)
+            model.__pydantic_fields_set__ = {
+                n for n, f in cls.model_fields.items() if (f.validation_alias if isinstance(f.validation_alias, str) else n) in names
+            }
+            model._wire_order = given
         return model
 
+    @model_serializer(mode="wrap")
+    def _as_wire(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        dumped = cast(dict[str, Any], handler(self))
+        by_alias = info.by_alias is not False
+        for name, field in type(self).model_fields.items():
+            if name not in self.model_fields_set:
+                alias = field.serialization_alias
+                dumped.pop(alias if by_alias and isinstance(alias, str) else name, None)
+        order = self._wire_order
+        if order is None or not by_alias:
+            return dumped
+        ordered = {k: dumped[k] for k in order if k in dumped}
+        ordered.update(dumped)
+        return ordered
 
-class ClosedModel(BaseModel):
+
+class OpenModel(_WireModel):
+    """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
+
+    model_config = _config("allow")
+
+
+class ClosedModel(_WireModel):
     """An object that refuses members it does not describe (``additionalProperties: false``)."""
 
     model_config = _config("forbid")
@@ -246,6 +317,8 @@ class ResultError(Exception):
 
 
 Sender = Literal["client", "server", "both"]
+Definition = type[BaseModel] | TypeAliasType
+"""What ``DEFINITIONS`` maps a spec name to: a model class, or a ``TypeAliasType`` for the rest."""
 Result = dict[str, Any]
 Normalizer = Callable[[object], Result]
 
@@ -439,7 +512,7 @@ class VersionModule(Protocol):
     @property
     def REMOVED_METHODS(self) -> tuple[str, ...]: ...  # noqa: N802
     @property
-    def DEFINITIONS(self) -> Mapping[str, object]: ...  # noqa: N802
+    def DEFINITIONS(self) -> Mapping[str, Definition]: ...  # noqa: N802
     def normalize_result(self, method: str, value: object) -> Result: ...
     @property
     def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
@@ -642,7 +715,7 @@ def _sieved(value: object) -> object:
             item: object = getattr(value, name)
             if item is None:
                 continue
-            key = info.alias or name
+            key = info.serialization_alias or info.alias or name
             out[key] = _whole(item) if key == "_meta" else _sieved(item)
         if value.__pydantic_extra__ and not _is_definition(type(value)):
             out.update({key: _whole(item) for key, item in value.__pydantic_extra__.items()})
