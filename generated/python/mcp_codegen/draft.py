@@ -3,2618 +3,194 @@
 # Regenerate with `mcp-codegen generate --target python --python-package mcp_codegen --versions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,draft --out DIR` (mcp-codegen 0.1.0, with the spec it ships or where a schemas/lock.json pins another; DIR: the folder holding pyproject.toml); check with the same command plus `--check`.
 """Protocol version draft (modern era): pydantic models for every definition, the method
 catalogue, one result normalizer per request and the method gate. Rules in mcp_codegen.runtime.
+
+Its definitions and catalogue are those of v2026_07_28, re-exported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Final, Literal
+from typing import Final
 
-from pydantic import Field
-from typing_extensions import TypeAliasType
+from mcp_codegen.v2026_07_28 import JSONValue
 
-from . import runtime
+from . import dispatcher, runtime
+from .v2026_07_28 import (
+    DEFINITIONS,
+    NOTIFICATIONS,
+    REQUESTS,
+    Annotations,
+    AudioContent,
+    BaseMetadata,
+    BlobResourceContents,
+    BooleanSchema,
+    CacheableResult,
+    CallToolRequest,
+    CallToolRequestParams,
+    CallToolResult,
+    CallToolResultResponse,
+    CancelledNotification,
+    CancelledNotificationParams,
+    ClientCapabilities,
+    ClientNotification,
+    ClientRequest,
+    ClientResult,
+    CompleteRequest,
+    CompleteRequestParams,
+    CompleteResult,
+    CompleteResultResponse,
+    ContentBlock,
+    CreateMessageRequest,
+    CreateMessageRequestParams,
+    CreateMessageResult,
+    Cursor,
+    DiscoverRequest,
+    DiscoverResult,
+    DiscoverResultResponse,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+    EmbeddedResource,
+    EmptyResult,
+    EnumSchema,
+    Error,
+    GetPromptRequest,
+    GetPromptRequestParams,
+    GetPromptResult,
+    GetPromptResultResponse,
+    HeaderMismatchError,
+    Icon,
+    Icons,
+    ImageContent,
+    Implementation,
+    InputRequest,
+    InputRequests,
+    InputRequiredResult,
+    InputResponse,
+    InputResponseRequestParams,
+    InputResponses,
+    InternalError,
+    InvalidParamsError,
+    InvalidRequestError,
+    JSONArray,
+    JSONObject,
+    JSONRPCErrorResponse,
+    JSONRPCMessage,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+    JSONRPCResultResponse,
+    LegacyTitledEnumSchema,
+    ListPromptsRequest,
+    ListPromptsResult,
+    ListPromptsResultResponse,
+    ListResourcesRequest,
+    ListResourcesResult,
+    ListResourcesResultResponse,
+    ListResourceTemplatesRequest,
+    ListResourceTemplatesResult,
+    ListResourceTemplatesResultResponse,
+    ListRootsRequest,
+    ListRootsResult,
+    ListToolsRequest,
+    ListToolsResult,
+    ListToolsResultResponse,
+    LoggingLevel,
+    LoggingMessageNotification,
+    LoggingMessageNotificationParams,
+    MetaObject,
+    MethodNotFoundError,
+    MissingRequiredClientCapabilityError,
+    ModelHint,
+    ModelPreferences,
+    MultiSelectEnumSchema,
+    Notification,
+    NotificationMetaObject,
+    NotificationParams,
+    NumberSchema,
+    PaginatedRequest,
+    PaginatedRequestParams,
+    PaginatedResult,
+    ParseError,
+    PrimitiveSchemaDefinition,
+    ProgressNotification,
+    ProgressNotificationParams,
+    ProgressToken,
+    Prompt,
+    PromptArgument,
+    PromptListChangedNotification,
+    PromptMessage,
+    PromptReference,
+    ReadResourceRequest,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    ReadResourceResultResponse,
+    Request,
+    RequestId,
+    RequestMetaObject,
+    RequestParams,
+    Resource,
+    ResourceContents,
+    ResourceLink,
+    ResourceListChangedNotification,
+    ResourceRequestParams,
+    ResourceTemplate,
+    ResourceTemplateReference,
+    ResourceUpdatedNotification,
+    ResourceUpdatedNotificationParams,
+    Result,
+    ResultMetaObject,
+    ResultType,
+    Role,
+    Root,
+    SamplingMessage,
+    SamplingMessageContentBlock,
+    ServerCapabilities,
+    ServerNotification,
+    ServerResult,
+    SingleSelectEnumSchema,
+    StringSchema,
+    SubscriptionFilter,
+    SubscriptionsAcknowledgedNotification,
+    SubscriptionsAcknowledgedNotificationParams,
+    SubscriptionsListenRequest,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
+    SubscriptionsListenResultMetaObject,
+    SubscriptionsListenResultResponse,
+    TextContent,
+    TextResourceContents,
+    TitledMultiSelectEnumSchema,
+    TitledSingleSelectEnumSchema,
+    Tool,
+    ToolAnnotations,
+    ToolChoice,
+    ToolListChangedNotification,
+    ToolResultContent,
+    ToolUseContent,
+    UnsupportedProtocolVersionError,
+    UntitledMultiSelectEnumSchema,
+    UntitledSingleSelectEnumSchema,
+    normalize_completion_complete,
+    normalize_prompts_get,
+    normalize_prompts_list,
+    normalize_resources_list,
+    normalize_resources_read,
+    normalize_resources_templates_list,
+    normalize_server_discover,
+    normalize_subscriptions_listen,
+    normalize_tools_call,
+    normalize_tools_list,
+)
 
 PROTOCOL_VERSION: Final = "draft"
 ERA: Final = "modern"
 PREVIOUS_VERSION: Final[str | None] = "2026-07-28"
 """The version before this one among those generated, or None."""
 
-
-Role = TypeAliasType("Role", Literal["assistant", "user"])
-"""The sender or recipient of messages and data in a conversation."""
-
-
-class Annotations(runtime.OpenModel):
-    """Optional annotations for the client. The client can use annotations to inform how objects are used or displayed"""
-
-    audience: Annotated[list[Role] | None, runtime.NotNull] = None
-    """Describes who the intended audience of this object or data is.
-
-    It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
-    """
-    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
-    """The moment the resource was last modified, as an ISO 8601 formatted string.
-
-    Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
-
-    Examples: last activity timestamp in an open file, timestamp when the resource
-    was attached, etc.
-    """
-    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
-    """Describes how important this data is for operating the server.
-
-    A value of 1 means \"most important,\" and indicates that the data is
-    effectively required, while 0 means \"least important,\" and indicates that
-    the data is entirely optional.
-    """
-
-
-MetaObject = TypeAliasType("MetaObject", dict[str, Any])
-"""Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
-
-Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
-
-Valid keys have two segments:
-
-**Prefix:**
-- Optional — if specified, MUST be a series of _labels_ separated by dots (`.`), followed by a slash (`/`).
-- Labels MUST start with a letter and end with a letter or digit. Interior characters may be letters, digits, or hyphens (`-`).
-- Implementations SHOULD use reverse DNS notation (e.g., `com.example/` rather than `example.com/`).
-- Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved** for MCP use. For example: `io.modelcontextprotocol/`, `dev.mcp/`, `org.modelcontextprotocol.api/`, and `com.mcp.tools/` are all reserved. However, `com.example.mcp/` is NOT reserved, as the second label is `example`.
-
-**Name:**
-- Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
-- Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-"""
-
-
-class AudioContent(runtime.OpenModel):
-    """Audio provided to or from an LLM."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    data: runtime.Str
-    """The base64-encoded audio data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
-    """The MIME type of the audio. Different providers may support different audio types."""
-    type: Literal["audio"]
-
-
-class BaseMetadata(runtime.OpenModel):
-    """Base interface for metadata with name (identifier) and title (display name) properties."""
-
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-
-
-class BlobResourceContents(runtime.OpenModel):
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    blob: runtime.Str
-    """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """The MIME type of this resource, if known."""
-    uri: runtime.Str
-    """The URI of this resource."""
-
-
-class BooleanSchema(runtime.OpenModel):
-    default: Annotated[runtime.Bool | None, runtime.NotNull] = None
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    type: Literal["boolean"]
-
-
-class Icon(runtime.OpenModel):
-    """An optionally-sized icon that can be displayed in a user interface."""
-
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """Optional MIME type override if the source MIME type is missing or generic.
-    For example: `\"image/png\"`, `\"image/jpeg\"`, or `\"image/svg+xml\"`.
-    """
-    sizes: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
-    """Optional array of strings that specify sizes at which the icon can be used.
-    Each string should be in WxH format (e.g., `\"48x48\"`, `\"96x96\"`) or `\"any\"` for scalable formats like SVG.
-
-    If not provided, the client should assume that the icon can be used at any size.
-    """
-    src: runtime.Str
-    """A standard URI pointing to an icon resource. May be an HTTP/HTTPS URL or a
-    `data:` URI with Base64-encoded image data.
-
-    Consumers SHOULD take steps to ensure URLs serving icons are from the
-    same domain as the client/server or a trusted domain.
-
-    Consumers SHOULD take appropriate precautions when consuming SVGs as they can contain
-    executable JavaScript.
-    """
-    theme: Annotated[Literal["dark", "light"] | None, runtime.NotNull] = None
-    """Optional specifier for the theme this icon is designed for. `\"light\"` indicates
-    the icon is designed to be used with a light background, and `\"dark\"` indicates
-    the icon is designed to be used with a dark background.
-
-    If not provided, the client should assume the icon can be used with any theme.
-    """
-
-
-class Implementation(runtime.OpenModel):
-    """Describes the MCP implementation."""
-
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional human-readable description of what this implementation does.
-
-    This can be used by clients or servers to provide context about their purpose
-    and capabilities. For example, a server might describe the types of resources
-    or tools it provides, while a client might describe its intended use case.
-    """
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-    version: runtime.Str
-    """The version of this implementation."""
-    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
-    """An optional URL of the website for this implementation."""
-
-
-class ResultMetaObject(runtime.OpenModel):
-    """Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply."""
-
-    io_modelcontextprotocol_server_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/serverInfo")
-    """Identifies the server software producing the response. Servers SHOULD
-    include this field on every response unless specifically configured not
-    to do so.
-
-    The {@link Implementation} schema requires `name` and `version`; other
-    fields are optional.
-
-    The value is self-reported by the server and is not verified by the
-    protocol. It is intended for display, logging, and debugging. Clients
-    SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-    security decisions.
-    """
-
-
-class CacheableResult(runtime.OpenModel):
-    """A result that supports a time-to-live (TTL) hint for client-side caching."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class ImageContent(runtime.OpenModel):
-    """An image provided to or from an LLM."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    data: runtime.Str
-    """The base64-encoded image data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
-    """The MIME type of the image. Different providers may support different image types."""
-    type: Literal["image"]
-
-
-class TextContent(runtime.OpenModel):
-    """Text provided to or from an LLM."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    text: runtime.Str
-    """The text content of the message."""
-    type: Literal["text"]
-
-
-class TextResourceContents(runtime.OpenModel):
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """The MIME type of this resource, if known."""
-    text: runtime.Str
-    """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
-    uri: runtime.Str
-    """The URI of this resource."""
-
-
-class EmbeddedResource(runtime.OpenModel):
-    """The contents of a resource, embedded into a prompt or tool call result.
-
-    It is up to the client how best to render embedded resources for the benefit
-    of the LLM and/or the user.
-    """
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    resource: TextResourceContents | BlobResourceContents
-    type: Literal["resource"]
-
-
-class ResourceLink(runtime.OpenModel):
-    """A resource that the server is capable of reading, included in a prompt or tool call result.
-
-    Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
-    """
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A description of what this resource represents.
-
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
-    """
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """The MIME type of this resource, if known."""
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[runtime.Int | None, runtime.NotNull] = None
-    """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
-
-    This can be used by Hosts to display file sizes and estimate context window usage.
-    """
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-    type: Literal["resource_link"]
-    uri: runtime.Str
-    """The URI of this resource."""
-
-
-ContentBlock = TypeAliasType("ContentBlock", TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource)
-
-
-class ToolResultContent(runtime.OpenModel):
-    """The result of a tool use, provided by the user back to the assistant."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    """Optional metadata about the tool result. Clients SHOULD preserve this field when
-    including tool results in subsequent sampling requests to enable caching optimizations.
-    """
-    content: list[ContentBlock]
-    """The unstructured result content of the tool use.
-
-    This has the same format as {@link CallToolResult.content} and can include text, images,
-    audio, resource links, and embedded resources.
-    """
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
-    """Whether the tool use resulted in an error.
-
-    If true, the content typically describes the error that occurred.
-    Default: false
-    """
-    structured_content: Any = Field(default=None, alias="structuredContent")
-    """An optional structured result value.
-
-    This can be any JSON value (object, array, string, number, boolean, or null).
-    If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
-    """
-    tool_use_id: runtime.Str = Field(alias="toolUseId")
-    """The ID of the tool use this result corresponds to.
-
-    This MUST match the ID from a previous {@link ToolUseContent}.
-    """
-    type: Literal["tool_result"]
-
-
-class ToolUseContent(runtime.OpenModel):
-    """A request from the assistant to call a tool."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    """Optional metadata about the tool use. Clients SHOULD preserve this field when
-    including tool uses in subsequent sampling requests to enable caching optimizations.
-    """
-    id: runtime.Str
-    """A unique identifier for this tool use.
-
-    This ID is used to match tool results to their corresponding tool uses.
-    """
-    input: dict[str, Any]
-    """The arguments to pass to the tool, conforming to the tool's input schema."""
-    name: runtime.Str
-    """The name of the tool to call."""
-    type: Literal["tool_use"]
-
-
-SamplingMessageContentBlock = TypeAliasType("SamplingMessageContentBlock", TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent)
-
-
-class CreateMessageResult(runtime.OpenModel):
-    """The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
-    The client should inform the user before returning the sampled message, to allow them
-    to inspect the response (human in the loop) and decide whether to allow the server to see it.
-    """
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
-    model: runtime.Str
-    """The name of the model that generated the message."""
-    role: Role
-    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
-    """The reason why sampling stopped, if known.
-
-    Standard values:
-    - `\"endTurn\"`: Natural end of the assistant's turn
-    - `\"stopSequence\"`: A stop sequence was encountered
-    - `\"maxTokens\"`: Maximum token limit was reached
-    - `\"toolUse\"`: The model wants to use one or more tools
-
-    This field is an open string to allow for provider-specific stop reasons.
-    """
-
-
-class ElicitResult(runtime.OpenModel):
-    """The result returned by the client for an {@link ElicitRequestelicitation/create} request."""
-
-    action: Literal["accept", "cancel", "decline"]
-    """The user action in response to the elicitation.
-    - `\"accept\"`: User submitted the form/confirmed the action
-    - `\"decline\"`: User explicitly declined the action
-    - `\"cancel\"`: User dismissed without making an explicit choice
-    """
-    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Float | runtime.Bool] | None, runtime.NotNull] = None
-    """The submitted form data, only present when action is `\"accept\"` and mode was `\"form\"`.
-    Contains values matching the requested schema.
-    Omitted for out-of-band mode responses.
-    """
-
-
-class Root(runtime.OpenModel):
-    """Represents a root directory or file that the server can operate on."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    name: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional name for the root. This can be used to provide a human-readable
-    identifier for the root, which may be useful for display purposes or for
-    referencing the root in other parts of the application.
-    """
-    uri: runtime.Str
-    """The URI identifying the root. This *must* start with `file://` for now.
-    This restriction may be relaxed in future versions of the protocol to allow
-    other URI schemes.
-    """
-
-
-class ListRootsResult(runtime.OpenModel):
-    """The result returned by the client for a {@link ListRootsRequestroots/list} request.
-    This result contains an array of {@link Root} objects, each representing a root directory
-    or file that the server can operate on.
-    """
-
-    roots: list[Root]
-
-
-InputResponse = TypeAliasType("InputResponse", CreateMessageResult | ListRootsResult | ElicitResult)
-
-
-InputResponses = TypeAliasType("InputResponses", dict[str, InputResponse])
-"""A map of client responses to server-initiated requests.
-Keys correspond to the keys in the {@link InputRequests} map;
-values are the client's result for each request.
-"""
-
-
-JSONValue = TypeAliasType("JSONValue", "dict[str, JSONValue] | list[JSONValue] | runtime.Str | runtime.Float | runtime.Bool | None")
-
-
-JSONObject = TypeAliasType("JSONObject", "dict[str, JSONValue]")
-
-
-class ClientCapabilitiesElicitation(runtime.OpenModel):
-    """Present if the client supports elicitation from the server."""
-
-    form: Annotated[JSONObject | None, runtime.NotNull] = None
-    url: Annotated[JSONObject | None, runtime.NotNull] = None
-
-
-class ClientCapabilitiesSampling(runtime.OpenModel):
-    """Present if the client supports sampling from an LLM."""
-
-    context: Annotated[JSONObject | None, runtime.NotNull] = None
-    """Whether the client supports context inclusion via `includeContext` parameter.
-    If not declared, servers SHOULD only use `includeContext: \"none\"` (or omit it).
-    """
-    tools: Annotated[JSONObject | None, runtime.NotNull] = None
-    """Whether the client supports tool use via `tools` and `toolChoice` parameters."""
-
-
-class ClientCapabilities(runtime.OpenModel):
-    """Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities."""
-
-    elicitation: Annotated[ClientCapabilitiesElicitation | None, runtime.NotNull] = None
-    """Present if the client supports elicitation from the server."""
-    experimental: Annotated[dict[str, JSONObject] | None, runtime.NotNull] = None
-    """Experimental, non-standard capabilities that the client supports."""
-    extensions: Annotated[dict[str, JSONObject] | None, runtime.NotNull] = None
-    """Optional MCP extensions that the client supports. Keys are extension identifiers
-    (e.g., \"io.modelcontextprotocol/oauth-client-credentials\"), and values are
-    per-extension settings objects. An empty object indicates support with no settings.
-
-    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-    mandatory prefix.
-    """
-    roots: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-    """Present if the client supports listing roots."""
-    sampling: Annotated[ClientCapabilitiesSampling | None, runtime.NotNull] = None
-    """Present if the client supports sampling from an LLM."""
-
-
-LoggingLevel = TypeAliasType("LoggingLevel", Literal["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"])
-"""The severity of a log message.
-
-These map to syslog message severities, as specified in RFC-5424:
-https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-"""
-
-
-ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
-"""A progress token, used to associate progress notifications with the original request."""
-
-
-class RequestMetaObject(runtime.OpenModel):
-    """Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply."""
-
-    io_modelcontextprotocol_client_capabilities: ClientCapabilities = Field(alias="io.modelcontextprotocol/clientCapabilities")
-    """The client's capabilities for this specific request. Required.
-
-    Capabilities are declared per-request rather than once at initialization;
-    an empty object means the client supports no optional capabilities.
-    Servers MUST NOT infer capabilities from prior requests.
-    """
-    io_modelcontextprotocol_client_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/clientInfo")
-    """Identifies the client software making the request. Clients SHOULD
-    include this field on every request unless specifically configured not
-    to do so.
-
-    The {@link Implementation} schema requires `name` and `version`; other
-    fields are optional.
-
-    The value is self-reported by the client and is not verified by the
-    protocol. It is intended for display, logging, and debugging. Servers
-    SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-    security decisions.
-    """
-    io_modelcontextprotocol_log_level: Annotated[LoggingLevel | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/logLevel")
-    """The desired log level for this request. Optional.
-
-    If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
-    notifications for this request. The client opts in to log messages by
-    explicitly setting a level. Replaces the former `logging/setLevel` RPC.
-    """
-    io_modelcontextprotocol_protocol_version: runtime.Str = Field(alias="io.modelcontextprotocol/protocolVersion")
-    """The MCP Protocol Version being used for this request. Required.
-
-    For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
-    header; otherwise the server MUST return a `400 Bad Request`. If the
-    server does not support the requested version, it MUST return an
-    {@link UnsupportedProtocolVersionError}.
-    """
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
-    """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
-
-
-class CallToolRequestParams(runtime.OpenModel):
-    """Parameters for a `tools/call` request."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-    """Arguments to use for the tool call."""
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    name: runtime.Str
-    """The name of the tool."""
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-
-
-RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
-"""A uniquely identifying ID for a request in JSON-RPC."""
-
-
-class CallToolRequest(runtime.OpenModel):
-    """Used by the client to invoke a tool provided by the server."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/call"]
-    params: CallToolRequestParams
-
-
-class CallToolResult(runtime.OpenModel):
-    """The result returned by the server for a {@link CallToolRequesttools/call} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    content: list[ContentBlock]
-    """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
-    """Whether the tool call ended in an error.
-
-    If not set, this is assumed to be false (the call was successful).
-
-    Any errors that originate from the tool SHOULD be reported inside the result
-    object, with `isError` set to true, _not_ as an MCP protocol-level error
-    response. Otherwise, the LLM would not be able to see that an error occurred
-    and self-correct.
-
-    However, any errors in _finding_ the tool, an error indicating that the
-    server does not support tool calls, or any other exceptional conditions,
-    should be reported as an MCP error response.
-    """
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    structured_content: Any = Field(default=None, alias="structuredContent")
-    """An optional JSON value that represents the structured result of the tool call.
-
-    This can be any JSON value (object, array, string, number, boolean, or null)
-    that conforms to the tool's outputSchema if one is defined.
-    """
-
-
-class ModelHint(runtime.OpenModel):
-    """Hints to use for model selection.
-
-    Keys not declared here are currently left unspecified by the spec and are up
-    to the client to interpret.
-    """
-
-    name: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A hint for a model name.
-
-    The client SHOULD treat this as a substring of a model name; for example:
-     - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
-     - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
-     - `claude` should match any Claude model
-
-    The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
-     - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
-    """
-
-
-class ModelPreferences(runtime.OpenModel):
-    """The server's preferences for model selection, requested of the client during sampling.
-
-    Because LLMs can vary along multiple dimensions, choosing the \"best\" model is
-    rarely straightforward.  Different models excel in different areas—some are
-    faster but less capable, others are more capable but more expensive, and so
-    on. This interface allows servers to express their priorities across multiple
-    dimensions to help clients make an appropriate selection for their use case.
-
-    These preferences are always advisory. The client MAY ignore them. It is also
-    up to the client to decide how to interpret these preferences and how to
-    balance them against other considerations.
-    """
-
-    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
-    """How much to prioritize cost when selecting a model. A value of 0 means cost
-    is not important, while a value of 1 means cost is the most important
-    factor.
-    """
-    hints: Annotated[list[ModelHint] | None, runtime.NotNull] = None
-    """Optional hints to use for model selection.
-
-    If multiple hints are specified, the client MUST evaluate them in order
-    (such that the first match is taken).
-
-    The client SHOULD prioritize these hints over the numeric priorities, but
-    MAY still use the priorities to select from ambiguous matches.
-    """
-    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
-    """How much to prioritize intelligence and capabilities when selecting a
-    model. A value of 0 means intelligence is not important, while a value of 1
-    means intelligence is the most important factor.
-    """
-    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
-    """How much to prioritize sampling speed (latency) when selecting a model. A
-    value of 0 means speed is not important, while a value of 1 means speed is
-    the most important factor.
-    """
-
-
-class SamplingMessage(runtime.OpenModel):
-    """Describes a message issued to or received from an LLM API."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
-    role: Role
-
-
-class ToolAnnotations(runtime.OpenModel):
-    """Additional properties describing a {@link Tool} to clients.
-
-    NOTE: all properties in `ToolAnnotations` are **hints**.
-    They are not guaranteed to provide a faithful description of
-    tool behavior (including descriptive properties like `title`).
-
-    Clients should never make tool use decisions based on `ToolAnnotations`
-    received from untrusted servers.
-    """
-
-    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
-    """If true, the tool may perform destructive updates to its environment.
-    If false, the tool performs only additive updates.
-
-    (This property is meaningful only when `readOnlyHint == false`)
-
-    Default: true
-    """
-    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
-    """If true, calling the tool repeatedly with the same arguments
-    will have no additional effect on its environment.
-
-    (This property is meaningful only when `readOnlyHint == false`)
-
-    Default: false
-    """
-    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
-    """If true, this tool may interact with an \"open world\" of external
-    entities. If false, the tool's domain of interaction is closed.
-    For example, the world of a web search tool is open, whereas that
-    of a memory tool is not.
-
-    Default: true
-    """
-    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
-    """If true, the tool does not modify its environment.
-
-    Default: false
-    """
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A human-readable title for the tool."""
-
-
-class ToolInputSchema(runtime.OpenModel):
-    """A JSON Schema object defining the expected parameters for the tool.
-
-    Tool arguments are always JSON objects, so `type: \"object\"` is required at the root.
-    Beyond that, any JSON Schema 2020-12 keyword may appear alongside `type` — including
-    composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords
-    (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
-    standard validation or annotation keywords.
-
-    Property schemas may carry an `x-mcp-header` annotation to mirror the
-    argument value into an HTTP header on the Streamable HTTP transport. See
-    the Streamable HTTP transport specification for the validity and
-    extraction rules.
-
-    Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    """
-
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
-    type: Literal["object"]
-
-
-class ToolOutputSchema(runtime.OpenModel):
-    """An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
-
-    Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    """
-
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
-
-
-class Tool(runtime.OpenModel):
-    """Definition for a tool the client can call."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[ToolAnnotations | None, runtime.NotNull] = None
-    """Optional additional tool information.
-
-    Display name precedence order is: `title`, `annotations.title`, then `name`.
-    """
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A human-readable description of the tool.
-
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
-    """
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    input_schema: ToolInputSchema = Field(alias="inputSchema")
-    """A JSON Schema object defining the expected parameters for the tool.
-
-    Tool arguments are always JSON objects, so `type: \"object\"` is required at the root.
-    Beyond that, any JSON Schema 2020-12 keyword may appear alongside `type` — including
-    composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords
-    (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
-    standard validation or annotation keywords.
-
-    Property schemas may carry an `x-mcp-header` annotation to mirror the
-    argument value into an HTTP header on the Streamable HTTP transport. See
-    the Streamable HTTP transport specification for the validity and
-    extraction rules.
-
-    Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    """
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
-    """An optional JSON Schema object defining the structure of the tool's output returned in
-    the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
-
-    Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
-    """
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-
-
-class ToolChoice(runtime.OpenModel):
-    """Controls tool selection behavior for sampling requests."""
-
-    mode: Annotated[Literal["auto", "none", "required"] | None, runtime.NotNull] = None
-    """Controls the tool use ability of the model:
-    - `\"auto\"`: Model decides whether to use tools (default)
-    - `\"required\"`: Model MUST use at least one tool before completing
-    - `\"none\"`: Model MUST NOT use any tools
-    """
-
-
-class CreateMessageRequestParams(runtime.OpenModel):
-    """Parameters for a `sampling/createMessage` request."""
-
-    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
-    """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
-    The client MAY ignore this request.
-
-    Default is `\"none\"`. The values `\"thisServer\"` and `\"allServers\"` are deprecated (SEP-2596): servers SHOULD
-    omit this field or use `\"none\"`, and SHOULD only use the deprecated values if the client declares
-    {@link ClientCapabilities.sampling.context}.
-    """
-    max_tokens: runtime.Int = Field(alias="maxTokens")
-    """The requested maximum number of tokens to sample (to prevent runaway completions).
-
-    The client MAY choose to sample fewer tokens than the requested maximum.
-    """
-    messages: list[SamplingMessage]
-    metadata: Annotated[JSONObject | None, runtime.NotNull] = None
-    """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
-    """The server's preferences for which model to select. The client MAY ignore these preferences."""
-    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
-    """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
-    tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, alias="toolChoice")
-    """Controls how the model uses tools.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    Default is `{ mode: \"auto\" }`.
-    """
-    tools: Annotated[list[Tool] | None, runtime.NotNull] = None
-    """Tools that the model may use during generation.
-    The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    """
-
-
-class CreateMessageRequest(runtime.OpenModel):
-    """A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it."""
-
-    method: Literal["sampling/createMessage"]
-    params: CreateMessageRequestParams
-
-
-class LegacyTitledEnumSchema(runtime.OpenModel):
-    """Use {@link TitledSingleSelectEnumSchema} instead.
-    This interface will be removed in a future version.
-    """
-
-    default: Annotated[runtime.Str | None, runtime.NotNull] = None
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    enum: list[runtime.Str]
-    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
-    """(Legacy) Display names for enum values.
-    Non-standard according to JSON schema 2020-12.
-    """
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    type: Literal["string"]
-
-
-class NumberSchema(runtime.OpenModel):
-    default: Annotated[runtime.Float | None, runtime.NotNull] = None
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
-    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    type: Literal["integer", "number"]
-
-
-class StringSchema(runtime.OpenModel):
-    default: Annotated[runtime.Str | None, runtime.NotNull] = None
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    type: Literal["string"]
-
-
-class TitledMultiSelectEnumSchemaItemsAnyOfItem(runtime.OpenModel):
-    const: runtime.Str
-    """The constant enum value."""
-    title: runtime.Str
-    """Display title for this option."""
-
-
-class TitledMultiSelectEnumSchemaItems(runtime.OpenModel):
-    """Schema for array items with enum options and display labels."""
-
-    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(alias="anyOf")
-    """Array of enum options with values and display labels."""
-
-
-class TitledMultiSelectEnumSchema(runtime.OpenModel):
-    """Schema for multiple-selection enumeration with display titles for each option."""
-
-    default: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
-    """Optional default value."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional description for the enum field."""
-    items: TitledMultiSelectEnumSchemaItems
-    """Schema for array items with enum options and display labels."""
-    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
-    """Maximum number of items to select."""
-    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
-    """Minimum number of items to select."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional title for the enum field."""
-    type: Literal["array"]
-
-
-class TitledSingleSelectEnumSchemaOneOfItem(runtime.OpenModel):
-    const: runtime.Str
-    """The enum value."""
-    title: runtime.Str
-    """Display label for this option."""
-
-
-class TitledSingleSelectEnumSchema(runtime.OpenModel):
-    """Schema for single-selection enumeration with display titles for each option."""
-
-    default: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional default value."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional description for the enum field."""
-    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(alias="oneOf")
-    """Array of enum options with values and display labels."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional title for the enum field."""
-    type: Literal["string"]
-
-
-class UntitledMultiSelectEnumSchemaItems(runtime.OpenModel):
-    """Schema for the array items."""
-
-    enum: list[runtime.Str]
-    """Array of enum values to choose from."""
-    type: Literal["string"]
-
-
-class UntitledMultiSelectEnumSchema(runtime.OpenModel):
-    """Schema for multiple-selection enumeration without display titles for options."""
-
-    default: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
-    """Optional default value."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional description for the enum field."""
-    items: UntitledMultiSelectEnumSchemaItems
-    """Schema for the array items."""
-    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
-    """Maximum number of items to select."""
-    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
-    """Minimum number of items to select."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional title for the enum field."""
-    type: Literal["array"]
-
-
-class UntitledSingleSelectEnumSchema(runtime.OpenModel):
-    """Schema for single-selection enumeration without display titles for options."""
-
-    default: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional default value."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional description for the enum field."""
-    enum: list[runtime.Str]
-    """Array of enum values to choose from."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Optional title for the enum field."""
-    type: Literal["string"]
-
-
-PrimitiveSchemaDefinition = TypeAliasType("PrimitiveSchemaDefinition", StringSchema | NumberSchema | BooleanSchema | UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema)
-"""Restricted schema definitions that only allow primitive types
-without nested objects or arrays.
-"""
-
-
-class ElicitRequestFormParamsRequestedSchema(runtime.OpenModel):
-    """A restricted subset of JSON Schema.
-    Only top-level properties are allowed, without nesting.
-    """
-
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
-    properties: dict[str, PrimitiveSchemaDefinition]
-    required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
-    type: Literal["object"]
-
-
-class ElicitRequestFormParams(runtime.OpenModel):
-    """The parameters for a request to elicit non-sensitive information from the user via a form in the client."""
-
-    message: runtime.Str
-    """The message to present to the user describing what information is being requested."""
-    mode: Annotated[Literal["form"] | None, runtime.NotNull] = None
-    """The elicitation mode."""
-    requested_schema: ElicitRequestFormParamsRequestedSchema = Field(alias="requestedSchema")
-    """A restricted subset of JSON Schema.
-    Only top-level properties are allowed, without nesting.
-    """
-
-
-class ElicitRequestURLParams(runtime.OpenModel):
-    """The parameters for a request to elicit information from the user via a URL in the client."""
-
-    message: runtime.Str
-    """The message to present to the user explaining why the interaction is needed."""
-    mode: Literal["url"]
-    """The elicitation mode."""
-    url: runtime.Str
-    """The URL that the user should navigate to."""
-
-
-ElicitRequestParams = TypeAliasType("ElicitRequestParams", ElicitRequestFormParams | ElicitRequestURLParams)
-"""The parameters for a request to elicit additional information from the user via the client."""
-
-
-class ElicitRequest(runtime.OpenModel):
-    """A request from the server to elicit additional information from the user via the client."""
-
-    method: Literal["elicitation/create"]
-    params: ElicitRequestParams
-
-
-class ListRootsRequestParams(runtime.OpenModel):
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-
-
-class ListRootsRequest(runtime.OpenModel):
-    """Sent from the server to request a list of root URIs from the client. Roots allow
-    servers to ask for specific directories or files to operate on. A common example
-    for roots is providing a set of repositories or directories a server should operate
-    on.
-
-    This request is typically used when the server needs to understand the file system
-    structure or access specific locations that the client has permission to read from.
-    """
-
-    method: Literal["roots/list"]
-    params: Annotated[ListRootsRequestParams | None, runtime.NotNull] = None
-
-
-InputRequest = TypeAliasType("InputRequest", CreateMessageRequest | ListRootsRequest | ElicitRequest)
-
-
-InputRequests = TypeAliasType("InputRequests", dict[str, InputRequest])
-"""A map of server-initiated requests that the client must fulfill.
-Keys are server-assigned identifiers; values are the request objects.
-"""
-
-
-class InputRequiredResult(runtime.OpenModel):
-    """An InputRequiredResult sent by the server to indicate that additional input is needed
-    before the request can be completed.
-
-    At least one of `inputRequests` or `requestState` MUST be present.
-    """
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    input_requests: Annotated[InputRequests | None, runtime.NotNull] = Field(default=None, alias="inputRequests")
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-
-
-class CallToolResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link CallToolRequesttools/call} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | CallToolResult
-
-
-class NotificationMetaObject(runtime.OpenModel):
-    """Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply."""
-
-    io_modelcontextprotocol_subscription_id: Annotated[RequestId | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/subscriptionId")
-    """Identifies the subscription stream a notification was delivered on. The
-    server MUST include this key on every notification delivered via a
-    {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
-    client can correlate the notification with the originating subscription.
-    The key is absent on notifications not delivered via a subscription
-    stream (e.g. progress notifications for an in-flight request), which is
-    why it is optional here.
-
-    The value is the JSON-RPC ID of the `subscriptions/listen` request that
-    opened the stream.
-    """
-
-
-class CancelledNotificationParams(runtime.OpenModel):
-    """Parameters for a `notifications/cancelled` notification."""
-
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    reason: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    request_id: RequestId = Field(alias="requestId")
-    """The ID of the request to cancel.
-
-    This MUST correspond to the ID of a request the client previously issued.
-    """
-
-
-class CancelledNotification(runtime.OpenModel):
-    """This notification is sent by the client to indicate that it is cancelling a request it previously issued.
-
-    On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
-
-    The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
-
-    This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-    """
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
-
-
-class ClientNotification(runtime.OpenModel):
-    """This notification is sent by the client to indicate that it is cancelling a request it previously issued.
-
-    On stdio, the server also sends this notification, solely to terminate a {@link SubscriptionsListenRequestsubscriptions/listen} stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
-
-    The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
-
-    This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-    """
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/cancelled"]
-    params: CancelledNotificationParams
-
-
-class PromptReference(runtime.OpenModel):
-    """Identifies a prompt."""
-
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-    type: Literal["ref/prompt"]
-
-
-class ResourceTemplateReference(runtime.OpenModel):
-    """A reference to a resource or resource template definition."""
-
-    type: Literal["ref/resource"]
-    uri: runtime.Str
-    """The URI or URI template of the resource."""
-
-
-class CompleteRequestParamsArgument(runtime.OpenModel):
-    """The argument's information"""
-
-    name: runtime.Str
-    """The name of the argument"""
-    value: runtime.Str
-    """The value of the argument to use for completion matching."""
-
-
-class CompleteRequestParamsContext(runtime.OpenModel):
-    """Additional, optional context for completions"""
-
-    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
-    """Previously-resolved variables in a URI template or prompt."""
-
-
-class CompleteRequestParams(runtime.OpenModel):
-    """Parameters for a `completion/complete` request."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    argument: CompleteRequestParamsArgument
-    """The argument's information"""
-    context: Annotated[CompleteRequestParamsContext | None, runtime.NotNull] = None
-    """Additional, optional context for completions"""
-    ref: PromptReference | ResourceTemplateReference
-
-
-class CompleteRequest(runtime.OpenModel):
-    """A request from the client to the server, to ask for completion options."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["completion/complete"]
-    params: CompleteRequestParams
-
-
-class RequestParams(runtime.OpenModel):
-    """Common params for any request."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-
-
-class DiscoverRequest(runtime.OpenModel):
-    """A request from the client asking the server to advertise its supported
-    protocol versions, capabilities, and other metadata. Servers **MUST**
-    implement `server/discover`. Clients **MAY** call it but are not required
-    to — version negotiation can also happen inline via per-request `_meta`.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["server/discover"]
-    params: RequestParams
-
-
-class GetPromptRequestParams(runtime.OpenModel):
-    """Parameters for a `prompts/get` request."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
-    """Arguments to use for templating the prompt."""
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    name: runtime.Str
-    """The name of the prompt or prompt template."""
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-
-
-class GetPromptRequest(runtime.OpenModel):
-    """Used by the client to get a prompt provided by the server."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/get"]
-    params: GetPromptRequestParams
-
-
-class PaginatedRequestParams(runtime.OpenModel):
-    """Common params for paginated requests."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An opaque token representing the current pagination position.
-    If provided, the server should return results starting after this cursor.
-    """
-
-
-class ListPromptsRequest(runtime.OpenModel):
-    """Sent from the client to request a list of prompts and prompt templates the server has."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["prompts/list"]
-    params: PaginatedRequestParams
-
-
-class ListResourceTemplatesRequest(runtime.OpenModel):
-    """Sent from the client to request a list of resource templates the server has."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/templates/list"]
-    params: PaginatedRequestParams
-
-
-class ListResourcesRequest(runtime.OpenModel):
-    """Sent from the client to request a list of resources the server has."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/list"]
-    params: PaginatedRequestParams
-
-
-class ListToolsRequest(runtime.OpenModel):
-    """Sent from the client to request a list of tools the server has."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["tools/list"]
-    params: PaginatedRequestParams
-
-
-class ReadResourceRequestParams(runtime.OpenModel):
-    """Parameters for a `resources/read` request."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-    uri: runtime.Str
-    """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
-
-
-class ReadResourceRequest(runtime.OpenModel):
-    """Sent from the client to the server, to read a specific resource URI."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["resources/read"]
-    params: ReadResourceRequestParams
-
-
-class SubscriptionFilter(runtime.OpenModel):
-    """The set of notification types a client may opt in to on a
-    {@link SubscriptionsListenRequestsubscriptions/listen} request.
-
-    Each notification type is **opt-in**; the server **MUST NOT** send
-    notification types the client has not explicitly requested here.
-    """
-
-    prompts_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="promptsListChanged")
-    """If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}."""
-    resource_subscriptions: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="resourceSubscriptions")
-    """Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
-    Replaces the former `resources/subscribe` RPC.
-    """
-    resources_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="resourcesListChanged")
-    """If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}."""
-    tools_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="toolsListChanged")
-    """If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}."""
-
-
-class SubscriptionsListenRequestParams(runtime.OpenModel):
-    """Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    notifications: SubscriptionFilter
-    """The notifications the client opts in to on this stream. The server
-    **MUST NOT** send notification types the client has not explicitly
-    requested.
-    """
-
-
-class SubscriptionsListenRequest(runtime.OpenModel):
-    """Sent from the client to open a long-lived channel for receiving notifications
-    outside the context of a specific request. Replaces the previous HTTP GET
-    endpoint and ensures consistent behavior between HTTP and STDIO.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: Literal["subscriptions/listen"]
-    params: SubscriptionsListenRequestParams
-
-
-ClientRequest = TypeAliasType("ClientRequest", DiscoverRequest | ListResourcesRequest | ListResourceTemplatesRequest | ReadResourceRequest | SubscriptionsListenRequest | ListPromptsRequest | GetPromptRequest | ListToolsRequest | CallToolRequest | CompleteRequest)
-
-
-class Result(runtime.OpenModel):
-    """Common result fields."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-
-
-ClientResult = TypeAliasType("ClientResult", Result)
-"""Common result fields."""
-
-
-class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
-    """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
-    total: Annotated[runtime.Int | None, runtime.NotNull] = None
-    """The total number of completion options available. This can exceed the number of values actually sent in the response."""
-    values: Annotated[list[runtime.Str], Field(max_length=100)]
-    """An array of completion values. Must not exceed 100 items."""
-
-
-class CompleteResult(runtime.OpenModel):
-    """The result returned by the server for a {@link CompleteRequestcompletion/complete} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    completion: CompleteResultCompletion
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-
-
-class CompleteResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link CompleteRequestcompletion/complete} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: CompleteResult
-
-
-Cursor = TypeAliasType("Cursor", runtime.Str)
-"""An opaque token used to represent a cursor for pagination."""
-
-
-class ServerCapabilitiesPrompts(runtime.OpenModel):
-    """Present if the server offers any prompt templates."""
-
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
-    """Whether this server supports notifications for changes to the prompt list."""
-
-
-class ServerCapabilitiesResources(runtime.OpenModel):
-    """Present if the server offers any resources to read."""
-
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
-    """Whether this server supports notifications for changes to the resource list."""
-    subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
-    """Whether this server supports subscribing to resource updates."""
-
-
-class ServerCapabilitiesTools(runtime.OpenModel):
-    """Present if the server offers any tools to call."""
-
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
-    """Whether this server supports notifications for changes to the tool list."""
-
-
-class ServerCapabilities(runtime.OpenModel):
-    """Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities."""
-
-    completions: Annotated[JSONObject | None, runtime.NotNull] = None
-    """Present if the server supports argument autocompletion suggestions."""
-    experimental: Annotated[dict[str, JSONObject] | None, runtime.NotNull] = None
-    """Experimental, non-standard capabilities that the server supports."""
-    extensions: Annotated[dict[str, JSONObject] | None, runtime.NotNull] = None
-    """Optional MCP extensions that the server supports. Keys are extension identifiers
-    (e.g., \"io.modelcontextprotocol/tasks\"), and values are per-extension settings
-    objects. An empty object indicates support with no settings.
-
-    Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
-    mandatory prefix.
-    """
-    logging: Annotated[JSONObject | None, runtime.NotNull] = None
-    """Present if the server supports sending log messages to the client."""
-    prompts: Annotated[ServerCapabilitiesPrompts | None, runtime.NotNull] = None
-    """Present if the server offers any prompt templates."""
-    resources: Annotated[ServerCapabilitiesResources | None, runtime.NotNull] = None
-    """Present if the server offers any resources to read."""
-    tools: Annotated[ServerCapabilitiesTools | None, runtime.NotNull] = None
-    """Present if the server offers any tools to call."""
-
-
-class DiscoverResult(runtime.OpenModel):
-    """The result returned by the server for a {@link DiscoverRequestserver/discover} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    capabilities: ServerCapabilities
-    """The capabilities of the server."""
-    instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Natural-language guidance describing the server and its features.
-
-    This can be used by clients to improve an LLM's understanding of
-    available tools (e.g., by including it in a system prompt). It should
-    focus on information that helps the model use the server effectively
-    and should not duplicate information already in tool descriptions.
-    """
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    supported_versions: list[runtime.Str] = Field(alias="supportedVersions")
-    """MCP Protocol Versions this server supports. The client should choose a
-    version from this list for use in subsequent requests.
-    """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class DiscoverResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link DiscoverRequestserver/discover} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: DiscoverResult
-
-
-EmptyResult = TypeAliasType("EmptyResult", Result)
-"""Common result fields."""
-
-
-EnumSchema = TypeAliasType("EnumSchema", UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema | UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema | LegacyTitledEnumSchema)
-
-
-class Error(runtime.OpenModel):
-    code: runtime.Int
-    """The error type that occurred."""
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class PromptMessage(runtime.OpenModel):
-    """Describes a message returned as part of a prompt.
-
-    This is similar to {@link SamplingMessage}, but also supports the embedding of
-    resources from the MCP server.
-    """
-
-    content: ContentBlock
-    role: Role
-
-
-class GetPromptResult(runtime.OpenModel):
-    """The result returned by the server for a {@link GetPromptRequestprompts/get} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional description for the prompt."""
-    messages: list[PromptMessage]
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-
-
-class GetPromptResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link GetPromptRequestprompts/get} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | GetPromptResult
-
-
-class HeaderMismatchErrorError(runtime.OpenModel):
-    code: Annotated[Literal[-32020], runtime.NoBool]
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class HeaderMismatchError(runtime.OpenModel):
-    """Returned when a server rejects a request because the values in the HTTP
-    headers do not match the corresponding values in the request body, or
-    because required headers are missing or malformed. For HTTP, the response
-    status code MUST be `400 Bad Request`.
-    """
-
-    error: HeaderMismatchErrorError
-    id: Annotated[RequestId | None, runtime.NotNull] = None
-    jsonrpc: Literal["2.0"]
-
-
-class Icons(runtime.OpenModel):
-    """Base interface to add `icons` property."""
-
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-
-
-class InputResponseRequestParams(runtime.OpenModel):
-    meta: RequestMetaObject = Field(alias="_meta")
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-
-
-class InternalError(runtime.OpenModel):
-    """A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request."""
-
-    code: Annotated[Literal[-32603], runtime.NoBool]
-    """The error type that occurred."""
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class InvalidParamsError(runtime.OpenModel):
-    """A JSON-RPC error indicating that the method parameters are invalid or malformed.
-
-    In MCP, this error is returned in various contexts when request parameters fail validation:
-
-    - **Tools**: Unknown tool name or invalid tool arguments
-    - **Prompts**: Unknown prompt name or missing required arguments
-    - **Pagination**: Invalid or expired cursor values
-    - **Logging**: Invalid log level
-    - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
-    - **Sampling**: Missing tool result or tool results mixed with other content
-    """
-
-    code: Annotated[Literal[-32602], runtime.NoBool]
-    """The error type that occurred."""
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class InvalidRequestError(runtime.OpenModel):
-    """A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields)."""
-
-    code: Annotated[Literal[-32600], runtime.NoBool]
-    """The error type that occurred."""
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-JSONArray = TypeAliasType("JSONArray", list[JSONValue])
-
-
-class JSONRPCErrorResponse(runtime.OpenModel):
-    """A response to a request that indicates an error occurred."""
-
-    error: Error
-    id: Annotated[RequestId | None, runtime.NotNull] = None
-    jsonrpc: Literal["2.0"]
-
-
-class JSONRPCNotification(runtime.OpenModel):
-    """A notification which does not expect a response."""
-
-    jsonrpc: Literal["2.0"]
-    method: runtime.Str
-    params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-
-
-class JSONRPCRequest(runtime.OpenModel):
-    """A request that expects a response."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: runtime.Str
-    params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-
-
-class JSONRPCResultResponse(runtime.OpenModel):
-    """A successful (non-error) response to a request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: Result
-
-
-JSONRPCMessage = TypeAliasType("JSONRPCMessage", JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse)
-"""Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent."""
-
-
-JSONRPCResponse = TypeAliasType("JSONRPCResponse", JSONRPCResultResponse | JSONRPCErrorResponse)
-"""A response to a request, containing either the result or error."""
-
-
-class PromptArgument(runtime.OpenModel):
-    """Describes an argument that a prompt can accept."""
-
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A human-readable description of the argument."""
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    required: Annotated[runtime.Bool | None, runtime.NotNull] = None
-    """Whether this argument must be provided."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-
-
-class Prompt(runtime.OpenModel):
-    """A prompt or prompt template that the server offers."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
-    """A list of arguments to use for templating the prompt."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional description of what this prompt provides"""
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-
-
-class ListPromptsResult(runtime.OpenModel):
-    """The result returned by the server for a {@link ListPromptsRequestprompts/list} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
-    """An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    prompts: list[Prompt]
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class ListPromptsResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link ListPromptsRequestprompts/list} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: ListPromptsResult
-
-
-class ResourceTemplate(runtime.OpenModel):
-    """A template description for resources available on the server."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A description of what this template is for.
-
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
-    """
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-    uri_template: runtime.Str = Field(alias="uriTemplate")
-    """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
-
-
-class ListResourceTemplatesResult(runtime.OpenModel):
-    """The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
-    """An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class ListResourceTemplatesResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: ListResourceTemplatesResult
-
-
-class Resource(runtime.OpenModel):
-    """A known resource that the server is capable of reading."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    annotations: Annotated[Annotations | None, runtime.NotNull] = None
-    """Optional annotations for the client."""
-    description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """A description of what this resource represents.
-
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
-    """
-    icons: Annotated[list[Icon] | None, runtime.NotNull] = None
-    """Optional set of sized icons that the client can display in a user interface.
-
-    Clients that support rendering icons MUST support at least the following MIME types:
-    - `image/png` - PNG images (safe, universal compatibility)
-    - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
-
-    Clients that support rendering icons SHOULD also support:
-    - `image/svg+xml` - SVG images (scalable but requires security precautions)
-    - `image/webp` - WebP images (modern, efficient format)
-    """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """The MIME type of this resource, if known."""
-    name: runtime.Str
-    """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    size: Annotated[runtime.Int | None, runtime.NotNull] = None
-    """The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
-
-    This can be used by Hosts to display file sizes and estimate context window usage.
-    """
-    title: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
-    even by those unfamiliar with domain-specific terminology.
-
-    If not provided, the name should be used for display (except for {@link Tool},
-    where `annotations.title` should be given precedence over using `name`,
-    if present).
-    """
-    uri: runtime.Str
-    """The URI of this resource."""
-
-
-class ListResourcesResult(runtime.OpenModel):
-    """The result returned by the server for a {@link ListResourcesRequestresources/list} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
-    """An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    resources: list[Resource]
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class ListResourcesResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link ListResourcesRequestresources/list} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: ListResourcesResult
-
-
-class ListToolsResult(runtime.OpenModel):
-    """The result returned by the server for a {@link ListToolsRequesttools/list} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
-    """An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    tools: list[Tool]
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class ListToolsResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link ListToolsRequesttools/list} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: ListToolsResult
-
-
-class LoggingMessageNotificationParams(runtime.OpenModel):
-    """Parameters for a `notifications/message` notification."""
-
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    data: Any
-    """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
-    level: LoggingLevel
-    """The severity of this log message."""
-    logger: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional name of the logger issuing this message."""
-
-
-class LoggingMessageNotification(runtime.OpenModel):
-    """JSONRPCNotification of a log message passed from server to client. The client opts in by setting `\"io.modelcontextprotocol/logLevel\"` in a request's `_meta`."""
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/message"]
-    params: LoggingMessageNotificationParams
-
-
-class MethodNotFoundError(runtime.OpenModel):
-    """A JSON-RPC error indicating that the requested method does not exist or is not available.
-
-    In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
-
-    A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
-    """
-
-    code: Annotated[Literal[-32601], runtime.NoBool]
-    """The error type that occurred."""
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class MissingRequiredClientCapabilityErrorErrorData(runtime.OpenModel):
-    required_capabilities: ClientCapabilities = Field(alias="requiredCapabilities")
-    """The capabilities the server requires from the client to process this request."""
-
-
-class MissingRequiredClientCapabilityErrorError(runtime.OpenModel):
-    code: Annotated[Literal[-32021], runtime.NoBool]
-    data: MissingRequiredClientCapabilityErrorErrorData
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class MissingRequiredClientCapabilityError(runtime.OpenModel):
-    """Returned when processing a request requires a capability the client did not
-    declare in `clientCapabilities`. For HTTP, the response status code MUST be
-    `400 Bad Request`.
-    """
-
-    error: MissingRequiredClientCapabilityErrorError
-    id: Annotated[RequestId | None, runtime.NotNull] = None
-    jsonrpc: Literal["2.0"]
-
-
-MultiSelectEnumSchema = TypeAliasType("MultiSelectEnumSchema", UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema)
-
-
-class Notification(runtime.OpenModel):
-    method: runtime.Str
-    params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-
-
-class NotificationParams(runtime.OpenModel):
-    """Common params for any notification."""
-
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-
-
-class PaginatedRequest(runtime.OpenModel):
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    method: runtime.Str
-    params: PaginatedRequestParams
-
-
-class PaginatedResult(runtime.OpenModel):
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
-    """An opaque token representing the pagination position after the last returned result.
-    If present, there may be more results available.
-    """
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-
-
-class ParseError(runtime.OpenModel):
-    """A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message."""
-
-    code: Annotated[Literal[-32700], runtime.NoBool]
-    """The error type that occurred."""
-    data: Any = None
-    """Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.)."""
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class ProgressNotificationParams(runtime.OpenModel):
-    """Parameters for a {@link ProgressNotificationnotifications/progress} notification."""
-
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    message: Annotated[runtime.Str | None, runtime.NotNull] = None
-    """An optional message describing the current progress."""
-    progress: runtime.Float
-    """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progress_token: ProgressToken = Field(alias="progressToken")
-    """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
-    total: Annotated[runtime.Float | None, runtime.NotNull] = None
-    """Total number of items to process (or total progress required), if known."""
-
-
-class ProgressNotification(runtime.OpenModel):
-    """An out-of-band notification used to inform the receiver of a progress update for a long-running request."""
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/progress"]
-    params: ProgressNotificationParams
-
-
-class PromptListChangedNotification(runtime.OpenModel):
-    """An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field."""
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/prompts/list_changed"]
-    params: Annotated[NotificationParams | None, runtime.NotNull] = None
-
-
-class ReadResourceResult(runtime.OpenModel):
-    """The result returned by the server for a {@link ReadResourceRequestresources/read} request."""
-
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
-    """Indicates the intended scope of the cached response, analogous to HTTP
-    `Cache-Control: public` vs `Cache-Control: private`.
-
-    - `\"public\"`: The response does not contain user-specific data. Any
-      client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-      the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
-      same authorization context. Caches MUST NOT be shared across
-      authorization contexts (e.g., a different access token requires a
-      different cache).
-    """
-    contents: list[TextResourceContents | BlobResourceContents]
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
-    """A hint from the server indicating how long (in milliseconds) the
-    client MAY cache this response before re-fetching. Semantics are
-    analogous to HTTP Cache-Control max-age.
-
-    - If 0, The response SHOULD be considered immediately stale,
-      The client MAY re-fetch every time the result is needed.
-    - If positive, the client SHOULD consider the result fresh for this many
-      milliseconds after receiving the response.
-    """
-
-
-class ReadResourceResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link ReadResourceRequestresources/read} request."""
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: InputRequiredResult | ReadResourceResult
-
-
-class Request(runtime.OpenModel):
-    method: runtime.Str
-    params: Annotated[dict[str, Any] | None, runtime.NotNull] = None
-
-
-class ResourceContents(runtime.OpenModel):
-    """The contents of a specific resource or sub-resource."""
-
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
-    """The MIME type of this resource, if known."""
-    uri: runtime.Str
-    """The URI of this resource."""
-
-
-class ResourceListChangedNotification(runtime.OpenModel):
-    """An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field."""
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/list_changed"]
-    params: Annotated[NotificationParams | None, runtime.NotNull] = None
-
-
-class ResourceRequestParams(runtime.OpenModel):
-    """Common params for resource-related requests."""
-
-    meta: RequestMetaObject = Field(alias="_meta")
-    uri: runtime.Str
-    """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
-
-
-class ResourceUpdatedNotificationParams(runtime.OpenModel):
-    """Parameters for a `notifications/resources/updated` notification."""
-
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    uri: runtime.Str
-    """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
-
-
-class ResourceUpdatedNotification(runtime.OpenModel):
-    """A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request."""
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/resources/updated"]
-    params: ResourceUpdatedNotificationParams
-
-
-ResultType = TypeAliasType("ResultType", runtime.Str)
-"""Indicates the type of a {@link Result} object, allowing the client to
-determine how to parse the response.
-
-complete - the request completed successfully and the result contains the final content.
-input_required - the request requires additional input and the result contains an {@link InputRequiredResult} object with instructions for the client to provide additional input before retrying the original request.
-"""
-
-
-class SubscriptionsAcknowledgedNotificationParams(runtime.OpenModel):
-    """Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification."""
-
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    notifications: SubscriptionFilter
-    """The subset of requested notification types the server agreed to honor.
-    Only includes notification types the server actually supports; if the
-    client requested an unsupported type (e.g., `promptsListChanged` when
-    the server has no prompts), it is omitted from this set.
-    """
-
-
-class SubscriptionsAcknowledgedNotification(runtime.OpenModel):
-    """Sent by the server to acknowledge that a
-    {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been
-    established and to report which notification types it agreed to honor.
-
-    This notification MUST be the first message the server sends carrying the
-    subscription's ID in `io.modelcontextprotocol/subscriptionId`. The server MUST
-    NOT send any notification on the subscription before acknowledging it. On
-    stdio, where every subscription shares one channel, this ordering is defined
-    per subscription ID and not per channel: messages belonging to other
-    subscriptions MAY be interleaved before it.
-    """
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/subscriptions/acknowledged"]
-    params: SubscriptionsAcknowledgedNotificationParams
-
-
-class ToolListChangedNotification(runtime.OpenModel):
-    """An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field."""
-
-    jsonrpc: Literal["2.0"]
-    method: Literal["notifications/tools/list_changed"]
-    params: Annotated[NotificationParams | None, runtime.NotNull] = None
-
-
-ServerNotification = TypeAliasType("ServerNotification", CancelledNotification | ProgressNotification | ResourceListChangedNotification | SubscriptionsAcknowledgedNotification | ResourceUpdatedNotification | PromptListChangedNotification | ToolListChangedNotification | LoggingMessageNotification)
-
-
-class SubscriptionsListenResultMetaObject(runtime.OpenModel):
-    """Extends {@link ResultMetaObject} with the subscription-stream identifier carried by a
-    {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
-    """
-
-    io_modelcontextprotocol_server_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/serverInfo")
-    """Identifies the server software producing the response. Servers SHOULD
-    include this field on every response unless specifically configured not
-    to do so.
-
-    The {@link Implementation} schema requires `name` and `version`; other
-    fields are optional.
-
-    The value is self-reported by the server and is not verified by the
-    protocol. It is intended for display, logging, and debugging. Clients
-    SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
-    security decisions.
-    """
-    io_modelcontextprotocol_subscription_id: RequestId = Field(alias="io.modelcontextprotocol/subscriptionId")
-    """Identifies the subscription stream this response closes, so the client can
-    correlate it with the originating subscription — mirroring the same key on
-    the stream's notifications. The value is the JSON-RPC ID of the
-    `subscriptions/listen` request that opened the stream (and equals this
-    response's `id`).
-    """
-
-
-class SubscriptionsListenResult(runtime.OpenModel):
-    """The response to a {@link SubscriptionsListenRequestsubscriptions/listen}
-    request, signalling that the subscription has ended gracefully (for example,
-    during server shutdown). Because the listen stream is long-lived, this result
-    is sent only when the server tears the subscription down; an abrupt transport
-    close carries no response. The result body is otherwise empty.
-    """
-
-    meta: SubscriptionsListenResultMetaObject = Field(alias="_meta")
-    result_type: runtime.Str = Field(alias="resultType")
-    """Indicates the type of the result, which allows the client to determine
-    how to parse the result object.
-
-    Servers implementing this protocol version MUST include this field.
-    For backward compatibility, when a client receives a result from a
-    server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
-    """
-
-
-ServerResult = TypeAliasType("ServerResult", Result | InputRequiredResult | DiscoverResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | SubscriptionsListenResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult)
-
-
-SingleSelectEnumSchema = TypeAliasType("SingleSelectEnumSchema", UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema)
-
-
-class SubscriptionsListenResultResponse(runtime.OpenModel):
-    """A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
-    request, sent when the server tears the subscription down gracefully.
-    """
-
-    id: RequestId
-    jsonrpc: Literal["2.0"]
-    result: SubscriptionsListenResult
-
-
-class UnsupportedProtocolVersionErrorErrorData(runtime.OpenModel):
-    requested: runtime.Str
-    """The protocol version that was requested by the client."""
-    supported: list[runtime.Str]
-    """Protocol versions the server supports. The client should choose a
-    mutually supported version from this list and retry.
-    """
-
-
-class UnsupportedProtocolVersionErrorError(runtime.OpenModel):
-    code: Annotated[Literal[-32022], runtime.NoBool]
-    data: UnsupportedProtocolVersionErrorErrorData
-    message: runtime.Str
-    """A short description of the error. The message SHOULD be limited to a concise single sentence."""
-
-
-class UnsupportedProtocolVersionError(runtime.OpenModel):
-    """Returned when the request's protocol version is unknown to the server or
-    unsupported (e.g., a known experimental or draft version the server has
-    chosen not to implement). For HTTP, the response status code MUST be
-    `400 Bad Request`.
-    """
-
-    error: UnsupportedProtocolVersionErrorError
-    id: Annotated[RequestId | None, runtime.NotNull] = None
-    jsonrpc: Literal["2.0"]
-
-
-def normalize_completion_complete(value: object) -> runtime.Result:
-    """`completion/complete` (CompleteResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "completion/complete", "CompleteResult", ("complete",))
-
-
-def normalize_prompts_get(value: object) -> runtime.Result:
-    """`prompts/get` (InputRequiredResult | GetPromptResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "prompts/get", "InputRequiredResult | GetPromptResult", ("complete", "input_required"))
-
-
-def normalize_prompts_list(value: object) -> runtime.Result:
-    """`prompts/list` (ListPromptsResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "prompts/list", "ListPromptsResult", ("complete",))
-
-
-def normalize_resources_list(value: object) -> runtime.Result:
-    """`resources/list` (ListResourcesResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "resources/list", "ListResourcesResult", ("complete",))
-
-
-def normalize_resources_read(value: object) -> runtime.Result:
-    """`resources/read` (InputRequiredResult | ReadResourceResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "resources/read", "InputRequiredResult | ReadResourceResult", ("complete", "input_required"))
-
-
-def normalize_resources_templates_list(value: object) -> runtime.Result:
-    """`resources/templates/list` (ListResourceTemplatesResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "resources/templates/list", "ListResourceTemplatesResult", ("complete",))
-
-
-def normalize_server_discover(value: object) -> runtime.Result:
-    """`server/discover` (DiscoverResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "server/discover", "DiscoverResult", ("complete",))
-
-
-def normalize_subscriptions_listen(value: object) -> runtime.Result:
-    """`subscriptions/listen` (SubscriptionsListenResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`, with `\"resultType\": \"complete\"`."""
-    return runtime.empty_result(value, ("complete",))
-
-
-def normalize_tools_call(value: object) -> runtime.Result:
-    """`tools/call` (InputRequiredResult | CallToolResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "tools/call", "InputRequiredResult | CallToolResult", ("complete", "input_required"))
-
-
-def normalize_tools_list(value: object) -> runtime.Result:
-    """`tools/list` (ListToolsResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
-
-    Raises runtime.ResultError (-32603) for anything but a dict.
-    """
-    return runtime.object_result(value, "tools/list", "ListToolsResult", ("complete",))
-
-
-REQUESTS: Final[Mapping[str, runtime.RequestEntry]] = MappingProxyType(
-    {
-        "completion/complete": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("CompleteResult",),
-            result_shape="object",
-            result_types=("complete",),
-            normalizer=normalize_completion_complete,
-        ),
-        "prompts/get": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("InputRequiredResult", "GetPromptResult"),
-            result_shape="object",
-            result_types=("complete", "input_required"),
-            normalizer=normalize_prompts_get,
-        ),
-        "prompts/list": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("ListPromptsResult",),
-            result_shape="object",
-            result_types=("complete",),
-            normalizer=normalize_prompts_list,
-        ),
-        "resources/list": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("ListResourcesResult",),
-            result_shape="object",
-            result_types=("complete",),
-            normalizer=normalize_resources_list,
-        ),
-        "resources/read": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("InputRequiredResult", "ReadResourceResult"),
-            result_shape="object",
-            result_types=("complete", "input_required"),
-            normalizer=normalize_resources_read,
-        ),
-        "resources/templates/list": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("ListResourceTemplatesResult",),
-            result_shape="object",
-            result_types=("complete",),
-            normalizer=normalize_resources_templates_list,
-        ),
-        "server/discover": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("DiscoverResult",),
-            result_shape="object",
-            result_types=("complete",),
-            normalizer=normalize_server_discover,
-        ),
-        "subscriptions/listen": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("SubscriptionsListenResult",),
-            result_shape="empty",
-            result_types=("complete",),
-            normalizer=normalize_subscriptions_listen,
-        ),
-        "tools/call": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("InputRequiredResult", "CallToolResult"),
-            result_shape="object",
-            result_types=("complete", "input_required"),
-            normalizer=normalize_tools_call,
-        ),
-        "tools/list": runtime.RequestEntry(
-            sender="client",
-            params_required=True,
-            results=("ListToolsResult",),
-            result_shape="object",
-            result_types=("complete",),
-            normalizer=normalize_tools_list,
-        ),
-    }
-)
-"""Requests by method: sender, whether `params` is required, result definitions, result shape, `resultType` values and normalizer."""
-
-NOTIFICATIONS: Final[Mapping[str, runtime.NotificationEntry]] = MappingProxyType(
-    {
-        "notifications/cancelled": runtime.NotificationEntry(sender="both", params_required=True),
-        "notifications/message": runtime.NotificationEntry(sender="server", params_required=True),
-        "notifications/progress": runtime.NotificationEntry(sender="server", params_required=True),
-        "notifications/prompts/list_changed": runtime.NotificationEntry(sender="server", params_required=False),
-        "notifications/resources/list_changed": runtime.NotificationEntry(sender="server", params_required=False),
-        "notifications/resources/updated": runtime.NotificationEntry(sender="server", params_required=True),
-        "notifications/subscriptions/acknowledged": runtime.NotificationEntry(sender="server", params_required=True),
-        "notifications/tools/list_changed": runtime.NotificationEntry(sender="server", params_required=False),
-    }
-)
-"""Notifications by method: sender and whether `params` is required."""
 
 REMOVED_METHODS: Final[tuple[str, ...]] = (
     "elicitation/create",
@@ -2635,6 +211,7 @@ REMOVED_METHODS: Final[tuple[str, ...]] = (
     "tasks/result",
 )
 """Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
+
 
 METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
     {
@@ -2682,167 +259,6 @@ extension), sides, params, results, normalizer kind, `resultType` values, requir
 `Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
 `mcp-codegen table --format json`."""
 
-DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
-    {
-        "Annotations": Annotations,
-        "AudioContent": AudioContent,
-        "BaseMetadata": BaseMetadata,
-        "BlobResourceContents": BlobResourceContents,
-        "BooleanSchema": BooleanSchema,
-        "CacheableResult": CacheableResult,
-        "CallToolRequest": CallToolRequest,
-        "CallToolRequestParams": CallToolRequestParams,
-        "CallToolResult": CallToolResult,
-        "CallToolResultResponse": CallToolResultResponse,
-        "CancelledNotification": CancelledNotification,
-        "CancelledNotificationParams": CancelledNotificationParams,
-        "ClientCapabilities": ClientCapabilities,
-        "ClientNotification": ClientNotification,
-        "ClientRequest": ClientRequest,
-        "ClientResult": ClientResult,
-        "CompleteRequest": CompleteRequest,
-        "CompleteRequestParams": CompleteRequestParams,
-        "CompleteResult": CompleteResult,
-        "CompleteResultResponse": CompleteResultResponse,
-        "ContentBlock": ContentBlock,
-        "CreateMessageRequest": CreateMessageRequest,
-        "CreateMessageRequestParams": CreateMessageRequestParams,
-        "CreateMessageResult": CreateMessageResult,
-        "Cursor": Cursor,
-        "DiscoverRequest": DiscoverRequest,
-        "DiscoverResult": DiscoverResult,
-        "DiscoverResultResponse": DiscoverResultResponse,
-        "ElicitRequest": ElicitRequest,
-        "ElicitRequestFormParams": ElicitRequestFormParams,
-        "ElicitRequestParams": ElicitRequestParams,
-        "ElicitRequestURLParams": ElicitRequestURLParams,
-        "ElicitResult": ElicitResult,
-        "EmbeddedResource": EmbeddedResource,
-        "EmptyResult": EmptyResult,
-        "EnumSchema": EnumSchema,
-        "Error": Error,
-        "GetPromptRequest": GetPromptRequest,
-        "GetPromptRequestParams": GetPromptRequestParams,
-        "GetPromptResult": GetPromptResult,
-        "GetPromptResultResponse": GetPromptResultResponse,
-        "HeaderMismatchError": HeaderMismatchError,
-        "Icon": Icon,
-        "Icons": Icons,
-        "ImageContent": ImageContent,
-        "Implementation": Implementation,
-        "InputRequest": InputRequest,
-        "InputRequests": InputRequests,
-        "InputRequiredResult": InputRequiredResult,
-        "InputResponse": InputResponse,
-        "InputResponseRequestParams": InputResponseRequestParams,
-        "InputResponses": InputResponses,
-        "InternalError": InternalError,
-        "InvalidParamsError": InvalidParamsError,
-        "InvalidRequestError": InvalidRequestError,
-        "JSONArray": JSONArray,
-        "JSONObject": JSONObject,
-        "JSONRPCErrorResponse": JSONRPCErrorResponse,
-        "JSONRPCMessage": JSONRPCMessage,
-        "JSONRPCNotification": JSONRPCNotification,
-        "JSONRPCRequest": JSONRPCRequest,
-        "JSONRPCResponse": JSONRPCResponse,
-        "JSONRPCResultResponse": JSONRPCResultResponse,
-        "JSONValue": JSONValue,
-        "LegacyTitledEnumSchema": LegacyTitledEnumSchema,
-        "ListPromptsRequest": ListPromptsRequest,
-        "ListPromptsResult": ListPromptsResult,
-        "ListPromptsResultResponse": ListPromptsResultResponse,
-        "ListResourceTemplatesRequest": ListResourceTemplatesRequest,
-        "ListResourceTemplatesResult": ListResourceTemplatesResult,
-        "ListResourceTemplatesResultResponse": ListResourceTemplatesResultResponse,
-        "ListResourcesRequest": ListResourcesRequest,
-        "ListResourcesResult": ListResourcesResult,
-        "ListResourcesResultResponse": ListResourcesResultResponse,
-        "ListRootsRequest": ListRootsRequest,
-        "ListRootsResult": ListRootsResult,
-        "ListToolsRequest": ListToolsRequest,
-        "ListToolsResult": ListToolsResult,
-        "ListToolsResultResponse": ListToolsResultResponse,
-        "LoggingLevel": LoggingLevel,
-        "LoggingMessageNotification": LoggingMessageNotification,
-        "LoggingMessageNotificationParams": LoggingMessageNotificationParams,
-        "MetaObject": MetaObject,
-        "MethodNotFoundError": MethodNotFoundError,
-        "MissingRequiredClientCapabilityError": MissingRequiredClientCapabilityError,
-        "ModelHint": ModelHint,
-        "ModelPreferences": ModelPreferences,
-        "MultiSelectEnumSchema": MultiSelectEnumSchema,
-        "Notification": Notification,
-        "NotificationMetaObject": NotificationMetaObject,
-        "NotificationParams": NotificationParams,
-        "NumberSchema": NumberSchema,
-        "PaginatedRequest": PaginatedRequest,
-        "PaginatedRequestParams": PaginatedRequestParams,
-        "PaginatedResult": PaginatedResult,
-        "ParseError": ParseError,
-        "PrimitiveSchemaDefinition": PrimitiveSchemaDefinition,
-        "ProgressNotification": ProgressNotification,
-        "ProgressNotificationParams": ProgressNotificationParams,
-        "ProgressToken": ProgressToken,
-        "Prompt": Prompt,
-        "PromptArgument": PromptArgument,
-        "PromptListChangedNotification": PromptListChangedNotification,
-        "PromptMessage": PromptMessage,
-        "PromptReference": PromptReference,
-        "ReadResourceRequest": ReadResourceRequest,
-        "ReadResourceRequestParams": ReadResourceRequestParams,
-        "ReadResourceResult": ReadResourceResult,
-        "ReadResourceResultResponse": ReadResourceResultResponse,
-        "Request": Request,
-        "RequestId": RequestId,
-        "RequestMetaObject": RequestMetaObject,
-        "RequestParams": RequestParams,
-        "Resource": Resource,
-        "ResourceContents": ResourceContents,
-        "ResourceLink": ResourceLink,
-        "ResourceListChangedNotification": ResourceListChangedNotification,
-        "ResourceRequestParams": ResourceRequestParams,
-        "ResourceTemplate": ResourceTemplate,
-        "ResourceTemplateReference": ResourceTemplateReference,
-        "ResourceUpdatedNotification": ResourceUpdatedNotification,
-        "ResourceUpdatedNotificationParams": ResourceUpdatedNotificationParams,
-        "Result": Result,
-        "ResultMetaObject": ResultMetaObject,
-        "ResultType": ResultType,
-        "Role": Role,
-        "Root": Root,
-        "SamplingMessage": SamplingMessage,
-        "SamplingMessageContentBlock": SamplingMessageContentBlock,
-        "ServerCapabilities": ServerCapabilities,
-        "ServerNotification": ServerNotification,
-        "ServerResult": ServerResult,
-        "SingleSelectEnumSchema": SingleSelectEnumSchema,
-        "StringSchema": StringSchema,
-        "SubscriptionFilter": SubscriptionFilter,
-        "SubscriptionsAcknowledgedNotification": SubscriptionsAcknowledgedNotification,
-        "SubscriptionsAcknowledgedNotificationParams": SubscriptionsAcknowledgedNotificationParams,
-        "SubscriptionsListenRequest": SubscriptionsListenRequest,
-        "SubscriptionsListenRequestParams": SubscriptionsListenRequestParams,
-        "SubscriptionsListenResult": SubscriptionsListenResult,
-        "SubscriptionsListenResultMetaObject": SubscriptionsListenResultMetaObject,
-        "SubscriptionsListenResultResponse": SubscriptionsListenResultResponse,
-        "TextContent": TextContent,
-        "TextResourceContents": TextResourceContents,
-        "TitledMultiSelectEnumSchema": TitledMultiSelectEnumSchema,
-        "TitledSingleSelectEnumSchema": TitledSingleSelectEnumSchema,
-        "Tool": Tool,
-        "ToolAnnotations": ToolAnnotations,
-        "ToolChoice": ToolChoice,
-        "ToolListChangedNotification": ToolListChangedNotification,
-        "ToolResultContent": ToolResultContent,
-        "ToolUseContent": ToolUseContent,
-        "UnsupportedProtocolVersionError": UnsupportedProtocolVersionError,
-        "UntitledMultiSelectEnumSchema": UntitledMultiSelectEnumSchema,
-        "UntitledSingleSelectEnumSchema": UntitledSingleSelectEnumSchema,
-    }
-)
-"""Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""
-
 
 def normalize_result(method: str, value: object) -> runtime.Result:
     """The normalized result of `method`'s request for a handler's return `value`.
@@ -2863,3 +279,215 @@ def method_error(
     method of any version); `policy` says what a custom method and a later version's get.
     """
     return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)
+
+
+def create_server_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The server's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the server receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+def create_client_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The client's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the client receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "client", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+__all__ = [
+    "Annotations",
+    "AudioContent",
+    "BaseMetadata",
+    "BlobResourceContents",
+    "BooleanSchema",
+    "CacheableResult",
+    "CallToolRequest",
+    "CallToolRequestParams",
+    "CallToolResult",
+    "CallToolResultResponse",
+    "CancelledNotification",
+    "CancelledNotificationParams",
+    "ClientCapabilities",
+    "ClientNotification",
+    "ClientRequest",
+    "ClientResult",
+    "CompleteRequest",
+    "CompleteRequestParams",
+    "CompleteResult",
+    "CompleteResultResponse",
+    "ContentBlock",
+    "CreateMessageRequest",
+    "CreateMessageRequestParams",
+    "CreateMessageResult",
+    "Cursor",
+    "DEFINITIONS",
+    "DiscoverRequest",
+    "DiscoverResult",
+    "DiscoverResultResponse",
+    "ERA",
+    "ElicitRequest",
+    "ElicitRequestFormParams",
+    "ElicitRequestParams",
+    "ElicitRequestURLParams",
+    "ElicitResult",
+    "EmbeddedResource",
+    "EmptyResult",
+    "EnumSchema",
+    "Error",
+    "GetPromptRequest",
+    "GetPromptRequestParams",
+    "GetPromptResult",
+    "GetPromptResultResponse",
+    "HeaderMismatchError",
+    "Icon",
+    "Icons",
+    "ImageContent",
+    "Implementation",
+    "InputRequest",
+    "InputRequests",
+    "InputRequiredResult",
+    "InputResponse",
+    "InputResponseRequestParams",
+    "InputResponses",
+    "InternalError",
+    "InvalidParamsError",
+    "InvalidRequestError",
+    "JSONArray",
+    "JSONObject",
+    "JSONRPCErrorResponse",
+    "JSONRPCMessage",
+    "JSONRPCNotification",
+    "JSONRPCRequest",
+    "JSONRPCResponse",
+    "JSONRPCResultResponse",
+    "JSONValue",
+    "LegacyTitledEnumSchema",
+    "ListPromptsRequest",
+    "ListPromptsResult",
+    "ListPromptsResultResponse",
+    "ListResourceTemplatesRequest",
+    "ListResourceTemplatesResult",
+    "ListResourceTemplatesResultResponse",
+    "ListResourcesRequest",
+    "ListResourcesResult",
+    "ListResourcesResultResponse",
+    "ListRootsRequest",
+    "ListRootsResult",
+    "ListToolsRequest",
+    "ListToolsResult",
+    "ListToolsResultResponse",
+    "LoggingLevel",
+    "LoggingMessageNotification",
+    "LoggingMessageNotificationParams",
+    "METHOD_TABLE",
+    "MetaObject",
+    "MethodNotFoundError",
+    "MissingRequiredClientCapabilityError",
+    "ModelHint",
+    "ModelPreferences",
+    "MultiSelectEnumSchema",
+    "NOTIFICATIONS",
+    "Notification",
+    "NotificationMetaObject",
+    "NotificationParams",
+    "NumberSchema",
+    "PREVIOUS_VERSION",
+    "PROTOCOL_VERSION",
+    "PaginatedRequest",
+    "PaginatedRequestParams",
+    "PaginatedResult",
+    "ParseError",
+    "PrimitiveSchemaDefinition",
+    "ProgressNotification",
+    "ProgressNotificationParams",
+    "ProgressToken",
+    "Prompt",
+    "PromptArgument",
+    "PromptListChangedNotification",
+    "PromptMessage",
+    "PromptReference",
+    "REMOVED_METHODS",
+    "REQUESTS",
+    "ReadResourceRequest",
+    "ReadResourceRequestParams",
+    "ReadResourceResult",
+    "ReadResourceResultResponse",
+    "Request",
+    "RequestId",
+    "RequestMetaObject",
+    "RequestParams",
+    "Resource",
+    "ResourceContents",
+    "ResourceLink",
+    "ResourceListChangedNotification",
+    "ResourceRequestParams",
+    "ResourceTemplate",
+    "ResourceTemplateReference",
+    "ResourceUpdatedNotification",
+    "ResourceUpdatedNotificationParams",
+    "Result",
+    "ResultMetaObject",
+    "ResultType",
+    "Role",
+    "Root",
+    "SamplingMessage",
+    "SamplingMessageContentBlock",
+    "ServerCapabilities",
+    "ServerNotification",
+    "ServerResult",
+    "SingleSelectEnumSchema",
+    "StringSchema",
+    "SubscriptionFilter",
+    "SubscriptionsAcknowledgedNotification",
+    "SubscriptionsAcknowledgedNotificationParams",
+    "SubscriptionsListenRequest",
+    "SubscriptionsListenRequestParams",
+    "SubscriptionsListenResult",
+    "SubscriptionsListenResultMetaObject",
+    "SubscriptionsListenResultResponse",
+    "TextContent",
+    "TextResourceContents",
+    "TitledMultiSelectEnumSchema",
+    "TitledSingleSelectEnumSchema",
+    "Tool",
+    "ToolAnnotations",
+    "ToolChoice",
+    "ToolListChangedNotification",
+    "ToolResultContent",
+    "ToolUseContent",
+    "UnsupportedProtocolVersionError",
+    "UntitledMultiSelectEnumSchema",
+    "UntitledSingleSelectEnumSchema",
+    "create_client_dispatcher",
+    "create_server_dispatcher",
+    "method_error",
+    "normalize_completion_complete",
+    "normalize_prompts_get",
+    "normalize_prompts_list",
+    "normalize_resources_list",
+    "normalize_resources_read",
+    "normalize_resources_templates_list",
+    "normalize_result",
+    "normalize_server_discover",
+    "normalize_subscriptions_listen",
+    "normalize_tools_call",
+    "normalize_tools_list",
+]
+"""The re-exported names are this module's own."""

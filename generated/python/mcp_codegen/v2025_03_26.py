@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-from . import runtime
+from . import dispatcher, runtime
 
 PROTOCOL_VERSION: Final = "2025-03-26"
 ERA: Final = "legacy"
@@ -32,13 +32,13 @@ class Annotations(runtime.OpenModel):
     audience: Annotated[list[Role] | None, runtime.NotNull] = None
     """Describes who the intended customer of this object or data is.
 
-    It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
+    It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
-    A value of 1 means \"most important,\" and indicates that the data is
-    effectively required, while 0 means \"least important,\" and indicates that
+    A value of 1 means "most important," and indicates that the data is
+    effectively required, while 0 means "least important," and indicates that
     the data is entirely optional.
     """
 
@@ -49,7 +49,7 @@ class AudioContent(runtime.OpenModel):
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -57,7 +57,7 @@ class AudioContent(runtime.OpenModel):
 class BlobResourceContents(runtime.OpenModel):
     blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
@@ -76,7 +76,7 @@ class CallToolRequest(runtime.OpenModel):
 
 
 class TextResourceContents(runtime.OpenModel):
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
@@ -102,7 +102,7 @@ class ImageContent(runtime.OpenModel):
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -129,10 +129,10 @@ class CallToolResult(runtime.OpenModel):
     should be reported as an MCP error response.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     content: list[TextContent | ImageContent | AudioContent | EmbeddedResource]
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="isError", serialization_alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -146,7 +146,7 @@ RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
 class CancelledNotificationParams(runtime.OpenModel):
     reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(validation_alias="requestId", serialization_alias="requestId")
 
 
 class CancelledNotification(runtime.OpenModel):
@@ -166,7 +166,7 @@ class CancelledNotification(runtime.OpenModel):
 class ClientCapabilitiesRoots(runtime.OpenModel):
     """Present if the client supports listing roots."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
@@ -182,7 +182,7 @@ class ClientCapabilities(runtime.OpenModel):
 
 
 class InitializedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -200,10 +200,10 @@ ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 class ProgressNotificationParams(runtime.OpenModel):
     message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: runtime.Float
+    progress: runtime.Number
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progress_token: ProgressToken = Field(alias="progressToken")
-    total: Annotated[runtime.Float | None, runtime.NotNull] = None
+    progress_token: ProgressToken = Field(validation_alias="progressToken", serialization_alias="progressToken")
+    total: Annotated[runtime.Number | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -215,7 +215,7 @@ class ProgressNotification(runtime.OpenModel):
 
 
 class RootsListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -293,8 +293,8 @@ class Implementation(runtime.OpenModel):
 
 class InitializeRequestParams(runtime.OpenModel):
     capabilities: ClientCapabilities
-    client_info: Implementation = Field(alias="clientInfo")
-    protocol_version: runtime.Str = Field(alias="protocolVersion")
+    client_info: Implementation = Field(validation_alias="clientInfo", serialization_alias="clientInfo")
+    protocol_version: runtime.Str = Field(validation_alias="protocolVersion", serialization_alias="protocolVersion")
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
 
@@ -362,11 +362,11 @@ class ListToolsRequest(runtime.OpenModel):
 
 
 class PingRequestParamsMeta(runtime.OpenModel):
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class PingRequestParams(runtime.OpenModel):
-    meta: Annotated[PingRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[PingRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
 
 
 class PingRequest(runtime.OpenModel):
@@ -437,13 +437,13 @@ ClientRequest = TypeAliasType("ClientRequest", InitializeRequest | PingRequest |
 class CreateMessageResult(runtime.OpenModel):
     """The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     content: TextContent | ImageContent | AudioContent
     model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="stopReason", serialization_alias="stopReason")
     """The reason why sampling stopped, if known."""
 
 
@@ -468,13 +468,13 @@ class ListRootsResult(runtime.OpenModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     roots: list[Root]
 
 
 class Result(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
 
 
@@ -482,7 +482,7 @@ ClientResult = TypeAliasType("ClientResult", Result | CreateMessageResult | List
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="hasMore", serialization_alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
     total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
@@ -493,7 +493,7 @@ class CompleteResultCompletion(runtime.OpenModel):
 class CompleteResult(runtime.OpenModel):
     """The server's response to a completion/complete request"""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     completion: CompleteResultCompletion
 
@@ -521,7 +521,7 @@ class ModelHint(runtime.OpenModel):
 class ModelPreferences(runtime.OpenModel):
     """The server's preferences for model selection, requested of the client during sampling.
 
-    Because LLMs can vary along multiple dimensions, choosing the \"best\" model is
+    Because LLMs can vary along multiple dimensions, choosing the "best" model is
     rarely straightforward.  Different models excel in different areas—some are
     faster but less capable, others are more capable but more expensive, and so
     on. This interface allows servers to express their priorities across multiple
@@ -532,7 +532,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="costPriority", serialization_alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -546,12 +546,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="intelligencePriority", serialization_alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="speedPriority", serialization_alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -566,18 +566,18 @@ class SamplingMessage(runtime.OpenModel):
 
 
 class CreateMessageRequestParams(runtime.OpenModel):
-    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
+    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, validation_alias="includeContext", serialization_alias="includeContext")
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request."""
-    max_tokens: runtime.Int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(validation_alias="maxTokens", serialization_alias="maxTokens")
     """The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested."""
     messages: list[SamplingMessage]
     metadata: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
-    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, validation_alias="modelPreferences", serialization_alias="modelPreferences")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="stopSequences", serialization_alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="systemPrompt", serialization_alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
+    temperature: Annotated[runtime.Number | None, runtime.NotNull] = None
 
 
 class CreateMessageRequest(runtime.OpenModel):
@@ -608,7 +608,7 @@ class PromptMessage(runtime.OpenModel):
 class GetPromptResult(runtime.OpenModel):
     """The server's response to a prompts/get request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
@@ -618,14 +618,14 @@ class GetPromptResult(runtime.OpenModel):
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
     subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
@@ -634,7 +634,7 @@ class ServerCapabilitiesResources(runtime.OpenModel):
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -658,21 +658,21 @@ class ServerCapabilities(runtime.OpenModel):
 class InitializeResult(runtime.OpenModel):
     """After receiving an initialize request from the client, the server sends this response."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     capabilities: ServerCapabilities
     instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Instructions describing how to use the server and its features.
 
-    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \"hint\" to the model. For example, this information MAY be added to the system prompt.
+    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: runtime.Str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(validation_alias="protocolVersion", serialization_alias="protocolVersion")
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
-    server_info: Implementation = Field(alias="serverInfo")
+    server_info: Implementation = Field(validation_alias="serverInfo", serialization_alias="serverInfo")
 
 
 class JSONRPCNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -685,11 +685,11 @@ class JSONRPCNotification(runtime.OpenModel):
 
 
 class JSONRPCRequestParamsMeta(runtime.OpenModel):
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class JSONRPCRequestParams(runtime.OpenModel):
-    meta: Annotated[JSONRPCRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[JSONRPCRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
 
 
 class JSONRPCRequest(runtime.OpenModel):
@@ -763,9 +763,9 @@ class Prompt(runtime.OpenModel):
 class ListPromptsResult(runtime.OpenModel):
     """The server's response to a prompts/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -779,29 +779,29 @@ class ResourceTemplate(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
     name: runtime.Str
     """A human-readable name for the type of resource this template refers to.
 
     This can be used by clients to populate UI elements.
     """
-    uri_template: runtime.Str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(validation_alias="uriTemplate", serialization_alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
 class ListResourceTemplatesResult(runtime.OpenModel):
     """The server's response to a resources/templates/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
+    resource_templates: list[ResourceTemplate] = Field(validation_alias="resourceTemplates", serialization_alias="resourceTemplates")
 
 
 class Resource(runtime.OpenModel):
@@ -811,9 +811,9 @@ class Resource(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """A human-readable name for this resource.
@@ -832,9 +832,9 @@ class Resource(runtime.OpenModel):
 class ListResourcesResult(runtime.OpenModel):
     """The server's response to a resources/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -842,11 +842,11 @@ class ListResourcesResult(runtime.OpenModel):
 
 
 class ListRootsRequestParamsMeta(runtime.OpenModel):
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class ListRootsRequestParams(runtime.OpenModel):
-    meta: Annotated[ListRootsRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ListRootsRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
 
 
 class ListRootsRequest(runtime.OpenModel):
@@ -874,7 +874,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="destructiveHint", serialization_alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -882,7 +882,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="idempotentHint", serialization_alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on the its environment.
 
@@ -890,15 +890,15 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
-    """If true, this tool may interact with an \"open world\" of external
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="openWorldHint", serialization_alias="openWorldHint")
+    """If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
     of a memory tool is not.
 
     Default: true
     """
-    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="readOnlyHint", serialization_alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
@@ -922,9 +922,9 @@ class Tool(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    input_schema: ToolInputSchema = Field(alias="inputSchema")
+    input_schema: ToolInputSchema = Field(validation_alias="inputSchema", serialization_alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool."""
     name: runtime.Str
     """The name of the tool."""
@@ -933,9 +933,9 @@ class Tool(runtime.OpenModel):
 class ListToolsResult(runtime.OpenModel):
     """The server's response to a tools/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -958,7 +958,7 @@ class LoggingMessageNotification(runtime.OpenModel):
 
 
 class NotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -980,16 +980,16 @@ class PaginatedRequest(runtime.OpenModel):
 
 
 class PaginatedResult(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
 
 
 class PromptListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -1003,17 +1003,17 @@ class PromptListChangedNotification(runtime.OpenModel):
 class ReadResourceResult(runtime.OpenModel):
     """The server's response to a resources/read request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses."""
     contents: list[TextResourceContents | BlobResourceContents]
 
 
 class RequestParamsMeta(runtime.OpenModel):
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class RequestParams(runtime.OpenModel):
-    meta: Annotated[RequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[RequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
 
 
 class Request(runtime.OpenModel):
@@ -1024,14 +1024,14 @@ class Request(runtime.OpenModel):
 class ResourceContents(runtime.OpenModel):
     """The contents of a specific resource or sub-resource."""
 
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
 
 
 class ResourceListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -1055,7 +1055,7 @@ class ResourceUpdatedNotification(runtime.OpenModel):
 
 
 class ToolListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications."""
 
 
@@ -1092,12 +1092,12 @@ def normalize_initialize(value: object) -> runtime.Result:
 
 
 def normalize_logging_set_level(value: object) -> runtime.Result:
-    """`logging/setLevel` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`logging/setLevel` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
 def normalize_ping(value: object) -> runtime.Result:
-    """`ping` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`ping` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -1134,7 +1134,7 @@ def normalize_resources_read(value: object) -> runtime.Result:
 
 
 def normalize_resources_subscribe(value: object) -> runtime.Result:
-    """`resources/subscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`resources/subscribe` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -1147,7 +1147,7 @@ def normalize_resources_templates_list(value: object) -> runtime.Result:
 
 
 def normalize_resources_unsubscribe(value: object) -> runtime.Result:
-    """`resources/unsubscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`resources/unsubscribe` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -1324,56 +1324,7 @@ NOTIFICATIONS: Final[Mapping[str, runtime.NotificationEntry]] = MappingProxyType
 )
 """Notifications by method: sender and whether `params` is required."""
 
-REMOVED_METHODS: Final[tuple[str, ...]] = ()
-"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
-
-METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
-    {
-        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CompleteResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("completions",),), "nameParam": None}),
-        "elicitation/create": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-06-18", "since": "2025-06-18", "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "initialize": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("InitializeResult",), "normalizer": "object", "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "logging/setLevel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
-        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
-        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
-        "ping": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": False}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetPromptResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
-        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListPromptsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
-        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourcesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("ReadResourceResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/subscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourceTemplatesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "roots/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListRootsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("roots",),), "nameParam": None}),
-        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CreateMessageResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("sampling",),), "nameParam": None}),
-        "server/discover": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/cancel": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/get": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/list": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/result": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CallToolResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
-        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListToolsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
-    }
-)
-"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
-every method any generated version or extension names, with its status here (present, removed, later,
-extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
-`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
-`mcp-codegen table --format json`."""
-
-DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
+DEFINITIONS: Final[Mapping[str, runtime.Definition]] = MappingProxyType(
     {
         "Annotations": Annotations,
         "AudioContent": AudioContent,
@@ -1463,6 +1414,57 @@ DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
 """Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""
 
 
+REMOVED_METHODS: Final[tuple[str, ...]] = ()
+"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
+
+
+METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
+    {
+        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CompleteResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("completions",),), "nameParam": None}),
+        "elicitation/create": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-06-18", "since": "2025-06-18", "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "initialize": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("InitializeResult",), "normalizer": "object", "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "logging/setLevel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
+        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
+        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
+        "ping": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": False}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetPromptResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
+        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListPromptsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
+        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourcesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("ReadResourceResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/subscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourceTemplatesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "roots/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListRootsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("roots",),), "nameParam": None}),
+        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CreateMessageResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("sampling",),), "nameParam": None}),
+        "server/discover": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/cancel": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/get": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/list": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/result": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CallToolResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
+        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListToolsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
+    }
+)
+"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
+every method any generated version or extension names, with its status here (present, removed, later,
+extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
+`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
+`mcp-codegen table --format json`."""
+
+
 def normalize_result(method: str, value: object) -> runtime.Result:
     """The normalized result of `method`'s request for a handler's return `value`.
 
@@ -1482,3 +1484,33 @@ def method_error(
     method of any version); `policy` says what a custom method and a later version's get.
     """
     return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)
+
+
+def create_server_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The server's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the server receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+def create_client_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The client's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the client receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "client", handlers, on_error=on_error, validate_results=validate_results
+    )

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-from . import runtime
+from . import dispatcher, runtime
 
 PROTOCOL_VERSION: Final = "2025-06-18"
 ERA: Final = "legacy"
@@ -32,21 +32,21 @@ class Annotations(runtime.OpenModel):
     audience: Annotated[list[Role] | None, runtime.NotNull] = None
     """Describes who the intended customer of this object or data is.
 
-    It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
+    It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
+    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="lastModified", serialization_alias="lastModified")
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
-    Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
+    Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
 
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
-    A value of 1 means \"most important,\" and indicates that the data is
-    effectively required, while 0 means \"least important,\" and indicates that
+    A value of 1 means "most important," and indicates that the data is
+    effectively required, while 0 means "least important," and indicates that
     the data is entirely optional.
     """
 
@@ -54,12 +54,12 @@ class Annotations(runtime.OpenModel):
 class AudioContent(runtime.OpenModel):
     """Audio provided to or from an LLM."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -80,11 +80,11 @@ class BaseMetadata(runtime.OpenModel):
 
 
 class BlobResourceContents(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
@@ -110,9 +110,9 @@ class CallToolRequest(runtime.OpenModel):
 
 
 class TextResourceContents(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
@@ -127,7 +127,7 @@ class EmbeddedResource(runtime.OpenModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     resource: TextResourceContents | BlobResourceContents
@@ -137,12 +137,12 @@ class EmbeddedResource(runtime.OpenModel):
 class ImageContent(runtime.OpenModel):
     """An image provided to or from an LLM."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -153,15 +153,15 @@ class ResourceLink(runtime.OpenModel):
     Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -186,7 +186,7 @@ class ResourceLink(runtime.OpenModel):
 class TextContent(runtime.OpenModel):
     """Text provided to or from an LLM."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     text: runtime.Str
@@ -200,11 +200,11 @@ ContentBlock = TypeAliasType("ContentBlock", TextContent | ImageContent | AudioC
 class CallToolResult(runtime.OpenModel):
     """The server's response to a tool call."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="isError", serialization_alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -218,7 +218,7 @@ class CallToolResult(runtime.OpenModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    structured_content: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="structuredContent")
+    structured_content: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="structuredContent", serialization_alias="structuredContent")
     """An optional JSON object that represents the structured result of the tool call."""
 
 
@@ -229,7 +229,7 @@ RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
 class CancelledNotificationParams(runtime.OpenModel):
     reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(validation_alias="requestId", serialization_alias="requestId")
 
 
 class CancelledNotification(runtime.OpenModel):
@@ -249,7 +249,7 @@ class CancelledNotification(runtime.OpenModel):
 class ClientCapabilitiesRoots(runtime.OpenModel):
     """Present if the client supports listing roots."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
@@ -267,7 +267,7 @@ class ClientCapabilities(runtime.OpenModel):
 
 
 class InitializedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -285,10 +285,10 @@ ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 class ProgressNotificationParams(runtime.OpenModel):
     message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: runtime.Float
+    progress: runtime.Number
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progress_token: ProgressToken = Field(alias="progressToken")
-    total: Annotated[runtime.Float | None, runtime.NotNull] = None
+    progress_token: ProgressToken = Field(validation_alias="progressToken", serialization_alias="progressToken")
+    total: Annotated[runtime.Number | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -300,7 +300,7 @@ class ProgressNotification(runtime.OpenModel):
 
 
 class RootsListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -404,8 +404,8 @@ class Implementation(runtime.OpenModel):
 
 class InitializeRequestParams(runtime.OpenModel):
     capabilities: ClientCapabilities
-    client_info: Implementation = Field(alias="clientInfo")
-    protocol_version: runtime.Str = Field(alias="protocolVersion")
+    client_info: Implementation = Field(validation_alias="clientInfo", serialization_alias="clientInfo")
+    protocol_version: runtime.Str = Field(validation_alias="protocolVersion", serialization_alias="protocolVersion")
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
 
@@ -475,11 +475,11 @@ class ListToolsRequest(runtime.OpenModel):
 class PingRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class PingRequestParams(runtime.OpenModel):
-    meta: Annotated[PingRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[PingRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -551,29 +551,29 @@ ClientRequest = TypeAliasType("ClientRequest", InitializeRequest | PingRequest |
 class CreateMessageResult(runtime.OpenModel):
     """The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     content: TextContent | ImageContent | AudioContent
     model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="stopReason", serialization_alias="stopReason")
     """The reason why sampling stopped, if known."""
 
 
 class ElicitResult(runtime.OpenModel):
     """The client's response to an elicitation request."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     action: Literal["accept", "cancel", "decline"]
     """The user action in response to the elicitation.
-    - \"accept\": User submitted the form/confirmed the action
-    - \"decline\": User explicitly declined the action
-    - \"cancel\": User dismissed without making an explicit choice
+    - "accept": User submitted the form/confirmed the action
+    - "decline": User explicitly declined the action
+    - "cancel": User dismissed without making an explicit choice
     """
-    content: Annotated[dict[str, runtime.Str | runtime.Float | runtime.Bool] | None, runtime.NotNull] = None
-    """The submitted form data, only present when action is \"accept\".
+    content: Annotated[dict[str, runtime.Str | runtime.Number | runtime.Bool] | None, runtime.NotNull] = None
+    """The submitted form data, only present when action is "accept".
     Contains values matching the requested schema.
     """
 
@@ -581,7 +581,7 @@ class ElicitResult(runtime.OpenModel):
 class Root(runtime.OpenModel):
     """Represents a root directory or file that the server can operate on."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
@@ -601,13 +601,13 @@ class ListRootsResult(runtime.OpenModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     roots: list[Root]
 
 
 class Result(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -615,7 +615,7 @@ ClientResult = TypeAliasType("ClientResult", Result | CreateMessageResult | List
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="hasMore", serialization_alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
     total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
@@ -626,7 +626,7 @@ class CompleteResultCompletion(runtime.OpenModel):
 class CompleteResult(runtime.OpenModel):
     """The server's response to a completion/complete request"""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     completion: CompleteResultCompletion
 
@@ -654,7 +654,7 @@ class ModelHint(runtime.OpenModel):
 class ModelPreferences(runtime.OpenModel):
     """The server's preferences for model selection, requested of the client during sampling.
 
-    Because LLMs can vary along multiple dimensions, choosing the \"best\" model is
+    Because LLMs can vary along multiple dimensions, choosing the "best" model is
     rarely straightforward.  Different models excel in different areas—some are
     faster but less capable, others are more capable but more expensive, and so
     on. This interface allows servers to express their priorities across multiple
@@ -665,7 +665,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="costPriority", serialization_alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -679,12 +679,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="intelligencePriority", serialization_alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="speedPriority", serialization_alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -699,9 +699,9 @@ class SamplingMessage(runtime.OpenModel):
 
 
 class CreateMessageRequestParams(runtime.OpenModel):
-    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
+    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, validation_alias="includeContext", serialization_alias="includeContext")
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request."""
-    max_tokens: runtime.Int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(validation_alias="maxTokens", serialization_alias="maxTokens")
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
@@ -709,11 +709,11 @@ class CreateMessageRequestParams(runtime.OpenModel):
     messages: list[SamplingMessage]
     metadata: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
-    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, validation_alias="modelPreferences", serialization_alias="modelPreferences")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="stopSequences", serialization_alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="systemPrompt", serialization_alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
+    temperature: Annotated[runtime.Number | None, runtime.NotNull] = None
 
 
 class CreateMessageRequest(runtime.OpenModel):
@@ -730,15 +730,15 @@ Cursor = TypeAliasType("Cursor", runtime.Str)
 class EnumSchema(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     enum: list[runtime.Str]
-    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
+    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="enumNames", serialization_alias="enumNames")
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
 
 class NumberSchema(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
-    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    maximum: Annotated[runtime.Number | None, runtime.NotNull] = None
+    minimum: Annotated[runtime.Number | None, runtime.NotNull] = None
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["integer", "number"]
 
@@ -746,8 +746,8 @@ class NumberSchema(runtime.OpenModel):
 class StringSchema(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
+    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxLength", serialization_alias="maxLength")
+    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minLength", serialization_alias="minLength")
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
@@ -771,7 +771,7 @@ class ElicitRequestParamsRequestedSchema(runtime.OpenModel):
 class ElicitRequestParams(runtime.OpenModel):
     message: runtime.Str
     """The message to present to the user."""
-    requested_schema: ElicitRequestParamsRequestedSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitRequestParamsRequestedSchema = Field(validation_alias="requestedSchema", serialization_alias="requestedSchema")
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
@@ -801,7 +801,7 @@ class PromptMessage(runtime.OpenModel):
 class GetPromptResult(runtime.OpenModel):
     """The server's response to a prompts/get request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
@@ -811,14 +811,14 @@ class GetPromptResult(runtime.OpenModel):
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
     subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
@@ -827,7 +827,7 @@ class ServerCapabilitiesResources(runtime.OpenModel):
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -851,17 +851,17 @@ class ServerCapabilities(runtime.OpenModel):
 class InitializeResult(runtime.OpenModel):
     """After receiving an initialize request from the client, the server sends this response."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     capabilities: ServerCapabilities
     instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Instructions describing how to use the server and its features.
 
-    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \"hint\" to the model. For example, this information MAY be added to the system prompt.
+    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: runtime.Str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(validation_alias="protocolVersion", serialization_alias="protocolVersion")
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
-    server_info: Implementation = Field(alias="serverInfo")
+    server_info: Implementation = Field(validation_alias="serverInfo", serialization_alias="serverInfo")
 
 
 class JSONRPCErrorError(runtime.OpenModel):
@@ -882,7 +882,7 @@ class JSONRPCError(runtime.OpenModel):
 
 
 class JSONRPCNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -897,11 +897,11 @@ class JSONRPCNotification(runtime.OpenModel):
 class JSONRPCRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class JSONRPCRequestParams(runtime.OpenModel):
-    meta: Annotated[JSONRPCRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[JSONRPCRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -948,7 +948,7 @@ class PromptArgument(runtime.OpenModel):
 class Prompt(runtime.OpenModel):
     """A prompt or prompt template that the server offers."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
@@ -969,9 +969,9 @@ class Prompt(runtime.OpenModel):
 class ListPromptsResult(runtime.OpenModel):
     """The server's response to a prompts/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -981,15 +981,15 @@ class ListPromptsResult(runtime.OpenModel):
 class ResourceTemplate(runtime.OpenModel):
     """A template description for resources available on the server."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -1001,34 +1001,34 @@ class ResourceTemplate(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: runtime.Str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(validation_alias="uriTemplate", serialization_alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
 class ListResourceTemplatesResult(runtime.OpenModel):
     """The server's response to a resources/templates/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
+    resource_templates: list[ResourceTemplate] = Field(validation_alias="resourceTemplates", serialization_alias="resourceTemplates")
 
 
 class Resource(runtime.OpenModel):
     """A known resource that the server is capable of reading."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -1052,9 +1052,9 @@ class Resource(runtime.OpenModel):
 class ListResourcesResult(runtime.OpenModel):
     """The server's response to a resources/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1064,11 +1064,11 @@ class ListResourcesResult(runtime.OpenModel):
 class ListRootsRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class ListRootsRequestParams(runtime.OpenModel):
-    meta: Annotated[ListRootsRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ListRootsRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1097,7 +1097,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="destructiveHint", serialization_alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -1105,7 +1105,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="idempotentHint", serialization_alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on the its environment.
 
@@ -1113,15 +1113,15 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
-    """If true, this tool may interact with an \"open world\" of external
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="openWorldHint", serialization_alias="openWorldHint")
+    """If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
     of a memory tool is not.
 
     Default: true
     """
-    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="readOnlyHint", serialization_alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
@@ -1151,19 +1151,19 @@ class ToolOutputSchema(runtime.OpenModel):
 class Tool(runtime.OpenModel):
     """Definition for a tool the client can call."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[ToolAnnotations | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
-    input_schema: ToolInputSchema = Field(alias="inputSchema")
+    input_schema: ToolInputSchema = Field(validation_alias="inputSchema", serialization_alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
+    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, validation_alias="outputSchema", serialization_alias="outputSchema")
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
     """
@@ -1180,9 +1180,9 @@ class Tool(runtime.OpenModel):
 class ListToolsResult(runtime.OpenModel):
     """The server's response to a tools/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1205,7 +1205,7 @@ class LoggingMessageNotification(runtime.OpenModel):
 
 
 class NotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1227,16 +1227,16 @@ class PaginatedRequest(runtime.OpenModel):
 
 
 class PaginatedResult(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
 
 
 class PromptListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1250,7 +1250,7 @@ class PromptListChangedNotification(runtime.OpenModel):
 class ReadResourceResult(runtime.OpenModel):
     """The server's response to a resources/read request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
     contents: list[TextResourceContents | BlobResourceContents]
 
@@ -1258,11 +1258,11 @@ class ReadResourceResult(runtime.OpenModel):
 class RequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
 
 
 class RequestParams(runtime.OpenModel):
-    meta: Annotated[RequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[RequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1274,16 +1274,16 @@ class Request(runtime.OpenModel):
 class ResourceContents(runtime.OpenModel):
     """The contents of a specific resource or sub-resource."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
 
 
 class ResourceListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1307,7 +1307,7 @@ class ResourceUpdatedNotification(runtime.OpenModel):
 
 
 class ToolListChangedNotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -1352,12 +1352,12 @@ def normalize_initialize(value: object) -> runtime.Result:
 
 
 def normalize_logging_set_level(value: object) -> runtime.Result:
-    """`logging/setLevel` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`logging/setLevel` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
 def normalize_ping(value: object) -> runtime.Result:
-    """`ping` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`ping` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -1394,7 +1394,7 @@ def normalize_resources_read(value: object) -> runtime.Result:
 
 
 def normalize_resources_subscribe(value: object) -> runtime.Result:
-    """`resources/subscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`resources/subscribe` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -1407,7 +1407,7 @@ def normalize_resources_templates_list(value: object) -> runtime.Result:
 
 
 def normalize_resources_unsubscribe(value: object) -> runtime.Result:
-    """`resources/unsubscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`resources/unsubscribe` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -1592,56 +1592,7 @@ NOTIFICATIONS: Final[Mapping[str, runtime.NotificationEntry]] = MappingProxyType
 )
 """Notifications by method: sender and whether `params` is required."""
 
-REMOVED_METHODS: Final[tuple[str, ...]] = ()
-"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
-
-METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
-    {
-        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CompleteResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("completions",),), "nameParam": None}),
-        "elicitation/create": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("ElicitResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("elicitation",),), "nameParam": None}),
-        "initialize": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("InitializeResult",), "normalizer": "object", "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "logging/setLevel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
-        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
-        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
-        "ping": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": False}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetPromptResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
-        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListPromptsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
-        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourcesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("ReadResourceResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/subscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourceTemplatesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "roots/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListRootsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("roots",),), "nameParam": None}),
-        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CreateMessageResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("sampling",),), "nameParam": None}),
-        "server/discover": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/cancel": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/get": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/list": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/result": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CallToolResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
-        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListToolsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
-    }
-)
-"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
-every method any generated version or extension names, with its status here (present, removed, later,
-extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
-`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
-`mcp-codegen table --format json`."""
-
-DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
+DEFINITIONS: Final[Mapping[str, runtime.Definition]] = MappingProxyType(
     {
         "Annotations": Annotations,
         "AudioContent": AudioContent,
@@ -1739,6 +1690,57 @@ DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
 """Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""
 
 
+REMOVED_METHODS: Final[tuple[str, ...]] = ()
+"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
+
+
+METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
+    {
+        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CompleteResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("completions",),), "nameParam": None}),
+        "elicitation/create": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("ElicitResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("elicitation",),), "nameParam": None}),
+        "initialize": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("InitializeResult",), "normalizer": "object", "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "logging/setLevel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
+        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
+        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
+        "ping": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": False}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetPromptResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
+        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListPromptsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
+        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourcesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("ReadResourceResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/subscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListResourceTemplatesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "roots/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListRootsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("roots",),), "nameParam": None}),
+        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CreateMessageResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("sampling",),), "nameParam": None}),
+        "server/discover": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/cancel": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/get": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/list": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/result": MappingProxyType({"kind": "request", "status": "later", "nearest": "2025-11-25", "since": "2025-11-25", "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CallToolResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
+        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": None, "required": False}), "results": ("ListToolsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
+    }
+)
+"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
+every method any generated version or extension names, with its status here (present, removed, later,
+extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
+`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
+`mcp-codegen table --format json`."""
+
+
 def normalize_result(method: str, value: object) -> runtime.Result:
     """The normalized result of `method`'s request for a handler's return `value`.
 
@@ -1758,3 +1760,33 @@ def method_error(
     method of any version); `policy` says what a custom method and a later version's get.
     """
     return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)
+
+
+def create_server_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The server's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the server receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+def create_client_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The client's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the client receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "client", handlers, on_error=on_error, validate_results=validate_results
+    )

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-from . import runtime
+from . import dispatcher, runtime
 
 PROTOCOL_VERSION: Final = "2025-11-25"
 ERA: Final = "legacy"
@@ -32,21 +32,21 @@ class Annotations(runtime.OpenModel):
     audience: Annotated[list[Role] | None, runtime.NotNull] = None
     """Describes who the intended audience of this object or data is.
 
-    It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
+    It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
+    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="lastModified", serialization_alias="lastModified")
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
-    Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
+    Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
 
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
-    A value of 1 means \"most important,\" and indicates that the data is
-    effectively required, while 0 means \"least important,\" and indicates that
+    A value of 1 means "most important," and indicates that the data is
+    effectively required, while 0 means "least important," and indicates that
     the data is entirely optional.
     """
 
@@ -54,13 +54,13 @@ class Annotations(runtime.OpenModel):
 class AudioContent(runtime.OpenModel):
     """Audio provided to or from an LLM."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -81,11 +81,11 @@ class BaseMetadata(runtime.OpenModel):
 
 
 class BlobResourceContents(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
@@ -114,14 +114,14 @@ class TaskMetadata(runtime.OpenModel):
 class CallToolRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class CallToolRequestParams(runtime.OpenModel):
     """Parameters for a `tools/call` request."""
 
-    meta: Annotated[CallToolRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[CallToolRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Arguments to use for the tool call."""
@@ -151,9 +151,9 @@ class CallToolRequest(runtime.OpenModel):
 
 
 class TextResourceContents(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
@@ -168,7 +168,7 @@ class EmbeddedResource(runtime.OpenModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
@@ -179,13 +179,13 @@ class EmbeddedResource(runtime.OpenModel):
 class ImageContent(runtime.OpenModel):
     """An image provided to or from an LLM."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -193,13 +193,13 @@ class ImageContent(runtime.OpenModel):
 class Icon(runtime.OpenModel):
     """An optionally-sized icon that can be displayed in a user interface."""
 
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """Optional MIME type override if the source MIME type is missing or generic.
-    For example: `\"image/png\"`, `\"image/jpeg\"`, or `\"image/svg+xml\"`.
+    For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     """
     sizes: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional array of strings that specify sizes at which the icon can be used.
-    Each string should be in WxH format (e.g., `\"48x48\"`, `\"96x96\"`) or `\"any\"` for scalable formats like SVG.
+    Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
 
     If not provided, the client should assume that the icon can be used at any size.
     """
@@ -228,14 +228,14 @@ class ResourceLink(runtime.OpenModel):
     Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -248,7 +248,7 @@ class ResourceLink(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -273,7 +273,7 @@ class ResourceLink(runtime.OpenModel):
 class TextContent(runtime.OpenModel):
     """Text provided to or from an LLM."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
@@ -288,11 +288,11 @@ ContentBlock = TypeAliasType("ContentBlock", TextContent | ImageContent | AudioC
 class CallToolResult(runtime.OpenModel):
     """The server's response to a tool call."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="isError", serialization_alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -306,12 +306,12 @@ class CallToolResult(runtime.OpenModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    structured_content: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="structuredContent")
+    structured_content: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="structuredContent", serialization_alias="structuredContent")
     """An optional JSON object that represents the structured result of the tool call."""
 
 
 class CancelTaskRequestParams(runtime.OpenModel):
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier to cancel."""
 
 
@@ -325,7 +325,7 @@ class CancelTaskRequest(runtime.OpenModel):
 
 
 class Result(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -336,22 +336,22 @@ TaskStatus = TypeAliasType("TaskStatus", Literal["cancelled", "completed", "fail
 class Task(runtime.OpenModel):
     """Data associated with a task."""
 
-    created_at: runtime.Str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(validation_alias="createdAt", serialization_alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="pollInterval", serialization_alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="statusMessage", serialization_alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
-    - Reasons for \"cancelled\" status
-    - Summaries for \"completed\" status
-    - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
@@ -360,24 +360,24 @@ class Task(runtime.OpenModel):
 class CancelTaskResult(runtime.OpenModel):
     """The response to a tasks/cancel request."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    created_at: runtime.Str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(validation_alias="createdAt", serialization_alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="pollInterval", serialization_alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="statusMessage", serialization_alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
-    - Reasons for \"cancelled\" status
-    - Summaries for \"completed\" status
-    - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
@@ -386,11 +386,11 @@ class CancelTaskResult(runtime.OpenModel):
 class CancelledNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/cancelled` notification."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    request_id: Annotated[RequestId | None, runtime.NotNull] = Field(default=None, alias="requestId")
+    request_id: Annotated[RequestId | None, runtime.NotNull] = Field(default=None, validation_alias="requestId", serialization_alias="requestId")
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request previously issued in the same direction.
@@ -426,7 +426,7 @@ class ClientCapabilitiesElicitation(runtime.OpenModel):
 class ClientCapabilitiesRoots(runtime.OpenModel):
     """Present if the client supports listing roots."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether the client supports notifications for changes to the roots list."""
 
 
@@ -435,7 +435,7 @@ class ClientCapabilitiesSampling(runtime.OpenModel):
 
     context: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Whether the client supports context inclusion via includeContext parameter.
-    If not declared, servers SHOULD only use `includeContext: \"none\"` (or omit it).
+    If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
     tools: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Whether the client supports tool use via tools and toolChoice parameters."""
@@ -451,7 +451,7 @@ class ClientCapabilitiesTasksRequestsElicitation(runtime.OpenModel):
 class ClientCapabilitiesTasksRequestsSampling(runtime.OpenModel):
     """Task support for sampling-related requests."""
 
-    create_message: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="createMessage")
+    create_message: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="createMessage", serialization_alias="createMessage")
     """Whether the client supports task-augmented sampling/createMessage requests."""
 
 
@@ -491,7 +491,7 @@ class ClientCapabilities(runtime.OpenModel):
 
 
 class NotificationParams(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -506,15 +506,15 @@ class InitializedNotification(runtime.OpenModel):
 class ProgressNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/progress` notification."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: runtime.Float
+    progress: runtime.Number
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progress_token: ProgressToken = Field(alias="progressToken")
+    progress_token: ProgressToken = Field(validation_alias="progressToken", serialization_alias="progressToken")
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
-    total: Annotated[runtime.Float | None, runtime.NotNull] = None
+    total: Annotated[runtime.Number | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -540,24 +540,24 @@ class RootsListChangedNotification(runtime.OpenModel):
 class TaskStatusNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/tasks/status` notification."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    created_at: runtime.Str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(validation_alias="createdAt", serialization_alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="pollInterval", serialization_alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="statusMessage", serialization_alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
-    - Reasons for \"cancelled\" status
-    - Summaries for \"completed\" status
-    - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
@@ -601,7 +601,7 @@ class ResourceTemplateReference(runtime.OpenModel):
 class CompleteRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -624,7 +624,7 @@ class CompleteRequestParamsContext(runtime.OpenModel):
 class CompleteRequestParams(runtime.OpenModel):
     """Parameters for a `completion/complete` request."""
 
-    meta: Annotated[CompleteRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[CompleteRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     argument: CompleteRequestParamsArgument
     """The argument's information"""
@@ -645,14 +645,14 @@ class CompleteRequest(runtime.OpenModel):
 class GetPromptRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class GetPromptRequestParams(runtime.OpenModel):
     """Parameters for a `prompts/get` request."""
 
-    meta: Annotated[GetPromptRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[GetPromptRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Arguments to use for templating the prompt."""
@@ -670,7 +670,7 @@ class GetPromptRequest(runtime.OpenModel):
 
 
 class GetTaskPayloadRequestParams(runtime.OpenModel):
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier to retrieve results for."""
 
 
@@ -684,7 +684,7 @@ class GetTaskPayloadRequest(runtime.OpenModel):
 
 
 class GetTaskRequestParams(runtime.OpenModel):
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier to query."""
 
 
@@ -729,25 +729,25 @@ class Implementation(runtime.OpenModel):
     if present).
     """
     version: runtime.Str
-    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
+    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="websiteUrl", serialization_alias="websiteUrl")
     """An optional URL of the website for this implementation."""
 
 
 class InitializeRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class InitializeRequestParams(runtime.OpenModel):
     """Parameters for an `initialize` request."""
 
-    meta: Annotated[InitializeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[InitializeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     capabilities: ClientCapabilities
-    client_info: Implementation = Field(alias="clientInfo")
-    protocol_version: runtime.Str = Field(alias="protocolVersion")
+    client_info: Implementation = Field(validation_alias="clientInfo", serialization_alias="clientInfo")
+    protocol_version: runtime.Str = Field(validation_alias="protocolVersion", serialization_alias="protocolVersion")
     """The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well."""
 
 
@@ -763,14 +763,14 @@ class InitializeRequest(runtime.OpenModel):
 class PaginatedRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class PaginatedRequestParams(runtime.OpenModel):
     """Common parameters for paginated requests."""
 
-    meta: Annotated[PaginatedRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[PaginatedRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
@@ -826,14 +826,14 @@ class ListToolsRequest(runtime.OpenModel):
 class RequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class RequestParams(runtime.OpenModel):
     """Common params for any request."""
 
-    meta: Annotated[RequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[RequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
 
@@ -849,14 +849,14 @@ class PingRequest(runtime.OpenModel):
 class ReadResourceRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class ReadResourceRequestParams(runtime.OpenModel):
     """Parameters for a `resources/read` request."""
 
-    meta: Annotated[ReadResourceRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ReadResourceRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -882,14 +882,14 @@ https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
 class SetLevelRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class SetLevelRequestParams(runtime.OpenModel):
     """Parameters for a `logging/setLevel` request."""
 
-    meta: Annotated[SetLevelRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[SetLevelRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     level: LoggingLevel
     """The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message."""
@@ -907,14 +907,14 @@ class SetLevelRequest(runtime.OpenModel):
 class SubscribeRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class SubscribeRequestParams(runtime.OpenModel):
     """Parameters for a `resources/subscribe` request."""
 
-    meta: Annotated[SubscribeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[SubscribeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -932,14 +932,14 @@ class SubscribeRequest(runtime.OpenModel):
 class UnsubscribeRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class UnsubscribeRequestParams(runtime.OpenModel):
     """Parameters for a `resources/unsubscribe` request."""
 
-    meta: Annotated[UnsubscribeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[UnsubscribeRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -960,7 +960,7 @@ ClientRequest = TypeAliasType("ClientRequest", InitializeRequest | PingRequest |
 class ToolResultContent(runtime.OpenModel):
     """The result of a tool use, provided by the user back to the assistant."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
 
@@ -972,18 +972,18 @@ class ToolResultContent(runtime.OpenModel):
     This has the same format as CallToolResult.content and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="isError", serialization_alias="isError")
     """Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    structured_content: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="structuredContent")
+    structured_content: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="structuredContent", serialization_alias="structuredContent")
     """An optional structured result object.
 
     If the tool defined an outputSchema, this SHOULD conform to that schema.
     """
-    tool_use_id: runtime.Str = Field(alias="toolUseId")
+    tool_use_id: runtime.Str = Field(validation_alias="toolUseId", serialization_alias="toolUseId")
     """The ID of the tool use this result corresponds to.
 
     This MUST match the ID from a previous ToolUseContent.
@@ -994,7 +994,7 @@ class ToolResultContent(runtime.OpenModel):
 class ToolUseContent(runtime.OpenModel):
     """A request from the assistant to call a tool."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
 
@@ -1021,20 +1021,20 @@ class CreateMessageResult(runtime.OpenModel):
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
     model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="stopReason", serialization_alias="stopReason")
     """The reason why sampling stopped, if known.
 
     Standard values:
-    - \"endTurn\": Natural end of the assistant's turn
-    - \"stopSequence\": A stop sequence was encountered
-    - \"maxTokens\": Maximum token limit was reached
-    - \"toolUse\": The model wants to use one or more tools
+    - "endTurn": Natural end of the assistant's turn
+    - "stopSequence": A stop sequence was encountered
+    - "maxTokens": Maximum token limit was reached
+    - "toolUse": The model wants to use one or more tools
 
     This field is an open string to allow for provider-specific stop reasons.
     """
@@ -1043,16 +1043,16 @@ class CreateMessageResult(runtime.OpenModel):
 class ElicitResult(runtime.OpenModel):
     """The client's response to an elicitation request."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     action: Literal["accept", "cancel", "decline"]
     """The user action in response to the elicitation.
-    - \"accept\": User submitted the form/confirmed the action
-    - \"decline\": User explicitly decline the action
-    - \"cancel\": User dismissed without making an explicit choice
+    - "accept": User submitted the form/confirmed the action
+    - "decline": User explicitly decline the action
+    - "cancel": User dismissed without making an explicit choice
     """
-    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Float | runtime.Bool] | None, runtime.NotNull] = None
-    """The submitted form data, only present when action is \"accept\" and mode was \"form\".
+    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Number | runtime.Bool] | None, runtime.NotNull] = None
+    """The submitted form data, only present when action is "accept" and mode was "form".
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
     """
@@ -1064,31 +1064,31 @@ class GetTaskPayloadResult(runtime.OpenModel):
     For example, a tools/call task would return the CallToolResult structure.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
 
 class GetTaskResult(runtime.OpenModel):
     """The response to a tasks/get request."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    created_at: runtime.Str = Field(alias="createdAt")
+    created_at: runtime.Str = Field(validation_alias="createdAt", serialization_alias="createdAt")
     """ISO 8601 timestamp when the task was created."""
-    last_updated_at: runtime.Str = Field(alias="lastUpdatedAt")
+    last_updated_at: runtime.Str = Field(validation_alias="lastUpdatedAt", serialization_alias="lastUpdatedAt")
     """ISO 8601 timestamp when the task was last updated."""
-    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="pollInterval")
+    poll_interval: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="pollInterval", serialization_alias="pollInterval")
     """Suggested polling interval in milliseconds."""
     status: TaskStatus
     """Current task state."""
-    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="statusMessage")
+    status_message: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="statusMessage", serialization_alias="statusMessage")
     """Optional human-readable message describing the current task state.
     This can provide context for any status, including:
-    - Reasons for \"cancelled\" status
-    - Summaries for \"completed\" status
-    - Diagnostic information for \"failed\" status (e.g., error details, what went wrong)
+    - Reasons for "cancelled" status
+    - Summaries for "completed" status
+    - Diagnostic information for "failed" status (e.g., error details, what went wrong)
     """
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier."""
     ttl: runtime.Int | None
     """Actual retention duration from creation in milliseconds, null for unlimited."""
@@ -1097,7 +1097,7 @@ class GetTaskResult(runtime.OpenModel):
 class Root(runtime.OpenModel):
     """Represents a root directory or file that the server can operate on."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
@@ -1117,7 +1117,7 @@ class ListRootsResult(runtime.OpenModel):
     or file that the server can operate on.
     """
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     roots: list[Root]
 
@@ -1125,9 +1125,9 @@ class ListRootsResult(runtime.OpenModel):
 class ListTasksResult(runtime.OpenModel):
     """The response to a tasks/list request."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1138,7 +1138,7 @@ ClientResult = TypeAliasType("ClientResult", Result | GetTaskResult | GetTaskPay
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="hasMore", serialization_alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
     total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
@@ -1149,7 +1149,7 @@ class CompleteResultCompletion(runtime.OpenModel):
 class CompleteResult(runtime.OpenModel):
     """The server's response to a completion/complete request"""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     completion: CompleteResultCompletion
 
@@ -1177,7 +1177,7 @@ class ModelHint(runtime.OpenModel):
 class ModelPreferences(runtime.OpenModel):
     """The server's preferences for model selection, requested of the client during sampling.
 
-    Because LLMs can vary along multiple dimensions, choosing the \"best\" model is
+    Because LLMs can vary along multiple dimensions, choosing the "best" model is
     rarely straightforward.  Different models excel in different areas—some are
     faster but less capable, others are more capable but more expensive, and so
     on. This interface allows servers to express their priorities across multiple
@@ -1188,7 +1188,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="costPriority", serialization_alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -1202,12 +1202,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="intelligencePriority", serialization_alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="speedPriority", serialization_alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -1217,7 +1217,7 @@ class ModelPreferences(runtime.OpenModel):
 class SamplingMessage(runtime.OpenModel):
     """Describes a message issued to or received from an LLM API."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
     role: Role
@@ -1234,7 +1234,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="destructiveHint", serialization_alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -1242,7 +1242,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="idempotentHint", serialization_alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
 
@@ -1250,15 +1250,15 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
-    """If true, this tool may interact with an \"open world\" of external
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="openWorldHint", serialization_alias="openWorldHint")
+    """If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
     of a memory tool is not.
 
     Default: true
     """
-    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="readOnlyHint", serialization_alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
@@ -1270,23 +1270,23 @@ class ToolAnnotations(runtime.OpenModel):
 class ToolExecution(runtime.OpenModel):
     """Execution-related properties for a tool."""
 
-    task_support: Annotated[Literal["forbidden", "optional", "required"] | None, runtime.NotNull] = Field(default=None, alias="taskSupport")
+    task_support: Annotated[Literal["forbidden", "optional", "required"] | None, runtime.NotNull] = Field(default=None, validation_alias="taskSupport", serialization_alias="taskSupport")
     """Indicates whether this tool supports task-augmented execution.
     This allows clients to handle long-running operations through polling
     the task system.
 
-    - \"forbidden\": Tool does not support task-augmented execution (default when absent)
-    - \"optional\": Tool may support task-augmented execution
-    - \"required\": Tool requires task-augmented execution
+    - "forbidden": Tool does not support task-augmented execution (default when absent)
+    - "optional": Tool may support task-augmented execution
+    - "required": Tool requires task-augmented execution
 
-    Default: \"forbidden\"
+    Default: "forbidden"
     """
 
 
 class ToolInputSchema(runtime.OpenModel):
     """A JSON Schema object defining the expected parameters for the tool."""
 
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
     required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
@@ -1297,10 +1297,10 @@ class ToolOutputSchema(runtime.OpenModel):
     the structuredContent field of a CallToolResult.
 
     Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
-    Currently restricted to type: \"object\" at the root level.
+    Currently restricted to type: "object" at the root level.
     """
 
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")
     properties: Annotated[dict[str, dict[str, Any]] | None, runtime.NotNull] = None
     required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
@@ -1309,7 +1309,7 @@ class ToolOutputSchema(runtime.OpenModel):
 class Tool(runtime.OpenModel):
     """Definition for a tool the client can call."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[ToolAnnotations | None, runtime.NotNull] = None
     """Optional additional tool information.
@@ -1319,7 +1319,7 @@ class Tool(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
     execution: Annotated[ToolExecution | None, runtime.NotNull] = None
     """Execution-related properties for this tool."""
@@ -1334,16 +1334,16 @@ class Tool(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    input_schema: ToolInputSchema = Field(alias="inputSchema")
+    input_schema: ToolInputSchema = Field(validation_alias="inputSchema", serialization_alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
+    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, validation_alias="outputSchema", serialization_alias="outputSchema")
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a CallToolResult.
 
     Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
-    Currently restricted to type: \"object\" at the root level.
+    Currently restricted to type: "object" at the root level.
     """
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
@@ -1360,32 +1360,32 @@ class ToolChoice(runtime.OpenModel):
 
     mode: Annotated[Literal["auto", "none", "required"] | None, runtime.NotNull] = None
     """Controls the tool use ability of the model:
-    - \"auto\": Model decides whether to use tools (default)
-    - \"required\": Model MUST use at least one tool before completing
-    - \"none\": Model MUST NOT use any tools
+    - "auto": Model decides whether to use tools (default)
+    - "required": Model MUST use at least one tool before completing
+    - "none": Model MUST NOT use any tools
     """
 
 
 class CreateMessageRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class CreateMessageRequestParams(runtime.OpenModel):
     """Parameters for a `sampling/createMessage` request."""
 
-    meta: Annotated[CreateMessageRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[CreateMessageRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
+    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, validation_alias="includeContext", serialization_alias="includeContext")
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
 
-    Default is \"none\". Values \"thisServer\" and \"allServers\" are soft-deprecated. Servers SHOULD only use these values if the client
+    Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
     declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
     """
-    max_tokens: runtime.Int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(validation_alias="maxTokens", serialization_alias="maxTokens")
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1393,10 +1393,10 @@ class CreateMessageRequestParams(runtime.OpenModel):
     messages: list[SamplingMessage]
     metadata: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
+    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, validation_alias="modelPreferences", serialization_alias="modelPreferences")
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
-    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="stopSequences", serialization_alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="systemPrompt", serialization_alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
     task: Annotated[TaskMetadata | None, runtime.NotNull] = None
     """If specified, the caller is requesting task-augmented execution for this request.
@@ -1406,11 +1406,11 @@ class CreateMessageRequestParams(runtime.OpenModel):
     Task augmentation is subject to capability negotiation - receivers MUST declare support
     for task augmentation of specific request types in their capabilities.
     """
-    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
-    tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, alias="toolChoice")
+    temperature: Annotated[runtime.Number | None, runtime.NotNull] = None
+    tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, validation_alias="toolChoice", serialization_alias="toolChoice")
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
-    Default is `{ mode: \"auto\" }`.
+    Default is `{ mode: "auto" }`.
     """
     tools: Annotated[list[Tool] | None, runtime.NotNull] = None
     """Tools that the model may use during generation.
@@ -1430,7 +1430,7 @@ class CreateMessageRequest(runtime.OpenModel):
 class CreateTaskResult(runtime.OpenModel):
     """A response to a task-augmented request."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     task: Task
 
@@ -1447,7 +1447,7 @@ class LegacyTitledEnumSchema(runtime.OpenModel):
     default: Annotated[runtime.Str | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     enum: list[runtime.Str]
-    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
+    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="enumNames", serialization_alias="enumNames")
     """(Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
@@ -1456,10 +1456,10 @@ class LegacyTitledEnumSchema(runtime.OpenModel):
 
 
 class NumberSchema(runtime.OpenModel):
-    default: Annotated[runtime.Float | None, runtime.NotNull] = None
+    default: Annotated[runtime.Number | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
-    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    maximum: Annotated[runtime.Number | None, runtime.NotNull] = None
+    minimum: Annotated[runtime.Number | None, runtime.NotNull] = None
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["integer", "number"]
 
@@ -1468,8 +1468,8 @@ class StringSchema(runtime.OpenModel):
     default: Annotated[runtime.Str | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
+    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxLength", serialization_alias="maxLength")
+    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minLength", serialization_alias="minLength")
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
@@ -1484,7 +1484,7 @@ class TitledMultiSelectEnumSchemaItemsAnyOfItem(runtime.OpenModel):
 class TitledMultiSelectEnumSchemaItems(runtime.OpenModel):
     """Schema for array items with enum options and display labels."""
 
-    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(alias="anyOf")
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(validation_alias="anyOf", serialization_alias="anyOf")
     """Array of enum options with values and display labels."""
 
 
@@ -1497,9 +1497,9 @@ class TitledMultiSelectEnumSchema(runtime.OpenModel):
     """Optional description for the enum field."""
     items: TitledMultiSelectEnumSchemaItems
     """Schema for array items with enum options and display labels."""
-    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxItems", serialization_alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minItems", serialization_alias="minItems")
     """Minimum number of items to select."""
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
@@ -1520,7 +1520,7 @@ class TitledSingleSelectEnumSchema(runtime.OpenModel):
     """Optional default value."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
-    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(alias="oneOf")
+    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(validation_alias="oneOf", serialization_alias="oneOf")
     """Array of enum options with values and display labels."""
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
@@ -1544,9 +1544,9 @@ class UntitledMultiSelectEnumSchema(runtime.OpenModel):
     """Optional description for the enum field."""
     items: UntitledMultiSelectEnumSchemaItems
     """Schema for the array items."""
-    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxItems", serialization_alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minItems", serialization_alias="minItems")
     """Minimum number of items to select."""
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
@@ -1576,7 +1576,7 @@ without nested objects or arrays.
 class ElicitRequestFormParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
@@ -1585,7 +1585,7 @@ class ElicitRequestFormParamsRequestedSchema(runtime.OpenModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")
     properties: dict[str, PrimitiveSchemaDefinition]
     required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
@@ -1594,13 +1594,13 @@ class ElicitRequestFormParamsRequestedSchema(runtime.OpenModel):
 class ElicitRequestFormParams(runtime.OpenModel):
     """The parameters for a request to elicit non-sensitive information from the user via a form in the client."""
 
-    meta: Annotated[ElicitRequestFormParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ElicitRequestFormParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     message: runtime.Str
     """The message to present to the user describing what information is being requested."""
     mode: Annotated[Literal["form"] | None, runtime.NotNull] = None
     """The elicitation mode."""
-    requested_schema: ElicitRequestFormParamsRequestedSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitRequestFormParamsRequestedSchema = Field(validation_alias="requestedSchema", serialization_alias="requestedSchema")
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
@@ -1617,16 +1617,16 @@ class ElicitRequestFormParams(runtime.OpenModel):
 class ElicitRequestURLParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class ElicitRequestURLParams(runtime.OpenModel):
     """The parameters for a request to elicit information from the user via a URL in the client."""
 
-    meta: Annotated[ElicitRequestURLParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ElicitRequestURLParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    elicitation_id: runtime.Str = Field(alias="elicitationId")
+    elicitation_id: runtime.Str = Field(validation_alias="elicitationId", serialization_alias="elicitationId")
     """The ID of the elicitation, which must be unique within the context of the server.
     The client MUST treat this ID as an opaque value.
     """
@@ -1660,7 +1660,7 @@ class ElicitRequest(runtime.OpenModel):
 
 
 class ElicitationCompleteNotificationParams(runtime.OpenModel):
-    elicitation_id: runtime.Str = Field(alias="elicitationId")
+    elicitation_id: runtime.Str = Field(validation_alias="elicitationId", serialization_alias="elicitationId")
     """The ID of the elicitation that completed."""
 
 
@@ -1701,7 +1701,7 @@ class PromptMessage(runtime.OpenModel):
 class GetPromptResult(runtime.OpenModel):
     """The server's response to a prompts/get request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
@@ -1727,14 +1727,14 @@ class Icons(runtime.OpenModel):
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
     subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
@@ -1768,7 +1768,7 @@ class ServerCapabilitiesTasks(runtime.OpenModel):
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -1794,17 +1794,17 @@ class ServerCapabilities(runtime.OpenModel):
 class InitializeResult(runtime.OpenModel):
     """After receiving an initialize request from the client, the server sends this response."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     capabilities: ServerCapabilities
     instructions: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Instructions describing how to use the server and its features.
 
-    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \"hint\" to the model. For example, this information MAY be added to the system prompt.
+    This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
     """
-    protocol_version: runtime.Str = Field(alias="protocolVersion")
+    protocol_version: runtime.Str = Field(validation_alias="protocolVersion", serialization_alias="protocolVersion")
     """The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect."""
-    server_info: Implementation = Field(alias="serverInfo")
+    server_info: Implementation = Field(validation_alias="serverInfo", serialization_alias="serverInfo")
 
 
 class JSONRPCErrorResponse(runtime.OpenModel):
@@ -1870,7 +1870,7 @@ class PromptArgument(runtime.OpenModel):
 class Prompt(runtime.OpenModel):
     """A prompt or prompt template that the server offers."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
@@ -1902,9 +1902,9 @@ class Prompt(runtime.OpenModel):
 class ListPromptsResult(runtime.OpenModel):
     """The server's response to a prompts/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -1914,14 +1914,14 @@ class ListPromptsResult(runtime.OpenModel):
 class ResourceTemplate(runtime.OpenModel):
     """A template description for resources available on the server."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -1934,7 +1934,7 @@ class ResourceTemplate(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -1946,33 +1946,33 @@ class ResourceTemplate(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: runtime.Str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(validation_alias="uriTemplate", serialization_alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
 class ListResourceTemplatesResult(runtime.OpenModel):
     """The server's response to a resources/templates/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
+    resource_templates: list[ResourceTemplate] = Field(validation_alias="resourceTemplates", serialization_alias="resourceTemplates")
 
 
 class Resource(runtime.OpenModel):
     """A known resource that the server is capable of reading."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -1985,7 +1985,7 @@ class Resource(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -2009,9 +2009,9 @@ class Resource(runtime.OpenModel):
 class ListResourcesResult(runtime.OpenModel):
     """The server's response to a resources/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2037,9 +2037,9 @@ class ListRootsRequest(runtime.OpenModel):
 class ListToolsResult(runtime.OpenModel):
     """The server's response to a tools/list request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2049,7 +2049,7 @@ class ListToolsResult(runtime.OpenModel):
 class LoggingMessageNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/message` notification."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     data: Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
@@ -2083,9 +2083,9 @@ class PaginatedRequest(runtime.OpenModel):
 
 
 class PaginatedResult(runtime.OpenModel):
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
@@ -2102,7 +2102,7 @@ class PromptListChangedNotification(runtime.OpenModel):
 class ReadResourceResult(runtime.OpenModel):
     """The server's response to a resources/read request from the client."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     contents: list[TextResourceContents | BlobResourceContents]
 
@@ -2112,7 +2112,7 @@ class RelatedTaskMetadata(runtime.OpenModel):
     Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
     """
 
-    task_id: runtime.Str = Field(alias="taskId")
+    task_id: runtime.Str = Field(validation_alias="taskId", serialization_alias="taskId")
     """The task identifier this message is associated with."""
 
 
@@ -2124,9 +2124,9 @@ class Request(runtime.OpenModel):
 class ResourceContents(runtime.OpenModel):
     """The contents of a specific resource or sub-resource."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
@@ -2143,14 +2143,14 @@ class ResourceListChangedNotification(runtime.OpenModel):
 class ResourceRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class ResourceRequestParams(runtime.OpenModel):
     """Common parameters when working with resources."""
 
-    meta: Annotated[ResourceRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ResourceRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
@@ -2159,7 +2159,7 @@ class ResourceRequestParams(runtime.OpenModel):
 class ResourceUpdatedNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/resources/updated` notification."""
 
-    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     uri: runtime.Str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
@@ -2196,14 +2196,14 @@ SingleSelectEnumSchema = TypeAliasType("SingleSelectEnumSchema", UntitledSingleS
 class TaskAugmentedRequestParamsMeta(runtime.OpenModel):
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
 
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class TaskAugmentedRequestParams(runtime.OpenModel):
     """Common params for any task-augmented request."""
 
-    meta: Annotated[TaskAugmentedRequestParamsMeta | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[TaskAugmentedRequestParamsMeta | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage."""
     task: Annotated[TaskMetadata | None, runtime.NotNull] = None
     """If specified, the caller is requesting task-augmented execution for this request.
@@ -2259,12 +2259,12 @@ def normalize_initialize(value: object) -> runtime.Result:
 
 
 def normalize_logging_set_level(value: object) -> runtime.Result:
-    """`logging/setLevel` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`logging/setLevel` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
 def normalize_ping(value: object) -> runtime.Result:
-    """`ping` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`ping` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -2301,7 +2301,7 @@ def normalize_resources_read(value: object) -> runtime.Result:
 
 
 def normalize_resources_subscribe(value: object) -> runtime.Result:
-    """`resources/subscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`resources/subscribe` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -2314,7 +2314,7 @@ def normalize_resources_templates_list(value: object) -> runtime.Result:
 
 
 def normalize_resources_unsubscribe(value: object) -> runtime.Result:
-    """`resources/unsubscribe` (EmptyResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
+    """`resources/unsubscribe` (EmptyResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`."""
     return runtime.empty_result(value, None)
 
 
@@ -2565,56 +2565,7 @@ NOTIFICATIONS: Final[Mapping[str, runtime.NotificationEntry]] = MappingProxyType
 )
 """Notifications by method: sender and whether `params` is required."""
 
-REMOVED_METHODS: Final[tuple[str, ...]] = ()
-"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
-
-METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
-    {
-        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CompleteRequestParams", "required": True}), "results": ("CompleteResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("completions",),), "nameParam": None}),
-        "elicitation/create": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ElicitRequestParams", "required": True}), "results": ("ElicitResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("elicitation",),), "nameParam": None}),
-        "initialize": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "InitializeRequestParams", "required": True}), "results": ("InitializeResult",), "normalizer": "object", "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "logging/setLevel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "SetLevelRequestParams", "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "CancelledNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "LoggingMessageNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "ProgressNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
-        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
-        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ResourceUpdatedNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "TaskStatusNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
-        "ping": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "RequestParams", "required": False}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "GetPromptRequestParams", "required": True}), "results": ("GetPromptResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
-        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListPromptsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
-        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListResourcesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "ReadResourceRequestParams", "required": True}), "results": ("ReadResourceResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/subscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "SubscribeRequestParams", "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListResourceTemplatesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
-        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "UnsubscribeRequestParams", "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "roots/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "RequestParams", "required": False}), "results": ("ListRootsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("roots",),), "nameParam": None}),
-        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "CreateMessageRequestParams", "required": True}), "results": ("CreateMessageResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("sampling",),), "nameParam": None}),
-        "server/discover": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/cancel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CancelTaskResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",), ("tasks", "cancel")), "nameParam": None}),
-        "tasks/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetTaskResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",),), "nameParam": None}),
-        "tasks/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListTasksResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",), ("tasks", "list")), "nameParam": None}),
-        "tasks/result": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetTaskPayloadResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",),), "nameParam": None}),
-        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CallToolRequestParams", "required": True}), "results": ("CallToolResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
-        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListToolsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
-    }
-)
-"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
-every method any generated version or extension names, with its status here (present, removed, later,
-extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
-`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
-`mcp-codegen table --format json`."""
-
-DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
+DEFINITIONS: Final[Mapping[str, runtime.Definition]] = MappingProxyType(
     {
         "Annotations": Annotations,
         "AudioContent": AudioContent,
@@ -2766,6 +2717,57 @@ DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
 """Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""
 
 
+REMOVED_METHODS: Final[tuple[str, ...]] = ()
+"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
+
+
+METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
+    {
+        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CompleteRequestParams", "required": True}), "results": ("CompleteResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("completions",),), "nameParam": None}),
+        "elicitation/create": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ElicitRequestParams", "required": True}), "results": ("ElicitResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("elicitation",),), "nameParam": None}),
+        "initialize": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "InitializeRequestParams", "required": True}), "results": ("InitializeResult",), "normalizer": "object", "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "logging/setLevel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "SetLevelRequestParams", "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "CancelledNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": None, "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "LoggingMessageNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "ProgressNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
+        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
+        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ResourceUpdatedNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "TaskStatusNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
+        "ping": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "RequestParams", "required": False}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "GetPromptRequestParams", "required": True}), "results": ("GetPromptResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
+        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListPromptsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("prompts",),), "nameParam": None}),
+        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListResourcesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "ReadResourceRequestParams", "required": True}), "results": ("ReadResourceResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/subscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "SubscribeRequestParams", "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListResourceTemplatesResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("resources",),), "nameParam": None}),
+        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "UnsubscribeRequestParams", "required": True}), "results": ("EmptyResult",), "normalizer": "empty", "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "roots/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "RequestParams", "required": False}), "results": ("ListRootsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("roots",),), "nameParam": None}),
+        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "CreateMessageRequestParams", "required": True}), "results": ("CreateMessageResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("sampling",),), "nameParam": None}),
+        "server/discover": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "later", "nearest": "2026-07-28", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/cancel": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": ("CancelTaskResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",), ("tasks", "cancel")), "nameParam": None}),
+        "tasks/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetTaskResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",),), "nameParam": None}),
+        "tasks/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListTasksResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",), ("tasks", "list")), "nameParam": None}),
+        "tasks/result": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": None, "required": True}), "results": ("GetTaskPayloadResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tasks",),), "nameParam": None}),
+        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CallToolRequestParams", "required": True}), "results": ("CallToolResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
+        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": False}), "results": ("ListToolsResult",), "normalizer": "object", "resultTypes": None, "capabilities": (("tools",),), "nameParam": None}),
+    }
+)
+"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
+every method any generated version or extension names, with its status here (present, removed, later,
+extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
+`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
+`mcp-codegen table --format json`."""
+
+
 def normalize_result(method: str, value: object) -> runtime.Result:
     """The normalized result of `method`'s request for a handler's return `value`.
 
@@ -2785,3 +2787,33 @@ def method_error(
     method of any version); `policy` says what a custom method and a later version's get.
     """
     return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)
+
+
+def create_server_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The server's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the server receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+def create_client_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The client's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the client receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "client", handlers, on_error=on_error, validate_results=validate_results
+    )

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-from . import runtime
+from . import dispatcher, runtime
 
 PROTOCOL_VERSION: Final = "2026-07-28"
 ERA: Final = "modern"
@@ -32,21 +32,21 @@ class Annotations(runtime.OpenModel):
     audience: Annotated[list[Role] | None, runtime.NotNull] = None
     """Describes who the intended audience of this object or data is.
 
-    It can include multiple entries to indicate content useful for multiple audiences (e.g., `[\"user\", \"assistant\"]`).
+    It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
     """
-    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="lastModified")
+    last_modified: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="lastModified", serialization_alias="lastModified")
     """The moment the resource was last modified, as an ISO 8601 formatted string.
 
-    Should be an ISO 8601 formatted string (e.g., \"2025-01-12T15:00:58Z\").
+    Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
 
     Examples: last activity timestamp in an open file, timestamp when the resource
     was attached, etc.
     """
-    priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = None
+    priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = None
     """Describes how important this data is for operating the server.
 
-    A value of 1 means \"most important,\" and indicates that the data is
-    effectively required, while 0 means \"least important,\" and indicates that
+    A value of 1 means "most important," and indicates that the data is
+    effectively required, while 0 means "least important," and indicates that
     the data is entirely optional.
     """
 
@@ -73,12 +73,12 @@ Valid keys have two segments:
 class AudioContent(runtime.OpenModel):
     """Audio provided to or from an LLM."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     data: runtime.Str
     """The base64-encoded audio data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the audio. Different providers may support different audio types."""
     type: Literal["audio"]
 
@@ -99,10 +99,10 @@ class BaseMetadata(runtime.OpenModel):
 
 
 class BlobResourceContents(runtime.OpenModel):
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     blob: runtime.Str
     """A base64-encoded string representing the binary data of the item."""
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
@@ -118,13 +118,13 @@ class BooleanSchema(runtime.OpenModel):
 class Icon(runtime.OpenModel):
     """An optionally-sized icon that can be displayed in a user interface."""
 
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """Optional MIME type override if the source MIME type is missing or generic.
-    For example: `\"image/png\"`, `\"image/jpeg\"`, or `\"image/svg+xml\"`.
+    For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
     """
     sizes: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     """Optional array of strings that specify sizes at which the icon can be used.
-    Each string should be in WxH format (e.g., `\"48x48\"`, `\"96x96\"`) or `\"any\"` for scalable formats like SVG.
+    Each string should be in WxH format (e.g., `"48x48"`, `"96x96"`) or `"any"` for scalable formats like SVG.
 
     If not provided, the client should assume that the icon can be used at any size.
     """
@@ -139,8 +139,8 @@ class Icon(runtime.OpenModel):
     executable JavaScript.
     """
     theme: Annotated[Literal["dark", "light"] | None, runtime.NotNull] = None
-    """Optional specifier for the theme this icon is designed for. `\"light\"` indicates
-    the icon is designed to be used with a light background, and `\"dark\"` indicates
+    """Optional specifier for the theme this icon is designed for. `"light"` indicates
+    the icon is designed to be used with a light background, and `"dark"` indicates
     the icon is designed to be used with a dark background.
 
     If not provided, the client should assume the icon can be used with any theme.
@@ -180,14 +180,14 @@ class Implementation(runtime.OpenModel):
     """
     version: runtime.Str
     """The version of this implementation."""
-    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="websiteUrl")
+    website_url: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="websiteUrl", serialization_alias="websiteUrl")
     """An optional URL of the website for this implementation."""
 
 
 class ResultMetaObject(runtime.OpenModel):
     """Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply."""
 
-    io_modelcontextprotocol_server_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/serverInfo")
+    io_modelcontextprotocol_server_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, validation_alias="io.modelcontextprotocol/serverInfo", serialization_alias="io.modelcontextprotocol/serverInfo")
     """Identifies the server software producing the response. Servers SHOULD
     include this field on every response unless specifically configured not
     to do so.
@@ -205,29 +205,29 @@ class ResultMetaObject(runtime.OpenModel):
 class CacheableResult(runtime.OpenModel):
     """A result that supports a time-to-live (TTL) hint for client-side caching."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -242,12 +242,12 @@ class CacheableResult(runtime.OpenModel):
 class ImageContent(runtime.OpenModel):
     """An image provided to or from an LLM."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     data: runtime.Str
     """The base64-encoded image data."""
-    mime_type: runtime.Str = Field(alias="mimeType")
+    mime_type: runtime.Str = Field(validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of the image. Different providers may support different image types."""
     type: Literal["image"]
 
@@ -255,7 +255,7 @@ class ImageContent(runtime.OpenModel):
 class TextContent(runtime.OpenModel):
     """Text provided to or from an LLM."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     text: runtime.Str
@@ -264,8 +264,8 @@ class TextContent(runtime.OpenModel):
 
 
 class TextResourceContents(runtime.OpenModel):
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     text: runtime.Str
     """The text of the item. This must only be set if the item can actually be represented as text (not binary data)."""
@@ -280,7 +280,7 @@ class EmbeddedResource(runtime.OpenModel):
     of the LLM and/or the user.
     """
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     resource: TextResourceContents | BlobResourceContents
@@ -293,13 +293,13 @@ class ResourceLink(runtime.OpenModel):
     Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
     """
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -312,7 +312,7 @@ class ResourceLink(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -340,7 +340,7 @@ ContentBlock = TypeAliasType("ContentBlock", TextContent | ImageContent | AudioC
 class ToolResultContent(runtime.OpenModel):
     """The result of a tool use, provided by the user back to the assistant."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """Optional metadata about the tool result. Clients SHOULD preserve this field when
     including tool results in subsequent sampling requests to enable caching optimizations.
     """
@@ -350,19 +350,19 @@ class ToolResultContent(runtime.OpenModel):
     This has the same format as {@link CallToolResult.content} and can include text, images,
     audio, resource links, and embedded resources.
     """
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="isError", serialization_alias="isError")
     """Whether the tool use resulted in an error.
 
     If true, the content typically describes the error that occurred.
     Default: false
     """
-    structured_content: Any = Field(default=None, alias="structuredContent")
+    structured_content: Any = Field(default=None, validation_alias="structuredContent", serialization_alias="structuredContent")
     """An optional structured result value.
 
     This can be any JSON value (object, array, string, number, boolean, or null).
     If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
     """
-    tool_use_id: runtime.Str = Field(alias="toolUseId")
+    tool_use_id: runtime.Str = Field(validation_alias="toolUseId", serialization_alias="toolUseId")
     """The ID of the tool use this result corresponds to.
 
     This MUST match the ID from a previous {@link ToolUseContent}.
@@ -373,7 +373,7 @@ class ToolResultContent(runtime.OpenModel):
 class ToolUseContent(runtime.OpenModel):
     """A request from the assistant to call a tool."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     """Optional metadata about the tool use. Clients SHOULD preserve this field when
     including tool uses in subsequent sampling requests to enable caching optimizations.
     """
@@ -398,19 +398,19 @@ class CreateMessageResult(runtime.OpenModel):
     to inspect the response (human in the loop) and decide whether to allow the server to see it.
     """
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
     model: runtime.Str
     """The name of the model that generated the message."""
     role: Role
-    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="stopReason")
+    stop_reason: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="stopReason", serialization_alias="stopReason")
     """The reason why sampling stopped, if known.
 
     Standard values:
-    - `\"endTurn\"`: Natural end of the assistant's turn
-    - `\"stopSequence\"`: A stop sequence was encountered
-    - `\"maxTokens\"`: Maximum token limit was reached
-    - `\"toolUse\"`: The model wants to use one or more tools
+    - `"endTurn"`: Natural end of the assistant's turn
+    - `"stopSequence"`: A stop sequence was encountered
+    - `"maxTokens"`: Maximum token limit was reached
+    - `"toolUse"`: The model wants to use one or more tools
 
     This field is an open string to allow for provider-specific stop reasons.
     """
@@ -421,12 +421,12 @@ class ElicitResult(runtime.OpenModel):
 
     action: Literal["accept", "cancel", "decline"]
     """The user action in response to the elicitation.
-    - `\"accept\"`: User submitted the form/confirmed the action
-    - `\"decline\"`: User explicitly declined the action
-    - `\"cancel\"`: User dismissed without making an explicit choice
+    - `"accept"`: User submitted the form/confirmed the action
+    - `"decline"`: User explicitly declined the action
+    - `"cancel"`: User dismissed without making an explicit choice
     """
-    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Float | runtime.Bool] | None, runtime.NotNull] = None
-    """The submitted form data, only present when action is `\"accept\"` and mode was `\"form\"`.
+    content: Annotated[dict[str, list[runtime.Str] | runtime.Str | runtime.Number | runtime.Bool] | None, runtime.NotNull] = None
+    """The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     Contains values matching the requested schema.
     Omitted for out-of-band mode responses.
     """
@@ -435,7 +435,7 @@ class ElicitResult(runtime.OpenModel):
 class Root(runtime.OpenModel):
     """Represents a root directory or file that the server can operate on."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     name: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional name for the root. This can be used to provide a human-readable
     identifier for the root, which may be useful for display purposes or for
@@ -467,7 +467,7 @@ values are the client's result for each request.
 """
 
 
-JSONValue = TypeAliasType("JSONValue", "dict[str, JSONValue] | list[JSONValue] | runtime.Str | runtime.Float | runtime.Bool | None")
+JSONValue = TypeAliasType("JSONValue", "dict[str, JSONValue] | list[JSONValue] | runtime.Str | runtime.Number | runtime.Bool | None")
 
 
 JSONObject = TypeAliasType("JSONObject", "dict[str, JSONValue]")
@@ -485,7 +485,7 @@ class ClientCapabilitiesSampling(runtime.OpenModel):
 
     context: Annotated[JSONObject | None, runtime.NotNull] = None
     """Whether the client supports context inclusion via `includeContext` parameter.
-    If not declared, servers SHOULD only use `includeContext: \"none\"` (or omit it).
+    If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
     """
     tools: Annotated[JSONObject | None, runtime.NotNull] = None
     """Whether the client supports tool use via `tools` and `toolChoice` parameters."""
@@ -500,7 +500,7 @@ class ClientCapabilities(runtime.OpenModel):
     """Experimental, non-standard capabilities that the client supports."""
     extensions: Annotated[dict[str, JSONObject] | None, runtime.NotNull] = None
     """Optional MCP extensions that the client supports. Keys are extension identifiers
-    (e.g., \"io.modelcontextprotocol/oauth-client-credentials\"), and values are
+    (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     per-extension settings objects. An empty object indicates support with no settings.
 
     Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
@@ -527,14 +527,14 @@ ProgressToken = TypeAliasType("ProgressToken", runtime.Str | runtime.Int)
 class RequestMetaObject(runtime.OpenModel):
     """Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply."""
 
-    io_modelcontextprotocol_client_capabilities: ClientCapabilities = Field(alias="io.modelcontextprotocol/clientCapabilities")
+    io_modelcontextprotocol_client_capabilities: ClientCapabilities = Field(validation_alias="io.modelcontextprotocol/clientCapabilities", serialization_alias="io.modelcontextprotocol/clientCapabilities")
     """The client's capabilities for this specific request. Required.
 
     Capabilities are declared per-request rather than once at initialization;
     an empty object means the client supports no optional capabilities.
     Servers MUST NOT infer capabilities from prior requests.
     """
-    io_modelcontextprotocol_client_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/clientInfo")
+    io_modelcontextprotocol_client_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, validation_alias="io.modelcontextprotocol/clientInfo", serialization_alias="io.modelcontextprotocol/clientInfo")
     """Identifies the client software making the request. Clients SHOULD
     include this field on every request unless specifically configured not
     to do so.
@@ -547,14 +547,14 @@ class RequestMetaObject(runtime.OpenModel):
     SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     security decisions.
     """
-    io_modelcontextprotocol_log_level: Annotated[LoggingLevel | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/logLevel")
+    io_modelcontextprotocol_log_level: Annotated[LoggingLevel | None, runtime.NotNull] = Field(default=None, validation_alias="io.modelcontextprotocol/logLevel", serialization_alias="io.modelcontextprotocol/logLevel")
     """The desired log level for this request. Optional.
 
     If absent, the server MUST NOT send any {@link LoggingMessageNotificationnotifications/message}
     notifications for this request. The client opts in to log messages by
     explicitly setting a level. Replaces the former `logging/setLevel` RPC.
     """
-    io_modelcontextprotocol_protocol_version: runtime.Str = Field(alias="io.modelcontextprotocol/protocolVersion")
+    io_modelcontextprotocol_protocol_version: runtime.Str = Field(validation_alias="io.modelcontextprotocol/protocolVersion", serialization_alias="io.modelcontextprotocol/protocolVersion")
     """The MCP Protocol Version being used for this request. Required.
 
     For the HTTP transport, this value MUST match the `MCP-Protocol-Version`
@@ -562,20 +562,20 @@ class RequestMetaObject(runtime.OpenModel):
     server does not support the requested version, it MUST return an
     {@link UnsupportedProtocolVersionError}.
     """
-    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, alias="progressToken")
+    progress_token: Annotated[ProgressToken | None, runtime.NotNull] = Field(default=None, validation_alias="progressToken", serialization_alias="progressToken")
     """If specified, the caller is requesting out-of-band progress notifications for this request (as represented by {@link ProgressNotificationnotifications/progress}). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications."""
 
 
 class CallToolRequestParams(runtime.OpenModel):
     """Parameters for a `tools/call` request."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
     arguments: Annotated[dict[str, Any] | None, runtime.NotNull] = None
     """Arguments to use for the tool call."""
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
+    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, validation_alias="inputResponses", serialization_alias="inputResponses")
     name: runtime.Str
     """The name of the tool."""
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="requestState", serialization_alias="requestState")
 
 
 RequestId = TypeAliasType("RequestId", runtime.Str | runtime.Int)
@@ -594,10 +594,10 @@ class CallToolRequest(runtime.OpenModel):
 class CallToolResult(runtime.OpenModel):
     """The result returned by the server for a {@link CallToolRequesttools/call} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     content: list[ContentBlock]
     """A list of content objects that represent the unstructured result of the tool call."""
-    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="isError")
+    is_error: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="isError", serialization_alias="isError")
     """Whether the tool call ended in an error.
 
     If not set, this is assumed to be false (the call was successful).
@@ -611,16 +611,16 @@ class CallToolResult(runtime.OpenModel):
     server does not support tool calls, or any other exceptional conditions,
     should be reported as an MCP error response.
     """
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    structured_content: Any = Field(default=None, alias="structuredContent")
+    structured_content: Any = Field(default=None, validation_alias="structuredContent", serialization_alias="structuredContent")
     """An optional JSON value that represents the structured result of the tool call.
 
     This can be any JSON value (object, array, string, number, boolean, or null)
@@ -651,7 +651,7 @@ class ModelHint(runtime.OpenModel):
 class ModelPreferences(runtime.OpenModel):
     """The server's preferences for model selection, requested of the client during sampling.
 
-    Because LLMs can vary along multiple dimensions, choosing the \"best\" model is
+    Because LLMs can vary along multiple dimensions, choosing the "best" model is
     rarely straightforward.  Different models excel in different areas—some are
     faster but less capable, others are more capable but more expensive, and so
     on. This interface allows servers to express their priorities across multiple
@@ -662,7 +662,7 @@ class ModelPreferences(runtime.OpenModel):
     balance them against other considerations.
     """
 
-    cost_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="costPriority")
+    cost_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="costPriority", serialization_alias="costPriority")
     """How much to prioritize cost when selecting a model. A value of 0 means cost
     is not important, while a value of 1 means cost is the most important
     factor.
@@ -676,12 +676,12 @@ class ModelPreferences(runtime.OpenModel):
     The client SHOULD prioritize these hints over the numeric priorities, but
     MAY still use the priorities to select from ambiguous matches.
     """
-    intelligence_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="intelligencePriority")
+    intelligence_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="intelligencePriority", serialization_alias="intelligencePriority")
     """How much to prioritize intelligence and capabilities when selecting a
     model. A value of 0 means intelligence is not important, while a value of 1
     means intelligence is the most important factor.
     """
-    speed_priority: Annotated[Annotated[runtime.Float, Field(ge=0, le=1)] | None, runtime.NotNull] = Field(default=None, alias="speedPriority")
+    speed_priority: Annotated[runtime.Number | None, Field(ge=0, le=1), runtime.NotNull] = Field(default=None, validation_alias="speedPriority", serialization_alias="speedPriority")
     """How much to prioritize sampling speed (latency) when selecting a model. A
     value of 0 means speed is not important, while a value of 1 means speed is
     the most important factor.
@@ -691,7 +691,7 @@ class ModelPreferences(runtime.OpenModel):
 class SamplingMessage(runtime.OpenModel):
     """Describes a message issued to or received from an LLM API."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     content: TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | list[SamplingMessageContentBlock]
     role: Role
 
@@ -707,7 +707,7 @@ class ToolAnnotations(runtime.OpenModel):
     received from untrusted servers.
     """
 
-    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="destructiveHint")
+    destructive_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="destructiveHint", serialization_alias="destructiveHint")
     """If true, the tool may perform destructive updates to its environment.
     If false, the tool performs only additive updates.
 
@@ -715,7 +715,7 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: true
     """
-    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="idempotentHint")
+    idempotent_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="idempotentHint", serialization_alias="idempotentHint")
     """If true, calling the tool repeatedly with the same arguments
     will have no additional effect on its environment.
 
@@ -723,15 +723,15 @@ class ToolAnnotations(runtime.OpenModel):
 
     Default: false
     """
-    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="openWorldHint")
-    """If true, this tool may interact with an \"open world\" of external
+    open_world_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="openWorldHint", serialization_alias="openWorldHint")
+    """If true, this tool may interact with an "open world" of external
     entities. If false, the tool's domain of interaction is closed.
     For example, the world of a web search tool is open, whereas that
     of a memory tool is not.
 
     Default: true
     """
-    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="readOnlyHint")
+    read_only_hint: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="readOnlyHint", serialization_alias="readOnlyHint")
     """If true, the tool does not modify its environment.
 
     Default: false
@@ -743,7 +743,7 @@ class ToolAnnotations(runtime.OpenModel):
 class ToolInputSchema(runtime.OpenModel):
     """A JSON Schema object defining the expected parameters for the tool.
 
-    Tool arguments are always JSON objects, so `type: \"object\"` is required at the root.
+    Tool arguments are always JSON objects, so `type: "object"` is required at the root.
     Beyond that, any JSON Schema 2020-12 keyword may appear alongside `type` — including
     composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords
     (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
@@ -757,7 +757,7 @@ class ToolInputSchema(runtime.OpenModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")
     type: Literal["object"]
 
 
@@ -768,13 +768,13 @@ class ToolOutputSchema(runtime.OpenModel):
     Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
     """
 
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")
 
 
 class Tool(runtime.OpenModel):
     """Definition for a tool the client can call."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[ToolAnnotations | None, runtime.NotNull] = None
     """Optional additional tool information.
 
@@ -783,7 +783,7 @@ class Tool(runtime.OpenModel):
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A human-readable description of the tool.
 
-    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -796,10 +796,10 @@ class Tool(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    input_schema: ToolInputSchema = Field(alias="inputSchema")
+    input_schema: ToolInputSchema = Field(validation_alias="inputSchema", serialization_alias="inputSchema")
     """A JSON Schema object defining the expected parameters for the tool.
 
-    Tool arguments are always JSON objects, so `type: \"object\"` is required at the root.
+    Tool arguments are always JSON objects, so `type: "object"` is required at the root.
     Beyond that, any JSON Schema 2020-12 keyword may appear alongside `type` — including
     composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords
     (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
@@ -814,7 +814,7 @@ class Tool(runtime.OpenModel):
     """
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
-    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, alias="outputSchema")
+    output_schema: Annotated[ToolOutputSchema | None, runtime.NotNull] = Field(default=None, validation_alias="outputSchema", serialization_alias="outputSchema")
     """An optional JSON Schema object defining the structure of the tool's output returned in
     the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
 
@@ -835,24 +835,24 @@ class ToolChoice(runtime.OpenModel):
 
     mode: Annotated[Literal["auto", "none", "required"] | None, runtime.NotNull] = None
     """Controls the tool use ability of the model:
-    - `\"auto\"`: Model decides whether to use tools (default)
-    - `\"required\"`: Model MUST use at least one tool before completing
-    - `\"none\"`: Model MUST NOT use any tools
+    - `"auto"`: Model decides whether to use tools (default)
+    - `"required"`: Model MUST use at least one tool before completing
+    - `"none"`: Model MUST NOT use any tools
     """
 
 
 class CreateMessageRequestParams(runtime.OpenModel):
     """Parameters for a `sampling/createMessage` request."""
 
-    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, alias="includeContext")
+    include_context: Annotated[Literal["allServers", "none", "thisServer"] | None, runtime.NotNull] = Field(default=None, validation_alias="includeContext", serialization_alias="includeContext")
     """A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
     The client MAY ignore this request.
 
-    Default is `\"none\"`. The values `\"thisServer\"` and `\"allServers\"` are deprecated (SEP-2596): servers SHOULD
-    omit this field or use `\"none\"`, and SHOULD only use the deprecated values if the client declares
+    Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
+    omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
     {@link ClientCapabilities.sampling.context}.
     """
-    max_tokens: runtime.Int = Field(alias="maxTokens")
+    max_tokens: runtime.Int = Field(validation_alias="maxTokens", serialization_alias="maxTokens")
     """The requested maximum number of tokens to sample (to prevent runaway completions).
 
     The client MAY choose to sample fewer tokens than the requested maximum.
@@ -860,16 +860,16 @@ class CreateMessageRequestParams(runtime.OpenModel):
     messages: list[SamplingMessage]
     metadata: Annotated[JSONObject | None, runtime.NotNull] = None
     """Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific."""
-    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, alias="modelPreferences")
+    model_preferences: Annotated[ModelPreferences | None, runtime.NotNull] = Field(default=None, validation_alias="modelPreferences", serialization_alias="modelPreferences")
     """The server's preferences for which model to select. The client MAY ignore these preferences."""
-    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="stopSequences")
-    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="systemPrompt")
+    stop_sequences: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="stopSequences", serialization_alias="stopSequences")
+    system_prompt: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="systemPrompt", serialization_alias="systemPrompt")
     """An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt."""
-    temperature: Annotated[runtime.Float | None, runtime.NotNull] = None
-    tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, alias="toolChoice")
+    temperature: Annotated[runtime.Number | None, runtime.NotNull] = None
+    tool_choice: Annotated[ToolChoice | None, runtime.NotNull] = Field(default=None, validation_alias="toolChoice", serialization_alias="toolChoice")
     """Controls how the model uses tools.
     The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
-    Default is `{ mode: \"auto\" }`.
+    Default is `{ mode: "auto" }`.
     """
     tools: Annotated[list[Tool] | None, runtime.NotNull] = None
     """Tools that the model may use during generation.
@@ -892,7 +892,7 @@ class LegacyTitledEnumSchema(runtime.OpenModel):
     default: Annotated[runtime.Str | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     enum: list[runtime.Str]
-    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="enumNames")
+    enum_names: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="enumNames", serialization_alias="enumNames")
     """(Legacy) Display names for enum values.
     Non-standard according to JSON schema 2020-12.
     """
@@ -901,10 +901,10 @@ class LegacyTitledEnumSchema(runtime.OpenModel):
 
 
 class NumberSchema(runtime.OpenModel):
-    default: Annotated[runtime.Float | None, runtime.NotNull] = None
+    default: Annotated[runtime.Number | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
-    maximum: Annotated[runtime.Float | None, runtime.NotNull] = None
-    minimum: Annotated[runtime.Float | None, runtime.NotNull] = None
+    maximum: Annotated[runtime.Number | None, runtime.NotNull] = None
+    minimum: Annotated[runtime.Number | None, runtime.NotNull] = None
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["integer", "number"]
 
@@ -913,8 +913,8 @@ class StringSchema(runtime.OpenModel):
     default: Annotated[runtime.Str | None, runtime.NotNull] = None
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     format: Annotated[Literal["date", "date-time", "email", "uri"] | None, runtime.NotNull] = None
-    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxLength")
-    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minLength")
+    max_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxLength", serialization_alias="maxLength")
+    min_length: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minLength", serialization_alias="minLength")
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     type: Literal["string"]
 
@@ -929,7 +929,7 @@ class TitledMultiSelectEnumSchemaItemsAnyOfItem(runtime.OpenModel):
 class TitledMultiSelectEnumSchemaItems(runtime.OpenModel):
     """Schema for array items with enum options and display labels."""
 
-    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(alias="anyOf")
+    any_of: list[TitledMultiSelectEnumSchemaItemsAnyOfItem] = Field(validation_alias="anyOf", serialization_alias="anyOf")
     """Array of enum options with values and display labels."""
 
 
@@ -942,9 +942,9 @@ class TitledMultiSelectEnumSchema(runtime.OpenModel):
     """Optional description for the enum field."""
     items: TitledMultiSelectEnumSchemaItems
     """Schema for array items with enum options and display labels."""
-    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxItems", serialization_alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minItems", serialization_alias="minItems")
     """Minimum number of items to select."""
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
@@ -965,7 +965,7 @@ class TitledSingleSelectEnumSchema(runtime.OpenModel):
     """Optional default value."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional description for the enum field."""
-    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(alias="oneOf")
+    one_of: list[TitledSingleSelectEnumSchemaOneOfItem] = Field(validation_alias="oneOf", serialization_alias="oneOf")
     """Array of enum options with values and display labels."""
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
@@ -989,9 +989,9 @@ class UntitledMultiSelectEnumSchema(runtime.OpenModel):
     """Optional description for the enum field."""
     items: UntitledMultiSelectEnumSchemaItems
     """Schema for the array items."""
-    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="maxItems")
+    max_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="maxItems", serialization_alias="maxItems")
     """Maximum number of items to select."""
-    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, alias="minItems")
+    min_items: Annotated[runtime.Int | None, runtime.NotNull] = Field(default=None, validation_alias="minItems", serialization_alias="minItems")
     """Minimum number of items to select."""
     title: Annotated[runtime.Str | None, runtime.NotNull] = None
     """Optional title for the enum field."""
@@ -1023,7 +1023,7 @@ class ElicitRequestFormParamsRequestedSchema(runtime.OpenModel):
     Only top-level properties are allowed, without nesting.
     """
 
-    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")
+    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")
     properties: dict[str, PrimitiveSchemaDefinition]
     required: Annotated[list[runtime.Str] | None, runtime.NotNull] = None
     type: Literal["object"]
@@ -1036,7 +1036,7 @@ class ElicitRequestFormParams(runtime.OpenModel):
     """The message to present to the user describing what information is being requested."""
     mode: Annotated[Literal["form"] | None, runtime.NotNull] = None
     """The elicitation mode."""
-    requested_schema: ElicitRequestFormParamsRequestedSchema = Field(alias="requestedSchema")
+    requested_schema: ElicitRequestFormParamsRequestedSchema = Field(validation_alias="requestedSchema", serialization_alias="requestedSchema")
     """A restricted subset of JSON Schema.
     Only top-level properties are allowed, without nesting.
     """
@@ -1065,7 +1065,7 @@ class ElicitRequest(runtime.OpenModel):
 
 
 class ListRootsRequestParams(runtime.OpenModel):
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
 
 
 class ListRootsRequest(runtime.OpenModel):
@@ -1098,17 +1098,17 @@ class InputRequiredResult(runtime.OpenModel):
     At least one of `inputRequests` or `requestState` MUST be present.
     """
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    input_requests: Annotated[InputRequests | None, runtime.NotNull] = Field(default=None, alias="inputRequests")
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
-    result_type: runtime.Str = Field(alias="resultType")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    input_requests: Annotated[InputRequests | None, runtime.NotNull] = Field(default=None, validation_alias="inputRequests", serialization_alias="inputRequests")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="requestState", serialization_alias="requestState")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
 
 
@@ -1123,7 +1123,7 @@ class CallToolResultResponse(runtime.OpenModel):
 class NotificationMetaObject(runtime.OpenModel):
     """Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply."""
 
-    io_modelcontextprotocol_subscription_id: Annotated[RequestId | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/subscriptionId")
+    io_modelcontextprotocol_subscription_id: Annotated[RequestId | None, runtime.NotNull] = Field(default=None, validation_alias="io.modelcontextprotocol/subscriptionId", serialization_alias="io.modelcontextprotocol/subscriptionId")
     """Identifies the subscription stream a notification was delivered on. The
     server MUST include this key on every notification delivered via a
     {@link SubscriptionsListenRequestsubscriptions/listen} stream, so the
@@ -1140,10 +1140,10 @@ class NotificationMetaObject(runtime.OpenModel):
 class CancelledNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/cancelled` notification."""
 
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     reason: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional string describing the reason for the cancellation. This MAY be logged or presented to the user."""
-    request_id: RequestId = Field(alias="requestId")
+    request_id: RequestId = Field(validation_alias="requestId", serialization_alias="requestId")
     """The ID of the request to cancel.
 
     This MUST correspond to the ID of a request the client previously issued.
@@ -1223,7 +1223,7 @@ class CompleteRequestParamsContext(runtime.OpenModel):
 class CompleteRequestParams(runtime.OpenModel):
     """Parameters for a `completion/complete` request."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
     argument: CompleteRequestParamsArgument
     """The argument's information"""
     context: Annotated[CompleteRequestParamsContext | None, runtime.NotNull] = None
@@ -1243,7 +1243,7 @@ class CompleteRequest(runtime.OpenModel):
 class RequestParams(runtime.OpenModel):
     """Common params for any request."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
 
 
 class DiscoverRequest(runtime.OpenModel):
@@ -1262,13 +1262,13 @@ class DiscoverRequest(runtime.OpenModel):
 class GetPromptRequestParams(runtime.OpenModel):
     """Parameters for a `prompts/get` request."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
     arguments: Annotated[dict[str, runtime.Str] | None, runtime.NotNull] = None
     """Arguments to use for templating the prompt."""
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
+    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, validation_alias="inputResponses", serialization_alias="inputResponses")
     name: runtime.Str
     """The name of the prompt or prompt template."""
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="requestState", serialization_alias="requestState")
 
 
 class GetPromptRequest(runtime.OpenModel):
@@ -1283,7 +1283,7 @@ class GetPromptRequest(runtime.OpenModel):
 class PaginatedRequestParams(runtime.OpenModel):
     """Common params for paginated requests."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
     cursor: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An opaque token representing the current pagination position.
     If provided, the server should return results starting after this cursor.
@@ -1329,9 +1329,9 @@ class ListToolsRequest(runtime.OpenModel):
 class ReadResourceRequestParams(runtime.OpenModel):
     """Parameters for a `resources/read` request."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
+    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, validation_alias="inputResponses", serialization_alias="inputResponses")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="requestState", serialization_alias="requestState")
     uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
@@ -1353,22 +1353,22 @@ class SubscriptionFilter(runtime.OpenModel):
     notification types the client has not explicitly requested here.
     """
 
-    prompts_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="promptsListChanged")
+    prompts_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="promptsListChanged", serialization_alias="promptsListChanged")
     """If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}."""
-    resource_subscriptions: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, alias="resourceSubscriptions")
+    resource_subscriptions: Annotated[list[runtime.Str] | None, runtime.NotNull] = Field(default=None, validation_alias="resourceSubscriptions", serialization_alias="resourceSubscriptions")
     """Subscribe to {@link ResourceUpdatedNotificationnotifications/resources/updated} for these resource URIs.
     Replaces the former `resources/subscribe` RPC.
     """
-    resources_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="resourcesListChanged")
+    resources_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="resourcesListChanged", serialization_alias="resourcesListChanged")
     """If true, receive {@link ResourceListChangedNotificationnotifications/resources/list_changed}."""
-    tools_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="toolsListChanged")
+    tools_list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="toolsListChanged", serialization_alias="toolsListChanged")
     """If true, receive {@link ToolListChangedNotificationnotifications/tools/list_changed}."""
 
 
 class SubscriptionsListenRequestParams(runtime.OpenModel):
     """Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
     notifications: SubscriptionFilter
     """The notifications the client opts in to on this stream. The server
     **MUST NOT** send notification types the client has not explicitly
@@ -1394,15 +1394,15 @@ ClientRequest = TypeAliasType("ClientRequest", DiscoverRequest | ListResourcesRe
 class Result(runtime.OpenModel):
     """Common result fields."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    result_type: runtime.Str = Field(alias="resultType")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
 
 
@@ -1411,7 +1411,7 @@ ClientResult = TypeAliasType("ClientResult", Result)
 
 
 class CompleteResultCompletion(runtime.OpenModel):
-    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="hasMore")
+    has_more: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="hasMore", serialization_alias="hasMore")
     """Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown."""
     total: Annotated[runtime.Int | None, runtime.NotNull] = None
     """The total number of completion options available. This can exceed the number of values actually sent in the response."""
@@ -1422,16 +1422,16 @@ class CompleteResultCompletion(runtime.OpenModel):
 class CompleteResult(runtime.OpenModel):
     """The result returned by the server for a {@link CompleteRequestcompletion/complete} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     completion: CompleteResultCompletion
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
 
 
@@ -1450,14 +1450,14 @@ Cursor = TypeAliasType("Cursor", runtime.Str)
 class ServerCapabilitiesPrompts(runtime.OpenModel):
     """Present if the server offers any prompt templates."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the prompt list."""
 
 
 class ServerCapabilitiesResources(runtime.OpenModel):
     """Present if the server offers any resources to read."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the resource list."""
     subscribe: Annotated[runtime.Bool | None, runtime.NotNull] = None
     """Whether this server supports subscribing to resource updates."""
@@ -1466,7 +1466,7 @@ class ServerCapabilitiesResources(runtime.OpenModel):
 class ServerCapabilitiesTools(runtime.OpenModel):
     """Present if the server offers any tools to call."""
 
-    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="listChanged")
+    list_changed: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="listChanged", serialization_alias="listChanged")
     """Whether this server supports notifications for changes to the tool list."""
 
 
@@ -1479,7 +1479,7 @@ class ServerCapabilities(runtime.OpenModel):
     """Experimental, non-standard capabilities that the server supports."""
     extensions: Annotated[dict[str, JSONObject] | None, runtime.NotNull] = None
     """Optional MCP extensions that the server supports. Keys are extension identifiers
-    (e.g., \"io.modelcontextprotocol/tasks\"), and values are per-extension settings
+    (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     objects. An empty object indicates support with no settings.
 
     Keys MUST follow the {@link MetaObject`_meta` key naming rules}, with a
@@ -1498,15 +1498,15 @@ class ServerCapabilities(runtime.OpenModel):
 class DiscoverResult(runtime.OpenModel):
     """The result returned by the server for a {@link DiscoverRequestserver/discover} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
@@ -1521,20 +1521,20 @@ class DiscoverResult(runtime.OpenModel):
     focus on information that helps the model use the server effectively
     and should not duplicate information already in tool descriptions.
     """
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    supported_versions: list[runtime.Str] = Field(alias="supportedVersions")
+    supported_versions: list[runtime.Str] = Field(validation_alias="supportedVersions", serialization_alias="supportedVersions")
     """MCP Protocol Versions this server supports. The client should choose a
     version from this list for use in subsequent requests.
     """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -1584,18 +1584,18 @@ class PromptMessage(runtime.OpenModel):
 class GetPromptResult(runtime.OpenModel):
     """The result returned by the server for a {@link GetPromptRequestprompts/get} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional description for the prompt."""
     messages: list[PromptMessage]
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
 
 
@@ -1644,9 +1644,9 @@ class Icons(runtime.OpenModel):
 
 
 class InputResponseRequestParams(runtime.OpenModel):
-    meta: RequestMetaObject = Field(alias="_meta")
-    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, alias="inputResponses")
-    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="requestState")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
+    input_responses: Annotated[InputResponses | None, runtime.NotNull] = Field(default=None, validation_alias="inputResponses", serialization_alias="inputResponses")
+    request_state: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="requestState", serialization_alias="requestState")
 
 
 class InternalError(runtime.OpenModel):
@@ -1758,7 +1758,7 @@ class PromptArgument(runtime.OpenModel):
 class Prompt(runtime.OpenModel):
     """A prompt or prompt template that the server offers."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     arguments: Annotated[list[PromptArgument] | None, runtime.NotNull] = None
     """A list of arguments to use for templating the prompt."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
@@ -1789,34 +1789,34 @@ class Prompt(runtime.OpenModel):
 class ListPromptsResult(runtime.OpenModel):
     """The result returned by the server for a {@link ListPromptsRequestprompts/list} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     prompts: list[Prompt]
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -1839,13 +1839,13 @@ class ListPromptsResultResponse(runtime.OpenModel):
 class ResourceTemplate(runtime.OpenModel):
     """A template description for resources available on the server."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this template is for.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -1858,7 +1858,7 @@ class ResourceTemplate(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -1870,41 +1870,41 @@ class ResourceTemplate(runtime.OpenModel):
     where `annotations.title` should be given precedence over using `name`,
     if present).
     """
-    uri_template: runtime.Str = Field(alias="uriTemplate")
+    uri_template: runtime.Str = Field(validation_alias="uriTemplate", serialization_alias="uriTemplate")
     """A URI template (according to RFC 6570) that can be used to construct resource URIs."""
 
 
 class ListResourceTemplatesResult(runtime.OpenModel):
     """The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    resource_templates: list[ResourceTemplate] = Field(alias="resourceTemplates")
-    result_type: runtime.Str = Field(alias="resultType")
+    resource_templates: list[ResourceTemplate] = Field(validation_alias="resourceTemplates", serialization_alias="resourceTemplates")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -1927,13 +1927,13 @@ class ListResourceTemplatesResultResponse(runtime.OpenModel):
 class Resource(runtime.OpenModel):
     """A known resource that the server is capable of reading."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     annotations: Annotated[Annotations | None, runtime.NotNull] = None
     """Optional annotations for the client."""
     description: Annotated[runtime.Str | None, runtime.NotNull] = None
     """A description of what this resource represents.
 
-    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \"hint\" to the model.
+    This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
     """
     icons: Annotated[list[Icon] | None, runtime.NotNull] = None
     """Optional set of sized icons that the client can display in a user interface.
@@ -1946,7 +1946,7 @@ class Resource(runtime.OpenModel):
     - `image/svg+xml` - SVG images (scalable but requires security precautions)
     - `image/webp` - WebP images (modern, efficient format)
     """
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     name: runtime.Str
     """Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present)."""
@@ -1970,34 +1970,34 @@ class Resource(runtime.OpenModel):
 class ListResourcesResult(runtime.OpenModel):
     """The result returned by the server for a {@link ListResourcesRequestresources/list} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
     resources: list[Resource]
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -2020,34 +2020,34 @@ class ListResourcesResultResponse(runtime.OpenModel):
 class ListToolsResult(runtime.OpenModel):
     """The result returned by the server for a {@link ListToolsRequesttools/list} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
     tools: list[Tool]
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -2070,7 +2070,7 @@ class ListToolsResultResponse(runtime.OpenModel):
 class LoggingMessageNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/message` notification."""
 
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     data: Any
     """The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here."""
     level: LoggingLevel
@@ -2080,7 +2080,7 @@ class LoggingMessageNotificationParams(runtime.OpenModel):
 
 
 class LoggingMessageNotification(runtime.OpenModel):
-    """JSONRPCNotification of a log message passed from server to client. The client opts in by setting `\"io.modelcontextprotocol/logLevel\"` in a request's `_meta`."""
+    """JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`."""
 
     jsonrpc: Literal["2.0"]
     method: Literal["notifications/message"]
@@ -2104,7 +2104,7 @@ class MethodNotFoundError(runtime.OpenModel):
 
 
 class MissingRequiredClientCapabilityErrorErrorData(runtime.OpenModel):
-    required_capabilities: ClientCapabilities = Field(alias="requiredCapabilities")
+    required_capabilities: ClientCapabilities = Field(validation_alias="requiredCapabilities", serialization_alias="requiredCapabilities")
     """The capabilities the server requires from the client to process this request."""
 
 
@@ -2137,7 +2137,7 @@ class Notification(runtime.OpenModel):
 class NotificationParams(runtime.OpenModel):
     """Common params for any notification."""
 
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
 
 
 class PaginatedRequest(runtime.OpenModel):
@@ -2148,19 +2148,19 @@ class PaginatedRequest(runtime.OpenModel):
 
 
 class PaginatedResult(runtime.OpenModel):
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="nextCursor")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    next_cursor: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="nextCursor", serialization_alias="nextCursor")
     """An opaque token representing the pagination position after the last returned result.
     If present, there may be more results available.
     """
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
 
 
@@ -2178,14 +2178,14 @@ class ParseError(runtime.OpenModel):
 class ProgressNotificationParams(runtime.OpenModel):
     """Parameters for a {@link ProgressNotificationnotifications/progress} notification."""
 
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     message: Annotated[runtime.Str | None, runtime.NotNull] = None
     """An optional message describing the current progress."""
-    progress: runtime.Float
+    progress: runtime.Number
     """The progress thus far. This should increase every time progress is made, even if the total is unknown."""
-    progress_token: ProgressToken = Field(alias="progressToken")
+    progress_token: ProgressToken = Field(validation_alias="progressToken", serialization_alias="progressToken")
     """The progress token which was given in the initial request, used to associate this notification with the request that is proceeding."""
-    total: Annotated[runtime.Float | None, runtime.NotNull] = None
+    total: Annotated[runtime.Number | None, runtime.NotNull] = None
     """Total number of items to process (or total progress required), if known."""
 
 
@@ -2208,30 +2208,30 @@ class PromptListChangedNotification(runtime.OpenModel):
 class ReadResourceResult(runtime.OpenModel):
     """The result returned by the server for a {@link ReadResourceRequestresources/read} request."""
 
-    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    cache_scope: Literal["private", "public"] = Field(alias="cacheScope")
+    meta: Annotated[ResultMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    cache_scope: Literal["private", "public"] = Field(validation_alias="cacheScope", serialization_alias="cacheScope")
     """Indicates the intended scope of the cached response, analogous to HTTP
     `Cache-Control: public` vs `Cache-Control: private`.
 
-    - `\"public\"`: The response does not contain user-specific data. Any
+    - `"public"`: The response does not contain user-specific data. Any
       client or intermediary (e.g., shared gateway, caching proxy) MAY cache
       the response and serve it across authorization contexts.
-    - `\"private\"`: The response MAY be cached and reused only within the
+    - `"private"`: The response MAY be cached and reused only within the
       same authorization context. Caches MUST NOT be shared across
       authorization contexts (e.g., a different access token requires a
       different cache).
     """
     contents: list[TextResourceContents | BlobResourceContents]
-    result_type: runtime.Str = Field(alias="resultType")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
-    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(alias="ttlMs")
+    ttl_ms: Annotated[runtime.Int, Field(ge=0)] = Field(validation_alias="ttlMs", serialization_alias="ttlMs")
     """A hint from the server indicating how long (in milliseconds) the
     client MAY cache this response before re-fetching. Semantics are
     analogous to HTTP Cache-Control max-age.
@@ -2259,8 +2259,8 @@ class Request(runtime.OpenModel):
 class ResourceContents(runtime.OpenModel):
     """The contents of a specific resource or sub-resource."""
 
-    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
-    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="mimeType")
+    meta: Annotated[MetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
+    mime_type: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="mimeType", serialization_alias="mimeType")
     """The MIME type of this resource, if known."""
     uri: runtime.Str
     """The URI of this resource."""
@@ -2277,7 +2277,7 @@ class ResourceListChangedNotification(runtime.OpenModel):
 class ResourceRequestParams(runtime.OpenModel):
     """Common params for resource-related requests."""
 
-    meta: RequestMetaObject = Field(alias="_meta")
+    meta: RequestMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
     uri: runtime.Str
     """The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it."""
 
@@ -2285,7 +2285,7 @@ class ResourceRequestParams(runtime.OpenModel):
 class ResourceUpdatedNotificationParams(runtime.OpenModel):
     """Parameters for a `notifications/resources/updated` notification."""
 
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     uri: runtime.Str
     """The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to."""
 
@@ -2310,7 +2310,7 @@ input_required - the request requires additional input and the result contains a
 class SubscriptionsAcknowledgedNotificationParams(runtime.OpenModel):
     """Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification."""
 
-    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, alias="_meta")
+    meta: Annotated[NotificationMetaObject | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")
     notifications: SubscriptionFilter
     """The subset of requested notification types the server agreed to honor.
     Only includes notification types the server actually supports; if the
@@ -2353,7 +2353,7 @@ class SubscriptionsListenResultMetaObject(runtime.OpenModel):
     {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
     """
 
-    io_modelcontextprotocol_server_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, alias="io.modelcontextprotocol/serverInfo")
+    io_modelcontextprotocol_server_info: Annotated[Implementation | None, runtime.NotNull] = Field(default=None, validation_alias="io.modelcontextprotocol/serverInfo", serialization_alias="io.modelcontextprotocol/serverInfo")
     """Identifies the server software producing the response. Servers SHOULD
     include this field on every response unless specifically configured not
     to do so.
@@ -2366,7 +2366,7 @@ class SubscriptionsListenResultMetaObject(runtime.OpenModel):
     SHOULD NOT use it to change their behavior, and SHOULD NOT rely on it for
     security decisions.
     """
-    io_modelcontextprotocol_subscription_id: RequestId = Field(alias="io.modelcontextprotocol/subscriptionId")
+    io_modelcontextprotocol_subscription_id: RequestId = Field(validation_alias="io.modelcontextprotocol/subscriptionId", serialization_alias="io.modelcontextprotocol/subscriptionId")
     """Identifies the subscription stream this response closes, so the client can
     correlate it with the originating subscription — mirroring the same key on
     the stream's notifications. The value is the JSON-RPC ID of the
@@ -2383,15 +2383,15 @@ class SubscriptionsListenResult(runtime.OpenModel):
     close carries no response. The result body is otherwise empty.
     """
 
-    meta: SubscriptionsListenResultMetaObject = Field(alias="_meta")
-    result_type: runtime.Str = Field(alias="resultType")
+    meta: SubscriptionsListenResultMetaObject = Field(validation_alias="_meta", serialization_alias="_meta")
+    result_type: runtime.Str = Field(validation_alias="resultType", serialization_alias="resultType")
     """Indicates the type of the result, which allows the client to determine
     how to parse the result object.
 
     Servers implementing this protocol version MUST include this field.
     For backward compatibility, when a client receives a result from a
     server implementing an earlier protocol version (which does not include
-    `resultType`), the client MUST treat the absent field as `\"complete\"`.
+    `resultType`), the client MUST treat the absent field as `"complete"`.
     """
 
 
@@ -2440,7 +2440,7 @@ class UnsupportedProtocolVersionError(runtime.OpenModel):
 
 
 def normalize_completion_complete(value: object) -> runtime.Result:
-    """`completion/complete` (CompleteResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`completion/complete` (CompleteResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2448,7 +2448,7 @@ def normalize_completion_complete(value: object) -> runtime.Result:
 
 
 def normalize_prompts_get(value: object) -> runtime.Result:
-    """`prompts/get` (InputRequiredResult | GetPromptResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`prompts/get` (InputRequiredResult | GetPromptResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2456,7 +2456,7 @@ def normalize_prompts_get(value: object) -> runtime.Result:
 
 
 def normalize_prompts_list(value: object) -> runtime.Result:
-    """`prompts/list` (ListPromptsResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`prompts/list` (ListPromptsResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2464,7 +2464,7 @@ def normalize_prompts_list(value: object) -> runtime.Result:
 
 
 def normalize_resources_list(value: object) -> runtime.Result:
-    """`resources/list` (ListResourcesResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`resources/list` (ListResourcesResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2472,7 +2472,7 @@ def normalize_resources_list(value: object) -> runtime.Result:
 
 
 def normalize_resources_read(value: object) -> runtime.Result:
-    """`resources/read` (InputRequiredResult | ReadResourceResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`resources/read` (InputRequiredResult | ReadResourceResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2480,7 +2480,7 @@ def normalize_resources_read(value: object) -> runtime.Result:
 
 
 def normalize_resources_templates_list(value: object) -> runtime.Result:
-    """`resources/templates/list` (ListResourceTemplatesResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`resources/templates/list` (ListResourceTemplatesResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2488,7 +2488,7 @@ def normalize_resources_templates_list(value: object) -> runtime.Result:
 
 
 def normalize_server_discover(value: object) -> runtime.Result:
-    """`server/discover` (DiscoverResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`server/discover` (DiscoverResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2496,12 +2496,12 @@ def normalize_server_discover(value: object) -> runtime.Result:
 
 
 def normalize_subscriptions_listen(value: object) -> runtime.Result:
-    """`subscriptions/listen` (SubscriptionsListenResult, empty): `{\"_meta\": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`, with `\"resultType\": \"complete\"`."""
+    """`subscriptions/listen` (SubscriptionsListenResult, empty): `{"_meta": meta}` when the handler returned a dict whose `_meta` is a dict, else `{}`, with `"resultType": "complete"`."""
     return runtime.empty_result(value, ("complete",))
 
 
 def normalize_tools_call(value: object) -> runtime.Result:
-    """`tools/call` (InputRequiredResult | CallToolResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`tools/call` (InputRequiredResult | CallToolResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2509,7 +2509,7 @@ def normalize_tools_call(value: object) -> runtime.Result:
 
 
 def normalize_tools_list(value: object) -> runtime.Result:
-    """`tools/list` (ListToolsResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to \"complete\".
+    """`tools/list` (ListToolsResult): the handler's dict without a non-dict `_meta`, `resultType` defaulted to "complete".
 
     Raises runtime.ResultError (-32603) for anything but a dict.
     """
@@ -2616,73 +2616,7 @@ NOTIFICATIONS: Final[Mapping[str, runtime.NotificationEntry]] = MappingProxyType
 )
 """Notifications by method: sender and whether `params` is required."""
 
-REMOVED_METHODS: Final[tuple[str, ...]] = (
-    "elicitation/create",
-    "initialize",
-    "logging/setLevel",
-    "notifications/elicitation/complete",
-    "notifications/initialized",
-    "notifications/roots/list_changed",
-    "notifications/tasks/status",
-    "ping",
-    "resources/subscribe",
-    "resources/unsubscribe",
-    "roots/list",
-    "sampling/createMessage",
-    "tasks/cancel",
-    "tasks/get",
-    "tasks/list",
-    "tasks/result",
-)
-"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
-
-METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
-    {
-        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CompleteRequestParams", "required": True}), "results": ("CompleteResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("completions",),), "nameParam": None}),
-        "elicitation/create": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "initialize": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "logging/setLevel": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "CancelledNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "LoggingMessageNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
-        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ProgressNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
-        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
-        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ResourceUpdatedNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
-        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "SubscriptionsAcknowledgedNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
-        "ping": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "GetPromptRequestParams", "required": True}), "results": ("InputRequiredResult", "GetPromptResult"), "normalizer": "object+resultType", "resultTypes": ("complete", "input_required"), "capabilities": (("prompts",),), "nameParam": "name"}),
-        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListPromptsResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("prompts",),), "nameParam": None}),
-        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListResourcesResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("resources",),), "nameParam": None}),
-        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "ReadResourceRequestParams", "required": True}), "results": ("InputRequiredResult", "ReadResourceResult"), "normalizer": "object+resultType", "resultTypes": ("complete", "input_required"), "capabilities": (("resources",),), "nameParam": "uri"}),
-        "resources/subscribe": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListResourceTemplatesResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("resources",),), "nameParam": None}),
-        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "roots/list": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "server/discover": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "RequestParams", "required": True}), "results": ("DiscoverResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (), "nameParam": None}),
-        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "SubscriptionsListenRequestParams", "required": True}), "results": ("SubscriptionsListenResult",), "normalizer": "empty+resultType", "resultTypes": ("complete",), "capabilities": (), "nameParam": None}),
-        "tasks/cancel": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/get": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/list": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/result": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
-        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CallToolRequestParams", "required": True}), "results": ("InputRequiredResult", "CallToolResult"), "normalizer": "object+resultType", "resultTypes": ("complete", "input_required"), "capabilities": (("tools",),), "nameParam": "name"}),
-        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListToolsResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("tools",),), "nameParam": None}),
-    }
-)
-"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
-every method any generated version or extension names, with its status here (present, removed, later,
-extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
-`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
-`mcp-codegen table --format json`."""
-
-DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
+DEFINITIONS: Final[Mapping[str, runtime.Definition]] = MappingProxyType(
     {
         "Annotations": Annotations,
         "AudioContent": AudioContent,
@@ -2844,6 +2778,74 @@ DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(
 """Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""
 
 
+REMOVED_METHODS: Final[tuple[str, ...]] = (
+    "elicitation/create",
+    "initialize",
+    "logging/setLevel",
+    "notifications/elicitation/complete",
+    "notifications/initialized",
+    "notifications/roots/list_changed",
+    "notifications/tasks/status",
+    "ping",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "roots/list",
+    "sampling/createMessage",
+    "tasks/cancel",
+    "tasks/get",
+    "tasks/list",
+    "tasks/result",
+)
+"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE's status "removed")."""
+
+
+METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
+    {
+        "completion/complete": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CompleteRequestParams", "required": True}), "results": ("CompleteResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("completions",),), "nameParam": None}),
+        "elicitation/create": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "initialize": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "logging/setLevel": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/cancelled": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": MappingProxyType({"definition": "CancelledNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/elicitation/complete": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/initialized": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/message": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "LoggingMessageNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("logging",),), "nameParam": None}),
+        "notifications/progress": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ProgressNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/prompts/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("prompts",), ("prompts", "listChanged")), "nameParam": None}),
+        "notifications/resources/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "listChanged")), "nameParam": None}),
+        "notifications/resources/updated": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "ResourceUpdatedNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("resources",), ("resources", "subscribe")), "nameParam": None}),
+        "notifications/roots/list_changed": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/subscriptions/acknowledged": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "SubscriptionsAcknowledgedNotificationParams", "required": True}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks": MappingProxyType({"kind": "notification", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tasks/status": MappingProxyType({"kind": "notification", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "notifications/tools/list_changed": MappingProxyType({"kind": "notification", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "server", "receivers": ("client",), "params": MappingProxyType({"definition": "NotificationParams", "required": False}), "results": None, "normalizer": None, "resultTypes": None, "capabilities": (("tools",), ("tools", "listChanged")), "nameParam": None}),
+        "ping": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "prompts/get": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "GetPromptRequestParams", "required": True}), "results": ("InputRequiredResult", "GetPromptResult"), "normalizer": "object+resultType", "resultTypes": ("complete", "input_required"), "capabilities": (("prompts",),), "nameParam": "name"}),
+        "prompts/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListPromptsResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("prompts",),), "nameParam": None}),
+        "resources/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListResourcesResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("resources",),), "nameParam": None}),
+        "resources/read": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "ReadResourceRequestParams", "required": True}), "results": ("InputRequiredResult", "ReadResourceResult"), "normalizer": "object+resultType", "resultTypes": ("complete", "input_required"), "capabilities": (("resources",),), "nameParam": "uri"}),
+        "resources/subscribe": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "resources/templates/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListResourceTemplatesResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("resources",),), "nameParam": None}),
+        "resources/unsubscribe": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "roots/list": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "sampling/createMessage": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "server", "receivers": ("client",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "server/discover": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "RequestParams", "required": True}), "results": ("DiscoverResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (), "nameParam": None}),
+        "subscriptions/listen": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "SubscriptionsListenRequestParams", "required": True}), "results": ("SubscriptionsListenResult",), "normalizer": "empty+resultType", "resultTypes": ("complete",), "capabilities": (), "nameParam": None}),
+        "tasks/cancel": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/get": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/list": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/result": MappingProxyType({"kind": "request", "status": "removed", "nearest": "2025-11-25", "since": "2026-07-28", "otherEra": True, "extensions": (), "sender": "both", "receivers": ("client", "server"), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tasks/update": MappingProxyType({"kind": "request", "status": "extension", "nearest": None, "since": None, "otherEra": False, "extensions": ("io.modelcontextprotocol/tasks",), "sender": "client", "receivers": ("server",), "params": None, "results": None, "normalizer": None, "resultTypes": None, "capabilities": (), "nameParam": None}),
+        "tools/call": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "CallToolRequestParams", "required": True}), "results": ("InputRequiredResult", "CallToolResult"), "normalizer": "object+resultType", "resultTypes": ("complete", "input_required"), "capabilities": (("tools",),), "nameParam": "name"}),
+        "tools/list": MappingProxyType({"kind": "request", "status": "present", "nearest": None, "since": None, "otherEra": False, "extensions": (), "sender": "client", "receivers": ("server",), "params": MappingProxyType({"definition": "PaginatedRequestParams", "required": True}), "results": ("ListToolsResult",), "normalizer": "object+resultType", "resultTypes": ("complete",), "capabilities": (("tools",),), "nameParam": None}),
+    }
+)
+"""The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
+every method any generated version or extension names, with its status here (present, removed, later,
+extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and
+`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of
+`mcp-codegen table --format json`."""
+
+
 def normalize_result(method: str, value: object) -> runtime.Result:
     """The normalized result of `method`'s request for a handler's return `value`.
 
@@ -2863,3 +2865,33 @@ def method_error(
     method of any version); `policy` says what a custom method and a later version's get.
     """
     return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)
+
+
+def create_server_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The server's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the server receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+    )
+
+
+def create_client_dispatcher(
+    handlers: Mapping[str, dispatcher.Handler],
+    *,
+    on_error: dispatcher.OnError | None = None,
+    validate_results: bool = True,
+) -> dispatcher.Dispatcher:
+    """The client's dispatcher at this version: `handlers` by method (`handler(params, context)`, sync or async).
+
+    Routes by METHOD_TABLE (what the client receives here); see mcp_codegen.dispatcher for its guarantees.
+    """
+    return dispatcher.create_dispatcher(
+        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "client", handlers, on_error=on_error, validate_results=validate_results
+    )

@@ -18,5 +18,5 @@ export const pythonTarget: Target = {
   },
   // pyproject.toml heads the tree; the package's runtime.py is what makes it this target's.
   recognizes: (paths) => paths.includes("pyproject.toml") && paths.some((p) => p.endsWith("/runtime.py")),
-  sources: ["emit/python/runtime.py", "emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
+  sources: ["emit/python/runtime.py", "emit/python/dispatcher.py", "emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
 };

@@ -44,6 +44,9 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "DEFINITIONS",
   "normalize_result",
   "method_error",
+  "dispatcher",
+  "create_server_dispatcher",
+  "create_client_dispatcher",
 ]);
 
 /** `structuredContent` → `StructuredContent`, `io.example/key` → `IoExampleKey`. */
@@ -85,19 +88,23 @@ export function pyString(text: string): string {
   return out + '"';
 }
 
-/** A docstring literal (`"""…"""`) for `text`, indented; backslashes and quotes escaped, trailing blanks dropped. */
+/**
+ * A docstring literal (`"""…"""`) for `text`, indented, trailing blanks dropped; backslashes escaped, and
+ * a quote only where the literal needs it (in a run of three, or last on the closing line).
+ */
 export function docstring(text: string, indent: string): string {
   const body = text
     .replace(/\r\n?/g, "\n")
     .replace(/\\/g, "\\\\")
-    .replace(/"/g, '\\"')
+    .replace(/"""/g, '""\\"')
     .split("\n")
     .map((line) => line.replace(/\s+$/, ""))
     .join("\n")
     .trim()
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
   const lines = body.split("\n");
-  if (lines.length === 1) return `${indent}"""${body}"""`;
+  // One line: a quote last would run into the closing `"""`.
+  if (lines.length === 1) return `${indent}"""${body.replace(/"$/, '\\"')}"""`;
   return `${indent}"""${lines[0]}\n${lines.slice(1).map((l) => (l === "" ? "" : indent + l)).join("\n")}\n${indent}"""`;
 }
 

@@ -18,7 +18,7 @@ import { BASE_MODEL_ATTRIBUTES, docstring, identifier, MODULE_NAMES, moduleName,
 import { definitionNames } from "./naming.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 import { pythonAdoptingFiles } from "./adopting.js";
-import { pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
+import { pythonDispatcherSource, pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 
 /** A printed Python file as written: no trailing spaces, at most two empty lines in a row (PEP 8's between top-level definitions), one final newline. */
@@ -70,6 +70,8 @@ class ModelPrinter {
   /** Set when spelling out met an alias already being spelled out (the cycle has another root). */
   private guardHit = false;
   private readonly out: string[] = [];
+  /** The recursive TypeAliasTypes printed (Python name → its expression). */
+  private readonly recursiveAliases = new Map<string, string>();
 
   constructor(private readonly version: VersionModel) {
     const ir: SchemaIR = version.ir;
@@ -108,6 +110,12 @@ class ModelPrinter {
     return this.out.join("\n\n\n");
   }
 
+  /** The recursive aliases whose expression names no other recursive alias (each cycle's root), in code-unit order. */
+  recursiveRoots(): string[] {
+    const names = [...this.recursiveAliases.keys()];
+    return names.filter((n) => !names.some((o) => o !== n && new RegExp(`\\b${o}\\b`).test(this.recursiveAliases.get(n)!))).sort(byCodeUnit);
+  }
+
   /** Whether a recursive alias prints naming only itself among the aliases of its cycle not yet printed (a dry run). */
   private selfContained(d: IrDefinition): boolean {
     const out = this.out.length;
@@ -136,6 +144,7 @@ class ModelPrinter {
     const expr = this.type(d.node, py);
     this.current = null;
     const value = this.forward || d.recursive ? pyString(expr) : expr;
+    if (d.recursive) this.recursiveAliases.set(py, expr);
     this.out.push(`${py} = TypeAliasType(${pyString(py)}, ${value})` + (doc !== undefined ? `\n${docstring(doc, "")}` : ""));
   }
 
@@ -210,12 +219,14 @@ class ModelPrinter {
       const type = this.type(p.node, name + pascalCase(p.name));
       const alias = field === p.name ? null : p.name;
       const nullable = acceptsNull(p.node);
+      // The wire name validates and serializes; constructors take the field name (typed by it) as well.
+      const aliases = alias === null ? "" : `validation_alias=${pyString(alias)}, serialization_alias=${pyString(alias)}`;
       let line: string;
-      if (p.required) line = `    ${field}: ${type}` + (alias === null ? "" : ` = Field(alias=${pyString(alias)})`);
+      if (p.required) line = `    ${field}: ${type}` + (alias === null ? "" : ` = Field(${aliases})`);
       else {
         // Absent reads None; a type that admits null already says so.
-        const optional = type === "Any" || nullable ? type : `Annotated[${type} | None, runtime.NotNull]`;
-        line = `    ${field}: ${optional} = ` + (alias === null ? "None" : `Field(default=None, alias=${pyString(alias)})`);
+        const optional = type === "Any" || nullable ? type : annotated(`${type} | None`, "runtime.NotNull");
+        line = `    ${field}: ${optional} = ` + (alias === null ? "None" : `Field(default=None, ${aliases})`);
       }
       fields.push(line);
       const fieldDoc = p.node.annotations.description;
@@ -275,13 +286,13 @@ class ModelPrinter {
       }
       case "number": {
         if (node.impliedType) cannot(node, "a number constraint without `type`");
-        const base = constrained(node.integer ? "runtime.Int" : "runtime.Float", {
+        const base = constrained(node.integer ? "runtime.Int" : "runtime.Number", {
           ge: node.minimum,
           le: node.maximum,
           gt: node.exclusiveMinimum,
           lt: node.exclusiveMaximum,
         });
-        return node.multipleOf === undefined ? base : `Annotated[${base}, runtime.multiple_of(${node.multipleOf})]`;
+        return node.multipleOf === undefined ? base : annotated(base, `runtime.multiple_of(${node.multipleOf})`);
       }
       case "array": {
         if (node.impliedType) cannot(node, "an array constraint without `type`");
@@ -368,7 +379,51 @@ function constrained(base: string, constraints: Record<string, number | undefine
   const args = Object.entries(constraints)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${v}`);
-  return args.length === 0 ? base : `Annotated[${base}, Field(${args.join(", ")})]`;
+  return args.length === 0 ? base : annotated(base, `Field(${args.join(", ")})`);
+}
+
+/** The parts of `Annotated[type, m1, …]` when `text` is exactly one such expression (brackets balanced at its end), else null. */
+function annotatedParts(text: string): { type: string; metadata: string[] } | null {
+  if (!text.startsWith("Annotated[") || !text.endsWith("]")) return null;
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = "Annotated[".length;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (quote !== null) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === "[" || c === "(") depth++;
+    else if (c === "]" || c === ")") {
+      if (depth === 0) {
+        if (i !== text.length - 1) return null;
+        parts.push(text.slice(start, i).trim());
+        return parts.length < 2 ? null : { type: parts[0], metadata: parts.slice(1) };
+      }
+      depth--;
+    } else if (c === "," && depth === 0) {
+      parts.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  return null;
+}
+
+/**
+ * `Annotated[type, …metadata]`, flat: an `Annotated` type gets the metadata after its own, and
+ * `Annotated[Annotated[T, m] | None, n]` is written `Annotated[T | None, m, n]` (pydantic applies a
+ * constraint of an optional type to its non-null part).
+ */
+function annotated(type: string, ...metadata: string[]): string {
+  const optional = type.endsWith(" | None") ? annotatedParts(type.slice(0, -" | None".length)) : null;
+  if (optional !== null) return `Annotated[${optional.type} | None, ${[...optional.metadata, ...metadata].join(", ")}]`;
+  const inner = annotatedParts(type);
+  if (inner !== null) return `Annotated[${inner.type}, ${[...inner.metadata, ...metadata].join(", ")}]`;
+  return `Annotated[${type}, ${metadata.join(", ")}]`;
 }
 
 function pyTuple(items: readonly string[]): string {
@@ -434,39 +489,23 @@ function pyTable(table: VersionTable): string {
   ].join("\n");
 }
 
-/** One version's module. */
-function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string, table: VersionTable = {}): string {
+/** What a version module shares with another whose definitions and catalogue print the same. */
+interface VersionParts {
+  /** The definitions, normalizers, REQUESTS, NOTIFICATIONS and DEFINITIONS as printed: equal text, same module content. */
+  shared: string;
+  /** The names the shared part binds (classes, aliases, normalizers, the three catalogues). */
+  names: string[];
+  /** The roots of the recursive TypeAliasTypes among `names`. */
+  recursive: string[];
+  body: string;
+}
+
+function versionParts(version: VersionModel, table: VersionTable): VersionParts {
   const models = new ModelPrinter(version);
   const body = models.print();
   const normalizers = normalizerNames(version);
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
-  const removed = removedAt(table);
-  const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(body);
-  const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || uses(n));
-  const imports = [
-    "from __future__ import annotations",
-    "",
-    "from collections.abc import Mapping",
-    "from types import MappingProxyType",
-    `from typing import ${typing.join(", ")}`,
-    "",
-    ...(uses("Field") ? ["from pydantic import Field"] : []),
-    ...(uses("TypeAliasType") ? ["from typing_extensions import TypeAliasType"] : []),
-    ...(uses("Field") || uses("TypeAliasType") ? [""] : []),
-    "from . import runtime",
-  ];
-  const parts: string[] = [];
-  parts.push(
-    [
-      `PROTOCOL_VERSION: Final = ${pyString(version.label)}`,
-      `ERA: Final = ${pyString(version.era)}`,
-      `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
-      '"""The version before this one among those generated, or None."""',
-    ].join("\n"),
-  );
-  parts.push(body);
-  for (const r of requests) parts.push(normalizerDef(r, requestRow(table, r), normalizers.get(r.method)!));
   const entry = (r: RequestMethod) => {
     const types = requestRow(table, r).resultTypes;
     return [
@@ -480,6 +519,8 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       "        ),",
     ].join("\n");
   };
+  const parts = [body];
+  for (const r of requests) parts.push(normalizerDef(r, requestRow(table, r), normalizers.get(r.method)!));
   parts.push(
     [
       "REQUESTS: Final[Mapping[str, runtime.RequestEntry]] = MappingProxyType(",
@@ -496,12 +537,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       ")",
       '"""Notifications by method: sender and whether `params` is required."""',
       "",
-      removed.length === 0 ? "REMOVED_METHODS: Final[tuple[str, ...]] = ()" : ["REMOVED_METHODS: Final[tuple[str, ...]] = (", ...removed.map((m) => `    ${pyString(m)},`), ")"].join("\n"),
-      '"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE\'s status "removed")."""',
-      "",
-      pyTable(table),
-      "",
-      "DEFINITIONS: Final[Mapping[str, object]] = MappingProxyType(",
+      "DEFINITIONS: Final[Mapping[str, runtime.Definition]] = MappingProxyType(",
       "    {",
       ...[...models.names].map(([name, py]) => `        ${pyString(name)}: ${py},`),
       "    }",
@@ -509,7 +545,72 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       '"""Every definition of the schema by its name in the spec: a model class or a TypeAliasType."""',
     ].join("\n"),
   );
-  parts.push(
+  const names = [...models.names.values(), ...requests.map((r) => normalizers.get(r.method)!), "REQUESTS", "NOTIFICATIONS", "DEFINITIONS"];
+  return { shared: parts.join("\n\n\n"), names, recursive: models.recursiveRoots(), body };
+}
+
+/** isort's order of the names of one `from` import (ruff's default order-by-type): CONSTANTS, Classes, then the rest, each case-insensitively. */
+function isortNames(names: string[]): string[] {
+  const kind = (n: string) => (n.length > 1 && n === n.toUpperCase() ? 0 : /^[A-Z]/.test(n) ? 1 : 2);
+  return [...names].sort((a, b) => kind(a) - kind(b) || byCodeUnit(a.toLowerCase(), b.toLowerCase()) || byCodeUnit(a, b));
+}
+
+/**
+ * One version's module. `sameAs`: the module of an earlier version whose definitions and catalogue
+ * print the same: this one re-exports them (`from .<module> import X as X`) instead of repeating them.
+ */
+function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string, parts: VersionParts, sameAs: string | null, table: VersionTable = {}): string {
+  const removed = removedAt(table);
+  const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(parts.body);
+  const own = [
+    [
+      `PROTOCOL_VERSION: Final = ${pyString(version.label)}`,
+      `ERA: Final = ${pyString(version.era)}`,
+      `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
+      '"""The version before this one among those generated, or None."""',
+    ].join("\n"),
+  ];
+  let imports: string[];
+  if (sameAs === null) {
+    const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || uses(n));
+    imports = [
+      "from __future__ import annotations",
+      "",
+      "from collections.abc import Mapping",
+      "from types import MappingProxyType",
+      `from typing import ${typing.join(", ")}`,
+      "",
+      ...(uses("Field") ? ["from pydantic import Field"] : []),
+      ...(uses("TypeAliasType") ? ["from typing_extensions import TypeAliasType"] : []),
+      ...(uses("Field") || uses("TypeAliasType") ? [""] : []),
+      "from . import dispatcher, runtime",
+    ];
+    own.push(parts.shared);
+  } else {
+    imports = [
+      "from __future__ import annotations",
+      "",
+      "from collections.abc import Mapping",
+      "from types import MappingProxyType",
+      "from typing import Final",
+      "",
+      // pyright takes a recursive alias reached first through another alias of its cycle for a
+      // variable: the recursive ones are imported first, in a statement of their own (isort keeps
+      // an absolute import apart from, and before, the relative one).
+      ...(parts.recursive.length === 0 ? [] : [fromImport(`${pkg}.${sameAs}`, parts.recursive), ""]),
+      "from . import dispatcher, runtime",
+      [`from .${sameAs} import (`, ...isortNames(parts.names.filter((n) => !parts.recursive.includes(n))).map((n) => `    ${n},`), ")"].join("\n"),
+    ];
+  }
+  own.push(
+    [
+      removed.length === 0 ? "REMOVED_METHODS: Final[tuple[str, ...]] = ()" : ["REMOVED_METHODS: Final[tuple[str, ...]] = (", ...removed.map((m) => `    ${pyString(m)},`), ")"].join("\n"),
+      '"""Methods (requests and notifications) an earlier generated version has and this one has not (METHOD_TABLE\'s status "removed")."""',
+    ].join("\n"),
+  );
+  // The method table is this version's own: its statuses are relative to the version.
+  own.push(pyTable(table));
+  own.push(
     [
       "def normalize_result(method: str, value: object) -> runtime.Result:",
       '    """The normalized result of `method`\'s request for a handler\'s return `value`.',
@@ -530,13 +631,35 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       "    method of any version); `policy` says what a custom method and a later version's get.",
       '    """',
       "    return runtime.gate(METHOD_TABLE, method, PROTOCOL_VERSION, side, policy)",
+      ...(["server", "client"] as const).flatMap((side) => [
+        "",
+        "",
+        `def create_${side}_dispatcher(`,
+        "    handlers: Mapping[str, dispatcher.Handler],",
+        "    *,",
+        "    on_error: dispatcher.OnError | None = None,",
+        "    validate_results: bool = True,",
+        ") -> dispatcher.Dispatcher:",
+        `    """The ${side}'s dispatcher at this version: \`handlers\` by method (\`handler(params, context)\`, sync or async).`,
+        "",
+        "    Routes by METHOD_TABLE (what the " + side + " receives here); see " + pkg + ".dispatcher for its guarantees.",
+        '    """',
+        "    return dispatcher.create_dispatcher(",
+        `        PROTOCOL_VERSION, METHOD_TABLE, REQUESTS, DEFINITIONS, "${side}", handlers, on_error=on_error, validate_results=validate_results`,
+        "    )",
+      ]),
     ].join("\n"),
   );
+  if (sameAs !== null) {
+    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REMOVED_METHODS", "METHOD_TABLE", "normalize_result", "method_error", "create_server_dispatcher", "create_client_dispatcher"].sort(byCodeUnit);
+    own.push(["__all__ = [", ...exported.map((n) => `    ${pyString(n)},`), "]", '"""The re-exported names are this module\'s own."""'].join("\n"));
+  }
   const doc = docstring(
-    `Protocol version ${version.label} (${version.era} era): pydantic models for every definition, the method\ncatalogue, one result normalizer per request and the method gate. Rules in ${pkg}.runtime.`,
+    `Protocol version ${version.label} (${version.era} era): pydantic models for every definition, the method\ncatalogue, one result normalizer per request and the method gate. Rules in ${pkg}.runtime.` +
+      (sameAs === null ? "" : `\n\nIts definitions and catalogue are those of ${sameAs}, re-exported.`),
     "",
   );
-  return finish(`${head}${doc}\n\n${imports.join("\n")}\n\n${parts.join("\n\n\n")}\n`);
+  return finish(`${head}${doc}\n\n${imports.join("\n")}\n\n${own.join("\n\n\n")}\n`);
 }
 
 /** `from <module> import a, b` as isort writes it: on one line when it fits ruff's 88 columns, else one name a line. */
@@ -568,8 +691,16 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
   const runtime = readFileSync(pythonRuntimeSource, "utf8");
   files.set(`${root}/runtime.py`, finish(`${head(versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
+  const dispatcher = readFileSync(pythonDispatcherSource, "utf8");
+  files.set(`${root}/dispatcher.py`, finish(`${head(versions)}# A copy of generator/emit/python/dispatcher.py.\n${dispatcher}`));
   const tables = tablesOf(model);
-  versions.forEach((v, i) => files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, head([v]), tableOf(tables, v.label))));
+  const owners = new Map<string, string>();
+  versions.forEach((v, i) => {
+    const parts = versionParts(v, tableOf(tables, v.label));
+    const owner = owners.get(parts.shared) ?? null;
+    if (owner === null) owners.set(parts.shared, moduleName(v.label));
+    files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, head([v]), parts, owner, tableOf(tables, v.label)));
+  });
   // PEP 561's marker: comments only (a line "partial" would make it a partial package).
   files.set(`${root}/py.typed`, finish(`${head(versions)}# Marks ${pkg} as a typed package (PEP 561).`));
   const modules = versions.map((v) => moduleName(v.label));
@@ -649,6 +780,26 @@ function distributionName(pkg: string): string {
   return pkg.replace(/[._]/g, "-");
 }
 
+/** The package README's section on `runtime.ValidationPolicy` (runtime.py defines the options; test/emit/python/validation-policy.test.ts checks that the table names every one). */
+const VALIDATION_POLICY_README = (pkg: string): string[] => [
+  "## Validation policies",
+  "",
+  `\`${pkg}.runtime.validate(target, data, policy)\`, \`dump(validated, policy)\` and \`result_type(DEFINITIONS, results, policy)\``,
+  "validate, send and type results as the models do under the default, `runtime.STRICT` (`ValidationPolicy()`): the",
+  "schema's behaviour. A host that differs from the schema on purpose names each difference as an option of a",
+  "`runtime.ValidationPolicy`; the models themselves stay strict.",
+  "",
+  "| option | default | effect |",
+  "| --- | --- | --- |",
+  "| `lenient_paths` | none | per definition, the member paths (`\"*\"`: any key or index) where a value the models refuse is let through unchanged, when the rest validates |",
+  "| `lax_integers` | none | per definition, the member paths where a boolean reads as the integer 0 or 1 |",
+  "| `null_as_absent` | `False` | an explicit `null` for an optional member whose schema has no null reads as the member left out |",
+  "| `last_arms` | `()` | the result definitions put last in a result union (pydantic's smart union resolves a tie leftmost) |",
+  "| `sieve` | `False` | `dump` sends only what a named definition declares (`_meta` and inline objects whole) and leaves out members that are `None` |",
+  "",
+  "`python-sdk-2.3.0.patch` (see `ADOPTING.md`) selects them for the official Python SDK, `mcp` 2.3.0.",
+];
+
 /** The package's own README (its PyPI description): what it holds, how to install and regenerate it, an example. */
 function packageReadme(versions: readonly VersionModel[], pkg: string, regenerate: string): string {
   const labels = versions.map((v) => v.label);
@@ -697,6 +848,8 @@ function packageReadme(versions: readonly VersionModel[], pkg: string, regenerat
       'call = request.validate_json(\'{"method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}}\')',
       'assert call.params.name == "echo"',
       "```",
+      "",
+      ...VALIDATION_POLICY_README(pkg),
       "",
       regenerate,
       "",

@@ -16,9 +16,13 @@ Result rules, for every value a handler returns (the TypeScript runtime's, for t
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType, UnionType
 from typing import (
     Annotated,
     Any,
@@ -27,8 +31,10 @@ from typing import (
     NotRequired,
     Protocol,
     Self,
+    TypeAlias,
     TypedDict,
     cast,
+    get_args,
 )
 
 from pydantic import (
@@ -37,19 +43,27 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     ModelWrapValidatorHandler,
+    PrivateAttr,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
     Strict,
     TypeAdapter,
     ValidationError,
+    model_serializer,
     model_validator,
 )
+from typing_extensions import TypeAliasType
 
 METHOD_NOT_FOUND: Final = -32601
 INTERNAL_ERROR: Final = -32603
 
 
+_NULL_REFUSED: Final = "null is not allowed here"
+
+
 def _not_null(value: object) -> object:
     if value is None:
-        raise ValueError("null is not allowed here: leave the member out instead")
+        raise ValueError(f"{_NULL_REFUSED}: leave the member out instead")
     return value
 
 
@@ -107,7 +121,9 @@ Str = Annotated[str, Strict()]
 Int = Annotated[int, BeforeValidator(_integral), Strict()]
 """A JSON Schema integer: any integral number."""
 Float = Annotated[float, Strict()]
-"""A JSON number."""
+"""A JSON number that is a float in Python."""
+Number: TypeAlias = Annotated[int, Strict()] | Annotated[float, Strict()]
+"""A JSON number: an integer stays an ``int`` (``50`` reads and writes back as ``50``, not ``50.0``)."""
 Bool = Annotated[bool, Strict()]
 """A JSON boolean."""
 
@@ -185,10 +201,48 @@ def not_(schema: object) -> AfterValidator:
     return AfterValidator(check)
 
 
-class OpenModel(BaseModel):
-    """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
+def _wire_names(cls: type[BaseModel]) -> dict[str, str]:
+    """Field name → wire name, for every field whose wire name differs (``meta`` → ``_meta``)."""
+    out: dict[str, str] = {}
+    for name, field in cls.model_fields.items():
+        wire = field.validation_alias
+        if isinstance(wire, str) and wire != name:
+            out[name] = wire
+    return out
 
-    model_config = _config("allow")
+
+class _WireModel(BaseModel):
+    """What open and closed models share: the wire in, the same wire out.
+
+    - Validation reads members by their wire names only (``{"meta": …}`` is an unknown member
+      ``meta``, never the ``_meta`` field); a constructor takes field names as well
+      (``Result(meta={…})`` sets ``_meta``), typed by them.
+    - A field is set when its wire name was given, and only then; a dump (``model_dump()``,
+      ``model_dump_json()``, by alias unless told otherwise) leaves unset fields out, so what a
+      model writes its own model accepts, and writes members in the order they were read.
+    """
+
+    _wire_order: tuple[str, ...] | None = PrivateAttr(default=None)
+
+    def __init__(self, /, **data: Any) -> None:
+        names = _wire_names(type(self))
+        wires = set(names.values())
+        super().__init__(**{(names[k] if k in names and k not in wires else k): v for k, v in data.items()})
+
+    # As pydantic's RootModel does: validation (model_validate*) does not go through this __init__,
+    # so only a constructor call translates field names; the wire is read by wire names alone.
+    __init__.__pydantic_base_init__ = True  # pyright: ignore[reportFunctionMemberAccess]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        # A field's ``alias`` reports its wire name as well (validation and serialization already use
+        # it), for code that reads a model's wire names from ``FieldInfo.alias``, as pydantic sets it
+        # when the two aliases agree. Left out of the printed ``Field(...)``: there it would make the
+        # typed constructor take wire names only.
+        super().__pydantic_init_subclass__(**kwargs)
+        for info in cls.model_fields.values():
+            if info.alias is None and isinstance(info.serialization_alias, str):
+                info.alias = info.serialization_alias
 
     @model_validator(mode="wrap")
     @classmethod
@@ -197,12 +251,37 @@ class OpenModel(BaseModel):
         # beside the field for "_meta"); a field is set when its wire name was given, and only then.
         model = handler(data)
         if isinstance(data, dict):
-            given = cast(dict[str, object], data).keys()
-            model.__pydantic_fields_set__ = {n for n, f in cls.model_fields.items() if (f.alias or n) in given}
+            given = tuple(cast(dict[str, object], data).keys())
+            names = set(given)
+            model.__pydantic_fields_set__ = {
+                n for n, f in cls.model_fields.items() if (f.validation_alias if isinstance(f.validation_alias, str) else n) in names
+            }
+            model._wire_order = given
         return model
 
+    @model_serializer(mode="wrap")
+    def _as_wire(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        dumped = cast(dict[str, Any], handler(self))
+        by_alias = info.by_alias is not False
+        for name, field in type(self).model_fields.items():
+            if name not in self.model_fields_set:
+                alias = field.serialization_alias
+                dumped.pop(alias if by_alias and isinstance(alias, str) else name, None)
+        order = self._wire_order
+        if order is None or not by_alias:
+            return dumped
+        ordered = {k: dumped[k] for k in order if k in dumped}
+        ordered.update(dumped)
+        return ordered
 
-class ClosedModel(BaseModel):
+
+class OpenModel(_WireModel):
+    """An object that admits members it does not describe (no ``additionalProperties``, or ``true``)."""
+
+    model_config = _config("allow")
+
+
+class ClosedModel(_WireModel):
     """An object that refuses members it does not describe (``additionalProperties: false``)."""
 
     model_config = _config("forbid")
@@ -229,6 +308,8 @@ class ResultError(Exception):
 
 
 Sender = Literal["client", "server", "both"]
+Definition = type[BaseModel] | TypeAliasType
+"""What ``DEFINITIONS`` maps a spec name to: a model class, or a ``TypeAliasType`` for the rest."""
 Result = dict[str, Any]
 Normalizer = Callable[[object], Result]
 
@@ -423,7 +504,7 @@ class VersionModule(Protocol):
     @property
     def REMOVED_METHODS(self) -> tuple[str, ...]: ...  # noqa: N802
     @property
-    def DEFINITIONS(self) -> Mapping[str, object]: ...  # noqa: N802
+    def DEFINITIONS(self) -> Mapping[str, Definition]: ...  # noqa: N802
     def normalize_result(self, method: str, value: object) -> Result: ...
     @property
     def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
@@ -433,3 +514,220 @@ class VersionModule(Protocol):
 def normalize(requests: Mapping[str, RequestEntry], method: str, value: object) -> Result:
     """The normalized result of ``method``'s request. Raises KeyError for a method not in ``requests``."""
     return requests[method].normalizer(value)
+
+
+# --- Validation policies: what a host may let through beyond the schema, each option named and off by default ---
+
+Path = tuple[str, ...]
+"""A member path from a definition's value: keys of objects, ``"*"`` for any key or index."""
+
+Location = tuple[int | str, ...]
+"""Where a value is in a message: keys and indexes."""
+
+
+def _no_paths() -> Mapping[str, tuple[Path, ...]]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class ValidationPolicy:
+    """How ``validate``, ``dump`` and ``result_type`` differ from the schema. Every option defaults to the
+    schema's own behaviour (``STRICT``); a host that differs from the schema on purpose (an SDK keeping what
+    its users rely on) says so here, option by option, and the models themselves stay strict.
+
+    Definitions are named by their spec name (a union's arms each by its own).
+    """
+
+    lenient_paths: Mapping[str, tuple[Path, ...]] = dataclasses.field(default_factory=_no_paths)
+    """Per definition, the member paths where a value the models refuse is let through unchanged: a refusal
+    is waived only when it lies entirely at these paths and the value validates without what is there."""
+    lax_integers: Mapping[str, tuple[Path, ...]] = dataclasses.field(default_factory=_no_paths)
+    """Per definition, the member paths where a boolean is read as the integer 0 or 1 (pydantic's lax mode)."""
+    null_as_absent: bool = False
+    """An explicit ``null`` for an optional member whose schema has no null reads as the member left out."""
+    last_arms: tuple[str, ...] = ()
+    """Result definitions put last in a result union (pydantic's smart union resolves a tie leftmost)."""
+    sieve: bool = False
+    """``dump`` sends only what the schema declares: members a named definition does not declare are
+    dropped (``_meta`` and the members of inline objects are kept whole), and a member that is None is
+    left out. Off: every member the value holds is sent."""
+
+
+STRICT: Final = ValidationPolicy()
+"""The schema's behaviour: nothing waived, no coercion, ``null`` refused where the schema has none, the
+result union in the table's order, every member sent."""
+
+
+@dataclass(frozen=True)
+class Validated:
+    """What ``validate`` returns: the validated ``value``, the ``data`` it came from and the ``waived``
+    locations (``ValidationPolicy.lenient_paths``), whose values ``dump`` puts back as they came."""
+
+    value: Any
+    data: Any
+    waived: tuple[Location, ...] = ()
+
+
+def result_type(definitions: Mapping[str, object], results: tuple[str, ...], policy: ValidationPolicy = STRICT) -> Any:
+    """The type of a request's result: its one definition, or the union of them in ``results``' order
+    (a ``RequestEntry``'s or METHOD_TABLE's), ``policy.last_arms`` moved to the end."""
+    names = sorted(results, key=lambda name: name in policy.last_arms)
+    row: Any = definitions[names[0]]
+    for name in names[1:]:
+        row = row | definitions[name]
+    return row
+
+
+@cache
+def _adapter(target: Any) -> TypeAdapter[Any]:
+    return TypeAdapter(target)
+
+
+def _arm_names(target: object) -> list[str]:
+    arms: tuple[object, ...] = get_args(target) if isinstance(target, UnionType) else (target,)
+    return [str(getattr(arm, "__name__", "")) for arm in arms]
+
+
+def _matches(loc: Location, pattern: Path) -> bool:
+    return len(loc) >= len(pattern) and all(p == "*" or p == part for p, part in zip(pattern, loc, strict=False))
+
+
+def _coerce_booleans(data: object, paths: list[Path]) -> object:
+    """A copy of ``data`` with every boolean at ``paths`` as the integer it is in lax mode."""
+
+    def at(value: object, path: Path) -> object:
+        if not path:
+            return int(value) if isinstance(value, bool) else value
+        head, rest = path[0], path[1:]
+        if isinstance(value, Mapping):
+            items = cast(Mapping[str, object], value)
+            return {k: at(v, rest) if head in ("*", k) else v for k, v in items.items()}
+        if isinstance(value, list) and head == "*":
+            listed: list[object] = [at(v, rest) for v in cast(list[object], value)]
+            return listed
+        return cast(object, value)
+
+    for path in paths:
+        data = at(data, path)
+    return data
+
+
+def _without(data: object, locations: list[Location]) -> object:
+    """A deep copy of ``data`` without the members at ``locations`` (an array item becomes ``null``)."""
+    copy: Any = json.loads(json.dumps(data))
+    for loc in sorted(locations, key=len, reverse=True):
+        parent: Any = copy
+        for part in loc[:-1]:
+            parent = parent[part]
+        last = loc[-1]
+        if isinstance(parent, dict) and last in parent:
+            del parent[last]
+        elif isinstance(parent, list) and isinstance(last, int):
+            cast(list[object], parent)[last] = None
+    return cast(object, copy)
+
+
+def _member_loc(loc: tuple[int | str, ...]) -> Location:
+    """An error location as a member path: pydantic's validator and union-arm steps (``function-wrap[...]``) left out."""
+    return tuple(part for part in loc if not (isinstance(part, str) and "[" in part and part.endswith("]")))
+
+
+def _is_null_at(data: object, loc: Location) -> bool:
+    value: Any = data
+    try:
+        for part in loc:
+            value = value[part]
+    except (KeyError, IndexError, TypeError):
+        return False
+    return bool(loc) and value is None
+
+
+def validate(target: object, data: object, policy: ValidationPolicy = STRICT, *, adapter: TypeAdapter[Any] | None = None) -> Validated:
+    """``data`` validated against ``target`` (a model, an alias or a union of them) under ``policy``.
+
+    Raises pydantic's ValidationError, the first refusal, when ``data`` is refused. Under ``STRICT`` this
+    is the models' own validation; the policy's options only ever waive or coerce what they name.
+    ``adapter``: the ``TypeAdapter`` of ``target`` to validate with (a host's own cache of them); by
+    default one the runtime builds on first use and keeps.
+    """
+    adapter = _adapter(target) if adapter is None else adapter
+    arms = _arm_names(target)
+    lax = [p for name in arms for p in policy.lax_integers.get(name, ())]
+    current = _coerce_booleans(data, lax) if lax else data
+    patterns = [p for name in arms for p in policy.lenient_paths.get(name, ())]
+    waived: list[Location] = []
+    first: ValidationError | None = None
+    # Each round leaves out what the last refusal waived; a message has only so many lenient members.
+    for _ in range(8):
+        try:
+            return Validated(adapter.validate_python(current), data, tuple(waived))
+        except ValidationError as error:
+            first = first or error
+            found: list[Location] = []
+            for detail in error.errors():
+                loc = _member_loc(tuple(detail["loc"]))
+                covered = next((loc[: len(p)] for p in patterns if _matches(loc, p)), None)
+                if covered is None:
+                    if policy.null_as_absent and _NULL_REFUSED in detail["msg"] and _is_null_at(current, loc) and loc not in found:
+                        found.append(loc)
+                    continue
+                if covered not in waived and covered not in found:
+                    waived.append(covered)
+                    found.append(covered)
+            if not found:
+                break
+            current = _without(current, found)
+    assert first is not None
+    raise first
+
+
+def _is_definition(cls: type) -> bool:
+    """Whether ``cls`` is a named definition of its version module (``DEFINITIONS``), not an inline object."""
+    definitions: object = getattr(sys.modules.get(cls.__module__), "DEFINITIONS", None)
+    return isinstance(definitions, Mapping) and cls in cast(Mapping[str, object], definitions).values()
+
+
+def _whole(value: object) -> object:
+    """``value`` as JSON, every member kept (a ``_meta``, an open bag)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(by_alias=True, mode="json", exclude_unset=True)
+    if isinstance(value, list):
+        return [_whole(item) for item in cast(list[object], value)]
+    if isinstance(value, dict):
+        return {key: _whole(item) for key, item in cast(dict[str, object], value).items()}
+    return value
+
+
+def _sieved(value: object) -> object:
+    if isinstance(value, BaseModel):
+        out: dict[str, object] = {}
+        for name, info in type(value).model_fields.items():
+            if name not in value.model_fields_set:
+                continue
+            item: object = getattr(value, name)
+            if item is None:
+                continue
+            key = info.serialization_alias or info.alias or name
+            out[key] = _whole(item) if key == "_meta" else _sieved(item)
+        if value.__pydantic_extra__ and not _is_definition(type(value)):
+            out.update({key: _whole(item) for key, item in value.__pydantic_extra__.items()})
+        return out
+    if isinstance(value, list):
+        return [_sieved(item) for item in cast(list[object], value)]
+    if isinstance(value, dict):
+        return {key: _sieved(item) for key, item in cast(dict[str, object], value).items()}
+    return value
+
+
+def dump(validated: Validated, policy: ValidationPolicy = STRICT) -> Any:
+    """A validated value as JSON by wire name, unset members left out (``policy.sieve``: only what the
+    schema declares), the values at the waived locations put back as they came."""
+    out: Any = _sieved(validated.value) if policy.sieve else _whole(validated.value)
+    for loc in validated.waived:
+        source: Any = validated.data
+        target: Any = out
+        for part in loc[:-1]:
+            source = source[part]
+            target = target[part]
+        target[loc[-1]] = source[loc[-1]]
+    return out

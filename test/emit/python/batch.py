@@ -5,7 +5,8 @@
 - ``{"version": label, "catalogue": true}`` → ``{"requests": [...], "notifications": [...]}``
 - ``{"version": label, "definition": name, "instances": [json text, ...]}`` → ``{"valid": [bool, ...], "changed": [index, ...]}``
   (each instance validated from its JSON text by the generated model; ``changed``: accepted instances
-  that do not dump back to the same JSON, by alias with unset fields left out)
+  whose plain dump is not the same JSON text, member order and integers included, or is refused by
+  its own model)
 """
 
 from __future__ import annotations
@@ -20,21 +21,23 @@ import mcp_codegen
 from mcp_codegen import runtime
 
 
-def same_json(a: object, b: object) -> bool:
-    """Equal as JSON values: booleans are not numbers, object member order aside."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and bool(a) == bool(b)
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        da = cast(dict[str, object], a)
-        db = cast(dict[str, object], b)
-        return da.keys() == db.keys() and all(same_json(da[k], db[k]) for k in da)
-    if isinstance(a, list) and isinstance(b, list):
-        la = cast(list[object], a)
-        lb = cast(list[object], b)
-        return len(la) == len(lb) and all(same_json(x, y) for x, y in zip(la, lb, strict=True))
-    return type(cast(object, a)) is type(b) and a == b
+def _beyond_doubles(value: object) -> object:
+    # An integer beyond 2**53 is no exact JSON number: the schema's integer 1.152921504606847e+21
+    # reads as the int 2**60 and is written as the same double.
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and abs(value) >= 2**53:
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _beyond_doubles(v) for k, v in cast(dict[str, object], value).items()}
+    if isinstance(value, list):
+        return [_beyond_doubles(v) for v in cast(list[object], value)]
+    return value
+
+
+def compact(value: object) -> str:
+    """JSON text, no spaces, non-ASCII as is; an integer stays an integer (``50``, never ``50.0``)."""
+    return json.dumps(_beyond_doubles(value), ensure_ascii=False, separators=(",", ":"))
 
 
 def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> dict[str, Any]:
@@ -49,8 +52,11 @@ def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> 
             valid.append(False)
             continue
         valid.append(True)
-        dumped = adapter.dump_python(value, mode="json", by_alias=True, exclude_unset=True)
-        if not same_json(dumped, json.loads(text)):
+        # The defaults (a plain dump) write the wire back: the same JSON text, member order and
+        # integers included, and what is dumped its own model accepts again.
+        dumped = adapter.dump_python(value, mode="json")
+        again = adapter.dump_python(adapter.validate_python(adapter.dump_python(value)), mode="json")
+        if compact(dumped) != compact(json.loads(text)) or compact(again) != compact(dumped):
             changed.append(i)
     return {"valid": valid, "changed": changed}
 

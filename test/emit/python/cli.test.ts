@@ -41,6 +41,7 @@ describe("generate --target python", () => {
       "ADOPTING.md",
       "README.md",
       "acme/mcp_protocol/__init__.py",
+      "acme/mcp_protocol/dispatcher.py",
       "acme/mcp_protocol/py.typed",
       "acme/mcp_protocol/runtime.py",
       "acme/mcp_protocol/v2025_06_18.py",

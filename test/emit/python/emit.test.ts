@@ -114,17 +114,18 @@ describe.each(["draft-07", "2020-12"] as const)("Python printer, %s", (dialect) 
 
   it("prints aliases for names Python or pydantic cannot take, closed objects as ClosedModel, descriptions as docstrings", () => {
     const text = run("python", ["-c", `import inspect, mcp_codegen; print(inspect.getsource(mcp_codegen.version(${JSON.stringify(label)})))`], { pythonPath: [dir] }).stdout;
-    expect(text).toContain('    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, alias="_meta")');
-    expect(text).toContain('    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="$schema")');
-    expect(text).toContain('    json_: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, alias="json")');
-    expect(text).toContain('    class_: Annotated[runtime.Float | None, runtime.NotNull] = Field(default=None, alias="class")');
-    expect(text).toContain('    io_example_key: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="io.example/key")');
-    expect(text).toContain('    runtime_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, alias="runtime")');
+    expect(text).toContain('    meta: Annotated[dict[str, Any] | None, runtime.NotNull] = Field(default=None, validation_alias="_meta", serialization_alias="_meta")');
+    expect(text).toContain('    schema_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="$schema", serialization_alias="$schema")');
+    expect(text).toContain('    json_: Annotated[runtime.Bool | None, runtime.NotNull] = Field(default=None, validation_alias="json", serialization_alias="json")');
+    expect(text).toContain('    class_: Annotated[runtime.Number | None, runtime.NotNull] = Field(default=None, validation_alias="class", serialization_alias="class")');
+    expect(text).toContain('    io_example_key: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="io.example/key", serialization_alias="io.example/key")');
+    expect(text).toContain('    runtime_: Annotated[runtime.Str | None, runtime.NotNull] = Field(default=None, validation_alias="runtime", serialization_alias="runtime")');
     expect(text).toContain('    n: runtime.Str | None = None');
     expect(text).toContain('    any: Any = None');
     expect(text).toContain("class Closed(runtime.ClosedModel):");
     expect(text).toContain("class Empty(runtime.ClosedModel):");
-    expect(text).toContain('    """Quotes \\"\\"\\" and a backslash \\\\ in a docstring."""');
+    // Only a run of three quotes is escaped (a lone quote gets no backslash); a backslash is doubled.
+    expect(text).toContain('    """Quotes ""\\" and a backslash \\\\ in a docstring."""');
     expect(text).toContain('    """line one\n    line two\n    """');
     expect(text).toContain('JsonValue = TypeAliasType("JsonValue", ');
   });

@@ -1,0 +1,439 @@
+"""The dispatcher: one parsed JSON-RPC message in, the response to send out (asyncio).
+
+Hand-written Python: the generator copies it as ``dispatcher.py`` of the Python tree; each version
+module's ``create_server_dispatcher``/``create_client_dispatcher`` passes its method table (the model's
+``METHOD_TABLE``: who receives each method, whether its params are required, its params and result
+definitions) and the author's handlers. Nothing here decides a rule of the protocol: the verdicts are
+the table's.
+
+Guarantees, as the TypeScript dispatcher's (generator/runtime/dispatcher.ts), whatever a handler does:
+
+- ``handle`` never raises; a message it cannot read is -32600 (the envelope rule of ``read_envelope``);
+- a request with a valid id is answered exactly once, with that id, unless it is cancelled
+  (``notifications/cancelled`` from the same scope): a cancelled request's handler task is cancelled and
+  ``handle`` returns ``None``;
+- notifications and responses are never answered;
+- params are validated by the method's params model (-32602 with the failing JSON pointers in
+  ``data.paths``), the handler gets the model; its return (a model or a mapping) is normalized and
+  validated by the result models before it is sent (-32603 naming the method otherwise);
+- what a handler raises is answered with its own ``code`` when it carries an integer one
+  (``JsonRpcError``), else -32603 "Internal error", revealing nothing; ``on_error`` hears of every
+  failure once, with the same kinds as TypeScript's (request, result, notification, invalid-params).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import math
+import sys
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict, cast
+
+from pydantic import TypeAdapter, ValidationError
+
+from . import runtime
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+
+RequestId = str | int
+Side = Literal["server", "client"]
+FailureKind = Literal["request", "result", "notification", "invalid-params"]
+
+
+class JsonRpcError(Exception):
+    """Raise this from a handler to answer with that code, message and data."""
+
+    def __init__(self, code: int, message: str, data: object = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class Failure(TypedDict):
+    """What ``on_error`` is told of one failure."""
+
+    kind: FailureKind
+    method: str
+    id: RequestId | None
+    protocol_version: str
+    error: BaseException
+
+
+OnError = Callable[[Failure], None]
+
+
+def _write_failure_to_stderr(failure: Failure) -> None:
+    at = "" if failure["id"] is None else f" (id {json.dumps(failure['id'])})"
+    sys.stderr.write(f"mcp {failure['kind']} failure in {failure['method']}{at}: {failure['error']!r}\n")
+
+
+@dataclass(frozen=True)
+class RequestContext:
+    """What a request handler is given besides its params."""
+
+    request_id: RequestId
+    meta: dict[str, Any] | None
+    """The request's ``params._meta`` when it is an object, else None."""
+    protocol_version: str
+
+
+@dataclass(frozen=True)
+class NotificationContext:
+    """What a notification handler is given besides its params."""
+
+    meta: dict[str, Any] | None
+    protocol_version: str
+
+
+Handler = Callable[[Any, Any], object]
+"""``handler(params, context)``: params is the params model (or None without params); sync or async."""
+
+
+def is_request_id(value: object) -> bool:
+    """A string or an integer (MCP forbids null; JSON's 1.0 is an integer)."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, str | int):
+        return True
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What one incoming message is, by the envelope rule (see ``read_envelope``)."""
+
+    kind: Literal["request", "notification", "response", "invalid"]
+    id: RequestId | None = None
+    method: str = ""
+    params: object = None
+    has_params: bool = False
+    reason: str = ""
+
+
+def read_envelope(message: object) -> Envelope:
+    """The envelope rule (JSON-RPC 2.0 sections 4 to 5), as TypeScript's ``readEnvelope``.
+
+    An object with ``method`` is a request when it has an ``id``, else a notification; either needs
+    ``jsonrpc: "2.0"`` and a string method, a request's id a string or an integer. An object with
+    ``result`` or ``error`` but no ``method`` is a response, never answered. Anything else is invalid.
+    """
+    if not isinstance(message, dict):
+        return Envelope("invalid", reason="expected a JSON-RPC message object")
+    m = cast(dict[str, object], message)
+    raw_id = m.get("id")
+    rid: RequestId | None = cast(RequestId, raw_id) if is_request_id(raw_id) else None
+    if "method" not in m:
+        if "result" in m or "error" in m:
+            return Envelope("response", id=rid)
+        return Envelope("invalid", reason="expected a method, or a result or error")
+    method = m["method"]
+    if not isinstance(method, str) or m.get("jsonrpc") != "2.0":
+        return Envelope("invalid", reason='expected jsonrpc "2.0" and a string method')
+    has_params = "params" in m
+    params = m.get("params")
+    if "id" not in m:
+        return Envelope("notification", method=method, params=params, has_params=has_params)
+    if rid is None:
+        return Envelope("invalid", reason="the id must be a string or an integer")
+    return Envelope("request", id=rid, method=method, params=params, has_params=has_params)
+
+
+def error_response(rid: RequestId | None, code: int, message: str, data: object = None) -> dict[str, Any]:
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data is not None:
+        error["data"] = data
+    return {"jsonrpc": "2.0", "id": rid, "error": error}
+
+
+def result_response(rid: RequestId, result: object) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": rid, "result": result}
+
+
+def _pointer_token(token: object) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def issue_paths(error: ValidationError, prefix: str = "") -> list[str]:
+    """The JSON pointers of the values a validation error rejects, each once (pydantic's branch tags left out)."""
+    out: list[str] = []
+    for issue in error.errors():
+        tokens = [t for t in issue["loc"] if isinstance(t, int) or not _is_branch_tag(t)]
+        pointer = prefix + "".join("/" + _pointer_token(t) for t in tokens)
+        if pointer not in out:
+            out.append(pointer)
+    return out
+
+
+def _is_branch_tag(token: str) -> bool:
+    # pydantic names a union branch or a validator in the location ("int", "function-after[...]", a class name).
+    return "[" in token or token in {"int", "float", "str", "bool", "list", "dict", "none"}
+
+
+def _unsendable(value: object) -> str | None:
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        return str(e)
+    return None
+
+
+@dataclass
+class _Route:
+    handler: Handler
+    params_required: bool
+    params: TypeAdapter[Any] | None
+    result: TypeAdapter[Any] | None
+    expected: str
+    normalizer: runtime.Normalizer
+
+
+@dataclass
+class Dispatcher:
+    """Answers the messages one side receives at one protocol version (see the module docstring)."""
+
+    protocol_version: str
+    side: Side
+    routes: dict[str, _Route]
+    notification_routes: dict[str, tuple[Handler, TypeAdapter[Any] | None]]
+    receivable: frozenset[str]
+    all_requests: frozenset[str]
+    receives_cancel: bool
+    on_error: OnError
+    _flights: dict[tuple[int, RequestId], asyncio.Task[object]] = field(default_factory=lambda: {})
+
+    @property
+    def in_flight(self) -> int:
+        """How many requests are being handled now."""
+        return len(self._flights)
+
+    def _fail(self, kind: FailureKind, error: BaseException, method: str, rid: RequestId | None = None) -> None:
+        try:
+            self.on_error({"kind": kind, "method": method, "id": rid, "protocol_version": self.protocol_version, "error": error})
+        except Exception:  # noqa: BLE001 - a failing hook must not break the answer
+            pass
+
+    def _not_found(self, method: str) -> str:
+        v = self.protocol_version
+        if method not in self.all_requests:
+            return f"Method not found: {method} is not a request of protocol version {v}"
+        if method not in self.receivable:
+            sender = "client" if self.side == "server" else "server"
+            return f"Method not found: {method} is not a request a {sender} sends in protocol version {v}"
+        return f"Method not found: no handler for {method} (protocol version {v})"
+
+    def _answer_thrown(self, rid: RequestId, method: str, error: BaseException) -> dict[str, Any]:
+        code = getattr(error, "code", None)
+        if isinstance(code, int) and not isinstance(code, bool):
+            message = getattr(error, "message", None)
+            if not isinstance(message, str):
+                message = str(error) or "Error"
+            data = getattr(error, "data", None)
+            if data is not None and _unsendable(data) is not None:
+                return error_response(rid, INTERNAL_ERROR, f"Internal error: the {method} handler's error data cannot be sent as JSON ({_unsendable(data)})")
+            return error_response(rid, code, message, data)
+        return error_response(rid, INTERNAL_ERROR, "Internal error")
+
+    async def handle(self, message: object, scope: object = None) -> dict[str, Any] | None:
+        """Answer one parsed JSON-RPC message: a request → its response; anything else → None. Never raises."""
+        envelope = read_envelope(message)
+        try:
+            if envelope.kind == "request":
+                assert envelope.id is not None
+                return await self._request(envelope, scope)
+            if envelope.kind == "notification":
+                await self._notification(envelope, scope)
+                return None
+            if envelope.kind == "response":
+                return None
+            return error_response(None, INVALID_REQUEST, f"Invalid Request: {envelope.reason}")
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - only a hostile message gets here: answer without detail
+            return error_response(envelope.id, INTERNAL_ERROR, "Internal error") if envelope.kind == "request" else None
+
+    async def _request(self, envelope: Envelope, scope: object) -> dict[str, Any] | None:
+        rid = cast(RequestId, envelope.id)
+        method = envelope.method
+        route = self.routes.get(method)
+        if route is None:
+            return error_response(rid, METHOD_NOT_FOUND, self._not_found(method))
+        params: object = envelope.params
+        if not envelope.has_params:
+            if route.params_required:
+                return error_response(rid, INVALID_PARAMS, f"Invalid params: {method} requires params (an object)")
+        elif not _is_object(params):
+            return error_response(rid, INVALID_PARAMS, f"Invalid params: {method} params must be an object")
+        model: object = None
+        if envelope.has_params and route.params is not None:
+            try:
+                model = route.params.validate_python(params)
+            except ValidationError as e:
+                return error_response(
+                    rid, INVALID_PARAMS, f"Invalid params for {method}: {_format(e)}", {"paths": issue_paths(e, "/params")}
+                )
+        else:
+            model = params
+        meta = _meta_of(params)
+        context = RequestContext(request_id=rid, meta=meta, protocol_version=self.protocol_version)
+        key = (id(scope), rid)
+        task: asyncio.Task[object] = asyncio.ensure_future(_call(route.handler, model, context))
+        self._flights[key] = task
+        try:
+            try:
+                value = await task
+            except asyncio.CancelledError:
+                if task.cancelled():
+                    return None
+                raise
+            except Exception as error:  # noqa: BLE001 - a handler's failure is answered
+                self._fail("request", error, method, rid)
+                return self._answer_thrown(rid, method, error)
+        finally:
+            if self._flights.get(key) is task:
+                del self._flights[key]
+        try:
+            result = route.normalizer(value)
+            if route.result is not None:
+                try:
+                    route.result.validate_python(result)
+                except ValidationError as e:
+                    at = ", ".join(p or "(root)" for p in issue_paths(e))
+                    raise JsonRpcError(
+                        INTERNAL_ERROR, f"Internal error: the {method} handler's result is not a valid {route.expected} (at {at})"
+                    ) from e
+            problem = _unsendable(result)
+            if problem is not None:
+                raise JsonRpcError(INTERNAL_ERROR, f"Internal error: the {method} handler's result cannot be sent as JSON ({problem})")
+            return result_response(rid, result)
+        except Exception as error:  # noqa: BLE001 - a result that cannot be sent is -32603
+            self._fail("result", error, method, rid)
+            return self._answer_thrown(rid, method, error)
+
+    async def _notification(self, envelope: Envelope, scope: object) -> None:
+        method = envelope.method
+        params: object = envelope.params
+        if method == "notifications/cancelled" and self.receives_cancel and _is_object(params):
+            target = cast(dict[str, object], params).get("requestId")
+            if is_request_id(target):
+                task = self._flights.get((id(scope), cast(RequestId, target)))
+                if task is not None:
+                    task.cancel()
+        route = self.notification_routes.get(method)
+        if route is None:
+            return
+        handler, adapter = route
+        if envelope.has_params and not _is_object(params):
+            self._fail("invalid-params", JsonRpcError(INVALID_PARAMS, f"Invalid params: {method} params must be an object"), method)
+            return
+        model: object = params
+        if envelope.has_params and adapter is not None:
+            try:
+                model = adapter.validate_python(params)
+            except ValidationError as e:
+                self._fail("invalid-params", e, method)
+                return
+        try:
+            await _call(handler, model, NotificationContext(meta=_meta_of(params), protocol_version=self.protocol_version))
+        except Exception as error:  # noqa: BLE001 - reported, never answered
+            self._fail("notification", error, method)
+
+
+def _format(error: ValidationError) -> str:
+    return "; ".join(f"{p or '(root)'}: {issue['msg']}" for p, issue in zip(issue_paths_each(error), error.errors(), strict=True))
+
+
+def issue_paths_each(error: ValidationError) -> list[str]:
+    """One JSON pointer per issue (repeats kept), as ``issue_paths`` reads them."""
+    out: list[str] = []
+    for issue in error.errors():
+        tokens = [t for t in issue["loc"] if isinstance(t, int) or not _is_branch_tag(t)]
+        out.append("".join("/" + _pointer_token(t) for t in tokens))
+    return out
+
+
+def _is_object(value: object) -> bool:
+    """A JSON object (a ``dict``), without narrowing the caller's type."""
+    return isinstance(value, dict)
+
+
+def _meta_of(params: object) -> dict[str, Any] | None:
+    if not isinstance(params, dict):
+        return None
+    meta = cast(dict[str, object], params).get("_meta")
+    return cast(dict[str, Any], meta) if isinstance(meta, dict) else None
+
+
+async def _call(handler: Handler, params: object, context: object) -> object:
+    value = handler(params, context)
+    if inspect.isawaitable(value):
+        return await cast(Awaitable[object], value)
+    return value
+
+
+def _adapter(definitions: Mapping[str, runtime.Definition], names: tuple[str, ...]) -> TypeAdapter[Any] | None:
+    types = [definitions[n] for n in names if n in definitions]
+    if not types:
+        return None
+    if len(types) == 1:
+        return TypeAdapter(cast(Any, types[0]))
+    union: Any = types[0]
+    for t in types[1:]:
+        union = union | t
+    return TypeAdapter(union)
+
+
+def create_dispatcher(
+    protocol_version: str,
+    table: Mapping[str, Mapping[str, object]],
+    requests: Mapping[str, runtime.RequestEntry],
+    definitions: Mapping[str, runtime.Definition],
+    side: Side,
+    handlers: Mapping[str, Handler],
+    *,
+    on_error: OnError | None = None,
+    validate_results: bool = True,
+) -> Dispatcher:
+    """A dispatcher for ``side`` from a version's method table; a version module's
+    ``create_server_dispatcher``/``create_client_dispatcher`` calls it with its own tables."""
+    present = {m: row for m, row in table.items() if row.get("status") == "present"}
+    receivable = frozenset(m for m, row in present.items() if side in cast(tuple[str, ...], row.get("receivers", ())))
+    routes: dict[str, _Route] = {}
+    notification_routes: dict[str, tuple[Handler, TypeAdapter[Any] | None]] = {}
+    for method in sorted(receivable):
+        handler = handlers.get(method)
+        if handler is None:
+            continue
+        row = present[method]
+        params_row = cast(Mapping[str, object] | None, row.get("params"))
+        params_def = cast(str | None, params_row.get("definition")) if params_row is not None else None
+        params = _adapter(definitions, (params_def,)) if params_def is not None else None
+        if row.get("kind") == "request":
+            results = cast(tuple[str, ...], row.get("results", ()))
+            routes[method] = _Route(
+                handler=handler,
+                params_required=bool(params_row.get("required")) if params_row is not None else False,
+                params=params,
+                result=_adapter(definitions, results) if validate_results else None,
+                expected=" | ".join(results),
+                normalizer=requests[method].normalizer,
+            )
+        else:
+            notification_routes[method] = (handler, params)
+    return Dispatcher(
+        protocol_version=protocol_version,
+        side=side,
+        routes=routes,
+        notification_routes=notification_routes,
+        receivable=receivable,
+        all_requests=frozenset(m for m, row in present.items() if row.get("kind") == "request"),
+        receives_cancel="notifications/cancelled" in receivable,
+        on_error=on_error if on_error is not None else _write_failure_to_stderr,
+    )
