@@ -45,6 +45,7 @@ const MIRRORED = [
   "model/errata.ts",
   "model/ir.ts",
   "model/rules.ts",
+  "print/table.ts",
   "print/templates.ts",
   "reports/index.ts",
   "run.ts",
