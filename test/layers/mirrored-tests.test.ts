@@ -29,6 +29,7 @@ const MIRRORED = [
   "emit/typescript/runtime/client-oauth.ts",
   "emit/typescript/runtime/custom-methods.ts",
   "emit/typescript/runtime/jsonrpc.ts",
+  "emit/typescript/runtime/method-gate.ts",
   "emit/typescript/runtime/normalize.ts",
   "emit/typescript/runtime/router-legacy.ts",
   "emit/typescript/runtime/router-log.ts",
