@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
-import type { MethodRow, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { removedAt } from "../../model/table.js";
-import { tableOf, tablesOf } from "../../print/table.js";
+import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { provenanceLines } from "../../print/provenance.js";
@@ -434,19 +434,12 @@ function normalizerNames(version: VersionModel): Map<string, string> {
   return snakeNormalizerNames(version, "Python");
 }
 
-/** A request's row of the version's method table: what its normalizer prints (kind, `resultType` values). */
-function requestRow(table: VersionTable, r: RequestMethod): MethodRow & { normalizer: string } {
-  const row = Object.hasOwn(table, r.method) ? table[r.method] : undefined;
-  if (row?.normalizer == null) throw new Error(`the method table has no normalizer for the request ${r.method}`);
-  return row as MethodRow & { normalizer: string };
-}
-
-function normalizerDef(r: RequestMethod, row: MethodRow & { normalizer: string }, name: string): string {
+function normalizerDef(r: RequestMethod, row: RowNormalizer, name: string): string {
   const expected = r.results.join(" | ");
   // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
   const types = row.resultTypes;
   const resultTypes = types === null ? "None" : pyTuple(types);
-  if (row.normalizer.split("+")[0] === "empty") {
+  if (row.shape === "empty") {
     return [
       `def ${name}(value: object) -> runtime.Result:`,
       docstring(`\`${r.method}\` (${expected}, empty): \`{"_meta": meta}\` when the handler returned a dict whose \`_meta\` is a dict, else \`{}\`${types === null ? "" : `, with \`"resultType": ${JSON.stringify(types[0])}\``}.`, "    "),
@@ -507,7 +500,7 @@ function versionParts(version: VersionModel, table: VersionTable): VersionParts 
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
   const entry = (r: RequestMethod) => {
-    const types = requestRow(table, r).resultTypes;
+    const types = normalizerOf(table, r.method).resultTypes;
     return [
       `        ${pyString(r.method)}: runtime.RequestEntry(`,
       `            sender=${pyString(r.sender)},`,
@@ -520,7 +513,7 @@ function versionParts(version: VersionModel, table: VersionTable): VersionParts 
     ].join("\n");
   };
   const parts = [body];
-  for (const r of requests) parts.push(normalizerDef(r, requestRow(table, r), normalizers.get(r.method)!));
+  for (const r of requests) parts.push(normalizerDef(r, normalizerOf(table, r.method), normalizers.get(r.method)!));
   parts.push(
     [
       "REQUESTS: Final[Mapping[str, runtime.RequestEntry]] = MappingProxyType(",

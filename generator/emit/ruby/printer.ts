@@ -8,14 +8,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
-import type { ExtensionModel, Method, MethodRow, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import type { ExtensionModel, Method, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
 import { adoptingFiles } from "./adopting.js";
 import { methodCapabilities } from "./capabilities.js";
-import { tableOf, tablesOf } from "../../print/table.js";
+import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyGateSource, rubyMethodsSource, rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
@@ -102,14 +102,7 @@ function keyPaths(capabilities: ReadonlyMap<string, string[]>): Map<string, stri
   return new Map([...capabilities].map(([method, paths]) => [method, paths.map((p) => p.split("."))]));
 }
 
-/** A request's row of the version's method table: what its normalizer prints (kind, `resultType` values). */
-function requestRow(table: VersionTable, r: RequestMethod): MethodRow & { normalizer: string } {
-  const row = Object.hasOwn(table, r.method) ? table[r.method] : undefined;
-  if (row?.normalizer == null) throw new Error(`the method table has no normalizer for the request ${r.method}`);
-  return row as MethodRow & { normalizer: string };
-}
-
-function requestEntry(r: RequestMethod, row: MethodRow, constant: string, normalizer: string, capabilities: string[][]): string {
+function requestEntry(r: RequestMethod, row: RowNormalizer, constant: string, normalizer: string, capabilities: string[][]): string {
   const types = row.resultTypes;
   return [
     `${constant} => {`,
@@ -124,12 +117,12 @@ function requestEntry(r: RequestMethod, row: MethodRow, constant: string, normal
   ].join("\n");
 }
 
-function normalizerDef(r: RequestMethod, row: MethodRow & { normalizer: string }, constant: string, normalizer: string): string {
+function normalizerDef(r: RequestMethod, row: RowNormalizer, constant: string, normalizer: string): string {
   const expected = r.results.join(" | ");
   // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
   const types = row.resultTypes;
   const lines: string[] = [];
-  if (row.normalizer.split("+")[0] === "empty") {
+  if (row.shape === "empty") {
     lines.push(
       `# The \`${r.method}\` result (${expected}, empty shape): \`{ _meta: meta }\` when the handler returned a`,
       `# Hash whose \`_meta\` (symbol key, else string key) is a Hash, else \`{}\`${types === null ? "" : `; with \`resultType: ${JSON.stringify(types[0])}\``}.`,
@@ -181,7 +174,7 @@ function versionBody(
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
   // Results carry `resultType` where the table's rows say so (the modern era's).
-  const carried = requests.some((r) => requestRow(table, r).resultTypes !== null);
+  const carried = requests.some((r) => normalizerOf(table, r.method).resultTypes !== null);
   const label = extension === undefined ? version.label : extensionLabel(extension);
   const width = Math.max(...[...constants.values()].map((c) => c.length));
   const parts: string[] = [];
@@ -214,7 +207,7 @@ function versionBody(
     const standard = [...STANDARD_RESULT_TYPES].map(([c, list]) => `${c} = [${list.map(rubyString).join(", ")}].freeze`);
     const more = new Map<string, readonly string[]>();
     for (const r of requests) {
-      const types = requestRow(table, r).resultTypes;
+      const types = normalizerOf(table, r.method).resultTypes;
       const c = resultTypesConstant(types);
       if (types !== null && !STANDARD_RESULT_TYPES.has(c)) more.set(c, types);
     }
@@ -229,7 +222,7 @@ function versionBody(
       "# result definitions (more than one: a union), the result shape (:empty or :object), the `resultType`",
       "# values allowed (nil in the legacy era) and the normalizer.",
       "REQUESTS = {",
-      ...requests.map((r) => requestEntry(r, requestRow(table, r), constants.get(r.method)!, normalizers.get(r.method)!, capabilities.get(r.method)!).replace(/^/gm, "  ")),
+      ...requests.map((r) => requestEntry(r, normalizerOf(table, r.method), constants.get(r.method)!, normalizers.get(r.method)!, capabilities.get(r.method)!).replace(/^/gm, "  ")),
       "}.freeze",
     ].join("\n"),
   );
@@ -256,7 +249,7 @@ function versionBody(
     ].join("\n"),
   );
   parts.push("module_function");
-  for (const r of requests) parts.push(normalizerDef(r, requestRow(table, r), constants.get(r.method)!, normalizers.get(r.method)!));
+  for (const r of requests) parts.push(normalizerDef(r, normalizerOf(table, r.method), constants.get(r.method)!, normalizers.get(r.method)!));
   parts.push(
     [
       "# The normalized result of `method`'s request for a handler's return `value`: every request of",

@@ -1,7 +1,8 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
 import { InputError } from "../../errors.js";
-import type { MethodRow, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import type { RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import { normalizerOf, type RowNormalizer } from "../../print/table.js";
 import { receivedBy } from "../../model/rules.js";
 import type { Templates } from "../../print/templates.js";
 import { SIDES, versionNaming, type VersionNaming } from "./naming.js";
@@ -21,11 +22,10 @@ interface RequestView {
   handlerReturn: string;
 }
 
-function requestView(names: VersionNaming, r: RequestMethod, row: MethodRow): RequestView {
+function requestView(names: VersionNaming, r: RequestMethod, row: RowNormalizer): RequestView {
   const key = JSON.stringify(r.method);
   // The row says how the result is normalized: its kind's shape (`empty`, `object`) and the `resultType` values, the default first.
-  if (row.normalizer === null) throw new Error(`the method table has no normalizer for the request ${r.method}`);
-  const empty = row.normalizer.split("+")[0] === "empty";
+  const empty = row.shape === "empty";
   const types = row.resultTypes;
   const carried = types !== null;
   const params = `RequestTypes[${key}]["params"]`;
@@ -70,7 +70,7 @@ export function emitHandlerFiles(version: VersionModel, table: VersionTable, tem
   const names = versionNaming(version);
   checkNames(version, names);
   const header = { versions: [version] };
-  const requests = version.requests.map((r) => ({ ...requestView(names, r, table[r.method]), sender: r.sender }));
+  const requests = version.requests.map((r) => ({ ...requestView(names, r, normalizerOf(table, r.method)), sender: r.sender }));
   const sides = SIDES.map(({ side, handlers, createDispatcher, tables }) => ({
     side,
     handlers,
@@ -80,7 +80,7 @@ export function emitHandlerFiles(version: VersionModel, table: VersionTable, tem
     requests: requests.filter((r) => receivedBy(r.sender, side)),
     notifications: version.notifications.filter((n) => receivedBy(n.sender, side)).map(notificationView),
   }));
-  const carried = version.requests.some((r) => table[r.method].resultTypes !== null);
+  const carried = version.requests.some((r) => normalizerOf(table, r.method).resultTypes !== null);
   const context = { ...header, version, ...resultTypeView(carried), requests, sides };
   const files = new Map<string, string>();
   files.set(`${version.label}/handlers.ts`, finish(templates.get("handlers.ts.hbs")(context)));
