@@ -203,8 +203,7 @@ class Dispatcher:
     side: Side
     routes: dict[str, _Route]
     notification_routes: dict[str, tuple[Handler, TypeAdapter[Any] | None]]
-    receivable: frozenset[str]
-    all_requests: frozenset[str]
+    method_table: Mapping[str, Mapping[str, object]]
     receives_cancel: bool
     on_error: OnError
     _flights: dict[tuple[int, RequestId], asyncio.Task[object]] = field(default_factory=lambda: {})
@@ -220,14 +219,13 @@ class Dispatcher:
         except Exception:  # noqa: BLE001 - a failing hook must not break the answer
             pass
 
-    def _not_found(self, method: str) -> str:
-        v = self.protocol_version
-        if method not in self.all_requests:
-            return f"Method not found: {method} is not a request of protocol version {v}"
-        if method not in self.receivable:
-            sender = "client" if self.side == "server" else "server"
-            return f"Method not found: {method} is not a request a {sender} sends in protocol version {v}"
-        return f"Method not found: no handler for {method} (protocol version {v})"
+    def _not_found(self, rid: RequestId, method: str) -> dict[str, Any]:
+        """The -32601 answer to a request without a route: the table's refusal under DISPATCHER_POLICY (runtime.gate,
+        the verdict every target's gate gives), else the version serves it and the author gave no handler."""
+        refusal = runtime.gate(self.method_table, method, self.protocol_version, self.side, DISPATCHER_POLICY)
+        if refusal is not None:
+            return error_response(rid, refusal["code"], refusal["message"], refusal.get("data"))
+        return error_response(rid, METHOD_NOT_FOUND, f"Method not found: no handler for {method} (protocol version {self.protocol_version})")
 
     def _answer_thrown(self, rid: RequestId, method: str, error: BaseException) -> dict[str, Any]:
         code = getattr(error, "code", None)
@@ -264,7 +262,7 @@ class Dispatcher:
         method = envelope.method
         route = self.routes.get(method)
         if route is None:
-            return error_response(rid, METHOD_NOT_FOUND, self._not_found(method))
+            return self._not_found(rid, method)
         params: object = envelope.params
         if not envelope.has_params:
             if route.params_required:
@@ -390,6 +388,11 @@ def _adapter(definitions: Mapping[str, runtime.Definition], names: tuple[str, ..
     return TypeAdapter(union)
 
 
+DISPATCHER_POLICY: runtime.GatePolicy = {"custom": "refuse", "later": "refuse"}
+"""The dispatcher's gate policy (as TypeScript's DISPATCHER_POLICY): a method it has no route for is refused as the
+table says; a custom method is refused (a host serves its own in front of the dispatcher)."""
+
+
 def create_dispatcher(
     protocol_version: str,
     table: Mapping[str, Mapping[str, object]],
@@ -432,8 +435,7 @@ def create_dispatcher(
         side=side,
         routes=routes,
         notification_routes=notification_routes,
-        receivable=receivable,
-        all_requests=frozenset(m for m, row in present.items() if row.get("kind") == "request"),
+        method_table=table,
         receives_cancel="notifications/cancelled" in receivable,
         on_error=on_error if on_error is not None else _write_failure_to_stderr,
     )
