@@ -112,6 +112,9 @@ function trackedCopy(dir: string): string {
   cpSync(schemasDir, path.join(dir, "schemas"), { recursive: true });
   // What the set-up made, linked (never rebuilt here): the packages, the Python venvs, the conformance runner's packages.
   for (const made of LINKED) if (existsSync(path.join(root, made))) symlinkSync(path.join(root, made), path.join(dir, made), "dir");
+  // The pinned spec history and SDKs the tests find beside the project (../shared), beside the copy too.
+  const shared = path.join(root, "..", "shared");
+  if (existsSync(shared) && !existsSync(path.join(dir, "..", "shared"))) symlinkSync(shared, path.join(dir, "..", "shared"), "dir");
   return dir;
 }
 
