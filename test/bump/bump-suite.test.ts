@@ -91,6 +91,13 @@ function eraOf(dir: string, label: string): "legacy" | "modern" | null {
   }
 }
 
+/** Whether a sample's initialize, if it has one, takes the protocol version as a string (a label). */
+function labelledVersions(label: string): boolean {
+  const doc = JSON.parse(readFileSync(path.join(historyDir, label, "schema.json"), "utf8")) as { definitions?: Record<string, any>; $defs?: Record<string, any> };
+  const version = (doc.$defs ?? doc.definitions)?.InitializeRequest?.properties?.params?.properties?.protocolVersion;
+  return version === undefined || version.type === "string";
+}
+
 /** A copy of this project: every tracked file as it is on disk, the synced schemas, the set-up's products (LINKED) linked. */
 function trackedCopy(dir: string): string {
   const listed = spawnSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" });
@@ -105,6 +112,9 @@ function trackedCopy(dir: string): string {
   cpSync(schemasDir, path.join(dir, "schemas"), { recursive: true });
   // What the set-up made, linked (never rebuilt here): the packages, the Python venvs, the conformance runner's packages.
   for (const made of LINKED) if (existsSync(path.join(root, made))) symlinkSync(path.join(root, made), path.join(dir, made), "dir");
+  // The pinned spec history and SDKs the tests find beside the project (../shared), beside the copy too.
+  const shared = path.join(root, "..", "shared");
+  if (existsSync(shared) && !existsSync(path.join(dir, "..", "shared"))) symlinkSync(shared, path.join(dir, "..", "shared"), "dir");
   return dir;
 }
 
@@ -148,11 +158,12 @@ beforeAll(async () => {
   const from = eraOf(schemasDir, current)!;
   // The first sound sample of the other era in label order (any would do), and for next the last (the
   // history is labelled newest first, so the oldest revision: a new label whose schema is older than
-  // every locked version's, so nothing may assume that label order is protocol order).
+  // every locked version's, so nothing may assume that label order is protocol order) that negotiates
+  // versions by label (the 2024-09 pre-release's protocolVersion was the integer 1, which no label is).
   const samples = discoverVersions(historyDir).map((label) => ({ label, era: eraOf(historyDir, label) }));
   const draft = samples.find((s) => s.era !== null && s.era !== from);
   expect(draft, `a sample revision in ${historyDir} of the era other than ${from}`).toBeDefined();
-  const next = [...samples].reverse().find((s) => s.era !== null && s.label !== draft!.label)!;
+  const next = [...samples].reverse().find((s) => s.era !== null && s.label !== draft!.label && labelledVersions(s.label))!;
   picked = { draft: draft!.label, next: next.label, from, to: draft!.era! };
 
   work = tempDir("mcp-codegen-bumped-");
