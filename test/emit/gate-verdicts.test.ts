@@ -41,6 +41,8 @@ let py: Verdicts;
 /** What the TypeScript dispatchers and router answered, by the key of the policy they apply. */
 let dispatched: Verdicts;
 let routed: Verdicts;
+/** Labels whose router answers are left out (an extension module of a legacy core). */
+let unrouted: string[];
 
 type Answer = { error?: { code: number; data?: { reason?: string } } } | undefined;
 /** The gate's verdict in an answer: the reason of a -32601 refusal, else null (served: a result, another error, or no handler). */
@@ -106,7 +108,14 @@ beforeAll(async () => {
   const plain = routerOf(false);
   const extended = routerOf(true);
   routed = {};
+  unrouted = [];
   for (const label of labels) {
+    // The router serves extensions in the modern era only: an extension module layered onto a legacy core
+    // (a bump re-pinning draft to a legacy revision) has no route through it, and is left out, said below.
+    if (label.includes("+") && info[label].era === "legacy") {
+      unrouted.push(label);
+      continue;
+    }
     const policyOf = (method: string) => (method === CUSTOM ? REGISTERED : REFUSE);
     if (info[label].era === "legacy") {
       const connection = plain.connect(() => undefined);
@@ -184,11 +193,13 @@ describe("the gates' verdicts", () => {
   });
 
   it("the TypeScript router's answers are the Ruby and Python gates' verdicts (the dispatchers' policy; a registered custom method passes), for every version and extension module and method", () => {
-    expect(Object.keys(routed).length).toBe(Object.keys(tables).reduce((n, l) => n + Object.keys(tables[l]).length + 1, 0));
+    if (unrouted.length > 0) console.log(`gate-verdicts: the router's answers leave out ${unrouted.join(", ")} (an extension module of a legacy core: the router serves extensions in the modern era only)`);
+    const routable = Object.keys(tables).filter((l) => !unrouted.includes(l));
+    expect(Object.keys(routed).length).toBe(routable.reduce((n, l) => n + Object.keys(tables[l]).length + 1, 0));
     expect(routed).toEqual(Object.fromEntries(Object.keys(routed).map((k) => [k, rb[k]])));
     const core = Object.keys(routed).filter((k) => !k.split(" ")[0].includes("+"));
     expect(Object.fromEntries(core.map((k) => [k, routed[k]]))).toEqual(Object.fromEntries(core.map((k) => [k, py[k]])));
-    for (const label of Object.keys(tables)) expect(routed[key(label, CUSTOM, "server", REGISTERED)], label).toBeNull();
+    for (const label of routable) expect(routed[key(label, CUSTOM, "server", REGISTERED)], label).toBeNull();
   });
 
   it("regression: where draft (any version) dropped initialize and ping, every gate refuses them as removed, whatever the policy", () => {
