@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
+from typing import Any
 
-from mcp_codegen import draft, v2025_11_25, v2026_07_28
+from mcp_codegen import v2025_11_25
 
 
 def main() -> None:
+    # {"module", "owner"}: a version module the lock says is identical to an earlier one, and that one (or nulls).
+    pair: dict[str, Any] = json.loads(sys.stdin.read())
     out: dict[str, object] = {}
     # Integers stay integers, floats stay floats, in `number` members.
     progress = v2025_11_25.ProgressNotification.model_validate_json(
@@ -33,9 +37,13 @@ def main() -> None:
     # On the wire, a member "meta" is an unknown member, not `_meta`.
     wire = v2025_11_25.Result.model_validate({"meta": {"k": 1}})
     out["wire_meta"] = [wire.meta, wire.model_extra]
-    # draft's definitions are 2026-07-28's, re-exported: the same classes.
-    out["reexported"] = draft.CallToolRequest is v2026_07_28.CallToolRequest and draft.DEFINITIONS is v2026_07_28.DEFINITIONS
-    out["draft_version"] = [draft.PROTOCOL_VERSION, draft.PREVIOUS_VERSION, draft.method_error("nope")]
+    # An identical version's definitions are the earlier one's, re-exported: the same classes.
+    if pair["module"] is not None:
+        mine: Any = importlib.import_module(f"mcp_codegen.{pair['module']}")
+        owner: Any = importlib.import_module(f"mcp_codegen.{pair['owner']}")
+        out["reexported"] = mine.InitializeResult is owner.InitializeResult if hasattr(owner, "InitializeResult") else mine.Result is owner.Result
+        out["reexported_definitions"] = mine.DEFINITIONS is owner.DEFINITIONS
+        out["own_version"] = [mine.PROTOCOL_VERSION, mine.PREVIOUS_VERSION, mine.method_error("nope")]
     sys.stdout.write(json.dumps(out))
 
 

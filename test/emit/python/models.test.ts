@@ -3,14 +3,28 @@
 // accepts it), field names and wire names both construct, identical versions re-export, docstrings
 // carry no `\"` escapes and no Annotated is nested in another. The corpus-wide round trip is the
 // differential test's (batch.py: every accepted instance dumps back to the same JSON text).
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTree } from "../../support.js";
+import { readTree, root } from "../../support.js";
 import { pythonJson, pythonTree } from "./support.js";
 
 const tree = readTree(pythonTree);
+// The lock is the oracle of which versions are identical: the first label (in label order) whose schema.json
+// has the bytes of an earlier label's, and that label.
+const lock = JSON.parse(readFileSync(path.join(root, "schemas", "lock.json"), "utf8")) as { versions: Record<string, { sha256: string }> };
+const labels = Object.keys(lock.versions).sort();
+const moduleOf = (label: string) => (/^\d/.test(label) ? `v${label.replace(/-/g, "_")}` : label.replace(/-/g, "_"));
+const identical = ((): { label: string; owner: string } | null => {
+  for (const [i, label] of labels.entries()) {
+    const owner = labels.slice(0, i).find((l) => lock.versions[l].sha256 === lock.versions[label].sha256);
+    if (owner !== undefined) return { label, owner };
+  }
+  return null;
+})();
 
 describe("faithful Python models", () => {
-  const facts = pythonJson<Record<string, unknown>>("models.py", null);
+  const facts = pythonJson<Record<string, unknown>>("models.py", identical === null ? { module: null, owner: null } : { module: moduleOf(identical.label), owner: moduleOf(identical.owner) });
 
   it("keeps a JSON integer in a number member an integer, and a float a float", () => {
     expect(facts.progress).toBe('{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":50,"total":100.5}}');
@@ -31,12 +45,18 @@ describe("faithful Python models", () => {
     expect(facts.wire_meta).toEqual([null, { meta: { k: 1 } }]);
   });
 
-  it("re-exports the definitions of an identical version (draft: 2026-07-28's classes), its own constants and gate kept", () => {
-    expect(facts.reexported).toBe(true);
-    expect(facts.draft_version).toEqual(["draft", "2026-07-28", { code: -32601, message: "Method not found: nope is not a method of protocol version draft", data: { method: "nope", protocolVersion: "draft", reason: "unknown" } }]);
-    const draft = tree.get("mcp_codegen/draft.py")!;
-    expect(draft).not.toMatch(/^class /m);
-    expect(draft.split("\n").length).toBeLessThan(tree.get("mcp_codegen/v2026_07_28.py")!.split("\n").length / 5);
+  it("re-exports the definitions of a version whose schema the lock pins with the same bytes as an earlier one's, its own constants and gate kept (none such: every module defines its own)", () => {
+    if (identical === null) {
+      for (const label of labels) expect(tree.get(`mcp_codegen/${moduleOf(label)}.py`), label).toMatch(/^class /m);
+      return;
+    }
+    const { label, owner } = identical;
+    expect([facts.reexported, facts.reexported_definitions]).toEqual([true, true]);
+    const previous = labels[labels.indexOf(label) - 1] ?? null;
+    expect(facts.own_version).toEqual([label, previous, { code: -32601, message: `Method not found: nope is not a method of protocol version ${label}`, data: { method: "nope", protocolVersion: label, reason: "unknown" } }]);
+    const mine = tree.get(`mcp_codegen/${moduleOf(label)}.py`)!;
+    expect(mine).not.toMatch(/^class /m);
+    expect(mine.split("\n").length).toBeLessThan(tree.get(`mcp_codegen/${moduleOf(owner)}.py`)!.split("\n").length / 5);
   });
 
   it("prints docstrings without \\\" escapes and no Annotated nested in an Annotated", () => {
