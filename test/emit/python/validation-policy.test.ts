@@ -10,6 +10,8 @@ import { pythonJson, pythonTree, run } from "./support.js";
 interface Case {
   era: "legacy" | "modern";
   results: string[];
+  /** A [definition, wire member] the chosen version must declare (the case is about that member). */
+  declares?: [string, string];
   data: unknown;
   /** null: no policy argument at all (the defaults); {}: ValidationPolicy() spelled out. */
   policy: Record<string, unknown> | null;
@@ -37,7 +39,7 @@ const tools = {
 const CASES = {
   strictElicit: { era: "legacy", results: ["ElicitResult"], data: elicit, policy: null },
   strictLax: { era: "modern", results: ["ListToolsResult"], data: listTools(true), policy: {} },
-  strictNull: { era: "legacy", results: ["CallToolRequest"], data: call({ name: "echo", _meta: null }), policy: null },
+  strictNull: { era: "legacy", results: ["CallToolRequest"], declares: ["CallToolRequestParams", "_meta"], data: call({ name: "echo", _meta: null }), policy: null },
   strictArms: { era: "modern", results: ["InputRequiredResult", "CallToolResult"], data: { content: [], resultType: "complete" }, policy: null },
   strictSieve: { era: "modern", results: ["ListToolsResult"], data: tools, policy: null },
   lenient: { era: "legacy", results: ["ElicitResult"], data: elicit, policy: lenient },
@@ -45,8 +47,8 @@ const CASES = {
   laxTrue: { era: "modern", results: ["ListToolsResult"], data: listTools(true), policy: lax },
   laxFalse: { era: "modern", results: ["ListToolsResult"], data: listTools(false), policy: lax },
   laxString: { era: "modern", results: ["ListToolsResult"], data: listTools("1"), policy: lax },
-  nullOptional: { era: "legacy", results: ["CallToolRequest"], data: call({ name: "echo", _meta: null }), policy: { null_as_absent: true } },
-  nullRequired: { era: "legacy", results: ["CallToolRequest"], data: call({ name: null }), policy: { null_as_absent: true } },
+  nullOptional: { era: "legacy", results: ["CallToolRequest"], declares: ["CallToolRequestParams", "_meta"], data: call({ name: "echo", _meta: null }), policy: { null_as_absent: true } },
+  nullRequired: { era: "legacy", results: ["CallToolRequest"], declares: ["CallToolRequestParams", "_meta"], data: call({ name: null }), policy: { null_as_absent: true } },
   lastArms: { era: "modern", results: ["InputRequiredResult", "CallToolResult"], data: { content: [], resultType: "complete" }, policy: { last_arms: ["InputRequiredResult"] } },
   lastArmsOther: { era: "modern", results: ["InputRequiredResult", "CallToolResult"], data: { content: [], resultType: "complete" }, policy: { last_arms: ["ListToolsResult"] } },
   sieve: { era: "modern", results: ["ListToolsResult"], data: tools, policy: { sieve: true } },

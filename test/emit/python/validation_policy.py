@@ -1,7 +1,8 @@
 """Driver for the validation policy test: ``runtime.validate`` / ``dump`` / ``result_type`` under a policy.
 
 stdin: a JSON list of cases, each ``{"era": "legacy"|"modern", "results": [definition names], "data": value,
-"policy": {option: value} | null}`` (``null``: the defaults, no policy argument at all). The version is the
+"policy": {option: value} | null, "declares"?: [definition, member]}`` (``null``: the defaults, no policy
+argument at all; ``declares``: the version's definition must declare that wire member). The version is the
 latest of the era whose module defines every name (the test reads no version label).
 
 stdout: a JSON list, per case ``{"version", "arms": [names, in union order], "ok": true, "type": name,
@@ -22,12 +23,21 @@ import mcp_codegen
 from mcp_codegen import runtime
 
 
-def module_for(era: str, names: list[str]) -> runtime.VersionModule:
+def declares(module: runtime.VersionModule, definition: str, member: str) -> bool:
+    """Whether ``definition`` of ``module`` is a model declaring the wire member ``member``."""
+    model = module.DEFINITIONS.get(definition)
+    fields: Mapping[str, Any] = getattr(model, "model_fields", {})
+    return any(member in (name, getattr(f, "alias", None), getattr(f, "serialization_alias", None)) for name, f in fields.items())
+
+
+def module_for(era: str, names: list[str], declared: list[str] | None) -> runtime.VersionModule:
     for label in sorted(mcp_codegen.VERSION_MODULES, reverse=True):
         module = mcp_codegen.version(label)
-        if module.ERA == era and all(name in module.DEFINITIONS for name in names):
+        if module.ERA != era or not all(name in module.DEFINITIONS for name in names):
+            continue
+        if declared is None or declares(module, declared[0], declared[1]):
             return module
-    raise SystemExit(f"no {era} version defines {names}")
+    raise SystemExit(f"no {era} version defines {names}{'' if declared is None else f' with {declared}'}")
 
 
 def paths(option: object) -> Mapping[str, tuple[runtime.Path, ...]]:
@@ -52,7 +62,7 @@ def arms(target: object) -> list[str]:
 
 def answer(case: Mapping[str, Any]) -> dict[str, Any]:
     names = cast(list[str], case["results"])
-    module = module_for(cast(str, case["era"]), names)
+    module = module_for(cast(str, case["era"]), names, cast(list[str] | None, case.get("declares")))
     given = cast(Mapping[str, Any] | None, case["policy"])
     policy = None if given is None else policy_of(given)
     target = runtime.result_type(module.DEFINITIONS, tuple(names)) if policy is None else runtime.result_type(module.DEFINITIONS, tuple(names), policy)
