@@ -14,7 +14,6 @@ import { extensionProvenanceLine, provenanceLines } from "../../print/provenance
 import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
 import { adoptingFiles } from "./adopting.js";
-import { methodCapabilities } from "./capabilities.js";
 import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyGateSource, rubyMethodsSource, rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
@@ -97,9 +96,9 @@ function rubyCapabilities(paths: string[][]): string {
   return paths.length === 0 ? "NO_CAPABILITIES" : `[${paths.map((p) => `[${p.map(rubySymbol).join(", ")}].freeze`).join(", ")}].freeze`;
 }
 
-/** The reviewed requirements (`resources.subscribe`) as key paths. */
-function keyPaths(capabilities: ReadonlyMap<string, string[]>): Map<string, string[][]> {
-  return new Map([...capabilities].map(([method, paths]) => [method, paths.map((p) => p.split("."))]));
+/** The capabilities each method the module has requires, as key paths: its method table's `capabilities` column. */
+function tableCapabilities(table: VersionTable): Map<string, string[][]> {
+  return new Map(Object.entries(table).filter(([, row]) => row.status === "present").map(([method, row]) => [method, row.capabilities.map((p) => [...p])]));
 }
 
 function requestEntry(r: RequestMethod, row: RowNormalizer, constant: string, normalizer: string, capabilities: string[][]): string {
@@ -403,17 +402,6 @@ function runtimeFile(versions: VersionModel[], namespace: string[], head: Header
   return finish(`${head(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
 }
 
-/**
- * The capabilities of an extension module's methods: the core version's for its methods; for those the
- * extension adds, the extension itself under `capabilities.extensions` (SEP-2133: the side that serves
- * them declares it there, as it declares a core capability).
- */
-function extensionCapabilities(ext: ExtensionModel, core: ReadonlyMap<string, string[]>): Map<string, string[][]> {
-  const out = keyPaths(core);
-  for (const m of [...ext.requests, ...ext.notifications]) out.set(m, [["extensions"], ["extensions", ext.identifier]]);
-  return out;
-}
-
 /** The Ruby tree: paths relative to its own folder. */
 export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): Map<string, string> {
   const name = options.module ?? DEFAULT_RUBY_MODULE;
@@ -424,7 +412,6 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   checkVersionModules([...versions.map((v) => v.label), ...extensions.map(extensionLabel)]);
-  const capabilities = methodCapabilities(versions);
   const tables = tablesOf(model);
   const regenerate = regenerateCommand(versions, name, root);
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
@@ -434,14 +421,14 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   files.set(`${root}/methods.rb`, methodsFile(versions, extensions, name, head));
   files.set(`${root}/gate.rb`, gateFile(versions, name, head));
   versions.forEach((v, i) => {
-    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, keyPaths(capabilities.get(v.label)!), versionModuleConstants(), undefined, tableOf(tables, v.label));
+    const body = versionBody(v, i === 0 ? null : versions[i - 1], name, tableCapabilities(tableOf(tables, v.label)), versionModuleConstants(), undefined, tableOf(tables, v.label));
     files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
     files.set(`${root}/${paramsFile(v.label)}`, paramsDocument(v, regenerate));
   });
   for (const ext of extensions) {
     const label = extensionLabel(ext);
     const i = versions.findIndex((v) => v.label === ext.core);
-    const body = versionBody(ext.model, i <= 0 ? null : versions[i - 1], name, extensionCapabilities(ext, capabilities.get(ext.core)!), versionModuleConstants(), ext, tableOf(tables, label));
+    const body = versionBody(ext.model, i <= 0 ? null : versions[i - 1], name, tableCapabilities(tableOf(tables, label)), versionModuleConstants(), ext, tableOf(tables, label));
     const header = head([ext.model]).replace(/^(# Protocol version [^\n]*\n)/m, `$1# ${extensionProvenanceLine(ext)}\n`);
     files.set(`${root}/${fileName(moduleConstant(label))}.rb`, finish(`${header}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));
     files.set(`${root}/${paramsFile(label)}`, paramsDocument(ext.model, regenerate, ext));
