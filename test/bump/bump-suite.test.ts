@@ -110,8 +110,11 @@ function trackedCopy(dir: string): string {
     copyFileSync(path.join(root, file), path.join(dir, file));
   }
   cpSync(schemasDir, path.join(dir, "schemas"), { recursive: true });
-  // What the set-up made, linked (never rebuilt here): the packages, the Python venvs, the conformance runner's packages.
+  // What the set-up made, linked (never rebuilt here): the packages, the Python venv, the conformance runner's packages.
   for (const made of LINKED) if (existsSync(path.join(root, made))) symlinkSync(path.join(root, made), path.join(dir, made), "dir");
+  // The Python SDK suite's venv is copied, not linked: its rig installs the SDK copies it tests into it
+  // (editable), and this project's own run of that rig does the same at the same time.
+  for (const made of COPIED) if (existsSync(path.join(root, made))) cpSync(path.join(root, made), path.join(dir, made), { recursive: true, verbatimSymlinks: true });
   // The pinned spec history and SDKs the tests find beside the project (../shared), beside the copy too.
   const shared = path.join(root, "..", "shared");
   if (existsSync(shared) && !existsSync(path.join(dir, "..", "shared"))) symlinkSync(shared, path.join(dir, "..", "shared"), "dir");
@@ -119,12 +122,14 @@ function trackedCopy(dir: string): string {
 }
 
 /** The set-up's products a copy links to this project's. */
-const LINKED = ["node_modules", ".venv", ".venv-python-sdk", path.join("tools", "conformance", "node_modules")];
+const LINKED = ["node_modules", ".venv", path.join("tools", "conformance", "node_modules")];
+/** The set-up's products a copy gets a copy of (a venv the tests install into). */
+const COPIED = [".venv-python-sdk"];
 
 /** Commit the copy as a maintainer commits a reviewed bump (tests read what git tracks), the links left out. */
 function commitCopy(project: string): void {
   const identity = { GIT_AUTHOR_NAME: "bump", GIT_AUTHOR_EMAIL: "bump@example.invalid", GIT_COMMITTER_NAME: "bump", GIT_COMMITTER_EMAIL: "bump@example.invalid" };
-  for (const args of [["init", "-q"], ["add", "-A", "--", ".", ...LINKED.map((l) => `:(exclude)${l}`)], ["commit", "-q", "-m", "bump draft,next"]]) {
+  for (const args of [["init", "-q"], ["add", "-A", "--", ".", ...[...LINKED, ...COPIED].map((l) => `:(exclude)${l}`)], ["commit", "-q", "-m", "bump draft,next"]]) {
     const r = spawnSync("git", args, { cwd: project, encoding: "utf8", env: { ...process.env, ...identity } });
     expect(r.status, `git ${args.join(" ")}: ${r.stderr}`).toBe(0);
   }
