@@ -3,6 +3,7 @@
 import { methodCapabilitiesFile } from "../../paths.js";
 import type { Target } from "../target.js";
 import { DEFAULT_PYTHON_PACKAGE, pythonPackageOption } from "./options.js";
+import { pythonRuntimeModules } from "./paths.js";
 
 export { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 export { pythonRuntimeSource } from "./paths.js";
@@ -18,5 +19,5 @@ export const pythonTarget: Target = {
   },
   // pyproject.toml heads the tree; the package's runtime.py is what makes it this target's.
   recognizes: (paths) => paths.includes("pyproject.toml") && paths.some((p) => p.endsWith("/runtime.py")),
-  sources: ["emit/python/runtime.py", "emit/python/dispatcher.py", "emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
+  sources: [...pythonRuntimeModules().map((name) => `emit/python/${name}`), "emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
 };

@@ -1,4 +1,5 @@
 // Where the Python target's own files are (read from the source folder, also when running from dist/).
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { generatorSourceDir } from "../../paths.js";
 
@@ -6,8 +7,15 @@ import { generatorSourceDir } from "../../paths.js";
 export const pythonSourceDir = path.join(generatorSourceDir, "emit", "python");
 /** Hand-written Python runtime, copied into every Python tree. */
 export const pythonRuntimeSource = path.join(pythonSourceDir, "runtime.py");
-/** Hand-written Python dispatcher (asyncio), copied into every Python tree beside runtime.py. */
-export const pythonDispatcherSource = path.join(pythonSourceDir, "dispatcher.py");
+/**
+ * The hand-written Python modules, each copied into every Python tree beside the version modules: every
+ * `.py` file of this folder (runtime.py, dispatcher.py, …), by name. A new runtime module is one new file here.
+ */
+export function pythonRuntimeModules(): string[] {
+  return readdirSync(pythonSourceDir)
+    .filter((name) => name.endsWith(".py"))
+    .sort();
+}
 /** The Python target's templates (its header). */
 export const pythonTemplatesDir = path.join(pythonSourceDir, "templates");
 /** The hand-written recipe that adopts the tree in the Python SDK (ADOPTING.md, the patch), copied into every Python tree. */

@@ -4,6 +4,7 @@
 // Reads only the language-neutral model (IR nodes, method, sender, params.required, results,
 // resultShape, resultTypes, era, the method table of model/table.ts); the rules themselves live in runtime.py.
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
@@ -18,7 +19,7 @@ import { BASE_MODEL_ATTRIBUTES, docstring, identifier, MODULE_NAMES, moduleName,
 import { definitionNames } from "./naming.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 import { pythonAdoptingFiles } from "./adopting.js";
-import { pythonDispatcherSource, pythonRuntimeSource, pythonTemplatesDir } from "./paths.js";
+import { pythonRuntimeModules, pythonSourceDir, pythonTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 
 /** A printed Python file as written: no trailing spaces, at most two empty lines in a row (PEP 8's between top-level definitions), one final newline. */
@@ -682,10 +683,10 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const files = new Map<string, string>();
   const regenerate = regenerateCommand(versions, pkg);
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
-  const runtime = readFileSync(pythonRuntimeSource, "utf8");
-  files.set(`${root}/runtime.py`, finish(`${head(versions)}# A copy of generator/emit/python/runtime.py.\n${runtime}`));
-  const dispatcher = readFileSync(pythonDispatcherSource, "utf8");
-  files.set(`${root}/dispatcher.py`, finish(`${head(versions)}# A copy of generator/emit/python/dispatcher.py.\n${dispatcher}`));
+  for (const name of pythonRuntimeModules()) {
+    const source = readFileSync(path.join(pythonSourceDir, name), "utf8");
+    files.set(`${root}/${name}`, finish(`${head(versions)}# A copy of generator/emit/python/${name}.\n${source}`));
+  }
   const tables = tablesOf(model);
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile, readTree, root, runCli, tempDir } from "../../support.js";
+import { pythonRuntimeModules, pythonSourceDir } from "../../../generator/emit/python/paths.js";
 import { pythonTestDir, pythonTree, run } from "./support.js";
 
 const tree = readTree(pythonTree);
@@ -64,7 +65,7 @@ describe("generated/python", () => {
   });
 
   it("passes ruff (test/emit/python/ruff.toml: pyflakes, pycodestyle, isort, pyupgrade, bugbear)", () => {
-    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), "--output-format", "concise", pythonTree, path.join(root, "generator", "emit", "python", "runtime.py"), path.join(root, "generator", "emit", "python", "dispatcher.py"), pythonTestDir]);
+    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), "--output-format", "concise", pythonTree, ...pythonRuntimeModules().map((name) => path.join(pythonSourceDir, name)), pythonTestDir]);
     expect(r.stdout + r.stderr).toBe("All checks passed!\n");
     expect(r.status).toBe(0);
   });
