@@ -10,7 +10,8 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
-import { createClient, httpClientTransport, stdioClientTransport } from "../generated/client.js";
+// The compiled generated client (dist/generated, built by `npm run bench`), as the SDK clients it is compared with are.
+import { createClient, httpClientTransport, stdioClientTransport } from "../dist/generated/client.js";
 import type { Row } from "./run.js";
 import { median } from "./runtime.js";
 import { startHttp } from "./transports.js";

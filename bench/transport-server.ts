@@ -1,10 +1,12 @@
 // A server for the transport benchmarks, in its own process: `tsx transport-server.ts <server> <transport>`.
-// - ours: the generated router (2025-11-25 and 2026-07-28) through the shipped transports;
+// - ours: the generated router (2025-11-25 and 2026-07-28) through the shipped transports, compiled
+//   (dist/generated, which `npm run bench` builds first), as a package user runs it, not through tsx;
 // - sdk1: @modelcontextprotocol/sdk 1.32.2's McpServer (a sessionful StreamableHTTPServerTransport per session, or
 //   its StdioServerTransport);
 // - sdk2: @modelcontextprotocol/server 2.4.0's McpServer (createMcpHandler on node:http for 2026-07-28, or its
 //   serveStdio entry);
-// - bare: a bare node:http JSON-RPC echo (parse the body, answer its id and text): the platform's limit.
+// - bare: a bare node:http JSON-RPC echo (parse the body, answer its id and text): the platform's limit;
+//   bare-deferred: the same, each answer written at the end of the event loop's turn (as serveHttp writes).
 // Each serves one tool, `echo`, whose `text` argument (validated: a string) comes back as text content;
 // ours also `flood` (`count` notifications/message of `bytes` each, for the paused-consumer row).
 // Over HTTP it prints `listening <url>` on stdout.
@@ -23,7 +25,7 @@ async function listen(handler: http.RequestListener): Promise<void> {
 }
 
 if (kind === "ours" || kind === "ours-jwt") {
-  const { createServerRouter } = await import("../generated/router.js");
+  const { createServerRouter } = await import("../dist/generated/router.js");
   const tools = [{ name: "echo", inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, required: ["text"] } }];
   const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: { signal: AbortSignal; notify(method: string, params: Record<string, unknown>): Promise<void> }) => {
     if (name === "flood") {
@@ -41,18 +43,18 @@ if (kind === "ours" || kind === "ours-jwt") {
       "2026-07-28": { capabilities: { tools: {}, logging: {} }, handlers: { "tools/list": () => ({ tools, ttlMs: 0, cacheScope: "public" }), "tools/call": call as never } },
     },
   });
-  if (transport === "stdio") (await import("../generated/runtime/transport-stdio.js")).serveStdio(router);
-  else if (kind === "ours") process.stdout.write(`listening ${(await (await import("../generated/runtime/transport-http.js")).serveHttp(router)).url}\n`);
+  if (transport === "stdio") (await import("../dist/generated/runtime/transport-stdio.js")).serveStdio(router);
+  else if (kind === "ours") process.stdout.write(`listening ${(await (await import("../dist/generated/runtime/transport-http.js")).serveHttp(router)).url}\n`);
   else {
     // The resource-server role on: every request carries a JWT that jwtVerifier (jose) checks against a local key.
     const { generateKeyPair, SignJWT } = await import("jose");
-    const { jwtVerifier } = await import("../generated/runtime/auth-jwt.js");
+    const { jwtVerifier } = await import("../dist/generated/runtime/auth-jwt.js");
     const { freePort } = await import("../test/transports/redis-server.js");
     const port = await freePort();
     const resource = `http://127.0.0.1:${port}/mcp`;
     const { publicKey, privateKey } = await generateKeyPair("ES256");
     const token = await new SignJWT({ scope: "mcp:tools", client_id: "bench" }).setProtectedHeader({ alg: "ES256" }).setIssuer("https://issuer.bench").setSubject("bench").setAudience(resource).setExpirationTime("1h").sign(privateKey);
-    const server = await (await import("../generated/runtime/transport-http.js")).serveHttp(router, {
+    const server = await (await import("../dist/generated/runtime/transport-http.js")).serveHttp(router, {
       port,
       auth: { verifyAccessToken: jwtVerifier({ key: publicKey, issuer: "https://issuer.bench" }), resourceMetadata: { resource, authorization_servers: ["https://issuer.bench"] }, requiredScopes: ["mcp:tools"] },
     });
@@ -97,15 +99,18 @@ if (kind === "ours" || kind === "ours-jwt") {
     const handler = createMcpHandler(() => make());
     await listen(getRequestListener((request) => handler.fetch(request), { overrideGlobalObjects: false }));
   }
-} else if (kind === "bare") {
+} else if (kind === "bare" || kind === "bare-deferred") {
+  // bare-deferred writes each answer at the end of the event loop's turn (setImmediate), as serveHttp does.
+  const write = kind === "bare" ? (f: () => void) => f() : (f: () => void) => void setImmediate(f);
   await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const message = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; params: { arguments: { text: string } } };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: message.id, result: echo(message.params.arguments.text) }));
+      const body = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: echo(message.params.arguments.text) });
+      write(() => res.writeHead(200, { "content-type": "application/json" }).end(body));
     });
   });
 } else {
-  throw new Error(`usage: transport-server.ts ours|sdk1|sdk2|bare http|stdio`);
+  throw new Error(`usage: transport-server.ts ours|ours-jwt|sdk1|sdk2|bare|bare-deferred http|stdio`);
 }

@@ -129,6 +129,29 @@ class Refusal {
   ) {}
 }
 
+/**
+ * JSON answers are written together once per turn of the event loop (setImmediate), not each as soon as its
+ * handler settles: the responses of all the requests read in one turn go out back to back, which cuts the
+ * server's CPU per request under load by about a quarter (README, Performance) at the cost of at most one turn
+ * of latency. One queue for the process; a response whose client has gone by then is skipped.
+ */
+const pendingWrites: Array<() => void> = [];
+let flushScheduled = false;
+
+function flushWrites(): void {
+  flushScheduled = false;
+  const writes = pendingWrites.splice(0);
+  for (const write of writes) write();
+}
+
+function writeThisTurn(write: () => void): void {
+  pendingWrites.push(write);
+  if (!flushScheduled) {
+    flushScheduled = true;
+    setImmediate(flushWrites);
+  }
+}
+
 function reply(res: http.ServerResponse, status: number, body: string, headers: http.OutgoingHttpHeaders = {}): void {
   if (res.headersSent) return void res.end();
   res.writeHead(status, { "content-type": "application/json", ...headers }).end(body);
@@ -276,6 +299,8 @@ class Exchange {
   private readonly gone = new AbortController();
   private writer: BoundedWriter | undefined;
   private overflowed = false;
+  /** The JSON answer is queued (written this turn, see writeThisTurn): nothing more goes on this exchange. */
+  private answered = false;
 
   constructor(
     readonly res: http.ServerResponse,
@@ -292,7 +317,7 @@ class Exchange {
   }
 
   get open(): boolean {
-    return !this.res.writableEnded && !this.res.destroyed && !this.signal.aborted;
+    return !this.answered && !this.res.writableEnded && !this.res.destroyed && !this.signal.aborted;
   }
 
   get streaming(): boolean {
@@ -326,7 +351,11 @@ class Exchange {
     }
     if (answer === undefined || (Array.isArray(answer) && answer.length === 0)) return void this.res.writeHead(202, this.headers).end();
     const text = Array.isArray(answer) ? `[${answer.map((m) => this.text(m)).join(",")}]` : this.text(answer);
-    this.res.writeHead(status, { "content-type": "application/json", ...this.headers }).end(text);
+    this.answered = true;
+    const { res, headers } = this;
+    writeThisTurn(() => {
+      if (!res.writableEnded && !res.destroyed) res.writeHead(status, { "content-type": "application/json", ...headers }).end(text);
+    });
   }
 
   private text(response: OutgoingMessage): string {
