@@ -16,7 +16,7 @@ import * as draft from "./draft/index.js";
 
 export type { NotificationInfo, ParamsInfo, RequestInfo, ResultShape, Sender } from "./catalogue.js";
 // Every version's module offers createServerDispatcher/createClientDispatcher, its handler types and normalizers.
-export { ErrorCode, isPlainObject, JsonRpcError } from "./runtime/jsonrpc.js";
+export { ErrorCode, isPlainObject, JsonRpcError, PeerError } from "./runtime/jsonrpc.js";
 export type { JsonRpcResponse } from "./runtime/jsonrpc.js";
 export type { Dispatcher, DispatcherOptions, Exchange, MethodValidator, NotificationContext, RequestContext } from "./runtime/dispatcher.js";
 export type { FailureContext, FailureKind, OnError } from "./runtime/report.js";

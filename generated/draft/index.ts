@@ -6,7 +6,7 @@ export * from "./methods.js";
 export * from "./handlers.js";
 export * from "./normalizers.js";
 export * from "./dispatcher.js";
-export { ErrorCode, isPlainObject, JsonRpcError } from "../runtime/jsonrpc.js";
+export { ErrorCode, isPlainObject, JsonRpcError, PeerError } from "../runtime/jsonrpc.js";
 export type { JsonRpcErrorResponse, JsonRpcResponse, JsonRpcResultResponse } from "../runtime/jsonrpc.js";
 export type { Dispatcher, DispatcherOptions, Exchange, MethodValidator } from "../runtime/dispatcher.js";
 export type { FailureContext, FailureKind, OnError } from "../runtime/report.js";

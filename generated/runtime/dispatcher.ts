@@ -19,6 +19,7 @@ import {
   isPlainObject,
   isRequestId,
   JsonRpcError,
+  PeerError,
   metaOfParams,
   ownMember,
   readEnvelope,
@@ -369,7 +370,8 @@ export function createDispatcher(tables: DispatcherTables, handlers: object, opt
         if (isThenable(value)) value = await context.settle(value);
       } catch (error) {
         if (context.cancelled) return undefined;
-        fail("request", error, method, id, exchange);
+        // A PeerError answers the peer's mistake: nothing failed here, so nothing is reported.
+        if (!(error instanceof PeerError)) fail("request", error, method, id, exchange);
         return answerThrown(id, method, error);
       }
       if (context.cancelled) return undefined;

@@ -13,6 +13,7 @@ interface LooseModule {
   createServerDispatcher(handlers: LooseHandlers, options?: DispatcherOptions): Dispatcher;
   createClientDispatcher(handlers: LooseHandlers, options?: DispatcherOptions): Dispatcher;
   JsonRpcError: typeof legacy.JsonRpcError;
+  PeerError: typeof legacy.PeerError;
 }
 
 /**
@@ -296,6 +297,24 @@ describe.each(eras)("$era era ($version)", ({ era, version, mod, missing, missin
     ]);
     expect(onError.mock.calls[0][0]).toBe(secret);
     expect(onError.mock.calls[1][0]).toBe(coded);
+  });
+
+  it("a thrown PeerError (the peer's own mistake) is answered with its code, message and data, and not reported to onError", async () => {
+    const onError = vi.fn();
+    const d = mod.createServerDispatcher(
+      {
+        "resources/read": (params: { uri: string }) => {
+          throw new mod.PeerError(-32002, "Resource not found", { uri: params.uri });
+        },
+      },
+      { onError },
+    );
+    expect(await d.handle(request(4, withParams.method, withParams.params))).toStrictEqual({
+      jsonrpc: "2.0",
+      id: 4,
+      error: { code: -32002, message: "Resource not found", data: { uri: (withParams.params as { uri: string }).uri } },
+    });
+    expect(onError).not.toHaveBeenCalled();
   });
 
   it("a result that is not sent is reported to onError as kind result, with the -32603 the peer got", async () => {

@@ -43,6 +43,14 @@ describe("tasks bound to the principal that created them (in-memory store; Redis
     // Unknown and foreign ids never reach the author's handler.
     expect((await s.get("dave", id)).body.error).toEqual(unknownTask);
     expect(seen).toEqual(["get carol"]);
+    // The author's refusal is a handler failure and reaches onError; the unknown-id answers do not.
+    expect(s.errors.map((e) => (e as Error).message)).toEqual(["carol may not poll"]);
+  });
+
+  it("unknown task ids are answered -32602 and never reported: a client probing ids cannot fill the server's logs", async () => {
+    const s = await taskServer();
+    for (let i = 0; i < 20; i++) expect((await s.get("eve", `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`)).body.error).toEqual(unknownTask);
+    expect(s.errors).toEqual([]);
   });
 });
 

@@ -172,5 +172,7 @@ export async function twoPrincipals(store: TaskStore) {
   await expect.poll(() => alices.events.filter((e) => e.method === "notifications/tasks").length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
   expect(bobs.events.filter((e) => e.method === "notifications/tasks")).toEqual([]);
   await s.extension.idle();
+  // Bob's probes were answered, never reported: onError heard nothing (a PeerError is only answered).
+  expect(s.errors).toEqual([]);
 }
 

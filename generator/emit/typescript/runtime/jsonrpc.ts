@@ -67,6 +67,18 @@ export class JsonRpcError extends Error {
   }
 }
 
+/**
+ * An error that answers the peer's own mistake (an unknown task id, say): answered with its code, message and
+ * data like any JsonRpcError, but not reported to `onError`, since nothing failed on this side. A probing client
+ * therefore cannot fill the server's logs. Throw a plain JsonRpcError for what an operator should see.
+ */
+export class PeerError extends JsonRpcError {
+  constructor(code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.name = "PeerError";
+  }
+}
+
 /** An object whose prototype is Object.prototype or null: what JSON.parse and object literals make. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null) return false;

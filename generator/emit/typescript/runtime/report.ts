@@ -11,7 +11,8 @@ import type { RequestId } from "./jsonrpc.js";
  *   version's schema, or not JSON: a BigInt, a cycle, a function...; the peer got -32603 naming the method);
  * - `notification`: a notification handler threw or rejected (nothing is answered);
  * - `invalid-params`: a notification's params were invalid, so its handler was not called.
- * Invalid request params are not reported: the peer is told (-32602). Cancelled requests are not either.
+ * Invalid request params are not reported: the peer is told (-32602). Cancelled requests are not either, nor a
+ * thrown `PeerError` (jsonrpc.ts: the peer's own mistake, such as an unknown task id), which is only answered.
  */
 export type FailureKind = "request" | "result" | "notification" | "invalid-params";
 

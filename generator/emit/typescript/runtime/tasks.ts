@@ -20,7 +20,7 @@
 // - `tasks/get` sends the task's DetailedTask (only the members of its status), `notifications/tasks`
 //   carries the same to `subscriptions/listen` streams that asked for its `taskIds`.
 import type { RequestContext } from "./dispatcher.js";
-import { ErrorCode, isPlainObject, JsonRpcError } from "./jsonrpc.js";
+import { ErrorCode, isPlainObject, JsonRpcError, PeerError } from "./jsonrpc.js";
 import { EXTENSION_VALUE, missingExtension, type ExtensionHandlers, type ExtensionValue, type ServedExtension } from "./router-extensions.js";
 import { createMemoryTaskStore, TERMINAL_STATUSES, type TaskRecord, type TaskStore } from "./task-store.js";
 
@@ -115,8 +115,9 @@ function getMany(store: TaskStore, ids: readonly string[]): Promise<Array<TaskRe
   return store.getMany !== undefined ? store.getMany(ids) : Promise.all(ids.map((id) => store.get(id)));
 }
 
+/** An unknown (or another principal's) task: the peer's mistake, answered -32602 and not reported to `onError`. */
 function notFound(): JsonRpcError {
-  return new JsonRpcError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
+  return new PeerError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found");
 }
 
 /** A thrown value as the JSON-RPC error a failed task carries. */
