@@ -114,7 +114,7 @@ export function legacySessions<L extends string, M extends string>(served: Serve
           live.add(chosen.dispatcher);
           let response: JsonRpcResponse | undefined;
           try {
-            response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal, ...caller(exchange) });
+            response = await chosen.dispatcher.handle(message, { peer, signal: exchange.signal, cancellation: exchange.cancellation, ...caller(exchange) });
           } finally {
             if (response !== undefined && "result" in response && dispatcher === undefined) {
               protocolVersion = chosen.version;
@@ -134,7 +134,7 @@ export function legacySessions<L extends string, M extends string>(served: Serve
           if (method === "ping") return { jsonrpc: "2.0", id, result: {} };
           return errorResponse(id, ErrorCode.InvalidRequest, `Invalid Request: send initialize before ${method}`);
         }
-        const response = await target.handle(message, { peer, signal: exchange.signal, ...caller(exchange) });
+        const response = await target.handle(message, { peer, signal: exchange.signal, cancellation: exchange.cancellation, ...caller(exchange) });
         if (response !== undefined && "result" in response) {
           const params = paramsOf(message);
           if (method === "logging/setLevel" && typeof params?.level === "string") logLevel = params.level;

@@ -151,7 +151,7 @@ export function modernRoutes<L extends string, M extends string>(served: ServedV
       const peer = notifyOnly(exchange.send, version);
       const threshold = modernThreshold(meta);
       const filtered = peer === undefined ? undefined : levelFiltered(peer, () => threshold);
-      return await dispatcher.handle(message, { peer: filtered, signal: exchange.signal, scope: exchange.scope, ...caller(exchange) });
+      return await dispatcher.handle(message, { peer: filtered, signal: exchange.signal, cancellation: exchange.cancellation, scope: exchange.scope, ...caller(exchange) });
     } catch {
       // Only a hostile message or exchange gets here: answer without detail.
       return envelope.kind === "request" ? errorResponse(envelope.id, ErrorCode.InternalError, "Internal error") : undefined;

@@ -19,6 +19,7 @@
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
 import type { Readable, Writable } from "node:stream";
 import type { AuthInfo } from "./auth.js";
+import { CancellationSource } from "./cancellation.js";
 import { invalidRequest, readEnvelope } from "./jsonrpc.js";
 import {
   boundedWriter,
@@ -78,7 +79,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   const gone = new AbortController();
   const scope = {};
   const running = new Set<Promise<void>>();
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<CancellationSource>();
   const maxInFlight = options.maxRequestsInFlight ?? DEFAULT_STDIO_MAX_IN_FLIGHT;
   const caller = { ...(options.auth === undefined ? {} : { auth: options.auth }), ...(options.principal === undefined ? {} : { principal: options.principal }) };
   let capped = false;
@@ -114,12 +115,12 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     const kind = envelope.kind;
     // One signal per message, aborted with the connection: the connection's own signal would collect a
     // listener per request for as long as the connection lives.
-    const own = new AbortController();
-    if (gone.signal.aborted) own.abort(gone.signal.reason);
+    const own = new CancellationSource();
+    if (gone.signal.aborted) own.cancel(gone.signal.reason);
     else inFlight.add(own);
     const answer = router.eraOf(message) === "modern" && kind !== "response"
-      ? router.handle(message, { send, signal: own.signal, scope, ...caller })
-      : connection.handle(message, { signal: own.signal, ...caller });
+      ? router.handle(message, { send, cancellation: own, scope, ...caller })
+      : connection.handle(message, { cancellation: own, ...caller });
     const task = answer.then(
       (response) => {
         if (response !== undefined && kind === "request") write(response, exact);
@@ -215,7 +216,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     if (finished) return;
     finished = true;
     gone.abort(new Error("the stdio connection closed"));
-    for (const own of inFlight) own.abort(gone.signal.reason);
+    for (const own of inFlight) own.cancel(gone.signal.reason);
     connection.close();
     void Promise.allSettled([...running]).then(() => resolveClosed());
   }

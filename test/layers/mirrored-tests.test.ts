@@ -26,6 +26,7 @@ const MIRRORED = [
   "emit/typescript/guards.ts",
   "emit/typescript/language.ts",
   "emit/typescript/naming.ts",
+  "emit/typescript/runtime/cancellation.ts",
   "emit/typescript/runtime/client-http.ts",
   "emit/typescript/runtime/client-oauth.ts",
   "emit/typescript/runtime/custom-methods.ts",

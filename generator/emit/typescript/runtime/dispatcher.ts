@@ -26,6 +26,7 @@ import {
   type RequestId,
 } from "./jsonrpc.js";
 import type { AuthInfo } from "./auth.js";
+import type { Cancellation } from "./cancellation.js";
 import type { Peer } from "./peer.js";
 import { report, reportedAuth, writeFailureToStderr, type FailureKind, type OnError } from "./report.js";
 import { methodRefusal, type GatePolicy, type GateRow } from "./method-gate.js";
@@ -75,6 +76,8 @@ export interface Exchange {
    * once with undefined, and nothing is answered.
    */
   readonly signal?: AbortSignal;
+  /** The same as `signal`, cheaper to make (./cancellation.ts): what the shipped transports pass. Either cancels. */
+  readonly cancellation?: Cancellation;
   /**
    * Whose request ids these are: request ids are unique only per peer, so `notifications/cancelled`
    * cancels only a request of the same scope (pass one object per connection or session). Messages
@@ -230,6 +233,7 @@ class Context implements RequestContext {
   private readonly peer: Peer | undefined;
   private readonly outer: AbortSignal | undefined;
   private readonly onOuterAbort: (() => void) | undefined;
+  private unsubscribe: (() => void) | undefined = undefined;
   constructor(requestId: RequestId, meta: Record<string, unknown> | undefined, protocolVersion: string, exchange: Exchange | undefined) {
     this.requestId = requestId;
     this._meta = meta;
@@ -237,6 +241,8 @@ class Context implements RequestContext {
     this.peer = exchange?.peer;
     this.auth = exchange?.auth;
     this.principal = exchange?.principal;
+    const cancellation = exchange?.cancellation;
+    if (cancellation !== undefined) this.unsubscribe = cancellation.onCancel((reason) => this.cancel(reason));
     const outer = exchange?.signal;
     if (outer?.aborted === true) {
       this.cancel(outer.reason);
@@ -278,6 +284,7 @@ class Context implements RequestContext {
   /** The request is settled: let go of the transport's signal. */
   dispose(): void {
     if (this.outer !== undefined && this.onOuterAbort !== undefined) this.outer.removeEventListener("abort", this.onOuterAbort);
+    this.unsubscribe?.();
     this.interrupt = undefined;
   }
 }

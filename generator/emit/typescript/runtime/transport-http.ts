@@ -20,6 +20,7 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { authenticate, isAuthRefusal, principalOf, resourceMetadataPaths, type AuthInfo, type ResourceServerOptions } from "./auth.js";
+import { CancellationSource } from "./cancellation.js";
 import { decodeHeaderValue } from "./header-encoding.js";
 import { metaOfParams, ownMember, paramsOf } from "./jsonrpc.js";
 import {
@@ -292,11 +293,11 @@ function hostsOf(address: string | undefined, port: number | undefined): string[
 /**
  * One HTTP response carrying the answers to the requests of one POST (or, for a GET, the session's own
  * messages): a JSON body when nothing but the answers is sent, else an SSE stream; written through a
- * bounded writer. `signal` aborts when the client goes away before the end, or on `cancel`.
+ * bounded writer. `gone` is cancelled when the client goes away before the end, or on `cancel`.
  */
 class Exchange {
-  readonly signal: AbortSignal;
-  private readonly gone = new AbortController();
+  /** Cancelled when the client goes away before the end, or on `cancel`: what the router is given. */
+  readonly gone = new CancellationSource();
   private writer: BoundedWriter | undefined;
   private overflowed = false;
   /** The JSON answer is queued (written this turn, see writeThisTurn): nothing more goes on this exchange. */
@@ -310,14 +311,13 @@ class Exchange {
     private readonly onOverflow: () => void,
     private readonly headers: http.OutgoingHttpHeaders = {},
   ) {
-    this.signal = this.gone.signal;
     res.once("close", () => {
-      if (!res.writableFinished) this.gone.abort(new Error("the client closed the connection"));
+      if (!res.writableFinished) this.gone.cancel(new Error("the client closed the connection"));
     });
   }
 
   get open(): boolean {
-    return !this.answered && !this.res.writableEnded && !this.res.destroyed && !this.signal.aborted;
+    return !this.answered && !this.res.writableEnded && !this.res.destroyed && !this.gone.cancelled;
   }
 
   get streaming(): boolean {
@@ -366,7 +366,7 @@ class Exchange {
 
   /** End it from the server's side: the requests' signal aborts, the connection closes. */
   cancel(reason: string): void {
-    this.gone.abort(new Error(reason));
+    this.gone.cancel(new Error(reason));
     if (!this.res.writableEnded) this.res.destroy();
   }
 
@@ -576,8 +576,8 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     try {
       const answers = await Promise.all(
         messages.map(async (m) => {
-          const response = await session.connection.handle(m, { signal: exchange.signal, ...caller });
-          if (response !== undefined && exchange.streaming && !exchange.signal.aborted) exchange.push(response);
+          const response = await session.connection.handle(m, { cancellation: exchange.gone, ...caller });
+          if (response !== undefined && exchange.streaming && !exchange.gone.cancelled) exchange.push(response);
           return response;
         }),
       );
@@ -650,7 +650,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     const exchange = new Exchange(res, exact, maxBuffered, onError, () => undefined);
     // Stateless HTTP knows no peer: each POST is its own scope, so a posted notifications/cancelled cannot
     // reach another client's request that shares its id; closing the connection cancels.
-    const response = await router.handle(message, { send: (m) => exchange.push(m), signal: exchange.signal, scope: {}, ...caller });
+    const response = await router.handle(message, { send: (m) => exchange.push(m), cancellation: exchange.gone, scope: {}, ...caller });
     if (response === undefined || id === null) return exchange.finish(undefined);
     const error = (response as { error?: { code?: unknown } }).error;
     exchange.finish(response, typeof error?.code === "number" ? (MODERN_STATUS[error.code] ?? 200) : 200);

@@ -4,6 +4,7 @@
 // goes through (backpressure).
 import type { Writable } from "node:stream";
 import type { AuthInfo } from "./auth.js";
+import type { Cancellation } from "./cancellation.js";
 import { type Envelope, ErrorCode, errorResponse, invalidRequest, type JsonRpcErrorResponse, readEnvelope } from "./jsonrpc.js";
 
 export type TransportRequestId = string | number;
@@ -26,10 +27,10 @@ export interface RoutedServer {
   connect(send: TransportSend): {
     /** The version chosen at `initialize`; undefined until an `initialize` succeeds. */
     readonly protocolVersion: string | undefined;
-    handle(message: unknown, exchange?: { signal?: AbortSignal; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
+    handle(message: unknown, exchange?: { signal?: AbortSignal; cancellation?: Cancellation; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
     close(): void;
   };
-  handle(message: unknown, exchange?: { send?: TransportSend; signal?: AbortSignal; scope?: object; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
+  handle(message: unknown, exchange?: { send?: TransportSend; signal?: AbortSignal; cancellation?: Cancellation; scope?: object; auth?: AuthInfo; principal?: string }): Promise<OutgoingMessage | undefined>;
   /** The param a request of `protocolVersion` names itself by for routing (HTTP's `Mcp-Name`: its METHOD_TABLE row's `nameParam`); absent: none. */
   nameParam?(method: string, protocolVersion: string): string | undefined;
 }
