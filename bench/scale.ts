@@ -23,14 +23,29 @@ const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.exit
 /** Resident memory of a process, in bytes (Linux /proc). */
 const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
 
-function cannon(url: string, seconds: number, token?: string): Promise<number> {
+/** CPU time a process has used (user + system), in µs (Linux /proc: clock ticks of 1/100 s). */
+const cpuOf = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+};
+
+/** A cannon round against `server`, with the server process's CPU time per request answered (µs). */
+async function measured(server: { url: string; child: ChildProcess; token?: string }, seconds: number): Promise<{ rps: number; cpuPerRequest: number }> {
+  const before = cpuOf(server.child.pid!);
+  let total = 0;
+  const rps = await cannon(server.url, seconds, server.token, (n) => (total = n));
+  return { rps, cpuPerRequest: (cpuOf(server.child.pid!) - before) / total };
+}
+
+function cannon(url: string, seconds: number, token?: string, answered?: (total: number) => void): Promise<number> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "hello" }, _meta: meta } });
   return new Promise((resolve, reject) => {
     autocannon(
       { url, method: "POST", connections: 50, duration: seconds, body, headers: { ...jsonHeaders, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) } },
-      (error: unknown, result: { requests: { average: number }; non2xx: number; errors: number }) => {
+      (error: unknown, result: { requests: { average: number; total: number }; non2xx: number; errors: number }) => {
         if (error) return reject(error);
         if (result.non2xx > 0 || result.errors > 0) return reject(new Error(`autocannon: ${result.non2xx} non-2xx, ${result.errors} errors`));
+        answered?.(result.requests.total);
         resolve(result.requests.average);
       },
     );
@@ -48,19 +63,27 @@ export async function autocannonRows(rounds: number): Promise<Row[]> {
     await cannon(bare.url, 1);
     await cannon(deferred.url, 1);
     const samples = { ours: [] as number[], jwt: [] as number[], bare: [] as number[], deferred: [] as number[] };
+    const cpu = { ours: [] as number[], bare: [] as number[] };
     for (let r = 0; r < rounds; r++) {
-      samples.ours.push(await cannon(ours.url, 3));
+      const o = await measured(ours, 3);
+      samples.ours.push(o.rps);
+      cpu.ours.push(o.cpuPerRequest);
       samples.jwt.push(await cannon(jwt.url, 3, jwt.token));
-      samples.bare.push(await cannon(bare.url, 3));
+      const b = await measured(bare, 3);
+      samples.bare.push(b.rps);
+      cpu.bare.push(b.cpuPerRequest);
       samples.deferred.push(await cannon(deferred.url, 3));
     }
     const o = median(samples.ours);
     const j = median(samples.jwt);
     const b = median(samples.bare);
     const d = median(samples.deferred);
+    const co = median(cpu.ours);
+    const cb = median(cpu.bare);
     return [
       { name: "modern tools/call over loopback HTTP, autocannon 50 connections: generated router + serveHttp vs a bare node:http JSON-RPC echo", value: o, unit: "req/s", baseline: b, ratio: o / b, target: "≥ 0.6× the bare node:http echo", met: o / b >= 0.6 },
       { name: "modern tools/call over loopback HTTP, autocannon 50 connections: generated router + serveHttp vs the bare echo writing each answer at the end of the event loop's turn, as serveHttp does", value: o, unit: "req/s", baseline: d, ratio: o / d, target: "(information: the ratio without serveHttp's write coalescing)", met: true },
+      { name: "server CPU time (user + system) per modern tools/call answered in those rounds: generated router + serveHttp vs the bare echo", value: co, unit: "µs", baseline: cb, ratio: co / cb, target: "(information: less moved by other load than req/s; ratio = ours/bare)", met: true },
       { name: "modern tools/call over loopback HTTP, autocannon 50 connections, auth on (ES256 JWT checked by jwtVerifier per request) vs the bare node:http echo", value: j, unit: "req/s", baseline: b, ratio: j / b, target: "(information: what a JWT verifier costs)", met: true },
     ];
   } finally {
