@@ -359,6 +359,33 @@ describe("createHttpHandler mounted on the user's own server", () => {
   });
 });
 
+describe("answers written once per event-loop turn", () => {
+  it("a response that cannot be written is reported and its connection dropped; the others of the same turn are answered", async () => {
+    const router = makeRouter();
+    const errors: unknown[] = [];
+    const handler = createHttpHandler(router, { onError: (e) => errors.push(e) });
+    // This server's writeHead throws for requests marked x-break (as it would for a header value Node refuses).
+    const server = http.createServer((req, res) => {
+      if (req.headers["x-break"] !== undefined) res.writeHead = () => { throw new Error("writeHead refused"); };
+      void handler(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanup.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))), () => handler.close(), () => router.close());
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/mcp`;
+    const call = (id: number, headers: Record<string, string> = {}) =>
+      fetch(url, { method: "POST", headers: { ...jsonHeaders, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo", ...headers }, body: JSON.stringify(modernCall(id, "echo", { n: id })) });
+    const [broken, ...fine] = await Promise.allSettled([call(1, { "x-break": "1" }), call(2), call(3)]);
+    expect(broken.status).toBe("rejected");
+    for (const [i, r] of fine.entries()) {
+      expect(r.status).toBe("fulfilled");
+      expect(await (r as PromiseFulfilledResult<Response>).value.json()).toMatchObject({ id: i + 2, result: { content: [{ type: "text", text: JSON.stringify({ n: i + 2 }) }] } });
+    }
+    expect(errors.map((e) => (e as Error).message)).toEqual(["writeHead refused"]);
+    // The process and the flush go on: a later request is answered.
+    expect(((await (await call(4)).json()) as { id: number }).id).toBe(4);
+  });
+});
+
 describe("stdio at end of input", () => {
   it("answers a last line that has no final newline", async () => {
     expect((await stdioAfterEnd('{"jsonrpc":"2.0","id":"last","method":"ping"}')).output).toBe('{"jsonrpc":"2.0","id":"last","result":{}}\n');

@@ -352,9 +352,16 @@ class Exchange {
     if (answer === undefined || (Array.isArray(answer) && answer.length === 0)) return void this.res.writeHead(202, this.headers).end();
     const text = Array.isArray(answer) ? `[${answer.map((m) => this.text(m)).join(",")}]` : this.text(answer);
     this.answered = true;
-    const { res, headers } = this;
+    const { res, headers, onError } = this;
     writeThisTurn(() => {
-      if (!res.writableEnded && !res.destroyed) res.writeHead(status, { "content-type": "application/json", ...headers }).end(text);
+      if (res.writableEnded || res.destroyed) return;
+      try {
+        res.writeHead(status, { "content-type": "application/json", ...headers }).end(text);
+      } catch (error) {
+        // Outside the request's own promise now: report it and drop the connection, never throw out of the flush.
+        onError(error);
+        res.destroy();
+      }
     });
   }
 
