@@ -11,7 +11,7 @@ import { createServerRouter, eras } from "../../../generated/router.js";
 import { batchesServed, type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
-import { pythonBin, pythonTestDir, pythonTree } from "./support.js";
+import { pythonBin, pythonTestDir, pythonTree, run } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eraOf = eras as Record<string, "legacy" | "modern">;
@@ -71,6 +71,7 @@ function startPython(options: Record<string, unknown> = {}): Promise<PythonServe
 }
 
 const LIMIT = 1024;
+const IDLE_MS = 2000;
 let py: PythonServer;
 let capped: PythonServer;
 let ts: HttpServer;
@@ -91,7 +92,10 @@ function tsRouter() {
 }
 
 beforeAll(async () => {
-  [py, capped] = await Promise.all([startPython({ max_body_bytes: LIMIT }), startPython({ max_sessions: 1 })]);
+  [py, capped] = await Promise.all([
+    startPython({ max_body_bytes: LIMIT, session_idle_ms: IDLE_MS, parameter_headers: { echo: { region: "Region", count: "Count" } } }),
+    startPython({ max_sessions: 2, max_sessions_per_principal: 1, max_requests_in_flight: 2, principal_header: "x-principal" }),
+  ]);
   ts = await serveHttp(tsRouter(), { maxBodyBytes: LIMIT, onError: () => undefined });
 }, 30_000);
 afterAll(async () => {
@@ -107,11 +111,11 @@ const modernCall = (id: number, name: string, args: Record<string, unknown>, ext
 const modernHeaders = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
 
 /** A new legacy session at `version`: the headers its requests carry. */
-async function openSession(url: string, version = LEGACY): Promise<Record<string, string>> {
-  const init = await post(url, initialize(0, version));
+async function openSession(url: string, version = LEGACY, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const init = await post(url, initialize(0, version), extra);
   expect(init.status).toBe(200);
   await init.text();
-  const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
+  const headers = { ...extra, "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
   expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
   return headers;
 }
@@ -191,22 +195,76 @@ describe("a legacy session", () => {
   });
 
   it("at max_sessions evicts the least recently used idle session, and refuses with 503 and Retry-After when none is idle", async () => {
-    const a = await openSession(capped.url);
-    const b = await openSession(capped.url); // a, idle, made room
-    expect((await post(capped.url, { jsonrpc: "2.0", id: 1, method: "ping" }, a)).status).toBe(404);
-    // b's GET stream open: b is not idle, no room.
+    const ping = (headers: Record<string, string>, id = 1) => post(capped.url, { jsonrpc: "2.0", id, method: "ping" }, headers).then((r) => r.status);
+    const a = await openSession(capped.url, LEGACY, { "x-principal": "p1" });
+    const b = await openSession(capped.url, LEGACY, { "x-principal": "p2" });
+    expect(await ping(a)).toBe(200); // b is now the least recently used
+    const c = await openSession(capped.url, LEGACY, { "x-principal": "p3" });
+    expect((await stats(capped)).sessions).toBe(2);
+    expect(await ping(b)).toBe(404);
+    expect(await ping(a)).toBe(200);
+    // A GET stream open on both: neither is idle, no room.
     const gone = new AbortController();
-    const stream = await fetch(capped.url, { headers: { accept: "text/event-stream", ...b }, signal: gone.signal });
-    expect(stream.status).toBe(200);
-    expect(stream.headers.get("content-type")).toBe("text/event-stream");
-    const refused = await post(capped.url, initialize(9));
+    for (const s of [a, c]) {
+      const stream = await fetch(capped.url, { headers: { accept: "text/event-stream", ...s }, signal: gone.signal });
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    }
+    const refused = await post(capped.url, initialize(9), { "x-principal": "p4" });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
-    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "Service Unavailable: 1 sessions are open (maxSessions)" } });
-    expect((await stats(capped)).sessions).toBe(1);
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "Service Unavailable: 2 sessions are open (maxSessions)" } });
+    expect((await stats(capped)).sessions).toBe(2);
     gone.abort();
-    expect((await fetch(capped.url, { method: "DELETE", headers: b })).status).toBe(200);
+    for (const s of [a, c]) expect((await fetch(capped.url, { method: "DELETE", headers: s })).status).toBe(200);
     await expect.poll(async () => (await stats(capped)).sessions).toBe(0);
+  });
+
+  it("binds a session to its principal: another's id is 404, a principal's new session closes its idle one, and 429 when none is idle", async () => {
+    const p5 = { "x-principal": "p5" };
+    const d = await openSession(capped.url, LEGACY, p5);
+    const e = await openSession(capped.url, LEGACY, p5); // max_sessions_per_principal 1: d closes
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 1, method: "ping" }, d)).status).toBe(404);
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 2, method: "ping" }, e)).status).toBe(200);
+    const stolen = await post(capped.url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...e, "x-principal": "p6" });
+    expect(stolen.status).toBe(404);
+    expect(await stolen.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
+    // e busy with a call: no session of p5 can close.
+    const before = await stats(capped);
+    const gone = new AbortController();
+    const slow = post(capped.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, e, gone.signal);
+    await expect.poll(async () => (await stats(capped)).started).toBe(before.started + 1);
+    const refused = await post(capped.url, initialize(5), p5);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32000, message: "Too Many Requests: 1 sessions are open for this principal (maxSessionsPerPrincipal)" } });
+    gone.abort();
+    await expect(slow).rejects.toThrow();
+    expect((await fetch(capped.url, { method: "DELETE", headers: e })).status).toBe(200);
+  });
+
+  it("caps the requests in flight on a session (max_requests_in_flight) with 429", async () => {
+    const f = await openSession(capped.url, LEGACY, { "x-principal": "p7" });
+    const before = await stats(capped);
+    const gone = new AbortController();
+    const calls = [10, 11].map((id) => post(capped.url, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, f, gone.signal).catch(() => "aborted"));
+    await expect.poll(async () => (await stats(capped)).started).toBe(before.started + 2);
+    const refused = await post(capped.url, { jsonrpc: "2.0", id: 12, method: "ping" }, f);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 12, error: { code: -32000, message: "Too Many Requests: 2 requests are in flight on this session (maxRequestsInFlight)" } });
+    gone.abort();
+    expect(await Promise.all(calls)).toEqual(["aborted", "aborted"]);
+    await expect.poll(async () => (await stats(capped)).cancelled).toBe(before.cancelled + 2);
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 13, method: "ping" }, f)).status).toBe(200);
+    expect((await fetch(capped.url, { method: "DELETE", headers: f })).status).toBe(200);
+  });
+
+  it(`closes a session idle for session_idle_ms (${IDLE_MS} ms)`, async () => {
+    const headers = await openSession(py.url);
+    expect((await post(py.url, { jsonrpc: "2.0", id: 1, method: "ping" }, headers)).status).toBe(200);
+    // Past the idle time and one sweep (every session_idle_ms / 2) later; a request in between would keep it open.
+    await new Promise((r) => setTimeout(r, IDLE_MS * 1.5 + 500));
+    expect((await post(py.url, { jsonrpc: "2.0", id: 2, method: "ping" }, headers)).status).toBe(404);
   });
 
   it("streams a call's progress notifications before its result (SSE)", async () => {
@@ -362,6 +420,24 @@ describe("2026-07-28 over HTTP", () => {
     }
   });
 
+  it("checks each argument a tool's parameter_headers name against its Mcp-Param-* header (plain or base64)", async () => {
+    const call = (args: Record<string, unknown>, headers: Record<string, string>) => post(py.url, modernCall(8, "echo", args), { ...modernHeaders("tools/call", "echo"), ...headers });
+    const ok = await call({ region: "éu", count: 5, other: 1 }, { "mcp-param-region": `=?base64?${Buffer.from("éu").toString("base64")}?=`, "mcp-param-count": "5" });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ id: 8, result: { content: [{ type: "text", text: '{"region":"éu","count":5,"other":1}' }] } });
+    const cases: [Record<string, unknown>, Record<string, string>, string][] = [
+      [{ region: "eu" }, {}, "Header mismatch: Mcp-Param-Region is missing but arguments.region is given"],
+      [{ region: "eu" }, { "mcp-param-region": "us" }, "Header mismatch: Mcp-Param-Region does not match arguments.region"],
+      [{ region: "eu" }, { "mcp-param-region": "=?base64?SGVs!!!bG8=?=" }, "Header mismatch: Mcp-Param-Region is not valid base64"],
+      [{ count: 5 }, { "mcp-param-count": "6" }, "Header mismatch: Mcp-Param-Count does not match arguments.count"],
+    ];
+    for (const [args, headers, message] of cases) {
+      const response = await call(args, headers);
+      expect(response.status, message).toBe(400);
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 8, error: { code: -32020, message } });
+    }
+  });
+
   it("refuses a missing MCP-Protocol-Version, or one that disagrees with _meta, with 400 and -32020", async () => {
     const missing = await post(py.url, modernCall(3, "echo", {}), { "mcp-method": "tools/call", "mcp-name": "echo" });
     expect(await missing.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32020, message: "Missing MCP-Protocol-Version header" } });
@@ -447,4 +523,19 @@ describe("the same answers as the TypeScript transport", () => {
     const deleted = async (url: string) => answer(url, { method: "DELETE", headers: await openSession(url) });
     expect(await deleted(py.url)).toEqual(await deleted(ts.url));
   });
+});
+
+it("serve_http without uvicorn installed raises a RuntimeError saying how to install it", () => {
+  const script = [
+    "import asyncio, sys",
+    "sys.modules['uvicorn'] = None  # an import of it fails as when it is not installed",
+    "from mcp_codegen.http import serve_http",
+    "try:",
+    "    asyncio.run(serve_http(None))  # type: ignore[arg-type]",
+    "except RuntimeError as error:",
+    "    print(error)",
+  ].join("\n");
+  const r = run("python", ["-c", script]);
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toBe("serve_http runs the ASGI app under uvicorn, which is not installed: pip install uvicorn (or serve create_asgi_app(router) with any ASGI server)\n");
 });

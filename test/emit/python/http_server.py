@@ -1,7 +1,9 @@
 """The HTTP test server of http.test.ts: the generated router (mcp_codegen.router) serving every version of the
 tree, under the generated ASGI app (mcp_codegen.http) and uvicorn on 127.0.0.1, port 0.
 
-argv[1]: the options of ``serve_http`` as JSON (``max_sessions``, ``max_body_bytes``...). Once listening it prints
+argv[1]: the options of ``serve_http`` as JSON (``max_sessions``, ``max_body_bytes``...), and two made into hooks:
+``principal_header`` (a request's principal is that header's value) and ``parameter_headers`` (tool name → argument
+name → ``Mcp-Param-*`` header name). Once listening it prints
 ``{"port": N}``. Each stdin line is a command: ``publish <method>`` publishes that notification (and prints
 ``{"published": method}``); ``stats`` prints the counters of the ``slow`` tool. The tools (both eras): ``echo``
 (its arguments as JSON text), ``slow`` (sleeps ``ms``; counts starts, ends and cancellations), ``progress`` (three
@@ -18,7 +20,7 @@ from typing import Any
 
 import mcp_codegen
 from mcp_codegen.dispatcher import RequestContext
-from mcp_codegen.http import serve_http
+from mcp_codegen.http import Scope, serve_http
 from mcp_codegen.router import Served, create_router
 
 counters = {"started": 0, "finished": 0, "cancelled": 0}
@@ -66,6 +68,17 @@ def served(era: str) -> Served:
 
 async def main() -> None:
     options: dict[str, Any] = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    principal_header: str | None = options.pop("principal_header", None)
+    if principal_header is not None:
+        wanted = principal_header.encode("latin-1")
+
+        def principal_of(scope: Scope) -> str | None:
+            return next((v.decode("latin-1") for k, v in scope["headers"] if k == wanted), None)
+
+        options["principal_of"] = principal_of
+    parameter_headers: dict[str, dict[str, str]] | None = options.pop("parameter_headers", None)
+    if parameter_headers is not None:
+        options["parameter_headers"] = parameter_headers.get
     versions = {label: served(mcp_codegen.version(label).ERA) for label in mcp_codegen.VERSION_MODULES}
     router = create_router(server_info={"name": "http-test", "version": "1.0.0"}, versions=versions)
     server = await serve_http(router, **options)
