@@ -5,6 +5,7 @@
 // requests are compared, status, headers and body, with the TypeScript transport serving the same handlers.
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerRouter, eras } from "../../../generated/router.js";
@@ -72,6 +73,7 @@ function startPython(options: Record<string, unknown> = {}): Promise<PythonServe
 
 const LIMIT = 1024;
 const IDLE_MS = 2000;
+const BUFFERED = 256 * 1024;
 let py: PythonServer;
 let capped: PythonServer;
 let ts: HttpServer;
@@ -93,7 +95,7 @@ function tsRouter() {
 
 beforeAll(async () => {
   [py, capped] = await Promise.all([
-    startPython({ max_body_bytes: LIMIT, session_idle_ms: IDLE_MS, parameter_headers: { echo: { region: "Region", count: "Count" } } }),
+    startPython({ max_body_bytes: LIMIT, max_buffered_bytes: BUFFERED, session_idle_ms: IDLE_MS, parameter_headers: { echo: { region: "Region", count: "Count" } } }),
     startPython({ max_sessions: 2, max_sessions_per_principal: 1, max_requests_in_flight: 2, principal_header: "x-principal" }),
   ]);
   ts = await serveHttp(tsRouter(), { maxBodyBytes: LIMIT, onError: () => undefined });
@@ -158,7 +160,19 @@ function rawPost(url: string, headers: Record<string, string>, body: string): Pr
   });
 }
 
-const stats = async (server: PythonServer) => (await server.command("stats")) as { started: number; finished: number; cancelled: number; sessions: number };
+const stats = async (server: PythonServer) =>
+  (await server.command("stats")) as { started: number; finished: number; cancelled: number; flood_cancelled: number; sessions: number; errors: string[] };
+const overflows = (errors: string[]) => errors.filter((e) => e === `disconnected a client that left more than ${BUFFERED} bytes unread (maxBufferedBytes)`);
+
+/** A raw HTTP request on its own socket that never reads what comes back (a paused consumer). */
+function pausedRequest(port: number, method: string, headers: Record<string, string>, body = ""): net.Socket {
+  const socket = net.connect(port, "127.0.0.1");
+  const lines = [`${method} /mcp HTTP/1.1`, `host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, "", body];
+  socket.write(lines.join("\r\n"));
+  socket.pause();
+  socket.on("error", () => undefined);
+  return socket;
+}
 
 describe("a legacy session", () => {
   it("starts with initialize (Mcp-Session-Id), serves a call, is 404 once deleted, and an unknown one is 404", async () => {
@@ -324,6 +338,31 @@ describe("a legacy session", () => {
     await expect(slow).rejects.toThrow();
     await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
     expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 7, method: "ping" }, headers))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+  });
+});
+
+describe("backpressure: a consumer that stops reading is disconnected at max_buffered_bytes, others are served", () => {
+  it("a 2026-07-28 request's SSE stream: its handler cancelled, on_error told once", async () => {
+    const before = await stats(py);
+    const socket = pausedRequest(py.port, "POST", { ...jsonHeaders, ...modernHeaders("tools/call", "flood") }, JSON.stringify(modernCall(1, "flood", { count: 4000, bytes: 8192 }, { "io.modelcontextprotocol/logLevel": "debug" })));
+    await expect.poll(async () => (await stats(py)).flood_cancelled, { timeout: 20_000 }).toBe(before.flood_cancelled + 1);
+    expect(overflows((await stats(py)).errors)).toHaveLength(overflows(before.errors).length + 1);
+    const other = await post(py.url, modernCall(2, "echo", { ok: 1 }), modernHeaders("tools/call", "echo"));
+    expect(await other.json()).toMatchObject({ id: 2, result: { content: [{ type: "text", text: '{"ok":1}' }] } });
+    socket.destroy();
+  });
+
+  it("a legacy session's GET stream: the session closes, on_error told once", async () => {
+    const before = await stats(py);
+    const paused = await openSession(py.url);
+    const reading = await openSession(py.url);
+    const socket = pausedRequest(py.port, "GET", { accept: "text/event-stream", ...paused });
+    await new Promise((r) => setTimeout(r, 100));
+    await py.command("publish notifications/tools/list_changed 20000 1024");
+    await expect.poll(async () => overflows((await stats(py)).errors).length, { timeout: 20_000 }).toBe(overflows(before.errors).length + 1);
+    expect((await post(py.url, { jsonrpc: "2.0", id: 1, method: "ping" }, paused)).status).toBe(404);
+    expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 2, method: "ping" }, reading))).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+    socket.destroy();
   });
 });
 
