@@ -35,8 +35,16 @@ A client that goes away (ASGI ``http.disconnect``) cancels the asyncio tasks of 
 sends no answer. Every stream writes through a bounded queue: a consumer leaving more than
 ``max_buffered_bytes`` unread is disconnected (its requests cancelled, a legacy session closed).
 
+Which stream a legacy session's message goes on: the router's ``send`` carries only the message, so the
+transport knows the request it is about from the task sending it (a context variable set for each POST's
+request tasks): a handler's progress, logs and requests go on its POST's stream; messages sent from outside
+any request (``publish`` from the host) on the session's GET stream, when one is open. A ``publish`` made
+from inside a handler reaches that handler's own session on its POST's stream.
+
 Where ASGI differs from node:http: a connection is known by its (client, server) addresses; a POST whose
-session closes before it is answered gets 404 (node destroys the socket, which ASGI cannot).
+session closes before it is answered gets 404 (node destroys the socket, which ASGI cannot); a consumer
+disconnected for reading too slowly has its response left incomplete, which uvicorn logs ("ASGI callable
+returned without completing response") as it closes the connection.
 """
 
 from __future__ import annotations
