@@ -78,10 +78,14 @@ let py: PythonServer;
 let capped: PythonServer;
 let ts: HttpServer;
 
-/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo). */
+/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo and progress). */
 function tsRouter() {
   const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-  const call = async ({ arguments: args }: { name: string; arguments?: Record<string, unknown> }) => text(JSON.stringify(args ?? {}));
+  const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: { _meta?: Record<string, unknown>; notify(method: string, params: Record<string, unknown>): Promise<void> }) => {
+    if (name !== "progress") return text(JSON.stringify(args ?? {}));
+    for (const progress of [1, 2, 3]) await context.notify("notifications/progress", { progressToken: context._meta!.progressToken, progress, total: 3 });
+    return text("done");
+  };
   const capabilities = { tools: { listChanged: true }, logging: {} };
   const versions: Record<string, unknown> = {};
   for (const label of labels) {
@@ -549,6 +553,10 @@ describe("the same answers as the TypeScript transport", () => {
     ["a modern call", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, body: JSON.stringify(modernCall(1, "echo", { a: [1, "☃"] })) })],
     ["a wrong Mcp-Name", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "=?base64?w6k=?=") }, body: JSON.stringify(modernCall(1, "echo", {})) })],
     ["a modern notification", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("notifications/cancelled") }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: meta() } }) })],
+    ["a modern call streaming its progress", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "progress") }, body: JSON.stringify(modernCall(3, "progress", {}, { progressToken: "t" })) })],
+    ["a legacy call streaming its progress", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { progressToken: 1 } } }) })],
+    [`a batch at ${BATCHING}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, BATCHING)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"s","method":"tools/list"}]' })],
+    [`a batch at ${LEGACY}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]' })],
     ["an unknown modern method", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("no/such") }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "no/such", params: { _meta: meta() } }) })],
   ];
   it.each(requests)("for %s", async (_name, make) => {
