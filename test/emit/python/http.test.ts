@@ -12,7 +12,7 @@ import { createServerRouter, eras } from "../../../generated/router.js";
 import { batchesServed, type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
-import { pythonBin, pythonTestDir, pythonTree, run } from "./support.js";
+import { pythonBin, pythonJson, pythonTestDir, pythonTree, run } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eraOf = eras as Record<string, "legacy" | "modern">;
@@ -587,4 +587,17 @@ it("serve_http without uvicorn installed raises a RuntimeError saying how to ins
   const r = run("python", ["-c", script]);
   expect(r.stderr).toBe("");
   expect(r.stdout).toBe("serve_http runs the ASGI app under uvicorn, which is not installed: pip install uvicorn (or serve create_asgi_app(router) with any ASGI server)\n");
+});
+
+it("is a plain ASGI 3 app: called directly (http_asgi.py, no server) it opens a session, answers in it, and after lifespan shutdown answers 503", () => {
+  const out = pythonJson<Record<string, unknown>[]>("http_asgi.py", null);
+  const json = { "content-type": "application/json" };
+  expect(out).toEqual([
+    { status: 200, headers: { ...json, "mcp-session-id": expect.stringMatching(/^[0-9a-f-]{36}$/) }, body: `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"${LEGACY}","capabilities":{},"serverInfo":{"name":"asgi","version":"1.0.0"}}}` },
+    { status: 200, headers: json, body: '{"jsonrpc":"2.0","id":1,"result":{}}' },
+    { sessions: 1 },
+    { events: ["lifespan.startup.complete", "lifespan.shutdown.complete"] },
+    { sessions: 0 },
+    { status: 503, headers: json, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Service Unavailable: the server is closing"}}' },
+  ]);
 });
