@@ -370,6 +370,32 @@ describe("backpressure: a consumer that stops reading is disconnected at max_buf
   });
 });
 
+describe("a session closed while a request of it is open", () => {
+  it("cancels the request's handler and answers the POST 404, as for an unknown session", async () => {
+    const headers = await openSession(py.url);
+    const before = await stats(py);
+    const slow = post(py.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, headers);
+    await expect.poll(async () => (await stats(py)).started).toBe(before.started + 1);
+    expect((await fetch(py.url, { method: "DELETE", headers })).status).toBe(200);
+    const answer = await slow;
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "Session not found" } });
+    await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
+  });
+
+  it("ends a request's open SSE stream and the session's GET stream", async () => {
+    const headers = await openSession(py.url);
+    const stream = await fetch(py.url, { headers: { accept: "text/event-stream", ...headers } });
+    const sample = await post(py.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sample", arguments: {} } }, headers);
+    expect(sample.headers.get("content-type")).toBe("text/event-stream");
+    const reading = sample.text();
+    expect((await fetch(py.url, { method: "DELETE", headers })).status).toBe(200);
+    const events = (await reading).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
+    expect(events).toMatchObject([{ method: "sampling/createMessage" }]);
+    expect(await stream.text()).toBe("");
+  });
+});
+
 describe("batches, per negotiated version", () => {
   it(`are answered on a stream in a session at ${BATCHING} (before 2025-06-18 removed them)`, async () => {
     const headers = await openSession(py.url, BATCHING);
