@@ -475,7 +475,9 @@ class _Stream:
                     break
                 self._wake.clear()
                 await self._wake.wait()
-            if not self.aborted:
+            # Ended by the server (its session closed), the stream ends cleanly; a client gone or not reading is not
+            # written to again.
+            if not self.aborted or (self.by_server and not self._overflowed):
                 await self._send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             raise
