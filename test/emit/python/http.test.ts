@@ -615,7 +615,7 @@ it("serve_http without uvicorn installed raises a RuntimeError saying how to ins
   expect(r.stdout).toBe("serve_http runs the ASGI app under uvicorn, which is not installed: pip install uvicorn (or serve create_asgi_app(router) with any ASGI server)\n");
 });
 
-it("is a plain ASGI 3 app: called directly (http_asgi.py, no server) it opens a session, answers in it, and after lifespan shutdown answers 503", () => {
+it("is a plain ASGI 3 app: called directly (http_asgi.py, no server) it opens a session, answers in it, after lifespan shutdown answers 503, and checks Host/Origin as allowed_hosts/allowed_origins say", () => {
   const out = pythonJson<Record<string, unknown>[]>("http_asgi.py", null);
   const json = { "content-type": "application/json" };
   expect(out).toEqual([
@@ -625,5 +625,24 @@ it("is a plain ASGI 3 app: called directly (http_asgi.py, no server) it opens a 
     { events: ["lifespan.startup.complete", "lifespan.shutdown.complete"] },
     { sessions: 0 },
     { status: 503, headers: json, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Service Unavailable: the server is closing"}}' },
+    {
+      // Host/Origin (the app listening on 127.0.0.1:8000): 400 is past the check (the body is not JSON), 403 refused by it.
+      hosts: {
+        "default, localhost with its port": 400,
+        "default, [::1] with its port": 400,
+        "default, another port": 403,
+        "default, no Host": 403,
+        "default, another Origin": 403,
+        "any host, any Host": 400,
+        "any host, an Origin of that Host": 400,
+        "any host, another Origin": 403,
+        "listed host": 400,
+        "listed host, the loopback Host": 403,
+        "listed host, another Origin": 403,
+        "listed origin": 400,
+        "listed origin, the loopback Origin": 403,
+        "any origin": 400,
+      },
+    },
   ]);
 });

@@ -1,6 +1,8 @@
 """The ASGI app of mcp_codegen.http called directly, as any ASGI 3 server calls it (no uvicorn): lifespan startup and
-shutdown, an initialize and a ping in its session, and a request after ``close()``. Prints what each call sent, as
-JSON: ``[{"status": …, "headers": {…}, "body": "…"}, …]`` (the lifespan events as ``{"events": [...]}``).
+shutdown, an initialize and a ping in its session, and a request after ``close()``; then the Host/Origin check
+under ``allowed_hosts``/``allowed_origins`` options (a body that is not JSON: 400 once past the check, 403 when
+refused). Prints what each call sent, as JSON: ``[{"status": …, "headers": {…}, "body": "…"}, …]`` (the lifespan
+events as ``{"events": [...]}``, the Host/Origin statuses as ``{"hosts": {case: status}}``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from mcp_codegen.router import Served, create_router
 
 
 def http_scope(method: str, headers: dict[str, str]) -> dict[str, Any]:
+    headers = {"host": "127.0.0.1:8000", **headers}
     return {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -25,7 +28,7 @@ def http_scope(method: str, headers: dict[str, str]) -> dict[str, Any]:
         "path": "/mcp",
         "raw_path": b"/mcp",
         "query_string": b"",
-        "headers": [(k.encode(), v.encode()) for k, v in {"host": "127.0.0.1:8000", **headers}.items()],
+        "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", 8000),
     }
@@ -89,6 +92,27 @@ async def main() -> None:
     out.append({"events": await lifespan(app)})  # shutdown closes the app: its sessions end, requests get 503
     out.append({"sessions": app.sessions})
     out.append(await call(app, "POST", json_headers, b'{"jsonrpc":"2.0","id":2,"method":"ping"}'))
+    cases: dict[str, tuple[dict[str, Any], dict[str, str]]] = {
+        "default, localhost with its port": ({}, {"host": "localhost:8000", "origin": "http://localhost:8000"}),
+        "default, [::1] with its port": ({}, {"host": "[::1]:8000"}),
+        "default, another port": ({}, {"host": "127.0.0.1:9999"}),
+        "default, no Host": ({}, {"host": ""}),
+        "default, another Origin": ({}, {"origin": "http://evil.example"}),
+        "any host, any Host": ({"allowed_hosts": "any"}, {"host": "api.example.com"}),
+        "any host, an Origin of that Host": ({"allowed_hosts": "any"}, {"host": "api.example.com", "origin": "https://api.example.com"}),
+        "any host, another Origin": ({"allowed_hosts": "any"}, {"host": "api.example.com", "origin": "http://evil.example"}),
+        "listed host": ({"allowed_hosts": ["api.example.com"]}, {"host": "api.example.com", "origin": "https://api.example.com"}),
+        "listed host, the loopback Host": ({"allowed_hosts": ["api.example.com"]}, {}),
+        "listed host, another Origin": ({"allowed_hosts": ["api.example.com"]}, {"host": "api.example.com", "origin": "http://evil.example"}),
+        "listed origin": ({"allowed_origins": ["app://client"]}, {"origin": "app://client"}),
+        "listed origin, the loopback Origin": ({"allowed_origins": ["app://client"]}, {"origin": "http://127.0.0.1:8000"}),
+        "any origin": ({"allowed_origins": "any"}, {"origin": "http://evil.example"}),
+    }
+    hosts: dict[str, int] = {}
+    for name, (options, headers) in cases.items():
+        checked = create_asgi_app(router, **options)
+        hosts[name] = (await call(checked, "POST", {**json_headers, **headers}, b"{"))["status"]
+    out.append({"hosts": hosts})
     router.close()
     print(json.dumps(out))
 
