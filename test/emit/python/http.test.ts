@@ -585,6 +585,9 @@ describe("the same answers as the TypeScript transport", () => {
     [`a batch at ${LEGACY}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]' })],
     ["ids beyond 2^53 and written 1.0, in a session", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, BATCHING)) }, body: '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"},{"jsonrpc":"2.0","id":1.0,"method":"ping"}]' })],
     ["an id beyond 2^53 in a modern call", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, body: `{"jsonrpc":"2.0","id":-98765432109876543210,"method":"tools/call","params":${JSON.stringify(modernCall(0, "echo", { n: 1.5e300 }).params)}}` })],
+    ["a session's GET without Accept text/event-stream", async (url) => ({ method: "GET", headers: { ...(await openSession(url)), accept: "application/json" } })],
+    ["a session's PUT", async (url) => ({ method: "PUT", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: "{}" })],
+    ["a session's POST naming an unserved MCP-Protocol-Version", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)), "mcp-protocol-version": "1999-01-01" }, body: '{"jsonrpc":"2.0","id":5,"method":"ping"}' })],
     ["an unknown modern method", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("no/such") }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "no/such", params: { _meta: meta() } }) })],
   ];
   it.each(requests)("for %s", async (_name, make) => {
