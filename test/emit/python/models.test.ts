@@ -62,7 +62,9 @@ describe("faithful Python models", () => {
   it("prints docstrings without \\\" escapes and no Annotated nested in an Annotated", () => {
     for (const [file, text] of tree) {
       if (!file.endsWith(".py")) continue;
-      expect(text.includes('\\"'), file).toBe(false);
+      // Docstrings only: code may well need a backslash before a quote (http.py's `"\\"`).
+      const docstrings = text.match(/"""[\s\S]*?"""/g) ?? [];
+      expect(docstrings.filter((d) => d.includes('\\"')), file).toEqual([]);
       expect(text.includes("Annotated[Annotated["), file).toBe(false);
     }
   });
