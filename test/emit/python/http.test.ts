@@ -178,6 +178,16 @@ function pausedRequest(port: number, method: string, headers: Record<string, str
   return socket;
 }
 
+/** A GET stream whose client stops reading once the response head came: the server has it open by then. */
+async function pausedStream(port: number, headers: Record<string, string>): Promise<net.Socket> {
+  const socket = net.connect(port, "127.0.0.1");
+  socket.on("error", () => undefined);
+  const head = new Promise<void>((resolve) => socket.once("data", () => (socket.pause(), resolve())));
+  socket.write([`GET /mcp HTTP/1.1`, `host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n"));
+  await head;
+  return socket;
+}
+
 describe("a legacy session", () => {
   it("starts with initialize (Mcp-Session-Id), serves a call, is 404 once deleted, and an unknown one is 404", async () => {
     const init = await post(py.url, initialize());
@@ -360,8 +370,7 @@ describe("backpressure: a consumer that stops reading is disconnected at max_buf
     const before = await stats(py);
     const paused = await openSession(py.url);
     const reading = await openSession(py.url);
-    const socket = pausedRequest(py.port, "GET", { accept: "text/event-stream", ...paused });
-    await new Promise((r) => setTimeout(r, 100));
+    const socket = await pausedStream(py.port, { accept: "text/event-stream", ...paused });
     await py.command("publish notifications/tools/list_changed 20000 1024");
     await expect.poll(async () => overflows((await stats(py)).errors).length, { timeout: 20_000 }).toBe(overflows(before.errors).length + 1);
     expect((await post(py.url, { jsonrpc: "2.0", id: 1, method: "ping" }, paused)).status).toBe(404);
