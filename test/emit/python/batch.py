@@ -1,5 +1,7 @@
 """Driver for the cross-language and differential tests: a JSON array of cases on stdin, a JSON array of answers out.
 
+``version`` is a version label; with ``extension`` (an identifier), the case is that extension module's.
+
 - ``{"version": label, "method": m, "input": json}`` → ``{"ok": result}`` or ``{"error": {"code", "message"}}``
 - ``{"version": label, "gate": m}`` → ``{"gate": error object or null}``
 - ``{"version": label, "catalogue": true}`` → ``{"requests": [...], "notifications": [...]}``
@@ -62,7 +64,8 @@ def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> 
 
 
 def answer(case: dict[str, Any]) -> dict[str, Any]:
-    module = mcp_codegen.version(case["version"])
+    label = case["version"]
+    module = mcp_codegen.extension(label, case["extension"]) if "extension" in case else mcp_codegen.version(label)
     if "gate" in case:
         # The gate's verdict at a server; a notification is never a request the dispatcher answers.
         return {"gate": module.method_error(case["gate"]), "notification": case["gate"] in module.NOTIFICATIONS}

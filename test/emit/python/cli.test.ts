@@ -4,7 +4,9 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
+import { pythonRuntimeModules } from "../../../generator/emit/python/paths.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { copyOfGenerated, ensureSchemas, lockFile, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
 import { pythonTree, run } from "./support.js";
 
 beforeAll(ensureSchemas);
@@ -37,20 +39,26 @@ describe("generate --target python", () => {
     const out = path.join(tempDir(), "lib");
     const r = await runCli(["generate", "--target", "python", "--python-package", "acme.mcp_protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect([...readTree(out).keys()].sort()).toEqual([
-      "ADOPTING.md",
-      "README.md",
-      "acme/mcp_protocol/__init__.py",
-      "acme/mcp_protocol/dispatcher.py",
-      "acme/mcp_protocol/py.typed",
-      "acme/mcp_protocol/router.py",
-      "acme/mcp_protocol/runtime.py",
-      "acme/mcp_protocol/stdio.py",
-      "acme/mcp_protocol/v2025_06_18.py",
-      "acme/mcp_protocol/v2026_07_28.py",
-      "pyproject.toml",
-      "python-sdk-2.3.0.patch",
-    ]);
+    // Beside the versions' modules, one per locked extension version layered onto a selected version (`v2026_07_28_tasks.py`).
+    const lock = await readLock(lockFile);
+    const layered = Object.entries(lock.extensions ?? {}).flatMap(([name, x]) =>
+      Object.values(x.versions).flatMap((v) => v.core.filter((c) => ["2025-06-18", "2026-07-28"].includes(c)).map((c) => `acme/mcp_protocol/v${c.replaceAll("-", "_")}_${name}.py`)),
+    );
+    expect([...readTree(out).keys()].sort()).toEqual(
+      [
+        "ADOPTING.md",
+        "README.md",
+        "acme/mcp_protocol/__init__.py",
+        "acme/mcp_protocol/py.typed",
+        // Every runtime module (each .py file of generator/emit/python: runtime.py, dispatcher.py, …).
+        ...pythonRuntimeModules().map((name) => `acme/mcp_protocol/${name}`),
+        "acme/mcp_protocol/v2025_06_18.py",
+        "acme/mcp_protocol/v2026_07_28.py",
+        ...layered,
+        "pyproject.toml",
+        "python-sdk-2.3.0.patch",
+      ].sort(),
+    );
     expect(readTree(out).get("pyproject.toml")).toContain('name = "acme-mcp-protocol"');
     const script = "import mcp.server.lowlevel; import acme.mcp_protocol as p; m = p.version('2026-07-28'); print(list(p.VERSION_MODULES), m.PREVIOUS_VERSION, p.version('2025-06-18').normalize_result('resources/subscribe', {'_meta': {'a': 1}, 'x': 2}))";
     const load = run("python", ["-c", script], { pythonPath: [out] });
@@ -80,6 +88,19 @@ describe("generate --target python", () => {
     const out = path.join(tempDir(), "out");
     expect((await runCli(["generate", "--schemas", schemas, "--target", "typescript", "--out", out])).status).toBe(0);
     expect(readTree(out).has("python/methods.ts")).toBe(true);
+  });
+
+  it("a version labelled as a runtime module of the tree (tasks, router, dispatcher …) clashes with it, exit 2, nothing written", async () => {
+    for (const name of pythonRuntimeModules().map((m) => m.replace(/\.py$/, ""))) {
+      const schemas = tempDir();
+      mkdirSync(path.join(schemas, name));
+      writeFileSync(path.join(schemas, name, "schema.json"), JSON.stringify(minimalLegacySchema()));
+      const out = path.join(tempDir(), "out");
+      const r = await runCli(["generate", "--schemas", schemas, "--target", "python", "--out", out]);
+      expect(r.status, name).toBe(2);
+      expect(r.stderr).toContain(`version label "${name}" maps to the Python module ${name}, which the Python tree uses itself; rename one folder`);
+      expect(() => readdirSync(out)).toThrow();
+    }
   });
 
   it("python alone refuses to replace a folder that is not a generated tree", async () => {
