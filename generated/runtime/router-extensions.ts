@@ -16,7 +16,7 @@
 //   else by the core version's.
 // - `server/discover` advertises every served extension under `capabilities.extensions`.
 import type { MethodValidator, RequestContext } from "./dispatcher.js";
-import { isPlainObject, JsonRpcError, ownMember } from "./jsonrpc.js";
+import { isPlainObject, JsonRpcError, ownMember, PeerError } from "./jsonrpc.js";
 import type { RoutedMethodTable } from "./method-gate.js";
 
 /** The code a request gets when it needs a capability (here: an extension) its client did not declare. */
@@ -80,9 +80,9 @@ export interface ServedExtension<Handlers = object> {
   validators?: Readonly<Record<string, MethodValidator>>;
 }
 
-/** The error of a request that needs the extension `identifier` its client did not declare. */
+/** The error of a request that needs the extension `identifier` its client did not declare: the peer's own mistake, answered and not reported (a PeerError). */
 export function missingExtension(identifier: string): JsonRpcError {
-  return new JsonRpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability", { requiredCapabilities: { extensions: { [identifier]: {} } } });
+  return new PeerError(MISSING_REQUIRED_CLIENT_CAPABILITY, "Missing required client capability", { requiredCapabilities: { extensions: { [identifier]: {} } } });
 }
 
 /** The identifiers among `served` that the request's client capabilities (`_meta[key].extensions`) declare. */

@@ -66,6 +66,12 @@ class JsonRpcError(Exception):
         self.data = data
 
 
+class PeerError(JsonRpcError):
+    """A JsonRpcError for the peer's own mistake (an unknown task id, say): answered with its code, message
+    and data like any JsonRpcError, but not told to ``on_error``, since nothing failed on this side (a client
+    probing ids cannot fill the logs). As TypeScript's ``PeerError``."""
+
+
 class Failure(TypedDict):
     """What ``on_error`` is told of one failure."""
 
@@ -381,7 +387,8 @@ class Dispatcher:
                 task.cancel()
                 raise
             except Exception as error:  # noqa: BLE001 - a handler's failure is answered
-                self._fail("request", error, method, rid)
+                if not isinstance(error, PeerError):
+                    self._fail("request", error, method, rid)
                 return self._answer_thrown(rid, method, error)
         finally:
             if self._flights.get(key) is task:

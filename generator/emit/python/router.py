@@ -51,6 +51,7 @@ from .dispatcher import (
     Handler,
     JsonRpcError,
     OnError,
+    PeerError,
     RequestContext,
     RequestId,
     error_response,
@@ -616,8 +617,9 @@ def negotiated(meta: Mapping[str, Any] | None, served: Iterable[str]) -> set[str
 
 
 def missing_extension(identifier: str) -> JsonRpcError:
-    """The error of a request that needs the extension ``identifier`` its client did not declare."""
-    return JsonRpcError(
+    """The error of a request that needs the extension ``identifier`` its client did not declare: the peer's
+    own mistake, answered and not told to ``on_error`` (a PeerError)."""
+    return PeerError(
         MISSING_REQUIRED_CLIENT_CAPABILITY,
         "Missing required client capability",
         {"requiredCapabilities": {"extensions": {identifier: {}}}},

@@ -46,6 +46,7 @@ from .dispatcher import (
     INVALID_PARAMS,
     Handler,
     JsonRpcError,
+    PeerError,
     RequestContext,
 )
 from .router import Deliver, ListenPart, missing_extension
@@ -368,7 +369,7 @@ def _limit_reached(message: str) -> JsonRpcError:
 
 
 def _not_found() -> JsonRpcError:
-    return JsonRpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found")
+    return PeerError(INVALID_PARAMS, "Failed to retrieve task: Task not found")
 
 
 def _owned_by(record: Mapping[str, Any], principal: str | None) -> bool:
@@ -436,7 +437,7 @@ def _task_id_param(method: str, params: object) -> str:
     """The request's ``taskId``, or -32602 naming its pointer."""
     task_id = _params_dict(params).get("taskId")
     if not isinstance(task_id, str):
-        raise JsonRpcError(INVALID_PARAMS, f"Invalid params for {method}: /params/taskId: expected a string taskId", {"paths": ["/params/taskId"]})
+        raise PeerError(INVALID_PARAMS, f"Invalid params for {method}: /params/taskId: expected a string taskId", {"paths": ["/params/taskId"]})
     return task_id
 
 
@@ -825,7 +826,8 @@ class TasksExtension:
             *([] if _is_dict(plain.get("inputResponses")) else ["/params/inputResponses"]),
         ]
         if paths:
-            raise JsonRpcError(
+            # Invalid params are the peer's mistake, answered and not reported (as the dispatcher's own -32602).
+            raise PeerError(
                 INVALID_PARAMS,
                 f"Invalid params for tasks/update: {', '.join(paths)}: expected a string taskId and an inputResponses object",
                 {"paths": paths},

@@ -142,6 +142,7 @@ async def main() -> None:
         return f"task-{counter[0]}"
 
     errors: list[str] = []
+    failures: list[str] = []
     aborted: list[str] = []
     author: list[str] = []
 
@@ -227,7 +228,7 @@ async def main() -> None:
             extensions={tasks.TASKS_EXTENSION: extension},
         )
         extensions.append(extension)
-        routers.append(router.create_router(server_info={"name": "t", "version": "1"}, versions={version: served}, on_error=lambda failure: None))
+        routers.append(router.create_router(server_info={"name": "t", "version": "1"}, versions={version: served}, on_error=lambda failure: failures.append(f"{failure['kind']} {failure['method']}")))
     transcript: list[object] = []
     listens: list[tuple[asyncio.Task[dict[str, Any] | None], list[object]]] = []
     ids = [0]
@@ -281,7 +282,7 @@ async def main() -> None:
     for extension in extensions:
         await extension.idle()
     await store.close()
-    sys.stdout.write(json.dumps({"transcript": transcript, "errors": errors, "aborted": aborted, "author": author}, ensure_ascii=False))
+    sys.stdout.write(json.dumps({"transcript": transcript, "errors": errors, "failures": failures, "aborted": aborted, "author": author}, ensure_ascii=False))
 
 
 OPTION_NAMES = {

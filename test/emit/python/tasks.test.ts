@@ -32,6 +32,8 @@ type Json = Record<string, any>;
 interface Transcript {
   transcript: any[];
   errors: string[];
+  /** What the router's error hook heard: `kind method` per handler failure (a PeerError is not one). */
+  failures: string[];
   /** The slow tasks whose work saw its cancellation. */
   aborted: string[];
   /** The author's tasks/* handlers' calls. */
@@ -53,6 +55,7 @@ async function runTs(script: Script): Promise<Transcript> {
   const store = createMemoryTaskStore({ now: () => clock ?? Date.now(), ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }) });
   let counter = 0;
   const errors: string[] = [];
+  const failures: string[] = [];
   const aborted: string[] = [];
   const author: string[] = [];
   const toolsCall = (params: { name: string; arguments?: Record<string, any> }) => {
@@ -109,7 +112,7 @@ async function runTs(script: Script): Promise<Transcript> {
     } as TasksOptions);
     const router = createServerRouter({
       serverInfo: { name: "t", version: "1" },
-      onError: () => undefined,
+      onError: (_error, context) => void failures.push(`${context.kind} ${context.method}`),
       versions: { [VERSION]: { handlers: { "tools/list": () => ({ tools: [] }) }, capabilities: { tools: {} }, extensions: { [TASKS_EXTENSION]: extension } } } as never,
     });
     return { extension, router };
@@ -153,7 +156,7 @@ async function runTs(script: Script): Promise<Transcript> {
   }
   await idle();
   await store.close?.();
-  return { transcript: JSON.parse(JSON.stringify(transcript)), errors, aborted, author };
+  return { transcript: JSON.parse(JSON.stringify(transcript)), errors, failures, aborted, author };
 }
 
 const runPython = (script: Script) => pythonJson<Transcript>("tasks.py", { version: VERSION, ...script });
@@ -368,6 +371,9 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(result(t[0])).toEqual({ ...working("task-1"), resultType: "task" });
     // Every method, and no principal at all: the answer to a task that does not exist, byte for byte.
     for (const i of [1, 2, 3, 4]) expect(t[i], String(i)).toEqual({ jsonrpc: "2.0", id: i + 1, error: notFound });
+    // Answered, never reported: B's probes, and the listen without the extension (-32021), reach neither
+    // router's error hook (PeerErrors: the peer's own mistakes).
+    expect({ py: py.failures, ts: ts.failures }).toEqual({ py: [], ts: [] });
     expect(t[5]).toEqual({ jsonrpc: "2.0", id: 6, error: notFound });
     expect(t[6]).toBe("listening");
     expect(t[7]).toBe("listening");
