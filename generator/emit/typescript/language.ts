@@ -34,7 +34,7 @@ export const VERSION_MODULE_TEMPLATES: readonly string[] = [
 export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
   (
     "AnyNotificationContext AnyRequestContext ClientHandlers DeclaredKeys Dispatcher DispatcherOptions DispatcherTables ErrorCode " +
-    "Exchange FailureContext FailureKind HandlerResult IssueList JsonRpcError JsonRpcErrorResponse JsonRpcResponse " +
+    "Exchange FailureContext FailureKind HandlerResult IssueList JsonRpcError JsonRpcErrorResponse JsonRpcResponse PeerError " +
     "JsonRpcResultResponse METHOD_TABLE MaybePromise MethodValidator NotificationContext NotificationInfo NotificationMethod NotificationTypes OP " +
     "OnError RequestContext RequestInfo RequestMethod RequestTypes ResultNormalizer SchemasMatchTypes ServerHandlers T Within " +
     "acceptAny clientTables codePoints createClientDispatcher createDispatcher createServerDispatcher customResultTypes " +
@@ -54,7 +54,7 @@ export const TREE_NAMES: ReadonlySet<string> = new Set(
     "HandlerOf HttpClientOptions HttpStatusError Implementation JsonRpcError JsonRpcResponse LegacyConnection LegacyOwned " +
     "LegacyVersion ListChangedMethod META_CLIENT_CAPABILITIES META_LOG_LEVEL META_PROTOCOL_VERSION META_SERVER_INFO " +
     "META_SUBSCRIPTION_ID MethodValidator ModernErrorCode ModernExchange ModernOwned ModernVersion Negotiated " +
-    "NotificationContext NotificationInfo OnError ParamsInfo ProtocolVersion RequestContext RequestInfo RequestOptions " +
+    "NotificationContext NotificationInfo OnError ParamsInfo PeerError ProtocolVersion RequestContext RequestInfo RequestOptions " +
     "ResultShape RoutedVersion RouterOptions RouterTable Send Sender Served ServedVersions ServerRouter StdioClientOptions " +
     "VersionModule VersionView createClient createRouter createServerRouter declares entries eras forVersion " +
     "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions"
