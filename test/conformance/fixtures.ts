@@ -74,6 +74,11 @@ export function skillDirectory(uri: string): Json[] | undefined {
 export const resources: Json[] = data.resources;
 export const resourceTemplates: Json[] = data.resourceTemplates;
 const resourceContents: Record<string, Json[]> = data.resourceContents;
+/**
+ * What resources/subscribe's handler returns: a seed `_meta` beside members an empty result does not have
+ * (the empty-result normalizer sends the `_meta` alone; the real-client tests check that).
+ */
+export const subscribeResult: Json = data.subscribeResult;
 
 export const RESOURCE_NOT_FOUND_CODE = -32602;
 
