@@ -6,7 +6,7 @@
 # Protocol version 2026-07-28 (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 # Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 # Regenerate with `mcp-codegen generate --target python --python-package mcp_codegen --versions 2024-11-05,2025-03-26,2025-06-18,2025-11-25,2026-07-28,draft --out DIR` (mcp-codegen 0.1.0, with the spec it ships or where a schemas/lock.json pins another; DIR: the folder holding pyproject.toml); check with the same command plus `--check`.
-"""Generated MCP protocol code, one module per protocol version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft)."""
+"""Generated MCP protocol code, one module per protocol version (2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft) and per extension module (2026-07-28+tasks, draft+tasks)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, cast
 
-from .runtime import VersionModule
+from .runtime import ExtensionModule, VersionModule
 
 VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
     {
@@ -29,17 +29,47 @@ VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
 )
 """Every generated protocol version: label → module name, in label order (imported on demand)."""
 
+EXTENSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "2026-07-28+tasks": "mcp_codegen.v2026_07_28_tasks",
+        "draft+tasks": "mcp_codegen.draft_tasks",
+    }
+)
+"""Every generated extension module (an extension version layered onto a protocol version, its
+PROTOCOL_VERSION): `<version>+<extension>` → module name, in label order (imported on demand)."""
+
 
 def version(label: str) -> VersionModule:
     """The module of protocol version `label`. Raises KeyError for a version that was not generated."""
     return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))
 
 
-__all__ = ["VERSION_MODULES", "VersionModule", "version"]
+def extension(label: str) -> ExtensionModule:
+    """The extension module `label` (`<version>+<extension>`). Raises KeyError for one that was not generated."""
+    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label]))
+
+
+def extensions_of(label: str) -> Mapping[str, ExtensionModule]:
+    """The extension modules layered onto protocol version `label`, by extension identifier (imported now)."""
+    modules = [extension(x) for x in EXTENSION_MODULES]
+    return MappingProxyType({m.EXTENSION: m for m in modules if m.PROTOCOL_VERSION == label})
+
+
+__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "extensions_of", "version"]
 
 if TYPE_CHECKING:
-    # Every version module is a VersionModule (checked by the type checker, never imported at run time).
-    from . import draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28
+    # Every version module is a VersionModule, every extension module an ExtensionModule (checked by the
+    # type checker, never imported at run time).
+    from . import (
+        draft,
+        draft_tasks,
+        v2024_11_05,
+        v2025_03_26,
+        v2025_06_18,
+        v2025_11_25,
+        v2026_07_28,
+        v2026_07_28_tasks,
+    )
 
     _v2024_11_05: VersionModule = v2024_11_05
     _v2025_03_26: VersionModule = v2025_03_26
@@ -47,3 +77,5 @@ if TYPE_CHECKING:
     _v2025_11_25: VersionModule = v2025_11_25
     _v2026_07_28: VersionModule = v2026_07_28
     _draft: VersionModule = draft
+    _v2026_07_28_tasks: ExtensionModule = v2026_07_28_tasks
+    _draft_tasks: ExtensionModule = draft_tasks

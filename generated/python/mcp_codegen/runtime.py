@@ -520,6 +520,20 @@ class VersionModule(Protocol):
     def method_error(self, method: str, side: Side = "server", policy: GatePolicy = DEFAULT_GATE_POLICY) -> ErrorObject | None: ...
 
 
+class ExtensionModule(VersionModule, Protocol):
+    """What every generated extension module has (what ``extension(label)`` returns, typed): a version module of
+    the core version (its PROTOCOL_VERSION) with the extension layered onto it, and the extension's constants."""
+
+    @property
+    def EXTENSION(self) -> str: ...  # noqa: N802 - the identifier negotiated under capabilities.extensions
+    @property
+    def EXTENSION_VERSION(self) -> str: ...  # noqa: N802
+    @property
+    def EXTENSION_REQUESTS(self) -> tuple[str, ...]: ...  # noqa: N802
+    @property
+    def EXTENSION_NOTIFICATIONS(self) -> tuple[str, ...]: ...  # noqa: N802
+
+
 def normalize(requests: Mapping[str, RequestEntry], method: str, value: object) -> Result:
     """The normalized result of ``method``'s request. Raises KeyError for a method not in ``requests``."""
     return requests[method].normalizer(value)

@@ -23,7 +23,7 @@ export const BASE_MODEL_ATTRIBUTES: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-/** Names a version module binds itself (imports and its own constants and functions): no definition may take them. */
+/** Names a version or extension module binds itself (imports and its own constants and functions): no definition may take them. */
 export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "Annotated",
   "Any",
@@ -37,6 +37,10 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "PROTOCOL_VERSION",
   "ERA",
   "PREVIOUS_VERSION",
+  "EXTENSION",
+  "EXTENSION_VERSION",
+  "EXTENSION_REQUESTS",
+  "EXTENSION_NOTIFICATIONS",
   "REQUESTS",
   "NOTIFICATIONS",
   "REMOVED_METHODS",

@@ -7,12 +7,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
-import type { ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
+import { extensionLabel } from "../../model/extensions.js";
 import { removedAt } from "../../model/table.js";
 import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
-import { provenanceLines } from "../../print/provenance.js";
+import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { Templates } from "../../print/templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../../print/text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, MODULE_NAMES, moduleName, pascalCase, pyComment, pyString } from "./language.js";
@@ -549,11 +550,37 @@ function isortNames(names: string[]): string[] {
   return [...names].sort((a, b) => kind(a) - kind(b) || byCodeUnit(a.toLowerCase(), b.toLowerCase()) || byCodeUnit(a, b));
 }
 
+/** The constants an extension module adds to a version module's (runtime.ExtensionModule), in the order printed. */
+const EXTENSION_CONSTANTS = ["EXTENSION", "EXTENSION_VERSION", "EXTENSION_REQUESTS", "EXTENSION_NOTIFICATIONS"];
+
+/** An extension module's own constants: the extension layered onto PROTOCOL_VERSION, and the methods it adds. */
+function extensionConstants(ext: ExtensionModel): string {
+  return [
+    `EXTENSION: Final = ${pyString(ext.identifier)}`,
+    '"""The extension layered onto PROTOCOL_VERSION: its identifier, negotiated under `capabilities.extensions`."""',
+    `EXTENSION_VERSION: Final = ${pyString(ext.label)}`,
+    '"""The extension\'s version."""',
+    `EXTENSION_REQUESTS: Final[tuple[str, ...]] = ${pyTuple([...ext.requests])}`,
+    `EXTENSION_NOTIFICATIONS: Final[tuple[str, ...]] = ${pyTuple([...ext.notifications])}`,
+    '"""The methods the extension adds; the rest of REQUESTS and NOTIFICATIONS are the core version\'s (with the',
+    'results the extension allows them)."""',
+  ].join("\n");
+}
+
 /**
  * One version's module. `sameAs`: the module of an earlier version whose definitions and catalogue
  * print the same: this one re-exports them (`from .<module> import X as X`) instead of repeating them.
  */
-function versionModule(version: VersionModel, previous: VersionModel | null, pkg: string, head: string, parts: VersionParts, sameAs: string | null, table: VersionTable = {}): string {
+function versionModule(
+  version: VersionModel,
+  previous: VersionModel | null,
+  pkg: string,
+  head: string,
+  parts: VersionParts,
+  sameAs: string | null,
+  table: VersionTable = {},
+  extension?: ExtensionModel,
+): string {
   const removed = removedAt(table);
   const uses = (word: string) => new RegExp(`\\b${word}\\b`).test(parts.body);
   const own = [
@@ -564,6 +591,7 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
       '"""The version before this one among those generated, or None."""',
     ].join("\n"),
   ];
+  if (extension !== undefined) own.push(extensionConstants(extension));
   let imports: string[];
   if (sameAs === null) {
     const typing = ["Annotated", "Any", "Final", "Literal"].filter((n) => n === "Final" || uses(n));
@@ -645,11 +673,16 @@ function versionModule(version: VersionModel, previous: VersionModel | null, pkg
     ].join("\n"),
   );
   if (sameAs !== null) {
-    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", "REMOVED_METHODS", "METHOD_TABLE", "normalize_result", "method_error", "create_server_dispatcher", "create_client_dispatcher"].sort(byCodeUnit);
+    const constants = extension === undefined ? [] : EXTENSION_CONSTANTS;
+    const exported = [...parts.names, "PROTOCOL_VERSION", "ERA", "PREVIOUS_VERSION", ...constants, "REMOVED_METHODS", "METHOD_TABLE", "normalize_result", "method_error", "create_server_dispatcher", "create_client_dispatcher"].sort(byCodeUnit);
     own.push(["__all__ = [", ...exported.map((n) => `    ${pyString(n)},`), "]", '"""The re-exported names are this module\'s own."""'].join("\n"));
   }
+  const what =
+    extension === undefined
+      ? `Protocol version ${version.label} (${version.era} era): pydantic models for every definition, the method\ncatalogue, one result normalizer per request and the method gate. Rules in ${pkg}.runtime.`
+      : `Protocol version ${version.label} (${version.era} era) with the extension ${extension.identifier} ${extension.label}\nlayered onto it: pydantic models for every definition (the core's and the extension's), the method\ncatalogue, one result normalizer per request and the method gate. Rules in ${pkg}.runtime.`;
   const doc = docstring(
-    `Protocol version ${version.label} (${version.era} era): pydantic models for every definition, the method\ncatalogue, one result normalizer per request and the method gate. Rules in ${pkg}.runtime.` +
+    what +
       (sameAs === null ? "" : `\n\nIts definitions and catalogue are those of ${sameAs}, re-exported.`),
     "",
   );
@@ -663,6 +696,23 @@ function fromImport(module: string, names: string[], indent = ""): string {
   return [`${indent}from ${module} import (`, ...names.map((n) => `${indent}    ${n},`), `${indent})`].join("\n");
 }
 
+/**
+ * Version and extension labels must map to distinct modules (`2026-07-28+tasks` → `v2026_07_28_tasks`),
+ * none of which is a module the tree has itself (a runtime module of paths.ts, the root's `__init__`).
+ */
+function checkModuleNames(labels: readonly string[]): void {
+  const own = new Set(["__init__", ...pythonRuntimeModules().map((name) => name.replace(/\.py$/, ""))]);
+  const seen = new Map<string, string>();
+  for (const label of labels) {
+    const m = moduleName(label);
+    const clash = seen.get(m);
+    if (clash !== undefined || own.has(m)) {
+      throw new InputError(`version label "${label}" maps to the Python module ${m}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Python tree uses itself"}; rename one folder`);
+    }
+    seen.set(m, label);
+  }
+}
+
 /** The Python tree: paths relative to its own folder. */
 export function emitPythonTree(model: ProtocolModel, options: { package?: string; cacheDir?: string } = {}): Map<string, string> {
   const pkg = options.package ?? DEFAULT_PYTHON_PACKAGE;
@@ -671,15 +721,8 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const templates = new Templates({ dir: pythonTemplatesDir, cacheDir: options.cacheDir });
   const root = pkg.split(".").join("/");
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
-  const seen = new Map<string, string>();
-  for (const v of versions) {
-    const m = moduleName(v.label);
-    const clash = seen.get(m);
-    if (clash !== undefined || m === "runtime") {
-      throw new InputError(`version label "${v.label}" maps to the Python module ${m}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Python tree uses itself"}; rename one folder`);
-    }
-    seen.set(m, v.label);
-  }
+  const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
+  checkModuleNames([...versions.map((v) => v.label), ...extensions.map(extensionLabel)]);
   const files = new Map<string, string>();
   const regenerate = regenerateCommand(versions, pkg);
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
@@ -695,11 +738,28 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     if (owner === null) owners.set(parts.shared, moduleName(v.label));
     files.set(`${root}/${moduleName(v.label)}.py`, versionModule(v, i === 0 ? null : versions[i - 1], pkg, head([v]), parts, owner, tableOf(tables, v.label)));
   });
+  // Each extension module (`<core>+<name>`): the merged model printed as a version module is, with the
+  // extension's constants; one whose definitions and catalogue print as an earlier one's re-exports them.
+  for (const ext of extensions) {
+    const label = extensionLabel(ext);
+    const table = tableOf(tables, label);
+    const parts = versionParts(ext.model, table);
+    const owner = owners.get(parts.shared) ?? null;
+    if (owner === null) owners.set(parts.shared, moduleName(label));
+    const i = versions.findIndex((v) => v.label === ext.core);
+    const header = head([ext.model]).replace(/^(# Protocol version [^\n]*\n)/m, `$1# ${extensionProvenanceLine(ext)}\n`);
+    files.set(`${root}/${moduleName(label)}.py`, versionModule(ext.model, i <= 0 ? null : versions[i - 1], pkg, header, parts, owner, table, ext));
+  }
   // PEP 561's marker: comments only (a line "partial" would make it a partial package).
   files.set(`${root}/py.typed`, finish(`${head(versions)}# Marks ${pkg} as a typed package (PEP 561).`));
   const modules = versions.map((v) => moduleName(v.label));
+  const extensionModules = extensions.map((x) => moduleName(extensionLabel(x)));
   const init = [
-    head(versions) + docstring(`Generated MCP protocol code, one module per protocol version (${versions.map((v) => v.label).join(", ")}).`, ""),
+    head(versions) + docstring(
+      `Generated MCP protocol code, one module per protocol version (${versions.map((v) => v.label).join(", ")})` +
+        (extensions.length === 0 ? "." : ` and per extension module (${extensions.map(extensionLabel).join(", ")}).`),
+      "",
+    ),
     "",
     "from __future__ import annotations",
     "",
@@ -708,7 +768,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     "from types import MappingProxyType",
     "from typing import TYPE_CHECKING, Final, cast",
     "",
-    "from .runtime import VersionModule",
+    "from .runtime import ExtensionModule, VersionModule",
     "",
     "VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(",
     "    {",
@@ -717,19 +777,44 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     ")",
     '"""Every generated protocol version: label → module name, in label order (imported on demand)."""',
     "",
+    extensions.length === 0
+      ? "EXTENSION_MODULES: Final[Mapping[str, str]] = MappingProxyType({})"
+      : [
+          "EXTENSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(",
+          "    {",
+          ...extensions.map((x) => `        ${pyString(extensionLabel(x))}: ${pyString(`${pkg}.${moduleName(extensionLabel(x))}`)},`),
+          "    }",
+          ")",
+        ].join("\n"),
+    '"""Every generated extension module (an extension version layered onto a protocol version, its',
+    'PROTOCOL_VERSION): `<version>+<extension>` → module name, in label order (imported on demand)."""',
+    "",
     "",
     "def version(label: str) -> VersionModule:",
     '    """The module of protocol version `label`. Raises KeyError for a version that was not generated."""',
     "    return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))",
     "",
     "",
-    `__all__ = ["VERSION_MODULES", "VersionModule", "version"]`,
+    "def extension(label: str) -> ExtensionModule:",
+    '    """The extension module `label` (`<version>+<extension>`). Raises KeyError for one that was not generated."""',
+    "    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label]))",
+    "",
+    "",
+    "def extensions_of(label: str) -> Mapping[str, ExtensionModule]:",
+    '    """The extension modules layered onto protocol version `label`, by extension identifier (imported now)."""',
+    "    modules = [extension(x) for x in EXTENSION_MODULES]",
+    "    return MappingProxyType({m.EXTENSION: m for m in modules if m.PROTOCOL_VERSION == label})",
+    "",
+    "",
+    `__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "extensions_of", "version"]`,
     "",
     "if TYPE_CHECKING:",
-    "    # Every version module is a VersionModule (checked by the type checker, never imported at run time).",
-    fromImport(".", [...modules].sort(byCodeUnit), "    "),
+    "    # Every version module is a VersionModule, every extension module an ExtensionModule (checked by the",
+    "    # type checker, never imported at run time).",
+    fromImport(".", [...modules, ...extensionModules].sort(byCodeUnit), "    "),
     "",
     ...modules.map((m) => `    _${m}: VersionModule = ${m}`),
+    ...extensionModules.map((m) => `    _${m}: ExtensionModule = ${m}`),
   ];
   files.set(`${root}/__init__.py`, finish(init.join("\n")));
   const pyproject = [
@@ -754,7 +839,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     `name = ${pyString(pkg)}`,
   ];
   files.set("pyproject.toml", finish(pyproject.join("\n")));
-  files.set("README.md", packageReadme(versions, pkg, regenerate));
+  files.set("README.md", packageReadme(versions, extensions, pkg, regenerate));
   // The recipe adopting the tree in the Python SDK, behind the provenance header: an HTML comment in
   // Markdown, text before the patch's first diff (git apply and patch skip it).
   const lines = provenanceLines(versions, regenerate);
@@ -795,7 +880,7 @@ const VALIDATION_POLICY_README = (pkg: string): string[] => [
 ];
 
 /** The package's own README (its PyPI description): what it holds, how to install and regenerate it, an example. */
-function packageReadme(versions: readonly VersionModel[], pkg: string, regenerate: string): string {
+function packageReadme(versions: readonly VersionModel[], extensions: readonly ExtensionModel[], pkg: string, regenerate: string): string {
   const labels = versions.map((v) => v.label);
   const first = labels[0];
   return finish(
@@ -811,9 +896,13 @@ function packageReadme(versions: readonly VersionModel[], pkg: string, regenerat
       "",
       "| module | what |",
       "| --- | --- |",
-      `| \`${pkg}\` | \`VERSION_MODULES\` (label → module name) and \`version(label)\` |`,
+      `| \`${pkg}\` | \`VERSION_MODULES\` (label → module name) and \`version(label)\`; \`EXTENSION_MODULES\`, \`extension(label)\` and \`extensions_of(version)\` |`,
       `| \`${pkg}.runtime\` | the rules and base models every version module shares |`,
       ...versions.map((v) => `| \`${pkg}.${moduleName(v.label)}\` | protocol version ${v.label} (${v.era}): a pydantic model per definition (\`DEFINITIONS\`), \`REQUESTS\`, \`NOTIFICATIONS\`, \`normalize_result\`, \`method_error\` |`),
+      ...extensions.map(
+        (x) =>
+          `| \`${pkg}.${moduleName(extensionLabel(x))}\` | protocol version ${x.core} with the extension \`${x.identifier}\` ${x.label} layered onto it: the same, over the core's definitions and methods and the extension's (\`EXTENSION\`, \`EXTENSION_REQUESTS\`, \`EXTENSION_NOTIFICATIONS\`) |`,
+      ),
       "",
       "```sh",
       "pip install DIR        # DIR: this folder, or a wheel built from it (pip wheel DIR)",

@@ -1,5 +1,7 @@
 """Driver for the cross-language and differential tests: a JSON array of cases on stdin, a JSON array of answers out.
 
+``version`` is a version label or an extension module's (``2026-07-28+tasks``).
+
 - ``{"version": label, "method": m, "input": json}`` → ``{"ok": result}`` or ``{"error": {"code", "message"}}``
 - ``{"version": label, "gate": m}`` → ``{"gate": error object or null}``
 - ``{"version": label, "catalogue": true}`` → ``{"requests": [...], "notifications": [...]}``
@@ -61,8 +63,13 @@ def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> 
     return {"valid": valid, "changed": changed}
 
 
+def module_of(label: str) -> runtime.VersionModule:
+    """A version module, or an extension module for a `<version>+<extension>` label."""
+    return mcp_codegen.extension(label) if label in mcp_codegen.EXTENSION_MODULES else mcp_codegen.version(label)
+
+
 def answer(case: dict[str, Any]) -> dict[str, Any]:
-    module = mcp_codegen.version(case["version"])
+    module = module_of(case["version"])
     if "gate" in case:
         # The gate's verdict at a server; a notification is never a request the dispatcher answers.
         return {"gate": module.method_error(case["gate"]), "notification": case["gate"] in module.NOTIFICATIONS}

@@ -4,7 +4,9 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { copyOfGenerated, ensureSchemas, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
+import { pythonRuntimeModules } from "../../../generator/emit/python/paths.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { copyOfGenerated, ensureSchemas, lockFile, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
 import { pythonTree, run } from "./support.js";
 
 beforeAll(ensureSchemas);
@@ -37,18 +39,26 @@ describe("generate --target python", () => {
     const out = path.join(tempDir(), "lib");
     const r = await runCli(["generate", "--target", "python", "--python-package", "acme.mcp_protocol", "--versions", "2025-06-18,2026-07-28", "--out", out]);
     expect(r.status, r.stderr).toBe(0);
-    expect([...readTree(out).keys()].sort()).toEqual([
-      "ADOPTING.md",
-      "README.md",
-      "acme/mcp_protocol/__init__.py",
-      "acme/mcp_protocol/dispatcher.py",
-      "acme/mcp_protocol/py.typed",
-      "acme/mcp_protocol/runtime.py",
-      "acme/mcp_protocol/v2025_06_18.py",
-      "acme/mcp_protocol/v2026_07_28.py",
-      "pyproject.toml",
-      "python-sdk-2.3.0.patch",
-    ]);
+    // Beside the versions' modules, one per locked extension version layered onto a selected version (`v2026_07_28_tasks.py`).
+    const lock = await readLock(lockFile);
+    const layered = Object.entries(lock.extensions ?? {}).flatMap(([name, x]) =>
+      Object.values(x.versions).flatMap((v) => v.core.filter((c) => ["2025-06-18", "2026-07-28"].includes(c)).map((c) => `acme/mcp_protocol/v${c.replaceAll("-", "_")}_${name}.py`)),
+    );
+    expect([...readTree(out).keys()].sort()).toEqual(
+      [
+        "ADOPTING.md",
+        "README.md",
+        "acme/mcp_protocol/__init__.py",
+        "acme/mcp_protocol/py.typed",
+        // Every runtime module (each .py file of generator/emit/python: runtime.py, dispatcher.py, …).
+        ...pythonRuntimeModules().map((name) => `acme/mcp_protocol/${name}`),
+        "acme/mcp_protocol/v2025_06_18.py",
+        "acme/mcp_protocol/v2026_07_28.py",
+        ...layered,
+        "pyproject.toml",
+        "python-sdk-2.3.0.patch",
+      ].sort(),
+    );
     expect(readTree(out).get("pyproject.toml")).toContain('name = "acme-mcp-protocol"');
     const script = "import mcp.server.lowlevel; import acme.mcp_protocol as p; m = p.version('2026-07-28'); print(list(p.VERSION_MODULES), m.PREVIOUS_VERSION, p.version('2025-06-18').normalize_result('resources/subscribe', {'_meta': {'a': 1}, 'x': 2}))";
     const load = run("python", ["-c", script], { pythonPath: [out] });

@@ -1,10 +1,11 @@
 // Cross-language agreement: the same JSON inputs through each version's TypeScript normalizers
 // (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Python ones (generated/python,
 // one Python process per batch) give the same JSON results, or the same -32603 error, for every
-// request of every version; the Python method gate answers as the TypeScript dispatcher does.
+// request of every version and of every extension module (generated/<core>+<name>/, the Python
+// EXTENSION_MODULES); the Python method gate answers as the TypeScript dispatcher does.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gateNames, tsAnswer, tsGate, tsVersions, type TsVersion } from "../typescript/cross-language.js";
+import { gateNames, tsAnswer, tsExtensionModules, tsGate, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
 import { pythonJson } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;
@@ -12,9 +13,11 @@ const SEED = 20_261_201;
 
 let labels: string[] = [];
 let modules = new Map<string, TsVersion>();
+let extensionModules = new Map<string, TsExtensionModule>();
 
 beforeAll(async () => {
   ({ labels, modules } = await tsVersions());
+  extensionModules = await tsExtensionModules();
 });
 
 type Case = { version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true };
@@ -88,5 +91,57 @@ describe("TypeScript and Python normalizers", () => {
     }
     expect(gated).toBeGreaterThan(0);
     expect(gated).toBeLessThan(cases.length);
+  });
+});
+
+describe("TypeScript and Python extension modules", () => {
+  it("exist for the same extension modules, and name the same requests", () => {
+    expect(extensionModules.size).toBeGreaterThan(0);
+    const ext = [...extensionModules.keys()];
+    const answers = pythonBatch(ext.map((version) => ({ version, catalogue: true as const })));
+    ext.forEach((label, i) => {
+      const python = answers[i] as { requests: string[] };
+      expect(python.requests.sort(), label).toEqual(Object.keys(extensionModules.get(label)!.resultNormalizers).sort());
+    });
+  });
+
+  it(`give the same JSON results for every request of every extension module (${RUNS_PER_REQUEST} inputs each)`, () => {
+    // The inputs as above, and results of each extension request's own shape (a task's resultType "task").
+    const inputs = [...fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED }), { resultType: "task", taskId: "t", status: "working" }];
+    const cases: Array<{ version: string; method: string; input: unknown }> = [];
+    for (const [label, m] of extensionModules) {
+      for (const method of Object.keys(m.resultNormalizers).sort()) for (const input of inputs) cases.push({ version: label, method, input });
+    }
+    const answers = pythonBatch(cases);
+    expect(answers.length).toBe(cases.length);
+    let tasks = 0;
+    cases.forEach((c, i) => {
+      const expected = tsAnswer(extensionModules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      if ((expected as { ok?: { resultType?: unknown } }).ok?.resultType === "task") tasks++;
+      expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
+    });
+    // A result with resultType "task" was accepted by both (where the extension allows it: tools/call).
+    expect(tasks).toBeGreaterThan(0);
+  });
+
+  it("gate as the extension module's TypeScript dispatcher does: -32601 for exactly the methods it refuses", async () => {
+    const known = new Set<string>();
+    for (const v of [...modules.values(), ...extensionModules.values()]) for (const method of Object.keys(v.resultNormalizers)) known.add(method);
+    const names = [...gateNames(modules, SEED), ...known];
+    let gated = 0;
+    for (const [label, m] of extensionModules) {
+      const answers = pythonBatch(names.map((gate) => ({ version: label, gate }))) as Array<{ gate: { code: number } | null; notification: boolean }>;
+      for (const [i, method] of names.entries()) {
+        const expected = await tsGate(m, label, method);
+        if (expected !== null) gated++;
+        expect(answers[i].gate !== null || answers[i].notification, `${label} ${JSON.stringify(method)}`).toBe(expected !== null);
+        if (answers[i].gate !== null) expect(answers[i].gate!.code).toBe(-32601);
+      }
+      // The extension's own requests pass the gate of its module.
+      for (const method of Object.keys(m.resultNormalizers).filter((x) => !Object.hasOwn(modules.get(m.core)!.resultNormalizers, x))) {
+        expect(answers[names.indexOf(method)].gate, `${label} ${method}`).toBeNull();
+      }
+    }
+    expect(gated).toBeGreaterThan(0);
   });
 });
