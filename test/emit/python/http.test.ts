@@ -1,0 +1,450 @@
+// The Python streamable HTTP transport (generator/emit/python/http.py, an ASGI app) serving the generated
+// Python router under uvicorn in a child process (http_server.py), driven with fetch on loopback: sessions
+// and their limits, the POST checks, Host/Origin, the 2026-07-28 headers, SSE (progress, a server request,
+// the GET stream, subscriptions/listen), batches per version and cancellation on disconnect. A handful of
+// requests are compared, status, headers and body, with the TypeScript transport serving the same handlers.
+import { type ChildProcess, spawn } from "node:child_process";
+import http from "node:http";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServerRouter, eras } from "../../../generated/router.js";
+import { batchesServed, type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { lockFile } from "../../support.js";
+import { pythonBin, pythonTestDir, pythonTree } from "./support.js";
+
+const labels = Object.keys((await readLock(lockFile)).versions).sort();
+const eraOf = eras as Record<string, "legacy" | "modern">;
+const legacyLabels = labels.filter((l) => eraOf[l] === "legacy");
+const LEGACY = legacyLabels[legacyLabels.length - 1];
+const BATCHING = legacyLabels.filter((l) => batchesServed(l)).pop()!;
+const MODERN = labels.find((l) => eraOf[l] === "modern")!;
+
+interface PythonServer {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Send a stdin command; resolves with the JSON line it prints. */
+  command(line: string): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+/** http_server.py with `options` (serve_http's), listening on 127.0.0.1 at a free port. */
+function startPython(options: Record<string, unknown> = {}): Promise<PythonServer> {
+  const child = spawn(pythonBin(), [path.join(pythonTestDir, "http_server.py"), JSON.stringify(options)], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, PYTHONPATH: pythonTree, PYTHONDONTWRITEBYTECODE: "1", PYTHONUTF8: "1" },
+  });
+  const waiting: ((line: Record<string, unknown>) => void)[] = [];
+  let buffer = "";
+  return new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`http_server.py exited (${code}) before listening`)));
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      let end: number;
+      while ((end = buffer.indexOf("\n")) >= 0) {
+        const line = JSON.parse(buffer.slice(0, end)) as Record<string, unknown>;
+        buffer = buffer.slice(end + 1);
+        if (typeof line.port === "number") {
+          child.removeAllListeners("exit");
+          const port = line.port;
+          resolve({
+            url: `http://127.0.0.1:${port}/mcp`,
+            port,
+            child,
+            command: (text) =>
+              new Promise((done) => {
+                waiting.push(done);
+                child.stdin!.write(`${text}\n`);
+              }),
+            stop: () =>
+              new Promise<void>((done) => {
+                if (child.exitCode !== null) return done();
+                child.once("exit", () => done());
+                process.kill(child.pid!, "SIGTERM");
+              }),
+          });
+        } else waiting.shift()?.(line);
+      }
+    });
+  });
+}
+
+const LIMIT = 1024;
+let py: PythonServer;
+let capped: PythonServer;
+let ts: HttpServer;
+
+/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo). */
+function tsRouter() {
+  const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+  const call = async ({ arguments: args }: { name: string; arguments?: Record<string, unknown> }) => text(JSON.stringify(args ?? {}));
+  const capabilities = { tools: { listChanged: true }, logging: {} };
+  const versions: Record<string, unknown> = {};
+  for (const label of labels) {
+    versions[label] =
+      eraOf[label] === "legacy"
+        ? { capabilities, handlers: { ping: () => ({}), "tools/list": () => ({ tools: [] }), "tools/call": call } }
+        : { capabilities, handlers: { "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" }), "tools/call": call } };
+  }
+  return createServerRouter({ serverInfo: { name: "http-test", version: "1.0.0" }, versions: versions as never });
+}
+
+beforeAll(async () => {
+  [py, capped] = await Promise.all([startPython({ max_body_bytes: LIMIT }), startPython({ max_sessions: 1 })]);
+  ts = await serveHttp(tsRouter(), { maxBodyBytes: LIMIT, onError: () => undefined });
+}, 30_000);
+afterAll(async () => {
+  await Promise.all([py?.stop(), capped?.stop(), ts?.close()]);
+});
+
+const jsonHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const post = (url: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
+  fetch(url, { method: "POST", headers: { ...jsonHeaders, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body), signal });
+const initialize = (id: number | string = 0, protocolVersion = LEGACY) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+const meta = (extra: Record<string, unknown> = {}) => ({ "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {}, ...extra });
+const modernCall = (id: number, name: string, args: Record<string, unknown>, extraMeta: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, _meta: meta(extraMeta) } });
+const modernHeaders = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
+
+/** A new legacy session at `version`: the headers its requests carry. */
+async function openSession(url: string, version = LEGACY): Promise<Record<string, string>> {
+  const init = await post(url, initialize(0, version));
+  expect(init.status).toBe(200);
+  await init.text();
+  const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
+  expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+  return headers;
+}
+
+/** The JSON-RPC messages of a response: its JSON body, or its SSE stream's events. */
+async function messages(response: Response): Promise<Record<string, unknown>[]> {
+  const text = await response.text();
+  if (response.headers.get("content-type") === "application/json") return [JSON.parse(text) as Record<string, unknown>].flat();
+  return text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
+}
+
+/** Read SSE events of an open stream until `done` says so; the events read. */
+async function readUntil(response: Response, done: (events: Record<string, unknown>[]) => boolean): Promise<Record<string, unknown>[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: Record<string, unknown>[] = [];
+  let buffer = "";
+  while (!done(events)) {
+    const { value, done: ended } = await reader.read();
+    if (ended) break;
+    buffer += decoder.decode(value, { stream: true });
+    const parts = buffer.split("\n\n");
+    buffer = parts.pop()!;
+    for (const part of parts) for (const l of part.split("\n")) if (l.startsWith("data:")) events.push(JSON.parse(l.slice(5)) as Record<string, unknown>);
+  }
+  void reader.cancel().catch(() => undefined);
+  return events;
+}
+
+/** One raw request with its own Host header (fetch sets its own): the status and body. */
+function rawPost(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers: { ...jsonHeaders, ...headers } }, (res) => {
+      let text = "";
+      res.on("data", (c: Buffer) => (text += c.toString()));
+      res.on("end", () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const stats = async (server: PythonServer) => (await server.command("stats")) as { started: number; finished: number; cancelled: number; sessions: number };
+
+describe("a legacy session", () => {
+  it("starts with initialize (Mcp-Session-Id), serves a call, is 404 once deleted, and an unknown one is 404", async () => {
+    const init = await post(py.url, initialize());
+    expect(init.status).toBe(200);
+    const session = init.headers.get("mcp-session-id")!;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await messages(init)).toMatchObject([{ jsonrpc: "2.0", id: 0, result: { protocolVersion: LEGACY, serverInfo: { name: "http-test", version: "1.0.0" } } }]);
+    const headers = { "mcp-session-id": session, "mcp-protocol-version": LEGACY };
+    const initialized = await post(py.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    expect(initialized.status).toBe(202);
+    expect(await initialized.text()).toBe("");
+    const call = await post(py.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { n: 1, s: "é" } } }, headers);
+    expect(call.status).toBe(200);
+    expect(call.headers.get("content-type")).toBe("application/json");
+    expect(await call.text()).toBe('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\\"n\\":1,\\"s\\":\\"é\\"}"}]}}');
+
+    const unknown = await post(py.url, { jsonrpc: "2.0", id: 2, method: "ping" }, { ...headers, "mcp-session-id": "no-such-session" });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
+
+    const deleted = await fetch(py.url, { method: "DELETE", headers });
+    expect(deleted.status).toBe(200);
+    const after = await post(py.url, { jsonrpc: "2.0", id: 3, method: "ping" }, headers);
+    expect(after.status).toBe(404);
+  });
+
+  it("refuses an MCP-Protocol-Version header naming a version the router does not serve with 400 and -32600", async () => {
+    const headers = await openSession(py.url);
+    const response = await post(py.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { ...headers, "mcp-protocol-version": "1999-01-01" });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: `Bad Request: unsupported MCP-Protocol-Version 1999-01-01 (served: ${legacyLabels.join(", ")})` } });
+    expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 2, method: "ping" }, headers))).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+  });
+
+  it("at max_sessions evicts the least recently used idle session, and refuses with 503 and Retry-After when none is idle", async () => {
+    const a = await openSession(capped.url);
+    const b = await openSession(capped.url); // a, idle, made room
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 1, method: "ping" }, a)).status).toBe(404);
+    // b's GET stream open: b is not idle, no room.
+    const gone = new AbortController();
+    const stream = await fetch(capped.url, { headers: { accept: "text/event-stream", ...b }, signal: gone.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    const refused = await post(capped.url, initialize(9));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "Service Unavailable: 1 sessions are open (maxSessions)" } });
+    expect((await stats(capped)).sessions).toBe(1);
+    gone.abort();
+    expect((await fetch(capped.url, { method: "DELETE", headers: b })).status).toBe(200);
+    await expect.poll(async () => (await stats(capped)).sessions).toBe(0);
+  });
+
+  it("streams a call's progress notifications before its result (SSE)", async () => {
+    const headers = await openSession(py.url);
+    const response = await post(py.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { progressToken: "p" } } }, headers);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await messages(response)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 1, total: 3 } },
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 2, total: 3 } },
+      { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: 3, total: 3 } },
+      { jsonrpc: "2.0", id: 4, result: { content: [{ type: "text", text: "done" }] } },
+    ]);
+  });
+
+  it("carries a server request made during a call (sampling) on the call's stream, and the client's answer posted back to the handler", async () => {
+    const headers = await openSession(py.url);
+    const response = await post(py.url, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "sample", arguments: {} } }, headers);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("\n\n")) text += decoder.decode((await reader.read()).value, { stream: true });
+    const request = JSON.parse(text.split("\n").find((l) => l.startsWith("data:"))!.slice(5)) as { id: string; method: string };
+    expect(request).toMatchObject({ jsonrpc: "2.0", method: "sampling/createMessage", params: { maxTokens: 5 } });
+    const answer = { role: "assistant", content: { type: "text", text: "hello" }, model: "m" };
+    const posted = await post(py.url, { jsonrpc: "2.0", id: request.id, result: answer }, headers);
+    expect(posted.status).toBe(202);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    const events = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
+    expect(events[1]).toEqual({ jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: JSON.stringify(answer) }] } });
+  });
+
+  it("delivers a publish on the session's GET stream, and a second GET stream is 409", async () => {
+    const headers = await openSession(py.url);
+    const stream = await fetch(py.url, { headers: { accept: "text/event-stream", ...headers } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("mcp-session-id")).toBe(headers["mcp-session-id"]);
+    const second = await fetch(py.url, { headers: { accept: "text/event-stream", ...headers } });
+    expect(second.status).toBe(409);
+    expect(await py.command("publish notifications/tools/list_changed")).toEqual({ published: "notifications/tools/list_changed" });
+    expect(await readUntil(stream, (e) => e.length > 0)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    expect((await fetch(py.url, { method: "DELETE", headers })).status).toBe(200);
+  });
+
+  it("cancels the handler's task when the client disconnects mid-request, and the session goes on", async () => {
+    const headers = await openSession(py.url);
+    const before = await stats(py);
+    const gone = new AbortController();
+    const slow = post(py.url, { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, headers, gone.signal);
+    await expect.poll(async () => (await stats(py)).started).toBe(before.started + 1);
+    gone.abort();
+    await expect(slow).rejects.toThrow();
+    await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
+    expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 7, method: "ping" }, headers))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+  });
+});
+
+describe("batches, per negotiated version", () => {
+  it(`are answered on a stream in a session at ${BATCHING} (before 2025-06-18 removed them)`, async () => {
+    const headers = await openSession(py.url, BATCHING);
+    const response = await post(py.url, [{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", method: "notifications/x" }, { jsonrpc: "2.0", id: "s", method: "ping" }], headers);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const answers = await messages(response);
+    expect(answers.sort((x, y) => String(x.id).localeCompare(String(y.id)))).toEqual([
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: "s", result: {} },
+    ]);
+    const notifications = await post(py.url, [{ jsonrpc: "2.0", method: "notifications/x" }], headers);
+    expect(notifications.status).toBe(202);
+  });
+
+  it(`are refused with 400 and -32600 in a session at ${LEGACY}, and without a session`, async () => {
+    const headers = await openSession(py.url);
+    const response = await post(py.url, [{ jsonrpc: "2.0", id: 1, method: "ping" }], headers);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${LEGACY}` } });
+    const outside = await post(py.url, [modernCall(1, "echo", {})], modernHeaders("tools/call", "echo"));
+    expect(outside.status).toBe(400);
+    expect(await outside.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+});
+
+describe("every POST", () => {
+  it("over max_body_bytes is refused with 413 (counted in bytes) and Connection: close", async () => {
+    const fits = JSON.stringify({ jsonrpc: "2.0", method: "notifications/x", params: { pad: "" } });
+    const pad = "é".repeat(Math.ceil((LIMIT - fits.length) / 2) + 1);
+    const response = await post(py.url, { jsonrpc: "2.0", method: "notifications/x", params: { pad } });
+    expect(response.status).toBe(413);
+    expect(response.headers.get("connection")).toBe("close");
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Payload Too Large: the body exceeds ${LIMIT} bytes` } });
+  });
+
+  it("without Content-Type application/json is 415, with a Content-Encoding 415 naming identity, without Accept of both types 406", async () => {
+    const body = { jsonrpc: "2.0", id: 1, method: "ping" };
+    expect((await post(py.url, body, { "content-type": "text/plain" })).status).toBe(415);
+    const coded = await post(py.url, body, { "content-encoding": "gzip" });
+    expect(coded.status).toBe(415);
+    expect(coded.headers.get("accept-encoding")).toBe("identity");
+    for (const accept of ["application/json", "text/event-stream"]) {
+      const response = await post(py.url, body, { accept });
+      expect(response.status).toBe(406);
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Not Acceptable: Accept must list application/json and text/event-stream" } });
+    }
+    expect((await post(py.url, body, { "content-type": "application/json; charset=utf-8", accept: "application/json;q=1, text/event-stream" })).status).not.toBe(406);
+  });
+
+  it("that is not JSON is 400 with -32700, an invalid envelope 400 with -32600", async () => {
+    const parse = await post(py.url, "{ not json");
+    expect(parse.status).toBe(400);
+    expect(await parse.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    expect((await post(py.url, "NaN")).status).toBe(400);
+    const envelope = await post(py.url, '{"jsonrpc":"2.0","id":{},"method":"ping"}');
+    expect(envelope.status).toBe(400);
+    expect(await envelope.json()).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+
+  it("with a Host or Origin not of the loopback address is 403; localhost with its port is allowed", async () => {
+    const body = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    expect(await rawPost(py.url, { host: "evil.example" }, body)).toEqual({ status: 403, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Forbidden: Host or Origin not allowed"}}' });
+    expect((await rawPost(py.url, { host: `127.0.0.1:${py.port}`, origin: "http://evil.example" }, body)).status).toBe(403);
+    expect((await rawPost(py.url, { host: `localhost:${py.port}`, origin: `http://localhost:${py.port}` }, "{")).status).toBe(400);
+  });
+});
+
+describe("2026-07-28 over HTTP", () => {
+  it("answers a call whose Mcp-Method and Mcp-Name (base64, a non-ASCII name) match its body", async () => {
+    const name = "café ☃";
+    const encoded = `=?base64?${Buffer.from(name, "utf8").toString("base64")}?=`;
+    const response = await post(py.url, modernCall(1, name, { ok: true }), modernHeaders("tools/call", encoded));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: '{"ok":true}' }] } });
+  });
+
+  it("refuses a wrong Mcp-Method, Mcp-Name (plain, base64 of another name, malformed base64) with 400 and -32020", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [modernHeaders("tools/list", "echo"), "Header mismatch: Mcp-Method tools/list but the body's method is tools/call"],
+      [{ "mcp-protocol-version": MODERN }, "Header mismatch: Mcp-Method (missing) but the body's method is tools/call"],
+      [modernHeaders("tools/call", "other"), "Header mismatch: Mcp-Name other but the body names echo"],
+      [modernHeaders("tools/call"), "Header mismatch: Mcp-Name (missing) but the body names echo"],
+      [modernHeaders("tools/call", `=?base64?${Buffer.from("écho").toString("base64")}?=`), `Header mismatch: Mcp-Name =?base64?${Buffer.from("écho").toString("base64")}?= but the body names echo`],
+      [modernHeaders("tools/call", "=?base64?ZWNobw?=" /* unpadded */), "Header mismatch: Mcp-Name is not valid base64"],
+    ];
+    for (const [headers, message] of cases) {
+      const response = await post(py.url, modernCall(2, "echo", {}), headers);
+      expect(response.status, message).toBe(400);
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32020, message } });
+    }
+  });
+
+  it("refuses a missing MCP-Protocol-Version, or one that disagrees with _meta, with 400 and -32020", async () => {
+    const missing = await post(py.url, modernCall(3, "echo", {}), { "mcp-method": "tools/call", "mcp-name": "echo" });
+    expect(await missing.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32020, message: "Missing MCP-Protocol-Version header" } });
+    const body = { jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { ...meta(), "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } };
+    const response = await post(py.url, body, modernHeaders("tools/list"));
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 4, error: { code: -32020, message: `Header mismatch: MCP-Protocol-Version ${MODERN} but _meta names 1999-01-01` } });
+  });
+
+  it("answers a notification with 202 and no body", async () => {
+    const response = await post(py.url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: meta() } }, modernHeaders("notifications/cancelled"));
+    expect(response.status).toBe(202);
+    expect(await response.text()).toBe("");
+  });
+
+  it("streams a call's progress before its result", async () => {
+    const response = await post(py.url, modernCall(5, "progress", {}, { progressToken: 7 }), modernHeaders("tools/call", "progress"));
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const events = await messages(response);
+    expect(events.map((e) => e.method ?? "result")).toEqual(["notifications/progress", "notifications/progress", "notifications/progress", "result"]);
+    expect(events[0]).toEqual({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: 1, total: 3 } });
+    expect(events[3]).toMatchObject({ id: 5, result: { content: [{ type: "text", text: "done" }] } });
+  });
+
+  it("keeps subscriptions/listen open as an SSE stream that carries a publish", async () => {
+    const gone = new AbortController();
+    const listen = { jsonrpc: "2.0", id: 6, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: meta() } };
+    const response = await post(py.url, listen, modernHeaders("subscriptions/listen"), gone.signal);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reading = readUntil(response, (e) => e.some((m) => m.method === "notifications/tools/list_changed"));
+    await expect.poll(async () => {
+      await py.command("publish notifications/tools/list_changed");
+      return Promise.race([reading.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
+    }).toBe(true);
+    expect((await reading).find((m) => m.method === "notifications/tools/list_changed")).toMatchObject({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    gone.abort();
+  });
+
+  it("cancels the handler's task when the client disconnects mid-request", async () => {
+    const before = await stats(py);
+    const gone = new AbortController();
+    const pending = post(py.url, modernCall(7, "slow", { ms: 600_000 }), modernHeaders("tools/call", "slow"), gone.signal);
+    await expect.poll(async () => (await stats(py)).started).toBe(before.started + 1);
+    gone.abort();
+    await expect(pending).rejects.toThrow();
+    await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
+  });
+});
+
+describe("the same answers as the TypeScript transport", () => {
+  /** Status, the headers both transports set (not Date, keep-alive, the session id's value) and body. */
+  async function answer(url: string, init: RequestInit): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+    const response = await fetch(url, init);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of response.headers) if (!["date", "keep-alive", "connection", "transfer-encoding"].includes(k) || v === "close") headers[k] = k === "mcp-session-id" ? "(a session id)" : v;
+    return { status: response.status, headers, body: await response.text() };
+  }
+  const requests: [string, (url: string) => RequestInit | Promise<RequestInit>][] = [
+    ["not JSON", () => ({ method: "POST", headers: jsonHeaders, body: "{ not json" })],
+    ["too large", () => ({ method: "POST", headers: jsonHeaders, body: JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "x".repeat(LIMIT) } }) })],
+    ["text/plain", () => ({ method: "POST", headers: { ...jsonHeaders, "content-type": "text/plain" }, body: "{}" })],
+    ["gzip", () => ({ method: "POST", headers: { ...jsonHeaders, "content-encoding": "gzip" }, body: "{}" })],
+    ["Accept: application/json", () => ({ method: "POST", headers: { ...jsonHeaders, accept: "application/json" }, body: "{}" })],
+    ["a GET without a session", () => ({ method: "GET" })],
+    ["an unknown session", () => ({ method: "POST", headers: { ...jsonHeaders, "mcp-session-id": "nope" }, body: "{}" })],
+    ["a batch without a session", () => ({ method: "POST", headers: jsonHeaders, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]' })],
+    ["an oversized header", () => ({ method: "POST", headers: { ...jsonHeaders, "x-pad": "p".repeat(20_000) }, body: "{}" })],
+    ["initialize", () => ({ method: "POST", headers: jsonHeaders, body: JSON.stringify(initialize(1)) })],
+    ["a modern call", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, body: JSON.stringify(modernCall(1, "echo", { a: [1, "☃"] })) })],
+    ["a wrong Mcp-Name", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "=?base64?w6k=?=") }, body: JSON.stringify(modernCall(1, "echo", {})) })],
+    ["a modern notification", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("notifications/cancelled") }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: meta() } }) })],
+    ["an unknown modern method", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("no/such") }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "no/such", params: { _meta: meta() } }) })],
+  ];
+  it.each(requests)("for %s", async (_name, make) => {
+    const [fromTs, fromPy] = [await answer(ts.url, await make(ts.url)), await answer(py.url, await make(py.url))];
+    expect(fromPy).toEqual(fromTs);
+  });
+
+  it("for a path other than the endpoint, and a session's DELETE", async () => {
+    const other = (url: string) => answer(url.replace("/mcp", "/other"), { method: "POST", headers: jsonHeaders, body: "{}" });
+    expect(await other(py.url)).toEqual(await other(ts.url));
+    const deleted = async (url: string) => answer(url, { method: "DELETE", headers: await openSession(url) });
+    expect(await deleted(py.url)).toEqual(await deleted(ts.url));
+  });
+});

@@ -1,0 +1,87 @@
+"""The HTTP test server of http.test.ts: the generated router (mcp_codegen.router) serving every version of the
+tree, under the generated ASGI app (mcp_codegen.http) and uvicorn on 127.0.0.1, port 0.
+
+argv[1]: the options of ``serve_http`` as JSON (``max_sessions``, ``max_body_bytes``...). Once listening it prints
+``{"port": N}``. Each stdin line is a command: ``publish <method>`` publishes that notification (and prints
+``{"published": method}``); ``stats`` prints the counters of the ``slow`` tool. The tools (both eras): ``echo``
+(its arguments as JSON text), ``slow`` (sleeps ``ms``; counts starts, ends and cancellations), ``progress`` (three
+``notifications/progress`` first), ``log`` (one ``notifications/message`` first) and, legacy only, ``sample`` (a
+``sampling/createMessage`` request to the client, whose answer it returns).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any
+
+import mcp_codegen
+from mcp_codegen.dispatcher import RequestContext
+from mcp_codegen.http import serve_http
+from mcp_codegen.router import Served, create_router
+
+counters = {"started": 0, "finished": 0, "cancelled": 0}
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": value}]}
+
+
+async def call(params: Any, context: RequestContext) -> dict[str, Any]:
+    name = str(params.name)
+    args: dict[str, Any] = dict(params.arguments or {})
+    if name == "slow":
+        counters["started"] += 1
+        try:
+            await asyncio.sleep(float(args.get("ms", 0)) / 1000)
+        except asyncio.CancelledError:
+            counters["cancelled"] += 1
+            raise
+        finally:
+            counters["finished"] += 1
+        return text("slept")
+    if name == "progress":
+        for step in (1, 2, 3):
+            await context.progress(step, 3)
+        return text("done")
+    if name == "log":
+        await context.notify("notifications/message", {"level": "info", "data": "hello"})
+        return text("logged")
+    if name == "sample":
+        answer = await context.request(
+            "sampling/createMessage",
+            {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 5},
+        )
+        return text(json.dumps(answer, separators=(",", ":")))
+    return text(json.dumps(args, separators=(",", ":"), ensure_ascii=False))
+
+
+def served(era: str) -> Served:
+    capabilities = {"tools": {"listChanged": True}, "logging": {}}
+    if era == "legacy":
+        return Served(handlers={"ping": lambda p, c: {}, "tools/list": lambda p, c: {"tools": []}, "tools/call": call}, capabilities=capabilities)
+    return Served(handlers={"tools/list": lambda p, c: {"tools": [], "ttlMs": 0, "cacheScope": "public"}, "tools/call": call}, capabilities=capabilities)
+
+
+async def main() -> None:
+    options: dict[str, Any] = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    versions = {label: served(mcp_codegen.version(label).ERA) for label in mcp_codegen.VERSION_MODULES}
+    router = create_router(server_info={"name": "http-test", "version": "1.0.0"}, versions=versions)
+    server = await serve_http(router, **options)
+    print(json.dumps({"port": server.port}), flush=True)
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    while line := (await reader.readline()).decode():
+        command = line.split()
+        if command[:1] == ["publish"]:
+            await router.publish(command[1])
+            print(json.dumps({"published": command[1]}), flush=True)
+        elif command[:1] == ["stats"]:
+            print(json.dumps({**counters, "sessions": server.app.sessions}), flush=True)
+    await server.close()
+    router.close()
+
+
+asyncio.run(main())
