@@ -30,7 +30,7 @@ import math
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict, cast
+from typing import Any, Literal, Protocol, TypedDict, cast
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -70,19 +70,75 @@ class Failure(TypedDict):
 OnError = Callable[[Failure], None]
 
 
+@dataclass(frozen=True)
+class _Caller:
+    peer: Peer | None
+    auth: Mapping[str, Any] | None
+    principal: str | None
+
+
 def _write_failure_to_stderr(failure: Failure) -> None:
     at = "" if failure["id"] is None else f" (id {json.dumps(failure['id'])})"
     sys.stderr.write(f"mcp {failure['kind']} failure in {failure['method']}{at}: {failure['error']!r}\n")
 
 
+class Peer(Protocol):
+    """The outgoing channel a transport (or the router) gives a dispatcher, as TypeScript's ``Peer``.
+
+    ``related_request_id`` is the request being handled, so a transport can put the message on that
+    request's stream."""
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None, related_request_id: RequestId) -> None: ...
+
+    async def request(self, method: str, params: Mapping[str, Any] | None, related_request_id: RequestId) -> object: ...
+
+
 @dataclass(frozen=True)
 class RequestContext:
-    """What a request handler is given besides its params."""
+    """What a request handler is given besides its params.
+
+    Cancellation (``notifications/cancelled`` of the same scope, or the transport giving the request up)
+    cancels the handler's task: a handler sees ``asyncio.CancelledError`` at its next ``await``."""
 
     request_id: RequestId
     meta: dict[str, Any] | None
     """The request's ``params._meta`` when it is an object, else None."""
     protocol_version: str
+    peer: Peer | None = None
+    """Where ``notify``/``request`` go; None when the transport gave no outgoing channel."""
+    auth: Mapping[str, Any] | None = None
+    """The caller the transport verified (``clientId``, ``subject``, ``scopes``, ...), else None."""
+    principal: str | None = None
+    """Whom the request is for (tasks are bound to it): the transport's, else from ``auth``."""
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None = None) -> None:
+        """Send a notification to the peer about this request (progress, log messages).
+
+        Raises a -32603 JsonRpcError when there is no outgoing channel."""
+        if self.peer is None:
+            raise JsonRpcError(INTERNAL_ERROR, f"Internal error: no outgoing channel to send {method}")
+        await self.peer.notify(method, params, self.request_id)
+
+    async def request(self, method: str, params: Mapping[str, Any] | None = None) -> object:
+        """Send a request to the peer about this request (sampling, elicitation) and return its result.
+
+        An error answer raises a JsonRpcError carrying its code; -32603 when there is no outgoing
+        channel, or the channel cannot carry requests."""
+        if self.peer is None:
+            raise JsonRpcError(INTERNAL_ERROR, f"Internal error: no outgoing channel to send {method}")
+        return await self.peer.request(method, params, self.request_id)
+
+    async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
+        """Send ``notifications/progress`` for this request when it asked for it (``_meta.progressToken``), else nothing."""
+        token = None if self.meta is None else self.meta.get("progressToken")
+        if token is None:
+            return
+        params: dict[str, Any] = {"progressToken": token, "progress": progress}
+        if total is not None:
+            params["total"] = total
+        if message is not None:
+            params["message"] = message
+        await self.notify("notifications/progress", params)
 
 
 @dataclass(frozen=True)
@@ -239,13 +295,26 @@ class Dispatcher:
             return error_response(rid, code, message, data)
         return error_response(rid, INTERNAL_ERROR, "Internal error")
 
-    async def handle(self, message: object, scope: object = None) -> dict[str, Any] | None:
-        """Answer one parsed JSON-RPC message: a request → its response; anything else → None. Never raises."""
+    async def handle(
+        self,
+        message: object,
+        scope: object = None,
+        *,
+        peer: Peer | None = None,
+        auth: Mapping[str, Any] | None = None,
+        principal: str | None = None,
+    ) -> dict[str, Any] | None:
+        """Answer one parsed JSON-RPC message: a request → its response; anything else → None. Never raises
+        (but ``asyncio.CancelledError`` when the task awaiting it is cancelled: the request is given up).
+
+        ``scope`` names the peer (``notifications/cancelled`` reaches only requests of the same scope);
+        ``peer`` carries the handlers' ``context.notify``/``context.request``; ``auth`` and ``principal``
+        are the caller, as handlers see them in the context."""
         envelope = read_envelope(message)
         try:
             if envelope.kind == "request":
                 assert envelope.id is not None
-                return await self._request(envelope, scope)
+                return await self._request(envelope, scope, _Caller(peer, auth, principal))
             if envelope.kind == "notification":
                 await self._notification(envelope, scope)
                 return None
@@ -257,7 +326,7 @@ class Dispatcher:
         except Exception:  # noqa: BLE001 - only a hostile message gets here: answer without detail
             return error_response(envelope.id, INTERNAL_ERROR, "Internal error") if envelope.kind == "request" else None
 
-    async def _request(self, envelope: Envelope, scope: object) -> dict[str, Any] | None:
+    async def _request(self, envelope: Envelope, scope: object, caller: _Caller) -> dict[str, Any] | None:
         rid = cast(RequestId, envelope.id)
         method = envelope.method
         route = self.routes.get(method)
@@ -280,7 +349,14 @@ class Dispatcher:
         else:
             model = params
         meta = _meta_of(params)
-        context = RequestContext(request_id=rid, meta=meta, protocol_version=self.protocol_version)
+        context = RequestContext(
+            request_id=rid,
+            meta=meta,
+            protocol_version=self.protocol_version,
+            peer=caller.peer,
+            auth=caller.auth,
+            principal=caller.principal,
+        )
         key = (id(scope), rid)
         task: asyncio.Task[object] = asyncio.ensure_future(_call(route.handler, model, context))
         self._flights[key] = task
@@ -288,8 +364,12 @@ class Dispatcher:
             try:
                 value = await task
             except asyncio.CancelledError:
-                if task.cancelled():
+                current = asyncio.current_task()
+                if task.cancelled() and (current is None or current.cancelling() == 0):
+                    # Cancelled by notifications/cancelled: not answered.
                     return None
+                # The task awaiting handle was cancelled (the transport gave the request up).
+                task.cancel()
                 raise
             except Exception as error:  # noqa: BLE001 - a handler's failure is answered
                 self._fail("request", error, method, rid)
