@@ -22,7 +22,7 @@
 // `--client-only` runs only the client sets, `--python-only` only the Python server's runs. Each server is
 // stopped by its process id. Exit 0 only when every suite passes.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -178,6 +178,30 @@ function run(suite: Suite, url: string): Promise<{ code: number; output: string 
   });
 }
 
+/** Each scenario's outcome from the suite's `=== SUMMARY ===` lines (`✓ name: …` / `✗ name: …`). */
+function summaryLines(output: string): { name: string; passed: boolean }[] {
+  const at = output.lastIndexOf("=== SUMMARY ===");
+  return at < 0 ? [] : [...output.slice(at).matchAll(/^([✓✗]) ([^:\s]+):/gm)].map((m) => ({ name: m[2], passed: m[1] === "✓" }));
+}
+
+/**
+ * The scenarios a revision's frozen requirement set lists for `leg` (the runner's
+ * requirements/<revision>.yaml: `server:` and `client:`, each a plain list of names).
+ */
+function requiredScenarios(suite: Suite, revision: string, leg: "server" | "client"): Set<string> {
+  const file = path.join(path.dirname(suite.cli), "..", "requirements", `${revision}.yaml`);
+  const lines = readFileSync(file, "utf8").split("\n");
+  const start = lines.indexOf(`${leg}:`);
+  const names = new Set<string>();
+  for (const line of start < 0 ? [] : lines.slice(start + 1)) {
+    const m = /^\s+-\s+(\S+)\s*$/.exec(line);
+    if (m === null) break;
+    names.add(m[1]);
+  }
+  if (names.size === 0) throw new Error(`${file}: no ${leg} scenarios listed`);
+  return names;
+}
+
 /** Scenario outcomes from the suite's `=== SUMMARY ===` lines (`✓ name: …` / `✗ name: …`). */
 function scenarios(output: string): { passed: number; failed: number } {
   const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
@@ -185,12 +209,11 @@ function scenarios(output: string): { passed: number; failed: number } {
 }
 
 /**
- * A requirement run's outcomes from its summary (`=== SUITE SUMMARY ===` of a client run, `=== SUMMARY ===`
- * of a server run): the scored scenarios, and apart the not-scored ones the runner lists under "Not scored
- * for …" (`  ✓ name (extension)`).
+ * A client requirement run's outcomes from its `=== SUITE SUMMARY ===`: the scored scenarios, and apart
+ * the not-scored ones the runner lists under "Not scored for …" (`  ✓ name (extension)`).
  */
-function requirementScenarios(output: string, marker: string): { passed: number; failed: number; failing: string[]; notScored: string[] } {
-  const at = output.lastIndexOf(marker);
+function clientScenarios(output: string): { passed: number; failed: number; failing: string[]; notScored: string[] } {
+  const at = output.lastIndexOf("=== SUITE SUMMARY ===");
   const summary = at < 0 ? "" : output.slice(at);
   const notScoredAt = summary.indexOf("Not scored for");
   const notScored = notScoredAt < 0 ? [] : [...summary.slice(notScoredAt).matchAll(/^\s+([✓✗]) (\S+) \(([^)]+)\)/gm)].map((m) => `${m[1]} ${m[2]} (${m[3]}, not scored)`);
@@ -233,7 +256,7 @@ try {
       }
       const { code, output } = await run(suite, "");
       if (!output.includes("=== SUITE SUMMARY ===")) process.stderr.write(output);
-      const c = requirementScenarios(output, "=== SUITE SUMMARY ===");
+      const c = clientScenarios(output);
       // A non-zero exit with every scored scenario green still fails (the runner saw a problem).
       const unexpected = code === 0 ? 0 : Math.max(c.failed, 1);
       count(suite, c.passed, unexpected);
@@ -255,14 +278,23 @@ try {
     }
     const { code, output } = await run(suite, server.url);
     if (code !== 0 && !output.includes("=== SUMMARY ===")) process.stderr.write(output);
-    if (suite.args.includes("--requirements")) {
-      // A requirement set: its scored scenarios count; the not-scored ones (extensions, pending) are listed
-      // apart (the Tasks scenarios count in their own runs).
-      const r = requirementScenarios(output, "=== SUMMARY ===");
-      const unexpected = code === 0 ? 0 : Math.max(r.failed, 1);
-      count(suite, r.passed, unexpected);
-      lines.push(`${suite.name}: ${r.passed} scored scenarios passed, ${r.failed} failed, exit ${code}` + (r.failing.length === 0 ? "" : ` (failing: ${r.failing.join(", ")})`));
-      for (const line of r.notScored) lines.push(`  ${line}`);
+    const revision = suite.args.includes("--requirements") ? suite.args[suite.args.indexOf("--requirements") + 1] : undefined;
+    if (revision !== undefined) {
+      // A requirement set: the scenarios it requires count (the runner applies the baseline to those only);
+      // the others it runs (extensions, pending) are listed apart (the Tasks scenarios count in their own runs).
+      const required = requiredScenarios(suite, revision, "server");
+      const outcomes = summaryLines(output);
+      const scored = outcomes.filter((o) => required.has(o.name));
+      const failing = scored.filter((o) => !o.passed).map((o) => o.name);
+      const missing = [...required].filter((name) => !outcomes.some((o) => o.name === name));
+      const unexpected = code === 0 && missing.length === 0 ? 0 : Math.max(failing.length + missing.length, 1);
+      count(suite, scored.length - failing.length, unexpected);
+      lines.push(
+        `${suite.name}: ${scored.length - failing.length} required scenarios passed, ${failing.length} failed, exit ${code}` +
+          (failing.length === 0 ? "" : ` (failing: ${failing.join(", ")})`) +
+          (missing.length === 0 ? "" : ` (not run: ${missing.join(", ")})`),
+      );
+      for (const o of outcomes.filter((o) => !required.has(o.name))) lines.push(`  ${o.passed ? "✓" : "✗"} ${o.name} (not required by ${revision}, not scored)`);
       continue;
     }
     const s = suite.scenario === undefined ? scenarios(output) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
