@@ -294,7 +294,8 @@ try {
           (failing.length === 0 ? "" : ` (failing: ${failing.join(", ")})`) +
           (missing.length === 0 ? "" : ` (not run: ${missing.join(", ")})`),
       );
-      for (const o of outcomes.filter((o) => !required.has(o.name))) lines.push(`  ${o.passed ? "✓" : "✗"} ${o.name} (not required by ${revision}, not scored)`);
+      const others = outcomes.filter((o) => !required.has(o.name));
+      if (others.length > 0) lines.push(`  not required by ${revision}, not scored: ${others.map((o) => `${o.passed ? "✓" : "✗"} ${o.name}`).join(", ")}`);
       continue;
     }
     const s = suite.scenario === undefined ? scenarios(output) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
