@@ -13,9 +13,10 @@ Run: ``python test/conformance/server.py [port]`` prints ``listening http://127.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, cast
 
 import fixtures as f
@@ -25,6 +26,7 @@ from mcp_codegen import http
 from mcp_codegen.dispatcher import Handler, JsonRpcError, RequestContext
 from mcp_codegen.http import tool_parameter_headers
 from mcp_codegen.router import Router, Served, ServedExtension, create_router
+from mcp_codegen.tasks import TASKS_EXTENSION, TaskControl, task, tasks_extension
 
 Json = dict[str, Any]
 
@@ -309,9 +311,90 @@ def modern_handlers(router: Callable[[], Router]) -> dict[str, Handler]:
 # extension); the other tools are the modern handlers'.
 
 
-def tasks_extensions(modern: Mapping[str, Handler]) -> dict[str, ServedExtension]:
-    """The extensions 2026-07-28 serves, by identifier (Tasks)."""
-    return {}
+async def pause(seconds: float, control: TaskControl) -> None:
+    """A pause that ends early when the task is cancelled."""
+    try:
+        await asyncio.wait_for(control.cancelled.wait(), seconds)
+    except TimeoutError:
+        pass
+
+
+def js_number(value: float) -> str:
+    """A number as JavaScript's ``String`` writes it (1, not 1.0)."""
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def task_tool_call(modern: Mapping[str, Handler]) -> Handler:
+    async def tools_call(params: object, context: RequestContext) -> object:
+        p = wire(params)
+        args = cast(Json, p.get("arguments") or {})
+        name = p["name"]
+        if name == "greet":
+            return done(f"Hello, {args.get('name', 'world')}!")
+        if name == "slow_compute":
+            seconds = float(args.get("seconds") or 0)
+
+            async def compute(t: TaskControl) -> Json:
+                await pause(seconds, t)
+                return done(f"Computed after {js_number(seconds)} s")
+
+            return task(compute, support="optional", poll_interval_ms=100, ttl_ms=60_000)
+        if name == "failing_job":
+
+            async def fail(t: TaskControl) -> Json:
+                await pause(1, t)
+                return {"content": [text("The job failed")], "isError": True}
+
+            return task(fail, poll_interval_ms=100)
+        if name == "protocol_error_job":
+
+            def broken(_t: TaskControl) -> Json:
+                raise JsonRpcError(-32603, "The job broke at the protocol level")
+
+            return task(broken, support="optional", poll_interval_ms=100)
+        if name == "confirm_delete":
+
+            async def confirm(t: TaskControl) -> Json:
+                answers = await t.input({"confirm": elicit("Delete the file?", {"confirm": {"type": "boolean"}}, ["confirm"])})
+                return done(f"Deletion {'confirmed' if accepted(answers.get('confirm')) else 'declined'}")
+
+            return task(confirm, support="optional", poll_interval_ms=100)
+        if name == "multi_input":
+
+            async def ask(t: TaskControl) -> Json:
+                answers = await t.input(
+                    {
+                        "first_name": elicit("Your first name?", {"name": {"type": "string"}}, ["name"]),
+                        "last_name": elicit("Your last name?", {"name": {"type": "string"}}, ["name"]),
+                    }
+                )
+                first, last = accepted(answers.get("first_name")) or {}, accepted(answers.get("last_name")) or {}
+                return done(f"Hello, {first.get('name')} {last.get('name')}!")
+
+            return task(ask, support="optional", poll_interval_ms=100)
+        if name == "test_tool_with_task":
+            answer = accepted(input_response(p, "user_name"))
+            if answer is None or not isinstance(answer.get("name"), str):
+                return input_required({"user_name": elicit("What is your name?", {"name": {"type": "string"}}, ["name"])})
+            user_name = cast(str, answer["name"])
+
+            def greet(_t: TaskControl) -> Json:
+                return done(f"Hello, {user_name}! (from the task)")
+
+            return task(greet, poll_interval_ms=100)
+        return await _call(modern["tools/call"], params, context)
+
+    return tools_call
+
+
+async def _call(handler: Handler, params: object, context: RequestContext) -> object:
+    value = handler(params, context)
+    return await cast(Awaitable[object], value) if inspect.isawaitable(value) else value
+
+
+def served_extensions(modern: Mapping[str, Handler]) -> dict[str, ServedExtension]:
+    """The extensions 2026-07-28 serves, by identifier: Tasks, whose tools/call answers every modern tools/call."""
+    return {TASKS_EXTENSION: tasks_extension(handlers={"tools/call": task_tool_call(modern)})}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -333,7 +416,7 @@ def create_conformance_router() -> Router:
             "2025-03-26": older,
             "2025-06-18": older,
             "2025-11-25": older,
-            "2026-07-28": Served(handlers=modern, capabilities=CAPABILITIES, extensions=tasks_extensions(modern)),
+            "2026-07-28": Served(handlers=modern, capabilities=CAPABILITIES, extensions=served_extensions(modern)),
         },
     )
     return router
