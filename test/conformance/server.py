@@ -5,6 +5,9 @@ answers, with the conformance fixtures (fixtures.py over fixtures.json, the data
 handlers, both eras and the Tasks extension, served by the package's own ASGI streamable HTTP app
 (``mcp_codegen.http``) under uvicorn on 127.0.0.1, or by its stdio transport (``mcp_codegen.stdio``).
 
+The Skills extension (the ``sep-2640-*`` scenarios), which server.ts serves with custom methods, is left out:
+``npm run conformance`` runs the Tasks scenarios against this server, not the Skills ones.
+
 Run: ``python test/conformance/server.py [port]`` prints ``listening http://127.0.0.1:<port>/mcp``;
 ``python test/conformance/server.py stdio`` serves stdin/stdout. ``generated/python`` must be importable
 (PYTHONPATH).
@@ -22,7 +25,7 @@ from typing import Any, cast
 import fixtures as f
 from pydantic import BaseModel
 
-from mcp_codegen import http
+from mcp_codegen import http, stdio
 from mcp_codegen.dispatcher import Handler, JsonRpcError, RequestContext
 from mcp_codegen.http import tool_parameter_headers
 from mcp_codegen.router import Router, Served, ServedExtension, create_router
@@ -442,11 +445,10 @@ async def serve_http(port: int) -> None:
 
 
 async def serve_stdio() -> None:
-    from mcp_codegen.stdio import serve_stdio as serve
-
+    """The shipped stdio transport (``mcp_codegen.stdio``): one client on stdin and stdout, both eras."""
     router = create_conformance_router()
     try:
-        await serve(router)
+        await stdio.serve_stdio(router)
     finally:
         router.close()
 
