@@ -39,9 +39,9 @@ import math
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypedDict, cast
+from typing import Any, Literal, Protocol, TypedDict, cast, get_args, get_origin
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import runtime
 
@@ -477,6 +477,23 @@ def _adapter(definitions: Mapping[str, runtime.Definition], names: tuple[str, ..
     return TypeAdapter(union)
 
 
+def _inline_params(definitions: Mapping[str, runtime.Definition], method: str) -> TypeAdapter[Any] | None:
+    """The params type of ``method`` where the schema inlines its params (the legacy schemas: the table names
+    no params definition): the ``params`` field of the message model whose ``method`` is that literal."""
+    for definition in definitions.values():
+        if not isinstance(definition, type) or not issubclass(definition, BaseModel):
+            continue
+        fields = definition.model_fields
+        named = fields.get("method")
+        given = fields.get("params")
+        if named is None or given is None or get_origin(named.annotation) is not Literal or get_args(named.annotation) != (method,):
+            continue
+        arms = [a for a in get_args(given.annotation) if a is not type(None)] if get_origin(given.annotation) is not None else []
+        target: Any = arms[0] if len(arms) == 1 and isinstance(arms[0], type) else given.annotation
+        return TypeAdapter(target)
+    return None
+
+
 DISPATCHER_POLICY: runtime.GatePolicy = {"custom": "refuse", "later": "refuse"}
 """The dispatcher's gate policy (as TypeScript's DISPATCHER_POLICY): a method it has no route for is refused as the
 table says; a custom method is refused (a host serves its own in front of the dispatcher)."""
@@ -506,7 +523,10 @@ def create_dispatcher(
         row = present[method]
         params_row = cast(Mapping[str, object] | None, row.get("params"))
         params_def = cast(str | None, params_row.get("definition")) if params_row is not None else None
-        params = _adapter(definitions, (params_def,)) if params_def is not None else None
+        if params_def is not None:
+            params = _adapter(definitions, (params_def,))
+        else:
+            params = _inline_params(definitions, method) if params_row is not None else None
         if row.get("kind") == "request":
             results = cast(tuple[str, ...], row.get("results", ()))
             routes[method] = _Route(

@@ -20,8 +20,7 @@ def handlers() -> dict[str, dispatcher.Handler]:
         return {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
 
     def tools_call(params: Any, context: object) -> object:
-        # A params model where the table names a params definition; the JSON object where the
-        # legacy schemas inline the params (no definition to validate by: see the report of issue 29).
+        # The params model (where the legacy schemas inline the params, the message model's params type).
         name: str = cast(dict[str, Any], params)["name"] if isinstance(params, dict) else params.name
         if name == "fail-coded":
             raise dispatcher.JsonRpcError(-32000, "coded failure", {"why": "asked"})

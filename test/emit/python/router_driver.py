@@ -1,0 +1,247 @@
+"""Driver for router.test.ts and router-cross-language.test.ts: a scenario on stdin, what the Python router
+answered and sent on stdout.
+
+Scenario: ``{"config": {...}, "steps": [...]}``. ``config``: ``served`` (label → ``{"capabilities"}``; with
+``"extension": true`` the stub Tasks extension is served too), ``instructions``, ``discoverCache``,
+``maxListenStreamsPerPrincipal``, ``maxListenStreams``. Steps (``do``):
+
+- ``connect`` ``as``: open a legacy connection named ``as``;
+- ``send`` ``to`` (a connection's name, or ``"modern"``), ``message``, optional ``key`` (start it, await it
+  later), ``principal``, ``scope`` (a name; default one scope per ``to``): handle one message;
+- ``await`` ``key``; ``cancel`` ``key`` (the transport gives the request up: its task is cancelled);
+- ``answer`` ``to``, ``result``: answer the last request the server sent on that connection;
+- ``publish`` ``method``, ``params``; ``settle`` (let the loop run); ``close``.
+
+Output: ``answers`` (per send or await: the response, null for none, "cancelled"), ``sent`` (what each
+``to`` was sent, in order), ``failures`` (on_error's kind and method), ``events`` (what handlers saw:
+factory calls, cancellations), ``inFlight`` at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import types
+from collections.abc import Mapping
+from typing import Any, cast
+
+import mcp_codegen
+from mcp_codegen import dispatcher, runtime
+from mcp_codegen import router as r
+
+TASKS = "io.modelcontextprotocol/tasks"
+
+events: list[str] = []
+
+
+def _name(params: object) -> str:
+    if isinstance(params, dict):
+        return str(cast(dict[str, Any], params).get("name"))
+    return str(getattr(params, "name", None))
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}]}
+
+
+async def tools_call(params: object, context: dispatcher.RequestContext) -> object:
+    name = _name(params)
+    if name == "fail-coded":
+        raise dispatcher.JsonRpcError(-32000, "coded failure", {"why": "asked"})
+    if name == "fail-plain":
+        raise RuntimeError("secret detail")
+    if name == "slow":
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            events.append(f"cancelled {json.dumps(context.request_id)}")
+            raise
+    if name == "sample":
+        answer = await context.request("sampling/createMessage", {"messages": [], "maxTokens": 5})
+        return _text(json.dumps(answer, separators=(",", ":")))
+    if name == "log":
+        for level in ("debug", "warning", "error"):
+            await context.notify("notifications/message", {"level": level, "data": level})
+        return _text("logged")
+    if name == "progress":
+        await context.progress(1, 2, "half")
+        return _text("progressed")
+    if name == "who":
+        return _text(str(context.principal))
+    return _text(name)
+
+
+def handlers() -> dict[str, dispatcher.Handler]:
+    def ping(params: object, context: object) -> object:
+        return {}
+
+    def tools_list(params: object, context: object) -> object:
+        return {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+
+    def empty(params: object, context: object) -> object:
+        return {}
+
+    def nothing(params: object, context: object) -> object:
+        return None
+
+    return {
+        "ping": ping,
+        "tools/list": tools_list,
+        "tools/call": cast(dispatcher.Handler, tools_call),
+        "resources/subscribe": empty,
+        "resources/unsubscribe": empty,
+        "logging/setLevel": empty,
+        "notifications/initialized": nothing,
+    }
+
+
+def factory(info: r.ConnectionInfo) -> Mapping[str, dispatcher.Handler]:
+    events.append(f"factory {json.dumps(info.protocol_version)}")
+    return handlers()
+
+
+# --- The stub extension: a module of the core version with tasks/get served, and a ServedExtension ---
+
+
+def stub_module(label: str) -> types.ModuleType:
+    """An extension module for the router: the core version's table with ``tasks/get`` present (params
+    unchecked, any result), its requests and definitions."""
+    core = cast(Any, mcp_codegen.version(label))
+    table = dict(core.METHOD_TABLE)
+    row = dict(table["tasks/get"])
+    row.update({"status": "present", "sender": "client", "receivers": ("server",), "params": None, "results": (), "resultTypes": ("complete",), "nameParam": "taskId"})
+    table["tasks/get"] = row
+    requests = dict(core.REQUESTS)
+    requests["tasks/get"] = runtime.RequestEntry(
+        sender="client",
+        params_required=False,
+        results=(),
+        result_shape="object",
+        result_types=("complete",),
+        normalizer=lambda value: runtime.object_result(value, "tasks/get", "a result", ("complete",)),
+    )
+    module = types.ModuleType(f"stub_tasks_{label.replace('-', '_')}")
+
+    def create_server_dispatcher(
+        handlers: Mapping[str, dispatcher.Handler], *, on_error: dispatcher.OnError | None = None, validate_results: bool = True
+    ) -> dispatcher.Dispatcher:
+        return dispatcher.create_dispatcher(
+            label, table, requests, core.DEFINITIONS, "server", handlers, on_error=on_error, validate_results=validate_results
+        )
+
+    module.METHOD_TABLE = table  # type: ignore[attr-defined]
+    module.create_server_dispatcher = create_server_dispatcher  # type: ignore[attr-defined]
+    sys.modules[module.__name__] = module
+    return module
+
+
+class StubTasks:
+    """A ServedExtension: ``tasks/get`` answers the task id; ``tools/call`` of "task" returns a marker the
+    extension's ``resolve`` turns into a result saying whether the request negotiated it."""
+
+    identifier = TASKS
+    capabilities: Mapping[str, Any] = {"stub": True}
+
+    def __init__(self) -> None:
+        def tasks_get(params: object, context: object) -> object:
+            return {"taskId": cast(dict[str, Any], params).get("taskId"), "stub": True}
+
+        async def call(params: object, context: dispatcher.RequestContext) -> object:
+            if _name(params) == "task":
+                return ("task", _name(params))
+            return await tools_call(params, context)
+
+        self.handlers: Mapping[str, dispatcher.Handler] = {"tasks/get": tasks_get, "tools/call": cast(dispatcher.Handler, call)}
+
+    def resolve(
+        self, method: str, value: object, context: dispatcher.RequestContext, negotiated: bool, result_types: tuple[str, ...] | None
+    ) -> object:
+        if isinstance(value, tuple):
+            return _text(f"{method} resolved, negotiated {json.dumps(negotiated)}, resultTypes {json.dumps(result_types)}")
+        return value
+
+
+async def main() -> None:
+    scenario = cast(dict[str, Any], json.loads(sys.stdin.read()))
+    config = cast(dict[str, Any], scenario["config"])
+    failures: list[str] = []
+
+    def on_error(failure: dispatcher.Failure) -> None:
+        failures.append(f"{failure['kind']} {failure['method']}")
+
+    served: dict[str, r.Served] = {}
+    extension_modules: dict[str, dict[str, str]] = {}
+    for label, entry in cast(dict[str, dict[str, Any]], config["served"]).items():
+        extensions: dict[str, r.ServedExtension] = {}
+        if entry.get("extension"):
+            extension_modules[label] = {TASKS: stub_module(label).__name__}
+            extensions[TASKS] = StubTasks()
+        served[label] = r.Served(
+            handlers=factory if entry.get("factory") else handlers(), capabilities=entry["capabilities"], extensions=extensions
+        )
+    setattr(mcp_codegen, "EXTENSION_MODULES", extension_modules)  # noqa: B010 - the tree's own has no extension modules yet
+    router = r.create_router(
+        server_info={"name": "router-test", "version": "1.0.0"},
+        versions=served,
+        instructions=config.get("instructions"),
+        on_error=on_error,
+        discover_cache=config.get("discoverCache"),
+        max_listen_streams_per_principal=config.get("maxListenStreamsPerPrincipal", 16),
+        max_listen_streams=config.get("maxListenStreams", 10_000),
+    )
+    sent: dict[str, list[object]] = {}
+    connections: dict[str, r.LegacyConnection] = {}
+    scopes: dict[str, object] = {}
+    tasks: dict[str, asyncio.Task[dict[str, Any] | None]] = {}
+    answers: list[object] = []
+
+    def sender(to: str) -> r.Send:
+        async def send(message: dict[str, Any]) -> None:
+            sent.setdefault(to, []).append(message)
+
+        return send
+
+    for step in cast(list[dict[str, Any]], scenario["steps"]):
+        do = step["do"]
+        if do == "connect":
+            connections[step["as"]] = router.connect(sender(step["as"]))
+        elif do == "send":
+            to = cast(str, step["to"])
+            scope = scopes.setdefault(cast(str, step.get("scope", to)), object())
+            if to == "modern":
+                exchange = r.Exchange(send=sender(step.get("stream", to)), scope=scope, principal=step.get("principal"))
+                work = router.handle(step["message"], exchange)
+            else:
+                work = connections[to].handle(step["message"], r.Exchange(principal=step.get("principal")))
+            if "key" in step:
+                tasks[step["key"]] = asyncio.ensure_future(work)
+            else:
+                answers.append(await work)
+        elif do == "await":
+            task = tasks[step["key"]]
+            try:
+                answers.append(await task)
+            except asyncio.CancelledError:
+                answers.append("cancelled")
+        elif do == "cancel":
+            tasks[step["key"]].cancel()
+        elif do == "answer":
+            to = cast(str, step["to"])
+            request = [m for m in sent.get(to, []) if "id" in cast(dict[str, Any], m)][-1]
+            response = {"jsonrpc": "2.0", "id": cast(dict[str, Any], request)["id"], "result": step["result"]}
+            answers.append(await connections[to].handle(response))
+        elif do == "publish":
+            await router.publish(step["method"], step.get("params"))
+        elif do == "settle":
+            await asyncio.sleep(0.02)
+        elif do == "close":
+            router.close()
+        else:
+            raise ValueError(f"unknown step {do}")
+    await asyncio.sleep(0)
+    out = {"answers": answers, "sent": sent, "failures": failures, "events": events, "inFlight": router.in_flight}
+    sys.stdout.write(json.dumps(out, ensure_ascii=False, separators=(",", ":")))
+
+
+asyncio.run(main())
