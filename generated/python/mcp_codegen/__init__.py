@@ -29,14 +29,15 @@ VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
 )
 """Every generated protocol version: label → module name, in label order (imported on demand)."""
 
-EXTENSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
+EXTENSION_MODULES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
-        "2026-07-28+tasks": "mcp_codegen.v2026_07_28_tasks",
-        "draft+tasks": "mcp_codegen.draft_tasks",
+        "2026-07-28": MappingProxyType({"io.modelcontextprotocol/tasks": "mcp_codegen.v2026_07_28_tasks"}),
+        "draft": MappingProxyType({"io.modelcontextprotocol/tasks": "mcp_codegen.draft_tasks"}),
     }
 )
-"""Every generated extension module (an extension version layered onto a protocol version, its
-PROTOCOL_VERSION): `<version>+<extension>` → module name, in label order (imported on demand)."""
+"""Every generated extension module (an extension version layered onto a protocol version): protocol
+version label → extension identifier (negotiated under `capabilities.extensions`) → module name, in
+label order (imported on demand)."""
 
 
 def version(label: str) -> VersionModule:
@@ -44,18 +45,15 @@ def version(label: str) -> VersionModule:
     return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))
 
 
-def extension(label: str) -> ExtensionModule:
-    """The extension module `label` (`<version>+<extension>`). Raises KeyError for one that was not generated."""
-    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label]))
+def extension(label: str, identifier: str) -> ExtensionModule:
+    """The module of extension `identifier` layered onto protocol version `label`.
+
+    Raises KeyError for one that was not generated.
+    """
+    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label][identifier]))
 
 
-def extensions_of(label: str) -> Mapping[str, ExtensionModule]:
-    """The extension modules layered onto protocol version `label`, by extension identifier (imported now)."""
-    modules = [extension(x) for x in EXTENSION_MODULES]
-    return MappingProxyType({m.EXTENSION: m for m in modules if m.PROTOCOL_VERSION == label})
-
-
-__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "extensions_of", "version"]
+__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "version"]
 
 if TYPE_CHECKING:
     # Every version module is a VersionModule, every extension module an ExtensionModule (checked by the

@@ -713,6 +713,23 @@ function checkModuleNames(labels: readonly string[]): void {
   }
 }
 
+/** The root module's EXTENSION_MODULES: per core version label (those with an extension module), per identifier, its module. */
+function extensionModulesMap(extensions: readonly ExtensionModel[], pkg: string): string {
+  const head = "EXTENSION_MODULES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(";
+  if (extensions.length === 0) return `${head}{})`;
+  const cores = [...new Set(extensions.map((x) => x.core))].sort(byCodeUnit);
+  return [
+    head,
+    "    {",
+    ...cores.map((core) => {
+      const mine = extensions.filter((x) => x.core === core).sort((a, b) => byCodeUnit(a.identifier, b.identifier));
+      return `        ${pyString(core)}: MappingProxyType({${mine.map((x) => `${pyString(x.identifier)}: ${pyString(`${pkg}.${moduleName(extensionLabel(x))}`)}`).join(", ")}}),`;
+    }),
+    "    }",
+    ")",
+  ].join("\n");
+}
+
 /** The Python tree: paths relative to its own folder. */
 export function emitPythonTree(model: ProtocolModel, options: { package?: string; cacheDir?: string } = {}): Map<string, string> {
   const pkg = options.package ?? DEFAULT_PYTHON_PACKAGE;
@@ -777,17 +794,10 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     ")",
     '"""Every generated protocol version: label → module name, in label order (imported on demand)."""',
     "",
-    extensions.length === 0
-      ? "EXTENSION_MODULES: Final[Mapping[str, str]] = MappingProxyType({})"
-      : [
-          "EXTENSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(",
-          "    {",
-          ...extensions.map((x) => `        ${pyString(extensionLabel(x))}: ${pyString(`${pkg}.${moduleName(extensionLabel(x))}`)},`),
-          "    }",
-          ")",
-        ].join("\n"),
-    '"""Every generated extension module (an extension version layered onto a protocol version, its',
-    'PROTOCOL_VERSION): `<version>+<extension>` → module name, in label order (imported on demand)."""',
+    extensionModulesMap(extensions, pkg),
+    '"""Every generated extension module (an extension version layered onto a protocol version): protocol',
+    "version label → extension identifier (negotiated under `capabilities.extensions`) → module name, in",
+    'label order (imported on demand)."""',
     "",
     "",
     "def version(label: str) -> VersionModule:",
@@ -795,18 +805,15 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     "    return cast(VersionModule, importlib.import_module(VERSION_MODULES[label]))",
     "",
     "",
-    "def extension(label: str) -> ExtensionModule:",
-    '    """The extension module `label` (`<version>+<extension>`). Raises KeyError for one that was not generated."""',
-    "    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label]))",
+    "def extension(label: str, identifier: str) -> ExtensionModule:",
+    '    """The module of extension `identifier` layered onto protocol version `label`.',
+    "",
+    "    Raises KeyError for one that was not generated.",
+    '    """',
+    "    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label][identifier]))",
     "",
     "",
-    "def extensions_of(label: str) -> Mapping[str, ExtensionModule]:",
-    '    """The extension modules layered onto protocol version `label`, by extension identifier (imported now)."""',
-    "    modules = [extension(x) for x in EXTENSION_MODULES]",
-    "    return MappingProxyType({m.EXTENSION: m for m in modules if m.PROTOCOL_VERSION == label})",
-    "",
-    "",
-    `__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "extensions_of", "version"]`,
+    `__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "version"]`,
     "",
     "if TYPE_CHECKING:",
     "    # Every version module is a VersionModule, every extension module an ExtensionModule (checked by the",
@@ -896,7 +903,7 @@ function packageReadme(versions: readonly VersionModel[], extensions: readonly E
       "",
       "| module | what |",
       "| --- | --- |",
-      `| \`${pkg}\` | \`VERSION_MODULES\` (label → module name) and \`version(label)\`; \`EXTENSION_MODULES\`, \`extension(label)\` and \`extensions_of(version)\` |`,
+      `| \`${pkg}\` | \`VERSION_MODULES\` (label → module name) and \`version(label)\`; \`EXTENSION_MODULES\` (label → extension identifier → module name) and \`extension(label, identifier)\` |`,
       `| \`${pkg}.runtime\` | the rules and base models every version module shares |`,
       ...versions.map((v) => `| \`${pkg}.${moduleName(v.label)}\` | protocol version ${v.label} (${v.era}): a pydantic model per definition (\`DEFINITIONS\`), \`REQUESTS\`, \`NOTIFICATIONS\`, \`normalize_result\`, \`method_error\` |`),
       ...extensions.map(

@@ -1,6 +1,6 @@
 """Driver for the cross-language and differential tests: a JSON array of cases on stdin, a JSON array of answers out.
 
-``version`` is a version label or an extension module's (``2026-07-28+tasks``).
+``version`` is a version label; with ``extension`` (an identifier), the case is that extension module's.
 
 - ``{"version": label, "method": m, "input": json}`` → ``{"ok": result}`` or ``{"error": {"code", "message"}}``
 - ``{"version": label, "gate": m}`` → ``{"gate": error object or null}``
@@ -63,13 +63,9 @@ def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> 
     return {"valid": valid, "changed": changed}
 
 
-def module_of(label: str) -> runtime.VersionModule:
-    """A version module, or an extension module for a `<version>+<extension>` label."""
-    return mcp_codegen.extension(label) if label in mcp_codegen.EXTENSION_MODULES else mcp_codegen.version(label)
-
-
 def answer(case: dict[str, Any]) -> dict[str, Any]:
-    module = module_of(case["version"])
+    label = case["version"]
+    module = mcp_codegen.extension(label, case["extension"]) if "extension" in case else mcp_codegen.version(label)
     if "gate" in case:
         # The gate's verdict at a server; a notification is never a request the dispatcher answers.
         return {"gate": module.method_error(case["gate"]), "notification": case["gate"] in module.NOTIFICATIONS}

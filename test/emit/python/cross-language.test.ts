@@ -20,7 +20,8 @@ beforeAll(async () => {
   extensionModules = await tsExtensionModules();
 });
 
-type Case = { version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true };
+/** `extension`: the case is the extension module's (`version` its core version, `extension` its identifier). */
+type Case = ({ version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true }) & { extension?: string };
 
 const pythonBatch = (cases: Case[]) => pythonJson<unknown[]>("batch.py", cases);
 
@@ -95,10 +96,13 @@ describe("TypeScript and Python normalizers", () => {
 });
 
 describe("TypeScript and Python extension modules", () => {
+  /** The Python driver's name of an extension module: its core version and the extension's identifier. */
+  const moduleOf = (label: string) => ({ version: extensionModules.get(label)!.core, extension: extensionModules.get(label)!.identifier });
+
   it("exist for the same extension modules, and name the same requests", () => {
     expect(extensionModules.size).toBeGreaterThan(0);
     const ext = [...extensionModules.keys()];
-    const answers = pythonBatch(ext.map((version) => ({ version, catalogue: true as const })));
+    const answers = pythonBatch(ext.map((label) => ({ ...moduleOf(label), catalogue: true as const })));
     ext.forEach((label, i) => {
       const python = answers[i] as { requests: string[] };
       expect(python.requests.sort(), label).toEqual(Object.keys(extensionModules.get(label)!.resultNormalizers).sort());
@@ -108,17 +112,17 @@ describe("TypeScript and Python extension modules", () => {
   it(`give the same JSON results for every request of every extension module (${RUNS_PER_REQUEST} inputs each)`, () => {
     // The inputs as above, and results of each extension request's own shape (a task's resultType "task").
     const inputs = [...fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED }), { resultType: "task", taskId: "t", status: "working" }];
-    const cases: Array<{ version: string; method: string; input: unknown }> = [];
+    const cases: Array<{ label: string; method: string; input: unknown }> = [];
     for (const [label, m] of extensionModules) {
-      for (const method of Object.keys(m.resultNormalizers).sort()) for (const input of inputs) cases.push({ version: label, method, input });
+      for (const method of Object.keys(m.resultNormalizers).sort()) for (const input of inputs) cases.push({ label, method, input });
     }
-    const answers = pythonBatch(cases);
+    const answers = pythonBatch(cases.map(({ label, method, input }) => ({ ...moduleOf(label), method, input })));
     expect(answers.length).toBe(cases.length);
     let tasks = 0;
     cases.forEach((c, i) => {
-      const expected = tsAnswer(extensionModules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      const expected = tsAnswer(extensionModules.get(c.label)!.resultNormalizers[c.method], structuredClone(c.input));
       if ((expected as { ok?: { resultType?: unknown } }).ok?.resultType === "task") tasks++;
-      expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
+      expect(answers[i], `${c.label} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
     });
     // A result with resultType "task" was accepted by both (where the extension allows it: tools/call).
     expect(tasks).toBeGreaterThan(0);
@@ -130,7 +134,7 @@ describe("TypeScript and Python extension modules", () => {
     const names = [...gateNames(modules, SEED), ...known];
     let gated = 0;
     for (const [label, m] of extensionModules) {
-      const answers = pythonBatch(names.map((gate) => ({ version: label, gate }))) as Array<{ gate: { code: number } | null; notification: boolean }>;
+      const answers = pythonBatch(names.map((gate) => ({ ...moduleOf(label), gate }))) as Array<{ gate: { code: number } | null; notification: boolean }>;
       for (const [i, method] of names.entries()) {
         const expected = await tsGate(m, label, method);
         if (expected !== null) gated++;

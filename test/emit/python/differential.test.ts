@@ -4,16 +4,22 @@
 // instance's JSON text, must agree on every one, and dump what it accepts back to the same JSON (by
 // alias, unset fields left out: nothing dropped or changed). The same corpus through the official
 // SDK's models (mcp-types 2.3.0) lists, per definition, where they disagree with the spec: findings, printed.
+// Each extension module (`DEFINITIONS` of mcp_codegen.extension(label)) likewise, on the definitions the
+// extension adds, against Ajv on the extension's own schema.json.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { pointerToken } from "../../../generator/errors.js";
 import { defaultPatchesDir, defaultSchemasDir } from "../../../generator/paths.js";
+import { extensionLabel } from "../../../generator/model/extensions.js";
+import { buildModel } from "../../../generator/pipeline.js";
+import { extensionSchemasDir } from "../../../generator/source/extensions.js";
 import { readLock } from "../../../generator/source/lock.js";
-import { loadSpec } from "../../../generator/source/load.js";
-import type { LoadedSpec } from "../../../generator/model/types.js";
-import { lockFile } from "../../support.js";
+import { loadSpec, readSchemaDocument } from "../../../generator/source/load.js";
+import type { ExtensionModel, LoadedSpec } from "../../../generator/model/types.js";
+import { ensureSchemas, lockFile, modelOptions, schemasDir } from "../../support.js";
 import { type Json, labelledCorpus, oracleDocument, seedOf } from "../typescript/corpus.js";
 import { pythonJson } from "./support.js";
 
@@ -47,6 +53,51 @@ function corpusOf(version: string): Corpus {
   return c;
 }
 
+/** Each definition an extension adds, its corpus labelled by Ajv on the extension's own schema.json. */
+function extensionCorpus(ext: ExtensionModel): Corpus {
+  const file = path.join(extensionSchemasDir(schemasDir, ext.name), ext.label, "schema.json");
+  const spec = loadSpec(file, ext.label);
+  const options = { strict: false, validateFormats: false, allErrors: false } as const;
+  const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  ajv.addSchema(readSchemaDocument(readFileSync(file), file).root, "ext");
+  const byDefinition = new Map<string, { instances: Json[]; ajv: boolean[] }>();
+  for (const name of ext.definitions) {
+    const validate = ajv.getSchema(`ext#/${spec.container}/${pointerToken(name)}`) as ValidateFunction;
+    const corpus = labelledCorpus(spec.defs, name, seedOf(`${extensionLabel(ext)}/${name}`), (instance) => validate(instance) as boolean, WANTED, MAX_ATTEMPTS);
+    byDefinition.set(name, { instances: [...corpus.valid, ...corpus.invalid], ajv: [...corpus.valid.map(() => true), ...corpus.invalid.map(() => false)] });
+  }
+  return { spec, byDefinition };
+}
+
+await ensureSchemas();
+const extensions: ExtensionModel[] = [...(buildModel({ ...modelOptions, lock: await readLock(lockFile) }).extensions ?? [])];
+
+/** Each definition's verdicts and round trips through the Python driver, checked against Ajv's labels. */
+function compare(module: { version: string; extension?: string }, version: string, byDefinition: Corpus["byDefinition"], kind: string): void {
+  const names = [...byDefinition.keys()];
+  const cases = names.map((definition) => ({ ...module, definition, instances: byDefinition.get(definition)!.instances.map((i) => JSON.stringify(i)) }));
+  const answers = pythonJson<Array<{ valid: boolean[]; changed: number[] }>>("batch.py", cases);
+  const disagreements: string[] = [];
+  const changed: string[] = [];
+  let valid = 0;
+  let invalid = 0;
+  names.forEach((name, i) => {
+    const { instances, ajv } = byDefinition.get(name)!;
+    expect(answers[i].valid.length, name).toBe(instances.length);
+    ajv.forEach((a, j) => {
+      if (a) valid++;
+      else invalid++;
+      if (answers[i].valid[j] !== a) disagreements.push(`${name}: Ajv ${a ? "accepts" : "rejects"}, pydantic ${a ? "rejects" : "accepts"} ${JSON.stringify(instances[j])}`);
+    });
+    for (const j of answers[i].changed) changed.push(`${name}: dumps ${JSON.stringify(instances[j])} differently`);
+  });
+  console.log(`${version} (python${kind}): ${names.length} definitions, ${valid + invalid} instances (${valid} valid, ${invalid} invalid per Ajv), ${disagreements.length} disagreements, ${changed.length} changed on the way through`);
+  expect(valid).toBeGreaterThan(0);
+  expect(invalid).toBeGreaterThan(0);
+  expect(disagreements.slice(0, 5)).toEqual([]);
+  expect(changed.slice(0, 5)).toEqual([]);
+}
+
 describe("generated pydantic models agree with Ajv on every definition", () => {
   it("cover every version of the lock", async () => {
     expect(labels.length).toBeGreaterThan(0);
@@ -55,29 +106,20 @@ describe("generated pydantic models agree with Ajv on every definition", () => {
   });
 
   it.each(labels)("%s", (version) => {
-    const { byDefinition } = corpusOf(version);
-    const names = [...byDefinition.keys()];
-    const cases = names.map((definition) => ({ version, definition, instances: byDefinition.get(definition)!.instances.map((i) => JSON.stringify(i)) }));
-    const answers = pythonJson<Array<{ valid: boolean[]; changed: number[] }>>("batch.py", cases);
-    const disagreements: string[] = [];
-    const changed: string[] = [];
-    let valid = 0;
-    let invalid = 0;
-    names.forEach((name, i) => {
-      const { instances, ajv } = byDefinition.get(name)!;
-      expect(answers[i].valid.length, name).toBe(instances.length);
-      ajv.forEach((a, j) => {
-        if (a) valid++;
-        else invalid++;
-        if (answers[i].valid[j] !== a) disagreements.push(`${name}: Ajv ${a ? "accepts" : "rejects"}, pydantic ${a ? "rejects" : "accepts"} ${JSON.stringify(instances[j])}`);
-      });
-      for (const j of answers[i].changed) changed.push(`${name}: dumps ${JSON.stringify(instances[j])} differently`);
-    });
-    console.log(`${version} (python): ${names.length} definitions, ${valid + invalid} instances (${valid} valid, ${invalid} invalid per Ajv), ${disagreements.length} disagreements, ${changed.length} changed on the way through`);
-    expect(valid).toBeGreaterThan(0);
-    expect(invalid).toBeGreaterThan(0);
-    expect(disagreements.slice(0, 5)).toEqual([]);
-    expect(changed.slice(0, 5)).toEqual([]);
+    compare({ version }, version, corpusOf(version).byDefinition, "");
+  });
+});
+
+describe("extension modules' pydantic models agree with Ajv on the extension's own schema, on every definition it adds", () => {
+  it("cover every extension module of the model", () => {
+    expect(extensions.length).toBeGreaterThan(0);
+    const answers = pythonJson<Array<{ requests: string[] }>>("batch.py", extensions.map((x) => ({ version: x.core, extension: x.identifier, catalogue: true })));
+    expect(answers.length).toBe(extensions.length);
+  });
+
+  it.each(extensions.map((x) => [extensionLabel(x), x] as const))("%s", (label, ext) => {
+    expect(ext.definitions.length).toBeGreaterThan(0);
+    compare({ version: ext.core, extension: ext.identifier }, label, extensionCorpus(ext).byDefinition, ", extension's own definitions");
   });
 });
 
