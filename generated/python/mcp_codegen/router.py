@@ -230,10 +230,6 @@ def _principal(exchange: Exchange) -> str | None:
     return exchange.principal if exchange.principal is not None else principal_of(exchange.auth)
 
 
-def _is_dict(value: object) -> bool:
-    return isinstance(value, dict)
-
-
 def _own(value: object, key: str) -> object:
     """A member of a dict, else None."""
     if isinstance(value, dict):
@@ -816,7 +812,7 @@ class Router:
     def _handlers_for(self, label: str, info: ConnectionInfo) -> Mapping[str, Handler]:
         handlers = self._served[label].handlers
         if callable(handlers):
-            return cast(HandlerFactory, handlers)(info)
+            return handlers(info)
         return handlers
 
     def _error_hook(self, label: str) -> OnError:

@@ -32,7 +32,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypedDict, cast, get_args, get_origin
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from . import runtime
 
@@ -472,7 +472,7 @@ def _inline_params(definitions: Mapping[str, runtime.Definition], method: str) -
     """The params type of ``method`` where the schema inlines its params (the legacy schemas: the table names
     no params definition): the ``params`` field of the message model whose ``method`` is that literal."""
     for definition in definitions.values():
-        if not isinstance(definition, type) or not issubclass(definition, BaseModel):
+        if not isinstance(definition, type):
             continue
         fields = definition.model_fields
         named = fields.get("method")

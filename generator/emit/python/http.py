@@ -26,8 +26,16 @@ A client that goes away (ASGI ``http.disconnect``) cancels the asyncio tasks of 
 sends no answer. Every stream writes through a bounded queue: a consumer leaving more than
 ``max_buffered_bytes`` unread is disconnected (its requests cancelled, a legacy session closed).
 
+Which stream a legacy session's message goes on: the router's ``send`` carries only the message, so the
+transport knows the request it is about from the task sending it (a context variable set for each POST's
+request tasks): a handler's progress, logs and requests go on its POST's stream; messages sent from outside
+any request (``publish`` from the host) on the session's GET stream, when one is open. A ``publish`` made
+from inside a handler reaches that handler's own session on its POST's stream.
+
 Where ASGI differs from node:http: a connection is known by its (client, server) addresses; a POST whose
-session closes before it is answered gets 404 (node destroys the socket, which ASGI cannot).
+session closes before it is answered gets 404 (node destroys the socket, which ASGI cannot); a consumer
+disconnected for reading too slowly has its response left incomplete, which uvicorn logs ("ASGI callable
+returned without completing response") as it closes the connection.
 """
 
 from __future__ import annotations
@@ -117,7 +125,7 @@ class RoutedServer(Protocol):
     @property
     def legacy_versions(self) -> tuple[str, ...]: ...
     def era_of(self, message: object) -> Literal["legacy", "modern"]: ...
-    def connect(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> Any: ...
+    def connect(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> LegacyConnection: ...
     async def handle(self, message: object, exchange: Exchange | None = None) -> dict[str, Any] | None: ...
     def name_param(self, method: str, protocol_version: str) -> str | None: ...
 
@@ -458,7 +466,9 @@ class _Stream:
                     break
                 self._wake.clear()
                 await self._wake.wait()
-            if not self.aborted:
+            # Ended by the server (its session closed), the stream ends cleanly; a client gone or not reading is not
+            # written to again.
+            if not self.aborted or (self.by_server and not self._overflowed):
                 await self._send({"type": "http.response.body", "body": b"", "more_body": False})
         except asyncio.CancelledError:
             raise
@@ -561,7 +571,8 @@ async def _wait_disconnect(receive: Receive, stream: _Stream) -> None:
 class _Session:
     id: str
     principal: str | None
-    connection: Any = None
+    connection: LegacyConnection | None = None
+    """Set right after the session is made (the router's connection sends through the session)."""
     routes: dict[object, _Stream] = field(default_factory=lambda: {})
     """The stream each request in flight answers on, by id."""
     streams: set[_Stream] = field(default_factory=lambda: set())
@@ -911,17 +922,22 @@ class HttpApp:
             await _refuse(send, refusal, rid)
             return
         session = _Session(id=str(uuid.uuid4()), principal=caller.principal)
-        session.connection = self._router.connect(self._sender(session))
+        connection = self._router.connect(self._sender(session))
+        session.connection = connection
         self._sessions[session.id] = session
         await self._in_session(receive, send, session, message, caller, {"mcp-session-id": session.id})
         # An initialize the router refused leaves no session behind.
-        if session.connection.protocol_version is None:
+        if connection.protocol_version is None:
             self._close_session(session)
 
     async def _in_session(
         self, receive: Receive, send: AsgiSend, session: _Session, body: object, caller: _Caller, headers: Mapping[str, str] | None = None
     ) -> None:
         """Answer one POST of a session: its requests on one stream, its notifications and responses handed over."""
+        connection = session.connection
+        if connection is None:
+            await _refuse(send, Refusal(404, -32001, "Session not found"))
+            return
         self._touch(session)
         batch = _is_batch(body)
         messages = cast(list[object], body) if batch else [body]
@@ -942,10 +958,9 @@ class HttpApp:
             stream.stream()
         watcher = asyncio.ensure_future(_wait_disconnect(receive, stream))
         exchange = Exchange(auth=caller.auth, principal=caller.principal)
-        connection = session.connection
 
         async def one(m: object) -> dict[str, Any] | None:
-            response = cast(dict[str, Any] | None, await connection.handle(m, exchange))
+            response = await connection.handle(m, exchange)
             if response is not None and stream.streaming and not stream.aborted:
                 stream.push(response)
             return response
@@ -1036,7 +1051,7 @@ class HttpApp:
         if isinstance(checked, Refusal):
             await _refuse(send, checked)
             return
-        version = cast(str | None, found.connection.protocol_version)
+        version = None if found.connection is None else found.connection.protocol_version
         body = checked.body
         batch = _is_batch(body)
         if batch and not batches_served(version):

@@ -836,6 +836,9 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     // Every import the tree makes outside the standard library.
     `dependencies = [${PYTHON_DEPENDENCIES.map(pyString).join(", ")}]`,
     "",
+    "[project.optional-dependencies]",
+    ...Object.entries(PYTHON_EXTRAS).map(([extra, requirements]) => `${extra} = [${requirements.map(pyString).join(", ")}]`),
+    "",
     // flit_core builds from the tree without writing into it (no build/, no *.egg-info), so installing
     // or building a wheel from the committed tree leaves it as generated.
     "[build-system]",
@@ -860,6 +863,8 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
 const DESCRIPTION = "MCP protocol models, method catalogue, result normalizers and method gate, one module per protocol version.";
 /** What the tree imports beyond the standard library: pydantic 2, and typing_extensions' TypeAliasType. */
 const PYTHON_DEPENDENCIES = ["pydantic>=2.11,<3", "typing_extensions>=4.12.2"];
+/** Extras, imported only when a function that needs them is called: http.py's `serve_http` runs its ASGI app under uvicorn. */
+const PYTHON_EXTRAS: Readonly<Record<string, readonly string[]>> = { http: ["uvicorn>=0.30"] };
 
 /** The distribution's name: the package's, dots and underscores as dashes (`acme.mcp_protocol` → `acme-mcp-protocol`). */
 function distributionName(pkg: string): string {

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol, cast
@@ -90,7 +91,7 @@ class _ThreadReader:
     """Standard input when it is not a pipe (a file): read in a thread."""
 
     async def read(self, n: int = -1) -> bytes:
-        return await asyncio.get_running_loop().run_in_executor(None, sys.stdin.buffer.read1, n if n > 0 else 65536)
+        return await asyncio.get_running_loop().run_in_executor(None, os.read, sys.stdin.fileno(), n if n > 0 else 65536)
 
 
 async def _standard_streams() -> tuple[Reader, Writer]:
@@ -209,7 +210,7 @@ async def serve_stdio(
         try:
             text = serialize(message)
         except (TypeError, ValueError) as error:
-            m = message if isinstance(message, Mapping) else {}
+            m: Mapping[str, Any] = message if isinstance(message, Mapping) else {}
             rid = m.get("id")
             what = f"the response to request {json.dumps(rid)}" if isinstance(rid, str | int) else f"a {m.get('method')} message"
             hook(ValueError(f"cannot send {what} as JSON: {error}"))

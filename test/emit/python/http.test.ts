@@ -5,13 +5,14 @@
 // requests are compared, status, headers and body, with the TypeScript transport serving the same handlers.
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerRouter, eras } from "../../../generated/router.js";
 import { batchesServed, type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
-import { pythonBin, pythonTestDir, pythonTree } from "./support.js";
+import { pythonBin, pythonJson, pythonTestDir, pythonTree, run } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eraOf = eras as Record<string, "legacy" | "modern">;
@@ -71,14 +72,20 @@ function startPython(options: Record<string, unknown> = {}): Promise<PythonServe
 }
 
 const LIMIT = 1024;
+const IDLE_MS = 2000;
+const BUFFERED = 256 * 1024;
 let py: PythonServer;
 let capped: PythonServer;
 let ts: HttpServer;
 
-/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo). */
+/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo and progress). */
 function tsRouter() {
   const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
-  const call = async ({ arguments: args }: { name: string; arguments?: Record<string, unknown> }) => text(JSON.stringify(args ?? {}));
+  const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: { _meta?: Record<string, unknown>; notify(method: string, params: Record<string, unknown>): Promise<void> }) => {
+    if (name !== "progress") return text(JSON.stringify(args ?? {}));
+    for (const progress of [1, 2, 3]) await context.notify("notifications/progress", { progressToken: context._meta!.progressToken, progress, total: 3 });
+    return text("done");
+  };
   const capabilities = { tools: { listChanged: true }, logging: {} };
   const versions: Record<string, unknown> = {};
   for (const label of labels) {
@@ -91,7 +98,10 @@ function tsRouter() {
 }
 
 beforeAll(async () => {
-  [py, capped] = await Promise.all([startPython({ max_body_bytes: LIMIT }), startPython({ max_sessions: 1 })]);
+  [py, capped] = await Promise.all([
+    startPython({ max_body_bytes: LIMIT, max_buffered_bytes: BUFFERED, session_idle_ms: IDLE_MS, parameter_headers: { echo: { region: "Region", count: "Count" } } }),
+    startPython({ max_sessions: 2, max_sessions_per_principal: 1, max_requests_in_flight: 2, principal_header: "x-principal" }),
+  ]);
   ts = await serveHttp(tsRouter(), { maxBodyBytes: LIMIT, onError: () => undefined });
 }, 30_000);
 afterAll(async () => {
@@ -107,11 +117,11 @@ const modernCall = (id: number, name: string, args: Record<string, unknown>, ext
 const modernHeaders = (method: string, name?: string) => ({ "mcp-protocol-version": MODERN, "mcp-method": method, ...(name === undefined ? {} : { "mcp-name": name }) });
 
 /** A new legacy session at `version`: the headers its requests carry. */
-async function openSession(url: string, version = LEGACY): Promise<Record<string, string>> {
-  const init = await post(url, initialize(0, version));
+async function openSession(url: string, version = LEGACY, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const init = await post(url, initialize(0, version), extra);
   expect(init.status).toBe(200);
   await init.text();
-  const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
+  const headers = { ...extra, "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
   expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
   return headers;
 }
@@ -154,7 +164,19 @@ function rawPost(url: string, headers: Record<string, string>, body: string): Pr
   });
 }
 
-const stats = async (server: PythonServer) => (await server.command("stats")) as { started: number; finished: number; cancelled: number; sessions: number };
+const stats = async (server: PythonServer) =>
+  (await server.command("stats")) as { started: number; finished: number; cancelled: number; flood_cancelled: number; sessions: number; errors: string[] };
+const overflows = (errors: string[]) => errors.filter((e) => e === `disconnected a client that left more than ${BUFFERED} bytes unread (maxBufferedBytes)`);
+
+/** A raw HTTP request on its own socket that never reads what comes back (a paused consumer). */
+function pausedRequest(port: number, method: string, headers: Record<string, string>, body = ""): net.Socket {
+  const socket = net.connect(port, "127.0.0.1");
+  const lines = [`${method} /mcp HTTP/1.1`, `host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, "", body];
+  socket.write(lines.join("\r\n"));
+  socket.pause();
+  socket.on("error", () => undefined);
+  return socket;
+}
 
 describe("a legacy session", () => {
   it("starts with initialize (Mcp-Session-Id), serves a call, is 404 once deleted, and an unknown one is 404", async () => {
@@ -191,22 +213,76 @@ describe("a legacy session", () => {
   });
 
   it("at max_sessions evicts the least recently used idle session, and refuses with 503 and Retry-After when none is idle", async () => {
-    const a = await openSession(capped.url);
-    const b = await openSession(capped.url); // a, idle, made room
-    expect((await post(capped.url, { jsonrpc: "2.0", id: 1, method: "ping" }, a)).status).toBe(404);
-    // b's GET stream open: b is not idle, no room.
+    const ping = (headers: Record<string, string>, id = 1) => post(capped.url, { jsonrpc: "2.0", id, method: "ping" }, headers).then((r) => r.status);
+    const a = await openSession(capped.url, LEGACY, { "x-principal": "p1" });
+    const b = await openSession(capped.url, LEGACY, { "x-principal": "p2" });
+    expect(await ping(a)).toBe(200); // b is now the least recently used
+    const c = await openSession(capped.url, LEGACY, { "x-principal": "p3" });
+    expect((await stats(capped)).sessions).toBe(2);
+    expect(await ping(b)).toBe(404);
+    expect(await ping(a)).toBe(200);
+    // A GET stream open on both: neither is idle, no room.
     const gone = new AbortController();
-    const stream = await fetch(capped.url, { headers: { accept: "text/event-stream", ...b }, signal: gone.signal });
-    expect(stream.status).toBe(200);
-    expect(stream.headers.get("content-type")).toBe("text/event-stream");
-    const refused = await post(capped.url, initialize(9));
+    for (const s of [a, c]) {
+      const stream = await fetch(capped.url, { headers: { accept: "text/event-stream", ...s }, signal: gone.signal });
+      expect(stream.status).toBe(200);
+      expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    }
+    const refused = await post(capped.url, initialize(9), { "x-principal": "p4" });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("5");
-    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "Service Unavailable: 1 sessions are open (maxSessions)" } });
-    expect((await stats(capped)).sessions).toBe(1);
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32000, message: "Service Unavailable: 2 sessions are open (maxSessions)" } });
+    expect((await stats(capped)).sessions).toBe(2);
     gone.abort();
-    expect((await fetch(capped.url, { method: "DELETE", headers: b })).status).toBe(200);
+    for (const s of [a, c]) expect((await fetch(capped.url, { method: "DELETE", headers: s })).status).toBe(200);
     await expect.poll(async () => (await stats(capped)).sessions).toBe(0);
+  });
+
+  it("binds a session to its principal: another's id is 404, a principal's new session closes its idle one, and 429 when none is idle", async () => {
+    const p5 = { "x-principal": "p5" };
+    const d = await openSession(capped.url, LEGACY, p5);
+    const e = await openSession(capped.url, LEGACY, p5); // max_sessions_per_principal 1: d closes
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 1, method: "ping" }, d)).status).toBe(404);
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 2, method: "ping" }, e)).status).toBe(200);
+    const stolen = await post(capped.url, { jsonrpc: "2.0", id: 3, method: "ping" }, { ...e, "x-principal": "p6" });
+    expect(stolen.status).toBe(404);
+    expect(await stolen.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32001, message: "Session not found" } });
+    // e busy with a call: no session of p5 can close.
+    const before = await stats(capped);
+    const gone = new AbortController();
+    const slow = post(capped.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, e, gone.signal);
+    await expect.poll(async () => (await stats(capped)).started).toBe(before.started + 1);
+    const refused = await post(capped.url, initialize(5), p5);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32000, message: "Too Many Requests: 1 sessions are open for this principal (maxSessionsPerPrincipal)" } });
+    gone.abort();
+    await expect(slow).rejects.toThrow();
+    expect((await fetch(capped.url, { method: "DELETE", headers: e })).status).toBe(200);
+  });
+
+  it("caps the requests in flight on a session (max_requests_in_flight) with 429", async () => {
+    const f = await openSession(capped.url, LEGACY, { "x-principal": "p7" });
+    const before = await stats(capped);
+    const gone = new AbortController();
+    const calls = [10, 11].map((id) => post(capped.url, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, f, gone.signal).catch(() => "aborted"));
+    await expect.poll(async () => (await stats(capped)).started).toBe(before.started + 2);
+    const refused = await post(capped.url, { jsonrpc: "2.0", id: 12, method: "ping" }, f);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 12, error: { code: -32000, message: "Too Many Requests: 2 requests are in flight on this session (maxRequestsInFlight)" } });
+    gone.abort();
+    expect(await Promise.all(calls)).toEqual(["aborted", "aborted"]);
+    await expect.poll(async () => (await stats(capped)).cancelled).toBe(before.cancelled + 2);
+    expect((await post(capped.url, { jsonrpc: "2.0", id: 13, method: "ping" }, f)).status).toBe(200);
+    expect((await fetch(capped.url, { method: "DELETE", headers: f })).status).toBe(200);
+  });
+
+  it(`closes a session idle for session_idle_ms (${IDLE_MS} ms)`, async () => {
+    const headers = await openSession(py.url);
+    expect((await post(py.url, { jsonrpc: "2.0", id: 1, method: "ping" }, headers)).status).toBe(200);
+    // Past the idle time and one sweep (every session_idle_ms / 2) later; a request in between would keep it open.
+    await new Promise((r) => setTimeout(r, IDLE_MS * 1.5 + 500));
+    expect((await post(py.url, { jsonrpc: "2.0", id: 2, method: "ping" }, headers)).status).toBe(404);
   });
 
   it("streams a call's progress notifications before its result (SSE)", async () => {
@@ -266,6 +342,57 @@ describe("a legacy session", () => {
     await expect(slow).rejects.toThrow();
     await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
     expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 7, method: "ping" }, headers))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+  });
+});
+
+describe("backpressure: a consumer that stops reading is disconnected at max_buffered_bytes, others are served", () => {
+  it("a 2026-07-28 request's SSE stream: its handler cancelled, on_error told once", async () => {
+    const before = await stats(py);
+    const socket = pausedRequest(py.port, "POST", { ...jsonHeaders, ...modernHeaders("tools/call", "flood") }, JSON.stringify(modernCall(1, "flood", { count: 4000, bytes: 8192 }, { "io.modelcontextprotocol/logLevel": "debug" })));
+    await expect.poll(async () => (await stats(py)).flood_cancelled, { timeout: 20_000 }).toBe(before.flood_cancelled + 1);
+    expect(overflows((await stats(py)).errors)).toHaveLength(overflows(before.errors).length + 1);
+    const other = await post(py.url, modernCall(2, "echo", { ok: 1 }), modernHeaders("tools/call", "echo"));
+    expect(await other.json()).toMatchObject({ id: 2, result: { content: [{ type: "text", text: '{"ok":1}' }] } });
+    socket.destroy();
+  });
+
+  it("a legacy session's GET stream: the session closes, on_error told once", async () => {
+    const before = await stats(py);
+    const paused = await openSession(py.url);
+    const reading = await openSession(py.url);
+    const socket = pausedRequest(py.port, "GET", { accept: "text/event-stream", ...paused });
+    await new Promise((r) => setTimeout(r, 100));
+    await py.command("publish notifications/tools/list_changed 20000 1024");
+    await expect.poll(async () => overflows((await stats(py)).errors).length, { timeout: 20_000 }).toBe(overflows(before.errors).length + 1);
+    expect((await post(py.url, { jsonrpc: "2.0", id: 1, method: "ping" }, paused)).status).toBe(404);
+    expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 2, method: "ping" }, reading))).toEqual([{ jsonrpc: "2.0", id: 2, result: {} }]);
+    socket.destroy();
+  });
+});
+
+describe("a session closed while a request of it is open", () => {
+  it("cancels the request's handler and answers the POST 404, as for an unknown session", async () => {
+    const headers = await openSession(py.url);
+    const before = await stats(py);
+    const slow = post(py.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow", arguments: { ms: 600_000 } } }, headers);
+    await expect.poll(async () => (await stats(py)).started).toBe(before.started + 1);
+    expect((await fetch(py.url, { method: "DELETE", headers })).status).toBe(200);
+    const answer = await slow;
+    expect(answer.status).toBe(404);
+    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "Session not found" } });
+    await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
+  });
+
+  it("ends a request's open SSE stream and the session's GET stream", async () => {
+    const headers = await openSession(py.url);
+    const stream = await fetch(py.url, { headers: { accept: "text/event-stream", ...headers } });
+    const sample = await post(py.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "sample", arguments: {} } }, headers);
+    expect(sample.headers.get("content-type")).toBe("text/event-stream");
+    const reading = sample.text();
+    expect((await fetch(py.url, { method: "DELETE", headers })).status).toBe(200);
+    const events = (await reading).split("\n").filter((l) => l.startsWith("data:")).map((l) => JSON.parse(l.slice(5)) as Record<string, unknown>);
+    expect(events).toMatchObject([{ method: "sampling/createMessage" }]);
+    expect(await stream.text()).toBe("");
   });
 });
 
@@ -362,6 +489,24 @@ describe("2026-07-28 over HTTP", () => {
     }
   });
 
+  it("checks each argument a tool's parameter_headers name against its Mcp-Param-* header (plain or base64)", async () => {
+    const call = (args: Record<string, unknown>, headers: Record<string, string>) => post(py.url, modernCall(8, "echo", args), { ...modernHeaders("tools/call", "echo"), ...headers });
+    const ok = await call({ region: "éu", count: 5, other: 1 }, { "mcp-param-region": `=?base64?${Buffer.from("éu").toString("base64")}?=`, "mcp-param-count": "5" });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ id: 8, result: { content: [{ type: "text", text: '{"region":"éu","count":5,"other":1}' }] } });
+    const cases: [Record<string, unknown>, Record<string, string>, string][] = [
+      [{ region: "eu" }, {}, "Header mismatch: Mcp-Param-Region is missing but arguments.region is given"],
+      [{ region: "eu" }, { "mcp-param-region": "us" }, "Header mismatch: Mcp-Param-Region does not match arguments.region"],
+      [{ region: "eu" }, { "mcp-param-region": "=?base64?SGVs!!!bG8=?=" }, "Header mismatch: Mcp-Param-Region is not valid base64"],
+      [{ count: 5 }, { "mcp-param-count": "6" }, "Header mismatch: Mcp-Param-Count does not match arguments.count"],
+    ];
+    for (const [args, headers, message] of cases) {
+      const response = await call(args, headers);
+      expect(response.status, message).toBe(400);
+      expect(await response.json()).toEqual({ jsonrpc: "2.0", id: 8, error: { code: -32020, message } });
+    }
+  });
+
   it("refuses a missing MCP-Protocol-Version, or one that disagrees with _meta, with 400 and -32020", async () => {
     const missing = await post(py.url, modernCall(3, "echo", {}), { "mcp-method": "tools/call", "mcp-name": "echo" });
     expect(await missing.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32020, message: "Missing MCP-Protocol-Version header" } });
@@ -434,6 +579,15 @@ describe("the same answers as the TypeScript transport", () => {
     ["a modern call", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, body: JSON.stringify(modernCall(1, "echo", { a: [1, "☃"] })) })],
     ["a wrong Mcp-Name", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "=?base64?w6k=?=") }, body: JSON.stringify(modernCall(1, "echo", {})) })],
     ["a modern notification", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("notifications/cancelled") }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: meta() } }) })],
+    ["a modern call streaming its progress", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "progress") }, body: JSON.stringify(modernCall(3, "progress", {}, { progressToken: "t" })) })],
+    ["a legacy call streaming its progress", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { progressToken: 1 } } }) })],
+    [`a batch at ${BATCHING}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, BATCHING)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"s","method":"tools/list"}]' })],
+    [`a batch at ${LEGACY}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]' })],
+    ["ids beyond 2^53 and written 1.0, in a session", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, BATCHING)) }, body: '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"},{"jsonrpc":"2.0","id":1.0,"method":"ping"}]' })],
+    ["an id beyond 2^53 in a modern call", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, body: `{"jsonrpc":"2.0","id":-98765432109876543210,"method":"tools/call","params":${JSON.stringify(modernCall(0, "echo", { n: 1.5e300 }).params)}}` })],
+    ["a session's GET without Accept text/event-stream", async (url) => ({ method: "GET", headers: { ...(await openSession(url)), accept: "application/json" } })],
+    ["a session's PUT", async (url) => ({ method: "PUT", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: "{}" })],
+    ["a session's POST naming an unserved MCP-Protocol-Version", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)), "mcp-protocol-version": "1999-01-01" }, body: '{"jsonrpc":"2.0","id":5,"method":"ping"}' })],
     ["an unknown modern method", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("no/such") }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "no/such", params: { _meta: meta() } }) })],
   ];
   it.each(requests)("for %s", async (_name, make) => {
@@ -447,4 +601,51 @@ describe("the same answers as the TypeScript transport", () => {
     const deleted = async (url: string) => answer(url, { method: "DELETE", headers: await openSession(url) });
     expect(await deleted(py.url)).toEqual(await deleted(ts.url));
   });
+});
+
+it("serve_http without uvicorn installed raises a RuntimeError saying how to install it", () => {
+  const script = [
+    "import asyncio, sys",
+    "sys.modules['uvicorn'] = None  # an import of it fails as when it is not installed",
+    "from mcp_codegen.http import serve_http",
+    "try:",
+    "    asyncio.run(serve_http(None))  # type: ignore[arg-type]",
+    "except RuntimeError as error:",
+    "    print(error)",
+  ].join("\n");
+  const r = run("python", ["-c", script]);
+  expect(r.stderr).toBe("");
+  expect(r.stdout).toBe("serve_http runs the ASGI app under uvicorn, which is not installed: pip install uvicorn (or serve create_asgi_app(router) with any ASGI server)\n");
+});
+
+it("is a plain ASGI 3 app: called directly (http_asgi.py, no server) it opens a session, answers in it, after lifespan shutdown answers 503, and checks Host/Origin as allowed_hosts/allowed_origins say", () => {
+  const out = pythonJson<Record<string, unknown>[]>("http_asgi.py", null);
+  const json = { "content-type": "application/json" };
+  expect(out).toEqual([
+    { status: 200, headers: { ...json, "mcp-session-id": expect.stringMatching(/^[0-9a-f-]{36}$/) }, body: `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"${LEGACY}","capabilities":{},"serverInfo":{"name":"asgi","version":"1.0.0"}}}` },
+    { status: 200, headers: json, body: '{"jsonrpc":"2.0","id":1,"result":{}}' },
+    { sessions: 1 },
+    { events: ["lifespan.startup.complete", "lifespan.shutdown.complete"] },
+    { sessions: 0 },
+    { status: 503, headers: json, body: '{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Service Unavailable: the server is closing"}}' },
+    {
+      // Host/Origin (the app listening on 127.0.0.1:8000): 400 is past the check (the body is not JSON), 403 refused by it.
+      hosts: {
+        "default, localhost with its port": 400,
+        "default, [::1] with its port": 400,
+        "default, another port": 403,
+        "default, no Host": 403,
+        "default, another Origin": 403,
+        "any host, any Host": 400,
+        "any host, an Origin of that Host": 400,
+        "any host, another Origin": 403,
+        "listed host": 400,
+        "listed host, the loopback Host": 403,
+        "listed host, another Origin": 403,
+        "listed origin": 400,
+        "listed origin, the loopback Origin": 403,
+        "any origin": 400,
+      },
+    },
+  ]);
 });

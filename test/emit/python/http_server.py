@@ -1,11 +1,14 @@
 """The HTTP test server of http.test.ts: the generated router (mcp_codegen.router) serving every version of the
 tree, under the generated ASGI app (mcp_codegen.http) and uvicorn on 127.0.0.1, port 0.
 
-argv[1]: the options of ``serve_http`` as JSON (``max_sessions``, ``max_body_bytes``...). Once listening it prints
-``{"port": N}``. Each stdin line is a command: ``publish <method>`` publishes that notification (and prints
-``{"published": method}``); ``stats`` prints the counters of the ``slow`` tool. The tools (both eras): ``echo``
+argv[1]: the options of ``serve_http`` as JSON (``max_sessions``, ``max_body_bytes``...), and two made into hooks:
+``principal_header`` (a request's principal is that header's value) and ``parameter_headers`` (tool name → argument
+name → ``Mcp-Param-*`` header name); the transport's errors are kept for ``stats``. Once listening it prints
+``{"port": N}``. Each stdin line is a command: ``publish <method> [count] [pad bytes]`` publishes that notification
+(``count`` times, with a ``_meta`` pad; then prints ``{"published": method}``); ``stats`` prints the counters of the
+``slow`` and ``flood`` tools, the open sessions and the transport's errors. The tools (both eras): ``echo``
 (its arguments as JSON text), ``slow`` (sleeps ``ms``; counts starts, ends and cancellations), ``progress`` (three
-``notifications/progress`` first), ``log`` (one ``notifications/message`` first) and, legacy only, ``sample`` (a
+``notifications/progress`` first), ``flood`` (``count`` log messages of ``bytes`` each, yielding between them), ``log`` (one ``notifications/message`` first) and, legacy only, ``sample`` (a
 ``sampling/createMessage`` request to the client, whose answer it returns).
 """
 
@@ -18,10 +21,11 @@ from typing import Any
 
 import mcp_codegen
 from mcp_codegen.dispatcher import RequestContext
-from mcp_codegen.http import serve_http
+from mcp_codegen.http import Scope, serve_http
 from mcp_codegen.router import Served, create_router
 
-counters = {"started": 0, "finished": 0, "cancelled": 0}
+counters = {"started": 0, "finished": 0, "cancelled": 0, "flood_cancelled": 0}
+errors: list[str] = []
 
 
 def text(value: str) -> dict[str, Any]:
@@ -41,6 +45,16 @@ async def call(params: Any, context: RequestContext) -> dict[str, Any]:
         finally:
             counters["finished"] += 1
         return text("slept")
+    if name == "flood":
+        data = "x" * int(args["bytes"])
+        try:
+            for _ in range(int(args["count"])):
+                await context.notify("notifications/message", {"level": "info", "data": data})
+                await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            counters["flood_cancelled"] += 1
+            raise
+        return text("flooded")
     if name == "progress":
         for step in (1, 2, 3):
             await context.progress(step, 3)
@@ -66,6 +80,22 @@ def served(era: str) -> Served:
 
 async def main() -> None:
     options: dict[str, Any] = json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}
+    principal_header: str | None = options.pop("principal_header", None)
+    if principal_header is not None:
+        wanted = principal_header.encode("latin-1")
+
+        def principal_of(scope: Scope) -> str | None:
+            return next((v.decode("latin-1") for k, v in scope["headers"] if k == wanted), None)
+
+        options["principal_of"] = principal_of
+    parameter_headers: dict[str, dict[str, str]] | None = options.pop("parameter_headers", None)
+    if parameter_headers is not None:
+        options["parameter_headers"] = parameter_headers.get
+
+    def on_error(error: BaseException) -> None:
+        errors.append(str(error))
+
+    options["on_error"] = on_error
     versions = {label: served(mcp_codegen.version(label).ERA) for label in mcp_codegen.VERSION_MODULES}
     router = create_router(server_info={"name": "http-test", "version": "1.0.0"}, versions=versions)
     server = await serve_http(router, **options)
@@ -76,10 +106,15 @@ async def main() -> None:
     while line := (await reader.readline()).decode():
         command = line.split()
         if command[:1] == ["publish"]:
-            await router.publish(command[1])
+            count = int(command[2]) if len(command) > 2 else 1
+            params = {"_meta": {"example.com/pad": "p" * int(command[3])}} if len(command) > 3 else None
+            for i in range(count):
+                await router.publish(command[1], params)
+                if i % 100 == 99:
+                    await asyncio.sleep(0)  # a publisher that lets I/O run, as a server's would
             print(json.dumps({"published": command[1]}), flush=True)
         elif command[:1] == ["stats"]:
-            print(json.dumps({**counters, "sessions": server.app.sessions}), flush=True)
+            print(json.dumps({**counters, "sessions": server.app.sessions, "errors": errors}), flush=True)
     await server.close()
     router.close()
 

@@ -13,6 +13,7 @@ export type Step =
   | { do: "cancel"; key: string }
   | { do: "answer"; to: string; result: unknown }
   | { do: "publish"; method: string; params?: Record<string, unknown> }
+  | { do: "nameParam"; method: string; version: string }
   | { do: "settle" }
   | { do: "close" };
 
@@ -70,6 +71,7 @@ interface TsRouterModule {
     connect(send: (m: unknown) => void | Promise<void>): { handle(m: unknown, exchange?: object): Promise<unknown> };
     handle(m: unknown, exchange?: object): Promise<unknown>;
     publish(method: string, params?: Record<string, unknown>): Promise<void>;
+    nameParam(method: string, version: string): string | undefined;
     close(): void;
     readonly inFlight: number;
   };
@@ -119,7 +121,11 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
     ping: () => ({}),
     "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
     "tools/call": toolsCall,
-    "resources/subscribe": () => ({}),
+    "resources/subscribe": (params: { uri?: unknown }) => {
+      if (params.uri === "seed://meta") return { _meta: { seen: true }, extra: 1 };
+      if (params.uri === "seed://bad-meta") return { _meta: 5 };
+      return {};
+    },
     "resources/unsubscribe": () => ({}),
     "logging/setLevel": () => ({}),
     "notifications/initialized": () => undefined,
@@ -192,6 +198,9 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
       }
       case "publish":
         await router.publish(step.method, step.params);
+        break;
+      case "nameParam":
+        answers.push(router.nameParam(step.method, step.version) ?? null);
         break;
       case "settle":
         await settle();
@@ -272,6 +281,9 @@ function legacyCorpus(label: string): Scenario {
       { do: "publish", method: "notifications/resources/updated", params: { uri: "file:///a" } },
       { do: "publish", method: "notifications/resources/updated", params: { uri: "file:///b" } },
       c(msg(26, "resources/unsubscribe", { uri: "file:///a" })),
+      c(msg(28, "resources/subscribe", { uri: "seed://meta" })),
+      c(msg(29, "resources/subscribe", { uri: "seed://bad-meta" })),
+      { do: "nameParam", method: "tools/call", version: label },
       { do: "publish", method: "notifications/resources/updated", params: { uri: "file:///a" } },
       c(msg(27, "tools/call", { name: "who" }), { principal: "alice" }),
       // An unknown version: the newest served legacy version.
@@ -340,6 +352,10 @@ function modernCorpus(label: string): Scenario {
       { do: "await", key: "slow-other" },
       m(msg(undefined, "notifications/cancelled", p({ requestId: 26 }))),
       { do: "settle" },
+      { do: "nameParam", method: "tools/call", version: label },
+      { do: "nameParam", method: "resources/read", version: label },
+      { do: "nameParam", method: "tools/list", version: label },
+      { do: "nameParam", method: "tools/call", version: "1999-01-01" },
       { do: "close" },
       { do: "await", key: "listen-a" },
       { do: "await", key: "listen-b" },

@@ -10,7 +10,7 @@ Scenario: ``{"config": {...}, "steps": [...]}``. ``config``: ``served`` (label â
   later), ``principal``, ``scope`` (a name; default one scope per ``to``): handle one message;
 - ``await`` ``key``; ``cancel`` ``key`` (the transport gives the request up: its task is cancelled);
 - ``answer`` ``to``, ``result``: answer the last request the server sent on that connection;
-- ``publish`` ``method``, ``params``; ``settle`` (let the loop run); ``close``.
+- ``publish`` ``method``, ``params``; ``nameParam`` ``method``, ``version``; ``settle`` (let the loop run); ``close``.
 
 Output: ``answers`` (per send or await: the response, null for none, "cancelled"), ``sent`` (what each
 ``to`` was sent, in order), ``failures`` (on_error's kind and method), ``events`` (what handlers saw:
@@ -82,6 +82,15 @@ def handlers() -> dict[str, dispatcher.Handler]:
     def empty(params: object, context: object) -> object:
         return {}
 
+    def subscribe(params: object, context: object) -> object:
+        # The seed rule: an empty-shape result keeps only an object _meta.
+        uri = cast(dict[str, Any], params).get("uri") if isinstance(params, dict) else getattr(params, "uri", None)
+        if uri == "seed://meta":
+            return {"_meta": {"seen": True}, "extra": 1}
+        if uri == "seed://bad-meta":
+            return {"_meta": 5}
+        return {}
+
     def nothing(params: object, context: object) -> object:
         return None
 
@@ -89,7 +98,7 @@ def handlers() -> dict[str, dispatcher.Handler]:
         "ping": ping,
         "tools/list": tools_list,
         "tools/call": cast(dispatcher.Handler, tools_call),
-        "resources/subscribe": empty,
+        "resources/subscribe": subscribe,
         "resources/unsubscribe": empty,
         "logging/setLevel": empty,
         "notifications/initialized": nothing,
@@ -233,6 +242,8 @@ async def main() -> None:
             answers.append(await connections[to].handle(response))
         elif do == "publish":
             await router.publish(step["method"], step.get("params"))
+        elif do == "nameParam":
+            answers.append(router.name_param(step["method"], step["version"]))
         elif do == "settle":
             await asyncio.sleep(0.02)
         elif do == "close":
