@@ -100,14 +100,28 @@ LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", 
 """LoggingLevel, least severe first (RFC 5424 severities, as the schema's description says)."""
 
 
-@dataclass(frozen=True)
 class ConnectionInfo:
-    """What a legacy connection knows about itself; handed to handler factories."""
+    """What a legacy connection knows about itself; handed to handler factories.
 
-    protocol_version: str | None
-    """The version chosen at ``initialize``, None before."""
-    initialize_params: Mapping[str, Any] | None
-    """The ``params`` of the client's ``initialize`` request, None before."""
+    The factory's ConnectionInfo reads its connection as it is now (as TypeScript's getters): a handler that
+    keeps it sees the version once the connection is initialized."""
+
+    def __init__(
+        self, protocol_version: str | None = None, initialize_params: Mapping[str, Any] | None = None, *, live: LegacyConnection | None = None
+    ) -> None:
+        self._protocol_version = protocol_version
+        self._initialize_params = initialize_params
+        self._live = live
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The version chosen at ``initialize``, None before."""
+        return self._live.protocol_version if self._live is not None else self._protocol_version
+
+    @property
+    def initialize_params(self) -> Mapping[str, Any] | None:
+        """The ``params`` of the client's ``initialize`` request, None before."""
+        return self._live.initialize_params if self._live is not None else self._initialize_params
 
 
 Handlers = Mapping[str, Handler]
@@ -688,7 +702,7 @@ class LegacyConnection:
                 result["instructions"] = router.instructions
             return result
 
-        info = ConnectionInfo(self._protocol_version, self._initialize_params)
+        info = ConnectionInfo(live=self)
         handlers = {**router._handlers_for(chosen, info), "initialize": initialize}  # pyright: ignore[reportPrivateUsage]
         return chosen, router._dispatcher(chosen, handlers)  # pyright: ignore[reportPrivateUsage]
 
@@ -1080,6 +1094,7 @@ __all__ = [
     "UNSUPPORTED_PROTOCOL_VERSION",
     "Audience",
     "ConnectionInfo",
+    "Deliver",
     "Era",
     "Exchange",
     "ExtensionModule",

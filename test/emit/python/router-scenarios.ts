@@ -137,9 +137,14 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
       capabilities: entry.capabilities,
       handlers:
         entry.factory === true
-          ? (info: { protocolVersion?: string }) => {
+          ? (info: { protocolVersion?: string; initializeParams?: { clientInfo?: unknown } }) => {
               events.push(`factory ${JSON.stringify(info.protocolVersion ?? null)}`);
-              return handlers();
+              const own = handlers();
+              const call = own["tools/call"];
+              // The ConnectionInfo kept by the factory reads the connection as it is now.
+              own["tools/call"] = (params: { name?: unknown }, context) =>
+                params.name === "info" ? text(`${info.protocolVersion} ${JSON.stringify(info.initializeParams?.clientInfo ?? null)}`) : call(params, context);
+              return own;
             }
           : handlers(),
     };
@@ -286,6 +291,7 @@ function legacyCorpus(label: string): Scenario {
       { do: "nameParam", method: "tools/call", version: label },
       { do: "publish", method: "notifications/resources/updated", params: { uri: "file:///a" } },
       c(msg(27, "tools/call", { name: "who" }), { principal: "alice" }),
+      c(msg(30, "tools/call", { name: "info" })),
       // An unknown version: the newest served legacy version.
       { do: "connect", as: "d" },
       { do: "send", to: "d", message: initialize(1, "1999-01-01") },

@@ -31,7 +31,12 @@ describe("legacy connections", () => {
   it.each(legacyLabels)("initialize at %s takes that version, its capabilities, serverInfo and instructions; the factory is called once", (label) => {
     const out = runPython({
       config: legacyConfig(),
-      steps: [{ do: "connect", as: "c" }, { do: "send", to: "c", message: initialize(1, label) }, { do: "send", to: "c", message: msg(2, "tools/list") }],
+      steps: [
+        { do: "connect", as: "c" },
+        { do: "send", to: "c", message: initialize(1, label) },
+        { do: "send", to: "c", message: msg(2, "tools/list") },
+        { do: "send", to: "c", message: msg(3, "tools/call", { name: "info" }) },
+      ],
     });
     expect(out.answers[0]).toEqual({
       jsonrpc: "2.0",
@@ -39,7 +44,8 @@ describe("legacy connections", () => {
       result: { protocolVersion: label, capabilities: capsOf(label), serverInfo, instructions: "Read the docs." },
     });
     expect(out.answers[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } });
-    // The factory sees the connection before it is initialized (as TypeScript's ConnectionInfo getters).
+    // The factory is called before the connection is initialized; the ConnectionInfo it keeps reads it live.
+    expect(out.answers[2]).toEqual({ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: `${label} {"name":"client","version":"1"}` }] } });
     expect(out.events).toEqual(["factory null"]);
     expect(out.failures).toEqual([]);
   });

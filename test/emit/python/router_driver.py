@@ -107,7 +107,14 @@ def handlers() -> dict[str, dispatcher.Handler]:
 
 def factory(info: r.ConnectionInfo) -> Mapping[str, dispatcher.Handler]:
     events.append(f"factory {json.dumps(info.protocol_version)}")
-    return handlers()
+
+    async def call(params: object, context: dispatcher.RequestContext) -> object:
+        # The ConnectionInfo kept by the factory reads the connection as it is now.
+        if _name(params) == "info":
+            return _text(f"{info.protocol_version} {json.dumps(dict(info.initialize_params or {}).get('clientInfo'), separators=(',', ':'))}")
+        return await tools_call(params, context)
+
+    return {**handlers(), "tools/call": cast(dispatcher.Handler, call)}
 
 
 # --- The stub extension: a module of the core version with tasks/get served, and a ServedExtension ---

@@ -2,7 +2,8 @@
 // subprocess (stdio_server.py) speaking newline-delimited JSON: a parse error and an invalid envelope
 // (id null), both eras on one stream, server→client requests answered through stdin, batches per
 // version of the lock (served before 2025-06-18, refused -32600 from it on, and before initialize), the
-// in-flight cap (input not read at the cap), and the end of input (running requests finish within the
+// in-flight cap (input not read at the cap), a client not reading its output (disconnected past the
+// bound), and the end of input (running requests finish within the
 // grace period, are cancelled after it; the process exits 0).
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import path from "node:path";
@@ -38,7 +39,7 @@ afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill();
 });
 
-function start(options: { max_in_flight?: number; end_grace?: number } = {}): Server {
+function start(options: { max_in_flight?: number; end_grace?: number; max_buffered_bytes?: number } = {}): Server {
   const child = spawn(pythonBin(), [path.join(pythonTestDir, "stdio_server.py"), JSON.stringify(options)], {
     cwd: root,
     env: { ...process.env, PYTHONPATH: pythonTree, PYTHONDONTWRITEBYTECODE: "1", PYTHONUTF8: "1" },
@@ -169,6 +170,17 @@ describe("the Python stdio transport", () => {
     expect(await s.next()).toMatchObject({ id: 3 });
     expect(await s.exited).toBe(0);
     expect(s.stderr()).toBe("");
+  });
+
+  it("disconnects a client that leaves more than max_buffered_bytes of output unread, told on stderr, and exits 0", async () => {
+    const s = start({ max_buffered_bytes: 100_000 });
+    s.write(initialize(1, legacyLabels.at(-1)!));
+    await s.next();
+    // The client stops reading; the server's output (2 MB of log messages) is more than the pipe and the bound hold.
+    s.child.stdout.pause();
+    s.write(msg(2, "tools/call", { name: "flood", arguments: { count: 2000, size: 1000 } }));
+    expect(await s.exited).toBe(0);
+    expect(s.stderr()).toBe("mcp stdio transport: disconnected: the peer left more than 100000 bytes of output unread (max_buffered_bytes)\n");
   });
 
   it("at the end of input reads the last line without a newline, answers what finishes within the grace period, cancels the rest, exits 0", async () => {

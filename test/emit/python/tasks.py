@@ -11,6 +11,11 @@ against the TypeScript router and tasks runtime (its ``runScript``), with the sa
 - ``ttl``: a task whose own ``ttlMs`` is ``arguments.ttlMs`` (null: unlimited);
 - ``plain``: a plain result, no task.
 
+``routers``: how many routers serve, each with its own tasks_extension over the one store (as processes sharing
+a store would); a step's ``router`` picks one (default the first). ``guard``: author handlers of ``tasks/get``
+(recorded) and ``tasks/cancel`` (recorded; refusing task-1 with -32050). A ``slow`` task's work records its
+cancellation in ``aborted``.
+
 Steps: ``call`` (method, params, principal, tasks: whether ``_meta`` negotiates the extension), ``listen``
 (a subscriptions/listen held open, its messages recorded), ``release``, ``idle``, ``settle`` (let queued
 notifications go out), ``clock`` (the store's clock set to a task's createdAt plus ``plus`` ms), ``store``
@@ -137,6 +142,8 @@ async def main() -> None:
         return f"task-{counter[0]}"
 
     errors: list[str] = []
+    aborted: list[str] = []
+    author: list[str] = []
 
     def tools_call(params: Any, context: object) -> object:
         name = cast(str, params.name if not isinstance(params, dict) else cast(dict[str, Any], params)["name"])
@@ -176,24 +183,45 @@ async def main() -> None:
         async def slow(control: tasks.TaskControl) -> object:
             if name == "status":
                 await control.set_status_message("halfway")
-            await released.wait()
+            try:
+                await released.wait()
+            except asyncio.CancelledError:
+                # tasks/cancel, from this router or another sharing the store: the work is cancelled.
+                aborted.append(f"{control.task_id} {str(control.cancelled.is_set()).lower()}")
+                raise
             return {"content": [text("done")]}
 
         return tasks.task(slow)
 
-    extension = tasks.tasks_extension(
-        store=store,
-        new_task_id=new_task_id,
-        handlers={"tools/call": tools_call},
-        on_error=lambda error, task_id: errors.append(f"{task_id}: {error}"),
-        **{python: options[ts] for ts, python in OPTION_NAMES.items() if ts in options},
-    )
-    served = router.Served(
-        handlers={"tools/list": lambda params, context: {"tools": []}},
-        capabilities={"tools": {}},
-        extensions={tasks.TASKS_EXTENSION: extension},
-    )
-    r = router.create_router(server_info={"name": "t", "version": "1"}, versions={version: served}, on_error=lambda failure: None)
+    def get_seen(params: Any, context: object) -> object:
+        author.append(f"tasks/get {cast(dict[str, Any], params)['taskId']}")
+        return None
+
+    def cancel_guard(params: Any, context: object) -> object:
+        author.append(f"tasks/cancel {cast(dict[str, Any], params)['taskId']}")
+        if cast(dict[str, Any], params)["taskId"] == "task-1":
+            raise dispatcher.JsonRpcError(-32050, "Not cancellable")
+        return None
+
+    guards: dict[str, dispatcher.Handler] = {"tasks/get": get_seen, "tasks/cancel": cancel_guard} if script.get("guard") else {}
+    extensions: list[tasks.TasksExtension] = []
+    routers: list[router.Router] = []
+    # Several routers (as processes would) may share the one store.
+    for _ in range(cast(int, script.get("routers", 1))):
+        extension = tasks.tasks_extension(
+            store=store,
+            new_task_id=new_task_id,
+            handlers={"tools/call": tools_call, **guards},
+            on_error=lambda error, task_id: errors.append(f"{task_id}: {error}"),
+            **{python: options[ts] for ts, python in OPTION_NAMES.items() if ts in options},
+        )
+        served = router.Served(
+            handlers={"tools/list": lambda params, context: {"tools": []}},
+            capabilities={"tools": {}},
+            extensions={tasks.TASKS_EXTENSION: extension},
+        )
+        extensions.append(extension)
+        routers.append(router.create_router(server_info={"name": "t", "version": "1"}, versions={version: served}, on_error=lambda failure: None))
     transcript: list[object] = []
     listens: list[tuple[asyncio.Task[dict[str, Any] | None], list[object]]] = []
     ids = [0]
@@ -209,6 +237,7 @@ async def main() -> None:
     for step in cast(list[dict[str, Any]], script["steps"]):
         op = step["op"]
         principal = cast(str | None, step.get("principal"))
+        r = routers[cast(int, step.get("router", 0))]
         if op == "call":
             transcript.append(await r.handle(message(step), router.Exchange(principal=principal)))
         elif op == "listen":
@@ -225,7 +254,8 @@ async def main() -> None:
         elif op == "release":
             released.set()
         elif op == "idle":
-            await extension.idle()
+            for extension in extensions:
+                await extension.idle()
         elif op == "settle":
             await asyncio.sleep(0.02)
         elif op == "clock":
@@ -236,14 +266,16 @@ async def main() -> None:
         elif op == "store":
             transcript.append(await store.get(step["taskId"]))
         elif op == "close":
-            r.close()
+            for each in routers:
+                each.close()
             for listen, sent in listens:
                 transcript.append({"answer": await listen, "sent": sent})
         else:
             raise ValueError(f"unknown step {op}")
-    await extension.idle()
+    for extension in extensions:
+        await extension.idle()
     await store.close()
-    sys.stdout.write(json.dumps({"transcript": transcript, "errors": errors}, ensure_ascii=False))
+    sys.stdout.write(json.dumps({"transcript": transcript, "errors": errors, "aborted": aborted, "author": author}, ensure_ascii=False))
 
 
 OPTION_NAMES = {

@@ -22,12 +22,20 @@ const VERSION = Object.values(lock.extensions?.tasks?.versions ?? {}).flatMap((v
 type Step = { op: string; [key: string]: unknown };
 interface Script {
   options?: Record<string, number>;
+  /** How many routers serve, each with its own tasks extension over the one store. */
+  routers?: number;
+  /** Author handlers of tasks/get (recorded) and tasks/cancel (recorded, refusing task-1 with -32050). */
+  guard?: boolean;
   steps: Step[];
 }
 type Json = Record<string, any>;
 interface Transcript {
   transcript: any[];
   errors: string[];
+  /** The slow tasks whose work saw its cancellation. */
+  aborted: string[];
+  /** The author's tasks/* handlers' calls. */
+  author: string[];
 }
 
 const ELICIT = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
@@ -45,6 +53,8 @@ async function runTs(script: Script): Promise<Transcript> {
   const store = createMemoryTaskStore({ now: () => clock ?? Date.now(), ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }) });
   let counter = 0;
   const errors: string[] = [];
+  const aborted: string[] = [];
+  const author: string[] = [];
   const toolsCall = (params: { name: string; arguments?: Record<string, any> }) => {
     const args = params.arguments ?? {};
     switch (params.name) {
@@ -73,24 +83,38 @@ async function runTs(script: Script): Promise<Transcript> {
         });
       default:
         return task(async (control: TaskControl) => {
+          control.signal.addEventListener("abort", () => aborted.push(`${control.taskId} true`));
           if (params.name === "status") await control.setStatusMessage("halfway");
           await released;
           return { content: [text("done")] };
         });
     }
   };
-  const extension = tasksExtension({
-    store,
-    newTaskId: () => `task-${++counter}`,
-    handlers: { "tools/call": toolsCall },
-    onError: (error, taskId) => errors.push(`${taskId}: ${(error as Error).message}`),
-    ...(Object.fromEntries(Object.entries(options).filter(([k]) => k !== "maxTasks")) as Partial<TasksOptions>),
-  } as TasksOptions);
-  const router = createServerRouter({
-    serverInfo: { name: "t", version: "1" },
-    onError: () => undefined,
-    versions: { [VERSION]: { handlers: { "tools/list": () => ({ tools: [] }) }, capabilities: { tools: {} }, extensions: { [TASKS_EXTENSION]: extension } } } as never,
+  const guards = {
+    "tasks/get": (params: { taskId: string }) => void author.push(`tasks/get ${params.taskId}`),
+    "tasks/cancel": (params: { taskId: string }) => {
+      author.push(`tasks/cancel ${params.taskId}`);
+      if (params.taskId === "task-1") throw new JsonRpcError(-32050, "Not cancellable");
+    },
+  };
+  const served = Array.from({ length: script.routers ?? 1 }, () => {
+    const extension = tasksExtension({
+      store,
+      newTaskId: () => `task-${++counter}`,
+      handlers: { "tools/call": toolsCall, ...(script.guard ? guards : {}) },
+      onError: (error, taskId) => errors.push(`${taskId}: ${(error as Error).message}`),
+      ...(Object.fromEntries(Object.entries(options).filter(([k]) => k !== "maxTasks")) as Partial<TasksOptions>),
+    } as TasksOptions);
+    const router = createServerRouter({
+      serverInfo: { name: "t", version: "1" },
+      onError: () => undefined,
+      versions: { [VERSION]: { handlers: { "tools/list": () => ({ tools: [] }) }, capabilities: { tools: {} }, extensions: { [TASKS_EXTENSION]: extension } } } as never,
+    });
+    return { extension, router };
   });
+  const idle = async () => {
+    for (const { extension } of served) await extension.idle();
+  };
   const transcript: unknown[] = [];
   const listens: Array<{ answer: Promise<unknown>; sent: unknown[]; done: boolean; value?: unknown }> = [];
   const created = new Map<string, number>();
@@ -102,6 +126,7 @@ async function runTs(script: Script): Promise<Transcript> {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
   for (const step of script.steps) {
     const principal = step.principal as string | undefined;
+    const router = served[(step.router as number | undefined) ?? 0].router;
     const exchange = principal === undefined ? {} : { principal };
     if (step.op === "call") transcript.push(await router.handle(message(step), exchange));
     else if (step.op === "listen") {
@@ -112,7 +137,7 @@ async function runTs(script: Script): Promise<Transcript> {
       await settle();
       transcript.push(listen.done ? listen.value : "listening");
     } else if (step.op === "release") release();
-    else if (step.op === "idle") await extension.idle();
+    else if (step.op === "idle") await idle();
     else if (step.op === "settle") await settle();
     else if (step.op === "clock") {
       const taskId = step.taskId as string;
@@ -120,13 +145,13 @@ async function runTs(script: Script): Promise<Transcript> {
       clock = created.get(taskId)! + (step.plus as number);
     } else if (step.op === "store") transcript.push((await store.get(step.taskId as string)) ?? null);
     else if (step.op === "close") {
-      router.close();
+      for (const each of served) each.router.close();
       for (const listen of listens) transcript.push({ answer: await listen.answer, sent: listen.sent });
     } else throw new Error(`unknown step ${step.op}`);
   }
-  await extension.idle();
+  await idle();
   await store.close?.();
-  return { transcript: JSON.parse(JSON.stringify(transcript)), errors };
+  return { transcript: JSON.parse(JSON.stringify(transcript)), errors, aborted, author };
 }
 
 const runPython = (script: Script) => pythonJson<Transcript>("tasks.py", { version: VERSION, ...script });
@@ -151,7 +176,7 @@ function timeless(value: unknown): unknown {
 async function both(script: Script): Promise<{ py: Transcript; ts: Transcript }> {
   const py = runPython(script);
   const ts = await runTs(script);
-  return { py: { transcript: timeless(py.transcript) as any[], errors: py.errors }, ts: { transcript: timeless(ts.transcript) as any[], errors: ts.errors } };
+  return { py: { ...py, transcript: timeless(py.transcript) as any[] }, ts: { ...ts, transcript: timeless(ts.transcript) as any[] } };
 }
 
 const call = (method: string, params: Json, more: Json = {}): Step => ({ op: "call", method, params, ...more });
@@ -389,6 +414,61 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(t[9]).toEqual({ jsonrpc: "2.0", id: 10, error: { code: -32602, message: "Invalid params: 3 distinct taskIds, over the server's maxListenTaskIds (2)" } });
     expect(t[10]).toBe("listening");
     expect(py.errors).toEqual([`task-4: ${over}`]);
+    expect(py).toEqual(ts);
+  });
+});
+
+describe(`the Python Tasks extension, composed with the author's handlers and sharing a store (${VERSION})`, () => {
+  it("the author's tasks/* handlers run after the runtime's checks, never for an unknown or another principal's task, and raising refuses the request", async () => {
+    const steps: Step[] = [
+      call("tools/call", { name: "slow" }, { principal: "A" }),
+      call("tools/call", { name: "slow" }, { principal: "A" }),
+      call("tasks/get", { taskId: "task-1" }, { principal: "A" }),
+      call("tasks/get", { taskId: "task-1" }, { principal: "B" }),
+      call("tasks/get", { taskId: "no-such-task" }, { principal: "A" }),
+      call("tasks/cancel", { taskId: "task-1" }, { principal: "A" }),
+      call("tasks/get", { taskId: "task-1" }, { principal: "A" }),
+      call("tasks/cancel", { taskId: "task-2" }, { principal: "A" }),
+      { op: "settle" },
+      call("tasks/get", { taskId: "task-2" }, { principal: "A" }),
+      { op: "release" },
+    ];
+    const { py, ts } = await both({ guard: true, options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const t = py.transcript;
+    expect(error(t[3])).toEqual(notFound);
+    expect(error(t[4])).toEqual(notFound);
+    expect(error(t[5])).toEqual({ code: -32050, message: "Not cancellable" });
+    expect(result(t[6]).status).toBe("working");
+    expect(result(t[7])).toEqual({ resultType: "complete" });
+    expect(result(t[8]).status).toBe("cancelled");
+    expect(py.author).toEqual(["tasks/get task-1", "tasks/cancel task-1", "tasks/get task-1", "tasks/cancel task-2", "tasks/get task-2"]);
+    // The cancelled task's work saw its cancellation (control.cancelled set, its asyncio task cancelled).
+    expect(py.aborted).toEqual(["task-2 true"]);
+    expect(py).toEqual(ts);
+  });
+
+  it("two routers sharing one TaskStore (as processes would): tasks/get, tasks/update and tasks/cancel sent to B reach the task running in A", async () => {
+    const steps: Step[] = [
+      call("tools/call", { name: "ask" }, { router: 0 }),
+      { op: "settle" },
+      call("tasks/get", { taskId: "task-1" }, { router: 1 }),
+      call("tasks/update", { taskId: "task-1", inputResponses: { q: { action: "accept", content: { x: 1 } } } }, { router: 1 }),
+      { op: "idle" },
+      call("tasks/get", { taskId: "task-1" }, { router: 1 }),
+      call("tools/call", { name: "slow" }, { router: 0 }),
+      call("tasks/cancel", { taskId: "task-2" }, { router: 1 }),
+      { op: "settle" },
+      call("tasks/get", { taskId: "task-2" }, { router: 0 }),
+      // TypeScript's work goes on after its signal aborts (its outcome dropped) until released.
+      { op: "release" },
+    ];
+    const { py, ts } = await both({ routers: 2, options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const t = py.transcript;
+    expect(result(t[1])).toMatchObject({ status: "input_required", inputRequests: { q: ELICIT } });
+    expect(result(t[2])).toEqual({ resultType: "complete" });
+    expect(result(t[3])).toMatchObject({ status: "completed", result: { content: [text('{"q":{"action":"accept","content":{"x":1}}}')] } });
+    expect(result(t[6])).toMatchObject({ taskId: "task-2", status: "cancelled" });
+    expect(py.aborted).toEqual(["task-2 true"]);
     expect(py).toEqual(ts);
   });
 });

@@ -52,7 +52,7 @@ describe("the Python package, built and installed", () => {
     expect(extras).toEqual(["uvicorn"]);
   });
 
-  it("the wheel in a fresh venv with its dependencies alone: imports every version, runs its README's example", () => {
+  it("the wheel in a fresh venv with its dependencies alone: imports every version and extension module, runs its README's example", () => {
     const work = tempDir();
     const wheels = path.join(work, "wheels");
     expect(sh(pip(), ["wheel", "--no-build-isolation", "--no-deps", "--quiet", "--wheel-dir", wheels, pythonTree]).status).toBe(0);
@@ -71,7 +71,14 @@ describe("the Python package, built and installed", () => {
     const { extra, missing } = JSON.parse(installed.stdout) as { extra: string[]; missing: string[] };
     expect({ extra, missing }).toEqual({ extra: [], missing: [] });
 
-    const imports = sh(python, ["-W", "error", "-c", "import importlib, mcp_codegen\nfor m in mcp_codegen.VERSION_MODULES.values(): importlib.import_module(m)\nprint(len(mcp_codegen.VERSION_MODULES))"]);
+    // Every version module and every extension module (each a row of the README's table).
+    const script = [
+      "import importlib, mcp_codegen",
+      "modules = [*mcp_codegen.VERSION_MODULES.values(), *(m for x in mcp_codegen.EXTENSION_MODULES.values() for m in x.values())]",
+      "for m in modules: importlib.import_module(m)",
+      "print(len(modules))",
+    ].join("\n");
+    const imports = sh(python, ["-W", "error", "-c", script]);
     expect(imports.status, imports.stderr).toBe(0);
     const readme = readFileSync(path.join(pythonTree, "README.md"), "utf8");
     expect(Number(imports.stdout.trim())).toBe(readme.match(/^\| `mcp_codegen\.[a-z0-9_]+` \| protocol version /gm)?.length);
