@@ -2,11 +2,22 @@
 // printed: integers stay integers, a plain dump is the wire (unset members left out, its own model
 // accepts it), field names and wire names both construct, identical versions re-export, docstrings
 // carry no `\"` escapes and no Annotated is nested in another. The corpus-wide round trip is the
-// differential test's (batch.py: every accepted instance dumps back to the same JSON text).
-import { readFileSync } from "node:fs";
+// differential test's (batch.py: every accepted instance dumps back to the same JSON text). Each extension
+// module accepts its extension's own examples (the whole JSON-RPC messages of its specification text,
+// tasks.md) by the definitions they are, and dumps each back unchanged.
+import { existsSync, readFileSync } from "node:fs";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTree, root } from "../../support.js";
+import { pointerToken } from "../../../generator/errors.js";
+import { defaultPatchesDir, toolRoot } from "../../../generator/paths.js";
+import { readSchemaDocument } from "../../../generator/source/load.js";
+import { oracleDocument } from "../typescript/corpus.js";
+import { buildModel } from "../../../generator/pipeline.js";
+import type { ExtensionModel } from "../../../generator/model/types.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, extensionsDir, lockFile, modelOptions, readTree, root, schemasDir } from "../../support.js";
 import { pythonJson, pythonTree } from "./support.js";
 
 const tree = readTree(pythonTree);
@@ -65,5 +76,103 @@ describe("faithful Python models", () => {
       expect(text.includes('\\"'), file).toBe(false);
       expect(text.includes("Annotated[Annotated["), file).toBe(false);
     }
+  });
+});
+
+/** `jsonc` text (the examples of a specification: `//` comments, trailing commas) as JSON text. */
+function jsonc(text: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++i];
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else out += c;
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+/**
+ * The whole JSON-RPC messages among an extension's examples (tasks.md's json code blocks), each with the
+ * definitions that may be it: a request's or notification's own by its method, a result by the results of
+ * the request of that id before it, an error by JSONRPCErrorResponse.
+ */
+function examples(file: string, model: ExtensionModel["model"]): Array<{ text: string; definitions: string[] }> {
+  const blocks = [...readFileSync(file, "utf8").matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => JSON.parse(jsonc(m[1])) as Record<string, unknown>);
+  const methods = new Map<unknown, string>();
+  const out: Array<{ text: string; definitions: string[] }> = [];
+  for (const message of blocks.filter((b) => b.jsonrpc === "2.0")) {
+    const text = JSON.stringify(message);
+    if (typeof message.method === "string") {
+      const own = [...model.requests, ...model.notifications].find((m) => m.method === message.method);
+      expect(own, `the method of ${text}`).toBeDefined();
+      if ("id" in message) methods.set(message.id, message.method);
+      out.push({ text, definitions: [own!.definition] });
+    } else if ("error" in message) out.push({ text, definitions: ["JSONRPCErrorResponse"] });
+    else {
+      const method = methods.get(message.id);
+      expect(method, `the request of ${text}`).toBeDefined();
+      out.push({ text: JSON.stringify(message.result), definitions: model.requests.find((r) => r.method === method)!.results });
+    }
+  }
+  return out;
+}
+
+/** The extensions' published files (their specification text): $MCP_EXTENSIONS_DIR, else beside the spec, else ../shared/mcp-extensions beside the checkout. */
+const extensionsFolder = path.resolve(
+  extensionsDir ??
+    [path.join(toolRoot, "..", "shared", "mcp-extensions"), path.join(toolRoot, "..", "..", "shared", "mcp-extensions")].find((d) => existsSync(d)) ??
+    path.join(toolRoot, "..", "shared", "mcp-extensions"),
+);
+
+/** Ajv on the definitions an extension module has: its own by the extension's schema.json, the rest by the core's (the module's rule). */
+function moduleOracle(ext: ExtensionModel): (definition: string, instance: unknown) => boolean {
+  const options = { strict: false, validateFormats: false, allErrors: false } as const;
+  const load = (root: Record<string, unknown>) => {
+    const container = Object.hasOwn(root, "$defs") ? "$defs" : "definitions";
+    const ajv = root.$schema === "https://json-schema.org/draft/2020-12/schema" ? new Ajv2020(options) : new Ajv(options);
+    ajv.addSchema(root, "doc");
+    return (name: string) => ajv.getSchema(`doc#/${container}/${pointerToken(name)}`) as ValidateFunction;
+  };
+  const extFile = path.join(schemasDir, "extensions", ext.name, ext.label, "schema.json");
+  const own = load(readSchemaDocument(readFileSync(extFile), extFile).root);
+  const core = load(oracleDocument(schemasDir, defaultPatchesDir, ext.core));
+  return (definition, instance) => (ext.definitions.includes(definition) ? own(definition) : core(definition))(instance) as boolean;
+}
+
+describe("extension modules' models and their extension's own examples", async () => {
+  await ensureSchemas();
+  const extensions: ExtensionModel[] = [...(buildModel({ ...modelOptions, lock: await readLock(lockFile) }).extensions ?? [])];
+
+  it.each(extensions.map((x) => [`${x.core}+${x.name}`, x] as const))("%s: every whole message of the extension's examples is judged as Ajv judges it (the extension's schema for its own definitions, the core's for the rest), and one it accepts dumps back unchanged", (label, ext) => {
+    const module = { version: ext.core, extension: ext.identifier };
+    const found = examples(path.join(extensionsFolder, ext.name, ext.label, `${ext.name}.md`), ext.model);
+    // Requests, results (tasks/get's and tools/call's task), notifications/tasks and errors.
+    expect(found.length).toBeGreaterThan(10);
+    const pairs = found.flatMap((e) => e.definitions.map((definition) => ({ definition, text: e.text })));
+    const answers = pythonJson<Array<{ valid: boolean[]; changed: number[] }>>("batch.py", pairs.map((p) => ({ ...module, definition: p.definition, instances: [p.text] })));
+    const oracle = moduleOracle(ext);
+    const disagreements: string[] = [];
+    const refused: string[] = [];
+    pairs.forEach((p, i) => {
+      const ajv = oracle(p.definition, JSON.parse(p.text));
+      if (answers[i].valid[0] !== ajv) disagreements.push(`${p.definition}: Ajv ${ajv ? "accepts" : "refuses"}, pydantic ${ajv ? "refuses" : "accepts"} ${p.text}`);
+      if (answers[i].changed.length > 0) disagreements.push(`${p.definition}: dumps ${p.text} differently`);
+    });
+    for (const e of found) {
+      const accepted = pairs.some((p, i) => p.text === e.text && answers[i].valid[0]);
+      if (!accepted) refused.push(`${e.definitions.join(" | ")}: ${e.text.slice(0, 140)}`);
+    }
+    console.log(`${label}: ${found.length} whole messages among the extension's examples; ${found.length - refused.length} valid; refused by the schema (Ajv and pydantic alike):\n  ${refused.join("\n  ") || "none"}`);
+    expect(found.length - refused.length).toBeGreaterThan(found.length / 2);
+    expect(disagreements).toEqual([]);
   });
 });
