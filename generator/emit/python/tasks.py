@@ -719,11 +719,7 @@ class TasksExtension:
                     return
                 if not _has_code(error):
                     self._report(error, task_id)
-                outcome = {"status": "failed", "error": _error_object(error)}
-                try:
-                    await self.store.update(task_id, lambda t: self._settle(t, outcome))
-                except Exception as e:  # noqa: BLE001
-                    self._report(e, task_id)
+                await self._fail(task_id, error)
                 return
             if control.cancelled.is_set():
                 return
@@ -732,11 +728,10 @@ class TasksExtension:
             except (TypeError, ValueError) as e:
                 failure = JsonRpcError(INTERNAL_ERROR, f"Internal error: the task's result cannot be sent as JSON ({e})")
                 self._report(failure, task_id)
-                await self.store.update(task_id, lambda t: self._settle(t, {"status": "failed", "error": _error_object(failure)}))
+                await self._fail(task_id, failure)
                 return
             if stored is None:
-                failure = JsonRpcError(INTERNAL_ERROR, "Internal error: the task's work returned no result object")
-                await self.store.update(task_id, lambda t: self._settle(t, {"status": "failed", "error": _error_object(failure)}))
+                await self._fail(task_id, JsonRpcError(INTERNAL_ERROR, "Internal error: the task's work returned no result object"))
                 return
             size = _json_bytes(stored)
             if size > self._max_result_bytes:
@@ -744,11 +739,23 @@ class TasksExtension:
                     INTERNAL_ERROR, f"Internal error: the task's result is {size} bytes, over the server's maxResultBytes ({self._max_result_bytes})"
                 )
                 self._report(failure, task_id)
-                await self.store.update(task_id, lambda t: self._settle(t, {"status": "failed", "error": _error_object(failure)}))
+                await self._fail(task_id, failure)
                 return
-            await self.store.update(task_id, lambda t: self._settle(t, {"status": "completed", "result": stored}))
+            try:
+                await self.store.update(task_id, lambda t: self._settle(t, {"status": "completed", "result": stored}))
+            except Exception as error:  # noqa: BLE001 - a store failure while settling: reported, then failed if it can be
+                self._report(error, task_id)
+                await self._fail(task_id, error)
         finally:
             unwatch()
+
+    async def _fail(self, task_id: str, error: BaseException) -> None:
+        """Settle the task ``failed`` with ``error`` as its JSON-RPC error; a store failure doing so is reported."""
+        outcome = {"status": "failed", "error": _error_object(error)}
+        try:
+            await self.store.update(task_id, lambda t: self._settle(t, outcome))
+        except Exception as e:  # noqa: BLE001 - reported, the task stays as the store has it
+            self._report(e, task_id)
 
     @staticmethod
     def _settle(current: TaskRecord, outcome: Mapping[str, Any]) -> TaskRecord:

@@ -90,6 +90,19 @@ describe("generate --target python", () => {
     expect(readTree(out).has("python/methods.ts")).toBe(true);
   });
 
+  it("a version labelled as a runtime module of the tree (tasks, router, dispatcher …) clashes with it, exit 2, nothing written", async () => {
+    for (const name of pythonRuntimeModules().map((m) => m.replace(/\.py$/, ""))) {
+      const schemas = tempDir();
+      mkdirSync(path.join(schemas, name));
+      writeFileSync(path.join(schemas, name, "schema.json"), JSON.stringify(minimalLegacySchema()));
+      const out = path.join(tempDir(), "out");
+      const r = await runCli(["generate", "--schemas", schemas, "--target", "python", "--out", out]);
+      expect(r.status, name).toBe(2);
+      expect(r.stderr).toContain(`version label "${name}" maps to the Python module ${name}, which the Python tree uses itself; rename one folder`);
+      expect(() => readdirSync(out)).toThrow();
+    }
+  });
+
   it("python alone refuses to replace a folder that is not a generated tree", async () => {
     const out = tempDir();
     writeFileSync(path.join(out, "mine.py"), "# mine\n");

@@ -418,6 +418,18 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
   });
 });
 
+describe(`the Python Tasks extension's params checks (${VERSION})`, () => {
+  it("a taskId that is not a string: -32602 with the pointer, as TypeScript (whose message is its schema validator's words)", async () => {
+    const steps: Step[] = [call("tasks/get", { taskId: 5 }), call("tasks/cancel", {}), call("tasks/get", { taskId: null })];
+    const { py, ts } = await both({ steps });
+    const method = ["tasks/get", "tasks/cancel", "tasks/get"];
+    py.transcript.forEach((answer, i) => {
+      expect(error(answer)).toEqual({ code: -32602, message: `Invalid params for ${method[i]}: /params/taskId: expected a string taskId`, data: { paths: ["/params/taskId"] } });
+      expect([error(ts.transcript[i]).code, error(ts.transcript[i]).data]).toEqual([-32602, { paths: ["/params/taskId"] }]);
+    });
+  });
+});
+
 describe(`the Python Tasks extension, composed with the author's handlers and sharing a store (${VERSION})`, () => {
   it("the author's tasks/* handlers run after the runtime's checks, never for an unknown or another principal's task, and raising refuses the request", async () => {
     const steps: Step[] = [
