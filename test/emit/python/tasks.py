@@ -7,7 +7,7 @@ against the TypeScript router and tasks runtime (its ``runScript``), with the sa
 - ``ask``: a task asking ``{"q": elicitation}`` (``arguments.keys`` names other keys), answering with the
   responses; ``arguments.again``: asks for the same key a second time;
 - ``broken`` / ``protocol``: a task raising a plain error / a JSON-RPC error (-32042 "Not allowed", data);
-- ``optional``: a task of ``support="optional"`` answering "ran"; ``big``: a result of ``arguments.size`` characters;
+- ``optional``: a task of ``support="optional"`` answering "ran" (``optional_ask``: asking for input); ``big``: a result of ``arguments.size`` characters;
 - ``ttl``: a task whose own ``ttlMs`` is ``arguments.ttlMs`` (null: unlimited);
 - ``plain``: a plain result, no task.
 
@@ -153,6 +153,12 @@ async def main() -> None:
             return {"content": [text("plain")]}
         if name == "optional":
             return tasks.task(lambda control: {"content": [text("ran")]}, support="optional")
+        if name == "optional_ask":
+
+            async def ask_inline(control: tasks.TaskControl) -> object:
+                return await control.input({"q": ELICIT})
+
+            return tasks.task(ask_inline, support="optional")
         if name == "broken":
 
             def broken(control: tasks.TaskControl) -> object:

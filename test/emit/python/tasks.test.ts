@@ -62,6 +62,8 @@ async function runTs(script: Script): Promise<Transcript> {
         return { content: [text("plain")] };
       case "optional":
         return task(() => ({ content: [text("ran")] }), { support: "optional" });
+      case "optional_ask":
+        return task(async (control: TaskControl) => await control.input({ q: ELICIT }), { support: "optional" });
       case "broken":
         return task(() => {
           throw new Error("secret detail");
@@ -427,6 +429,14 @@ describe(`the Python Tasks extension's params checks (${VERSION})`, () => {
       expect(error(answer)).toEqual({ code: -32602, message: `Invalid params for ${method[i]}: /params/taskId: expected a string taskId`, data: { paths: ["/params/taskId"] } });
       expect([error(ts.transcript[i]).code, error(ts.transcript[i]).data]).toEqual([-32602, { paths: ["/params/taskId"] }]);
     });
+  });
+});
+
+describe(`the Python Tasks extension without a task (${VERSION})`, () => {
+  it("an optional task's work run inline, for a request without the extension, cannot ask for input: -32603", async () => {
+    const { py, ts } = await both({ steps: [call("tools/call", { name: "optional_ask" }, { tasks: false })] });
+    expect(error(py.transcript[0])).toEqual({ code: -32603, message: "Internal error: this request has no task to ask for input (the client did not negotiate tasks)" });
+    expect(py).toEqual(ts);
   });
 });
 
