@@ -11,12 +11,18 @@
 //   `--requirements 2026-07-28`) against test/conformance/client.ts, the client made of the generated
 //   code, bundled once (esbuild) so the runner's parallel scenarios do not each compile it; a scored
 //   scenario counts as one test, the not-scored ones (extensions, added after release) are listed apart.
-// Each server suite gets its committed expected-failures file (the suites' own YAML baseline format);
-// the client suites have none.
-// Prints one summary line per suite and `conformance: N passed, N failed` (scenarios); with
-// `--summary FILE`, also writes `{ passed, failed }` there; `--client-only` runs only the client sets. Exit 0 only when both suites pass.
+// - the Python server (test/conformance/server.py: generated/python alone, under uvicorn), started beside
+//   the TypeScript one: `conformance server --requirements 2025-11-25` and `--requirements 2026-07-28` of
+//   0.2.0-alpha.12 (each revision's frozen requirement set), then the ten `tasks-*` scenarios one run each.
+// Each server suite gets its committed expected-failures file (the suites' own YAML baseline format; the
+// Python server its own, expected-failures-python.yml); the client suites have none.
+// Prints one summary line per suite (the Python server's prefixed `python:`) and
+// `conformance: N passed, N failed (python: N passed, N failed)` (scenarios; the totals include Python's);
+// with `--summary FILE`, also writes `{ passed, failed, python: { passed, failed } }` there;
+// `--client-only` runs only the client sets, `--python-only` only the Python server's runs. Each server is
+// stopped by its process id. Exit 0 only when every suite passes.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,7 +38,11 @@ interface Suite {
   args: string[];
   /** One scenario run on its own (`--scenario`): it counts as one scenario, passed when the run exits 0. */
   scenario?: string;
+  /** Which server a server suite runs against (default typescript: test/conformance/server.ts). */
+  server?: ServerName;
 }
+
+type ServerName = "typescript" | "python";
 
 /** The extension scenarios of 0.2.0-alpha.12 (`conformance list --server`, tagged [extension]). */
 const extensionScenarios = [
@@ -76,6 +86,29 @@ const suites: Suite[] = [
   })),
 ];
 
+/**
+ * The Python server's runs (0.2.0-alpha.12): each revision's frozen server requirement set, then each
+ * Tasks scenario on its own (the Python tree serves the Tasks extension, not Skills).
+ */
+const pythonExpectedFailures = path.join(here, "expected-failures-python.yml");
+const pythonSuites: Suite[] = [
+  ...["2025-11-25", "2026-07-28"].map((revision) => ({
+    name: `python: conformance@0.2.0-alpha.12 server --requirements ${revision}`,
+    server: "python" as const,
+    ...alpha,
+    args: ["--requirements", revision, "--expected-failures", pythonExpectedFailures],
+  })),
+  ...extensionScenarios
+    .filter((scenario) => scenario.startsWith("tasks-"))
+    .map((scenario) => ({
+      name: `python: conformance@0.2.0-alpha.12 ${scenario} (extension)`,
+      server: "python" as const,
+      ...alpha,
+      args: ["--scenario", scenario, "--expected-failures", pythonExpectedFailures],
+      scenario,
+    })),
+];
+
 /** The conformance client as one ES module (zod left external), built once per run. */
 const clientBundle = path.join(root, ".tmp/conformance-client.mjs");
 const clientSuites: Suite[] = ["2025-11-25", "2026-07-28"].map((revision) => ({
@@ -95,11 +128,23 @@ async function bundleClient(): Promise<string | undefined> {
   }
 }
 
-function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "server.ts"), "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+/** How each server is started: it prints `listening <url>` once it listens on a free port of 127.0.0.1. */
+const serverCommands: Record<ServerName, { command: string; args: string[]; env?: NodeJS.ProcessEnv }> = {
+  typescript: { command: process.execPath, args: ["--import", "tsx", path.join(here, "server.ts"), "0"] },
+  python: {
+    command: path.join(root, ".venv/bin/python"),
+    args: [path.join(here, "server.py"), "0"],
+    env: { ...process.env, PYTHONPATH: path.join(root, "generated/python"), PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" },
+  },
+};
+
+function startServer(name: ServerName): Promise<{ child: ChildProcess; url: string }> {
+  const { command, args, env } = serverCommands[name];
+  const child = spawn(command, args, { cwd: root, env: env ?? process.env, stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {
     let out = "";
-    child.once("exit", (code) => reject(new Error(`the conformance server exited (${code}) before listening:\n${out}`)));
+    child.once("error", (error) => reject(new Error(`the ${name} conformance server could not start: ${error.message}`)));
+    child.once("exit", (code) => reject(new Error(`the ${name} conformance server exited (${code}) before listening:\n${out}`)));
     child.stdout!.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const m = /listening (\S+)/.exec(out);
@@ -133,6 +178,30 @@ function run(suite: Suite, url: string): Promise<{ code: number; output: string 
   });
 }
 
+/** Each scenario's outcome from the suite's `=== SUMMARY ===` lines (`✓ name: …` / `✗ name: …`). */
+function summaryLines(output: string): { name: string; passed: boolean }[] {
+  const at = output.lastIndexOf("=== SUMMARY ===");
+  return at < 0 ? [] : [...output.slice(at).matchAll(/^([✓✗]) ([^:\s]+):/gm)].map((m) => ({ name: m[2], passed: m[1] === "✓" }));
+}
+
+/**
+ * The scenarios a revision's frozen requirement set lists for `leg` (the runner's
+ * requirements/<revision>.yaml: `server:` and `client:`, each a plain list of names).
+ */
+function requiredScenarios(suite: Suite, revision: string, leg: "server" | "client"): Set<string> {
+  const file = path.join(path.dirname(suite.cli), "..", "requirements", `${revision}.yaml`);
+  const lines = readFileSync(file, "utf8").split("\n");
+  const start = lines.indexOf(`${leg}:`);
+  const names = new Set<string>();
+  for (const line of start < 0 ? [] : lines.slice(start + 1)) {
+    const m = /^\s+-\s+(\S+)\s*$/.exec(line);
+    if (m === null) break;
+    names.add(m[1]);
+  }
+  if (names.size === 0) throw new Error(`${file}: no ${leg} scenarios listed`);
+  return names;
+}
+
 /** Scenario outcomes from the suite's `=== SUMMARY ===` lines (`✓ name: …` / `✗ name: …`). */
 function scenarios(output: string): { passed: number; failed: number } {
   const summary = output.slice(output.lastIndexOf("=== SUMMARY ==="));
@@ -164,44 +233,82 @@ if (!existsSync(path.join(root, "tools/conformance/node_modules"))) {
 }
 
 const summaryFile = process.argv.indexOf("--summary") >= 0 ? process.argv[process.argv.indexOf("--summary") + 1] : undefined;
-const { child, url } = await startServer();
-const bundled = await bundleClient();
-let passed = 0;
-let failed = 0;
+const selected = process.argv.includes("--client-only") ? clientSuites : process.argv.includes("--python-only") ? pythonSuites : [...suites, ...pythonSuites, ...clientSuites];
+const bundled = selected.some((suite) => suite.role === "client") ? await bundleClient() : undefined;
+/** Scenario counts: all of them, and the Python server's apart. */
+const total = { passed: 0, failed: 0 };
+const python = { passed: 0, failed: 0 };
+const count = (suite: Suite, passed: number, failed: number) => {
+  for (const tally of suite.server === "python" ? [total, python] : [total]) {
+    tally.passed += passed;
+    tally.failed += failed;
+  }
+};
 const lines: string[] = [];
+const running = new Map<ServerName, { child: ChildProcess; url: string }>();
 try {
-  // `--client-only`: just the client requirement sets (the server's suites take most of the time).
-  for (const suite of process.argv.includes("--client-only") ? clientSuites : [...suites, ...clientSuites]) {
+  for (const suite of selected) {
     if (suite.role === "client") {
       if (bundled !== undefined) {
-        failed += 1;
+        count(suite, 0, 1);
         lines.push(`${suite.name}: ${bundled}`);
         continue;
       }
-      const { code, output } = await run(suite, url);
+      const { code, output } = await run(suite, "");
       if (!output.includes("=== SUITE SUMMARY ===")) process.stderr.write(output);
       const c = clientScenarios(output);
       // A non-zero exit with every scored scenario green still fails (the runner saw a problem).
       const unexpected = code === 0 ? 0 : Math.max(c.failed, 1);
-      passed += c.passed;
-      failed += unexpected;
+      count(suite, c.passed, unexpected);
       lines.push(`${suite.name}: ${c.passed} scored scenarios passed, ${c.failed} failed, exit ${code}` + (c.failing.length === 0 ? "" : ` (failing: ${c.failing.join(", ")})`));
       for (const line of c.notScored) lines.push(`  ${line}`);
       continue;
     }
-    const { code, output } = await run(suite, url);
+    const name = suite.server ?? "typescript";
+    let server = running.get(name);
+    if (server === undefined) {
+      try {
+        server = await startServer(name);
+      } catch (error) {
+        count(suite, 0, 1);
+        lines.push(`${suite.name}: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      running.set(name, server);
+    }
+    const { code, output } = await run(suite, server.url);
     if (code !== 0 && !output.includes("=== SUMMARY ===")) process.stderr.write(output);
+    const revision = suite.args.includes("--requirements") ? suite.args[suite.args.indexOf("--requirements") + 1] : undefined;
+    if (revision !== undefined) {
+      // A requirement set: the scenarios it requires count (the runner applies the baseline to those only);
+      // the others it runs (extensions, pending) are listed apart (the Tasks scenarios count in their own runs).
+      const required = requiredScenarios(suite, revision, "server");
+      const outcomes = summaryLines(output);
+      const scored = outcomes.filter((o) => required.has(o.name));
+      const failing = scored.filter((o) => !o.passed).map((o) => o.name);
+      const missing = [...required].filter((name) => !outcomes.some((o) => o.name === name));
+      const unexpected = code === 0 && missing.length === 0 ? 0 : Math.max(failing.length + missing.length, 1);
+      count(suite, scored.length - failing.length, unexpected);
+      lines.push(
+        `${suite.name}: ${scored.length - failing.length} required scenarios passed, ${failing.length} failed, exit ${code}` +
+          (failing.length === 0 ? "" : ` (failing: ${failing.join(", ")})`) +
+          (missing.length === 0 ? "" : ` (not run: ${missing.join(", ")})`),
+      );
+      const others = outcomes.filter((o) => !required.has(o.name));
+      if (others.length > 0) lines.push(`  not required by ${revision}, not scored: ${others.map((o) => `${o.passed ? "✓" : "✗"} ${o.name}`).join(", ")}`);
+      continue;
+    }
     const s = suite.scenario === undefined ? scenarios(output) : { passed: code === 0 ? 1 : 0, failed: code === 0 ? 0 : 1 };
     // Exit 0 with failing scenarios: each is in the expected-failures file. A non-zero exit with every
     // scenario green: a warning outside the baseline, or a baseline entry that now passes (stale).
     const unexpected = code === 0 ? 0 : Math.max(s.failed, 1);
-    passed += s.passed;
-    failed += unexpected;
+    count(suite, s.passed, unexpected);
     lines.push(`${suite.name}: ${s.passed} scenarios passed, ${s.failed} failed, exit ${code}` + (code === 0 ? "" : " (outside the expected-failures baseline, or a stale entry)"));
   }
 } finally {
-  process.kill(child.pid!, "SIGTERM");
+  for (const { child } of running.values()) process.kill(child.pid!, "SIGTERM");
 }
-console.log(["", ...lines, `conformance: ${passed} passed, ${failed} failed`].join("\n"));
-if (summaryFile !== undefined) writeFileSync(summaryFile, JSON.stringify({ passed, failed }) + "\n");
-process.exit(failed === 0 ? 0 : 1);
+const pythonRan = selected.some((suite) => suite.server === "python");
+console.log(["", ...lines, `conformance: ${total.passed} passed, ${total.failed} failed` + (pythonRan ? ` (python: ${python.passed} passed, ${python.failed} failed)` : "")].join("\n"));
+if (summaryFile !== undefined) writeFileSync(summaryFile, JSON.stringify({ ...total, python }) + "\n");
+process.exit(total.failed === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 // The committed Python tree under real tools: pyright in strict mode (npm `pyright`, pinned) and ruff
-// pass over it, the runtime it copies and these tests' Python; every file carries the provenance
+// pass over it, the runtime it copies, these tests' Python and the Python conformance server (test/conformance); every file carries the provenance
 // header; the package imports with one module per locked version.
 import { spawnSync } from "node:child_process";
 import { cpSync, writeFileSync } from "node:fs";
@@ -11,6 +11,8 @@ import { pythonRuntimeModules, pythonSourceDir } from "../../../generator/emit/p
 import { pythonTestDir, pythonTree, run } from "./support.js";
 
 const tree = readTree(pythonTree);
+/** The Python conformance server and its fixtures (test/conformance/*.py), checked with the tests' Python. */
+const conformanceDir = path.join(root, "test", "conformance");
 
 describe("generated/python", () => {
   it("holds the package's Python files, py.typed, pyproject.toml and README.md, each headed by the provenance header naming the exact regenerate command", async () => {
@@ -65,7 +67,7 @@ describe("generated/python", () => {
   });
 
   it("passes ruff (test/emit/python/ruff.toml: pyflakes, pycodestyle, isort, pyupgrade, bugbear)", () => {
-    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), "--output-format", "concise", pythonTree, ...pythonRuntimeModules().map((name) => path.join(pythonSourceDir, name)), pythonTestDir]);
+    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), "--output-format", "concise", pythonTree, ...pythonRuntimeModules().map((name) => path.join(pythonSourceDir, name)), pythonTestDir, conformanceDir]);
     expect(r.stdout + r.stderr).toBe("All checks passed!\n");
     expect(r.status).toBe(0);
   });
