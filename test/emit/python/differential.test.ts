@@ -6,7 +6,6 @@
 // SDK's models (mcp-types 2.3.0) lists, per definition, where they disagree with the spec: findings, printed.
 // Each extension module (`DEFINITIONS` of mcp_codegen.extension(label)) likewise, on the definitions the
 // extension adds, against Ajv on the extension's own schema.json.
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -17,10 +16,10 @@ import { extensionLabel } from "../../../generator/model/extensions.js";
 import { buildModel } from "../../../generator/pipeline.js";
 import { extensionSchemasDir } from "../../../generator/source/extensions.js";
 import { readLock } from "../../../generator/source/lock.js";
-import { loadSpec, readSchemaDocument } from "../../../generator/source/load.js";
+import { loadSpec } from "../../../generator/source/load.js";
 import type { ExtensionModel, LoadedSpec } from "../../../generator/model/types.js";
 import { ensureSchemas, lockFile, modelOptions, schemasDir } from "../../support.js";
-import { type Json, labelledCorpus, oracleDocument, seedOf } from "../typescript/corpus.js";
+import { extensionModuleDocument, type Json, labelledCorpus, oracleDocument, seedOf } from "../typescript/corpus.js";
 import { pythonJson } from "./support.js";
 
 const WANTED = 50;
@@ -53,16 +52,21 @@ function corpusOf(version: string): Corpus {
   return c;
 }
 
-/** Each definition an extension adds, its corpus labelled by Ajv on the extension's own schema.json. */
+/**
+ * Each definition an extension adds, its corpus drawn from the extension's own schema.json and labelled by
+ * Ajv on the module's document (the extension's definitions over the core's, the module's rule).
+ */
 function extensionCorpus(ext: ExtensionModel): Corpus {
   const file = path.join(extensionSchemasDir(schemasDir, ext.name), ext.label, "schema.json");
   const spec = loadSpec(file, ext.label);
   const options = { strict: false, validateFormats: false, allErrors: false } as const;
-  const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
-  ajv.addSchema(readSchemaDocument(readFileSync(file), file).root, "ext");
+  const root = extensionModuleDocument(schemasDir, defaultPatchesDir, ext);
+  const container = Object.hasOwn(root, "$defs") ? "$defs" : "definitions";
+  const ajv = root.$schema === "https://json-schema.org/draft/2020-12/schema" ? new Ajv2020(options) : new Ajv(options);
+  ajv.addSchema(root, "ext");
   const byDefinition = new Map<string, { instances: Json[]; ajv: boolean[] }>();
   for (const name of ext.definitions) {
-    const validate = ajv.getSchema(`ext#/${spec.container}/${pointerToken(name)}`) as ValidateFunction;
+    const validate = ajv.getSchema(`ext#/${container}/${pointerToken(name)}`) as ValidateFunction;
     const corpus = labelledCorpus(spec.defs, name, seedOf(`${extensionLabel(ext)}/${name}`), (instance) => validate(instance) as boolean, WANTED, MAX_ATTEMPTS);
     byDefinition.set(name, { instances: [...corpus.valid, ...corpus.invalid], ajv: [...corpus.valid.map(() => true), ...corpus.invalid.map(() => false)] });
   }

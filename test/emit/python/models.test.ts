@@ -12,8 +12,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pointerToken } from "../../../generator/errors.js";
 import { defaultPatchesDir, toolRoot } from "../../../generator/paths.js";
-import { readSchemaDocument } from "../../../generator/source/load.js";
-import { oracleDocument } from "../typescript/corpus.js";
+import { extensionModuleDocument } from "../typescript/corpus.js";
 import { buildModel } from "../../../generator/pipeline.js";
 import type { ExtensionModel } from "../../../generator/model/types.js";
 import { readLock } from "../../../generator/source/lock.js";
@@ -138,16 +137,11 @@ const extensionsFolder = path.resolve(
 /** Ajv on the definitions an extension module has: its own by the extension's schema.json, the rest by the core's (the module's rule). */
 function moduleOracle(ext: ExtensionModel): (definition: string, instance: unknown) => boolean {
   const options = { strict: false, validateFormats: false, allErrors: false } as const;
-  const load = (root: Record<string, unknown>) => {
-    const container = Object.hasOwn(root, "$defs") ? "$defs" : "definitions";
-    const ajv = root.$schema === "https://json-schema.org/draft/2020-12/schema" ? new Ajv2020(options) : new Ajv(options);
-    ajv.addSchema(root, "doc");
-    return (name: string) => ajv.getSchema(`doc#/${container}/${pointerToken(name)}`) as ValidateFunction;
-  };
-  const extFile = path.join(schemasDir, "extensions", ext.name, ext.label, "schema.json");
-  const own = load(readSchemaDocument(readFileSync(extFile), extFile).root);
-  const core = load(oracleDocument(schemasDir, defaultPatchesDir, ext.core));
-  return (definition, instance) => (ext.definitions.includes(definition) ? own(definition) : core(definition))(instance) as boolean;
+  const root = extensionModuleDocument(schemasDir, defaultPatchesDir, ext);
+  const container = Object.hasOwn(root, "$defs") ? "$defs" : "definitions";
+  const ajv = root.$schema === "https://json-schema.org/draft/2020-12/schema" ? new Ajv2020(options) : new Ajv(options);
+  ajv.addSchema(root, "doc");
+  return (definition, instance) => (ajv.getSchema(`doc#/${container}/${pointerToken(definition)}`) as ValidateFunction)(instance) as boolean;
 }
 
 describe("extension modules' models and their extension's own examples", async () => {

@@ -25,16 +25,22 @@ export interface ProcessResult {
 }
 
 /** Run a program of the venv (`python`, `ruff`) with `input` on stdin and `pythonPath` (default: generated/python) importable. */
-export function run(program: string, args: string[], options: { input?: string; pythonPath?: string[]; cwd?: string } = {}): ProcessResult {
+/** How long one Python process of these tests may run (a synchronous spawn blocks the test's own timeout). */
+const PROCESS_TIMEOUT_MS = 10 * 60 * 1000;
+
+export function run(program: string, args: string[], options: { input?: string; pythonPath?: string[]; cwd?: string; timeoutMs?: number } = {}): ProcessResult {
   const bin = program === "python" ? pythonBin() : path.join(path.dirname(pythonBin()), program);
+  const timeout = options.timeoutMs ?? PROCESS_TIMEOUT_MS;
   const r = spawnSync(bin, args, {
+    timeout,
+    killSignal: "SIGKILL",
     cwd: options.cwd ?? root,
     encoding: "utf8",
     input: options.input,
     maxBuffer: 512 * 1024 * 1024,
     env: { ...process.env, PYTHONPATH: (options.pythonPath ?? [pythonTree]).join(path.delimiter), PYTHONDONTWRITEBYTECODE: "1", PYTHONIOENCODING: "utf-8", PYTHONUTF8: "1" },
   });
-  if (r.error) throw r.error;
+  if (r.error) throw new Error(`${program} ${args.join(" ")}: ${r.error.message}${(r.error as { code?: string }).code === "ETIMEDOUT" ? ` (killed after ${timeout} ms)` : ""}\n${(r.stderr ?? "").slice(-4000)}`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

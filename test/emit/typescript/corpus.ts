@@ -260,6 +260,29 @@ export function oracleDocument(schemasDir: string, patchesDir: string, version: 
 }
 
 /**
+ * The schema document of an extension module, by the module's rule (README "Extensions"): the core version's
+ * document with the extension's own definitions (`definitions` of its ExtensionModel) put in, taken from the
+ * extension's schema.json; their references to other definitions then resolve to the core's, as the module's do.
+ */
+export function extensionModuleDocument(schemasDir: string, patchesDir: string, ext: { name: string; label: string; core: string; definitions: readonly string[] }): Record<string, unknown> {
+  const core = oracleDocument(schemasDir, patchesDir, ext.core);
+  const file = path.join(schemasDir, "extensions", ext.name, ext.label, "schema.json");
+  const own = readSchemaDocument(readFileSync(file), file).root;
+  const containerOf = (doc: Record<string, unknown>) => (Object.hasOwn(doc, "$defs") ? "$defs" : "definitions");
+  const [coreContainer, ownContainer] = [containerOf(core), containerOf(own)];
+  const retarget = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(retarget);
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith(`#/${ownContainer}/`) ? `#/${coreContainer}/${v.slice(ownContainer.length + 3)}` : retarget(v)]),
+    );
+  };
+  const ownDefs = own[ownContainer] as Record<string, unknown>;
+  const merged = { ...(core[coreContainer] as Record<string, unknown>), ...Object.fromEntries(ext.definitions.map((name) => [name, retarget(ownDefs[name])])) };
+  return { ...core, [coreContainer]: merged };
+}
+
+/**
  * How many distinct values a schema allows, when that is finite (const/enum/boolean/null and unions of
  * them), and 0 where it is provably unsatisfiable: an `allOf` whose parts' `type`s share none, or an
  * object requiring a property that allows nothing (a schema published with such a member exists).
