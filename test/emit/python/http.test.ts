@@ -12,12 +12,13 @@ import { createServerRouter, eras } from "../../../generated/router.js";
 import { batchesServed, type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
-import { pythonBin, pythonJson, pythonTestDir, pythonTree, run } from "./support.js";
+import { pythonBin, pythonJson, pythonTestDir, pythonTree, run, servingLegacy } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eraOf = eras as Record<string, "legacy" | "modern">;
 const legacyLabels = labels.filter((l) => eraOf[l] === "legacy");
-const LEGACY = legacyLabels[legacyLabels.length - 1];
+/** The legacy version the HTTP tests drive (tools/call with text content, sampling, progress, cancellation). */
+const LEGACY = await servingLegacy(labels);
 const BATCHING = legacyLabels.filter((l) => batchesServed(l)).pop()!;
 const MODERN = labels.find((l) => eraOf[l] === "modern")!;
 
@@ -628,7 +629,7 @@ it("serve_http without uvicorn installed raises a RuntimeError saying how to ins
 });
 
 it("is a plain ASGI 3 app: called directly (http_asgi.py, no server) it opens a session, answers in it, after lifespan shutdown answers 503, and checks Host/Origin as allowed_hosts/allowed_origins say", () => {
-  const out = pythonJson<Record<string, unknown>[]>("http_asgi.py", null);
+  const out = pythonJson<Record<string, unknown>[]>("http_asgi.py", { label: LEGACY });
   const json = { "content-type": "application/json" };
   expect(out).toEqual([
     { status: 200, headers: { ...json, "mcp-session-id": expect.stringMatching(/^[0-9a-f-]{36}$/) }, body: `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"${LEGACY}","capabilities":{},"serverInfo":{"name":"asgi","version":"1.0.0"}}}` },

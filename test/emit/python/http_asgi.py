@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, cast
 
 import mcp_codegen
 from mcp_codegen.http import create_asgi_app
@@ -74,8 +75,9 @@ async def lifespan(app: Any) -> list[str]:
 
 
 async def main() -> None:
-    labels = [label for label in mcp_codegen.VERSION_MODULES if mcp_codegen.version(label).ERA == "legacy"]
-    legacy = labels[-1]
+    # The legacy version to serve, chosen by the test (stdin: {"label": ...}).
+    legacy = cast(str, json.load(sys.stdin)["label"])
+    assert mcp_codegen.version(legacy).ERA == "legacy"
     router = create_router(
         server_info={"name": "asgi", "version": "1.0.0"},
         versions={legacy: Served(handlers={"ping": lambda p, c: {}}, capabilities={})},

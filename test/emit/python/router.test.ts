@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
 import { initialize, modern, msg, runPython, type Config, type Step } from "./router-scenarios.js";
+import { servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eras = Object.fromEntries(
@@ -16,6 +17,15 @@ const eras = Object.fromEntries(
 );
 const legacyLabels = labels.filter((l) => eras[l] === "legacy");
 const modernLabels = labels.filter((l) => eras[l] === "modern");
+/** Where the behaviour tests run: the newest legacy version with tools/call (text content), sampling, progress and cancellation. */
+const SERVING = await servingLegacy(labels);
+const pingRemovedAfter = Object.fromEntries(await Promise.all(modernLabels.map(async (l) => [l, (await versionView(l)).METHOD_TABLE.ping?.nearest] as const)));
+/** The tools/list result of router_driver.py's handlers. */
+const TOOLS = { tools: [{ name: "echo", inputSchema: { type: "object" } }] };
+/** Per legacy label: whether its schemas take the driver's tools/list and text tools/call results (an old revision a bump brings may not). */
+const takes = Object.fromEntries(
+  await Promise.all(legacyLabels.map(async (l) => [l, { list: await takesResult(l, "tools/list", TOOLS), call: await takesTextContent(l) }] as const)),
+);
 const serverInfo = { name: "router-test", version: "1.0.0" };
 const TASKS = "io.modelcontextprotocol/tasks";
 
@@ -43,11 +53,19 @@ describe("legacy connections", () => {
       id: 1,
       result: { protocolVersion: label, capabilities: capsOf(label), serverInfo, instructions: "Read the docs." },
     });
-    expect(out.answers[1]).toEqual({ jsonrpc: "2.0", id: 2, result: { tools: [{ name: "echo", inputSchema: { type: "object" } }] } });
+    // Where the version's schema does not take a handler's result (an old revision a bump brings), it is
+    // refused -32603 naming the result, and reported.
+    const refused = (id: number, method: string, result: string) => {
+      expect(out.answers[id - 1]).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32603 } });
+      expect((out.answers[id - 1] as { error: { message: string } }).error.message.startsWith(`Internal error: the ${method} handler's result is not a valid ${result}`)).toBe(true);
+    };
+    if (takes[label].list) expect(out.answers[1]).toEqual({ jsonrpc: "2.0", id: 2, result: TOOLS });
+    else refused(2, "tools/list", "ListToolsResult");
     // The factory is called before the connection is initialized; the ConnectionInfo it keeps reads it live.
-    expect(out.answers[2]).toEqual({ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: `${label} {"name":"client","version":"1"}` }] } });
+    if (takes[label].call) expect(out.answers[2]).toEqual({ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: `${label} {"name":"client","version":"1"}` }] } });
+    else refused(3, "tools/call", "CallToolResult");
+    expect(out.failures).toEqual([...(takes[label].list ? [] : ["result tools/list"]), ...(takes[label].call ? [] : ["result tools/call"])]);
     expect(out.events).toEqual(["factory null"]);
-    expect(out.failures).toEqual([]);
   });
 
   it("an unknown version gets the newest served legacy version; one connection is initialized once", () => {
@@ -91,7 +109,7 @@ describe("legacy connections", () => {
   });
 
   it("sampling goes to the client through send and its answer comes back through handle; the log level gates notifications/message", () => {
-    const label = legacyLabels[legacyLabels.length - 1];
+    const label = SERVING;
     const out = runPython({
       config: legacyConfig(),
       steps: [
@@ -117,7 +135,7 @@ describe("legacy connections", () => {
   });
 
   it("publish reaches connections whose capabilities declare listChanged, and resources/updated its subscribers by uri; the seed rule keeps only an object _meta", () => {
-    const label = legacyLabels[legacyLabels.length - 1];
+    const label = SERVING;
     const quiet = { tools: {}, resources: { subscribe: true } };
     const out = runPython({
       config: { served: { [label]: { capabilities: { ...quiet, tools: { listChanged: true } } }, ...(legacyLabels.length > 1 ? { [legacyLabels[0]]: { capabilities: quiet } } : {}) } },
@@ -145,7 +163,7 @@ describe("legacy connections", () => {
   });
 
   it("notifications/cancelled cancels the request (no answer), the transport's cancellation too; nothing is left in flight", () => {
-    const label = legacyLabels[legacyLabels.length - 1];
+    const label = SERVING;
     const out = runPython({
       config: legacyConfig(),
       steps: [
@@ -206,7 +224,7 @@ describe.each(modernLabels)("modern requests at %s", (label) => {
       {
         jsonrpc: "2.0",
         id: 6,
-        error: { code: -32601, message: `Method not found: ping is not a method of protocol version ${label} (removed after ${legacyLabels.at(-1)})`, data: { method: "ping", protocolVersion: label, reason: "removed" } },
+        error: { code: -32601, message: `Method not found: ping is not a method of protocol version ${label} (removed after ${pingRemovedAfter[label]})`, data: { method: "ping", protocolVersion: label, reason: "removed" } },
       },
     ]);
   });

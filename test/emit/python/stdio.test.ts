@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile, root } from "../../support.js";
 import { initialize, modern, msg } from "./router-scenarios.js";
-import { pythonBin, pythonTestDir, pythonTree } from "./support.js";
+import { pythonBin, pythonTestDir, pythonTree, servingLegacy } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eras = Object.fromEntries(
@@ -19,6 +19,8 @@ const eras = Object.fromEntries(
 );
 const legacyLabels = labels.filter((l) => eras[l] === "legacy");
 const modernLabels = labels.filter((l) => eras[l] === "modern");
+/** The legacy version the stdio tests drive (tools/call with text content, sampling, cancellation). */
+const SERVING = await servingLegacy(labels);
 /** 2025-06-18 removed JSON-RPC batching (its changelog); versions are dates, so they sort as text. */
 const batchesServed = (label: string) => label < "2025-06-18";
 
@@ -102,7 +104,7 @@ describe("the Python stdio transport", () => {
 
   it("serves both eras on one stream, and a server→client request answered on stdin", async () => {
     const s = start();
-    const legacy = legacyLabels.at(-1)!;
+    const legacy = SERVING;
     s.write(initialize(1, legacy));
     expect(await s.next()).toMatchObject({ id: 1, result: { protocolVersion: legacy } });
     s.write(msg(2, "tools/call", { name: "sample" }));
@@ -144,7 +146,7 @@ describe("the Python stdio transport", () => {
 
   it("at the in-flight cap stops reading: a quick request after two slow ones waits for one of them (told once on stderr)", async () => {
     const s = start({ max_in_flight: 2 });
-    s.write(initialize(1, legacyLabels.at(-1)!));
+    s.write(initialize(1, SERVING));
     await s.next();
     s.write(msg(2, "tools/call", { name: "slow", arguments: { seconds: 1.0 } }));
     s.write(msg(3, "tools/call", { name: "slow", arguments: { seconds: 1.5 } }));
@@ -159,7 +161,7 @@ describe("the Python stdio transport", () => {
 
   it("without the cap the quick request is answered first (the cap is what orders them)", async () => {
     const s = start({ max_in_flight: 64 });
-    s.write(initialize(1, legacyLabels.at(-1)!));
+    s.write(initialize(1, SERVING));
     await s.next();
     s.write(msg(2, "tools/call", { name: "slow", arguments: { seconds: 1.0 } }));
     s.write(msg(3, "tools/call", { name: "slow", arguments: { seconds: 1.5 } }));
@@ -174,7 +176,7 @@ describe("the Python stdio transport", () => {
 
   it("disconnects a client that leaves more than max_buffered_bytes of output unread, told on stderr, and exits 0", async () => {
     const s = start({ max_buffered_bytes: 100_000 });
-    s.write(initialize(1, legacyLabels.at(-1)!));
+    s.write(initialize(1, SERVING));
     await s.next();
     // The client stops reading; the server's output (2 MB of log messages) is more than the pipe and the bound hold.
     s.child.stdout.pause();
@@ -185,7 +187,7 @@ describe("the Python stdio transport", () => {
 
   it("at the end of input reads the last line without a newline, answers what finishes within the grace period, cancels the rest, exits 0", async () => {
     const s = start({ end_grace: 1.0 });
-    s.write(initialize(1, legacyLabels.at(-1)!));
+    s.write(initialize(1, SERVING));
     await s.next();
     s.write(msg(2, "tools/call", { name: "slow", arguments: { seconds: 0.3 } }));
     s.write(msg(3, "tools/call", { name: "slow", arguments: { seconds: 30 } }));

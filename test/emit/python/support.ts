@@ -60,3 +60,29 @@ export function pyrightStrict(dir: string, extraPaths: string[] = []): ProcessRe
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+type VersionView = { era: string; METHOD_TABLE: Record<string, { status: string; nearest?: string | null }>; resultSchemas: Record<string, { safeParse(v: unknown): { success: boolean } }> };
+/** A generated TypeScript version module, as these tests read its tables (the same model the Python tree prints). */
+export const versionView = async (label: string): Promise<VersionView> => (await import(`../../../generated/${label}/index.ts`)) as VersionView;
+
+/** Whether `label`'s result schema of `method` takes `result` (its generated zod schema says). */
+export async function takesResult(label: string, method: string, result: unknown): Promise<boolean> {
+  return (await versionView(label)).resultSchemas[method]?.safeParse(result).success === true;
+}
+
+/** Whether `label`'s CallToolResult takes a result of text `content`. */
+export const takesTextContent = (label: string): Promise<boolean> => takesResult(label, "tools/call", { content: [{ type: "text", text: "x" }] });
+
+/**
+ * The newest legacy version (label order) with what the transport and router tests drive: tools/call taking
+ * text content, sampling, progress and cancellation. A bump's older revision (`next`) or a legacy `draft` may
+ * lack them; the tests of each version's own rules still run at every label.
+ */
+export async function servingLegacy(labels: readonly string[]): Promise<string> {
+  for (const label of [...labels].sort().reverse()) {
+    const v = await versionView(label);
+    const present = (method: string) => v.METHOD_TABLE[method]?.status === "present";
+    if (v.era === "legacy" && ["tools/call", "sampling/createMessage", "notifications/progress", "notifications/cancelled"].every(present) && (await takesTextContent(label))) return label;
+  }
+  throw new Error("no legacy version of the lock has tools/call taking text content, sampling, progress and cancellation");
+}
