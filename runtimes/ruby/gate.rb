@@ -1,8 +1,7 @@
 # frozen_string_literal: true
 
-# The gate of a generated Ruby tree (gate.rb), copied inside its namespace by generator/emit/ruby/printer.ts
-# with its requires (runtime, methods) and with "<latest version>" in the example read as the latest
-# generated version. Checked as Ruby on its own (`ruby -wc`, test/emit/ruby/printer.test.ts).
+require_relative "runtime"
+require_relative "methods"
 
 # The method gate with the Ruby SDK's contract, reading each version's METHOD_TABLE: it refuses (-32601, a
 # Runtime::MethodNotFoundError) only a method the negotiated protocol version removed (an earlier generated
@@ -15,7 +14,7 @@
 #
 # @example A server gating what clients send, serving server/discover on legacy connections too
 #   gate = Gate.new(side: :server, across_eras: [Methods::SERVER_DISCOVER])
-#   gate.check!("ping", "<latest version>") # raises Runtime::MethodNotFoundError where the version removed ping
+#   gate.check!("ping", VERSIONS.keys.last) # raises Runtime::MethodNotFoundError where the version removed ping
 class Gate
   # @return [Symbol] :server or :client, the side receiving the methods
   attr_reader :side

@@ -1,8 +1,8 @@
 # frozen_string_literal: true
 
 # The helpers of a generated Ruby tree's Methods module (methods.rb), over the per-version catalogues:
-# generator/emit/ruby/printer.ts prints every method's constant first, then this module's body. Checked
-# as Ruby on its own (`ruby -wc`, test/emit/ruby/printer.test.ts).
+# mcp-codegen's Ruby printer (generator/emit/ruby/printer.ts) prints every method's constant first, then
+# this module's body. Checked as Ruby on its own (`ruby -wc`, test/emit/ruby/printer.test.ts).
 module Methods
   # Raised by `ensure_capability!` (readers `method` and `capability`).
   MissingRequiredCapabilityError = Runtime::MissingRequiredCapabilityError

@@ -1,9 +1,9 @@
-// The transports' cancellation channel (generator/emit/typescript/runtime/cancellation.ts): listeners told
+// The transports' cancellation channel (runtimes/typescript/src/cancellation.ts): listeners told
 // once with the reason, at once when subscribing late, not after unsubscribing; the AbortSignal made on
 // demand aborts with it; and a dispatcher given one cancels the request as it does for a signal.
 import { describe, expect, it } from "vitest";
-import { CancellationSource } from "../../../../generator/emit/typescript/runtime/cancellation.js";
-import * as modern from "../../../../generated/2026-07-28/index.js";
+import { CancellationSource } from "../src/cancellation.js";
+import * as modern from "../../../generated/2026-07-28/index.js";
 
 describe("CancellationSource", () => {
   it("tells each listener once, with the reason; a late listener at once; an unsubscribed one never", () => {

@@ -1,8 +1,8 @@
 // httpClientTransport's handling of single HTTP answers, through its `fetch` option (the end-to-end
 // behaviour against real servers is test/client/real-servers.test.ts).
 import { describe, expect, it } from "vitest";
-import type { ClientFetch } from "../../../../generator/emit/typescript/runtime/client-fetch.js";
-import { HttpStatusError, httpClientTransport } from "../../../../generator/emit/typescript/runtime/client-http.js";
+import type { ClientFetch } from "../src/client-fetch.js";
+import { HttpStatusError, httpClientTransport } from "../src/client-http.js";
 
 /** A transport whose every fetch answers `response()`, recording what it received. */
 async function transportAnswering(response: () => Response) {

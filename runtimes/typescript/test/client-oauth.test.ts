@@ -1,9 +1,9 @@
 // createOAuthFetch end to end on loopback, against the official SDK's authorization server and bearer-token
-// middleware (test/emit/typescript/runtime/oauth-servers.ts). The conformance scenarios (npm run conformance)
+// middleware (runtimes/typescript/test/oauth-servers.ts). The conformance scenarios (npm run conformance)
 // cover the rest: the metadata URL variants, CIMD, pre-registration, the token-endpoint methods, iss, migration.
 import { afterEach, describe, expect, it } from "vitest";
-import type { ClientFetch } from "../../../../generator/emit/typescript/runtime/client-fetch.js";
-import { createOAuthFetch, followRedirects, InMemoryTokenStore, OAuthFlowError, type OAuthFetchOptions } from "../../../../generator/emit/typescript/runtime/client-oauth.js";
+import type { ClientFetch } from "../src/client-fetch.js";
+import { createOAuthFetch, followRedirects, InMemoryTokenStore, OAuthFlowError, type OAuthFetchOptions } from "../src/client-oauth.js";
 import { closeOAuthServers, listen, REDIRECT, setup } from "./oauth-servers.js";
 
 afterEach(closeOAuthServers);

@@ -3,9 +3,9 @@
 // Versions are picked from the generated table (`eras`), not assumed.
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { createServerRouter, eras, type ServedVersions } from "../../../../generated/router.js";
-import { customNotification, customRequest, fromJsonSchema, type CustomMethods } from "../../../../generated/runtime/custom-methods.js";
-import { TASKS_EXTENSION, tasksExtension } from "../../../../generated/runtime/tasks.js";
+import { createServerRouter, eras, type ServedVersions } from "../../../generated/router.js";
+import { customNotification, customRequest, fromJsonSchema, type CustomMethods } from "../../../generated/runtime/custom-methods.js";
+import { TASKS_EXTENSION, tasksExtension } from "../../../generated/runtime/tasks.js";
 
 type Label = keyof typeof eras;
 const labels = Object.keys(eras) as Label[];

@@ -10,9 +10,9 @@
 //   its handler never does, and nothing is left in flight.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { forVersion, versions, type ProtocolVersion } from "../../../../generated/index.js";
-import { createServerRouter, eras, type ServedVersions, type ServerRouter } from "../../../../generated/router.js";
-import type { Dispatcher, JsonRpcResponse } from "../../../../generated/runtime.js";
+import { forVersion, versions, type ProtocolVersion } from "../../../generated/index.js";
+import { createServerRouter, eras, type ServedVersions, type ServerRouter } from "../../../generated/router.js";
+import type { Dispatcher, JsonRpcResponse } from "../../../generated/runtime.js";
 
 const RUNS = { numRuns: 150 };
 const quiet = { onError: () => {} };

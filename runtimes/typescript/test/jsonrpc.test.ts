@@ -1,13 +1,13 @@
-// The runtime as source: the envelope rule, JSON safety and the error hook, read from generator/emit/typescript/runtime/.
+// The runtime as source: the envelope rule, JSON safety and the error hook, read from runtimes/typescript/src/.
 import { isDeepStrictEqual } from "node:util";
 import path from "node:path";
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it, vi } from "vitest";
-import { readEnvelope } from "../../../../generator/emit/typescript/runtime/jsonrpc.js";
-import { failureLine, writeFailureToStderr } from "../../../../generator/emit/typescript/runtime/report.js";
-import { unsendable } from "../../../../generator/emit/typescript/runtime/sendable.js";
-import { root } from "../../../support.js";
+import { readEnvelope } from "../src/jsonrpc.js";
+import { failureLine, writeFailureToStderr } from "../src/report.js";
+import { unsendable } from "../src/sendable.js";
+import { root } from "../../../test/support.js";
 
 describe("readEnvelope", () => {
   it.each([
@@ -125,7 +125,7 @@ describe("the error hook's default", () => {
   });
 
   it("type-checks without Node's types (no @types/node in the consumer)", () => {
-    const file = path.join(root, "generator", "emit", "typescript", "runtime", "report.ts");
+    const file = path.join(root, "runtimes", "typescript", "src", "report.ts");
     const program = ts.createProgram([file], {
       strict: true,
       target: ts.ScriptTarget.ES2022,

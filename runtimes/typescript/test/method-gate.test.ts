@@ -1,7 +1,7 @@
 // The gate over a synthetic METHOD_TABLE: each status and side gives its reason, and the policy decides
 // only custom and later methods.
 import { describe, expect, it } from "vitest";
-import { methodRefusal, type GateRow } from "../../../../generator/emit/typescript/runtime/method-gate.js";
+import { methodRefusal, type GateRow } from "../src/method-gate.js";
 
 const table: Record<string, GateRow> = {
   "tools/list": { status: "present", sender: "client", receivers: ["server"], nearest: null },

@@ -1,7 +1,7 @@
 // The normalizer rules as source: what cannot be shown as JSON in an error message is described instead.
 import { describe, expect, it } from "vitest";
-import { JsonRpcError } from "../../../../generator/emit/typescript/runtime/jsonrpc.js";
-import { objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
+import { JsonRpcError } from "../src/jsonrpc.js";
+import { objectNormalizer } from "../src/normalize.js";
 
 describe("objectNormalizer", () => {
   const normalize = objectNormalizer("tools/list", "ListToolsResult", ["complete"]);

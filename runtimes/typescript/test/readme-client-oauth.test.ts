@@ -1,12 +1,12 @@
 // The README's example of its section on the client with OAuth, run as written: the ```ts block whose
 // first line is `// oauth-client.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/
 // (as the package's entry points are), written to a temporary file, imported, and its `listTools` sent to
-// a protected endpoint behind the official SDK's authorization server (test/emit/typescript/runtime/oauth-servers.ts).
+// a protected endpoint behind the official SDK's authorization server (runtimes/typescript/test/oauth-servers.ts).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { generatedDir, root } from "../../../support.js";
+import { generatedDir, root } from "../../../test/support.js";
 import { closeOAuthServers, setup } from "./oauth-servers.js";
 
 afterEach(closeOAuthServers);

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generatedDir, root } from "../../../support.js";
+import { generatedDir, root } from "../../../test/support.js";
 
 function example(): string {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");

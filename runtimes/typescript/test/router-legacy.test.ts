@@ -1,12 +1,12 @@
 // The legacy side of a router over a synthetic table: a connection takes its version at initialize
 // (committed only on a result), answers only ping before it, and tells the audience what it takes.
 import { describe, expect, it } from "vitest";
-import { createDispatcher, type DispatcherOptions } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
-import type { RoutedMethodTable } from "../../../../generator/emit/typescript/runtime/method-gate.js";
-import { emptyNormalizer, objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
-import { legacySessions } from "../../../../generator/emit/typescript/runtime/router-legacy.js";
-import { ServedVersions } from "../../../../generator/emit/typescript/runtime/router-served.js";
-import { Audience } from "../../../../generator/emit/typescript/runtime/router-subscriptions.js";
+import { createDispatcher, type DispatcherOptions } from "../src/dispatcher.js";
+import type { RoutedMethodTable } from "../src/method-gate.js";
+import { emptyNormalizer, objectNormalizer } from "../src/normalize.js";
+import { legacySessions } from "../src/router-legacy.js";
+import { ServedVersions } from "../src/router-served.js";
+import { Audience } from "../src/router-subscriptions.js";
 
 const present = { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: null, resultTypes: null };
 const methodTable: RoutedMethodTable = { initialize: present, "resources/subscribe": present, "tools/list": present };

@@ -1,7 +1,7 @@
 // The router's log-level gate: notifications/message below the threshold is dropped, everything else passes.
 import { describe, expect, it } from "vitest";
-import type { Peer } from "../../../../generator/emit/typescript/runtime/peer.js";
-import { levelFiltered, modernThreshold, notifyOnly } from "../../../../generator/emit/typescript/runtime/router-log.js";
+import type { Peer } from "../src/peer.js";
+import { levelFiltered, modernThreshold, notifyOnly } from "../src/router-log.js";
 
 function recorder() {
   const sent: Array<[string, unknown]> = [];

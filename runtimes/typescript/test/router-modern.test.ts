@@ -1,12 +1,12 @@
 // The modern side of a router over a synthetic table: the envelope's _meta keys, the -32022 of an
 // unserved version, server/discover, extension routing (-32021 without negotiation) and Mcp-Name params.
 import { describe, expect, it } from "vitest";
-import { createDispatcher, type DispatcherOptions } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
-import type { RoutedMethodTable } from "../../../../generator/emit/typescript/runtime/method-gate.js";
-import { objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
-import { eraOf, modernRoutes } from "../../../../generator/emit/typescript/runtime/router-modern.js";
-import { ServedVersions } from "../../../../generator/emit/typescript/runtime/router-served.js";
-import { Audience } from "../../../../generator/emit/typescript/runtime/router-subscriptions.js";
+import { createDispatcher, type DispatcherOptions } from "../src/dispatcher.js";
+import type { RoutedMethodTable } from "../src/method-gate.js";
+import { objectNormalizer } from "../src/normalize.js";
+import { eraOf, modernRoutes } from "../src/router-modern.js";
+import { ServedVersions } from "../src/router-served.js";
+import { Audience } from "../src/router-subscriptions.js";
 
 const present = (nameParam: string | null = null) => ({ status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam, resultTypes: ["complete"] });
 

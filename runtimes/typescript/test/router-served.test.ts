@@ -1,9 +1,9 @@
 // The served versions of a router over synthetic tables: which are served, their dispatcher options,
 // their custom methods in front, and the extensions the tree must have.
 import { describe, expect, it } from "vitest";
-import { createDispatcher, type DispatcherOptions } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
-import { objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
-import { caller, ServedVersions, servedExtensions } from "../../../../generator/emit/typescript/runtime/router-served.js";
+import { createDispatcher, type DispatcherOptions } from "../src/dispatcher.js";
+import { objectNormalizer } from "../src/normalize.js";
+import { caller, ServedVersions, servedExtensions } from "../src/router-served.js";
 
 const row = { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: null, resultTypes: null };
 

@@ -1,8 +1,8 @@
 // Who takes what publish sends: the honored SubscriptionFilter, the legacy indexes, and the
 // subscriptions/listen handler's acknowledgement and end.
 import { describe, expect, it } from "vitest";
-import type { RequestContext } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
-import { Audience, honoredFilter, listenHandler, wants } from "../../../../generator/emit/typescript/runtime/router-subscriptions.js";
+import type { RequestContext } from "../src/dispatcher.js";
+import { Audience, honoredFilter, listenHandler, wants } from "../src/router-subscriptions.js";
 
 const capabilities = { tools: { listChanged: true }, prompts: {}, resources: { subscribe: true } };
 

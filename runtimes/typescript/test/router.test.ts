@@ -1,9 +1,9 @@
 // createRouter as source, over synthetic tables: a router of one era only, and versions of any label.
 import { describe, expect, it } from "vitest";
-import { createDispatcher, type DispatcherOptions, type DispatcherTables } from "../../../../generator/emit/typescript/runtime/dispatcher.js";
-import { emptyNormalizer, objectNormalizer } from "../../../../generator/emit/typescript/runtime/normalize.js";
-import type { RoutedMethodTable } from "../../../../generator/emit/typescript/runtime/method-gate.js";
-import { createRouter, type RouterTable } from "../../../../generator/emit/typescript/runtime/router.js";
+import { createDispatcher, type DispatcherOptions, type DispatcherTables } from "../src/dispatcher.js";
+import { emptyNormalizer, objectNormalizer } from "../src/normalize.js";
+import type { RoutedMethodTable } from "../src/method-gate.js";
+import { createRouter, type RouterTable } from "../src/router.js";
 
 /** The tables of a tiny version: ping and tools/list, plus initialize in the legacy era. */
 function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTables {

@@ -1,7 +1,7 @@
-// generator/emit/typescript/runtime/schema-support.ts as source: the helpers every schemas.ts and guards.ts import.
+// runtimes/typescript/src/schema-support.ts as source: the helpers every schemas.ts and guards.ts import.
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { acceptAny, codePoints, formatIssues, integer, isPlainObject, issuePaths, OP, pointerToken } from "../../../../generator/emit/typescript/runtime/schema-support.js";
+import { acceptAny, codePoints, formatIssues, integer, isPlainObject, issuePaths, OP, pointerToken } from "../src/schema-support.js";
 
 describe("codePoints", () => {
   it("counts code points as JSON Schema does, a lone surrogate as one", () => {

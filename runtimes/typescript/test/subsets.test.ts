@@ -5,9 +5,9 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildModel } from "../../../../generator/pipeline.js";
-import { readLock } from "../../../../generator/source/lock.js";
-import { ensureSchemas, lockFile, root, runCli, schemasDir } from "../../../support.js";
+import { buildModel } from "../../../generator/pipeline.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, lockFile, root, runCli, schemasDir } from "../../../test/support.js";
 
 beforeAll(ensureSchemas);
 

@@ -3,13 +3,13 @@
 // subscriptions/listen stream; the in-memory TaskStore's contract; and, read from the lock and the
 // model, that a core version no extension names has none (its tasks, if any, are its own core methods).
 import { describe, expect, it } from "vitest";
-import { createServerRouter } from "../../../../generated/router.js";
-import type * as ext from "../../../../generated/2026-07-28+tasks/index.js";
-import { createMemoryTaskStore, type TaskRecord } from "../../../../generated/runtime/task-store.js";
-import { task, tasksExtension, TASKS_EXTENSION, type TaskControl } from "../../../../generated/runtime/tasks.js";
-import { buildModel } from "../../../../generator/pipeline.js";
-import { readLock } from "../../../../generator/source/lock.js";
-import { ensureSchemas, lockFile, modelOptions } from "../../../support.js";
+import { createServerRouter } from "../../../generated/router.js";
+import type * as ext from "../../../generated/2026-07-28+tasks/index.js";
+import { createMemoryTaskStore, type TaskRecord } from "../../../generated/runtime/task-store.js";
+import { task, tasksExtension, TASKS_EXTENSION, type TaskControl } from "../../../generated/runtime/tasks.js";
+import { buildModel } from "../../../generator/pipeline.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, lockFile, modelOptions } from "../../../test/support.js";
 
 const VERSION = "2026-07-28";
 type Handlers = Omit<ext.ServerHandlers, "server/discover" | "subscriptions/listen">;

@@ -7,8 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile, readTree, root, runCli, tempDir } from "../../support.js";
-import { pythonRuntimeModules, pythonSourceDir } from "../../../generator/emit/python/paths.js";
-import { pythonTestDir, pythonTree, run } from "./support.js";
+import { pythonRuntimeDir, pythonRuntimeModules } from "../../../generator/emit/python/paths.js";
+import { pythonRuntimePackage, pythonTestDir, pythonTree, run } from "./support.js";
 
 const tree = readTree(pythonTree);
 /** The Python conformance server and its fixtures (test/conformance/*.py), checked with the tests' Python. */
@@ -55,8 +55,8 @@ describe("generated/python", () => {
     expect(check.status, check.stdout.slice(0, 2000) + check.stderr).toBe(0);
   });
 
-  it("passes pyright --strict (typeCheckingMode strict, test/emit/python/pyrightconfig.json) with no error or warning", () => {
-    const r = spawnSync(path.join(root, "node_modules", ".bin", "pyright"), ["-p", path.join(pythonTestDir, "pyrightconfig.json"), "--outputjson"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  it("passes pyright --strict (typeCheckingMode strict, runtimes/python/pyrightconfig.json) with no error or warning", () => {
+    const r = spawnSync(path.join(root, "node_modules", ".bin", "pyright"), ["-p", path.join(pythonRuntimePackage, "pyrightconfig.json"), "--outputjson"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
     const report = JSON.parse(r.stdout) as { generalDiagnostics: Array<{ file: string; severity: string; message: string; range: { start: { line: number } } }>; summary: { filesAnalyzed: number; errorCount: number; warningCount: number } };
     const problems = report.generalDiagnostics.map((d) => `${path.relative(root, d.file)}:${d.range.start.line + 1} ${d.severity}: ${d.message.split("\n")[0]}`);
     expect(problems.slice(0, 20)).toEqual([]);
@@ -66,8 +66,8 @@ describe("generated/python", () => {
     expect(r.status).toBe(0);
   });
 
-  it("passes ruff (test/emit/python/ruff.toml: pyflakes, pycodestyle, isort, pyupgrade, bugbear)", () => {
-    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), "--output-format", "concise", pythonTree, ...pythonRuntimeModules().map((name) => path.join(pythonSourceDir, name)), pythonTestDir, conformanceDir]);
+  it("passes ruff (runtimes/python/ruff.toml: pyflakes, pycodestyle, isort, pyupgrade, bugbear)", () => {
+    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonRuntimePackage, "ruff.toml"), "--output-format", "concise", pythonTree, ...pythonRuntimeModules().map((name) => path.join(pythonRuntimeDir, name)), pythonTestDir, conformanceDir]);
     expect(r.stdout + r.stderr).toBe("All checks passed!\n");
     expect(r.status).toBe(0);
   });

@@ -1,6 +1,6 @@
 """The version router of a server (asyncio): which served version's dispatcher answers a message.
 
-Hand-written Python, the mirror of TypeScript's router (generator/emit/typescript/runtime/router*.ts);
+Hand-written Python, the mirror of TypeScript's router (runtimes/typescript/src/router*.ts);
 the generator copies it as ``router.py`` of the Python tree. The version modules are found through the
 package's ``version(label)`` and ``VERSION_MODULES`` (never imported statically), and extension modules
 through the package's ``EXTENSION_MODULES`` (label → identifier → module name), when it has one.
