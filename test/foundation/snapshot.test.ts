@@ -28,8 +28,9 @@ function runtimeSourceOf(file: string): string | null {
   ];
   for (const [pattern, dir] of candidates) {
     const m = pattern.exec(file);
-    // methods.rb prints the spec's method constants before the helpers runtimes/ruby/methods.rb holds: no copy.
-    if (m !== null && m[1] !== "methods.rb" && existsSync(path.join(root, dir, m[1]))) return dir + m[1];
+    // methods.rb prints the spec's method constants before the helpers runtimes/ruby/methods.rb holds, and the
+    // Python tree's __init__.py is its own: no copies.
+    if (m !== null && m[1] !== "methods.rb" && m[1] !== "__init__.py" && existsSync(path.join(root, dir, m[1]))) return dir + m[1];
   }
   return null;
 }
