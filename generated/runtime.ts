@@ -7,7 +7,7 @@
 // Protocol version draft (modern): schema sha256 ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203, spec commit b0f60ba5409db7a6582440a7b473cc0398890f15, patches: jsonvalue-number-and-null, elicit-result-content-number.
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // The runtime every version's normalizers and dispatchers use, in one module. The code is in
-// ./runtime/, copied from mcp-codegen's generator/emit/typescript/runtime/ (hand-written, type-checked and tested
+// ./runtime/, copied from mcp-codegen's runtimes/typescript/src/ (hand-written, type-checked and tested
 // there); the version router's core is ./runtime/router.ts, used through ./router.ts.
 export * from "./runtime/jsonrpc.js";
 export * from "./runtime/normalize.js";

@@ -3,7 +3,7 @@
 // After a generation (or a check that found the tree up to date), the hash of every output file is
 // recorded in the cache under a key that covers every input of the generation: the schemas' bytes,
 // patches, overrides, the lock, the generator's own code, each generated target's other sources (its
-// templates, runtime files: `Target.sources`), the versions of the packages that shape the output, and the options. A later check with the same key
+// templates: `Target.sources`; its runtime's files: `Target.runtime`), the versions of the packages that shape the output, and the options. A later check with the same key
 // compares the files on disk with the recorded hashes; with any input changed the key differs, the
 // lookup misses, and the check generates in full. A cold or unwritable cache is never an error.
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -35,8 +35,8 @@ export interface FingerprintInputs {
   cacheDir: string;
   /** Emit options that shape the output (targets, their options). */
   emit?: unknown;
-  /** The targets generated: the files and folders their `sources` name are hashed. */
-  targets?: ReadonlyArray<Pick<Target, "name" | "sources">>;
+  /** The targets generated: the files and folders their `sources` name, and their runtime's files, are hashed. */
+  targets?: ReadonlyArray<Pick<Target, "name" | "sources" | "runtime">>;
 }
 
 interface Manifest {
@@ -112,8 +112,12 @@ function key(inputs: FingerprintInputs): string {
       emit: inputs.emit ?? null,
       // The reports stage's templates (MATRIX.md, DIFFS/).
       reports: folderDigest(reportTemplatesDir),
-      // What each target prints from besides the generator's TypeScript (templates, runtime files).
-      targets: (inputs.targets ?? []).map((t) => [t.name, t.sources.map((s) => [s, sourceDigest(s)])]),
+      // What each target prints from besides the generator's TypeScript (templates, the runtime's files).
+      targets: (inputs.targets ?? []).map((t) => [
+        t.name,
+        t.sources.map((s) => [s, sourceDigest(s)]),
+        (t.runtime?.files() ?? []).map((f) => [f, fileDigest(path.join(t.runtime!.dir, f))]),
+      ]),
     }),
   );
 }

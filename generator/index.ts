@@ -10,7 +10,7 @@ export { loadSpec, loadSpecBytes, readSchemaDocument, type LoadOptions } from ".
 export { patchesFor, stalePatchFiles, type NamedPatch, type PatchFile } from "./source/patch.js";
 export { readLock, syncSchemas, specDirCandidates, type LockedFile, type LockedVersion, type SpecLock, type SyncOptions, type SyncedVersion } from "./source/lock.js";
 export { findSpecVersions, formatLock, stagePin, type PinOptions, type StagedPin, type StagedVersion } from "./source/pin.js";
-export { emitTree, targetOptions, TargetRegistry, targets, type EmitOptions, type GeneratedFiles, type Target, type TargetContext, type TargetOption } from "./emit/index.js";
+export { emitTree, targetOptions, TargetRegistry, targets, type EmitOptions, type GeneratedFiles, type Target, type TargetContext, type TargetOption, type TargetRuntime } from "./emit/index.js";
 export { Templates, type Template, type TemplatesOptions } from "./print/templates.js";
 export { provenanceLines } from "./print/provenance.js";
 export { apiDiffMarkdown, versionDiffMarkdown, type MarkdownOptions } from "./reports/diff-markdown.js";

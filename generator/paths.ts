@@ -1,5 +1,5 @@
 // Where files are. Two roots, never confused:
-// - the tool's own folder (templates, runtime source): found from this module, whether it runs from
+// - the tool's own folder (templates, the runtimes' sources): found from this module, whether it runs from
 //   source (tsx), from dist/ or from node_modules/mcp-codegen;
 // - the project the user runs the CLI in (schemas/, generated/, the lock, the cache): the nearest
 //   folder holding a package.json, from the current folder up (`projectPaths`). A project without a
@@ -22,8 +22,12 @@ function findToolRoot(): string {
 
 /** The mcp-codegen package's own folder. */
 export const toolRoot = findToolRoot();
-/** Hand-written runtime source, copied into every generated tree (generated/runtime/). */
-export const runtimeSourceDir = path.join(toolRoot, "generator", "emit", "typescript", "runtime");
+/**
+ * The hand-written runtimes, one package per language (runtimes/<language>/): each target declares the
+ * files of its own that every tree carries a copy of (Target.runtime). The generator reads them as
+ * files to copy and never imports them.
+ */
+export const runtimesDir = path.join(toolRoot, "runtimes");
 /** The generator's source folder (a target's non-TypeScript sources are read from here, also when running from dist/). */
 export const generatorSourceDir = path.join(toolRoot, "generator");
 /** Reviewed per-method capability requirements (the tool's own data, shipped with it): the method table reads it. */

@@ -10,7 +10,7 @@ import { targets as defaultRegistry, type TargetRegistry } from "./targets.js";
 import type { Target } from "./target.js";
 
 export { TargetRegistry, targets } from "./targets.js";
-export type { Target, TargetContext, TargetOption } from "./target.js";
+export type { Target, TargetContext, TargetOption, TargetRuntime } from "./target.js";
 
 export interface EmitOptions {
   /** Folder for the content-addressed cache of precompiled templates; absent: no cache. */

@@ -24,6 +24,27 @@ export interface TargetOption {
   validate?(value: string): string | null;
 }
 
+/**
+ * A target's hand-written runtime (runtimes/<language>/, a package of its language checked by its own
+ * tools): the files every tree of the target carries a copy of. One copier (emit/runtime-copy.ts) reads
+ * them as files, never as imports, and puts the one header policy on each copy: the header names the
+ * source file and the generator's version, never a spec version or hash, so a spec bump rewrites no copy.
+ */
+export interface TargetRuntime {
+  /** The folder the runtime's files are read from (absolute, under runtimes/<language>/). */
+  dir: string;
+  /** The files copied, relative to `dir`. */
+  files(): readonly string[];
+  /** Where a file's copy goes, relative to the target's folder, under the target's options (every option by flag, defaults applied). */
+  destination(file: string, options: Readonly<Record<string, string>>): string;
+  /**
+   * A copy's text: `header` (the policy's lines, without comment markers) in the language's comments, then
+   * the source, as the language must carry it into the tree (Ruby: inside the tree's namespace). Nothing
+   * here may depend on the spec.
+   */
+  wrap(source: string, header: readonly string[], options: Readonly<Record<string, string>>): string;
+}
+
 /** What a target's emitter is given besides the model. */
 export interface TargetContext {
   /** Every option of the target, by flag, defaults applied. */
@@ -57,4 +78,6 @@ export interface Target {
    * this target's output besides the generator's own TypeScript: the fingerprint hashes them.
    */
   sources: readonly string[];
+  /** The target's hand-written runtime, copied into every tree it writes (hashed by the fingerprint too); none for a target without one. */
+  runtime?: TargetRuntime;
 }

@@ -72,7 +72,8 @@ function readers(project: string): Map<string, string> {
     return null;
   };
   const out = new Map<string, string>();
-  for (const file of walk(testDir).filter((f) => f.endsWith(".test.ts")).sort()) {
+  // The runtimes' unit tests (runtimes/typescript/test/) read generated/ too.
+  for (const file of [...walk(testDir), ...walk(path.join(project, "runtimes", "typescript", "test"))].filter((f) => f.endsWith(".test.ts")).sort()) {
     const found = reads(file, new Set());
     if (found !== null) out.set(path.relative(project, file), path.relative(project, found));
   }

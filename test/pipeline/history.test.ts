@@ -9,7 +9,8 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolRoot } from "../../generator/paths.js";
-import { runtimeFiles } from "../../generator/emit/typescript/runtime-source.js";
+import { copyRuntime } from "../../generator/emit/runtime-copy.js";
+import { typescriptRuntime } from "../../generator/emit/typescript/runtime.js";
 import { guardsFile, schemasFile, typesFile } from "../../generator/emit/typescript/tree.js";
 import { buildModel, discoverVersions, generateFiles, type ModelOptions } from "../../generator/pipeline.js";
 import { ensureSchemas, modelOptions, runCli, schemasDir } from "../support.js";
@@ -77,7 +78,7 @@ async function generateTree(name: string, options: ModelOptions): Promise<Tree> 
   try {
     return { out, error: null, files: writeFiles(out, (await generateFiles(options)).files) };
   } catch (e) {
-    const files = new Map(runtimeFiles());
+    const files = new Map(copyRuntime(typescriptRuntime));
     for (const version of buildModel(options).versions) {
       files.set(`${version.label}/schemas.ts`, schemasFile(version));
       files.set(`${version.label}/guards.ts`, guardsFile(version));

@@ -3,7 +3,7 @@
 import { methodCapabilitiesFile } from "../../paths.js";
 import type { Target } from "../target.js";
 import { DEFAULT_PYTHON_PACKAGE, pythonPackageOption } from "./options.js";
-import { pythonRuntimeModules } from "./paths.js";
+import { pythonRuntime } from "./runtime.js";
 
 export { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
 export { pythonRuntimeSource } from "./paths.js";
@@ -19,5 +19,6 @@ export const pythonTarget: Target = {
   },
   // pyproject.toml heads the tree; the package's runtime.py is what makes it this target's.
   recognizes: (paths) => paths.includes("pyproject.toml") && paths.some((p) => p.endsWith("/runtime.py")),
-  sources: [...pythonRuntimeModules().map((name) => `emit/python/${name}`), "emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
+  sources: ["emit/python/templates", "emit/python/adopting", methodCapabilitiesFile],
+  runtime: pythonRuntime,
 };

@@ -1,20 +1,21 @@
 // Where the Python target's own files are (read from the source folder, also when running from dist/).
-import { readdirSync } from "node:fs";
 import path from "node:path";
-import { generatorSourceDir } from "../../paths.js";
+import { generatorSourceDir, runtimesDir } from "../../paths.js";
+import { filesIn } from "../runtime-copy.js";
 
 /** The Python target's folder in the generator's sources. */
 export const pythonSourceDir = path.join(generatorSourceDir, "emit", "python");
-/** Hand-written Python runtime, copied into every Python tree. */
-export const pythonRuntimeSource = path.join(pythonSourceDir, "runtime.py");
+/** The Python runtime's package folder (runtimes/python/, a package checked by ruff and pyright with its own configuration). */
+export const pythonRuntimeDir = path.join(runtimesDir, "python", "src", "mcp_codegen_runtime");
+/** Hand-written Python runtime's rules module, copied into every Python tree as `<package>.runtime`. */
+export const pythonRuntimeSource = path.join(pythonRuntimeDir, "runtime.py");
 /**
- * The hand-written Python modules, each copied into every Python tree beside the version modules: every
- * `.py` file of this folder (runtime.py, dispatcher.py, …), by name. A new runtime module is one new file here.
+ * The hand-written Python modules, each copied into every Python tree beside the version modules under the
+ * same module name: every `.py` file of the runtime's package folder (runtime.py, dispatcher.py, …) but its
+ * `__init__.py` (the tree prints its own), by name. A new runtime module is one new file there.
  */
 export function pythonRuntimeModules(): string[] {
-  return readdirSync(pythonSourceDir)
-    .filter((name) => name.endsWith(".py"))
-    .sort();
+  return filesIn(pythonRuntimeDir, (name) => name.endsWith(".py") && name !== "__init__.py");
 }
 /** The Python target's templates (its header). */
 export const pythonTemplatesDir = path.join(pythonSourceDir, "templates");

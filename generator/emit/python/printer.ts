@@ -1,10 +1,8 @@
 // The Python target: per version one module of pydantic v2 models (one per definition, printed from
 // the schema IR), the method catalogue, one result normalizer per request and the method gate; a
-// shared runtime (runtime.py, copied), a root module naming the versions, py.typed and a pyproject.toml.
+// shared runtime (runtimes/python/'s modules, copied by emit/runtime-copy.ts), a root module naming the versions, py.typed and a pyproject.toml.
 // Reads only the language-neutral model (IR nodes, method, sender, params.required, results,
 // resultShape, resultTypes, era, the method table of model/table.ts); the rules themselves live in runtime.py.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
@@ -18,9 +16,11 @@ import { Templates } from "../../print/templates.js";
 import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../../print/text.js";
 import { BASE_MODEL_ATTRIBUTES, docstring, identifier, MODULE_NAMES, moduleName, pascalCase, pyComment, pyString } from "./language.js";
 import { definitionNames } from "./naming.js";
-import { DEFAULT_PYTHON_PACKAGE, packageNameError } from "./options.js";
+import { DEFAULT_PYTHON_PACKAGE, packageNameError, pythonPackageOption } from "./options.js";
 import { pythonAdoptingFiles } from "./adopting.js";
-import { pythonRuntimeModules, pythonSourceDir, pythonTemplatesDir } from "./paths.js";
+import { pythonRuntimeModules, pythonTemplatesDir } from "./paths.js";
+import { pythonRuntime } from "./runtime.js";
+import { copyRuntime } from "../runtime-copy.js";
 import { regenerateCommand } from "./provenance.js";
 
 /** A printed Python file as written: no trailing spaces, at most two empty lines in a row (PEP 8's between top-level definitions), one final newline. */
@@ -743,10 +743,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const files = new Map<string, string>();
   const regenerate = regenerateCommand(versions, pkg);
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
-  for (const name of pythonRuntimeModules()) {
-    const source = readFileSync(path.join(pythonSourceDir, name), "utf8");
-    files.set(`${root}/${name}`, finish(`${head(versions)}# A copy of generator/emit/python/${name}.\n${source}`));
-  }
+  for (const [file, text] of copyRuntime(pythonRuntime, { [pythonPackageOption.flag]: pkg })) files.set(file, text);
   const tables = tablesOf(model);
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {

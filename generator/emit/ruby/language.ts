@@ -82,3 +82,15 @@ export function rubyComment(text: string, indent = ""): string {
     .map((line) => (line === "" ? `${indent}#` : `${indent}# ${line}`))
     .join("\n");
 }
+
+/** `module A` / `module B` … around `body`, indented two spaces per level. */
+export function inNamespace(namespace: readonly string[], body: string): string {
+  const indent = (depth: number) => "  ".repeat(depth);
+  const open = namespace.map((n, i) => `${indent(i)}module ${n}`).join("\n");
+  const close = namespace.map((_, i) => `${indent(namespace.length - 1 - i)}end`).join("\n");
+  const inner = body
+    .split("\n")
+    .map((line) => (line === "" ? "" : indent(namespace.length) + line))
+    .join("\n");
+  return `${open}\n${inner}\n${close}\n`;
+}

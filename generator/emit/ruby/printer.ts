@@ -16,9 +16,11 @@ import { finish } from "../../print/text.js";
 import { adoptingFiles } from "./adopting.js";
 import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
-import { rubyGateSource, rubyMethodsSource, rubyRuntimeSource, rubyTemplatesDir } from "./paths.js";
+import { rubyMethodsSource, rubyTemplatesDir } from "./paths.js";
+import { rubyRuntime } from "./runtime.js";
+import { copyRuntime } from "../runtime-copy.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
-import { constantCase, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName, VERSION_MODULE_CONSTANTS } from "./language.js";
+import { constantCase, inNamespace, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName, VERSION_MODULE_CONSTANTS } from "./language.js";
 import { checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
 
 export interface RubyOptions {
@@ -42,16 +44,7 @@ export function versionModuleConstants(): ReadonlySet<string> {
 type Header = (versions: VersionModel[]) => string;
 
 /** `module A` / `module B` … around `body`, indented two spaces per level. */
-function wrap(namespace: string[], body: string): string {
-  const indent = (depth: number) => "  ".repeat(depth);
-  const open = namespace.map((n, i) => `${indent(i)}module ${n}`).join("\n");
-  const close = namespace.map((_, i) => `${indent(namespace.length - 1 - i)}end`).join("\n");
-  const inner = body
-    .split("\n")
-    .map((line) => (line === "" ? "" : indent(namespace.length) + line))
-    .join("\n");
-  return `${open}\n${inner}\n${close}\n`;
-}
+const wrap = inNamespace;
 
 /** The `resultType` lists every modern module defines, by constant (the first value is the default). */
 const STANDARD_RESULT_TYPES: ReadonlyMap<string, readonly string[]> = new Map([
@@ -364,42 +357,21 @@ function methodsFile(versions: VersionModel[], extensions: readonly ExtensionMod
     "module Methods",
     ...sorted.map(([m, c]) => `  ${c.padEnd(width)} = ${rubyString(m)}`),
     "",
-    ...staticBody(rubyMethodsSource, /^module Methods$/),
+    ...methodsHelpers(),
     "end",
   ].join("\n");
   return finish(`${head(versions)}\nrequire_relative "runtime"\n\n${wrap(namespace.split("::"), body)}`);
 }
 /**
- * The body of a hand-written Ruby file of the target: without its magic comment, its own header comment
- * (up to the first blank line after it) and, given `opening`, the lines up to that opening line and its
- * closing `end` (the printer prints its own opening around the body).
+ * The body of the Methods helpers (runtimes/ruby/methods.rb): the lines inside its `module Methods` and
+ * its closing `end`. Not a runtime copy: the printer prints the module's method constants (the spec's)
+ * first, then these helpers, in methods.rb of the tree.
  */
-function staticBody(file: string, opening?: RegExp): string[] {
-  const lines = readFileSync(file, "utf8").replace(/\n$/, "").split("\n");
-  if (opening !== undefined) {
-    const start = lines.findIndex((l) => opening.test(l));
-    if (start < 0 || lines[lines.length - 1] !== "end") throw new Error(`${file}: expected a module opening and its closing end`);
-    return lines.slice(start + 1, -1);
-  }
-  // The magic comment, a blank line, the file's own header comment and the blank line after it.
-  const blank = lines.indexOf("", 2);
-  return lines.slice(blank + 1);
-}
-
-/** gate.rb: the method gate over the per-version catalogues (rules in Runtime.refusal). */
-function gateFile(versions: VersionModel[], namespace: string, head: Header): string {
-  // The example names the latest generated version.
-  const body = staticBody(rubyGateSource).join("\n").replace('"<latest version>"', rubyString(versions[versions.length - 1].label));
-  return finish(`${head(versions)}\nrequire_relative "runtime"\nrequire_relative "methods"\n\n${wrap(namespace.split("::"), body)}`);
-}
-
-/** runtime.rb: the hand-written source inside the namespace. */
-function runtimeFile(versions: VersionModel[], namespace: string[], head: Header): string {
-  const source = readFileSync(rubyRuntimeSource, "utf8");
-  const lines = source.split("\n");
-  const requires = lines.filter((l) => /^require /.test(l));
-  const body = lines.filter((l) => l !== "# frozen_string_literal: true" && !/^require /.test(l)).join("\n").trim();
-  return finish(`${head(versions)}# A copy of generator/emit/ruby/runtime.rb inside ${namespace.join("::")}.\n\n${requires.join("\n")}\n\n${wrap(namespace, body)}`);
+function methodsHelpers(): string[] {
+  const lines = readFileSync(rubyMethodsSource, "utf8").replace(/\n$/, "").split("\n");
+  const start = lines.findIndex((l) => l === "module Methods");
+  if (start < 0 || lines[lines.length - 1] !== "end") throw new Error(`${rubyMethodsSource}: expected a module opening and its closing end`);
+  return lines.slice(start + 1, -1);
 }
 
 /** The Ruby tree: paths relative to its own folder. */
@@ -417,9 +389,8 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
   const head: Header = (vs) => rubyHeader(templates, vs, regenerate);
   const files = new Map<string, string>();
-  files.set(`${root}/runtime.rb`, runtimeFile(versions, namespace, head));
+  for (const [file, text] of copyRuntime(rubyRuntime, { [rubyModuleOption.flag]: name })) files.set(file, text);
   files.set(`${root}/methods.rb`, methodsFile(versions, extensions, name, head));
-  files.set(`${root}/gate.rb`, gateFile(versions, name, head));
   versions.forEach((v, i) => {
     const body = versionBody(v, i === 0 ? null : versions[i - 1], name, tableCapabilities(tableOf(tables, v.label)), versionModuleConstants(), undefined, tableOf(tables, v.label));
     files.set(`${root}/${fileName(moduleConstant(v.label))}.rb`, finish(`${head([v])}\nrequire_relative "runtime"\n\n${wrap(namespace, body)}`));

@@ -89,7 +89,7 @@ export function emitHandlerFiles(version: VersionModel, table: VersionTable, tem
   return files;
 }
 
-/** runtime.ts: one module re-exporting the runtime files (generator/emit/typescript/runtime/, copied by runtime-source.ts). */
+/** runtime.ts: one module re-exporting the runtime files (runtimes/typescript/src/, copied by emit/runtime-copy.ts). */
 export function emitRuntime(versions: VersionModel[], templates: Templates, finish: (text: string) => string): string {
   return finish(templates.get("runtime.ts.hbs")({ versions }));
 }

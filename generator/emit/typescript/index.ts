@@ -4,6 +4,7 @@
 // files are the reports stage's: generator/reports/.)
 import { methodCapabilitiesFile } from "../../paths.js";
 import type { Target } from "../target.js";
+import { typescriptRuntime } from "./runtime.js";
 
 export const typescriptTarget: Target = {
   name: "typescript",
@@ -15,6 +16,7 @@ export const typescriptTarget: Target = {
     return emitTypeScriptTree(model, context);
   },
   recognizes: (paths) => paths.includes("index.ts"),
-  // Its templates, the runtime copied into the tree, and the reviewed capabilities the table reads (the generator's own code is hashed anyway).
-  sources: ["emit/typescript/templates", "emit/typescript/runtime", methodCapabilitiesFile],
+  // Its templates and the reviewed capabilities the table reads (the generator's own code and the runtime are hashed anyway).
+  sources: ["emit/typescript/templates", methodCapabilitiesFile],
+  runtime: typescriptRuntime,
 };

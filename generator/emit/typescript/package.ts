@@ -31,7 +31,10 @@ function entryPoint(file: string): string | undefined {
   return undefined;
 }
 
-/** `package.json`, `LICENSE` and `README.md` of the generated package, for the tree's other files. */
+/**
+ * `package.json`, `LICENSE` and `README.md` of the generated package, for the tree's other files: its version,
+ * licence, engines and zod from the tool's package.json, the runtime's optional peers from the runtime's.
+ */
 export function emitPackageFiles(treeFiles: Iterable<string>, root: string = toolRoot): Map<string, string> {
   const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as RootManifest;
   const exports: Record<string, unknown> = {};
@@ -43,9 +46,11 @@ export function emitPackageFiles(treeFiles: Iterable<string>, root: string = too
     exports[entry] = { types: `./${stem}.d.ts`, default: `./${stem}.js` };
   }
   exports["./package.json"] = "./package.json";
-  const redis = manifest.peerDependencies?.redis;
-  const jose = manifest.peerDependencies?.jose;
-  const oauth4webapi = manifest.peerDependencies?.oauth4webapi;
+  // The runtime's optional peers are the runtime package's (runtimes/typescript/package.json), read as a file.
+  const runtime = JSON.parse(readFileSync(path.join(root, "runtimes", "typescript", "package.json"), "utf8")) as Pick<RootManifest, "peerDependencies">;
+  const redis = runtime.peerDependencies?.redis;
+  const jose = runtime.peerDependencies?.jose;
+  const oauth4webapi = runtime.peerDependencies?.oauth4webapi;
   // Optional peers: each is imported by one entry point only (runtime/auth-jwt, runtime/client-oauth, runtime/redis).
   const peers: [string, string][] = [
     ...(jose === undefined ? [] : [["jose", jose] as [string, string]]),

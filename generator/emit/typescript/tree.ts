@@ -8,7 +8,8 @@ import { guardModule } from "./guards.js";
 import { emitPackageFiles } from "./package.js";
 import { emitRouter } from "./router.js";
 import { emitClient } from "./client.js";
-import { runtimeFiles } from "./runtime-source.js";
+import { typescriptRuntime } from "./runtime.js";
+import { copyRuntime } from "../runtime-copy.js";
 import { typescriptTemplatesDir as templatesDir } from "./paths.js";
 import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
@@ -171,7 +172,7 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));
   files.set("catalogue.ts", finish(templates.get("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, templates, finish));
-  for (const [p, text] of runtimeFiles()) files.set(p, text);
+  for (const [p, text] of copyRuntime(typescriptRuntime)) files.set(p, text);
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
   files.set("client.ts", emitClient(model, identOf, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));

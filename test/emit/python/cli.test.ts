@@ -50,7 +50,7 @@ describe("generate --target python", () => {
         "README.md",
         "acme/mcp_protocol/__init__.py",
         "acme/mcp_protocol/py.typed",
-        // Every runtime module (each .py file of generator/emit/python: runtime.py, dispatcher.py, …).
+        // Every runtime module (each .py file of runtimes/python/src/mcp_codegen_runtime: runtime.py, dispatcher.py, …).
         ...pythonRuntimeModules().map((name) => `acme/mcp_protocol/${name}`),
         "acme/mcp_protocol/v2025_06_18.py",
         "acme/mcp_protocol/v2026_07_28.py",

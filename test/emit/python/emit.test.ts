@@ -12,7 +12,7 @@ import { emitPythonTree } from "../../../generator/emit/python/printer.js";
 import type { Dialect, JsonSchema } from "../../../generator/model/types.js";
 import { tempDir } from "../../support.js";
 import { ajvOracle, type Json, labelledCorpus, seedOf, syntheticModel } from "../typescript/corpus.js";
-import { pyrightStrict, pythonJson, pythonTestDir, run } from "./support.js";
+import { pyrightStrict, pythonJson, pythonRuntimePackage, run } from "./support.js";
 
 const DEFS: Record<string, JsonSchema> = {
   Closed: { type: "object", properties: { a: { type: "string" }, from: { type: "integer", minimum: 0, maximum: 10 } }, required: ["a"], additionalProperties: false },
@@ -134,7 +134,7 @@ describe.each(["draft-07", "2020-12"] as const)("Python printer, %s", (dialect) 
     const r = pyrightStrict(dir);
     expect(r.stdout).toContain("0 errors, 0 warnings, 0 informations");
     expect(r.status).toBe(0);
-    const lint = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), dir]);
+    const lint = run("ruff", ["check", "--no-cache", "--config", path.join(pythonRuntimePackage, "ruff.toml"), dir]);
     expect(lint.stdout + lint.stderr).toBe("All checks passed!\n");
   });
 });

@@ -1,4 +1,4 @@
-// The Python streamable HTTP transport (generator/emit/python/http.py, an ASGI app) serving the generated
+// The Python streamable HTTP transport (runtimes/python/src/mcp_codegen_runtime/http.py, an ASGI app) serving the generated
 // Python router under uvicorn in a child process (http_server.py), driven with fetch on loopback: sessions
 // and their limits, the POST checks, Host/Origin, the 2026-07-28 headers, SSE (progress, a server request,
 // the GET stream, subscriptions/listen), batches per version and cancellation on disconnect. A handful of

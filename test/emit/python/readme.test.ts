@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { root, tempDir } from "../../support.js";
-import { pythonBin, pyrightStrict, pythonTestDir, pythonTree, run } from "./support.js";
+import { pythonBin, pyrightStrict, pythonRuntimePackage, pythonTree, run } from "./support.js";
 
 /** The ```python blocks of the README's `## Python` section. */
 function examples(): string[] {
@@ -109,7 +109,7 @@ describe("README, Python section", () => {
 
   it.each([0, 1])("example %i passes ruff", (i) => {
     const { file } = written(blocks[i]);
-    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonTestDir, "ruff.toml"), file]);
+    const r = run("ruff", ["check", "--no-cache", "--config", path.join(pythonRuntimePackage, "ruff.toml"), file]);
     expect(r.stdout + r.stderr).toBe("All checks passed!\n");
   });
 });

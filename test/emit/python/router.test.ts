@@ -1,4 +1,4 @@
-// The Python router (generator/emit/python/router.py, copied as mcp_codegen.router) driven through
+// The Python router (runtimes/python/src/mcp_codegen_runtime/router.py, copied as mcp_codegen.router) driven through
 // router_driver.py: initialize negotiation at each legacy label of the lock, an unknown version and
 // requests before initialize; handler factories once per connection; the modern envelope,
 // server/discover, -32022; subscriptions/listen with publish and its bounds; the log gate of both eras;

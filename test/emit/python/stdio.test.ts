@@ -1,4 +1,4 @@
-// The Python stdio transport (generator/emit/python/stdio.py, copied as mcp_codegen.stdio) in a real
+// The Python stdio transport (runtimes/python/src/mcp_codegen_runtime/stdio.py, copied as mcp_codegen.stdio) in a real
 // subprocess (stdio_server.py) speaking newline-delimited JSON: a parse error and an invalid envelope
 // (id null), both eras on one stream, server→client requests answered through stdin, batches per
 // version of the lock (served before 2025-06-18, refused -32600 from it on, and before initialize), the

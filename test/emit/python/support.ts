@@ -7,6 +7,8 @@ import { generatedDir, root } from "../../support.js";
 
 export const pythonTree = path.join(generatedDir, "python");
 export const pythonTestDir = path.join(root, "test", "emit", "python");
+/** The Python runtime's package (runtimes/python/): its ruff.toml and pyrightconfig.json check it, the generated tree and these tests' Python. */
+export const pythonRuntimePackage = path.join(root, "runtimes", "python");
 export const venv = path.join(root, ".venv");
 const python = path.join(venv, "bin", "python");
 

@@ -6,7 +6,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { runtimeFiles } from "../../../generator/emit/typescript/runtime-source.js";
+import { copyRuntime } from "../../../generator/emit/runtime-copy.js";
+import { typescriptRuntime } from "../../../generator/emit/typescript/runtime.js";
 import { buildSchemaIR } from "../../../generator/model/ir-build.js";
 import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../../generator/model/types.js";
 import { readSchemaDocument, refName } from "../../../generator/source/load.js";
@@ -403,7 +404,7 @@ export function syntheticModel(label: string, dialect: Dialect, definitions: Rec
 
 /** Write the hand-written runtime where files emitted into `dir/<folder>/` import it (`dir/runtime/`). */
 export function writeRuntime(dir: string): void {
-  for (const [file, text] of runtimeFiles()) {
+  for (const [file, text] of copyRuntime(typescriptRuntime)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }

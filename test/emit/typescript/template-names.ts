@@ -3,14 +3,14 @@
 // the generator never reads its templates to find names.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { runtimeSourceDir } from "../../../generator/paths.js";
+import { typescriptRuntime } from "../../../generator/emit/typescript/runtime.js";
 
 /**
  * The module-level names a TypeScript module template declares, imports or re-exports. A name spelled
  * with a template expression in it (`{{name}}`) is the namer's, not the template's; an import list
  * that is a template expression brings every export of the runtime module it names.
  */
-export function declaredNames(template: string, runtimeDir: string = runtimeSourceDir): Set<string> {
+export function declaredNames(template: string, runtimeDir: string = typescriptRuntime.dir): Set<string> {
   const text = template.replace(/\{\{![\s\S]*?\}\}/g, "").replace(/\{\{[\s\S]*?\}\}/g, "\u0001");
   const out = new Set<string>();
   const plain = (name: string) => /^[A-Za-z_$][\w$]*$/.test(name);
