@@ -461,6 +461,8 @@ export function rehearsalSummary(r: Rehearsal): string {
     }
     const against = v.status === "added" ? `new version, against ${v.base ?? "nothing"}` : "changed";
     lines.push(`  ${v.version}: ${against} (sha256 ${v.previousSha256 ?? "—"} → ${v.sha256})`);
+    const own = r.lock.versions[v.version]?.commit;
+    if (own !== undefined) lines.push(`    pinned at its own commit ${own}`);
     const d = v.diff;
     if (d === null) {
       lines.push("    no diff: the old bytes are not synced");
