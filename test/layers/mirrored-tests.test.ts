@@ -54,6 +54,7 @@ const MIRRORED = [
   "reports/index.ts",
   "run.ts",
   "source/load.ts",
+  "source/patch.ts",
   "source/pin.ts",
   "writer.ts",
 ];
