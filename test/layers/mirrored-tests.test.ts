@@ -45,6 +45,7 @@ const MIRRORED = [
   "errors.ts",
   "extension-bump.ts",
   "fingerprint.ts",
+  "model/capabilities.ts",
   "model/errata.ts",
   "model/extensions.ts",
   "model/ir.ts",
