@@ -521,8 +521,9 @@ const bumpCommand: Command = {
     "--dry-run rehearses it: everything above in memory, each target generated on its own, and nothing",
     "written (nor synced: run `schemas sync` first). It prints per version the new and removed methods",
     "and definitions, the breaking changes, the errata, the patches carried and reopened and the",
-    "capability entries to add, and per target whether it generates or what its printer refuses; exit 0",
-    "when the bump would go in cleanly, 1 when something needs review, 2 for bad input.",
+    "capability entries to add, and per target whether it generates or what its printer refuses (with",
+    "--format json: the same as data); exit 0 when the bump would go in cleanly, 1 when something needs",
+    "review, 2 for bad input.",
     "--extensions-from DIR bumps the locked extensions (or those of --extensions a,b) instead: every",
     "locked version of each is read from <DIR>/<name>/, verified, staged and generated in memory with the",
     "core versions as locked; its commit is --commit, else that folder's git HEAD, else unchanged (with a",
@@ -568,7 +569,7 @@ const bumpCommand: Command = {
         const { rehearseBump, rehearsalSummary } = await import("./bump.js");
         const rehearsal = await rehearseBump({ ...updateOptions(values, ctx), ...common });
         for (const w of rehearsal.warnings) ctx.io.stderr.write(`mcp-codegen: warning: ${w}\n`);
-        ctx.io.stdout.write(rehearsalSummary(rehearsal));
+        ctx.io.stdout.write(common.json ? JSON.stringify(rehearsal, null, 2) + "\n" : rehearsalSummary(rehearsal));
         return rehearsal.needsReview ? 1 : 0;
       }
       const { bump } = await import("./bump.js");

@@ -5,7 +5,7 @@
 // refusal among it, with exit 0 (clean), 1 (review needed) or 2 (bad input). The synthetic revisions
 // are edits of a locked version's own schema.json, whichever label the reviewed patches cover.
 import { createHash } from "node:crypto";
-import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../generator/cli.js";
@@ -119,6 +119,27 @@ describe("a reviewed patch without a test operation", () => {
   });
 });
 
+describe("a patch file whose bytes the bump unpins", () => {
+  it("is removed when every patch carried: the new bytes' file holds them all", async () => {
+    const project = projectCopy();
+    // Every label pinned to the same bytes moves, so the old bytes are pinned no more.
+    const sharing = Object.keys(lock.versions).filter((l) => lock.versions[l].sha256 === lock.versions[label].sha256);
+    const bytes = JSON.stringify(JSON.parse(published()));
+    const from = tempDir();
+    for (const l of sharing) {
+      mkdirSync(path.join(from, l));
+      writeFileSync(path.join(from, l, "schema.json"), bytes);
+      cpSync(path.join(schemasDir, l, "schema.ts"), path.join(from, l, "schema.ts"));
+    }
+    const r = await runCli(["bump", "--from", from, "--versions", sharing.join(","), "--commit", commit()], {}, project);
+    expect(r.status, r.stderr).toBe(0);
+    const patches = path.join(project, "schemas", "patches");
+    expect(existsSync(patchFileFor(patches, lock.versions[label].sha256))).toBe(false);
+    expect(JSON.parse(readFileSync(patchFileFor(patches, sha256(bytes)), "utf8"))).toEqual({ sha256: sha256(bytes), patches: reviewed() });
+    expect(r.stderr).not.toContain("no longer applies");
+  });
+});
+
 describe("a bump that adds a notification and the capability member beside it", () => {
   it("proposes the capability entry in the review report, and warns naming the method and the file to edit", async () => {
     const project = projectCopy();
@@ -224,6 +245,18 @@ describe("bump --dry-run", () => {
     const r = await rehearse(project, specFolder(JSON.stringify(doc)));
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toContain(`    patches reopened:\n      ${patch.name}: its test at ${test.path} expected ${JSON.stringify(test.value)}, the new bytes have "string"\n`);
+  });
+
+  it("--format json prints the same as data", async () => {
+    const project = projectCopy();
+    const r = await runCli(["bump", "--dry-run", "--format", "json", "--from", specFolder(withToolProgress()), "--versions", label, "--commit", commit()], {}, project);
+    expect(r.status, r.stderr).toBe(1);
+    const data = JSON.parse(r.stdout);
+    expect(data.needsReview).toBe(true);
+    expect(data.targets.map((t: { target: string; refusal: unknown }) => [t.target, t.refusal])).toEqual(targets.names.map((n) => [n, null]));
+    const v = data.versions.find((x: { version: string }) => x.version === label);
+    expect(v.review.capabilities.map((c: { method: string }) => c.method)).toEqual(["notifications/tool/progress"]);
+    expect(v.diff.methods.filter((m: { change: string }) => m.change === "added").map((m: { method: string }) => m.method)).toEqual(["notifications/tool/progress"]);
   });
 
   it("exit 2 for bad input, naming it, with nothing written", async () => {
