@@ -57,6 +57,11 @@ const OPTIONS = {
   as: { type: "string", usage: "--as LABEL", help: "with --from and one --versions entry: pin that folder under this label" },
   "extensions-from": { type: "string", usage: "--extensions-from DIR", help: "bump the locked extensions from a folder of extension folders (<DIR>/<name>/<version>/schema.json or <DIR>/<name>/schema/<version>/schema.json); the core versions stay as locked" },
   extensions: { type: "string", usage: "--extensions a,b", help: "with --extensions-from: only these locked extensions" },
+  "dry-run": {
+    type: "boolean",
+    usage: "--dry-run",
+    help: "rehearse: read, check and generate everything in memory, write nothing (the locked schemas must be synced), and print what the bump would do; exit 0 when it would go in cleanly, 1 when it needs review",
+  },
   target: {
     type: "string",
     usage: "--target LIST",
@@ -497,7 +502,7 @@ const pin: Command = {
 
 const bumpCommand: Command = {
   usage: [
-    "bump (--commit SHA [--versions a,b] | --from DIR [--versions a,b [--as LABEL]] [--commit SHA]) [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--no-cache]",
+    "bump (--commit SHA [--versions a,b] | --from DIR [--versions a,b [--as LABEL]] [--commit SHA]) [--dry-run] [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--no-cache]",
     "bump --extensions-from DIR [--extensions a,b] [--commit SHA] [--format md|json] [--out DIR] [--lock FILE] [--schemas DIR] [--spec-dir DIR] [--extensions-dir DIR] [--no-cache]",
   ],
   summary: "Pin a new spec, regenerate, and write a review report per changed or added version: all or nothing.",
@@ -507,7 +512,18 @@ const bumpCommand: Command = {
     "the schemas, the lock and the tree written; on any error (exit 2) nothing is. For every changed or",
     "added version it writes <out>/DIFFS/<label>@<old sha256 prefix>..<new prefix>.md (and .json with",
     "--format json): the old model (from the bytes synced before the bump) against the new one; an",
-    "added version is compared with the locked version before it.",
+    "added version is compared with the locked version before it. The report also says which reviewed",
+    "patches of the old bytes carry to the new ones (each of its own `test` operations still holds there: it",
+    "is written to the new bytes' patch file in schemas/patches/) and which reopen (the pointer whose",
+    "expected value moved; a patch without a test always reopens), and proposes a capability entry for",
+    "each method schemas/method-capabilities.json has no entry for, from the capability members the",
+    "same bump adds.",
+    "--dry-run rehearses it: everything above in memory, each target generated on its own, and nothing",
+    "written (nor synced: run `schemas sync` first). It prints per version the new and removed methods",
+    "and definitions, the breaking changes, the errata, the patches carried and reopened and the",
+    "capability entries to add, and per target whether it generates or what its printer refuses (with",
+    "--format json: the same as data); exit 0 when the bump would go in cleanly, 1 when something needs",
+    "review, 2 for bad input.",
     "--extensions-from DIR bumps the locked extensions (or those of --extensions a,b) instead: every",
     "locked version of each is read from <DIR>/<name>/, verified, staged and generated in memory with the",
     "core versions as locked; its commit is --commit, else that folder's git HEAD, else unchanged (with a",
@@ -515,7 +531,7 @@ const bumpCommand: Command = {
     "<out>/DIFFS/<core>+<name>@<old sha256 prefix>..<new prefix>.md (and .json): the extension module's",
     "old model against its new one. On any error (exit 2) nothing is written.",
   ],
-  options: ["commit", "from", "versions", "as", "extensions-from", "extensions", "format", "out", "lock", "schemas", "spec-dir", "extensions-dir", "no-cache"],
+  options: ["commit", "from", "versions", "as", "dry-run", "extensions-from", "extensions", "format", "out", "lock", "schemas", "spec-dir", "extensions-dir", "no-cache"],
   targetOptions: true,
   async run(values, _p, ctx, given) {
     const outDir = resolvePath(ctx, str(values, "out"), ctx.project.outDir);
@@ -531,6 +547,7 @@ const bumpCommand: Command = {
     let result: PinResult;
     if (extensionsFrom !== undefined) {
       for (const o of ["from", "versions", "as"] as const) if (str(values, o) !== undefined) throw new UsageError(`--${o} does not apply to --extensions-from`);
+      if (flag(values, "dry-run")) throw new UsageError("--dry-run does not apply to --extensions-from");
       const { bumpExtensions } = await import("./extension-bump.js");
       result = await bumpExtensions({
         ...common,
@@ -548,6 +565,13 @@ const bumpCommand: Command = {
       });
     } else {
       if (str(values, "extensions") !== undefined) throw new UsageError("--extensions applies to --extensions-from");
+      if (flag(values, "dry-run")) {
+        const { rehearseBump, rehearsalSummary } = await import("./bump.js");
+        const rehearsal = await rehearseBump({ ...updateOptions(values, ctx), ...common });
+        for (const w of rehearsal.warnings) ctx.io.stderr.write(`mcp-codegen: warning: ${w}\n`);
+        ctx.io.stdout.write(common.json ? JSON.stringify(rehearsal, null, 2) + "\n" : rehearsalSummary(rehearsal));
+        return rehearsal.needsReview ? 1 : 0;
+      }
       const { bump } = await import("./bump.js");
       result = await bump({ ...updateOptions(values, ctx), ...common });
     }

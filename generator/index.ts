@@ -20,6 +20,7 @@ export { methodTableJson, methodTableMarkdown, TABLE_COLUMNS } from "./emit/meth
 export * from "./diff/index.js";
 export { buildModel, buildModelFromSpecs, diffLabels, discoverVersions, generateFiles, selectVersions, type ModelOptions, type SpecSource } from "./pipeline.js";
 export { checkTree, isReviewReport, stageTree, writeTree, type StaleFile, type WriteOptions } from "./writer.js";
-export { bump, pinLock, pinSummary, reviewReportPath, type BumpOptions, type PinResult, type PinnedVersion, type UpdateOptions } from "./bump.js";
+export { bump, pinLock, pinSummary, rehearseBump, rehearsalSummary, reviewReportPath, type BumpOptions, type PinResult, type PinnedVersion, type Rehearsal, type RehearsedTarget, type UpdateOptions } from "./bump.js";
+export type { BumpReview } from "./reports/bump-review.js";
 export { projectPaths, type ProjectPaths } from "./paths.js";
 export { parseSpecSource, specTypeFacts, type SpecTypeFacts } from "./model/spec-typescript.js";

@@ -7,6 +7,7 @@ import { readOverrides } from "./model/overrides.js";
 import type { ProtocolModel, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./source/lock.js";
+import type { StagedPatches } from "./source/patch.js";
 import { selectVersions } from "./source/folders.js";
 import { loadSpec, loadSpecBytes, readSchemaBytes, readSchemaDocument } from "./source/load.js";
 import { readJsonFile } from "./files.js";
@@ -29,6 +30,8 @@ export interface ModelOptions {
   /** The lock: versions whose bytes it pins carry its spec commit in their provenance. */
   lock?: SpecLock;
   patchesDir?: string;
+  /** Patch files a bump is about to write into `patchesDir` (carried to new bytes), read before those there. */
+  stagedPatches?: StagedPatches;
   overridesFile?: string;
   /** Errata (schema.json against schema.ts) reviewed as no defect (schemas/errata-reviewed.json). */
   errataReviewedFile?: string;
@@ -103,13 +106,13 @@ export function buildModelFromSpecs(
     .sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
     .map(({ label, file, bytes: given, schemaTs }): VersionModel => {
       const bytes = given ?? readSchemaBytes(file);
-      const spec = loadSpecBytes(bytes, file, label, { patchesDir: options.patchesDir });
+      const spec = loadSpecBytes(bytes, file, label, { patchesDir: options.patchesDir, stagedPatches: options.stagedPatches });
       const locked = options.lock?.versions[label];
       const pinned = locked?.sha256 === spec.sha256;
       const ts = schemaTs ? run.schemaTs({ file: schemaTs.file, bytes: schemaTs.bytes ?? readFileSync(schemaTs.file) }) : null;
       const specTypes = ts ? run.specTypes(ts) : null;
       // The errata compare the document as published and as patched with the same schema.ts parse.
-      const patched = spec.patches.length === 0 ? null : readSchemaDocument(bytes, file, { patchesDir: options.patchesDir });
+      const patched = spec.patches.length === 0 ? null : readSchemaDocument(bytes, file, { patchesDir: options.patchesDir, stagedPatches: options.stagedPatches });
       const patches = patched?.patches ?? [];
       const compared = ts
         ? run.errata(ts, { bytes, published: () => readSchemaDocument(bytes, file).root, patched: () => patched?.root ?? null, patches })

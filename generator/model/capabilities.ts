@@ -84,3 +84,76 @@ export function unreviewedMethods(versions: readonly VersionModel[], data: Metho
     .flatMap((v) => [...v.requests, ...v.notifications].filter((m) => !Object.hasOwn(data.methods, m.method)).map((m) => `${v.label} ${m.method}`))
     .sort();
 }
+
+// ---- proposed entries for the methods a bump brings ----
+
+/** A capability entry proposed for a method the reviewed data has no entry for, for a person to review. */
+export interface ProposedCapabilityEntry {
+  method: string;
+  kind: "request" | "notification";
+  /** The capability definitions the method's requirement reads (see `declaringDefinitions`). */
+  definitions: string[];
+  /** Capability members (dotted paths) the new version's definitions add to the old one's: what the proposal is drawn from. */
+  added: string[];
+  /** The entry to review into schemas/method-capabilities.json under `methods`. */
+  entry: { requires: string[]; reason: string };
+}
+
+/** Every dotted property path of a capabilities definition (nested objects followed a few levels down). */
+function capabilityPaths(version: VersionModel, definition: string): string[] {
+  const out: string[] = [];
+  const walk = (node: JsonSchema | null, prefix: string, depth: number) => {
+    const properties = node?.properties;
+    if (!isObject(properties) || depth > 4) return;
+    for (const key of Object.keys(properties).sort()) {
+      const at = prefix === "" ? key : `${prefix}.${key}`;
+      out.push(at);
+      walk(resolve(version, properties[key]), at, depth + 1);
+    }
+  };
+  walk(resolve(version, { $ref: `#/$defs/${definition}` }), "", 0);
+  return out;
+}
+
+/** `tools` and `tool` name the same capability area (the spec's method namespaces are not always plural). */
+const stem = (word: string) => word.replace(/s$/, "");
+
+/**
+ * For each method of `after` that `data` has no entry for: a proposed entry, drawn from the capability
+ * members `after` adds to `before` (its old bytes, or the version it is compared with) on the side the
+ * method's requirement reads: the added members under the capability named like the method's namespace
+ * (`notifications/tool/progress` with a new `tools.streaming` → `["tools", "tools.streaming"]`, every
+ * ancestor path listed, as the reviewed entries are); else that capability alone when it exists; else
+ * nothing required. Always a proposal: the report shows it, a person decides.
+ */
+export function proposeCapabilityEntries(before: VersionModel | null, after: VersionModel, data: MethodCapabilityData): ProposedCapabilityEntry[] {
+  const proposals: ProposedCapabilityEntry[] = [];
+  const methods = [...after.requests, ...after.notifications].filter((m) => !Object.hasOwn(data.methods, m.method));
+  for (const m of [...methods].sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0))) {
+    const definitions = declaringDefinitions(m);
+    const now = [...new Set(definitions.flatMap((d) => capabilityPaths(after, d)))].sort();
+    const then = new Set(before === null ? [] : definitions.flatMap((d) => capabilityPaths(before, d)));
+    const added = now.filter((p) => !then.has(p));
+    const namespace = stem(m.method.replace(/^notifications\//, "").split("/")[0]);
+    const under = (p: string) => stem(p.split(".")[0]) === namespace;
+    // The topmost added members under the namespace's capability, with every ancestor path.
+    const chosen = added.filter((p) => under(p) && !added.includes(p.split(".").slice(0, -1).join(".")));
+    const withAncestors = (paths: string[]) => [...new Set(paths.flatMap((p) => p.split(".").map((_, i, keys) => keys.slice(0, i + 1).join("."))))].sort();
+    const top = now.find((p) => !p.includes(".") && under(p));
+    const side = definitions.join(" or ");
+    let requires: string[];
+    let basis: string;
+    if (chosen.length > 0) {
+      requires = withAncestors(chosen);
+      basis = `the same bump adds ${chosen.map((p) => `${p}`).join(", ")} to ${side}, under the capability named like the method's namespace`;
+    } else if (top !== undefined) {
+      requires = [top];
+      basis = `${top} is the capability of ${side} named like the method's namespace; the bump adds no member under it`;
+    } else {
+      requires = [];
+      basis = `no capability of ${side} is named like the method's namespace${added.length > 0 ? ` (the bump adds ${added.join(", ")})` : ""}`;
+    }
+    proposals.push({ method: m.method, kind: m.kind, definitions, added, entry: { requires, reason: `PROPOSED by bump, to review: ${basis}` } });
+  }
+  return proposals;
+}

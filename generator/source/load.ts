@@ -5,7 +5,7 @@ import { sha256 } from "../files.js";
 import { ANNOTATION_KEYWORDS, MAP_KEYWORDS } from "./keywords.js";
 import type { Dialect, JsonSchema, LoadedSpec } from "./types.js";
 import { jsonErrorOffset, lineColumn } from "./json-position.js";
-import { applyPatches, patchesFor, type NamedPatch } from "./patch.js";
+import { applyPatches, patchesFor, type NamedPatch, type StagedPatches } from "./patch.js";
 
 /** Keywords whose values are data, not schemas. */
 const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
@@ -14,6 +14,8 @@ const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples"]);
 export interface LoadOptions {
   /** Folder of reviewed patches (`<sha256 prefix>.json`); none are applied when absent. */
   patchesDir?: string;
+  /** Patch files a bump is about to write into `patchesDir`, read before those there (see StagedPatches). */
+  stagedPatches?: StagedPatches;
 }
 
 /** A schema file's bytes; one that cannot be read is bad input. */
@@ -42,7 +44,7 @@ export function readSchemaDocument(bytes: Uint8Array, file: string, options: Loa
   const root = doc as Record<string, unknown>;
   const digest = sha256(bytes);
   // Patches were reviewed against particular bytes: they apply to those bytes only.
-  const reviewed = options.patchesDir === undefined ? null : patchesFor(options.patchesDir, digest);
+  const reviewed = options.patchesDir === undefined ? null : patchesFor(options.patchesDir, digest, options.stagedPatches);
   if (reviewed !== null) applyPatches(root, reviewed.patches, reviewed.file, file);
   return { root, sha256: digest, patches: reviewed?.patches ?? [] };
 }

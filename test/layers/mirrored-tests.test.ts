@@ -32,6 +32,7 @@ const MIRRORED = [
   "errors.ts",
   "extension-bump.ts",
   "fingerprint.ts",
+  "model/capabilities.ts",
   "model/errata.ts",
   "model/extensions.ts",
   "model/ir.ts",
@@ -41,6 +42,7 @@ const MIRRORED = [
   "reports/index.ts",
   "run.ts",
   "source/load.ts",
+  "source/patch.ts",
   "source/pin.ts",
   "writer.ts",
 ];

@@ -46,7 +46,7 @@ describe("schemas/method-capabilities.json", () => {
       for (const m of [...v.requests, ...v.notifications]) {
         const entry = Object.hasOwn(reviewed.methods, m.method) ? reviewed.methods[m.method] : undefined;
         // A method a bump brings has no entry yet: say which and where, rather than crash.
-        if (entry === undefined) throw new Error(`${v.label} ${m.method} has no reviewed entry: add { "requires": [...], "reason": "..." } for "${m.method}" to schemas/method-capabilities.json`);
+        if (entry === undefined) throw new Error(`${v.label} ${m.method} has no reviewed entry: add { "requires": [...], "reason": "..." } for "${m.method}" to schemas/method-capabilities.json (the bump's review report proposes one)`);
         // An ifDeclared path is required where the version's capabilities (the schema's own definitions, as written) declare it.
         const declaredHere = (p: string) =>
           ["ServerCapabilities", "ClientCapabilities"].some((d) => {
@@ -65,7 +65,9 @@ describe("schemas/method-capabilities.json", () => {
   });
 
   it("has an entry for every method of every locked version; a method without one requires nothing", () => {
-    expect(unreviewedMethods(versions), "methods without a reviewed entry: add each to schemas/method-capabilities.json").toEqual([]);
+    // A method a bump brings fails here until reviewed: the message names each method and the file to edit.
+    const missing = unreviewedMethods(versions);
+    expect(missing, `no reviewed capability entry for ${missing.map((m) => `"${m.split(" ")[1]}" (${m.split(" ")[0]})`).join(", ")}: add { "requires": [...], "reason": "..." } for each to schemas/method-capabilities.json (the bump's review report proposes one)`).toEqual([]);
     const { ["tools/call"]: _dropped, ...rest } = reviewed.methods;
     const file = withFile({ methods: rest });
     const labels = versions.filter((v) => v.requests.some((r) => r.method === "tools/call")).map((v) => v.label);
