@@ -37,10 +37,6 @@ function header(templates: Templates, versions: VersionModel[], regenerate: stri
   return templates.get("header.py.hbs")({ versions, regenerate });
 }
 
-function cannot(node: IrNode, what: string): never {
-  throw new InputError(`the Python target cannot print ${what}`, node.at.file, node.at.pointer);
-}
-
 /** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
 export const pythonNormalizerName = snakeNormalizerName;
 
@@ -301,15 +297,15 @@ class ModelPrinter {
       case "literal": {
         // pydantic's Literal compares with ==: numbers and booleans are kept apart by a validator beside them.
         const plain = node.values.filter((v) => v === null || typeof v === "string").map((v) => (v === null ? "None" : pyString(v)));
-        const numbers = node.values.filter((v) => typeof v === "number").map((v) => {
-          if (!Number.isSafeInteger(v)) cannot(node, `the non-integer or unsafe constant ${v}`);
-          return String(v);
-        });
+        const numbers = node.values.filter((v) => typeof v === "number" && Number.isSafeInteger(v)).map(String);
+        // Other numbers (1.5, 1e21): a Literal would compare floats as Python reads them; checked by value.
+        const others = node.values.filter((v) => typeof v === "number" && !Number.isSafeInteger(v)).map((v) => JSON.stringify(v));
         const booleans = node.values.filter((v) => typeof v === "boolean").map((v) => (v ? "True" : "False"));
         const parts: string[] = [];
         if (plain.length > 0) parts.push(`Literal[${plain.join(", ")}]`);
         if (numbers.length > 0) parts.push(`Annotated[Literal[${numbers.join(", ")}], runtime.NoBool]`);
         if (booleans.length > 0) parts.push(`Annotated[Literal[${booleans.join(", ")}], runtime.OnlyBool]`);
+        if (others.length > 0) parts.push(`Annotated[runtime.Number, runtime.number_in(${others.join(", ")})]`);
         return parts.join(" | ");
       }
       case "string": {

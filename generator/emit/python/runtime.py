@@ -214,6 +214,17 @@ def pattern(source: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+def number_in(*values: float) -> AfterValidator:
+    """A ``const``/``enum`` of numbers that are not safe integers: the value is one of them (by value)."""
+
+    def check(value: float) -> float:
+        if value not in values:
+            raise ValueError(f"is not one of {values!r}")
+        return value
+
+    return AfterValidator(check)
+
+
 JsonType: TypeAlias = Literal["object", "array", "string", "number"]
 
 
@@ -264,7 +275,7 @@ def _json_equal(a: object, b: object) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         da, db = cast(dict[str, object], a), cast(dict[str, object], b)
         return da.keys() == db.keys() and all(_json_equal(da[k], db[k]) for k in da)
-    return type(a) is type(b) and a == b
+    return type(cast(object, a)) is type(b) and a == b
 
 
 def _unique(value: list[Any]) -> list[Any]:
@@ -318,7 +329,7 @@ def object_keys(
                 raise ValueError(f"has the unknown property {key!r}")
             if rest is not None and not all(rest.accepts(member)):
                 raise ValueError(f"has the additional property {key!r} of the wrong value")
-        return value
+        return members
 
     return BeforeValidator(check)
 
