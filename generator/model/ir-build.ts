@@ -250,17 +250,20 @@ export class IrBuilder {
     }
 
     if (hasValues) {
-      const literals: IrNode[] = [];
-      for (const keyword of ["const", "enum"] as const) {
-        if (node[keyword] === undefined) continue;
-        const values = keyword === "const" ? [node.const] : Array.isArray(node.enum) ? node.enum : this.fail("expected enum to be an array", [...at, "enum"]);
-        for (const v of values) {
-          if (typeof v === "object" && v !== null) this.fail("only string, number, boolean and null values are supported in const/enum", [...at, keyword]);
+      // `const` beside `enum`: the const when the enum has it (JSON equality of primitives), else nothing.
+      const keyword = node.const !== undefined ? "const" : "enum";
+      let values: unknown[] = [];
+      for (const k of ["const", "enum"] as const) {
+        if (node[k] === undefined) continue;
+        const list = k === "const" ? [node.const] : Array.isArray(node.enum) ? node.enum : this.fail("expected enum to be an array", [...at, "enum"]);
+        for (const v of list) {
+          if (typeof v === "object" && v !== null) this.fail("only string, number, boolean and null values are supported in const/enum", [...at, k]);
         }
-        // A value of a type the node does not allow can never validate.
-        const allowed = [...new Set(values.filter((v) => types.some((t) => hasJsonType(v, t))))] as LiteralValue[];
-        literals.push(allowed.length === 0 ? { kind: "never", at: this.at([...at, keyword]), annotations: {} } : { kind: "literal", at: where, annotations: {}, values: allowed, keyword });
+        values = k === "const" ? list : node.const !== undefined ? values.filter((v) => list.includes(v)) : list;
       }
+      // A value of a type the node does not allow can never validate.
+      const allowed = [...new Set(values.filter((v) => types.some((t) => hasJsonType(v, t))))] as LiteralValue[];
+      const literals: IrNode[] = [allowed.length === 0 ? { kind: "never", at: this.at([...at, keyword]), annotations: {} } : { kind: "literal", at: where, annotations: {}, values: allowed, keyword }];
       if (specific.length === 0) return literals;
       // Beside type keywords: the literal and the constraints of the types its values have.
       const constrained = new Set(specific.map((k) => TYPE_KEYWORDS[k]));

@@ -12,7 +12,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { toolRoot } from "../../generator/paths.js";
-import { runCli } from "../support.js";
+import { readTree, runCli } from "../support.js";
+import { strictErrors } from "./typescript/corpus.js";
 import { cases, DIALECTS, fixtureText, generateDir, label, type Dialect } from "../fixtures/keywords/cases.js";
 import { run } from "./python/support.js";
 import { jsonSchemerLib, ruby } from "./ruby/support.js";
@@ -64,6 +65,12 @@ describe.each(DIALECTS)("the %s keyword fixture", (d) => {
     for (const target of ["typescript", "python", "ruby"]) expect(existsSync(path.join(out(d), target === "typescript" ? label(d) : target)), target).toBe(true);
   });
 
+  it("gives a TypeScript tree that compiles under strict", () => {
+    const files = [...readTree(path.join(out(d), label(d))).keys()].filter((k) => k.endsWith(".ts")).map((k) => path.join(out(d), label(d), k));
+    const errors = [...strictErrors(files)].flatMap(([file, ds]) => ds.map((m) => `${path.relative(out(d), file)}: ${m}`));
+    expect(errors.slice(0, 10)).toEqual([]);
+  }, 300_000);
+
   it("zod agrees with Ajv on every instance, and the guards never accept what Ajv refuses", async () => {
     const schemas = (await import(path.join(out(d), label(d), "schemas.ts"))) as Record<string, ZodType>;
     const guards = (await import(path.join(out(d), label(d), "guards.ts"))) as Record<string, (v: unknown) => boolean>;
@@ -106,6 +113,15 @@ describe.each(DIALECTS)("the %s keyword fixture", (d) => {
     expect(r.stderr).toBe("");
     expect(disagree(JSON.parse(r.stdout) as boolean[])).toEqual([]);
   });
+});
+
+it("README's keyword coverage table names every case, and only cases", () => {
+  const readme = readFileSync(path.join(toolRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("### Keyword coverage"), readme.indexOf("## Version router and conformance"));
+  const rows = section.split("\n").filter((l) => l.startsWith("| `"));
+  const named = rows.flatMap((r) => [...r.split("|").at(-2)!.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]));
+  expect(rows.length).toBeGreaterThan(10);
+  expect([...new Set(named)].sort()).toEqual(cases.map((c) => c.name).sort());
 });
 
 describe("a pattern construct whose meaning differs", () => {

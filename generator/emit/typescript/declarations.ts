@@ -255,6 +255,8 @@ export class TypePrinter {
     if (kind !== "open" && kind !== "open-any") return null;
     const extra = node.additional;
     if (extra === null || extra.kind === "any") return kind === "open-any" ? "any" : "unknown";
+    // A key a pattern matches holds that pattern's values, not additional ones.
+    if (node.patternProperties !== undefined) return "unknown";
     const value = this.print(extra, { definition: ctx.definition, steps: [...ctx.steps, "values"], meta: false, depth: ctx.depth + 1 });
     if (node.properties.length === 0) return value.text;
     // Declared properties must fit the index signature: it also admits their types.

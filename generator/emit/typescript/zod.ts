@@ -232,6 +232,29 @@ class ZodPrinter {
   }
 }
 
+/**
+ * Whether types.ts declares a node only approximately (declarations.ts): a node without `type`
+ * printed as the one type it constrains, where the schema (and zod) also accept every other type.
+ * The type test cannot compare those; the schema constant is still declared with the type.
+ */
+function approximate(node: IrNode): boolean {
+  switch (node.kind) {
+    case "string":
+    case "number":
+      return node.impliedType;
+    case "array":
+      return node.impliedType || approximate(node.items) || (node.contains !== undefined && approximate(node.contains.node));
+    case "object":
+      return node.impliedType || node.properties.some((p) => approximate(p.node)) || (node.additional !== null && approximate(node.additional)) || (node.patternProperties ?? []).some((p) => approximate(p.node));
+    case "union":
+      return node.branches.some(approximate);
+    case "intersection":
+      return node.parts.some(approximate);
+    default:
+      return false;
+  }
+}
+
 /** The zod module of a version: declarations, runtime imports and per-method tables. */
 export function zodModule(version: VersionModel): ZodModule {
   const ir: SchemaIR = version.ir;
@@ -254,7 +277,7 @@ export function zodModule(version: VersionModel): ZodModule {
   return {
     declarations,
     runtimeImports: [...runtime].sort(),
-    keyChecks: declarations.filter((d) => !d.recursive),
+    keyChecks: declarations.filter((d) => !d.recursive && !approximate(ir.definitions.get(d.definition)!.node)),
     requestParams: version.requests.map((r) => ({ method: r.method, expr: params(r.definition, r.params) })),
     results: version.requests.map((r) => ({
       method: r.method,

@@ -205,11 +205,11 @@ describe("the IR builder refuses what no printer can express", () => {
   };
 
   it("names the file, the definition and the JSON pointer of an unsupported keyword", () => {
-    const error = fails({ Bad: { type: "object", properties: { x: { type: "object", patternProperties: { "^a": {} } } } } });
+    const error = fails({ Bad: { type: "object", properties: { x: { type: "array", prefixItems: [{}] } } } });
     expect(error).toBeInstanceOf(InputError);
     expect(error?.file).toBe("synthetic-2020-12/schema.json");
-    expect(error?.pointer).toBe("/$defs/Bad/properties/x/patternProperties");
-    expect(error?.message).toContain('cannot express Bad: the keyword "patternProperties" is not supported');
+    expect(error?.pointer).toBe("/$defs/Bad/properties/x/prefixItems");
+    expect(error?.message).toContain('cannot express Bad: the keyword "prefixItems" is not supported');
   });
 
   it("points into `definitions` for draft-07", () => {
