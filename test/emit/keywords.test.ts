@@ -12,7 +12,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { toolRoot } from "../../generator/paths.js";
-import { readTree, runCli } from "../support.js";
+import { lockFile, readTree, runCli, schemasDir } from "../support.js";
 import { strictErrors } from "./typescript/corpus.js";
 import { cases, DIALECTS, fixtureText, generateDir, label, type Dialect } from "../fixtures/keywords/cases.js";
 import { run } from "./python/support.js";
@@ -124,19 +124,86 @@ it("README's keyword coverage table names every case, and only cases", () => {
   expect([...new Set(named)].sort()).toEqual(cases.map((c) => c.name).sort());
 });
 
-describe("a pattern construct whose meaning differs", () => {
-  it("is exit 2 naming the construct, the file and the JSON pointer, with nothing written", async () => {
-    const schemas = path.join(tmpRoot, "refused");
-    const doc = JSON.parse(fixtureText("2020-12")) as { $defs: Record<string, { properties: { v: unknown } }> };
-    doc.$defs.PatternUrlParams.properties.v = { type: "string", pattern: "^\\p{Lu}" };
+describe("what no target can say alike is exit 2 naming it, the file and the JSON pointer, with nothing written", () => {
+  it.each([
+    ["a pattern construct whose meaning differs", "2020-12", { type: "string", pattern: "^\\p{Lu}" }, "/pattern", 'the Unicode property escape "\\p{Lu}"'],
+    ["a lookbehind", "draft-07", { type: "string", pattern: "(?<=a)b" }, "/pattern", "a lookbehind"],
+    ["unevaluatedProperties that depends on the branch matched", "2020-12", { anyOf: [{ properties: { a: {} } }, {}], unevaluatedProperties: false }, "/anyOf", 'depend on which "anyOf" branch matched'],
+    ["a keyword of the other dialect", "draft-07", { type: "object", dependentRequired: { a: ["b"] } }, "/dependentRequired", 'the keyword "dependentRequired" is not supported'],
+  ] as const)("%s", async (name, dialect, schema, pointer, message) => {
+    const schemas = path.join(tmpRoot, "refused", name.replaceAll(" ", "-"));
+    const doc = JSON.parse(fixtureText(dialect)) as Record<string, Record<string, { properties: { v: unknown } }>>;
+    const container = dialect === "2020-12" ? "$defs" : "definitions";
+    doc[container].PatternUrlParams.properties.v = schema;
     mkdirSync(path.join(schemas, "refused"), { recursive: true });
     writeFileSync(path.join(schemas, "refused", "schema.json"), JSON.stringify(doc));
-    const target = path.join(tmpRoot, "refused-out");
+    const target = path.join(schemas, "out");
     const r = await runCli(["generate", "--schemas", schemas, "--versions", "refused", "--out", target]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain(`${path.join(schemas, "refused", "schema.json")}#/$defs/PatternUrlParams/properties/v/pattern:`);
-    expect(r.stderr).toContain('the Unicode property escape "\\p{Lu}"');
+    expect(r.stderr).toContain(`${path.join(schemas, "refused", "schema.json")}#/${container}/PatternUrlParams/properties/v${pointer}:`);
+    expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(existsSync(target)).toBe(false);
   });
+});
+
+// Issue 35's rehearsal: every pinned revision with the open PR's constraints put in (`pattern:
+// "^https?://"` and `maxLength` on every `format: uri` string, `"^(https?://|data:image/)"` on icon
+// sources, `maxItems` on icon lists) generates in every target, and where the revision has `Icon`,
+// each target's validator agrees with Ajv on its sources.
+describe("today's revisions with the patterns of issue 35", () => {
+  const constrained = (label: string) => {
+    const doc = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as Record<string, Record<string, Record<string, unknown>>>;
+    const walk = (x: unknown): void => {
+      if (Array.isArray(x)) return x.forEach(walk);
+      if (typeof x !== "object" || x === null) return;
+      const o = x as Record<string, unknown>;
+      if (o.type === "string" && o.format === "uri") Object.assign(o, { pattern: "^https?://", maxLength: 2048 });
+      if (o.type === "array" && JSON.stringify(o.items ?? "").includes("/Icon")) o.maxItems = 16;
+      Object.values(o).forEach(walk);
+    };
+    walk(doc);
+    const container = Object.hasOwn(doc, "$defs") ? "$defs" : "definitions";
+    const src = (doc[container].Icon?.properties as Record<string, Record<string, unknown>> | undefined)?.src;
+    if (src !== undefined) src.pattern = "^(https?://|data:image/)";
+    return { doc, container, icon: src !== undefined };
+  };
+  const labels = Object.keys((JSON.parse(readFileSync(lockFile, "utf8")) as { versions: Record<string, unknown> }).versions).sort();
+  const sources = ["https://example.com/i.png", "data:image/png;base64,AA", "javascript:alert(1)", "\nhttps://x", "ftp://x"];
+
+  it.each(labels)("%s generates in every target; Icon sources judged as Ajv judges them", async (label) => {
+    const { doc, container, icon } = constrained(label);
+    const schemas = path.join(tmpRoot, "rehearsal", "schemas");
+    mkdirSync(path.join(schemas, label), { recursive: true });
+    writeFileSync(path.join(schemas, label, "schema.json"), JSON.stringify(doc));
+    const target = path.join(tmpRoot, "rehearsal", label);
+    const r = await runCli(["generate", "--schemas", schemas, "--versions", label, "--out", target]);
+    expect(r.status, r.stderr).toBe(0);
+    if (!icon) return;
+    const options = { strict: false, validateFormats: false } as const;
+    const ajv = container === "$defs" ? new Ajv2020(options) : new Ajv(options);
+    ajv.addSchema(doc, "spec");
+    const expected = sources.map((s) => ajv.validate(`spec#/${container}/Icon`, { src: s }) as boolean);
+    expect(expected).toEqual([true, true, false, false, false]);
+    const { IconSchema } = (await import(path.join(target, label, "schemas.ts"))) as { IconSchema: ZodType };
+    expect(sources.map((s) => IconSchema.safeParse({ src: s }).success)).toEqual(expected);
+    const script = [
+      "import json, sys",
+      "from pydantic import ValidationError",
+      "import mcp_codegen",
+      "from mcp_codegen import runtime",
+      `m = mcp_codegen.version(${JSON.stringify(label)})`,
+      "out = []",
+      "for s in json.load(sys.stdin):",
+      "    try:",
+      "        runtime.validate(m.DEFINITIONS['Icon'], {'src': s})",
+      "        out.append(True)",
+      "    except ValidationError:",
+      "        out.append(False)",
+      "print(json.dumps(out))",
+    ].join("\n");
+    const py = run("python", ["-c", script], { input: JSON.stringify(sources), pythonPath: [path.join(target, "python")] });
+    expect(py.stderr).toBe("");
+    expect(JSON.parse(py.stdout)).toEqual(expected);
+  }, 120_000);
 });
