@@ -48,6 +48,7 @@ const MIRRORED = [
   "model/errata.ts",
   "model/extensions.ts",
   "model/ir.ts",
+  "model/pattern.ts",
   "model/rules.ts",
   "print/table.ts",
   "print/templates.ts",
