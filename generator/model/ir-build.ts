@@ -32,6 +32,8 @@ const TYPE_KEYWORDS: Readonly<Record<string, "object" | "array" | "string" | "nu
   minProperties: "object",
   maxProperties: "object",
   items: "array",
+  prefixItems: "array",
+  additionalItems: "array",
   minItems: "array",
   maxItems: "array",
   contains: "array",
@@ -59,6 +61,8 @@ const DIALECT_ONLY: Readonly<Record<string, "draft-07" | "2020-12">> = {
   dependentSchemas: "2020-12",
   unevaluatedProperties: "2020-12",
   dependencies: "draft-07",
+  prefixItems: "2020-12",
+  additionalItems: "draft-07",
 };
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -327,8 +331,13 @@ export class IrBuilder {
         };
       }
       case "array": {
-        if (Array.isArray(node.items)) this.fail("tuple items are not supported", [...at, "items"]);
-        const items: IrNode = node.items === undefined ? { kind: "any", at: this.at([...at, "items"]), annotations: {} } : this.build(node.items, [...at, "items"]);
+        // Tuples: 2020-12's `prefixItems` and `items` (the rest), draft-07's array `items` and `additionalItems` (the rest).
+        const tuple = this.spec.dialect === "draft-07" ? (Array.isArray(node.items) ? "items" : null) : node.prefixItems !== undefined ? "prefixItems" : null;
+        if (this.spec.dialect === "2020-12" && Array.isArray(node.items)) this.fail("expected items to be a schema (2020-12 writes a tuple as prefixItems)", [...at, "items"]);
+        const prefixItems = tuple === null ? undefined : this.schemaList(node[tuple], [...at, tuple]).map((s, i) => this.build(s, [...at, tuple, i]));
+        const restKey = tuple === "items" ? "additionalItems" : "items";
+        const rest = tuple === null || this.spec.dialect === "2020-12" ? node.items : node.additionalItems;
+        const items: IrNode = rest === undefined ? { kind: "any", at: this.at([...at, restKey]), annotations: {} } : this.build(rest, [...at, restKey]);
         let contains: { node: IrNode; min: number; max?: number } | undefined;
         if (node.contains !== undefined) {
           const max = this.count(node, "maxContains", at);
@@ -342,6 +351,7 @@ export class IrBuilder {
           items,
           ...optional("minItems", this.count(node, "minItems", at)),
           ...optional("maxItems", this.count(node, "maxItems", at)),
+          ...optional("prefixItems", prefixItems),
           ...optional("contains", contains),
           ...(node.uniqueItems === true ? { uniqueItems: true } : {}),
         };
@@ -507,6 +517,7 @@ function* walk(node: IrNode): Generator<IrNode> {
   yield node;
   switch (node.kind) {
     case "array":
+      for (const p of node.prefixItems ?? []) yield* walk(p);
       yield* walk(node.items);
       if (node.contains !== undefined) yield* walk(node.contains.node);
       break;

@@ -113,7 +113,9 @@ export interface NumberNode extends NodeBase {
 export interface ArrayNode extends NodeBase {
   kind: "array";
   impliedType: boolean;
-  /** `items`; an `any` node when absent. Tuple `items` is refused by the builder. */
+  /** The first items' schemas, in order (2020-12 `prefixItems`, draft-07 array `items`); an array may be shorter. */
+  prefixItems?: IrNode[];
+  /** The schema of every item (after `prefixItems`: 2020-12 `items`, draft-07 `additionalItems`); an `any` node when absent. */
   items: IrNode;
   minItems?: number;
   maxItems?: number;

@@ -331,7 +331,12 @@ class ModelPrinter {
           metadata.push(`runtime.contains(${this.type(node.contains.node, `${context}Contains`)}, ${min}${max === undefined ? "" : `, ${max}`})`);
         }
         if (node.uniqueItems === true) metadata.push("runtime.unique_items");
-        const base = constrained(`list[${this.type(node.items, `${context}Item`)}]`, { min_length: node.minItems, max_length: node.maxItems });
+        if (node.prefixItems !== undefined) {
+          const prefix = node.prefixItems.map((p, i) => this.type(p, `${context}Item${i + 1}`));
+          metadata.unshift(`runtime.prefix_items((${prefix.join(", ")}${prefix.length === 1 ? "," : ""}), ${this.type(node.items, `${context}Item`)})`);
+        }
+        const items = node.prefixItems === undefined ? this.type(node.items, `${context}Item`) : "Any";
+        const base = constrained(`list[${items}]`, { min_length: node.minItems, max_length: node.maxItems });
         return metadata.length === 0 ? base : annotated(base, ...metadata);
       }
       case "object": {

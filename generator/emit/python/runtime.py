@@ -263,6 +263,21 @@ def contains(schema: object, minimum: int, maximum: int | None = None) -> AfterV
     return AfterValidator(check)
 
 
+def prefix_items(prefix: tuple[object, ...], rest: object) -> AfterValidator:
+    """A tuple (``prefixItems``, draft-07's array ``items``): item i by ``prefix[i]``, the rest by ``rest``;
+    the list may be shorter than the prefix."""
+    firsts = [_Adapters((t,)) for t in prefix]
+    others = _Adapters((rest,))
+
+    def check(value: list[Any]) -> list[Any]:
+        for i, item in enumerate(value):
+            if not all((firsts[i] if i < len(firsts) else others).accepts(item)):
+                raise ValueError(f"has item {i} of the wrong value")
+        return value
+
+    return AfterValidator(check)
+
+
 def _json_equal(a: object, b: object) -> bool:
     """JSON equality: numbers by value (``1 == 1.0``, never a boolean), objects whatever their key order."""
     if isinstance(a, bool) or isinstance(b, bool):

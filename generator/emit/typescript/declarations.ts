@@ -287,6 +287,8 @@ export class TypePrinter {
         return { text: texts.join(" | "), prec: texts.length > 1 ? Prec.Union : Prec.Primary };
       }
       case "array": {
+        // A tuple's items differ by position (and the array may be shorter): any item.
+        if (node.prefixItems !== undefined) return primary("unknown[]");
         const items = this.print(node.items, { ...ctx, steps: [...ctx.steps, "items"], meta: false });
         return primary(`${wrap(items, Prec.Primary)}[]`);
       }

@@ -111,6 +111,14 @@ class ZodPrinter {
     },
     array: (n) => {
       let s = `z.array(${nest(this.print(n.items))})`;
+      if (n.prefixItems !== undefined) {
+        // A tuple: item i by prefixItems[i], the rest by items; the array may be shorter than the prefix.
+        const prefix = n.prefixItems.map((p) => nest(nest(this.print(p))));
+        const rest = n.items.kind === "any" ? null : nest(nest(this.print(n.items)));
+        const checks = prefix.map((p, i) => `a.length <= ${i} || ${p}.safeParse(a[${i}]).success`);
+        if (rest !== null) checks.push(`a.slice(${prefix.length}).every((x) => ${rest}.safeParse(x).success)`);
+        s = `z.array(z.unknown()).refine((a) => ${checks.map((c) => `(${c})`).join(" && ")}, { message: "Invalid input: an item does not match its schema" })`;
+      }
       if (n.minItems !== undefined) s += `.min(${n.minItems})`;
       if (n.maxItems !== undefined) s += `.max(${n.maxItems})`;
       if (n.contains !== undefined) {
