@@ -85,6 +85,26 @@ function hasJsonType(value: unknown, type: JsonType): boolean {
   }
 }
 
+/** JSON equality: numbers by value, objects whatever their key order. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as JsonSchema)[k], (b as JsonSchema)[k]));
+}
+
+/** The schema that accepts exactly one object or array value (JSON equality): every member a `const`. */
+function exactly(value: object, dialect: "draft-07" | "2020-12"): JsonSchema {
+  if (Array.isArray(value)) {
+    const prefix = value.map((v) => ({ const: v }));
+    const tuple = dialect === "2020-12" ? { prefixItems: prefix, items: false } : { items: prefix, additionalItems: false };
+    return { type: "array", ...tuple, minItems: value.length };
+  }
+  const keys = Object.keys(value);
+  return { type: "object", properties: Object.fromEntries(keys.map((k) => [k, { const: (value as JsonSchema)[k] }])), required: keys, additionalProperties: false };
+}
+
 type Tokens = Array<string | number>;
 
 /**
@@ -254,20 +274,27 @@ export class IrBuilder {
     }
 
     if (hasValues) {
-      // `const` beside `enum`: the const when the enum has it (JSON equality of primitives), else nothing.
-      const keyword = node.const !== undefined ? "const" : "enum";
+      // `const` beside `enum`: the const when the enum has it (JSON equality), else nothing.
+      const keyword: "const" | "enum" = node.const !== undefined ? "const" : "enum";
       let values: unknown[] = [];
       for (const k of ["const", "enum"] as const) {
         if (node[k] === undefined) continue;
         const list = k === "const" ? [node.const] : Array.isArray(node.enum) ? node.enum : this.fail("expected enum to be an array", [...at, "enum"]);
-        for (const v of list) {
-          if (typeof v === "object" && v !== null) this.fail("only string, number, boolean and null values are supported in const/enum", [...at, k]);
-        }
-        values = k === "const" ? list : node.const !== undefined ? values.filter((v) => list.includes(v)) : list;
+        values = k === "const" ? list : node.const !== undefined ? values.filter((v) => list.some((w) => jsonEqual(v, w))) : list;
       }
       // A value of a type the node does not allow can never validate.
-      const allowed = [...new Set(values.filter((v) => types.some((t) => hasJsonType(v, t))))] as LiteralValue[];
-      const literals: IrNode[] = [allowed.length === 0 ? { kind: "never", at: this.at([...at, keyword]), annotations: {} } : { kind: "literal", at: where, annotations: {}, values: allowed, keyword }];
+      const kept = values.filter((v) => types.some((t) => hasJsonType(v, t)));
+      const primitives = [...new Set(kept.filter((v) => typeof v !== "object" || v === null))] as LiteralValue[];
+      // An object or array value is the schema that accepts exactly it: lowered, each member a const.
+      const structured = kept.filter((v) => typeof v === "object" && v !== null).map((v) => this.build(exactly(v, this.spec.dialect), [...at, keyword]));
+      const branches: IrNode[] = [...(primitives.length === 0 ? [] : [{ kind: "literal" as const, at: where, annotations: {}, values: primitives, keyword }]), ...structured];
+      const literals: IrNode[] = [
+        branches.length === 0
+          ? { kind: "never", at: this.at([...at, keyword]), annotations: {} }
+          : branches.length === 1
+            ? branches[0]
+            : { kind: "union", at: this.at([...at, keyword]), annotations: {}, exclusive: false, branches, source: "anyOf" },
+      ];
       if (specific.length === 0) return literals;
       // Beside type keywords: the literal and the constraints of the types its values have.
       const constrained = new Set(specific.map((k) => TYPE_KEYWORDS[k]));
