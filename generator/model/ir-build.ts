@@ -17,6 +17,7 @@ import type {
   SourceRef,
 } from "./ir.js";
 import { ANNOTATION_KEYWORDS } from "./keywords.js";
+import { parsePattern, PatternError } from "./pattern.js";
 import type { JsonSchema, LoadedSpec } from "./types.js";
 
 const JSON_TYPES: readonly JsonType[] = ["object", "array", "string", "number", "integer", "boolean", "null"];
@@ -27,11 +28,18 @@ const TYPE_KEYWORDS: Readonly<Record<string, "object" | "array" | "string" | "nu
   required: "object",
   additionalProperties: "object",
   propertyNames: "object",
+  patternProperties: "object",
   minProperties: "object",
   maxProperties: "object",
   items: "array",
+  prefixItems: "array",
+  additionalItems: "array",
   minItems: "array",
   maxItems: "array",
+  contains: "array",
+  minContains: "array",
+  maxContains: "array",
+  uniqueItems: "array",
   minLength: "string",
   maxLength: "string",
   pattern: "string",
@@ -43,6 +51,19 @@ const TYPE_KEYWORDS: Readonly<Record<string, "object" | "array" | "string" | "nu
 };
 /** Keywords that apply to any instance type. */
 const APPLICATORS: ReadonlySet<string> = new Set(["$ref", "allOf", "anyOf", "oneOf", "not", "type", "const", "enum"]);
+/** Keywords lowered into the nodes above (see ir.ts): conditionals and `unevaluatedProperties`. */
+const LOWERED: ReadonlySet<string> = new Set(["if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"]);
+/** Keywords of one dialect only: elsewhere they are not keywords, and refused as unknown. */
+const DIALECT_ONLY: Readonly<Record<string, "draft-07" | "2020-12">> = {
+  minContains: "2020-12",
+  maxContains: "2020-12",
+  dependentRequired: "2020-12",
+  dependentSchemas: "2020-12",
+  unevaluatedProperties: "2020-12",
+  dependencies: "draft-07",
+  prefixItems: "2020-12",
+  additionalItems: "draft-07",
+};
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -62,6 +83,26 @@ function hasJsonType(value: unknown, type: JsonType): boolean {
     default:
       return typeof value === type;
   }
+}
+
+/** JSON equality: numbers by value, objects whatever their key order. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as JsonSchema)[k], (b as JsonSchema)[k]));
+}
+
+/** The schema that accepts exactly one object or array value (JSON equality): every member a `const`. */
+function exactly(value: object, dialect: "draft-07" | "2020-12"): JsonSchema {
+  if (Array.isArray(value)) {
+    const prefix = value.map((v) => ({ const: v }));
+    const tuple = dialect === "2020-12" ? { prefixItems: prefix, items: false } : { items: prefix, additionalItems: false };
+    return { type: "array", ...tuple, minItems: value.length };
+  }
+  const keys = Object.keys(value);
+  return { type: "object", properties: Object.fromEntries(keys.map((k) => [k, { const: (value as JsonSchema)[k] }])), required: keys, additionalProperties: false };
 }
 
 type Tokens = Array<string | number>;
@@ -149,7 +190,8 @@ export class IrBuilder {
     if (node === false) return { kind: "never", at: where, annotations: {} };
     if (!isObject(node)) return this.fail("expected a schema (an object or a boolean)", at);
     for (const k of Object.keys(node)) {
-      if (!ANNOTATION_KEYWORDS.has(k) && !APPLICATORS.has(k) && !Object.hasOwn(TYPE_KEYWORDS, k)) this.fail(`the keyword "${k}" is not supported`, [...at, k]);
+      const known = ANNOTATION_KEYWORDS.has(k) || APPLICATORS.has(k) || LOWERED.has(k) || Object.hasOwn(TYPE_KEYWORDS, k);
+      if (!known || (Object.hasOwn(DIALECT_ONLY, k) && DIALECT_ONLY[k] !== this.spec.dialect)) this.fail(`the keyword "${k}" is not supported`, [...at, k]);
     }
     const annotations = this.annotations(node);
     const parts: IrNode[] = [];
@@ -174,6 +216,7 @@ export class IrBuilder {
       const bare = inner.kind === "any" && Object.keys(inner.annotations).length === 0;
       parts.push(bare ? { kind: "never", at: this.at([...at, "not"]), annotations: {} } : { kind: "not", at: this.at([...at, "not"]), annotations: {}, node: inner });
     }
+    parts.push(...this.lowered(node, at));
 
     if (parts.length === 0) return { kind: "any", at: where, annotations };
     // `allOf` alone (even of one schema) stays an intersection, so printers see what the spec wrote.
@@ -231,17 +274,31 @@ export class IrBuilder {
     }
 
     if (hasValues) {
-      if (specific.length > 0) this.fail(`"const"/"enum" beside ${specific.map((s) => `"${s}"`).join(", ")} is not supported`, at);
-      if (node.const !== undefined && node.enum !== undefined) this.fail(`"const" beside "enum" is not supported`, at);
-      const keyword = node.const !== undefined ? "const" : "enum";
-      const values = node.const !== undefined ? [node.const] : Array.isArray(node.enum) ? node.enum : this.fail("expected enum to be an array", [...at, "enum"]);
-      for (const v of values) {
-        if (typeof v === "object" && v !== null) this.fail("only string, number, boolean and null values are supported in const/enum", [...at, keyword]);
+      // `const` beside `enum`: the const when the enum has it (JSON equality), else nothing.
+      const keyword: "const" | "enum" = node.const !== undefined ? "const" : "enum";
+      let values: unknown[] = [];
+      for (const k of ["const", "enum"] as const) {
+        if (node[k] === undefined) continue;
+        const list = k === "const" ? [node.const] : Array.isArray(node.enum) ? node.enum : this.fail("expected enum to be an array", [...at, "enum"]);
+        values = k === "const" ? list : node.const !== undefined ? values.filter((v) => list.some((w) => jsonEqual(v, w))) : list;
       }
       // A value of a type the node does not allow can never validate.
-      const allowed = [...new Set(values.filter((v) => types.some((t) => hasJsonType(v, t))))] as LiteralValue[];
-      if (allowed.length === 0) return [{ kind: "never", at: this.at([...at, keyword]), annotations: {} }];
-      return [{ kind: "literal", at: where, annotations: {}, values: allowed, keyword }];
+      const kept = values.filter((v) => types.some((t) => hasJsonType(v, t)));
+      const primitives = [...new Set(kept.filter((v) => typeof v !== "object" || v === null))] as LiteralValue[];
+      // An object or array value is the schema that accepts exactly it: lowered, each member a const.
+      const structured = kept.filter((v) => typeof v === "object" && v !== null).map((v) => this.build(exactly(v, this.spec.dialect), [...at, keyword]));
+      const branches: IrNode[] = [...(primitives.length === 0 ? [] : [{ kind: "literal" as const, at: where, annotations: {}, values: primitives, keyword }]), ...structured];
+      const literals: IrNode[] = [
+        branches.length === 0
+          ? { kind: "never", at: this.at([...at, keyword]), annotations: {} }
+          : branches.length === 1
+            ? branches[0]
+            : { kind: "union", at: this.at([...at, keyword]), annotations: {}, exclusive: false, branches, source: "anyOf" },
+      ];
+      if (specific.length === 0) return literals;
+      // Beside type keywords: the literal and the constraints of the types its values have.
+      const constrained = new Set(specific.map((k) => TYPE_KEYWORDS[k]));
+      return [...literals, ...[...constrained].sort(byCodeUnit).map((t) => this.typeNode(t, node, at, true))];
     }
 
     if (node.type === undefined) {
@@ -266,11 +323,7 @@ export class IrBuilder {
         const pattern = node.pattern;
         if (pattern !== undefined) {
           if (typeof pattern !== "string") this.fail("expected pattern to be a string", [...at, "pattern"]);
-          try {
-            new RegExp(pattern, "u");
-          } catch (e) {
-            this.fail(`pattern is not an ECMA-262 regular expression: ${(e as Error).message}`, [...at, "pattern"]);
-          }
+          this.pattern(pattern, [...at, "pattern"]);
         }
         return {
           kind: "string",
@@ -305,13 +358,140 @@ export class IrBuilder {
         };
       }
       case "array": {
-        if (Array.isArray(node.items)) this.fail("tuple items are not supported", [...at, "items"]);
-        const items: IrNode = node.items === undefined ? { kind: "any", at: this.at([...at, "items"]), annotations: {} } : this.build(node.items, [...at, "items"]);
-        return { kind: "array", ...base, impliedType, items, ...optional("minItems", this.count(node, "minItems", at)), ...optional("maxItems", this.count(node, "maxItems", at)) };
+        // Tuples: 2020-12's `prefixItems` and `items` (the rest), draft-07's array `items` and `additionalItems` (the rest).
+        const tuple = this.spec.dialect === "draft-07" ? (Array.isArray(node.items) ? "items" : null) : node.prefixItems !== undefined ? "prefixItems" : null;
+        if (this.spec.dialect === "2020-12" && Array.isArray(node.items)) this.fail("expected items to be a schema (2020-12 writes a tuple as prefixItems)", [...at, "items"]);
+        const prefixItems = tuple === null ? undefined : this.schemaList(node[tuple], [...at, tuple]).map((s, i) => this.build(s, [...at, tuple, i]));
+        const restKey = tuple === "items" ? "additionalItems" : "items";
+        const rest = tuple === null || this.spec.dialect === "2020-12" ? node.items : node.additionalItems;
+        const items: IrNode = rest === undefined ? { kind: "any", at: this.at([...at, restKey]), annotations: {} } : this.build(rest, [...at, restKey]);
+        let contains: { node: IrNode; min: number; max?: number } | undefined;
+        if (node.contains !== undefined) {
+          const max = this.count(node, "maxContains", at);
+          contains = { node: this.build(node.contains, [...at, "contains"]), min: this.count(node, "minContains", at) ?? 1, ...optional("max", max) };
+        }
+        if (node.uniqueItems !== undefined && typeof node.uniqueItems !== "boolean") this.fail("expected uniqueItems to be a boolean", [...at, "uniqueItems"]);
+        return {
+          kind: "array",
+          ...base,
+          impliedType,
+          items,
+          ...optional("minItems", this.count(node, "minItems", at)),
+          ...optional("maxItems", this.count(node, "maxItems", at)),
+          ...optional("prefixItems", prefixItems),
+          ...optional("contains", contains),
+          ...(node.uniqueItems === true ? { uniqueItems: true } : {}),
+        };
       }
       case "object":
         return this.object(node, at, impliedType);
     }
+  }
+
+  /** Check an ECMA-262 pattern: it compiles with the `u` flag and every construct means the same in every target. */
+  private pattern(source: string, at: Tokens): void {
+    try {
+      parsePattern(source);
+    } catch (e) {
+      if (e instanceof PatternError) this.fail(`the pattern ${JSON.stringify(source)} has ${e.message}`, at);
+      this.fail(`pattern ${JSON.stringify(source)} is not an ECMA-262 regular expression: ${(e as Error).message}`, at);
+    }
+  }
+
+  /** An object that has every name given (`impliedType`: other types pass; else only such objects). */
+  private requiring(names: string[], at: Tokens, impliedType: boolean): ObjectNode {
+    const where = this.at(at);
+    return { kind: "object", at: where, annotations: {}, impliedType, properties: names.map((name) => ({ name, node: { kind: "any", at: where, annotations: {} }, required: true, requiredOnly: true })), additional: null };
+  }
+
+  /** `¬(an object with name) ∨ then`: what a dependency on `name` means. */
+  private dependency(name: string, then: IrNode, at: Tokens): IrNode {
+    const where = this.at(at);
+    const absent: IrNode = { kind: "not", at: where, annotations: {}, node: this.requiring([name], at, false) };
+    return { kind: "union", at: where, annotations: {}, exclusive: false, branches: [absent, then], source: "anyOf" };
+  }
+
+  /** The keywords lowered into other nodes (ir.ts): if/then/else, dependencies, unevaluatedProperties. */
+  private lowered(node: JsonSchema, at: Tokens): IrNode[] {
+    const parts: IrNode[] = [];
+    if (node.if !== undefined) {
+      const where = this.at([...at, "if"]);
+      const condition = this.build(node.if, [...at, "if"]);
+      const then = node.then === undefined ? condition : { kind: "intersection" as const, at: where, annotations: {}, parts: [condition, this.build(node.then, [...at, "then"])], source: "siblings" as const };
+      const negated: IrNode = { kind: "not", at: where, annotations: {}, node: condition };
+      const otherwise = node.else === undefined ? negated : { kind: "intersection" as const, at: where, annotations: {}, parts: [negated, this.build(node.else, [...at, "else"])], source: "siblings" as const };
+      parts.push({ kind: "union", at: where, annotations: {}, exclusive: false, branches: [then, otherwise], source: "if" });
+    }
+    const required = (value: unknown, tokens: Tokens): string[] => {
+      if (!Array.isArray(value) || value.some((v) => typeof v !== "string")) return this.fail("expected an array of property names", tokens);
+      return value as string[];
+    };
+    for (const key of ["dependentRequired", "dependentSchemas", "dependencies"] as const) {
+      const map = node[key];
+      if (map === undefined) continue;
+      if (!isObject(map)) this.fail(`expected ${key} to be an object`, [...at, key]);
+      for (const name of Object.keys(map)) {
+        const tokens = [...at, key, name];
+        const arrayForm = key === "dependentRequired" || (key === "dependencies" && Array.isArray(map[name]));
+        const then = arrayForm ? this.requiring(required(map[name], tokens), tokens, true) : this.build(map[name], tokens);
+        parts.push(this.dependency(name, then, tokens));
+      }
+    }
+    if (node.unevaluatedProperties !== undefined) {
+      const tokens = [...at, "unevaluatedProperties"];
+      const evaluated = this.evaluated(node, at, new Set(), true);
+      if (evaluated !== "all") {
+        const where = this.at(tokens);
+        const any: IrNode = { kind: "any", at: where, annotations: {} };
+        parts.push({
+          kind: "object",
+          at: where,
+          annotations: {},
+          impliedType: true,
+          properties: [...evaluated.names].map((name) => ({ name, node: any, required: false })),
+          additional: this.build(node.unevaluatedProperties, tokens),
+          ...(evaluated.patterns.length === 0 ? {} : { patternProperties: evaluated.patterns.map((pattern) => ({ pattern, node: any })) }),
+        });
+      }
+    }
+    return parts;
+  }
+
+  /**
+   * The property names and patterns a schema evaluates whatever the instance (its own and those of
+   * its `allOf` and `$ref` parts), or "all" (an `additionalProperties` or `unevaluatedProperties`
+   * among them). Refused where the set depends on which branch matched.
+   */
+  private evaluated(node: unknown, at: Tokens, seen: Set<string>, root = false): { names: Set<string>; patterns: string[] } | "all" {
+    const out = { names: new Set<string>(), patterns: [] as string[] };
+    if (!isObject(node)) return out;
+    // At the root, its own `unevaluatedProperties` is the one being lowered: only `additionalProperties` evaluates every name.
+    if (node.additionalProperties !== undefined || (!root && node.unevaluatedProperties !== undefined)) return "all";
+    for (const name of Object.keys(isObject(node.properties) ? node.properties : {})) out.names.add(name);
+    out.patterns.push(...Object.keys(isObject(node.patternProperties) ? node.patternProperties : {}));
+    const conditional = ["anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "dependencies"].filter((k) => node[k] !== undefined);
+    for (const k of conditional) {
+      if (JSON.stringify(node[k]).match(/"(properties|patternProperties|additionalProperties|unevaluatedProperties|\$ref)"/)) {
+        this.fail(`unevaluatedProperties where the evaluated properties depend on which "${k}" branch matched is not supported`, [...at, k]);
+      }
+    }
+    const merge = (inner: ReturnType<IrBuilder["evaluated"]>): boolean => {
+      if (inner === "all") return true;
+      for (const n of inner.names) out.names.add(n);
+      out.patterns.push(...inner.patterns);
+      return false;
+    };
+    if (Array.isArray(node.allOf)) {
+      for (const [i, part] of node.allOf.entries()) if (merge(this.evaluated(part, [...at, "allOf", i], seen))) return "all";
+    }
+    if (typeof node.$ref === "string") {
+      const name = refName(node.$ref);
+      if (!seen.has(name) && Object.hasOwn(this.spec.defs, name)) {
+        seen.add(name);
+        if (merge(this.evaluated(this.spec.defs[name], [name], seen))) return "all";
+      }
+    }
+    return out;
   }
 
   private object(node: JsonSchema, at: Tokens, impliedType: boolean): ObjectNode {
@@ -332,6 +512,12 @@ export class IrBuilder {
     const extra = node.additionalProperties;
     const additional = extra === undefined ? null : this.build(extra, [...at, "additionalProperties"]);
     const names = node.propertyNames === undefined ? undefined : this.build(node.propertyNames, [...at, "propertyNames"]);
+    const patterns = node.patternProperties;
+    if (patterns !== undefined && !isObject(patterns)) this.fail("expected patternProperties to be an object", [...at, "patternProperties"]);
+    const patternProperties = patterns === undefined ? undefined : Object.keys(patterns).map((pattern) => {
+      this.pattern(pattern, [...at, "patternProperties", pattern]);
+      return { pattern, node: this.build(patterns[pattern], [...at, "patternProperties", pattern]) };
+    });
     // A property name is always a string: `propertyNames` that admits every string says nothing (an extension writes `{ type: "string" }`).
     const everyName = names !== undefined && (names.kind === "any" || (names.kind === "string" && names.minLength === undefined && names.maxLength === undefined && names.pattern === undefined));
     return {
@@ -341,6 +527,7 @@ export class IrBuilder {
       impliedType,
       properties: list,
       additional,
+      ...(patternProperties === undefined || patternProperties.length === 0 ? {} : { patternProperties }),
       ...(names === undefined || everyName ? {} : { propertyNames: names }),
       ...optional("minProperties", this.count(node, "minProperties", at)),
       ...optional("maxProperties", this.count(node, "maxProperties", at)),
@@ -357,10 +544,13 @@ function* walk(node: IrNode): Generator<IrNode> {
   yield node;
   switch (node.kind) {
     case "array":
+      for (const p of node.prefixItems ?? []) yield* walk(p);
       yield* walk(node.items);
+      if (node.contains !== undefined) yield* walk(node.contains.node);
       break;
     case "object":
       for (const p of node.properties) yield* walk(p.node);
+      for (const p of node.patternProperties ?? []) yield* walk(p.node);
       if (node.additional !== null) yield* walk(node.additional);
       if (node.propertyNames !== undefined) yield* walk(node.propertyNames);
       break;

@@ -11,7 +11,17 @@
 // - Type-specific keywords without `type` (`properties` alone) constrain only their own type and
 //   let every other JSON type through: such a node carries `impliedType: true`. Validators must
 //   accept the other types; a type printer may print only the constrained type (and says so).
-// - `const`/`enum` become a `literal` node holding only the values the node's `type` allows.
+// - `const`/`enum` become a `literal` node holding only the values the node's `type` allows; beside
+//   type keywords, the intersection of the literal and the typed node.
+// - Keywords that say "if … then …" are lowered into the nodes above, once, here: `if`/`then`/`else`
+//   is `(if ∧ then) ∨ (¬if ∧ else)` (a union of source "if"); `dependentRequired` (draft-07's
+//   array `dependencies`) and `dependentSchemas` (schema `dependencies`) are, per name, `¬(an object
+//   with the name) ∨ (what it requires)`; `unevaluatedProperties` is an object node whose declared
+//   properties and patterns are every name the schema evaluates (its own, its `allOf` and `$ref`
+//   parts'), `additional` the unevaluated schema — refused when the evaluated names depend on which
+//   branch of an `anyOf`/`oneOf`/`if` matched.
+// - `pattern` and `patternProperties` keys are ECMA-262 (`u` flag), parsed by model/pattern.ts;
+//   a construct whose meaning differs between ECMA-262, Python and Ruby is refused.
 
 /** Where a node comes from: the schema file and the JSON pointer inside it (RFC 6901, with `#`). */
 export interface SourceRef {
@@ -103,10 +113,16 @@ export interface NumberNode extends NodeBase {
 export interface ArrayNode extends NodeBase {
   kind: "array";
   impliedType: boolean;
-  /** `items`; an `any` node when absent. Tuple `items` is refused by the builder. */
+  /** The first items' schemas, in order (2020-12 `prefixItems`, draft-07 array `items`); an array may be shorter. */
+  prefixItems?: IrNode[];
+  /** The schema of every item (after `prefixItems`: 2020-12 `items`, draft-07 `additionalItems`); an `any` node when absent. */
   items: IrNode;
   minItems?: number;
   maxItems?: number;
+  /** `contains` with 2020-12's `minContains` (default 1) and `maxContains`. */
+  contains?: { node: IrNode; min: number; max?: number };
+  /** `uniqueItems: true` (JSON equality: 1 and 1.0 are equal, key order does not count). */
+  uniqueItems?: boolean;
 }
 
 export interface IrProperty {
@@ -128,6 +144,11 @@ export interface ObjectNode extends NodeBase {
    * node for `true`/`{}`, a `never` node for `false`, else the schema extra values must match.
    */
   additional: IrNode | null;
+  /**
+   * `patternProperties` in source order: a key matching a pattern (ECMA-262, anywhere in the key)
+   * must match its schema, and is not additional.
+   */
+  patternProperties?: Array<{ pattern: string; node: IrNode }>;
   propertyNames?: IrNode;
   minProperties?: number;
   maxProperties?: number;
@@ -139,7 +160,7 @@ export interface UnionNode extends NodeBase {
   exclusive: boolean;
   branches: IrNode[];
   /** Which construct made it. */
-  source: "anyOf" | "oneOf" | "type";
+  source: "anyOf" | "oneOf" | "type" | "if";
 }
 
 /** `allOf`, or several validating parts of one schema node. */

@@ -154,7 +154,8 @@ function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unk
   if (validating.length === 0) return obj;
   const result: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
-  for (const k of siblings) (ANNOTATION_KEYWORDS.has(k) ? result : rest)[k] = obj[k];
+  // `unevaluatedProperties` stays beside the allOf: it sees what the reference evaluates.
+  for (const k of siblings) (ANNOTATION_KEYWORDS.has(k) || k === "unevaluatedProperties" ? result : rest)[k] = obj[k];
   result.allOf = [{ $ref: obj.$ref }, rest];
   return result;
 }

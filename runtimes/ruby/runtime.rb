@@ -272,8 +272,13 @@ module Runtime
     @params_schemas[[version, method]] ||= begin
       document = version.params_document
       schema = { "allOf" => [document.fetch("methods").fetch(method)] }
-      document.each { |key, value| schema[key] = value unless key == "methods" }
-      JSONSchemer.schema(schema)
+      document.each { |key, value| schema[key] = value unless key == "methods" || key == "patterns" }
+      # Every pattern is ECMA-262: the document maps each to the Ruby Regexp that means the same
+      # (translated by the generator), so json_schemer never reads one as Ruby syntax. `format` is
+      # an annotation in both dialects, as in every other target: never asserted.
+      patterns = document.fetch("patterns", {})
+      resolver = proc { |pattern| Regexp.new(patterns.fetch(pattern) { raise ArgumentError, "no Ruby translation of the pattern #{pattern.inspect}" }) }
+      JSONSchemer.schema(schema, regexp_resolver: resolver, format: false)
     end
   end
 

@@ -36,6 +36,7 @@ const MIRRORED = [
   "model/errata.ts",
   "model/extensions.ts",
   "model/ir.ts",
+  "model/pattern.ts",
   "model/rules.ts",
   "print/table.ts",
   "print/templates.ts",

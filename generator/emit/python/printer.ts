@@ -7,6 +7,7 @@ import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { extensionLabel } from "../../model/extensions.js";
+import { translatePattern } from "../../model/pattern.js";
 import { removedAt } from "../../model/table.js";
 import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
@@ -34,10 +35,6 @@ function finish(text: string): string {
  */
 function header(templates: Templates, versions: VersionModel[], regenerate: string): string {
   return templates.get("header.py.hbs")({ versions, regenerate });
-}
-
-function cannot(node: IrNode, what: string): never {
-  throw new InputError(`the Python target cannot print ${what}`, node.at.file, node.at.pointer);
 }
 
 /** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
@@ -164,7 +161,7 @@ class ModelPrinter {
     if (node.kind === "object") {
       if (node.impliedType) return null;
       if (node.properties.length === 0 && node.additional?.kind !== "never") return null;
-      if (node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined) return null;
+      if (hasKeyRules(node)) return null;
       return { properties: node.properties, extra: this.extraOf(node) };
     }
     if (node.kind === "intersection") return this.merge(node.parts);
@@ -184,7 +181,7 @@ class ModelPrinter {
     const flat = (n: IrNode): boolean => {
       if (n.kind === "ref") return flat(n.target.node);
       if (n.kind === "intersection") return n.parts.every(flat);
-      if (n.kind !== "object" || n.impliedType || n.propertyNames !== undefined || n.minProperties !== undefined || n.maxProperties !== undefined) return false;
+      if (n.kind !== "object" || n.impliedType || hasKeyRules(n)) return false;
       objects.push(n);
       return true;
     };
@@ -239,6 +236,36 @@ class ModelPrinter {
     this.out.push(this.render(pending));
   }
 
+  /** A constraint without `type`: values of its JSON type satisfy it, every other type passes. */
+  private ifType(node: Extract<IrNode, { kind: "string" | "number" | "array" | "object" }>, context: string): string {
+    return `Annotated[Any, runtime.if_type(${pyString(node.kind)}, ${this.type({ ...node, impliedType: false }, context)})]`;
+  }
+
+  /**
+   * An object with rules on its keys (`propertyNames`, `minProperties`/`maxProperties`,
+   * `patternProperties`): its properties printed as without them (with patterns, open: the rules
+   * judge the keys no property declares), the rules a validator of the raw object.
+   */
+  private keyRules(node: ObjectNode, context: string): string {
+    const patterned = node.patternProperties !== undefined;
+    const plain: ObjectNode = { kind: "object", at: node.at, annotations: node.annotations, impliedType: false, properties: node.properties, additional: patterned ? null : node.additional };
+    const base = this.type(plain, context);
+    const args: string[] = [];
+    if (node.propertyNames !== undefined) args.push(`names=${this.type(node.propertyNames, `${context}Name`)}`);
+    if (node.minProperties !== undefined) args.push(`min_properties=${node.minProperties}`);
+    if (node.maxProperties !== undefined) args.push(`max_properties=${node.maxProperties}`);
+    if (patterned) {
+      const patterns = node.patternProperties!.map((p, i) => `(${pyString(translatePattern(p.pattern, "python"))}, ${this.type(p.node, `${context}Pattern${i + 1}`)})`);
+      args.push(`patterns=(${patterns.join(", ")}${patterns.length === 1 ? "," : ""})`);
+      const known = [...new Set(node.properties.map((p) => p.name))];
+      if (known.length > 0) args.push(`known=${pyTuple(known)}`);
+      const a = node.additional;
+      if (a?.kind === "never") args.push("closed=True");
+      else if (a !== null && a.kind !== "any") args.push(`additional=${this.type(a, `${context}Value`)}`);
+    }
+    return annotated(base, `runtime.object_keys(${args.join(", ")})`);
+  }
+
   /** A type expression for a node; inline objects become classes named from `context`. */
   private type(node: IrNode, context: string): string {
     switch (node.kind) {
@@ -270,24 +297,24 @@ class ModelPrinter {
       case "literal": {
         // pydantic's Literal compares with ==: numbers and booleans are kept apart by a validator beside them.
         const plain = node.values.filter((v) => v === null || typeof v === "string").map((v) => (v === null ? "None" : pyString(v)));
-        const numbers = node.values.filter((v) => typeof v === "number").map((v) => {
-          if (!Number.isSafeInteger(v)) cannot(node, `the non-integer or unsafe constant ${v}`);
-          return String(v);
-        });
+        const numbers = node.values.filter((v) => typeof v === "number" && Number.isSafeInteger(v)).map(String);
+        // Other numbers (1.5, 1e21): a Literal would compare floats as Python reads them; checked by value.
+        const others = node.values.filter((v) => typeof v === "number" && !Number.isSafeInteger(v)).map((v) => JSON.stringify(v));
         const booleans = node.values.filter((v) => typeof v === "boolean").map((v) => (v ? "True" : "False"));
         const parts: string[] = [];
         if (plain.length > 0) parts.push(`Literal[${plain.join(", ")}]`);
         if (numbers.length > 0) parts.push(`Annotated[Literal[${numbers.join(", ")}], runtime.NoBool]`);
         if (booleans.length > 0) parts.push(`Annotated[Literal[${booleans.join(", ")}], runtime.OnlyBool]`);
+        if (others.length > 0) parts.push(`Annotated[runtime.Number, runtime.number_in(${others.join(", ")})]`);
         return parts.join(" | ");
       }
       case "string": {
-        if (node.impliedType) cannot(node, "a string constraint without `type`");
-        if (node.pattern !== undefined) cannot(node, "a `pattern` (ECMA-262 and Python regular expressions differ)");
-        return constrained("runtime.Str", { min_length: node.minLength, max_length: node.maxLength });
+        if (node.impliedType) return this.ifType(node, context);
+        const base = constrained("runtime.Str", { min_length: node.minLength, max_length: node.maxLength });
+        return node.pattern === undefined ? base : annotated(base, `runtime.pattern(${pyString(translatePattern(node.pattern, "python"))})`);
       }
       case "number": {
-        if (node.impliedType) cannot(node, "a number constraint without `type`");
+        if (node.impliedType) return this.ifType(node, context);
         const base = constrained(node.integer ? "runtime.Int" : "runtime.Number", {
           ge: node.minimum,
           le: node.maximum,
@@ -297,19 +324,29 @@ class ModelPrinter {
         return node.multipleOf === undefined ? base : annotated(base, `runtime.multiple_of(${node.multipleOf})`);
       }
       case "array": {
-        if (node.impliedType) cannot(node, "an array constraint without `type`");
-        return constrained(`list[${this.type(node.items, `${context}Item`)}]`, { min_length: node.minItems, max_length: node.maxItems });
+        if (node.impliedType) return this.ifType(node, context);
+        const metadata: string[] = [];
+        if (node.contains !== undefined) {
+          const { min, max } = node.contains;
+          metadata.push(`runtime.contains(${this.type(node.contains.node, `${context}Contains`)}, ${min}${max === undefined ? "" : `, ${max}`})`);
+        }
+        if (node.uniqueItems === true) metadata.push("runtime.unique_items");
+        if (node.prefixItems !== undefined) {
+          const prefix = node.prefixItems.map((p, i) => this.type(p, `${context}Item${i + 1}`));
+          metadata.unshift(`runtime.prefix_items((${prefix.join(", ")}${prefix.length === 1 ? "," : ""}), ${this.type(node.items, `${context}Item`)})`);
+        }
+        const items = node.prefixItems === undefined ? this.type(node.items, `${context}Item`) : "Any";
+        const base = constrained(`list[${items}]`, { min_length: node.minItems, max_length: node.maxItems });
+        return metadata.length === 0 ? base : annotated(base, ...metadata);
       }
       case "object": {
-        if (node.impliedType) cannot(node, "an object constraint without `type`");
+        if (node.impliedType) return this.ifType(node, context);
+        if (hasKeyRules(node)) return this.keyRules(node, context);
         const shape = this.shape(node);
         if (shape !== null) {
           const name = this.fresh(context);
           this.classOf(name, shape, node.annotations.description);
           return name;
-        }
-        if (node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined) {
-          cannot(node, "`propertyNames`, `minProperties` or `maxProperties`");
         }
         const a = node.additional;
         return `dict[str, ${a === null || a.kind === "any" ? "Any" : this.type(a, `${context}Value`)}]`;
@@ -334,6 +371,11 @@ class ModelPrinter {
         return `Annotated[Any, runtime.not_(${this.type(node.node, `${context}Not`)})]`;
     }
   }
+}
+
+/** Whether an object node has rules on its keys that a class cannot say. */
+function hasKeyRules(node: ObjectNode): boolean {
+  return node.patternProperties !== undefined || node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined;
 }
 
 /** Whether a node's type admits JSON null. */

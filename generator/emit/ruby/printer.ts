@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
+import { translatePattern } from "../../model/pattern.js";
 import type { ExtensionModel, Method, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
@@ -309,6 +310,27 @@ function reachable(version: VersionModel, roots: unknown[]): string[] {
   return [...seen].sort(byCodeUnit);
 }
 
+/**
+ * Every ECMA-262 pattern of the schemas (`pattern` values, `patternProperties` keys) with its Ruby
+ * Regexp source (model/pattern.ts: the same meaning), sorted: the runtime gives json_schemer these.
+ */
+function rubyPatterns(roots: unknown[]): Array<[string, string]> {
+  const found = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (typeof node === "object" && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "pattern" && typeof value === "string") found.add(value);
+        else if (key === "patternProperties" && typeof value === "object" && value !== null) for (const p of Object.keys(value)) found.add(p);
+        stack.push(value);
+      }
+    }
+  }
+  return [...found].sort(byCodeUnit).map((p) => [p, translatePattern(p, "ruby")]);
+}
+
 const DIALECT_URI = { "draft-07": "http://json-schema.org/draft-07/schema#", "2020-12": "https://json-schema.org/draft/2020-12/schema" } as const;
 
 /** `<version>.params.json`: per method its params schema (`{}` when it has none), and the definitions they reach. */
@@ -321,7 +343,8 @@ function paramsDocument(version: VersionModel, regenerate: string, extension?: E
   // An extension module's names the extension after the protocol version's line, as its .rb header does.
   if (extension !== undefined) lines.splice(lines.findIndex((l) => l.startsWith("Protocol version ")) + 1, 0, extensionProvenanceLine(extension));
   const comment = lines.join(" ");
-  const text = JSON.stringify({ $comment: comment, $schema: DIALECT_URI[version.dialect], methods: schemas, $defs: defs }, null, 2);
+  const patterns = rubyPatterns([schemas, defs]);
+  const text = JSON.stringify({ $comment: comment, $schema: DIALECT_URI[version.dialect], methods: schemas, $defs: defs, ...(patterns.length === 0 ? {} : { patterns: Object.fromEntries(patterns) }) }, null, 2);
   return text.replace(/^\{\n {2}/, "{ ") + "\n";
 }
 

@@ -255,6 +255,8 @@ export class TypePrinter {
     if (kind !== "open" && kind !== "open-any") return null;
     const extra = node.additional;
     if (extra === null || extra.kind === "any") return kind === "open-any" ? "any" : "unknown";
+    // A key a pattern matches holds that pattern's values, not additional ones.
+    if (node.patternProperties !== undefined) return "unknown";
     const value = this.print(extra, { definition: ctx.definition, steps: [...ctx.steps, "values"], meta: false, depth: ctx.depth + 1 });
     if (node.properties.length === 0) return value.text;
     // Declared properties must fit the index signature: it also admits their types.
@@ -285,6 +287,8 @@ export class TypePrinter {
         return { text: texts.join(" | "), prec: texts.length > 1 ? Prec.Union : Prec.Primary };
       }
       case "array": {
+        // A tuple's items differ by position (and the array may be shorter): any item.
+        if (node.prefixItems !== undefined) return primary("unknown[]");
         const items = this.print(node.items, { ...ctx, steps: [...ctx.steps, "items"], meta: false });
         return primary(`${wrap(items, Prec.Primary)}[]`);
       }

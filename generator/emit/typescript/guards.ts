@@ -4,7 +4,7 @@
 // the errors. Printed exactly: types (integer included), properties/required, additional
 // properties, literals, anyOf, allOf, references, items, min/maxItems, numeric bounds, string
 // lengths in code points. Left to zod (the subschema prints `false`): oneOf, not, pattern,
-// multipleOf, propertyNames, min/maxProperties, `items: false`.
+// multipleOf, propertyNames, patternProperties, min/maxProperties, tuples, contains, uniqueItems, `items: false`.
 //
 // Reading rules: own properties only, objects only with the prototype JSON.parse gives them
 // (Object.prototype or null), arrays are never objects, `__proto__` is a plain key, `undefined` is
@@ -129,7 +129,7 @@ class GuardPrinter {
 
   /** Arrays need a loop: a helper function, unless nothing but the type is checked. */
   private array(n: Extract<IrNode, { kind: "array" }>, x: string): string {
-    if (n.items.kind === "never") return "false";
+    if (n.items.kind === "never" || n.prefixItems !== undefined || n.contains !== undefined || n.uniqueItems === true) return "false";
     const checksItems = n.items.kind !== "any";
     if (!checksItems && n.minItems === undefined && n.maxItems === undefined) return TYPE_TEST.array(x);
     const lines = ["  if (!Array.isArray(v)) return false;"];
@@ -167,7 +167,7 @@ class GuardPrinter {
    * (`constructor`, `__proto__`, …) are tested with Object.hasOwn first.
    */
   private objectStatements(n: ObjectNode): string {
-    if (n.propertyNames !== undefined || n.minProperties !== undefined || n.maxProperties !== undefined) return "  return false;";
+    if (n.patternProperties !== undefined || n.propertyNames !== undefined || n.minProperties !== undefined || n.maxProperties !== undefined) return "  return false;";
     const lines = ["  if (!isPlainObject(v)) return false;"];
     const checks: Array<{ rank: number; line: string }> = [];
     let usesX = false;

@@ -111,8 +111,26 @@ class ZodPrinter {
     },
     array: (n) => {
       let s = `z.array(${nest(this.print(n.items))})`;
+      if (n.prefixItems !== undefined) {
+        // A tuple: item i by prefixItems[i], the rest by items; the array may be shorter than the prefix.
+        const prefix = n.prefixItems.map((p) => nest(nest(this.print(p))));
+        const rest = n.items.kind === "any" ? null : nest(nest(this.print(n.items)));
+        const checks = prefix.map((p, i) => `a.length <= ${i} || ${p}.safeParse(a[${i}]).success`);
+        if (rest !== null) checks.push(`a.slice(${prefix.length}).every((x) => ${rest}.safeParse(x).success)`);
+        s = `z.array(z.unknown()).refine((a) => ${checks.map((c) => `(${c})`).join(" && ")}, { message: "Invalid input: an item does not match its schema" })`;
+      }
       if (n.minItems !== undefined) s += `.min(${n.minItems})`;
       if (n.maxItems !== undefined) s += `.max(${n.maxItems})`;
+      if (n.contains !== undefined) {
+        const { min, max } = n.contains;
+        const count = `a.filter((x) => ${nest(this.print(n.contains.node))}.safeParse(x).success).length`;
+        const bounds = max === undefined ? `n >= ${min}` : `n >= ${min} && n <= ${max}`;
+        s += `.refine((a) => { const n = ${count}; return ${bounds}; }, { message: "Invalid input: expected ${max === undefined ? `at least ${min}` : `${min} to ${max}`} items matching \`contains\`" })`;
+      }
+      if (n.uniqueItems === true) {
+        this.runtime.add("uniqueItems");
+        s += `.refine(uniqueItems, { message: "Invalid input: expected unique items" })`;
+      }
       return this.implied(n, s);
     },
     object: (n) => this.implied(n, this.object(n)),
@@ -151,7 +169,8 @@ class ZodPrinter {
     const fields = list("{", shape, "}");
     let s: string;
     const extra = n.additional;
-    if (extra === null || extra.kind === "any") s = `z.looseObject(${fields})`;
+    if (n.patternProperties !== undefined) s = this.patterned(n, fields);
+    else if (extra === null || extra.kind === "any") s = `z.looseObject(${fields})`;
     // No property and no other key: a custom issue per key (as below: no intersection forgives it), then a
     // pipe into `z.record(z.string(), z.never())` for the output type, the type's `{ [key: string]: never }`.
     else if (extra.kind === "never" && n.properties.length === 0) {
@@ -176,6 +195,27 @@ class ZodPrinter {
   }
 
   /**
+   * An object with `patternProperties`: the declared properties by the shape, then per key every
+   * pattern it matches, and `additionalProperties` for a key neither declared nor matched.
+   */
+  private patterned(n: ObjectNode, fields: string): string {
+    const checks = n.patternProperties!.map((p) => {
+      const node = p.node.kind === "any" ? null : nest(nest(this.print(p.node)));
+      return node === null
+        ? `if (new RegExp(${JSON.stringify(p.pattern)}, "u").test(k)) matched = true;`
+        : `if (new RegExp(${JSON.stringify(p.pattern)}, "u").test(k)) {\n    matched = true;\n    if (!${node}.safeParse(o[k]).success) ctx.addIssue({ code: "custom", path: [k], message: "Invalid input: the value of a pattern property" });\n  }`;
+    });
+    const known = [...new Set(n.properties.map((p) => p.name))].map((k) => `k === ${JSON.stringify(k)}`);
+    const extra = n.additional;
+    let rest = "";
+    if (extra !== null && extra.kind !== "any") {
+      const test = extra.kind === "never" ? "false" : `${nest(nest(this.print(extra)))}.safeParse(o[k]).success`;
+      rest = `\n  if (!matched${known.length === 0 ? "" : ` && !(${known.join(" || ")})`} && !${test}) ctx.addIssue({ code: "custom", path: [k], message: \`Unrecognized key: "\${k}"\` });`;
+    }
+    return `z.looseObject(${fields}).superRefine((o, ctx) => {\n  for (const k of Object.keys(o)) {\n  let matched = false;\n  ${checks.join("\n  ")}${rest}\n  }\n})`;
+  }
+
+  /**
    * A property every branch requires with a distinct string `const`, when every branch references a
    * non-recursive, already declared definition that prints as a plain zod object.
    */
@@ -184,7 +224,7 @@ class ZodPrinter {
     for (const b of branches) {
       if (b.kind !== "ref" || !this.declared.has(b.name) || b.target.recursive) return null;
       const node = b.target.node;
-      if (node.kind !== "object" || node.impliedType || node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined) return null;
+      if (node.kind !== "object" || node.impliedType || node.patternProperties !== undefined || node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined) return null;
       targets.push(node);
     }
     const constOf = (o: ObjectNode, name: string): string | null => {
@@ -197,6 +237,29 @@ class ZodPrinter {
       if (values.every((v) => v !== null) && new Set(values).size === values.length) return name;
     }
     return null;
+  }
+}
+
+/**
+ * Whether types.ts declares a node only approximately (declarations.ts): a node without `type`
+ * printed as the one type it constrains, where the schema (and zod) also accept every other type.
+ * The type test cannot compare those; the schema constant is still declared with the type.
+ */
+function approximate(node: IrNode): boolean {
+  switch (node.kind) {
+    case "string":
+    case "number":
+      return node.impliedType;
+    case "array":
+      return node.impliedType || approximate(node.items) || (node.contains !== undefined && approximate(node.contains.node));
+    case "object":
+      return node.impliedType || node.properties.some((p) => approximate(p.node)) || (node.additional !== null && approximate(node.additional)) || (node.patternProperties ?? []).some((p) => approximate(p.node));
+    case "union":
+      return node.branches.some(approximate);
+    case "intersection":
+      return node.parts.some(approximate);
+    default:
+      return false;
   }
 }
 
@@ -222,7 +285,7 @@ export function zodModule(version: VersionModel): ZodModule {
   return {
     declarations,
     runtimeImports: [...runtime].sort(),
-    keyChecks: declarations.filter((d) => !d.recursive),
+    keyChecks: declarations.filter((d) => !d.recursive && !approximate(ir.definitions.get(d.definition)!.node)),
     requestParams: version.requests.map((r) => ({ method: r.method, expr: params(r.definition, r.params) })),
     results: version.requests.map((r) => ({
       method: r.method,

@@ -62,3 +62,21 @@ export type DeclaredKeys<T> = T extends object
 
 /** Type test: compiles only when `Some` is assignable to `All` (for unions of names: each name of `Some` is in `All`). */
 export type Within<Some extends All, All> = [Some, All];
+
+/** JSON equality (JSON Schema's, for `uniqueItems`): numbers by value, objects whatever their key order. */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Whether no two items of an array are JSON-equal (`uniqueItems: true`). */
+export function uniqueItems(items: readonly unknown[]): boolean {
+  for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) if (jsonEqual(items[i], items[j])) return false;
+  return true;
+}

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -199,6 +200,153 @@ def not_(schema: object) -> AfterValidator:
         return value
 
     return AfterValidator(check)
+
+
+def pattern(source: str) -> AfterValidator:
+    """``pattern``: ``re.search`` of the pattern the generator translated from ECMA-262 (same meaning)."""
+    compiled = re.compile(source)
+
+    def check(value: str) -> str:
+        if compiled.search(value) is None:
+            raise ValueError("does not match the schema's pattern")
+        return value
+
+    return AfterValidator(check)
+
+
+def number_in(*values: float) -> AfterValidator:
+    """A ``const``/``enum`` of numbers that are not safe integers: the value is one of them (by value)."""
+
+    def check(value: float) -> float:
+        if value not in values:
+            raise ValueError(f"is not one of {values!r}")
+        return value
+
+    return AfterValidator(check)
+
+
+JsonType: TypeAlias = Literal["object", "array", "string", "number"]
+
+
+def _is_json_type(value: object, kind: JsonType) -> bool:
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "string":
+        return isinstance(value, str)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def if_type(kind: JsonType, schema: object) -> AfterValidator:
+    """A constraint without ``type``: a value of that JSON type satisfies the schema, any other passes."""
+    inner = _Adapters((schema,))
+
+    def check(value: Any) -> Any:
+        if _is_json_type(value, kind) and not all(inner.accepts(value)):
+            raise ValueError(f"does not match the schema's {kind} constraints")
+        return value
+
+    return AfterValidator(check)
+
+
+def contains(schema: object, minimum: int, maximum: int | None = None) -> AfterValidator:
+    """``contains`` (with ``minContains``/``maxContains``): how many items satisfy the schema."""
+    inner = _Adapters((schema,))
+
+    def check(value: list[Any]) -> list[Any]:
+        n = sum(1 for item in value if all(inner.accepts(item)))
+        if n < minimum or (maximum is not None and n > maximum):
+            raise ValueError("has the wrong number of items matching contains")
+        return value
+
+    return AfterValidator(check)
+
+
+def prefix_items(prefix: tuple[object, ...], rest: object) -> AfterValidator:
+    """A tuple (``prefixItems``, draft-07's array ``items``): item i by ``prefix[i]``, the rest by ``rest``;
+    the list may be shorter than the prefix."""
+    firsts = [_Adapters((t,)) for t in prefix]
+    others = _Adapters((rest,))
+
+    def check(value: list[Any]) -> list[Any]:
+        for i, item in enumerate(value):
+            if not all((firsts[i] if i < len(firsts) else others).accepts(item)):
+                raise ValueError(f"has item {i} of the wrong value")
+        return value
+
+    return AfterValidator(check)
+
+
+def _json_equal(a: object, b: object) -> bool:
+    """JSON equality: numbers by value (``1 == 1.0``, never a boolean), objects whatever their key order."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        la, lb = cast(list[object], a), cast(list[object], b)
+        return len(la) == len(lb) and all(_json_equal(x, y) for x, y in zip(la, lb, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        da, db = cast(dict[str, object], a), cast(dict[str, object], b)
+        return da.keys() == db.keys() and all(_json_equal(da[k], db[k]) for k in da)
+    return type(cast(object, a)) is type(b) and a == b
+
+
+def _unique(value: list[Any]) -> list[Any]:
+    if any(_json_equal(value[i], value[j]) for i in range(len(value)) for j in range(i + 1, len(value))):
+        raise ValueError("has items that are equal")
+    return value
+
+
+unique_items: Final = AfterValidator(_unique)
+"""``uniqueItems: true``."""
+
+
+def object_keys(
+    *,
+    names: object = None,
+    min_properties: int | None = None,
+    max_properties: int | None = None,
+    patterns: tuple[tuple[str, object], ...] = (),
+    known: tuple[str, ...] = (),
+    additional: object = None,
+    closed: bool = False,
+) -> BeforeValidator:
+    """What an object says of its keys, checked on the raw object before its properties are:
+    ``propertyNames``, ``minProperties``/``maxProperties``, ``patternProperties`` (patterns the
+    generator translated, searched) and, with patterns, ``additionalProperties`` (``closed``: none;
+    ``additional``: a schema) for a key neither ``known`` nor matched."""
+    name_check = None if names is None else _Adapters((names,))
+    compiled = [(re.compile(p), _Adapters((t,))) for p, t in patterns]
+    rest = None if additional is None else _Adapters((additional,))
+
+    def check(value: Any) -> Any:
+        if not isinstance(value, dict):
+            return value
+        members = cast(dict[str, object], value)
+        if min_properties is not None and len(members) < min_properties:
+            raise ValueError(f"has fewer than {min_properties} properties")
+        if max_properties is not None and len(members) > max_properties:
+            raise ValueError(f"has more than {max_properties} properties")
+        for key, member in members.items():
+            if name_check is not None and not all(name_check.accepts(key)):
+                raise ValueError(f"has the property name {key!r}, which the schema does not allow")
+            matched = False
+            for regex, schema in compiled:
+                if regex.search(key) is not None:
+                    matched = True
+                    if not all(schema.accepts(member)):
+                        raise ValueError(f"has the pattern property {key!r} of the wrong value")
+            if matched or key in known:
+                continue
+            if closed:
+                raise ValueError(f"has the unknown property {key!r}")
+            if rest is not None and not all(rest.accepts(member)):
+                raise ValueError(f"has the additional property {key!r} of the wrong value")
+        return members
+
+    return BeforeValidator(check)
 
 
 def _wire_names(cls: type[BaseModel]) -> dict[str, str]:
