@@ -1,4 +1,4 @@
-// The reviewed capability data (schemas/method-capabilities.json) as the Ruby target reads it: every
+// The reviewed capability data (schemas/method-capabilities.json) as the model decides it: every
 // method of every locked version has an entry (a method without one, as in a schema outside the lock,
 // requires nothing), each path checked against that version's ServerCapabilities / ClientCapabilities;
 // an undeclared capability or a malformed file is bad input (InputError, which the CLI answers with
@@ -6,13 +6,18 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { methodCapabilities, unreviewedMethods } from "../../../generator/emit/ruby/capabilities.js";
-import { InputError } from "../../../generator/errors.js";
-import type { JsonSchema, VersionModel } from "../../../generator/model/types.js";
-import { methodCapabilitiesFile } from "../../../generator/emit/ruby/paths.js";
-import { buildModel } from "../../../generator/pipeline.js";
-import { readLock } from "../../../generator/source/lock.js";
-import { ensureSchemas, lockFile, modelOptions, tempDir } from "../../support.js";
+import { methodCapabilities as decided, unreviewedMethods as unreviewed } from "../../generator/model/capabilities.js";
+import { InputError } from "../../generator/errors.js";
+import type { JsonSchema, VersionModel } from "../../generator/model/types.js";
+import { methodCapabilitiesFile } from "../../generator/paths.js";
+import { readMethodCapabilities } from "../../generator/source/method-capabilities.js";
+import { buildModel } from "../../generator/pipeline.js";
+import { readLock } from "../../generator/source/lock.js";
+import { ensureSchemas, lockFile, modelOptions, tempDir } from "../support.js";
+
+/** The model's decision over a capability file as the pipeline reads it (the lock's by default). */
+const methodCapabilities = (versions: readonly VersionModel[], file = methodCapabilitiesFile) => decided(versions, readMethodCapabilities(file));
+const unreviewedMethods = (versions: readonly VersionModel[], file = methodCapabilitiesFile) => unreviewed(versions, readMethodCapabilities(file));
 
 let versions: VersionModel[] = [];
 const reviewed = JSON.parse(readFileSync(methodCapabilitiesFile, "utf8")) as { methods: Record<string, { requires: string[]; ifDeclared?: string[]; byVersion?: Record<string, string[]>; reason: string }> };
