@@ -53,7 +53,7 @@ export function methodCapabilities(versions: readonly VersionModel[], data: Meth
     for (const m of [...version.requests, ...version.notifications]) {
       const entry = Object.hasOwn(data.methods, m.method) ? data.methods[m.method] : undefined;
       // Not reviewed yet (a schema outside the lock, a bump's new method): no requirement until it is;
-      // test/emit/ruby/capabilities.test.ts holds every locked version's methods to an entry.
+      // test/model/capabilities.test.ts holds every locked version's methods to an entry.
       if (entry === undefined) {
         byMethod.set(m.method, []);
         continue;

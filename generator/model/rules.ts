@@ -1,9 +1,8 @@
 // The protocol's rules as the model decides them, once, for every target: which
-// `resultType` values a result may carry, which side receives a message, which methods a version
-// dropped. Targets print these decisions; none restates them.
-import { byCodeUnit } from "../order.js";
+// `resultType` values a result may carry and which side receives a message. Targets print these
+// decisions; none restates them (which methods a version dropped is the method table's `status`).
 import type { IrNode, SchemaIR } from "./ir.js";
-import type { Era, Method, Sender, VersionModel } from "./types.js";
+import type { Era, Sender } from "./types.js";
 
 /** The `resultType` a modern result may carry besides `complete`, where its result union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
@@ -57,9 +56,3 @@ export function receivedBy(sender: Sender, side: "server" | "client"): boolean {
   return sender === "both" || sender !== side;
 }
 
-/** The methods (requests and notifications) of `previous` that `version` does not have, sorted. */
-export function removedMethods(previous: VersionModel, version: VersionModel): string[] {
-  const methods = (v: VersionModel): Method[] => [...v.requests, ...v.notifications];
-  const here = new Set(methods(version).map((m) => m.method));
-  return methods(previous).map((m) => m.method).filter((m) => !here.has(m)).sort(byCodeUnit);
-}

@@ -18,7 +18,6 @@ const MIRRORED = [
   "emit/method-table.ts",
   "emit/python/naming.ts",
   "emit/registry.ts",
-  "emit/ruby/capabilities.ts",
   "emit/ruby/language.ts",
   "emit/ruby/naming.ts",
   "emit/ruby/options.ts",

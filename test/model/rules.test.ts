@@ -1,12 +1,8 @@
-// The rules the model decides once for every target: resultType values, who receives a message, and
-// which methods a version dropped (the Ruby tree's REMOVED_METHODS).
+// The rules the model decides once for every target: resultType values and who receives a message.
 import { describe, expect, it } from "vitest";
-import { customResultTypes, receivedBy, removedMethods, resultTypesOf } from "../../generator/model/rules.js";
+import { customResultTypes, receivedBy, resultTypesOf } from "../../generator/model/rules.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
-import type { JsonSchema, VersionModel } from "../../generator/model/types.js";
-
-const version = (requests: string[], notifications: string[]) =>
-  ({ requests: requests.map((method) => ({ method })), notifications: notifications.map((method) => ({ method })) }) as unknown as VersionModel;
+import type { JsonSchema } from "../../generator/model/types.js";
 
 /** The IR of a few result definitions, as the real builder reads them (`#/$defs/<Name>` refs). */
 const irOf = (defs: Record<string, JsonSchema>) =>
@@ -41,10 +37,4 @@ describe("model rules", () => {
     expect([receivedBy("client", "server"), receivedBy("client", "client"), receivedBy("server", "client"), receivedBy("both", "server"), receivedBy("both", "client")]).toEqual([true, false, true, true, true]);
   });
 
-  it("name the methods of the previous version that a version lacks, requests and notifications, sorted", () => {
-    const previous = version(["tools/list", "initialize", "ping"], ["notifications/initialized", "notifications/cancelled"]);
-    const next = version(["tools/list", "server/discover"], ["notifications/cancelled"]);
-    expect(removedMethods(previous, next)).toEqual(["initialize", "notifications/initialized", "ping"]);
-    expect(removedMethods(next, next)).toEqual([]);
-  });
 });

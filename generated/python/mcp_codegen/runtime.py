@@ -572,14 +572,6 @@ def object_result(value: object, method: str, expected: str, result_types: tuple
     return result
 
 
-def method_not_found(method: str, protocol_version: str) -> ErrorObject:
-    """The -32601 error for a request method the version does not have."""
-    return {
-        "code": METHOD_NOT_FOUND,
-        "message": f"Method not found: {method} is not a request of protocol version {protocol_version}",
-    }
-
-
 Side = Literal["client", "server"]
 """A side of a connection: the one receiving the messages a gate checks."""
 

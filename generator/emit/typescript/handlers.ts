@@ -1,6 +1,5 @@
 // Emits, per version, the handler types (handlers.ts), the result normalizers (normalizers.ts) and
 // the dispatchers (dispatcher.ts); and once, runtime.ts, the barrel of the runtime they share (generated/runtime/).
-import { InputError } from "../../errors.js";
 import type { RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { normalizerOf, type RowNormalizer } from "../../print/table.js";
 import { receivedBy } from "../../model/rules.js";
@@ -55,20 +54,9 @@ function notificationView(n: VersionModel["notifications"][number]) {
   return { method: n.method, key, handlerParams: n.params === null ? "undefined" : n.params.required ? params : `${params} | undefined` };
 }
 
-function checkNames(version: VersionModel, names: VersionNaming): void {
-  const seen = new Map<string, string>();
-  for (const r of version.requests) {
-    const name = names.normalizer(r);
-    const clash = seen.get(name);
-    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the normalizer ${name}`, `${version.label}/schema.json`);
-    seen.set(name, r.method);
-  }
-}
-
 /** handlers.ts, normalizers.ts and dispatcher.ts of one version. */
 export function emitHandlerFiles(version: VersionModel, table: VersionTable, templates: Templates, finish: (text: string) => string): Map<string, string> {
   const names = versionNaming(version);
-  checkNames(version, names);
   const header = { versions: [version] };
   const requests = version.requests.map((r) => ({ ...requestView(names, r, normalizerOf(table, r.method)), sender: r.sender }));
   const sides = SIDES.map(({ side, handlers, createDispatcher, tables }) => ({
