@@ -26,13 +26,15 @@ Guarantees, as the TypeScript dispatcher's (generator/runtime/dispatcher.ts), wh
 from __future__ import annotations
 
 import asyncio
+import decimal
 import inspect
 import json
 import math
+import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypedDict, cast, get_args, get_origin
+from typing import Any, Final, Literal, Protocol, TypedDict, cast, get_args, get_origin
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -162,12 +164,144 @@ Handler = Callable[[Any, Any], object]
 
 
 def is_request_id(value: object) -> bool:
-    """A string or an integer (MCP forbids null; JSON's 1.0 is an integer)."""
+    """A string or an integer (MCP forbids null; JSON's 1.0 is an integer). An integer literal too large for a
+    double is no id, as JSON.parse reads it (Infinity): its answer could not carry it back."""
     if isinstance(value, bool):
         return False
-    if isinstance(value, str | int):
+    if isinstance(value, str):
+        return True
+    if isinstance(value, int):
+        try:
+            float(value)  # rounds as JSON.parse does; past the largest double it overflows
+        except OverflowError:
+            return False
         return True
     return isinstance(value, float) and math.isfinite(value) and value.is_integer()
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
+_LITERALS: Final[tuple[tuple[str, object], ...]] = (("true", True), ("false", False), ("null", None))
+
+
+def _not_json(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json(text: str) -> object:
+    """One JSON text as JSON.parse reads it, whatever its depth or the length of its integers.
+
+    ``json.loads`` first; a text it cannot read for the interpreter's own limits (nesting past the recursion
+    limit, an integer literal past ``sys.get_int_max_str_digits()``) is read again iteratively, so that the
+    interpreter's limits never turn valid JSON into a parse error. Integers are read exactly. Raises
+    ``ValueError`` for text that is not JSON (NaN and Infinity included)."""
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except RecursionError:
+        pass
+    except ValueError:
+        pass  # invalid JSON, or an integer past the digit limit: the iterative reading tells them apart
+    return _parse_iteratively(text)
+
+
+def _skip(text: str, at: int) -> int:
+    """The index of the first character at or after ``at`` that is not JSON white space."""
+    space = _WHITESPACE.match(text, at)
+    return at if space is None else space.end()
+
+
+def _integer(literal: str) -> int:
+    try:
+        return int(literal)
+    except ValueError:  # past the digit limit of str -> int; Decimal reads it without the limit
+        return int(decimal.Decimal(literal))
+
+
+def _parse_iteratively(text: str) -> object:
+    """RFC 8259 JSON with an explicit stack instead of recursion."""
+    stack: list[list[object] | dict[str, object]] = []
+    keys: list[str | None] = []
+    at = _skip(text, 0)
+    while True:
+        if at >= len(text):
+            raise ValueError("unexpected end of JSON")
+        char = text[at]
+        # A value starts here (after '[', ',' or ':', or at the top).
+        value: object
+        if char == "{" or char == "[":
+            container: list[object] | dict[str, object] = {} if char == "{" else []
+            at = _skip(text, at + 1)
+            closing = "}" if char == "{" else "]"
+            if at < len(text) and text[at] == closing:
+                value = container
+                at += 1
+            else:
+                stack.append(container)
+                keys.append(None)
+                if char == "{":
+                    at = _key(text, at, keys)
+                continue
+        elif char == '"':
+            value, at = _string(text, at)
+        else:
+            number = _NUMBER.match(text, at)
+            if number is not None and number.end() > at:
+                literal = number.group()
+                value = _integer(literal) if number.group(1) is None and number.group(2) is None else float(literal)
+                at = number.end()
+            else:
+                for word, meaning in _LITERALS:
+                    if text.startswith(word, at):
+                        value = meaning
+                        at += len(word)
+                        break
+                else:
+                    raise ValueError(f"unexpected {text[at]!r} at {at}")
+        # The value is complete: put it in its container, then close what it completes.
+        while True:
+            if not stack:
+                if _skip(text, at) != len(text):
+                    raise ValueError(f"extra data at {at}")
+                return value
+            top = stack[-1]
+            if isinstance(top, dict):
+                top[cast(str, keys[-1])] = value
+            else:
+                top.append(value)
+            at = _skip(text, at)
+            if at >= len(text):
+                raise ValueError("unexpected end of JSON")
+            if text[at] == ",":
+                at = _skip(text, at + 1)
+                if isinstance(top, dict):
+                    at = _key(text, at, keys)
+                break
+            if text[at] != ("}" if isinstance(top, dict) else "]"):
+                raise ValueError(f"unexpected {text[at]!r} at {at}")
+            at += 1
+            value = stack.pop()
+            keys.pop()
+
+
+def _string(text: str, at: int) -> tuple[str, int]:
+    """The JSON string literal at ``at`` (json.loads checks its escapes; a flat literal never recurses)."""
+    literal = _STRING.match(text, at)
+    if literal is None:
+        raise ValueError(f"unterminated string at {at}")
+    return cast(str, json.loads(literal.group())), literal.end()
+
+
+def _key(text: str, at: int, keys: list[str | None]) -> int:
+    """Reads `"name" :` at ``at`` into the innermost object's pending key; the index of its value."""
+    if at >= len(text) or text[at] != '"':
+        raise ValueError(f"expected a member name at {at}")
+    name, at = _string(text, at)
+    at = _skip(text, at)
+    if at >= len(text) or text[at] != ":":
+        raise ValueError(f"expected ':' at {at}")
+    keys[-1] = name
+    return _skip(text, at + 1)
 
 
 @dataclass(frozen=True)

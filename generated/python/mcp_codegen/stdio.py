@@ -38,6 +38,7 @@ from .dispatcher import (
     INVALID_REQUEST,
     PARSE_ERROR,
     error_response,
+    parse_json,
     read_envelope,
 )
 from .router import Exchange, Router
@@ -273,7 +274,7 @@ async def serve_stdio(
         if text.strip() == "":
             return
         try:
-            message: object = json.loads(text)
+            message: object = parse_json(text)
         except ValueError:
             write(error_response(None, PARSE_ERROR, "Parse error"))
             return

@@ -62,6 +62,7 @@ from .dispatcher import (
     INVALID_REQUEST,
     PARSE_ERROR,
     error_response,
+    parse_json,
     read_envelope,
 )
 from .router import Exchange
@@ -167,15 +168,6 @@ def serialize(message: Mapping[str, Any], on_error: ErrorHook) -> str | None:
         if not isinstance(rid, str | int) or isinstance(method, str):
             return None
         return _dumps(error_response(rid, INTERNAL_ERROR, "Internal error: the result cannot be sent as JSON"))
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _loads(text: str) -> object:
-    """JSON.parse: NaN and Infinity are not JSON."""
-    return json.loads(text, parse_constant=_no_constant)
 
 
 def js_string(value: object) -> str:
@@ -827,8 +819,8 @@ class HttpApp:
                 break
         text = b"".join(chunks).decode("utf-8", errors="replace")
         try:
-            body = _loads(text)
-        except (ValueError, RecursionError):
+            body = parse_json(text)
+        except ValueError:
             return Refusal(400, PARSE_ERROR, "Parse error")
         batch = _is_batch(body) and batch_allowed
         messages: list[object] = cast(list[object], body) if batch else [body]
