@@ -29,6 +29,7 @@ const MIRRORED = [
   "emit/typescript/runtime/cancellation.ts",
   "emit/typescript/runtime/client-http.ts",
   "emit/typescript/runtime/client-oauth.ts",
+  "emit/typescript/runtime/client-stdio.ts",
   "emit/typescript/runtime/custom-methods.ts",
   "emit/typescript/runtime/jsonrpc.ts",
   "emit/typescript/runtime/method-gate.ts",
