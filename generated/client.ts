@@ -22,7 +22,7 @@ export { ClientError, declares } from "./runtime/client.js";
 export type { ClientErrorKind, Implementation, Negotiated, RequestOptions, VersionView } from "./runtime/client.js";
 export { httpClientTransport, HttpStatusError } from "./runtime/client-http.js";
 export type { HttpClientOptions } from "./runtime/client-http.js";
-export { stdioClientTransport } from "./runtime/client-stdio.js";
+export { INHERITED_ENV_VARS, inheritedEnvironment, stdioClientTransport } from "./runtime/client-stdio.js";
 export type { StdioClientOptions } from "./runtime/client-stdio.js";
 export type { ClientTransport } from "./runtime/client-transport.js";
 export type { ClientFetch } from "./runtime/client-fetch.js";

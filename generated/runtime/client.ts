@@ -13,6 +13,9 @@
 // - The server's requests (legacy era) are answered by the version's client dispatcher with the
 //   client's handlers; 2026-07-28 `input_required` results are answered by the same handlers and the
 //   request is retried with `inputResponses` and the server's `requestState`, for at most `maxInputRounds`.
+// - Nothing the client runs outlives what owns it: a handler's signal aborts when the client closes, when the
+//   server cancels its request, and when the request it is nested in (the one whose stream brought it, or
+//   the input-required request it answers) is cancelled or fails; after close nothing more is handled.
 // - 2026-07-28 tools whose `x-mcp-header` designations are invalid are left out of tools/list results.
 // - Tool `inputSchema`s and every other result value are passed on as received (no dereferencing).
 import type { ClientTransport, OutgoingInfo } from "./client-transport.js";
@@ -137,6 +140,29 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: unknown): void;
   readonly onProgress: ((progress: Record<string, unknown>) => void) | undefined;
+  /** Aborted when the request is given up (cancelled, timed out, failed, or the client closed). */
+  readonly signal: AbortSignal;
+}
+
+/** A signal aborted when either of two is (with its reason); `release` lets go of both. */
+function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): { signal: AbortSignal; release(): void } {
+  if (b === undefined || b === a) return { signal: a, release: () => undefined };
+  const joined = new AbortController();
+  const fromA = (): void => joined.abort(a.reason);
+  const fromB = (): void => joined.abort(b.reason);
+  if (a.aborted) fromA();
+  else if (b.aborted) fromB();
+  else {
+    a.addEventListener("abort", fromA, { once: true });
+    b.addEventListener("abort", fromB, { once: true });
+  }
+  return {
+    signal: joined.signal,
+    release: () => {
+      a.removeEventListener("abort", fromA);
+      b.removeEventListener("abort", fromB);
+    },
+  };
 }
 
 /** Whether `capabilities` declares the dotted path (a present value that is not false or null). */
@@ -176,6 +202,8 @@ export class ClientCore {
   private readonly toolSchemas = new Map<string, unknown>();
   private nextId = 1;
   private closed = false;
+  /** Aborted when the client closes or loses its connection: every handler it runs stops. */
+  private readonly life = new AbortController();
   private readonly scope = {};
 
   constructor(entries: readonly ClientVersionEntry[], options: ClientOptions) {
@@ -207,7 +235,7 @@ export class ClientCore {
     if (this.transport !== undefined) throw new ClientError("negotiation", "this client is connected already; create another for a second connection");
     this.transport = transport;
     await transport.start({
-      message: (m) => this.receive(m),
+      message: (m, related) => this.receive(m, related),
       closed: (error) => this.lost(error),
       problem: (error) => this.onError(error),
       requestFailed: (id, error) => this.pending.get(id)?.reject(error),
@@ -424,6 +452,7 @@ export class ClientCore {
           reject(error);
         },
         onProgress: options.onProgress,
+        signal: abandon.signal,
       });
       if (options.onProgress !== undefined) this.progress.set(id, id);
       options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -468,7 +497,16 @@ export class ClientCore {
   }
 
   /** The answers to a 2026-07-28 result's inputRequests, from the client's handlers, each validated as an InputResponse. */
-  private async answerInputs(entry: ClientVersionEntry, requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+  private async answerInputs(entry: ClientVersionEntry, requests: unknown, given: AbortSignal | undefined): Promise<Record<string, unknown>> {
+    const { signal, release } = eitherSignal(this.life.signal, given);
+    try {
+      return await this.inputAnswers(entry, requests, signal);
+    } finally {
+      release();
+    }
+  }
+
+  private async inputAnswers(entry: ClientVersionEntry, requests: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(isPlainObject(requests) ? requests : {})) {
       const method = isPlainObject(request) && typeof request.method === "string" ? request.method : undefined;
@@ -479,7 +517,7 @@ export class ClientCore {
         requestId: key,
         _meta: isPlainObject(params) && isPlainObject(params._meta) ? params._meta : undefined,
         protocolVersion: entry.label,
-        signal: signal ?? new AbortController().signal,
+        signal,
         notify: () => Promise.reject(new JsonRpcError(ErrorCode.InternalError, "an input request has no channel back to the server")),
         request: () => Promise.reject(new JsonRpcError(ErrorCode.InternalError, "an input request has no channel back to the server")),
       };
@@ -491,8 +529,9 @@ export class ClientCore {
     return out;
   }
 
-  /** Everything the transport receives. */
-  private receive(message: unknown): void {
+  /** Everything the transport receives; `related`: the request of ours whose stream brought it. */
+  private receive(message: unknown, related?: RequestId): void {
+    if (this.closed) return;
     const envelope = readEnvelope(message);
     if (envelope.kind === "response") {
       const waiter = envelope.id === null ? undefined : this.pending.get(envelope.id);
@@ -525,7 +564,16 @@ export class ClientCore {
       if (envelope.kind === "request") void this.reply({ jsonrpc: "2.0", id: envelope.id, error: { code: ErrorCode.InvalidRequest, message: "the client is not connected yet" } });
       return;
     }
-    void dispatcher.handle(message, { peer: this.peer(entry), scope: this.scope }).then((response) => (response === undefined ? undefined : this.reply(response)));
+    if (envelope.kind !== "request") {
+      void dispatcher.handle(message, { peer: this.peer(entry), scope: this.scope });
+      return;
+    }
+    // A server request stops with the client, and with the request of ours it is nested in.
+    const { signal, release } = eitherSignal(this.life.signal, related === undefined ? undefined : this.pending.get(related)?.signal);
+    void dispatcher.handle(message, { peer: this.peer(entry), scope: this.scope, signal }).then((response) => {
+      release();
+      return response === undefined || this.closed ? undefined : this.reply(response);
+    });
   }
 
   private async reply(response: JsonRpcMessage): Promise<void> {
@@ -546,14 +594,15 @@ export class ClientCore {
     };
   }
 
-  /** The transport is gone: every pending request rejects. */
+  /** The transport is gone: every pending request rejects, every running handler is aborted. */
   private lost(error: unknown): void {
     const reason = new ClientError("closed", `the connection closed${error === undefined ? "" : `: ${describe(error)}`}`, [], { cause: error });
-    for (const waiter of [...this.pending.values()]) waiter.reject(reason);
     this.closed = true;
+    for (const waiter of [...this.pending.values()]) waiter.reject(reason);
+    this.life.abort(reason);
   }
 
-  /** Close the transport; pending requests reject. */
+  /** Close the transport; pending requests reject, running handlers are aborted, nothing more is handled. */
   async close(): Promise<void> {
     if (this.transport === undefined) return;
     const transport = this.transport;

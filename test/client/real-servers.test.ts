@@ -8,18 +8,13 @@
 // where the version has resources/subscribe, a subscribe whose result is exactly the seed `_meta` the
 // fixture's handler returns beside members an empty result does not have. (2026-07-28 has no
 // resources/subscribe: subscriptions are subscriptions/listen there.)
-import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { SUPPORTED_PROTOCOL_VERSIONS as SDK1_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createClient, httpClientTransport, stdioClientTransport, type ClientHandlers, type ClientTransport, type ClientVersion, type Negotiated } from "../../generated/client.js";
+import { everything, fixtures, listening, python, root, startEverything, startFixture, startHttp, stopChildren } from "./servers.js";
 
-const root = path.resolve(import.meta.dirname, "../..");
-const fixtures = path.join(root, "test/client/fixtures");
-const python = path.join(root, ".venv/bin/python");
-const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const clientInfo = { name: "real-server-test", version: "1.0.0" };
 const handlers: ClientHandlers = {
   "sampling/createMessage": (() => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "test-model" })) as never,
@@ -38,48 +33,8 @@ const sdk1Versions = Object.keys(lock.versions).filter((v) => (SDK1_VERSIONS as 
 const elicits = (version: string): boolean => Object.hasOwn(definitions(version), "ElicitRequest");
 const capabilitiesAt = (version: string) => (elicits(version) ? { sampling: {}, elicitation: { form: {} }, roots: {} } : { sampling: {}, roots: {} });
 
-const children: ChildProcess[] = [];
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    process.kill(child.pid!, "SIGTERM");
-    await exited;
-  }
-});
-
-/** Spawn an HTTP server and resolve with its URL once `ready` matches what it prints (stdout or stderr). */
-function startHttp(command: string, args: string[], ready: RegExp, url: (match: RegExpExecArray) => string, env: Record<string, string> = {}): Promise<string> {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.once("exit", (code) => reject(new Error(`${path.basename(args[0])} exited ${code} before it listened: ${out}`)));
-    const read = (chunk: Buffer): void => {
-      out += chunk.toString();
-      const m = ready.exec(out);
-      if (m) resolve(url(m));
-    };
-    child.stdout!.on("data", read);
-    child.stderr!.on("data", read);
-  });
-}
-
-const listening = /listening (\S+)/;
-const startFixture = (script: string): Promise<string> => startHttp(process.execPath, [path.join(fixtures, script), "http"], listening, (m) => m[1]);
+afterEach(stopChildren);
 const startPython = (): Promise<string> => startHttp(python, [path.join(fixtures, "python-server.py"), "http"], listening, (m) => m[1]);
-
-/** A loopback port free now (server-everything takes its port from PORT and logs only the one it was given). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 type Text = { content: Array<{ type: string; text?: string }> };
 const seed = { _meta: { "example.com/seed": "subscribed memo://one" } };
@@ -216,8 +171,7 @@ describe("@modelcontextprotocol/server-everything (npm)", () => {
   });
 
   it("over streamable HTTP (streamableHttp mode): the same, in a session", async () => {
-    const port = await freePort();
-    const url = await startHttp(process.execPath, [everything, "streamableHttp"], /listening on port (\d+)/, (m) => `http://127.0.0.1:${m[1]}/mcp`, { PORT: String(port) });
+    const url = await startEverything();
     const transport = httpClientTransport(url);
     const n = await exerciseEverything(transport);
     expect([n.protocolVersion, n.era]).toEqual(["2025-11-25", "legacy"]);

@@ -52,6 +52,7 @@ const RUNTIME_MIRRORED = [
   "cancellation.ts",
   "client-http.ts",
   "client-oauth.ts",
+  "client-stdio.ts",
   "custom-methods.ts",
   "jsonrpc.ts",
   "method-gate.ts",

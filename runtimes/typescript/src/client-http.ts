@@ -180,7 +180,7 @@ export function httpClientTransport(url: string | URL, options: HttpClientOption
     for (const message of Array.isArray(value) ? value : [value]) {
       const envelope = readEnvelope(message);
       if (envelope.kind === "response" && awaited !== undefined && envelope.id === awaited) answered = true;
-      receiver?.message(message);
+      receiver?.message(message, awaited);
     }
     return answered;
   }

@@ -1,4 +1,5 @@
-// The client side of stdio: spawn the server's command with its environment, one JSON-RPC message
+// The client side of stdio: spawn the server's command with its environment (by default only the few
+// variables a program needs to run, never the caller's secrets), one JSON-RPC message
 // per line each way (the server's stderr passes through, or is handed to `onStderr`), a line over
 // `maxLineBytes` dropped and reported. `close` ends it cleanly: stdin is closed, then after
 // `endGraceMs` SIGTERM, then after as long again SIGKILL; a process that exits on its own closes the client.
@@ -12,7 +13,10 @@ export const DEFAULT_STDIO_END_GRACE_MS = 2000;
 export interface StdioClientOptions {
   command: string;
   args?: readonly string[];
-  /** The child's environment (default: this process's). */
+  /**
+   * The child's environment, used as given. Default: `inheritedEnvironment()`, only the variables of
+   * `INHERITED_ENV_VARS` from this process: a third-party server gets no API key or token of the caller's.
+   */
   env?: Readonly<Record<string, string | undefined>>;
   cwd?: string;
   /** The server's stderr: "inherit" (default), "ignore", or a function given each chunk. */
@@ -21,6 +25,29 @@ export interface StdioClientOptions {
   maxLineBytes?: number;
   /** How long `close` waits after closing stdin, then after SIGTERM (default 2000 ms each). */
   endGraceMs?: number;
+}
+
+/**
+ * The variables a spawned server inherits when `env` is not given: where to find programs, who and where the
+ * user is, the terminal (on Windows, the system folders a program needs too).
+ */
+export const INHERITED_ENV_VARS: readonly string[] =
+  process.platform === "win32"
+    ? ["APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PROCESSOR_ARCHITECTURE", "PROGRAMFILES", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE"]
+    : ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"];
+
+/**
+ * `INHERITED_ENV_VARS` as `from` has them (default: this process's environment); a value that is an exported
+ * shell function (`() {…`) is left out, as a shell would run it. Spread it to add your own:
+ * `{ ...inheritedEnvironment(), LOG_LEVEL: "warn" }`.
+ */
+export function inheritedEnvironment(from: Readonly<Record<string, string | undefined>> = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of INHERITED_ENV_VARS) {
+    const value = from[name];
+    if (value !== undefined && !value.startsWith("()")) env[name] = value;
+  }
+  return env;
 }
 
 /** A client transport over a spawned server process. */
@@ -51,7 +78,7 @@ export function stdioClientTransport(options: StdioClientOptions): ClientTranspo
       receiver = r;
       const stderr = options.stderr ?? "inherit";
       const proc = spawn(options.command, [...(options.args ?? [])], {
-        env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+        env: (options.env ?? inheritedEnvironment()) as NodeJS.ProcessEnv,
         cwd: options.cwd,
         stdio: ["pipe", "pipe", typeof stderr === "function" ? "pipe" : stderr],
       });

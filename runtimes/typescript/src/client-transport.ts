@@ -1,11 +1,14 @@
 // What the client core needs of a transport (stdio, streamable HTTP, or one in memory): start it with
 // a receiver, send one message with what the transport may need to frame it, close it.
-import type { JsonRpcMessage } from "./jsonrpc.js";
+import type { JsonRpcMessage, RequestId } from "./jsonrpc.js";
 
 /** Where a transport hands what it receives. */
 export interface ClientTransportReceiver {
-  /** One parsed JSON-RPC message from the server (a response, a request, a notification). */
-  message(message: unknown): void;
+  /**
+   * One parsed JSON-RPC message from the server (a response, a request, a notification). `related`: the id of
+   * the client's request whose exchange brought it (HTTP: the POST's response stream), when the transport knows.
+   */
+  message(message: unknown, related?: RequestId): void;
   /** The connection is gone (the process exited, the stream closed for good); `error` says why when it failed. */
   closed(error?: unknown): void;
   /** A problem that ends nothing (an unparsable line, a dropped event): the client reports it. */
