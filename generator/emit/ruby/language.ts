@@ -30,8 +30,14 @@ export function constantCase(text: string): string {
   return words(text).map((w) => w.toUpperCase()).join("_");
 }
 
-/** A module constant for a label: `2025-11-25` → `V2025_11_25`, `draft` → `Draft`, `my-next` → `My_next`. */
+/**
+ * A module constant for a label: `2025-11-25` → `V2025_11_25`, `draft` → `Draft`, `my-next` → `My_next`; an
+ * extension module's (`<core>+<extension>`) is its core's with the extension's name in CamelCase after it:
+ * `draft+tasks` → `DraftTasks`, `2026-07-28+tasks` → `V2026_07_28Tasks`.
+ */
 export function moduleConstant(label: string): string {
+  const plus = label.indexOf("+");
+  if (plus >= 0) return moduleConstant(label.slice(0, plus)) + words(label.slice(plus + 1)).map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join("");
   const safe = labelIdentifier(label);
   return /^[a-z]/.test(safe) ? safe[0].toUpperCase() + safe.slice(1) : /^[A-Z]/.test(safe) ? safe : `V${safe}`;
 }

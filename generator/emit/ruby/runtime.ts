@@ -22,6 +22,6 @@ export const rubyRuntime: TargetRuntime = {
     const isRequire = (line: string) => /^require(_relative)? /.test(line);
     const body = lines.filter((line) => line !== MAGIC_COMMENT && !isRequire(line)).join("\n").trim();
     const namespace = (options[rubyModuleOption.flag] ?? DEFAULT_RUBY_MODULE).split("::");
-    return finish([...header.map((line) => `# ${line}`), MAGIC_COMMENT, "", ...lines.filter(isRequire), "", inNamespace(namespace, body)].join("\n"));
+    return finish([MAGIC_COMMENT, ...header.map((line) => `# ${line}`), "", ...lines.filter(isRequire), "", inNamespace(namespace, body)].join("\n"));
   },
 };
