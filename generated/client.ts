@@ -92,6 +92,8 @@ const entries: ClientVersionEntry[] = [
     normalizers: v2025_11_25.resultNormalizers,
     createClientDispatcher: v2025_11_25.createClientDispatcher,
     table: v2025_11_25.METHOD_TABLE,
+    taskResultSchemas: { "elicitation/create": v2025_11_25.CreateTaskResultSchema, "sampling/createMessage": v2025_11_25.CreateTaskResultSchema, "tools/call": v2025_11_25.CreateTaskResultSchema },
+    taskResultGuards: { "elicitation/create": v2025_11_25.isCreateTaskResult, "sampling/createMessage": v2025_11_25.isCreateTaskResult, "tools/call": v2025_11_25.isCreateTaskResult },
   },
   {
     label: "2026-07-28",

@@ -12,7 +12,7 @@ import { ensureSchemas, generatedDir, lockFile, runCli, schemasDir } from "../su
 import { run as python } from "./python/support.js";
 import { ruby } from "./ruby/support.js";
 
-type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[] }>>;
+type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[]; taskResult: string | null }>>;
 
 let tables: Tables;
 let labels: string[];
@@ -92,7 +92,7 @@ describe("the method table against the schemas", () => {
           if (props.params !== undefined) requests.set(props.method.const!, props.params);
         }
       }
-      for (const [method, row] of Object.entries(tables[label]) as Array<[string, { kind: string; status: string; taskResult: string | null }]>) {
+      for (const [method, row] of Object.entries(tables[label])) {
         const task = row.kind === "request" && row.status === "present" ? taskOf(requests.get(method)) : undefined;
         const expected = task?.$ref?.endsWith("/TaskMetadata") === true && Object.hasOwn(defs, "CreateTaskResult") ? "CreateTaskResult" : null;
         expect(row.taskResult, `${label} ${method}`).toBe(expected);
@@ -103,7 +103,7 @@ describe("the method table against the schemas", () => {
     expect(augmented > 0).toBe(anyTaskMetadata);
     // The extension modules add CreateTaskResult to results where the lock says so; their rows name no taskResult unless their own params carry task.
     for (const label of Object.keys(tables).filter((l) => l.includes("+"))) {
-      for (const [method, row] of Object.entries(tables[label]) as Array<[string, { taskResult: string | null }]>) expect(row.taskResult, `${label} ${method}`).toBe(tables[label.split("+")[0]][method]?.["taskResult" as never] ?? null);
+      for (const [method, row] of Object.entries(tables[label])) expect(row.taskResult, `${label} ${method}`).toBe(tables[label.split("+")[0]][method]?.taskResult ?? null);
     }
   });
 
