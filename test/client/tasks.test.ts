@@ -151,4 +151,41 @@ describe("task-augmented requests against server-everything", () => {
       await client.close();
     }
   });
+
+  it("a scripted server: a task result missing Task members is refused with their pointers; refused calls send nothing", async () => {
+    const version = VERSIONS[0];
+    const sent: Array<{ method?: string; params?: Record<string, unknown> }> = [];
+    let receiver: Parameters<ClientTransport["start"]>[0];
+    const answers: Record<string, (params: Record<string, unknown>) => unknown> = {
+      initialize: () => ({ protocolVersion: version, capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, serverInfo: { name: "scripted", version: "1" } }),
+      "tools/list": () => ({ tools: [{ name: "slow", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }, { name: "plain", inputSchema: { type: "object" } }] }),
+      "tools/call": () => ({ task: { taskId: "t-1", status: "working" } }),
+    };
+    const transport: ClientTransport = {
+      start: async (r) => void (receiver = r),
+      send: async (message) => {
+        const m = message as { id?: number; method?: string; params?: Record<string, unknown> };
+        sent.push({ method: m.method, params: m.params });
+        if (m.id !== undefined && m.method !== undefined) queueMicrotask(() => receiver.message({ jsonrpc: "2.0", id: m.id, result: answers[m.method!](m.params ?? {}) }));
+      },
+      close: async () => undefined,
+    };
+    const client = createClient({ clientInfo, versions: [version] });
+    await client.connect(transport);
+    try {
+      await client.request("tools/list", {});
+      const before = sent.length;
+      await expect(client.request("tools/call", { name: "slow", arguments: {} })).rejects.toMatchObject({ kind: "task" });
+      await expect(client.request("tools/call", { name: "plain", arguments: {}, task: {} })).rejects.toMatchObject({ kind: "task" });
+      expect(sent.length).toBe(before);
+      const invalid = (await client.request("tools/call", { name: "slow", arguments: {}, task: { ttl: 1000 } }).catch((e: unknown) => e)) as ClientError;
+      expect(sent.at(-1)).toEqual({ method: "tools/call", params: { name: "slow", arguments: {}, task: { ttl: 1000 } } });
+      expect(invalid).toBeInstanceOf(ClientError);
+      expect(invalid.kind).toBe("invalid-result");
+      expect(invalid.message).toContain(`the tools/call result is not a valid CreateTaskResult at ${version}`);
+      expect([...invalid.pointers].sort()).toEqual(["/task/createdAt", "/task/lastUpdatedAt", "/task/ttl"]);
+    } finally {
+      await client.close();
+    }
+  });
 });
