@@ -17,6 +17,7 @@ export const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["capabilities", "capability key paths the receiver of a request (the sender of a notification) must declare, reviewed in schemas/method-capabilities.json"],
   ["nameParam", "the param a modern request names itself by for routing (the HTTP Mcp-Name header); null when none"],
   ["taskResult", "the result a task-augmented request (params carrying task, a TaskMetadata) is answered with instead of results (CreateTaskResult); null when the request cannot be task-augmented at this version"],
+  ["taskCapability", "with a taskResult: the capability key path the receiver declares to accept the request as a task (tasks.requests.<method segments>, where its capabilities define it); else null"],
 ];
 
 /** The tables as JSON text: `{ "<label>": { "<method>": row } }`, labels in generation order. */
@@ -42,7 +43,7 @@ export function methodTableMarkdown(tables: MethodTables): string {
     for (const [method, r] of Object.entries(table)) {
       const params = r.params === null ? "—" : `${r.params.definition === null ? "inline" : code(r.params.definition)}${r.params.required ? "" : " (optional)"}`;
       out.push(
-        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.taskResult === null ? "—" : code(r.taskResult)} |`,
+        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.taskResult === null ? "—" : `${code(r.taskResult)}${r.taskCapability === null ? "" : ` (${code(r.taskCapability.join("."))})`}`} |`,
       );
     }
     out.push("");

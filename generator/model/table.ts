@@ -16,12 +16,13 @@
 //   (the sender of a notification) must declare; `nameParam` is the param a modern request names itself
 //   by for routing (the HTTP `Mcp-Name` header's value), null when none. `taskResult`: the result a
 //   task-augmented request (its params carry `task`) is answered with instead of `results`
-//   (`CreateTaskResult`), null when the request cannot be task-augmented here.
+//   (`CreateTaskResult`), null when the request cannot be task-augmented here; `taskCapability`, the
+//   capability path its receiver declares to accept it as a task (`tasks.requests.tools.call`), or null.
 //
 // Targets print these rows (their METHOD_TABLE) and their gates read them; none recomputes them.
 import { byCodeUnit } from "../order.js";
 import type { MethodCapabilityData } from "../source/method-capabilities.js";
-import { methodCapabilities } from "./capabilities.js";
+import { methodCapabilities, taskCapability } from "./capabilities.js";
 import { extensionLabel } from "./extensions.js";
 import { receivedBy } from "./rules.js";
 import type { Era, ExtensionModel, Method, MethodRow, MethodStatus, MethodTables, ProtocolModel, Sender, Side, VersionModel, VersionTable } from "./types.js";
@@ -98,6 +99,12 @@ function taskResultOf(version: VersionModel, m: Method): string | null {
   return typeof task?.$ref === "string" && /^#\/(?:\$defs|definitions)\/TaskMetadata$/.test(task.$ref) ? "CreateTaskResult" : null;
 }
 
+/** The task columns of a present method: its `taskResult`, and the capability path its receiver declares to accept it as a task (null when none). */
+function taskColumns(version: VersionModel, m: Method): Pick<MethodRow, "taskResult" | "taskCapability"> {
+  const taskResult = taskResultOf(version, m);
+  return { taskResult, taskCapability: taskResult === null ? null : taskCapability(version, m) };
+}
+
 function presentRow(version: VersionModel, m: Method, capabilities: string[][], extensions: string[]): MethodRow {
   const nameParam = m.kind === "request" && version.era === "modern" && Object.hasOwn(NAME_PARAMS, m.method) && paramsDeclare(version, m, NAME_PARAMS[m.method]) ? NAME_PARAMS[m.method] : null;
   return {
@@ -115,7 +122,7 @@ function presentRow(version: VersionModel, m: Method, capabilities: string[][], 
     resultTypes: m.kind === "request" && m.resultTypes !== null ? [...m.resultTypes] : null,
     capabilities,
     nameParam,
-    taskResult: taskResultOf(version, m),
+    ...taskColumns(version, m),
   };
 }
 
@@ -136,6 +143,7 @@ function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null
     capabilities: [],
     nameParam: null,
     taskResult: null,
+    taskCapability: null,
   };
 }
 

@@ -183,6 +183,8 @@ export interface MethodRow {
   nameParam: string | null;
   /** The result a task-augmented request (its params carry `task`) is answered with instead of `results` (`CreateTaskResult`), or null. */
   taskResult: string | null;
+  /** With a taskResult: the capability key path the receiver declares to accept the request as a task (`["tasks", "requests", "tools", "call"]`), or null. */
+  taskCapability: string[] | null;
 }
 
 /** One version's (or extension module's) table: method → row, methods sorted. */

@@ -19,9 +19,11 @@ afterEach(async () => {
   server = undefined;
 });
 
+type Row = { taskResult: string | null; taskCapability: string[] | null };
 const tables = await Promise.all(
-  Object.keys(eras).map(async (label) => [label, ((await import(pathToFileURL(path.join(root, "generated", label, "methods.ts")).href)) as { METHOD_TABLE: Record<string, { taskResult: string | null }> }).METHOD_TABLE] as const),
+  Object.keys(eras).map(async (label) => [label, ((await import(pathToFileURL(path.join(root, "generated", label, "methods.ts")).href)) as { METHOD_TABLE: Record<string, Row> }).METHOD_TABLE] as const),
 );
+const table = (label: string): Record<string, Row> => tables.find(([l]) => l === label)![1];
 const VERSIONS = tables
   .filter(([label, table]) => table["tools/call"]?.taskResult === "CreateTaskResult" && (SDK1_VERSIONS as string[]).includes(label))
   .map(([label]) => label as ClientVersion)
@@ -155,9 +157,10 @@ describe("task-augmented requests against server-everything", () => {
   it("a scripted server: a task result missing Task members is refused with their pointers; refused calls send nothing", async () => {
     const version = VERSIONS[0];
     const sent: Array<{ method?: string; params?: Record<string, unknown> }> = [];
+    let capabilities: Record<string, unknown> = { tools: {}, tasks: { requests: { tools: { call: {} } } } };
     let receiver: Parameters<ClientTransport["start"]>[0];
     const answers: Record<string, (params: Record<string, unknown>) => unknown> = {
-      initialize: () => ({ protocolVersion: version, capabilities: { tools: {}, tasks: { requests: { tools: { call: {} } } } }, serverInfo: { name: "scripted", version: "1" } }),
+      initialize: () => ({ protocolVersion: version, capabilities, serverInfo: { name: "scripted", version: "1" } }),
       "tools/list": () => ({ tools: [{ name: "slow", inputSchema: { type: "object" }, execution: { taskSupport: "required" } }, { name: "plain", inputSchema: { type: "object" } }] }),
       "tools/call": () => ({ task: { taskId: "t-1", status: "working" } }),
     };
@@ -175,6 +178,7 @@ describe("task-augmented requests against server-everything", () => {
     try {
       await client.request("tools/list", {});
       const before = sent.length;
+      expect(table(version)["tools/call"].taskCapability).not.toBeNull();
       await expect(client.request("tools/call", { name: "slow", arguments: {} })).rejects.toMatchObject({ kind: "task" });
       await expect(client.request("tools/call", { name: "plain", arguments: {}, task: {} })).rejects.toMatchObject({ kind: "task" });
       expect(sent.length).toBe(before);
@@ -184,6 +188,16 @@ describe("task-augmented requests against server-everything", () => {
       expect(invalid.kind).toBe("invalid-result");
       expect(invalid.message).toContain(`the tools/call result is not a valid CreateTaskResult at ${version}`);
       expect([...invalid.pointers].sort()).toEqual(["/task/createdAt", "/task/lastUpdatedAt", "/task/ttl"]);
+      // A server that does not declare the row's taskCapability is not sent a task.
+      capabilities = { tools: {} };
+      const other = createClient({ clientInfo, versions: [version] });
+      await other.connect(transport);
+      const count = sent.length;
+      const undeclared = (await other.request("tools/call", { name: "slow", arguments: {}, task: {} }).catch((e: unknown) => e)) as ClientError;
+      expect(undeclared.kind).toBe("capability");
+      expect(undeclared.message).toBe(`the server does not accept tools/call as a task at ${version}: its capabilities do not declare ${table(version)["tools/call"].taskCapability!.join(".")}`);
+      expect(sent.slice(count).map((m) => m.method)).toEqual([]);
+      await other.close();
     } finally {
       await client.close();
     }

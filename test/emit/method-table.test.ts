@@ -12,7 +12,7 @@ import { ensureSchemas, generatedDir, lockFile, runCli, schemasDir } from "../su
 import { run as python } from "./python/support.js";
 import { ruby } from "./ruby/support.js";
 
-type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[]; taskResult: string | null }>>;
+type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[]; taskResult: string | null; taskCapability: string[] | null }>>;
 
 let tables: Tables;
 let labels: string[];
@@ -84,18 +84,32 @@ describe("the method table against the schemas", () => {
         return d.properties?.task ?? [...(d.allOf ?? []), ...(d.anyOf ?? []), ...(d.oneOf ?? [])].map(taskOf).find((t) => t !== undefined);
       };
       // Each request's params schema, from the ClientRequest and ServerRequest unions.
+      // ...and the capabilities definition of its receiver (a client request's: the server's).
       const requests = new Map<string, Node>();
-      for (const union of ["ClientRequest", "ServerRequest"]) {
+      const receiverCapabilities = new Map<string, string>();
+      for (const [union, capabilities] of [["ClientRequest", "ServerCapabilities"], ["ServerRequest", "ClientCapabilities"]]) {
         const u = defs[union];
         for (const branch of u === undefined ? [] : (u.anyOf ?? u.oneOf ?? [u])) {
           const props = deref(branch).properties as Record<string, Node & { const?: string }>;
           if (props.params !== undefined) requests.set(props.method.const!, props.params);
+          receiverCapabilities.set(props.method.const!, capabilities);
         }
       }
+      const declaresPath = (definition: string, keys: string[]): boolean => {
+        let at: Node | undefined = defs[definition];
+        for (const key of keys) {
+          at = at === undefined ? undefined : deref(at).properties?.[key];
+          if (at === undefined) return false;
+        }
+        return true;
+      };
       for (const [method, row] of Object.entries(tables[label])) {
         const task = row.kind === "request" && row.status === "present" ? taskOf(requests.get(method)) : undefined;
         const expected = task?.$ref?.endsWith("/TaskMetadata") === true && Object.hasOwn(defs, "CreateTaskResult") ? "CreateTaskResult" : null;
         expect(row.taskResult, `${label} ${method}`).toBe(expected);
+        // The receiver's capabilities declare tasks.requests.<segments> to accept it as a task (tools/call: tasks.requests.tools.call).
+        const path = ["tasks", "requests", ...method.split("/")];
+        expect(row.taskCapability, `${label} ${method}`).toEqual(expected !== null && declaresPath(receiverCapabilities.get(method)!, path) ? path : null);
         if (expected !== null) augmented++;
       }
     }
@@ -128,7 +142,7 @@ describe("the method table against the schemas", () => {
     expect(Object.keys(picked)).toEqual(Object.keys(tables).filter((l) => l === label || l.startsWith(`${label}+`)));
     expect(picked[label]).toEqual(tables[label]);
     const help = await runCli(["table", "--help"]);
-    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam", "taskResult"]) expect(help.stdout).toContain(column);
+    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam", "taskResult", "taskCapability"]) expect(help.stdout).toContain(column);
     const md = await runCli(["table", "--versions", label]);
     expect(md.stdout).toContain(`## ${label}\n`);
     const [method, row] = Object.entries(tables[label]).find(([, r]) => r.status === "removed") ?? Object.entries(tables[label])[0];

@@ -20,6 +20,7 @@ const row = (normalizer: string | null, resultTypes: string[] | null): MethodRow
     capabilities: [],
     nameParam: null,
     taskResult: null,
+    taskCapability: null,
   }) as MethodRow;
 
 const table: VersionTable = {

@@ -16,7 +16,8 @@
 //   the input-required request it answers) is cancelled or fails; after close nothing more is handled.
 // - 2026-07-28 tools whose `x-mcp-header` designations are invalid are left out of tools/list results.
 // - Tasks (where METHOD_TABLE rows name a `taskResult`, 2025-11-25): a request whose params carry `task`
-//   resolves to that result (CreateTaskResult), validated as it; `tasks.get/result/list/cancel` and
+//   resolves to that result (CreateTaskResult), validated as it, unless the server's capabilities lack the
+//   row's `taskCapability` (then it is refused before it is sent); `tasks.get/result/list/cancel` and
 //   `callToolAsTask` (create, poll as the task's `pollInterval` says, then `tasks/result`); a tools/call
 //   sent plainly for a tool listed with `execution.taskSupport: "required"` (or with `task` for one listed
 //   "forbidden" or without taskSupport) is refused before anything is sent. `notifications/tasks/status`
@@ -71,6 +72,8 @@ export interface MethodRow {
   readonly nameParam: string | null;
   /** The result a task-augmented request (params carrying `task`) is answered with (`CreateTaskResult`), null when it cannot be one. */
   readonly taskResult?: string | null;
+  /** With a taskResult: the capability path the receiver declares to accept the request as a task, null when none. */
+  readonly taskCapability?: ReadonlyArray<string> | null;
 }
 
 /** What went wrong on the client's side. */
@@ -416,6 +419,10 @@ export class ClientCore {
     const taskResult = row.taskResult ?? null;
     const schema = entry.taskResultSchemas?.[method];
     if (taskResult === null || schema === undefined) throw new ClientError("task", `${method} cannot be task-augmented at ${entry.label} (its params have no task)`);
+    const capability = row.taskCapability ?? null;
+    if (capability !== null && !declares(this.negotiated!.serverCapabilities, capability.join("."))) {
+      throw new ClientError("capability", `the server does not accept ${method} as a task at ${entry.label}: its capabilities do not declare ${capability.join(".")}`);
+    }
     if (method === "tools/call" && typeof params.name === "string") {
       const support = this.toolTaskSupport.get(params.name);
       if (support !== undefined && support !== "required" && support !== "optional") {
