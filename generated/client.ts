@@ -19,7 +19,7 @@ import * as v2026_07_28 from "./2026-07-28/index.js";
 import * as draft from "./draft/index.js";
 
 export { ClientError, declares } from "./runtime/client.js";
-export type { ClientErrorKind, Implementation, Negotiated, RequestOptions, VersionView } from "./runtime/client.js";
+export type { ClientErrorKind, Implementation, Negotiated, RequestOptions, TaskCallOptions, VersionView } from "./runtime/client.js";
 export { httpClientTransport, HttpStatusError } from "./runtime/client-http.js";
 export type { HttpClientOptions } from "./runtime/client-http.js";
 export { INHERITED_ENV_VARS, inheritedEnvironment, stdioClientTransport } from "./runtime/client-stdio.js";
@@ -92,6 +92,8 @@ const entries: ClientVersionEntry[] = [
     normalizers: v2025_11_25.resultNormalizers,
     createClientDispatcher: v2025_11_25.createClientDispatcher,
     table: v2025_11_25.METHOD_TABLE,
+    taskResultSchemas: { "elicitation/create": v2025_11_25.CreateTaskResultSchema, "sampling/createMessage": v2025_11_25.CreateTaskResultSchema, "tools/call": v2025_11_25.CreateTaskResultSchema },
+    taskResultGuards: { "elicitation/create": v2025_11_25.isCreateTaskResult, "sampling/createMessage": v2025_11_25.isCreateTaskResult, "tools/call": v2025_11_25.isCreateTaskResult },
   },
   {
     label: "2026-07-28",

@@ -17,6 +17,13 @@
 //   server cancels its request, and when the request it is nested in (the one whose stream brought it, or
 //   the input-required request it answers) is cancelled or fails; after close nothing more is handled.
 // - 2026-07-28 tools whose `x-mcp-header` designations are invalid are left out of tools/list results.
+// - Tasks (where METHOD_TABLE rows name a `taskResult`, 2025-11-25): a request whose params carry `task`
+//   resolves to that result (CreateTaskResult), validated as it, unless the server's capabilities lack the
+//   row's `taskCapability` (then it is refused before it is sent); `tasks.get/result/list/cancel` and
+//   `callToolAsTask` (create, poll as the task's `pollInterval` says, then `tasks/result`); a tools/call
+//   sent plainly for a tool listed with `execution.taskSupport: "required"` (or with `task` for one listed
+//   "forbidden" or without taskSupport) is refused before anything is sent. `notifications/tasks/status`
+//   goes to the handler of that name, like every notification.
 // - Tool `inputSchema`s and every other result value are passed on as received (no dereferencing).
 import type { ClientTransport, OutgoingInfo } from "./client-transport.js";
 import { invalidHeaderDesignation } from "./client-headers.js";
@@ -48,6 +55,9 @@ export interface ClientVersionEntry {
   readonly createClientDispatcher: (handlers: any, options?: DispatcherOptions) => Dispatcher;
   /** 2026-07-28: the schema of an answer to an input request (InputResponse). */
   readonly inputResponse?: SchemaLike;
+  /** The schema (and guard) of each request's `taskResult` (METHOD_TABLE), by method: what a task-augmented request resolves to. */
+  readonly taskResultSchemas?: Readonly<Record<string, SchemaLike>>;
+  readonly taskResultGuards?: Readonly<Record<string, Guard | undefined>>;
 }
 
 /** The part of a METHOD_TABLE row the client reads. */
@@ -62,6 +72,10 @@ export interface MethodRow {
   readonly capabilities: ReadonlyArray<ReadonlyArray<string>>;
   /** The param a modern request names itself by (`Mcp-Name`), null when none. */
   readonly nameParam: string | null;
+  /** The result a task-augmented request (params carrying `task`) is answered with (`CreateTaskResult`), null when it cannot be one. */
+  readonly taskResult?: string | null;
+  /** With a taskResult: the capability path the receiver declares to accept the request as a task, null when none. */
+  readonly taskCapability?: ReadonlyArray<string> | null;
 }
 
 /** What went wrong on the client's side. */
@@ -73,6 +87,7 @@ export type ClientErrorKind =
   | "invalid-params"
   | "invalid-result"
   | "input-required"
+  | "task"
   | "timeout"
   | "closed";
 
@@ -123,6 +138,14 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Receives the server's `notifications/progress` params for this request (a progress token is added to `_meta`). */
   onProgress?: (progress: Record<string, unknown>) => void;
+}
+
+/** Options of `callToolAsTask`: a request's, and how the task is made and polled. */
+export interface TaskCallOptions extends RequestOptions {
+  /** The task's requested lifetime in ms (`task.ttl`); the server's default when omitted. */
+  ttl?: number;
+  /** How long to wait between polls when the server's task gives no `pollInterval` (default 1000 ms). */
+  pollIntervalMs?: number;
 }
 
 /** What `connect` settled on. */
@@ -200,6 +223,8 @@ export class ClientCore {
   private readonly progress = new Map<string | number, RequestId>();
   /** 2026-07-28: each listed tool's inputSchema, for the Mcp-Param headers of tools/call. */
   private readonly toolSchemas = new Map<string, unknown>();
+  /** Each listed tool's `execution.taskSupport` ("required", "optional", "forbidden"; absent: "forbidden"). */
+  private readonly toolTaskSupport = new Map<string, string>();
   private nextId = 1;
   private closed = false;
   /** Aborted when the client closes or loses its connection: every handler it runs stops. */
@@ -371,6 +396,10 @@ export class ClientCore {
       if (!declares(this.negotiated!.serverCapabilities, path)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
     }
     const base = params ?? {};
+    if (Object.hasOwn(base, "task")) return this.taskRequest(entry, row, method, base, options);
+    if (method === "tools/call" && typeof base.name === "string" && this.toolTaskSupport.get(base.name) === "required") {
+      throw new ClientError("task", `the tool ${JSON.stringify(base.name)} must be called as a task (its execution.taskSupport is "required"): use callToolAsTask, or pass params.task`);
+    }
     let current = base;
     const rounds = this.options.maxInputRounds ?? 8;
     for (let round = 0; ; round++) {
@@ -382,7 +411,82 @@ export class ClientCore {
         current = { ...base, inputResponses, ...(Object.hasOwn(result, "requestState") ? { requestState: result.requestState } : {}) };
         continue;
       }
+      if (method === "tools/list") this.noteTaskSupport(result);
       return entry.era === "modern" && method === "tools/list" ? this.keepValidTools(result) : result;
+    }
+  }
+
+  /** A task-augmented request: refused where its row names no `taskResult` (or the tool forbids tasks), else sent and its result validated as the task result. */
+  private async taskRequest(entry: ClientVersionEntry, row: MethodRow, method: string, params: Record<string, unknown>, options: RequestOptions): Promise<Record<string, unknown>> {
+    const taskResult = row.taskResult ?? null;
+    const schema = entry.taskResultSchemas?.[method];
+    if (taskResult === null || schema === undefined) throw new ClientError("task", `${method} cannot be task-augmented at ${entry.label} (its params have no task)`);
+    const capability = row.taskCapability ?? null;
+    if (capability !== null && !declares(this.negotiated!.serverCapabilities, capability.join("."))) {
+      throw new ClientError("capability", `the server does not accept ${method} as a task at ${entry.label}: its capabilities do not declare ${capability.join(".")}`);
+    }
+    if (method === "tools/call" && typeof params.name === "string") {
+      const support = this.toolTaskSupport.get(params.name);
+      if (support !== undefined && support !== "required" && support !== "optional") {
+        throw new ClientError("task", `the tool ${JSON.stringify(params.name)} cannot be called as a task (its execution.taskSupport is ${JSON.stringify(support)})`);
+      }
+    }
+    const raw = await this.send(entry, method, params, options);
+    if (!isPlainObject(raw)) throw new ClientError("invalid-result", `the ${method} result (a task) is not an object`, [""]);
+    const check = schemaCheck(schema, raw, entry.taskResultGuards?.[method]);
+    if (!check.ok) throw new ClientError("invalid-result", `the ${method} result is not a valid ${taskResult} at ${entry.label}: ${check.message}`, check.pointers);
+    return raw;
+  }
+
+  /** Every tools/list result's tools' `execution.taskSupport`, for the checks of tools/call. */
+  private noteTaskSupport(result: Record<string, unknown>): void {
+    for (const tool of Array.isArray(result.tools) ? result.tools : []) {
+      if (!isPlainObject(tool) || typeof tool.name !== "string") continue;
+      const execution = isPlainObject(tool.execution) ? tool.execution : {};
+      this.toolTaskSupport.set(tool.name, typeof execution.taskSupport === "string" ? execution.taskSupport : "forbidden");
+    }
+  }
+
+  /**
+   * The task API (at a version whose table has `tasks/*`): `get`, `list` and `cancel` as their requests;
+   * `result` waits for the task's outcome (`tasks/result`), validated as the result of `method` when given
+   * (the request that created the task), else as the version's `tasks/result` result.
+   */
+  readonly tasks = {
+    get: (taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/get", { taskId }, options),
+    result: async (taskId: string, options: RequestOptions & { method?: string } = {}): Promise<Record<string, unknown>> => {
+      const { method, ...rest } = options;
+      const payload = await this.request("tasks/result", { taskId }, rest);
+      return method === undefined ? payload : this.checkResult(this.connected(), method, payload);
+    },
+    list: (cursor?: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/list", cursor === undefined ? {} : { cursor }, options),
+    cancel: (taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/cancel", { taskId }, options),
+  };
+
+  /**
+   * Call a tool as a task and wait for its result: `tools/call` with `task`, then `tasks/get` every
+   * `pollInterval` (the task's, else `pollIntervalMs`) while the task is `working`, then `tasks/result`
+   * (which also carries what an `input_required` task asks the client's handlers). Resolves with the
+   * tool's result (validated as tools/call's); a signal or timeout sends `tasks/cancel` and rejects.
+   */
+  async callToolAsTask(params: Record<string, unknown>, options: TaskCallOptions = {}): Promise<Record<string, unknown>> {
+    const { ttl, pollIntervalMs, ...request } = options;
+    const created = await this.request("tools/call", { ...params, task: ttl === undefined ? {} : { ttl } }, request);
+    let task = created.task as Record<string, unknown>;
+    const taskId = task.taskId as string;
+    const deadline = request.timeoutMs === undefined ? undefined : Date.now() + request.timeoutMs;
+    const left = (): number | undefined => (deadline === undefined ? undefined : Math.max(1, deadline - Date.now()));
+    try {
+      while (task.status === "working") {
+        const wait = typeof task.pollInterval === "number" ? task.pollInterval : (pollIntervalMs ?? 1000);
+        await pause(Math.min(wait, left() ?? wait), request.signal);
+        if (deadline !== undefined && Date.now() >= deadline) throw new ClientError("timeout", `the task ${taskId} did not finish within ${request.timeoutMs} ms`);
+        task = await this.tasks.get(taskId, { signal: request.signal, timeoutMs: left() });
+      }
+      return await this.tasks.result(taskId, { signal: request.signal, timeoutMs: left(), onProgress: request.onProgress, method: "tools/call" });
+    } catch (error) {
+      if (request.signal?.aborted === true || (error instanceof ClientError && error.kind === "timeout")) await this.tasks.cancel(taskId).catch(() => undefined);
+      throw error;
     }
   }
 
@@ -609,6 +713,22 @@ export class ClientCore {
     this.lost(undefined);
     await transport.close();
   }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 function isAuthError(error: unknown): boolean {

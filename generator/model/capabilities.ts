@@ -45,6 +45,16 @@ function declaringDefinitions(m: Method): string[] {
   return [m.sender === "client" ? client : server];
 }
 
+/**
+ * The capability a receiver declares to accept a task-augmented `m` (2025-11-25: `tasks.requests.tools.call`,
+ * `tasks.requests.sampling.createMessage`): `tasks.requests` then the method's segments, where the receiver's
+ * capabilities definition declares that path; else null.
+ */
+export function taskCapability(version: VersionModel, m: Method): string[] | null {
+  const path = ["tasks", "requests", ...m.method.split("/")];
+  return declaringDefinitions(m).some((d) => declares(version, d, path.join("."))) ? path : null;
+}
+
 /** Per version: method → the capability paths it requires (checked), for every method of the version. */
 export function methodCapabilities(versions: readonly VersionModel[], data: MethodCapabilityData): Map<string, Map<string, string[]>> {
   const out = new Map<string, Map<string, string[]>>();

@@ -14,12 +14,15 @@
 // - `params`, `results`, `normalizer`, `resultTypes`, `capabilities`, `nameParam`: this version's, null (or
 //   empty) when it does not have the method. `capabilities` are key paths the receiver of a request
 //   (the sender of a notification) must declare; `nameParam` is the param a modern request names itself
-//   by for routing (the HTTP `Mcp-Name` header's value), null when none.
+//   by for routing (the HTTP `Mcp-Name` header's value), null when none. `taskResult`: the result a
+//   task-augmented request (its params carry `task`) is answered with instead of `results`
+//   (`CreateTaskResult`), null when the request cannot be task-augmented here; `taskCapability`, the
+//   capability path its receiver declares to accept it as a task (`tasks.requests.tools.call`), or null.
 //
 // Targets print these rows (their METHOD_TABLE) and their gates read them; none recomputes them.
 import { byCodeUnit } from "../order.js";
 import type { MethodCapabilityData } from "../source/method-capabilities.js";
-import { methodCapabilities } from "./capabilities.js";
+import { methodCapabilities, taskCapability } from "./capabilities.js";
 import { extensionLabel } from "./extensions.js";
 import { receivedBy } from "./rules.js";
 import type { Era, ExtensionModel, Method, MethodRow, MethodStatus, MethodTables, ProtocolModel, Sender, Side, VersionModel, VersionTable } from "./types.js";
@@ -50,21 +53,56 @@ function normalizerKind(m: Method, era: Era): string | null {
   return era === "modern" ? `${m.resultShape}+resultType` : m.resultShape;
 }
 
-/** Whether a request's params declare `name` (following a params `$ref`). */
-function paramsDeclare(version: VersionModel, m: Method, name: string): boolean {
-  if (m.params === null) return false;
+/**
+ * The schema a request's params declare for the member `name` (following `$ref`s, and into `allOf`,
+ * `anyOf` and `oneOf` branches: the first branch that declares it), undefined when they declare none.
+ */
+function paramsMember(version: VersionModel, m: Method, name: string): unknown {
+  if (m.params === null) return undefined;
   const schema = m.params.definition === null ? m.params.schema : version.definitions[m.params.definition];
-  const walk = (node: unknown, depth: number): boolean => {
-    if (typeof node !== "object" || node === null || depth > 16) return false;
+  const walk = (node: unknown, depth: number): unknown => {
+    if (typeof node !== "object" || node === null || depth > 16) return undefined;
     const n = node as Record<string, unknown>;
-    if (typeof n.properties === "object" && n.properties !== null && Object.hasOwn(n.properties, name)) return true;
+    if (typeof n.properties === "object" && n.properties !== null && Object.hasOwn(n.properties, name)) return (n.properties as Record<string, unknown>)[name];
     if (typeof n.$ref === "string") {
-      const m2 = /^#\/\$defs\/(.+)$/.exec(n.$ref);
-      return m2 !== null && walk(version.definitions[decodeURIComponent(m2[1])], depth + 1);
+      const m2 = /^#\/(?:\$defs|definitions)\/(.+)$/.exec(n.$ref);
+      return m2 === null ? undefined : walk(version.definitions[decodeURIComponent(m2[1])], depth + 1);
     }
-    return Array.isArray(n.allOf) && n.allOf.some((p) => walk(p, depth + 1));
+    for (const key of ["allOf", "anyOf", "oneOf"]) {
+      if (!Array.isArray(n[key])) continue;
+      for (const p of n[key] as unknown[]) {
+        const found = walk(p, depth + 1);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
   };
   return walk(schema, 0);
+}
+
+/** Whether a request's params declare `name`. */
+function paramsDeclare(version: VersionModel, m: Method, name: string): boolean {
+  return paramsMember(version, m, name) !== undefined;
+}
+
+/**
+ * The task rule (2025-11-25, basic/utilities/tasks: "Receivers that accept a task-augmented request MUST
+ * return a CreateTaskResult"): a request whose params may carry `task` as a `TaskMetadata` is answered,
+ * when the sender sends one, with the version's `CreateTaskResult` instead of its `results`. Null where
+ * the request has no such param or the version lacks either definition. (The 2026-07-28 Tasks extension
+ * has no `TaskMetadata`: there the server may answer any `tools/call` with a task, and the lock adds
+ * `CreateTaskResult` to that request's `results` instead; see model/extensions.ts.)
+ */
+function taskResultOf(version: VersionModel, m: Method): string | null {
+  if (m.kind !== "request" || !Object.hasOwn(version.definitions, "TaskMetadata") || !Object.hasOwn(version.definitions, "CreateTaskResult")) return null;
+  const task = paramsMember(version, m, "task") as { $ref?: unknown } | undefined;
+  return typeof task?.$ref === "string" && /^#\/(?:\$defs|definitions)\/TaskMetadata$/.test(task.$ref) ? "CreateTaskResult" : null;
+}
+
+/** The task columns of a present method: its `taskResult`, and the capability path its receiver declares to accept it as a task (null when none). */
+function taskColumns(version: VersionModel, m: Method): Pick<MethodRow, "taskResult" | "taskCapability"> {
+  const taskResult = taskResultOf(version, m);
+  return { taskResult, taskCapability: taskResult === null ? null : taskCapability(version, m) };
 }
 
 function presentRow(version: VersionModel, m: Method, capabilities: string[][], extensions: string[]): MethodRow {
@@ -84,6 +122,7 @@ function presentRow(version: VersionModel, m: Method, capabilities: string[][], 
     resultTypes: m.kind === "request" && m.resultTypes !== null ? [...m.resultTypes] : null,
     capabilities,
     nameParam,
+    ...taskColumns(version, m),
   };
 }
 
@@ -103,6 +142,8 @@ function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null
     resultTypes: null,
     capabilities: [],
     nameParam: null,
+    taskResult: null,
+    taskCapability: null,
   };
 }
 

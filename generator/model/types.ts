@@ -181,6 +181,10 @@ export interface MethodRow {
   capabilities: string[][];
   /** The param a modern request names itself by (`Mcp-Name`), or null. */
   nameParam: string | null;
+  /** The result a task-augmented request (its params carry `task`) is answered with instead of `results` (`CreateTaskResult`), or null. */
+  taskResult: string | null;
+  /** With a taskResult: the capability key path the receiver declares to accept the request as a task (`["tasks", "requests", "tools", "call"]`), or null. */
+  taskCapability: string[] | null;
 }
 
 /** One version's (or extension module's) table: method → row, methods sorted. */

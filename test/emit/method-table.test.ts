@@ -12,7 +12,7 @@ import { ensureSchemas, generatedDir, lockFile, runCli, schemasDir } from "../su
 import { run as python } from "./python/support.js";
 import { ruby } from "./ruby/support.js";
 
-type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[] }>>;
+type Tables = Record<string, Record<string, { status: string; kind: string; sender: string; nearest: string | null; receivers: string[]; taskResult: string | null; taskCapability: string[] | null }>>;
 
 let tables: Tables;
 let labels: string[];
@@ -70,6 +70,57 @@ describe("the method table against the schemas", () => {
     }
   });
 
+  it("taskResult: CreateTaskResult exactly for the requests whose params (read as plain JSON) declare task as a TaskMetadata, at versions defining CreateTaskResult; null elsewhere", () => {
+    type Node = { $ref?: string; properties?: Record<string, Node>; allOf?: Node[]; anyOf?: Node[]; oneOf?: Node[] };
+    let augmented = 0;
+    for (const label of labels) {
+      const schema = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as { $defs?: Record<string, Node>; definitions?: Record<string, Node> };
+      const defs = schema.$defs ?? schema.definitions ?? {};
+      const deref = (n: Node): Node => (n.$ref === undefined ? n : deref(defs[n.$ref.split("/").pop()!]));
+      // The `task` member of a params schema, looked for in it and every branch it combines.
+      const taskOf = (n: Node | undefined): Node | undefined => {
+        if (n === undefined) return undefined;
+        const d = deref(n);
+        return d.properties?.task ?? [...(d.allOf ?? []), ...(d.anyOf ?? []), ...(d.oneOf ?? [])].map(taskOf).find((t) => t !== undefined);
+      };
+      // Each request's params schema, from the ClientRequest and ServerRequest unions.
+      // ...and the capabilities definition of its receiver (a client request's: the server's).
+      const requests = new Map<string, Node>();
+      const receiverCapabilities = new Map<string, string>();
+      for (const [union, capabilities] of [["ClientRequest", "ServerCapabilities"], ["ServerRequest", "ClientCapabilities"]]) {
+        const u = defs[union];
+        for (const branch of u === undefined ? [] : (u.anyOf ?? u.oneOf ?? [u])) {
+          const props = deref(branch).properties as Record<string, Node & { const?: string }>;
+          if (props.params !== undefined) requests.set(props.method.const!, props.params);
+          receiverCapabilities.set(props.method.const!, capabilities);
+        }
+      }
+      const declaresPath = (definition: string, keys: string[]): boolean => {
+        let at: Node | undefined = defs[definition];
+        for (const key of keys) {
+          at = at === undefined ? undefined : deref(at).properties?.[key];
+          if (at === undefined) return false;
+        }
+        return true;
+      };
+      for (const [method, row] of Object.entries(tables[label])) {
+        const task = row.kind === "request" && row.status === "present" ? taskOf(requests.get(method)) : undefined;
+        const expected = task?.$ref?.endsWith("/TaskMetadata") === true && Object.hasOwn(defs, "CreateTaskResult") ? "CreateTaskResult" : null;
+        expect(row.taskResult, `${label} ${method}`).toBe(expected);
+        // The receiver's capabilities declare tasks.requests.<segments> to accept it as a task (tools/call: tasks.requests.tools.call).
+        const path = ["tasks", "requests", ...method.split("/")];
+        expect(row.taskCapability, `${label} ${method}`).toEqual(expected !== null && declaresPath(receiverCapabilities.get(method)!, path) ? path : null);
+        if (expected !== null) augmented++;
+      }
+    }
+    const anyTaskMetadata = labels.some((l) => readFileSync(path.join(schemasDir, l, "schema.json"), "utf8").includes('"TaskMetadata"'));
+    expect(augmented > 0).toBe(anyTaskMetadata);
+    // The extension modules add CreateTaskResult to results where the lock says so; their rows name no taskResult unless their own params carry task.
+    for (const label of Object.keys(tables).filter((l) => l.includes("+"))) {
+      for (const [method, row] of Object.entries(tables[label])) expect(row.taskResult, `${label} ${method}`).toBe(tables[label.split("+")[0]][method]?.taskResult ?? null);
+    }
+  });
+
   it("regression: draft's removed methods include initialize and ping (every version without the handshake after one with it)", () => {
     const byLabel = new Map(labels.map((l) => [l, schemaMethods(l)]));
     const after = labels.filter((l, i) => !byLabel.get(l)!.has("initialize") && labels.slice(0, i).some((e) => byLabel.get(e)!.has("initialize")));
@@ -91,7 +142,7 @@ describe("the method table against the schemas", () => {
     expect(Object.keys(picked)).toEqual(Object.keys(tables).filter((l) => l === label || l.startsWith(`${label}+`)));
     expect(picked[label]).toEqual(tables[label]);
     const help = await runCli(["table", "--help"]);
-    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam"]) expect(help.stdout).toContain(column);
+    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam", "taskResult", "taskCapability"]) expect(help.stdout).toContain(column);
     const md = await runCli(["table", "--versions", label]);
     expect(md.stdout).toContain(`## ${label}\n`);
     const [method, row] = Object.entries(tables[label]).find(([, r]) => r.status === "removed") ?? Object.entries(tables[label])[0];

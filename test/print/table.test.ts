@@ -19,6 +19,8 @@ const row = (normalizer: string | null, resultTypes: string[] | null): MethodRow
     resultTypes,
     capabilities: [],
     nameParam: null,
+    taskResult: null,
+    taskCapability: null,
   }) as MethodRow;
 
 const table: VersionTable = {

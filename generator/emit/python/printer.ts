@@ -520,8 +520,8 @@ function pyTable(table: VersionTable): string {
     ")",
     '"""The method table at this version (the model\'s; `mcp-codegen table --help` says what each column means):',
     "every method any generated version or extension names, with its status here (present, removed, later,",
-    "extension), sides, params, results, normalizer kind, `resultType` values, required capabilities and",
-    "`Mcp-Name` param. Read-only (mappings and tuples); as JSON, this version's entry of",
+    "extension), sides, params, results, normalizer kind, `resultType` values, required capabilities,",
+    "`Mcp-Name` param and task result. Read-only (mappings and tuples); as JSON, this version's entry of",
     '`mcp-codegen table --format json`."""',
   ].join("\n");
 }

@@ -1,15 +1,28 @@
 // Emits client.ts: the client's version table over every version's generated code (catalogue,
 // METHOD_TABLE with each method's status, sender and the capabilities it needs, params and result
-// schemas, guards, normalizers, client dispatcher). The rules are ClientCore's (runtime/client.ts).
+// schemas, guards, normalizers, client dispatcher; the schema and guard of each request's `taskResult`,
+// by method). The rules are ClientCore's (runtime/client.ts).
+import { byCodeUnit } from "../../order.js";
+import { tableOf, tablesOf } from "../../print/table.js";
 import type { ProtocolModel } from "../../model/types.js";
 import type { Templates } from "../../print/templates.js";
+import { definitionNaming } from "./naming.js";
 
 export function emitClient(model: ProtocolModel, ident: (label: string) => string, templates: Templates, finish: (text: string) => string): string {
-  const views = model.versions.map((v) => ({
-    label: v.label,
-    era: v.era,
-    ident: ident(v.label),
-    inputResponse: Object.hasOwn(v.definitions, "InputResponse"),
-  }));
+  const tables = tablesOf(model);
+  const views = model.versions.map((v) => {
+    const names = definitionNaming(v.ir);
+    const taskResults = Object.entries(tableOf(tables, v.label))
+      .filter(([, row]) => row.status === "present" && row.taskResult !== null)
+      .map(([method, row]) => ({ method, schema: names.of(row.taskResult!).schema, guard: names.of(row.taskResult!).guard }))
+      .sort((a, b) => byCodeUnit(a.method, b.method));
+    return {
+      label: v.label,
+      era: v.era,
+      ident: ident(v.label),
+      inputResponse: Object.hasOwn(v.definitions, "InputResponse"),
+      taskResults,
+    };
+  });
   return finish(templates.get("client.ts.hbs")({ versions: model.versions, views }));
 }
