@@ -16,6 +16,7 @@ export const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["resultTypes", "the resultType values a modern result may carry, the default first; null in the legacy era"],
   ["capabilities", "capability key paths the receiver of a request (the sender of a notification) must declare, reviewed in schemas/method-capabilities.json"],
   ["nameParam", "the param a modern request names itself by for routing (the HTTP Mcp-Name header); null when none"],
+  ["paginated", "a request whose params declare cursor and whose every result declares nextCursor: a list a client pages through"],
 ];
 
 /** The tables as JSON text: `{ "<label>": { "<method>": row } }`, labels in generation order. */
@@ -37,11 +38,11 @@ function status(r: MethodRow): string {
 export function methodTableMarkdown(tables: MethodTables): string {
   const out: string[] = ["# Method table", ""];
   for (const [label, table] of tables) {
-    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | params | results | normalizer | resultType | capabilities | Mcp-Name |", "|---|---|---|---|---|---|---|---|---|---|");
+    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | params | results | normalizer | resultType | capabilities | Mcp-Name | paginated |", "|---|---|---|---|---|---|---|---|---|---|---|");
     for (const [method, r] of Object.entries(table)) {
       const params = r.params === null ? "—" : `${r.params.definition === null ? "inline" : code(r.params.definition)}${r.params.required ? "" : " (optional)"}`;
       out.push(
-        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} |`,
+        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.paginated ? "yes" : "—"} |`,
       );
     }
     out.push("");

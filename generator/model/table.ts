@@ -14,7 +14,8 @@
 // - `params`, `results`, `normalizer`, `resultTypes`, `capabilities`, `nameParam`: this version's, null (or
 //   empty) when it does not have the method. `capabilities` are key paths the receiver of a request
 //   (the sender of a notification) must declare; `nameParam` is the param a modern request names itself
-//   by for routing (the HTTP `Mcp-Name` header's value), null when none.
+//   by for routing (the HTTP `Mcp-Name` header's value), null when none; `paginated`: a request whose
+//   params declare `cursor` and whose every result declares `nextCursor` (what a client pages through).
 //
 // Targets print these rows (their METHOD_TABLE) and their gates read them; none recomputes them.
 import { byCodeUnit } from "../order.js";
@@ -53,7 +54,17 @@ function normalizerKind(m: Method, era: Era): string | null {
 /** Whether a request's params declare `name` (following a params `$ref`). */
 function paramsDeclare(version: VersionModel, m: Method, name: string): boolean {
   if (m.params === null) return false;
-  const schema = m.params.definition === null ? m.params.schema : version.definitions[m.params.definition];
+  return schemaDeclares(version, m.params.definition === null ? m.params.schema : version.definitions[m.params.definition], name);
+}
+
+/** Whether a request's params declare `cursor` and each of its results declares `nextCursor`. */
+function paginated(version: VersionModel, m: Method): boolean {
+  if (m.kind !== "request" || !paramsDeclare(version, m, "cursor") || m.results.length === 0) return false;
+  return m.results.every((r) => schemaDeclares(version, version.definitions[r], "nextCursor"));
+}
+
+/** Whether a schema (its `$ref`s into `$defs` and `allOf` parts followed) declares the property `name`. */
+function schemaDeclares(version: VersionModel, schema: unknown, name: string): boolean {
   const walk = (node: unknown, depth: number): boolean => {
     if (typeof node !== "object" || node === null || depth > 16) return false;
     const n = node as Record<string, unknown>;
@@ -84,6 +95,7 @@ function presentRow(version: VersionModel, m: Method, capabilities: string[][], 
     resultTypes: m.kind === "request" && m.resultTypes !== null ? [...m.resultTypes] : null,
     capabilities,
     nameParam,
+    paginated: paginated(version, m),
   };
 }
 
@@ -103,6 +115,7 @@ function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null
     resultTypes: null,
     capabilities: [],
     nameParam: null,
+    paginated: false,
   };
 }
 

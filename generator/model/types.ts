@@ -181,6 +181,8 @@ export interface MethodRow {
   capabilities: string[][];
   /** The param a modern request names itself by (`Mcp-Name`), or null. */
   nameParam: string | null;
+  /** A request whose params declare `cursor` and whose every result declares `nextCursor` (a list a client pages through); false otherwise. */
+  paginated: boolean;
 }
 
 /** One version's (or extension module's) table: method → row, methods sorted. */
