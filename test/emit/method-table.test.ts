@@ -87,7 +87,7 @@ describe("the method table against the schemas", () => {
         const method = d.properties?.method?.const;
         if (method !== undefined && !requestDefs.has(method)) requestDefs.set(method, d);
       }
-      for (const [method, row] of Object.entries(tables[label]) as Array<[string, { kind: string; status: string; results: string[] | null; paginated: boolean }]>) {
+      for (const [method, row] of Object.entries(tables[label]) as unknown as Array<[string, { kind: string; status: string; results: string[] | null; paginated: boolean }]>) {
         if (row.status !== "present" || row.kind !== "request") {
           expect(row.paginated, `${label} ${method}`).toBe(false);
           continue;

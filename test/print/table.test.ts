@@ -19,6 +19,7 @@ const row = (normalizer: string | null, resultTypes: string[] | null): MethodRow
     resultTypes,
     capabilities: [],
     nameParam: null,
+    paginated: false,
   }) as MethodRow;
 
 const table: VersionTable = {
