@@ -29,6 +29,8 @@ import { invalidHeaderDesignation } from "./client-headers.js";
 import type { Dispatcher, DispatcherOptions, Guard, SchemaLike } from "./dispatcher.js";
 import { ErrorCode, isPlainObject, JsonRpcError, PeerError, readEnvelope, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "./jsonrpc.js";
 import type { Peer } from "./peer.js";
+import { META_SUBSCRIPTION_ID } from "./router-api.js";
+import { LIST_CHANGED_METHODS, wants } from "./router-subscriptions.js";
 import { formatIssues, issuePaths } from "./schema-support.js";
 
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -128,6 +130,26 @@ export interface ClientOptions {
   validateStructuredContent?: boolean;
 }
 
+/** A 2026-07-28 `subscriptions/listen` stream, open from its acknowledgement until `close()` or the server ends it. */
+export interface Listening extends AsyncIterable<NotificationMessage> {
+  /** The stream's id (the listen request's id, as the notifications' `_meta` carry it). */
+  readonly id: RequestId;
+  /** The filter the server acknowledged: what it admitted of the one asked for. */
+  readonly acknowledged: Record<string, unknown>;
+  /** Settles when the stream ends: the server's result, undefined after `close()`, a rejection when it failed. */
+  readonly ended: Promise<Record<string, unknown> | undefined>;
+  /** Cancel the listen request (`notifications/cancelled`); iteration ends after what was received. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Stream {
+  readonly queue: NotificationMessage[];
+  acknowledged?: Record<string, unknown>;
+  acked(filter: Record<string, unknown>): void;
+  wake(): void;
+  done: boolean;
+}
+
 /** A notification as the catch-all hears it. */
 export interface NotificationMessage {
   readonly method: string;
@@ -137,7 +159,7 @@ export interface NotificationMessage {
 export interface RequestOptions {
   /** Abort: `notifications/cancelled` is sent and the request rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Overrides the client's default timeout; the request is cancelled as by `signal`. */
+  /** Overrides the client's default timeout (`Infinity`: none); the request is cancelled as by `signal`. */
   timeoutMs?: number;
   /** Receives the server's `notifications/progress` params for this request (a progress token is added to `_meta`). */
   onProgress?: (progress: Record<string, unknown>) => void;
@@ -225,6 +247,8 @@ export class ClientCore {
   /** The handlers of the server's requests and notifications, by method: the dispatcher calls through these. */
   private readonly handlers = new Map<string, AnyHandler>();
   private catchAll: ((notification: NotificationMessage) => unknown) | undefined;
+  /** The open `subscriptions/listen` streams, by their request id. */
+  private readonly streams = new Map<RequestId, Stream>();
   private nextId = 1;
   private closed = false;
   /** Aborted when the client closes or loses its connection: every handler it runs stops. */
@@ -473,6 +497,92 @@ export class ClientCore {
     }
   }
 
+  /**
+   * 2026-07-28: open a `subscriptions/listen` stream for `filter`; resolves once the server acknowledged it.
+   * Iterating the handle yields the stream's notifications that the acknowledged filter admits (a core
+   * notification it does not admit is reported to `onError` and dropped; an extension's pass); it ends when
+   * `close()` is called or the server ends the stream. The stream has no timeout unless `options.timeoutMs` sets one.
+   */
+  async listen(filter: Record<string, unknown>, options: RequestOptions = {}): Promise<Listening> {
+    const entry = this.connected();
+    this.row(entry, "subscriptions/listen", "request");
+    const id = this.nextId;
+    const stop = new AbortController();
+    const { signal, release } = eitherSignal(stop.signal, options.signal);
+    let wake: () => void = () => undefined;
+    let acked: (filter: Record<string, unknown>) => void = () => undefined;
+    const acknowledgement = new Promise<Record<string, unknown>>((resolve) => (acked = resolve));
+    const stream: Stream = {
+      queue: [],
+      acked: (f) => {
+        stream.acknowledged = f;
+        acked(f);
+      },
+      wake: () => wake(),
+      done: false,
+    };
+    this.streams.set(id, stream);
+    const closed = new ClientError("closed", "the listen stream was closed");
+    const ended = this.request("subscriptions/listen", { notifications: filter }, { ...options, signal, timeoutMs: options.timeoutMs ?? Infinity }).then(
+      (result) => result,
+      (error: unknown) => {
+        if (error === closed) return undefined;
+        throw error;
+      },
+    );
+    const finish = (): void => {
+      stream.done = true;
+      this.streams.delete(id);
+      release();
+      stream.wake();
+    };
+    ended.then(finish, finish);
+    const early = ended.then(() => {
+      throw new ClientError("invalid-result", "subscriptions/listen ended before the server acknowledged it");
+    });
+    early.catch(() => undefined);
+    const acknowledged = await Promise.race([acknowledgement, early]);
+    const close = async (): Promise<void> => {
+      stop.abort(closed);
+      await ended.catch(() => undefined);
+    };
+    const iterate = async function* (): AsyncGenerator<NotificationMessage, void, undefined> {
+      for (;;) {
+        const next = stream.queue.shift();
+        if (next !== undefined) {
+          yield next;
+          continue;
+        }
+        if (stream.done) {
+          await ended;
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    };
+    return { id, acknowledged, ended, close, [Symbol.asyncIterator]: iterate };
+  }
+
+  /** A notification carrying an open listen stream's id: the acknowledgement, or one for the stream's queue. Whether it was the stream's. */
+  private toStream(method: string, params: Record<string, unknown> | undefined): boolean {
+    const meta = isPlainObject(params?._meta) ? params._meta : undefined;
+    const tag = meta?.[META_SUBSCRIPTION_ID];
+    const stream = typeof tag === "string" || typeof tag === "number" ? this.streams.get(tag) : undefined;
+    if (stream === undefined) return false;
+    if (method === "notifications/subscriptions/acknowledged") {
+      stream.acked(isPlainObject(params?.notifications) ? params.notifications : {});
+      return true;
+    }
+    const core = method === "notifications/resources/updated" || (LIST_CHANGED_METHODS as readonly string[]).includes(method);
+    if (stream.acknowledged === undefined || (core && !wants(stream.acknowledged, method, params))) {
+      this.onError(new ClientError("invalid-result", `the server sent ${method} on listen stream ${String(tag)}, which its acknowledged filter does not admit; dropped`));
+      return true;
+    }
+    stream.queue.push({ method, params });
+    stream.wake();
+    return true;
+  }
+
   /** A tools/list result as kept: the tools' outputSchemas remembered; 2026-07-28, without tools whose headers are invalid. */
   private keepTools(entry: ClientVersionEntry, result: Record<string, unknown>): Record<string, unknown> {
     const kept = entry.era === "modern" ? this.keepValidTools(result) : result;
@@ -577,7 +687,7 @@ export class ClientCore {
       });
       if (options.onProgress !== undefined) this.progress.set(id, id);
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      timer = setTimeout(() => cancel(new ClientError("timeout", `${method} timed out after ${timeoutMs} ms`)), timeoutMs);
+      if (Number.isFinite(timeoutMs)) timer = setTimeout(() => cancel(new ClientError("timeout", `${method} timed out after ${timeoutMs} ms`)), timeoutMs);
       const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
       const info: OutgoingInfo = {
         protocolVersion: entry.label,
@@ -680,6 +790,7 @@ export class ClientCore {
         }
       }
     }
+    if (envelope.kind === "notification" && this.streams.size > 0 && this.toStream(envelope.method, isPlainObject(envelope.params) ? envelope.params : undefined)) taken = true;
     if (envelope.kind === "notification" && !taken && this.catchAll !== undefined && !this.handlers.has(envelope.method)) {
       const params = isPlainObject(envelope.params) ? envelope.params : undefined;
       try {

@@ -179,3 +179,58 @@ describe("structuredContent against the tool's outputSchema", () => {
     expect((outcome as { structuredContent: unknown }).structuredContent).toEqual({ temperature: "warm" });
   });
 });
+
+describe("client.listen (2026-07-28 subscriptions/listen)", () => {
+  it("resolves with the acknowledged filter, yields the notifications it admits, and closes cleanly", async () => {
+    // A tool that sends, on its own call's stream, a notification tagged with the listen stream's id that its filter does not admit.
+    let tag: unknown;
+    const leak = async (_params: unknown, context: { notify(method: string, params?: object): Promise<void> }) => {
+      await context.notify("notifications/resources/updated", { uri: "memo://b", _meta: { "io.modelcontextprotocol/subscriptionId": tag } });
+      return { content: [] };
+    };
+    const versions = { "2026-07-28": { capabilities: { tools: { listChanged: true }, resources: { subscribe: true } }, handlers: { "tools/call": leak } } } as ServedVersions;
+    const router = createServerRouter({ serverInfo: { name: "api-under-test", version: "1.0.0" }, versions });
+    server = await serveHttp(router, { port: 0 });
+    const problems: string[] = [];
+    const client = createClient({ clientInfo, versions: ["2026-07-28"], onError: (e) => void problems.push((e as Error).message) });
+    const caught: unknown[] = [];
+    client.onNotification((n) => void caught.push(n.method));
+    await client.connect(httpClientTransport(server.url));
+    // prompts are not offered: the server leaves promptsListChanged out of what it acknowledges.
+    const stream = await client.listen({ toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["memo://a"] });
+    expect(stream.acknowledged).toEqual({ toolsListChanged: true, resourceSubscriptions: ["memo://a"] });
+    const seen: unknown[] = [];
+    const reading = (async () => {
+      for await (const n of stream) seen.push([n.method, n.params?.uri]);
+    })();
+    await router.publish("notifications/tools/list_changed");
+    await router.publish("notifications/resources/updated", { uri: "memo://b" }); // not subscribed: the server does not send it
+    await router.publish("notifications/resources/updated", { uri: "memo://a" });
+    tag = stream.id;
+    await client.request("tools/call", { name: "leak" });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(problems).toEqual([`the server sent notifications/resources/updated on listen stream ${String(stream.id)}, which its acknowledged filter does not admit; dropped`]);
+    await stream.close();
+    await reading;
+    expect(seen).toEqual([
+      ["notifications/tools/list_changed", undefined],
+      ["notifications/resources/updated", "memo://a"],
+    ]);
+    expect(await stream.ended).toBeUndefined();
+    // The stream took its notifications: the catch-all heard none of them.
+    expect(caught).toEqual([]);
+    // Closed, the stream is gone: the server delivers to no one.
+    await router.publish("notifications/tools/list_changed");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(caught).toEqual([]);
+    await client.close();
+  });
+
+  it("is refused at a version without subscriptions/listen", async () => {
+    const url = await serve({ "2025-11-25": { capabilities: { tools: {} }, handlers: {} } });
+    const client = createClient({ clientInfo, versions: ["2025-11-25"] });
+    await client.connect(httpClientTransport(url));
+    await expect(client.listen({ toolsListChanged: true })).rejects.toMatchObject({ kind: "unknown-method" });
+    await client.close();
+  });
+});
