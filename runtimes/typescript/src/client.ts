@@ -600,11 +600,7 @@ export class ClientCore {
     if (!Object.hasOwn(result, "structuredContent")) throw new ClientError("invalid-result", `tool ${JSON.stringify(name)} declares an outputSchema but its result has no structuredContent`, ["/structuredContent"]);
     let schema = this.compiled.get(outputSchema);
     if (schema === undefined) {
-      try {
-        schema = z.fromJSONSchema(outputSchema as Parameters<typeof z.fromJSONSchema>[0]) as SchemaLike;
-      } catch (error) {
-        schema = describe(error);
-      }
+      schema = compileOutputSchema(outputSchema);
       this.compiled.set(outputSchema, schema);
     }
     if (typeof schema === "string") {
@@ -848,6 +844,15 @@ export class ClientCore {
     const transport = this.transport;
     this.lost(undefined);
     await transport.close();
+  }
+}
+
+/** A tool's outputSchema as the client checks structuredContent with it (zod's `fromJSONSchema`), or why it cannot be. */
+export function compileOutputSchema(outputSchema: Record<string, unknown>): SchemaLike | string {
+  try {
+    return z.fromJSONSchema(outputSchema as Parameters<typeof z.fromJSONSchema>[0]) as SchemaLike;
+  } catch (error) {
+    return describe(error);
   }
 }
 
