@@ -19,7 +19,7 @@ import * as v2026_07_28 from "./2026-07-28/index.js";
 import * as draft from "./draft/index.js";
 
 export { ClientError, declares } from "./runtime/client.js";
-export type { ClientErrorKind, Implementation, Negotiated, RequestOptions, TaskCallOptions, VersionView } from "./runtime/client.js";
+export type { ClientErrorKind, Implementation, Listening, Negotiated, NotificationMessage, RequestOptions, TaskCallOptions, VersionView } from "./runtime/client.js";
 export { httpClientTransport, HttpStatusError } from "./runtime/client-http.js";
 export type { HttpClientOptions } from "./runtime/client-http.js";
 export { INHERITED_ENV_VARS, inheritedEnvironment, stdioClientTransport } from "./runtime/client-stdio.js";

@@ -18,6 +18,7 @@ export const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["nameParam", "the param a modern request names itself by for routing (the HTTP Mcp-Name header); null when none"],
   ["taskResult", "the result a task-augmented request (params carrying task, a TaskMetadata) is answered with instead of results (CreateTaskResult); null when the request cannot be task-augmented at this version"],
   ["taskCapability", "with a taskResult: the capability key path the receiver declares to accept the request as a task (tasks.requests.<method segments>, where its capabilities define it); else null"],
+  ["paginated", "a request whose params declare cursor and whose every result declares nextCursor: a list a client pages through"],
 ];
 
 /** The tables as JSON text: `{ "<label>": { "<method>": row } }`, labels in generation order. */
@@ -39,11 +40,11 @@ function status(r: MethodRow): string {
 export function methodTableMarkdown(tables: MethodTables): string {
   const out: string[] = ["# Method table", ""];
   for (const [label, table] of tables) {
-    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | params | results | normalizer | resultType | capabilities | Mcp-Name | task result |", "|---|---|---|---|---|---|---|---|---|---|---|");
+    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | params | results | normalizer | resultType | capabilities | Mcp-Name | task result | paginated |", "|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const [method, r] of Object.entries(table)) {
       const params = r.params === null ? "—" : `${r.params.definition === null ? "inline" : code(r.params.definition)}${r.params.required ? "" : " (optional)"}`;
       out.push(
-        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.taskResult === null ? "—" : `${code(r.taskResult)}${r.taskCapability === null ? "" : ` (${code(r.taskCapability.join("."))})`}`} |`,
+        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.taskResult === null ? "—" : `${code(r.taskResult)}${r.taskCapability === null ? "" : ` (${code(r.taskCapability.join("."))})`}`} | ${r.paginated ? "yes" : "—"} |`,
       );
     }
     out.push("");

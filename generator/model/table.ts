@@ -17,7 +17,9 @@
 //   by for routing (the HTTP `Mcp-Name` header's value), null when none. `taskResult`: the result a
 //   task-augmented request (its params carry `task`) is answered with instead of `results`
 //   (`CreateTaskResult`), null when the request cannot be task-augmented here; `taskCapability`, the
-//   capability path its receiver declares to accept it as a task (`tasks.requests.tools.call`), or null.
+//   capability path its receiver declares to accept it as a task (`tasks.requests.tools.call`), or null;
+//   `paginated`: a request whose params declare `cursor` and whose every result declares `nextCursor`
+//   (what a client pages through).
 //
 // Targets print these rows (their METHOD_TABLE) and their gates read them; none recomputes them.
 import { byCodeUnit } from "../order.js";
@@ -54,12 +56,10 @@ function normalizerKind(m: Method, era: Era): string | null {
 }
 
 /**
- * The schema a request's params declare for the member `name` (following `$ref`s, and into `allOf`,
- * `anyOf` and `oneOf` branches: the first branch that declares it), undefined when they declare none.
+ * The schema `schema` declares for the member `name` (following `$ref`s, and into `allOf`, `anyOf` and
+ * `oneOf` branches: the first branch that declares it), undefined when it declares none.
  */
-function paramsMember(version: VersionModel, m: Method, name: string): unknown {
-  if (m.params === null) return undefined;
-  const schema = m.params.definition === null ? m.params.schema : version.definitions[m.params.definition];
+function memberOf(version: VersionModel, schema: unknown, name: string): unknown {
   const walk = (node: unknown, depth: number): unknown => {
     if (typeof node !== "object" || node === null || depth > 16) return undefined;
     const n = node as Record<string, unknown>;
@@ -80,9 +80,21 @@ function paramsMember(version: VersionModel, m: Method, name: string): unknown {
   return walk(schema, 0);
 }
 
+/** The schema a request's params declare for the member `name`, undefined when they declare none. */
+function paramsMember(version: VersionModel, m: Method, name: string): unknown {
+  if (m.params === null) return undefined;
+  return memberOf(version, m.params.definition === null ? m.params.schema : version.definitions[m.params.definition], name);
+}
+
 /** Whether a request's params declare `name`. */
 function paramsDeclare(version: VersionModel, m: Method, name: string): boolean {
   return paramsMember(version, m, name) !== undefined;
+}
+
+/** Whether a request's params declare `cursor` and each of its results declares `nextCursor`: a list a client pages through. */
+function paginated(version: VersionModel, m: Method): boolean {
+  if (m.kind !== "request" || !paramsDeclare(version, m, "cursor") || m.results.length === 0) return false;
+  return m.results.every((r) => memberOf(version, version.definitions[r], "nextCursor") !== undefined);
 }
 
 /**
@@ -123,6 +135,7 @@ function presentRow(version: VersionModel, m: Method, capabilities: string[][], 
     capabilities,
     nameParam,
     ...taskColumns(version, m),
+    paginated: paginated(version, m),
   };
 }
 
@@ -144,6 +157,7 @@ function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null
     nameParam: null,
     taskResult: null,
     taskCapability: null,
+    paginated: false,
   };
 }
 

@@ -185,6 +185,8 @@ export interface MethodRow {
   taskResult: string | null;
   /** With a taskResult: the capability key path the receiver declares to accept the request as a task (`["tasks", "requests", "tools", "call"]`), or null. */
   taskCapability: string[] | null;
+  /** A request whose params declare `cursor` and whose every result declares `nextCursor` (a list a client pages through); false otherwise. */
+  paginated: boolean;
 }
 
 /** One version's (or extension module's) table: method → row, methods sorted. */

@@ -1,6 +1,7 @@
 // The README's client examples (section "Client: connecting to a server"), run as written: each ```ts
 // block is written to a file with its import pointed at this tree's generated/client.ts, the stdio one
-// spawning the SDK 1.32.2 fixture server, the HTTP one connecting to it over streamable HTTP.
+// spawning the SDK 1.32.2 fixture server, the HTTP one connecting to it over streamable HTTP, the API one
+// spawning server-everything.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -52,8 +53,20 @@ describe("README: the client examples", () => {
     expect(out.stdout).toBe("2025-11-25: add, ask, sample\n");
   });
 
-  it("both examples type-check (strict) against the generated declarations", () => {
-    const files = ["stdio-client.ts", "http-client.ts"].map((f) => path.join(dir, f));
+  it("client-api.ts pages tools/list and resources/list of server-everything, with late and catch-all handlers, and its structuredContent checked", () => {
+    const everything = path.join(root, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    const source = example("client-api.ts").replace('command: "npx", args: ["@modelcontextprotocol/server-everything", "stdio"]', `command: process.execPath, args: [${JSON.stringify(everything)}, "stdio"]`);
+    expect(source).toContain(everything);
+    const out = run("client-api.ts", source);
+    expect(out.status).toBe(0);
+    // The weather server-everything's get-structured-content tool returns for Chicago (its source, dist/tools/get-structured-content.js).
+    // stderr: only the catch-all's lines (an outputSchema zod could not compile would be reported there).
+    for (const line of out.stderr.split("\n").filter((l) => l !== "")) expect(line).toMatch(/^unhandled notifications\/[a-z_/]+$/);
+    expect(out.stdout).toBe('true true {"temperature":36,"conditions":"Light rain / drizzle","humidity":82}\n');
+  });
+
+  it("every example type-checks (strict) against the generated declarations", () => {
+    const files = ["stdio-client.ts", "http-client.ts", "client-api.ts"].map((f) => path.join(dir, f));
     const tsc = path.join(root, "node_modules/typescript/bin/tsc");
     const out = spawnSync(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", ...files], { cwd: root, encoding: "utf8", timeout: 180_000 });
     expect(out.stdout + out.stderr).toBe("");

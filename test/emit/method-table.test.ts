@@ -121,6 +121,38 @@ describe("the method table against the schemas", () => {
     }
   });
 
+  it("says paginated exactly for the requests whose params declare cursor and whose results declare nextCursor, read from the schemas", () => {
+    type Def = { $ref?: string; properties?: Record<string, Def & { const?: string }>; allOf?: Def[] };
+    let seen = 0;
+    for (const label of labels) {
+      const schema = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as Record<string, Record<string, Def>>;
+      const defs = schema.$defs ?? schema.definitions;
+      const resolve = (d: Def | undefined): Def | undefined => (d?.$ref === undefined ? d : resolve(defs[d.$ref.split("/").pop()!]));
+      const declares = (d: Def | undefined, name: string): boolean => {
+        const r = resolve(d);
+        return r !== undefined && (Object.hasOwn(r.properties ?? {}, name) || (r.allOf ?? []).some((p) => declares(p, name)));
+      };
+      // Each request definition by the method it fixes.
+      const requestDefs = new Map<string, Def>();
+      for (const d of Object.values(defs)) {
+        const method = d.properties?.method?.const;
+        if (method !== undefined && !requestDefs.has(method)) requestDefs.set(method, d);
+      }
+      for (const [method, row] of Object.entries(tables[label]) as unknown as Array<[string, { kind: string; status: string; results: string[] | null; paginated: boolean }]>) {
+        if (row.status !== "present" || row.kind !== "request") {
+          expect(row.paginated, `${label} ${method}`).toBe(false);
+          continue;
+        }
+        const expected = declares(requestDefs.get(method)?.properties?.params, "cursor") && row.results!.length > 0 && row.results!.every((r) => declares(defs[r], "nextCursor"));
+        expect(row.paginated, `${label} ${method}`).toBe(expected);
+        if (method === "tools/list") expect(row.paginated, `${label} tools/list`).toBe(true);
+        if (method === "roots/list") expect(row.paginated, `${label} roots/list`).toBe(false);
+        if (row.paginated) seen++;
+      }
+    }
+    expect(seen, "some locked version has a paginated request").toBeGreaterThan(0);
+  });
+
   it("regression: draft's removed methods include initialize and ping (every version without the handshake after one with it)", () => {
     const byLabel = new Map(labels.map((l) => [l, schemaMethods(l)]));
     const after = labels.filter((l, i) => !byLabel.get(l)!.has("initialize") && labels.slice(0, i).some((e) => byLabel.get(e)!.has("initialize")));
@@ -142,7 +174,7 @@ describe("the method table against the schemas", () => {
     expect(Object.keys(picked)).toEqual(Object.keys(tables).filter((l) => l === label || l.startsWith(`${label}+`)));
     expect(picked[label]).toEqual(tables[label]);
     const help = await runCli(["table", "--help"]);
-    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam", "taskResult", "taskCapability"]) expect(help.stdout).toContain(column);
+    for (const column of ["kind", "status", "nearest", "otherEra", "extensions", "receivers", "params", "results", "normalizer", "resultTypes", "capabilities", "nameParam", "taskResult", "taskCapability", "paginated"]) expect(help.stdout).toContain(column);
     const md = await runCli(["table", "--versions", label]);
     expect(md.stdout).toContain(`## ${label}\n`);
     const [method, row] = Object.entries(tables[label]).find(([, r]) => r.status === "removed") ?? Object.entries(tables[label])[0];

@@ -53,6 +53,7 @@ const RUNTIME_MIRRORED = [
   "client-http.ts",
   "client-oauth.ts",
   "client-stdio.ts",
+  "client.ts",
   "custom-methods.ts",
   "jsonrpc.ts",
   "method-gate.ts",

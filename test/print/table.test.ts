@@ -21,6 +21,7 @@ const row = (normalizer: string | null, resultTypes: string[] | null): MethodRow
     nameParam: null,
     taskResult: null,
     taskCapability: null,
+    paginated: false,
   }) as MethodRow;
 
 const table: VersionTable = {

@@ -23,11 +23,19 @@
 //   "forbidden" or without taskSupport) is refused before anything is sent. `notifications/tasks/status`
 //   goes to the handler of that name, like every notification.
 // - Tool `inputSchema`s and every other result value are passed on as received (no dereferencing).
+// - `pages` walks a list's pages (which methods page is the table's `paginated` column); handlers can be
+//   set and replaced at any time (the dispatcher calls through the client's current set); `onNotification`
+//   hears every notification no specific handler took.
+// - A tools/call result's `structuredContent` is checked against the tool's `outputSchema` from the last
+//   tools/list that named the tool (zod's `fromJSONSchema`; off with `validateStructuredContent: false`).
+import * as z from "zod";
 import type { ClientTransport, OutgoingInfo } from "./client-transport.js";
 import { invalidHeaderDesignation } from "./client-headers.js";
 import type { Dispatcher, DispatcherOptions, Guard, SchemaLike } from "./dispatcher.js";
-import { ErrorCode, isPlainObject, JsonRpcError, readEnvelope, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "./jsonrpc.js";
+import { ErrorCode, isPlainObject, JsonRpcError, PeerError, readEnvelope, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "./jsonrpc.js";
 import type { Peer } from "./peer.js";
+import { META_SUBSCRIPTION_ID } from "./router-api.js";
+import { LIST_CHANGED_METHODS, wants } from "./router-subscriptions.js";
 import { formatIssues, issuePaths } from "./schema-support.js";
 
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -66,6 +74,8 @@ export interface MethodRow {
   /** The nearest version that has it, when this one does not. */
   readonly nearest: string | null;
   readonly sender: string;
+  /** The sides that handle it. */
+  readonly receivers?: readonly string[];
   /** Capability paths (each a list of keys) the receiver must declare. */
   readonly capabilities: ReadonlyArray<ReadonlyArray<string>>;
   /** The param a modern request names itself by (`Mcp-Name`), null when none. */
@@ -74,6 +84,8 @@ export interface MethodRow {
   readonly taskResult?: string | null;
   /** With a taskResult: the capability path the receiver declares to accept the request as a task, null when none. */
   readonly taskCapability?: ReadonlyArray<string> | null;
+  /** A list request a client pages through (params declare `cursor`, results `nextCursor`). */
+  readonly paginated?: boolean;
 }
 
 /** What went wrong on the client's side. */
@@ -127,12 +139,40 @@ export interface ClientOptions {
   discoverTimeoutMs?: number;
   /** At most this many `input_required` rounds per request (default 8). */
   maxInputRounds?: number;
+  /** Check a tools/call result's `structuredContent` against the tool's `outputSchema` (from the last tools/list naming it). Default true. */
+  validateStructuredContent?: boolean;
+}
+
+/** A 2026-07-28 `subscriptions/listen` stream, open from its acknowledgement until `close()` or the server ends it. */
+export interface Listening extends AsyncIterable<NotificationMessage> {
+  /** The stream's id (the listen request's id, as the notifications' `_meta` carry it). */
+  readonly id: RequestId;
+  /** The filter the server acknowledged: what it admitted of the one asked for. */
+  readonly acknowledged: Record<string, unknown>;
+  /** Settles when the stream ends: the server's result, undefined after `close()`, a rejection when it failed. */
+  readonly ended: Promise<Record<string, unknown> | undefined>;
+  /** Cancel the listen request (`notifications/cancelled`); iteration ends after what was received. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface Stream {
+  readonly queue: NotificationMessage[];
+  acknowledged?: Record<string, unknown>;
+  acked(filter: Record<string, unknown>): void;
+  wake(): void;
+  done: boolean;
+}
+
+/** A notification as the catch-all hears it. */
+export interface NotificationMessage {
+  readonly method: string;
+  readonly params: Record<string, unknown> | undefined;
 }
 
 export interface RequestOptions {
   /** Abort: `notifications/cancelled` is sent and the request rejects with the signal's reason. */
   signal?: AbortSignal;
-  /** Overrides the client's default timeout; the request is cancelled as by `signal`. */
+  /** Overrides the client's default timeout (`Infinity`: none); the request is cancelled as by `signal`. */
   timeoutMs?: number;
   /** Receives the server's `notifications/progress` params for this request (a progress token is added to `_meta`). */
   onProgress?: (progress: Record<string, unknown>) => void;
@@ -223,6 +263,15 @@ export class ClientCore {
   private readonly toolSchemas = new Map<string, unknown>();
   /** Each listed tool's `execution.taskSupport` ("required", "optional", "forbidden"; absent: "forbidden"). */
   private readonly toolTaskSupport = new Map<string, string>();
+  /** Each listed tool's outputSchema (any era), for the check of tools/call's structuredContent. */
+  private readonly outputSchemas = new Map<string, unknown>();
+  /** outputSchemas compiled (zod), each once; a string: why it could not be. */
+  private readonly compiled = new WeakMap<object, SchemaLike | string>();
+  /** The handlers of the server's requests and notifications, by method: the dispatcher calls through these. */
+  private readonly handlers = new Map<string, AnyHandler>();
+  private catchAll: ((notification: NotificationMessage) => unknown) | undefined;
+  /** The open `subscriptions/listen` streams, by their request id. */
+  private readonly streams = new Map<RequestId, Stream>();
   private nextId = 1;
   private closed = false;
   /** Aborted when the client closes or loses its connection: every handler it runs stops. */
@@ -236,6 +285,32 @@ export class ClientCore {
     for (const v of options.versions ?? []) {
       if (!this.table.has(v)) throw new RangeError(`unknown protocol version ${JSON.stringify(v)}; known: ${[...this.table.keys()].join(", ")}`);
     }
+    const given = options.handlers ?? {};
+    for (const [method, handler] of Object.entries(given)) if (typeof handler === "function") this.handlers.set(method, handler.bind(given));
+  }
+
+  /** Answer the server's `method` requests with `handler` (undefined removes it); takes effect at once, connected or not. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed by Client
+  setRequestHandler(method: string, handler: any): void {
+    this.setHandler(method, "request", handler);
+  }
+
+  /** Hear the server's `method` notifications with `handler` (undefined removes it); takes effect at once. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- typed by Client
+  setNotificationHandler(method: string, handler: any): void {
+    this.setHandler(method, "notification", handler);
+  }
+
+  /** Hear every notification no handler of its own method took (not progress delivered to a request's `onProgress`); undefined removes it. */
+  onNotification(handler: ((notification: NotificationMessage) => unknown) | undefined): void {
+    this.catchAll = handler;
+  }
+
+  private setHandler(method: string, kind: "request" | "notification", handler: AnyHandler | undefined): void {
+    const known = [...this.table.values()].some((e) => Object.hasOwn(e.table, method) && e.table[method].kind === kind && (e.table[method].receivers?.includes("client") ?? true));
+    if (!known) throw new ClientError("unknown-method", `${method} is not a ${kind} a server sends to clients at any version of this client`);
+    if (handler === undefined) this.handlers.delete(method);
+    else this.handlers.set(method, handler);
   }
 
   /** The negotiated version and what the server said about itself; undefined before `connect`. */
@@ -289,7 +364,20 @@ export class ClientCore {
   /** The dispatcher answering the server's requests and notifications at `entry`. */
   private attach(entry: ClientVersionEntry): void {
     this.entry = entry;
-    this.dispatcher = entry.createClientDispatcher(this.options.handlers ?? {}, {
+    // One function per method the version has, calling whatever handler is set when the message arrives.
+    const calls: Record<string, AnyHandler> = {};
+    for (const [method, row] of Object.entries(entry.table)) {
+      if (row.status !== "present") continue;
+      calls[method] =
+        row.kind === "request"
+          ? (params, context) => {
+              const handler = this.handlers.get(method);
+              if (handler === undefined) throw new PeerError(ErrorCode.MethodNotFound, `Method not found: no handler for ${method} (protocol version ${entry.label})`);
+              return handler(params, context);
+            }
+          : (params, context) => this.handlers.get(method)?.(params, context);
+    }
+    this.dispatcher = entry.createClientDispatcher(calls, {
       onError: (error: unknown) => this.onError(error),
     });
   }
@@ -409,8 +497,9 @@ export class ClientCore {
         current = { ...base, inputResponses, ...(Object.hasOwn(result, "requestState") ? { requestState: result.requestState } : {}) };
         continue;
       }
-      if (method === "tools/list") this.noteTaskSupport(result);
-      return entry.era === "modern" && method === "tools/list" ? this.keepValidTools(result) : result;
+      if (method === "tools/list") return this.keepTools(entry, result);
+      if (method === "tools/call" && typeof base.name === "string") this.checkStructured(base.name, result);
+      return result;
     }
   }
 
@@ -436,14 +525,6 @@ export class ClientCore {
     return raw;
   }
 
-  /** Every tools/list result's tools' `execution.taskSupport`, for the checks of tools/call. */
-  private noteTaskSupport(result: Record<string, unknown>): void {
-    for (const tool of Array.isArray(result.tools) ? result.tools : []) {
-      if (!isPlainObject(tool) || typeof tool.name !== "string") continue;
-      const execution = isPlainObject(tool.execution) ? tool.execution : {};
-      this.toolTaskSupport.set(tool.name, typeof execution.taskSupport === "string" ? execution.taskSupport : "forbidden");
-    }
-  }
 
   /**
    * The task API (at a version whose table has `tasks/*`): `get`, `list` and `cancel` as their requests;
@@ -486,6 +567,145 @@ export class ClientCore {
       if (request.signal?.aborted === true || (error instanceof ClientError && error.kind === "timeout")) await this.tasks.cancel(taskId).catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Every page of a paginated list (`tools/list`, `resources/list`…, as the version's table says): each
+   * requested as `request` does (checked, normalized, validated), following `nextCursor` until a page has none.
+   */
+  async *pages(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): AsyncGenerator<Record<string, unknown>, void, undefined> {
+    const entry = this.connected();
+    const row = this.row(entry, method, "request");
+    if (row.paginated !== true) throw new ClientError("unknown-method", `${method} is not a paginated list at ${entry.label}`);
+    const seen = new Set<string>();
+    let cursor = typeof params?.cursor === "string" ? params.cursor : undefined;
+    for (;;) {
+      const page = await this.request(method, cursor === undefined ? params : { ...params, cursor }, options);
+      yield page;
+      const next = page.nextCursor;
+      if (typeof next !== "string") return;
+      if (seen.has(next)) throw new ClientError("invalid-result", `${method}: the server sent the cursor ${JSON.stringify(next)} twice; stopped paging`, ["/nextCursor"]);
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  /**
+   * 2026-07-28: open a `subscriptions/listen` stream for `filter`; resolves once the server acknowledged it.
+   * Iterating the handle yields the stream's notifications that the acknowledged filter admits (a core
+   * notification it does not admit is reported to `onError` and dropped; an extension's pass); it ends when
+   * `close()` is called or the server ends the stream. The stream has no timeout unless `options.timeoutMs` sets one.
+   */
+  async listen(filter: Record<string, unknown>, options: RequestOptions = {}): Promise<Listening> {
+    const entry = this.connected();
+    this.row(entry, "subscriptions/listen", "request");
+    const id = this.nextId;
+    const stop = new AbortController();
+    const { signal, release } = eitherSignal(stop.signal, options.signal);
+    let wake: () => void = () => undefined;
+    let acked: (filter: Record<string, unknown>) => void = () => undefined;
+    const acknowledgement = new Promise<Record<string, unknown>>((resolve) => (acked = resolve));
+    const stream: Stream = {
+      queue: [],
+      acked: (f) => {
+        stream.acknowledged = f;
+        acked(f);
+      },
+      wake: () => wake(),
+      done: false,
+    };
+    this.streams.set(id, stream);
+    const closed = new ClientError("closed", "the listen stream was closed");
+    const ended = this.request("subscriptions/listen", { notifications: filter }, { ...options, signal, timeoutMs: options.timeoutMs ?? Infinity }).then(
+      (result) => result,
+      (error: unknown) => {
+        if (error === closed) return undefined;
+        throw error;
+      },
+    );
+    const finish = (): void => {
+      stream.done = true;
+      this.streams.delete(id);
+      release();
+      stream.wake();
+    };
+    ended.then(finish, finish);
+    const early = ended.then(() => {
+      throw new ClientError("invalid-result", "subscriptions/listen ended before the server acknowledged it");
+    });
+    early.catch(() => undefined);
+    const acknowledged = await Promise.race([acknowledgement, early]);
+    const close = async (): Promise<void> => {
+      stop.abort(closed);
+      await ended.catch(() => undefined);
+    };
+    const iterate = async function* (): AsyncGenerator<NotificationMessage, void, undefined> {
+      for (;;) {
+        const next = stream.queue.shift();
+        if (next !== undefined) {
+          yield next;
+          continue;
+        }
+        if (stream.done) {
+          await ended;
+          return;
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    };
+    return { id, acknowledged, ended, close, [Symbol.asyncIterator]: iterate };
+  }
+
+  /** A notification carrying an open listen stream's id: the acknowledgement, or one for the stream's queue. Whether it was the stream's. */
+  private toStream(method: string, params: Record<string, unknown> | undefined): boolean {
+    const meta = isPlainObject(params?._meta) ? params._meta : undefined;
+    const tag = meta?.[META_SUBSCRIPTION_ID];
+    const stream = typeof tag === "string" || typeof tag === "number" ? this.streams.get(tag) : undefined;
+    if (stream === undefined) return false;
+    if (method === "notifications/subscriptions/acknowledged") {
+      stream.acked(isPlainObject(params?.notifications) ? params.notifications : {});
+      return true;
+    }
+    const core = method === "notifications/resources/updated" || (LIST_CHANGED_METHODS as readonly string[]).includes(method);
+    if (stream.acknowledged === undefined || (core && !wants(stream.acknowledged, method, params))) {
+      this.onError(new ClientError("invalid-result", `the server sent ${method} on listen stream ${String(tag)}, which its acknowledged filter does not admit; dropped`));
+      return true;
+    }
+    stream.queue.push({ method, params });
+    stream.wake();
+    return true;
+  }
+
+  /** A tools/list result as kept: the tools' outputSchemas and taskSupport remembered; 2026-07-28, without tools whose headers are invalid. */
+  private keepTools(entry: ClientVersionEntry, result: Record<string, unknown>): Record<string, unknown> {
+    const kept = entry.era === "modern" ? this.keepValidTools(result) : result;
+    for (const tool of Array.isArray(kept.tools) ? kept.tools : []) {
+      if (!isPlainObject(tool) || typeof tool.name !== "string") continue;
+      if (isPlainObject(tool.outputSchema)) this.outputSchemas.set(tool.name, tool.outputSchema);
+      else this.outputSchemas.delete(tool.name);
+      const execution = isPlainObject(tool.execution) ? tool.execution : {};
+      this.toolTaskSupport.set(tool.name, typeof execution.taskSupport === "string" ? execution.taskSupport : "forbidden");
+    }
+    return kept;
+  }
+
+  /** A tools/call result's structuredContent against the tool's outputSchema: a ClientError naming the failing pointers. */
+  private checkStructured(name: string, result: Record<string, unknown>): void {
+    if (this.options.validateStructuredContent === false || result.isError === true) return;
+    const outputSchema = this.outputSchemas.get(name);
+    if (!isPlainObject(outputSchema)) return;
+    if (!Object.hasOwn(result, "structuredContent")) throw new ClientError("invalid-result", `tool ${JSON.stringify(name)} declares an outputSchema but its result has no structuredContent`, ["/structuredContent"]);
+    let schema = this.compiled.get(outputSchema);
+    if (schema === undefined) {
+      schema = compileOutputSchema(outputSchema);
+      this.compiled.set(outputSchema, schema);
+    }
+    if (typeof schema === "string") {
+      this.onError(new ClientError("invalid-result", `tool ${JSON.stringify(name)}: its outputSchema cannot be checked here (${schema}); structuredContent passed on unchecked`));
+      return;
+    }
+    const check = schemaCheck(schema, result.structuredContent);
+    if (!check.ok) throw new ClientError("invalid-result", `tool ${JSON.stringify(name)}: structuredContent does not match its outputSchema: ${check.message}`, check.pointers.map((p) => "/structuredContent" + p));
   }
 
   /** Send a notification a client sends at the negotiated version. */
@@ -558,7 +778,7 @@ export class ClientCore {
       });
       if (options.onProgress !== undefined) this.progress.set(id, id);
       options.signal?.addEventListener("abort", onAbort, { once: true });
-      timer = setTimeout(() => cancel(new ClientError("timeout", `${method} timed out after ${timeoutMs} ms`)), timeoutMs);
+      if (Number.isFinite(timeoutMs)) timer = setTimeout(() => cancel(new ClientError("timeout", `${method} timed out after ${timeoutMs} ms`)), timeoutMs);
       const message: JsonRpcRequest = { jsonrpc: "2.0", id, method, params };
       const info: OutgoingInfo = {
         protocolVersion: entry.label,
@@ -612,7 +832,7 @@ export class ClientCore {
     const out: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(isPlainObject(requests) ? requests : {})) {
       const method = isPlainObject(request) && typeof request.method === "string" ? request.method : undefined;
-      const handler = method === undefined ? undefined : this.options.handlers?.[method];
+      const handler = method === undefined ? undefined : this.handlers.get(method);
       if (method === undefined || handler === undefined) throw new ClientError("input-required", `the server asks for ${method ?? "(no method)"} (${key}), which this client has no handler for`);
       const params = (request as { params?: unknown }).params;
       const context = {
@@ -647,16 +867,27 @@ export class ClientCore {
       }
       return;
     }
+    let taken = false;
     if (envelope.kind === "notification" && envelope.method === "notifications/progress" && isPlainObject(envelope.params)) {
       const token = envelope.params.progressToken;
       const id = typeof token === "string" || typeof token === "number" ? this.progress.get(token) : undefined;
       const waiter = id === undefined ? undefined : this.pending.get(id);
       if (waiter?.onProgress !== undefined) {
+        taken = true;
         try {
           waiter.onProgress(envelope.params);
         } catch (error) {
           this.onError(error);
         }
+      }
+    }
+    if (envelope.kind === "notification" && this.streams.size > 0 && this.toStream(envelope.method, isPlainObject(envelope.params) ? envelope.params : undefined)) taken = true;
+    if (envelope.kind === "notification" && !taken && this.catchAll !== undefined && !this.handlers.has(envelope.method)) {
+      const params = isPlainObject(envelope.params) ? envelope.params : undefined;
+      try {
+        void Promise.resolve(this.catchAll({ method: envelope.method, params })).catch((error: unknown) => this.onError(error));
+      } catch (error) {
+        this.onError(error);
       }
     }
     if (envelope.kind === "invalid") return this.onError(new ClientError("invalid-result", `the server sent an invalid message: ${envelope.reason}`));
@@ -729,6 +960,15 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** A tool's outputSchema as the client checks structuredContent with it (zod's `fromJSONSchema`), or why it cannot be. */
+export function compileOutputSchema(outputSchema: Record<string, unknown>): SchemaLike | string {
+  try {
+    return z.fromJSONSchema(outputSchema as Parameters<typeof z.fromJSONSchema>[0]) as SchemaLike;
+  } catch (error) {
+    return describe(error);
+  }
+}
+
 function isAuthError(error: unknown): boolean {
   const status = (error as { status?: unknown } | null)?.status;
   return status === 401 || status === 403;
@@ -762,6 +1002,8 @@ type ParamsArgs<P> = [undefined] extends [P] ? [params?: CallerParams<Exclude<P,
 export interface VersionView<T extends VersionTypes> {
   readonly protocolVersion: string;
   request<M extends keyof T["requests"] & string>(method: M, ...args: ParamsArgs<Member<T["requests"], M, "params">>): Promise<Member<T["requests"], M, "result">>;
+  /** Every page of a paginated list, following `nextCursor` (ClientCore.pages). */
+  pages<M extends keyof T["requests"] & string>(method: M, ...args: ParamsArgs<Member<T["requests"], M, "params">>): AsyncGenerator<Member<T["requests"], M, "result">, void, undefined>;
   notify<M extends keyof T["notifications"] & string>(method: M, ...args: [undefined] extends [Member<T["notifications"], M, "params">] ? [params?: Member<T["notifications"], M, "params">] : [params: Member<T["notifications"], M, "params">]): Promise<void>;
 }
 
@@ -770,7 +1012,20 @@ export type HandlerOf<Versions extends { [K in keyof Versions]: VersionTypes }, 
   [V in keyof Versions]: M extends keyof Versions[V]["handlers"] ? NonNullable<Versions[V]["handlers"][M]> : never;
 }[keyof Versions];
 
+/** The methods some version's ClientHandlers name. */
+export type HandledMethod<Versions extends { [K in keyof Versions]: VersionTypes }> = { [V in keyof Versions]: keyof Versions[V]["handlers"] & string }[keyof Versions];
+
 export class Client<Versions extends { [K in keyof Versions]: VersionTypes }> extends ClientCore {
+  /** Typed: answer the server's `method` requests (ClientCore.setRequestHandler). */
+  override setRequestHandler<M extends HandledMethod<Versions>>(method: M, handler: HandlerOf<Versions, M> | undefined): void {
+    super.setRequestHandler(method, handler as AnyHandler | undefined);
+  }
+
+  /** Typed: hear the server's `method` notifications (ClientCore.setNotificationHandler). */
+  override setNotificationHandler<M extends HandledMethod<Versions>>(method: M, handler: HandlerOf<Versions, M> | undefined): void {
+    super.setNotificationHandler(method, handler as AnyHandler | undefined);
+  }
+
   /** Whether `version` won the negotiation. */
   is<V extends keyof Versions & string>(version: V): boolean {
     return this.protocolVersion === version;
@@ -781,6 +1036,7 @@ export class Client<Versions extends { [K in keyof Versions]: VersionTypes }> ex
     if (this.protocolVersion !== version) throw new ClientError("not-connected", `the client negotiated ${this.protocolVersion ?? "no version yet"}, not ${version}`);
     const request = (method: string, params?: Record<string, unknown>, options?: RequestOptions) => this.request(method, params, options);
     const notify = (method: string, params?: Record<string, unknown>) => this.notify(method, params);
-    return { protocolVersion: version, request, notify } as unknown as VersionView<Versions[V]>;
+    const pages = (method: string, params?: Record<string, unknown>, options?: RequestOptions) => this.pages(method, params, options);
+    return { protocolVersion: version, request, notify, pages } as unknown as VersionView<Versions[V]>;
   }
 }
