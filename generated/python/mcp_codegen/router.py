@@ -5,7 +5,10 @@
 Hand-written Python, the mirror of TypeScript's router (runtimes/typescript/src/router*.ts);
 the generator copies it as ``router.py`` of the Python tree. The version modules are found through the
 package's ``version(label)`` and ``VERSION_MODULES`` (never imported statically), and extension modules
-through the package's ``EXTENSION_MODULES`` (label → identifier → module name), when it has one.
+through the package's ``EXTENSION_MODULES`` (label → identifier → module name), when it has one. Building
+the router imports none of them (the eras come from the package's ``VERSION_ERAS``): a version's module,
+its extension modules and its dispatchers are made on first use, when a connection negotiates the version
+or a modern request names it.
 
 - Legacy era: a connection (``connect(send)``) chooses its version at ``initialize`` (the client's if
   served, else the newest served legacy version; nothing is committed until the answer is a result) and
@@ -562,10 +565,23 @@ def _version_module(label: str) -> _VersionModule:
     return cast(_VersionModule, importlib.import_module(_package().VERSION_MODULES[label]))
 
 
-def _extension_module(label: str, identifier: str) -> ExtensionModule | None:
+def _era(label: str) -> str:
+    """The era of generated version ``label``, from the package's ``VERSION_ERAS`` (the module is not imported),
+    or the module's ``ERA`` for a package printed without that map."""
+    eras = cast(Mapping[str, str] | None, getattr(_package(), "VERSION_ERAS", None))
+    return eras[label] if eras is not None and label in eras else _version_module(label).ERA
+
+
+def _extension_module_name(label: str, identifier: str) -> str | None:
     modules = cast(Mapping[str, Mapping[str, str]], getattr(_package(), "EXTENSION_MODULES", {}))
-    name = modules.get(label, {}).get(identifier)
-    return None if name is None else cast(ExtensionModule, importlib.import_module(name))
+    return modules.get(label, {}).get(identifier)
+
+
+def _extension_module(label: str, identifier: str) -> ExtensionModule:
+    name = _extension_module_name(label, identifier)
+    if name is None:
+        raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
+    return cast(ExtensionModule, importlib.import_module(name))
 
 
 def _write_failure_to_stderr(failure: Failure) -> None:
@@ -807,16 +823,39 @@ class Router:
             if label not in generated:
                 raise ValueError(f"protocol version {label} is not in the generated tree")
         labels = [label for label in generated if label in versions]
-        self._modules: dict[str, _VersionModule] = {label: _version_module(label) for label in labels}
+        eras = {label: _era(label) for label in labels}
+        # A version module (and its extension modules) is imported on first use: when a connection negotiates
+        # the version, or a modern request names it; building the router imports none.
+        self._modules: dict[str, _VersionModule] = {}
         self._served: dict[str, Served] = {label: versions[label] for label in labels}
         self.versions: tuple[str, ...] = tuple(labels)
-        self.legacy_versions: tuple[str, ...] = tuple(v for v in labels if self._modules[v].ERA == "legacy")
-        self.modern_versions: tuple[str, ...] = tuple(v for v in labels if self._modules[v].ERA == "modern")
+        self.legacy_versions: tuple[str, ...] = tuple(v for v in labels if eras[v] == "legacy")
+        self.modern_versions: tuple[str, ...] = tuple(v for v in labels if eras[v] == "modern")
+        for label in self.modern_versions:
+            for identifier in self._served[label].extensions:
+                if _extension_module_name(label, identifier) is None:
+                    raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
         self._audience = Audience(max_listen_streams_per_principal, max_listen_streams)
         self._connections: set[LegacyConnection] = set()
-        self._modern: dict[str, _ModernRoutes] = {v: self._modern_routes(v) for v in self.modern_versions}
+        self._modern: dict[str, _ModernRoutes] = {}
+        # A modern version's handler factory is called once, here as before (it imports nothing).
+        self._modern_core: dict[str, Mapping[str, Handler]] = {
+            v: self._handlers_for(v, ConnectionInfo(None, None)) for v in self.modern_versions
+        }
 
-    # The served versions and their dispatchers.
+    # The served versions and their dispatchers, made on first use.
+
+    def _module(self, label: str) -> _VersionModule:
+        module = self._modules.get(label)
+        if module is None:
+            module = self._modules[label] = _version_module(label)
+        return module
+
+    def _routes(self, label: str) -> _ModernRoutes:
+        routes = self._modern.get(label)
+        if routes is None:
+            routes = self._modern[label] = self._modern_routes(label)
+        return routes
 
     def _handlers_for(self, label: str, info: ConnectionInfo) -> Mapping[str, Handler]:
         handlers = self._served[label].handlers
@@ -832,19 +871,17 @@ class Router:
 
     def _dispatcher(self, label: str, handlers: Mapping[str, Handler]) -> Dispatcher:
         entry = self._served[label]
-        return self._modules[label].create_server_dispatcher(
+        return self._module(label).create_server_dispatcher(
             handlers, on_error=self._error_hook(label), validate_results=entry.validate_results
         )
 
     def _modern_routes(self, label: str) -> _ModernRoutes:
         entry = self._served[label]
-        core_table = self._modules[label].METHOD_TABLE
+        core_table = self._module(label).METHOD_TABLE
         extensions: list[_ExtensionRoute] = []
         for identifier in sorted(entry.extensions):
             served = entry.extensions[identifier]
             module = _extension_module(label, identifier)
-            if module is None:
-                raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
             methods = tuple(m for m, row in core_table.items() if identifier in cast(tuple[str, ...], row.get("extensions", ())))
             extensions.append(_ExtensionRoute(identifier, served, module, methods))
         capabilities: dict[str, Any] = dict(entry.capabilities)
@@ -864,7 +901,7 @@ class Router:
             return result
 
         owned: dict[str, Handler] = {"server/discover": discover, "subscriptions/listen": self._listen_handler(capabilities, extensions)}
-        core = self._handlers_for(label, ConnectionInfo(None, None))
+        core = self._modern_core[label]
         overrides: dict[str, Handler] = {}
         for e in extensions:
             changed = {m: h for m, h in e.served.handlers.items() if m not in e.methods}
@@ -979,7 +1016,7 @@ class Router:
                     "Unsupported protocol version",
                     {"supported": list(self.modern_versions), "requested": _shown(requested)},
                 )
-            routes = self._modern[version]
+            routes = self._routes(version)
             dispatcher = routes.dispatcher
             if routes.extensions:
                 # A served extension's method is its extension's (before the other era's method of the same name).
@@ -1031,12 +1068,12 @@ class Router:
         row's ``nameParam`` (``name`` of tools/call), else a served extension module's (``taskId`` of ``tasks/get``)."""
         if protocol_version not in _package().VERSION_MODULES:
             return None
-        module = self._modules.get(protocol_version) or _version_module(protocol_version)
+        module = self._module(protocol_version) if protocol_version in self._served else _version_module(protocol_version)
         row = module.METHOD_TABLE.get(method)
         own = None if row is None else row.get("nameParam")
         if isinstance(own, str):
             return own
-        routes = self._modern.get(protocol_version)
+        routes = self._routes(protocol_version) if protocol_version in self.modern_versions else None
         for e in [] if routes is None else routes.extensions:
             row = e.module.METHOD_TABLE.get(method)
             param = None if row is None else row.get("nameParam")

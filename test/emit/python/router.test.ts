@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
 import { initialize, modern, msg, runPython, type Config, type Step } from "./router-scenarios.js";
-import { servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
+import { pythonJson, servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eras = Object.fromEntries(
@@ -349,5 +349,29 @@ describe.each(modernLabels)("modern requests at %s", (label) => {
       { jsonrpc: "2.0", id: 6, result: { content: [{ type: "text", text: "hello" }], resultType: "complete" } },
       "taskId",
     ]);
+  });
+});
+
+describe("start-up: version modules are imported on first use", () => {
+  type Imported = { imported: string[] };
+  type Lazy = { before: string[]; built: string[]; initialized: string[]; modern: string[]; answers: Array<{ id: number; result: Record<string, unknown> }> };
+  /** What importing a version's module (with its extension modules) alone brings into sys.modules: the oracle. */
+  const importing = (label: string, extensions: boolean) => pythonJson<Imported>("lazy_import.py", { import: label, extensions }).imported;
+  const legacy = legacyLabels[0] ?? null;
+  const newest = modernLabels.at(-1) ?? null;
+
+  it("building a router serving every version (and every extension module) imports none; initialize imports its version's, a modern request its version's and extensions'", () => {
+    const out = pythonJson<Lazy>("lazy_import.py", { initialize: legacy, modern: newest });
+    expect(out.before).toEqual([]);
+    expect(out.built).toEqual([]);
+    const initialized = legacy === null ? [] : importing(legacy, false);
+    expect(out.initialized).toEqual(initialized);
+    const modernImports = newest === null ? [] : importing(newest, true);
+    expect(out.modern).toEqual([...new Set([...initialized, ...modernImports])].sort());
+    // The answers are the router's usual ones (the other tests compare them in full).
+    const expected: Array<{ id: number; result: Record<string, unknown> }> = [];
+    if (legacy !== null) expected.push({ id: 1, result: expect.objectContaining({ protocolVersion: legacy }) as Record<string, unknown> });
+    if (newest !== null) expected.push({ id: 2, result: expect.objectContaining({ supportedVersions: modernLabels }) as Record<string, unknown> });
+    expect(out.answers).toEqual(expected.map((e) => ({ jsonrpc: "2.0", ...e })));
   });
 });
