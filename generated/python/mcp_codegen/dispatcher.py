@@ -32,7 +32,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol, TypedDict, cast, get_args, get_origin
 
@@ -682,3 +682,101 @@ def create_dispatcher(
         receives_cancel="notifications/cancelled" in receivable,
         on_error=on_error if on_error is not None else _write_failure_to_stderr,
     )
+
+
+# --- Custom methods (the mirror of TypeScript's custom-methods.ts) ---
+
+
+@dataclass(frozen=True)
+class CustomRequest:
+    """A custom request (a method the spec does not define), served beside a version's own with the same rules.
+
+    ``params``/``result``: any type pydantic's ``TypeAdapter`` takes (a model class, a ``TypedDict``, ...); the
+    params are validated before the handler runs (-32602 with ``error.data.paths``) and the handler gets the
+    validated value; the result is normalized as the version's own (``shape`` ``"object"`` or ``"empty"``, with
+    the version's ``CUSTOM_RESULT_TYPES``) and validated (-32603). ``params_required``: default True when
+    ``params`` is given."""
+
+    handler: Handler
+    params: Any = None
+    result: Any = None
+    params_required: bool | None = None
+    shape: Literal["object", "empty"] = "object"
+
+
+@dataclass(frozen=True)
+class CustomNotification:
+    """A custom notification: ``params`` validated as ``CustomRequest``'s (an invalid one is reported, not handled)."""
+
+    handler: Handler
+    params: Any = None
+
+
+CustomMethods = Mapping[str, CustomRequest | CustomNotification]
+"""Custom methods by method name."""
+
+
+def custom_collisions(custom: CustomMethods, taken: Iterable[str]) -> list[str]:
+    """The custom methods ``custom`` declares that are already methods of the version (``taken``: its METHOD_TABLE's
+    names, every method a generated version or extension names), sorted."""
+    names = set(taken)
+    return sorted(m for m in custom if m in names)
+
+
+def check_custom_methods(custom: CustomMethods, taken: Iterable[str], protocol_version: str) -> None:
+    """Raises ValueError (TypeScript's message) when a custom method is one of the version's own (``taken``)."""
+    clash = custom_collisions(custom, taken)
+    if clash:
+        plural = len(clash) > 1
+        raise ValueError(
+            f"custom method{'s' if plural else ''} {', '.join(clash)} {'are methods' if plural else 'is a method'} "
+            f"of protocol version {protocol_version} already"
+        )
+
+
+def with_custom_methods(
+    base: Dispatcher, custom: CustomMethods, result_types: tuple[str, ...] | None, taken: Iterable[str], *, validate_results: bool = True
+) -> Dispatcher:
+    """``base`` with the custom methods beside its own: one dispatcher, so the envelope, ``_meta``, cancellation
+    and failure rules are the same. ``result_types``: the version module's ``CUSTOM_RESULT_TYPES`` (None in the
+    legacy era). Raises ValueError when a custom method is one of the version's own."""
+    check_custom_methods(custom, taken, base.protocol_version)
+    if not custom:
+        return base
+    routes = dict(base.routes)
+    notification_routes = dict(base.notification_routes)
+    for method, entry in custom.items():
+        adapter = None if entry.params is None else TypeAdapter(entry.params)
+        if isinstance(entry, CustomRequest):
+            normalizer: runtime.Normalizer
+            if entry.shape == "empty":
+                normalizer = _empty_normalizer(result_types)
+            else:
+                normalizer = _object_normalizer(method, result_types)
+            routes[method] = _Route(
+                handler=entry.handler,
+                params_required=entry.params_required if entry.params_required is not None else entry.params is not None,
+                params=adapter,
+                result=None if entry.result is None or not validate_results else TypeAdapter(entry.result),
+                expected=f"{method} result",
+                normalizer=normalizer,
+            )
+        else:
+            notification_routes[method] = (entry.handler, adapter)
+    return Dispatcher(
+        protocol_version=base.protocol_version,
+        side=base.side,
+        routes=routes,
+        notification_routes=notification_routes,
+        method_table=base.method_table,
+        receives_cancel=base.receives_cancel,
+        on_error=base.on_error,
+    )
+
+
+def _empty_normalizer(result_types: tuple[str, ...] | None) -> runtime.Normalizer:
+    return lambda value: runtime.empty_result(value, result_types)
+
+
+def _object_normalizer(method: str, result_types: tuple[str, ...] | None) -> runtime.Normalizer:
+    return lambda value: runtime.object_result(value, method, f"the {method} result", result_types)

@@ -51,6 +51,7 @@ from .dispatcher import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
+    CustomMethods,
     Dispatcher,
     Failure,
     Handler,
@@ -59,8 +60,10 @@ from .dispatcher import (
     PeerError,
     RequestContext,
     RequestId,
+    check_custom_methods,
     error_response,
     read_envelope,
+    with_custom_methods,
 )
 
 Era = Literal["legacy", "modern"]
@@ -189,6 +192,8 @@ class _VersionModule(Protocol):
     def ERA(self) -> str: ...  # noqa: N802
     @property
     def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
+    @property
+    def CUSTOM_RESULT_TYPES(self) -> tuple[str, ...] | None: ...  # noqa: N802
     def create_server_dispatcher(
         self, handlers: Mapping[str, Handler], *, on_error: OnError | None = None, validate_results: bool = True
     ) -> Dispatcher: ...
@@ -207,6 +212,10 @@ class Served:
     on_error: OnError | None = None
     """This version's dispatcher's error hook; default: the router's."""
     validate_results: bool = True
+    custom: CustomMethods = field(default_factory=lambda: {})
+    """Custom methods of this version (``dispatcher.CustomRequest``/``CustomNotification`` by method name), served
+    beside its own (and its extension modules') with the same rules; one whose name the version's METHOD_TABLE
+    has is a ValueError when the router is built (which imports that version's module)."""
 
 
 @dataclass(frozen=True)
@@ -835,6 +844,14 @@ class Router:
             for identifier in self._served[label].extensions:
                 if _extension_module_name(label, identifier) is None:
                     raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
+        for label in labels:
+            custom = self._served[label].custom
+            if custom:
+                # Refused now, as TypeScript does: a version serving custom methods is imported when the router is built.
+                tables = [self._module(label).METHOD_TABLE]
+                tables += [_extension_module(label, i).METHOD_TABLE for i in self._served[label].extensions]
+                for table in tables:
+                    check_custom_methods(custom, table, label)
         self._audience = Audience(max_listen_streams_per_principal, max_listen_streams)
         self._connections: set[LegacyConnection] = set()
         self._modern: dict[str, _ModernRoutes] = {}
@@ -871,9 +888,17 @@ class Router:
 
     def _dispatcher(self, label: str, handlers: Mapping[str, Handler]) -> Dispatcher:
         entry = self._served[label]
-        return self._module(label).create_server_dispatcher(
-            handlers, on_error=self._error_hook(label), validate_results=entry.validate_results
-        )
+        module = self._module(label)
+        dispatcher = module.create_server_dispatcher(handlers, on_error=self._error_hook(label), validate_results=entry.validate_results)
+        return self._with_custom(label, dispatcher, module.METHOD_TABLE)
+
+    def _with_custom(self, label: str, dispatcher: Dispatcher, table: Mapping[str, Mapping[str, object]]) -> Dispatcher:
+        """``dispatcher`` (the version's or an extension module's) with the version's custom methods beside its own."""
+        entry = self._served[label]
+        if not entry.custom:
+            return dispatcher
+        result_types = self._module(label).CUSTOM_RESULT_TYPES
+        return with_custom_methods(dispatcher, entry.custom, result_types, table, validate_results=entry.validate_results)
 
     def _modern_routes(self, label: str) -> _ModernRoutes:
         entry = self._served[label]
@@ -910,8 +935,12 @@ class Router:
         owner: dict[str, str] = {}
         for e in extensions:
             own = _resolving(e.served.handlers, e.served, True, e.module.METHOD_TABLE)
-            e.dispatcher = e.module.create_server_dispatcher(
-                {**core, **overrides, **own, **owned}, on_error=self._error_hook(label), validate_results=entry.validate_results
+            e.dispatcher = self._with_custom(
+                label,
+                e.module.create_server_dispatcher(
+                    {**core, **overrides, **own, **owned}, on_error=self._error_hook(label), validate_results=entry.validate_results
+                ),
+                e.module.METHOD_TABLE,
             )
             for method in e.methods:
                 owner[method] = e.id

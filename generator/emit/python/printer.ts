@@ -9,6 +9,7 @@ import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, Versio
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
 import { removedAt } from "../../model/table.js";
+import { customResultTypes } from "../../model/rules.js";
 import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
@@ -631,6 +632,8 @@ function versionModule(
       `ERA: Final = ${pyString(version.era)}`,
       `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
       '"""The version before this one among those generated, or None."""',
+      `CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = ${customTypesText(customResultTypes(version.era))}`,
+      '"""The `resultType` values a custom request\'s result may carry, the default first; None in the legacy era."""',
     ].join("\n"),
   ];
   if (extension !== undefined) own.push(extensionConstants(extension));
@@ -753,6 +756,11 @@ function checkModuleNames(labels: readonly string[]): void {
     }
     seen.set(m, label);
   }
+}
+
+/** A tuple of strings as Python source, None for null. */
+function customTypesText(types: readonly string[] | null): string {
+  return types === null ? "None" : `(${types.map(pyString).join(", ")}${types.length === 1 ? "," : ""})`;
 }
 
 /** The root module's EXTENSION_MODULES: per core version label (those with an extension module), per identifier, its module. */

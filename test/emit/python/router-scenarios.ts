@@ -18,7 +18,9 @@ export type Step =
   | { do: "close" };
 
 export interface Config {
-  served: Record<string, { capabilities: Record<string, unknown>; factory?: boolean; extension?: boolean }>;
+  served: Record<string, { capabilities: Record<string, unknown>; factory?: boolean; extension?: boolean; custom?: boolean | "collide" }>;
+  /** Python only: create_router is expected to raise ValueError; its message is the outcome's `error`. */
+  expectError?: boolean;
   instructions?: string;
   discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
   maxListenStreamsPerPrincipal?: number;

@@ -375,3 +375,68 @@ describe("start-up: version modules are imported on first use", () => {
     expect(out.answers).toEqual(expected.map((e) => ({ jsonrpc: "2.0", ...e })));
   });
 });
+
+describe("custom methods (Served.custom, as TypeScript's custom-methods.ts)", () => {
+  /** The custom requests of router_driver.py's custom_methods, in order, each answered as the version's own are. */
+  const customSteps = (wrap: (id: number, method: string, params?: Record<string, unknown>) => Record<string, unknown>, to: string): Step[] =>
+    [
+      wrap(11, "acme/echo", { text: "hi" }),
+      wrap(12, "acme/echo"),
+      wrap(13, "acme/echo", { text: 5 }),
+      wrap(14, "acme/empty", {}),
+      wrap(15, "acme/bad", {}),
+      wrap(16, "acme/undeclared", {}),
+      { jsonrpc: "2.0", method: "acme/note", params: { ...(wrap(0, "", {}).params as object), n: 7 } },
+    ].map((message) => ({ do: "send", to, message }));
+  /** A modern request always has params (its `_meta`): without `text` they are invalid, not missing. */
+  const expected = (version: string, resultType: Record<string, unknown>, modernEra: boolean) => [
+    { jsonrpc: "2.0", id: 11, result: { echoed: "hi", version, ...resultType } },
+    modernEra
+      ? { jsonrpc: "2.0", id: 12, error: { code: -32602, data: { paths: ["/params/text"] } } }
+      : { jsonrpc: "2.0", id: 12, error: { code: -32602, message: "Invalid params: acme/echo requires params (an object)" } },
+    { jsonrpc: "2.0", id: 13, error: { code: -32602, data: { paths: ["/params/text"] } } },
+    { jsonrpc: "2.0", id: 14, result: { _meta: { a: 1 }, ...resultType } },
+    { jsonrpc: "2.0", id: 15, error: { code: -32603 } },
+    { jsonrpc: "2.0", id: 16, error: { code: -32601 } },
+    null,
+  ];
+
+  it.each(legacyLabels.slice(0, 1))("at the oldest legacy version (%s): params validated, results normalized (no resultType) and validated, a notification handled, an undeclared one -32601", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true } } },
+      steps: [{ do: "connect", as: "c" }, { do: "send", to: "c", message: initialize(1, label) }, ...customSteps((id, method, params) => msg(id, method, params), "c")],
+    });
+    expect(out.answers.slice(1)).toMatchObject(expected(label, {}, false));
+    expect(out.answers[1]).toEqual({ jsonrpc: "2.0", id: 11, result: { echoed: "hi", version: label } });
+    expect(out.answers[4]).toEqual({ jsonrpc: "2.0", id: 14, result: { _meta: { a: 1 } } });
+    expect((out.answers[5] as { error: { message: string } }).error.message).toMatch(/^Internal error: the acme\/bad handler's result is not a valid acme\/bad result \(at \/echoed\)$/);
+    expect(out.events).toEqual(["note 7"]);
+    expect(out.failures).toEqual(["result acme/bad"]);
+  });
+
+  it.each(modernLabels.slice(-1))("at the newest modern version (%s): the same with its resultType, also through a served extension's dispatcher", (label) => {
+    const plain = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true } } },
+      steps: customSteps((id, method, params) => msg(id, method, params === undefined ? modern(label) : modern(label, params)), "modern"),
+    });
+    expect(plain.answers).toMatchObject(expected(label, { resultType: "complete" }, true));
+    expect(plain.answers[3]).toEqual({ jsonrpc: "2.0", id: 14, result: { _meta: { a: 1 }, resultType: "complete" } });
+    expect(plain.events).toEqual(["note 7"]);
+    expect(plain.failures).toEqual(["result acme/bad"]);
+    const negotiating = { extensions: { [TASKS]: {} } };
+    const extended = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, extension: true, custom: true } } },
+      steps: [{ do: "send", to: "modern", message: msg(1, "acme/echo", modern(label, { text: "ext" }, {}, negotiating)) }],
+    });
+    expect(extended.answers).toEqual([{ jsonrpc: "2.0", id: 1, result: { echoed: "ext", version: label, resultType: "complete" } }]);
+  });
+
+  it("a custom method the version has already is refused when the router is built", () => {
+    const label = labels[0];
+    const out = pythonJson<{ error: string }>("router_driver.py", {
+      config: { served: { [label]: { capabilities: {}, custom: "collide" } }, expectError: true },
+      steps: [],
+    });
+    expect(out.error).toBe(`custom method tools/list is a method of protocol version ${label} already`);
+  });
+});

@@ -3,7 +3,9 @@ answered and sent on stdout.
 
 Scenario: ``{"config": {...}, "steps": [...]}``. ``config``: ``served`` (label → ``{"capabilities"}``; with
 ``"extension": true`` the stub Tasks extension is served too), ``instructions``, ``discoverCache``,
-``maxListenStreamsPerPrincipal``, ``maxListenStreams``. Steps (``do``):
+``maxListenStreamsPerPrincipal``, ``maxListenStreams``; a served entry's ``"custom": true`` serves the custom
+methods of ``custom_methods`` (``"collide"``: tools/list among them), and ``expectError`` only builds the
+router and prints ``{"error": message}`` of the ValueError it raises. Steps (``do``):
 
 - ``connect`` ``as``: open a legacy connection named ``as``;
 - ``send`` ``to`` (a connection's name, or ``"modern"``), ``message``, optional ``key`` (start it, await it
@@ -25,6 +27,8 @@ import sys
 import types
 from collections.abc import Mapping
 from typing import Any, cast
+
+from pydantic import BaseModel, ConfigDict
 
 import mcp_codegen
 from mcp_codegen import dispatcher, runtime
@@ -152,6 +156,36 @@ def stub_module(label: str) -> types.ModuleType:
     return module
 
 
+# --- Custom methods (``"custom": true`` in a served entry; ``"custom": "collide"`` declares tools/list too) ---
+
+
+class EchoParams(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    text: str
+
+
+class EchoResult(BaseModel):
+    echoed: str
+
+
+def custom_methods(collide: bool) -> dispatcher.CustomMethods:
+    def echo(params: EchoParams, context: dispatcher.RequestContext) -> object:
+        return {"echoed": params.text, "version": context.protocol_version}
+
+    def note(params: object, context: dispatcher.NotificationContext) -> None:
+        events.append(f"note {json.dumps(cast(dict[str, Any], params).get('n'))}")
+
+    methods: dict[str, dispatcher.CustomRequest | dispatcher.CustomNotification] = {
+        "acme/echo": dispatcher.CustomRequest(cast(dispatcher.Handler, echo), params=EchoParams, result=EchoResult),
+        "acme/empty": dispatcher.CustomRequest(lambda p, c: {"_meta": {"a": 1}, "dropped": True}, shape="empty"),
+        "acme/bad": dispatcher.CustomRequest(lambda p, c: {"echoed": 5}, result=EchoResult),
+        "acme/note": dispatcher.CustomNotification(cast(dispatcher.Handler, note)),
+    }
+    if collide:
+        methods["tools/list"] = dispatcher.CustomRequest(lambda p, c: {})
+    return methods
+
+
 class StubTasks:
     """A ServedExtension: ``tasks/get`` answers the task id; ``tools/call`` of "task" returns a marker the
     extension's ``resolve`` turns into a result saying whether the request negotiated it."""
@@ -194,9 +228,19 @@ async def main() -> None:
             extension_modules[label] = {TASKS: stub_module(label).__name__}
             extensions[TASKS] = StubTasks()
         served[label] = r.Served(
-            handlers=factory if entry.get("factory") else handlers(), capabilities=entry["capabilities"], extensions=extensions
+            handlers=factory if entry.get("factory") else handlers(),
+            capabilities=entry["capabilities"],
+            extensions=extensions,
+            custom=custom_methods(entry["custom"] == "collide") if entry.get("custom") else {},
         )
     setattr(mcp_codegen, "EXTENSION_MODULES", extension_modules)  # noqa: B010 - the tree's own has no extension modules yet
+    if config.get("expectError"):
+        try:
+            r.create_router(server_info={"name": "router-test", "version": "1.0.0"}, versions=served)
+        except ValueError as e:
+            sys.stdout.write(json.dumps({"error": str(e)}))
+            return
+        raise AssertionError("create_router did not raise")
     router = r.create_router(
         server_info={"name": "router-test", "version": "1.0.0"},
         versions=served,
