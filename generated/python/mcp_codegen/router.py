@@ -56,6 +56,7 @@ from .dispatcher import (
     Failure,
     Handler,
     JsonRpcError,
+    MethodValidator,
     OnError,
     PeerError,
     RequestContext,
@@ -64,6 +65,7 @@ from .dispatcher import (
     error_response,
     read_envelope,
     with_custom_methods,
+    with_validators,
 )
 
 Era = Literal["legacy", "modern"]
@@ -216,6 +218,9 @@ class Served:
     """Custom methods of this version (``dispatcher.CustomRequest``/``CustomNotification`` by method name), served
     beside its own (and its extension modules') with the same rules; one whose name the version's METHOD_TABLE
     has is a ValueError when the router is built (which imports that version's module)."""
+    validators: Mapping[str, MethodValidator] = field(default_factory=lambda: {})
+    """Validation hooks by method (``dispatcher.MethodValidator``), custom methods' too: a method's hook replaces its
+    schema validation, in the version's dispatcher and its extension modules'."""
 
 
 @dataclass(frozen=True)
@@ -893,12 +898,13 @@ class Router:
         return self._with_custom(label, dispatcher, module.METHOD_TABLE)
 
     def _with_custom(self, label: str, dispatcher: Dispatcher, table: Mapping[str, Mapping[str, object]]) -> Dispatcher:
-        """``dispatcher`` (the version's or an extension module's) with the version's custom methods beside its own."""
+        """``dispatcher`` (the version's or an extension module's) with the version's custom methods beside its own and
+    its validators."""
         entry = self._served[label]
-        if not entry.custom:
-            return dispatcher
-        result_types = self._module(label).CUSTOM_RESULT_TYPES
-        return with_custom_methods(dispatcher, entry.custom, result_types, table, validate_results=entry.validate_results)
+        if entry.custom:
+            result_types = self._module(label).CUSTOM_RESULT_TYPES
+            dispatcher = with_custom_methods(dispatcher, entry.custom, result_types, table, validate_results=entry.validate_results)
+        return with_validators(dispatcher, entry.validators)
 
     def _modern_routes(self, label: str) -> _ModernRoutes:
         entry = self._served[label]

@@ -18,7 +18,7 @@ export type Step =
   | { do: "close" };
 
 export interface Config {
-  served: Record<string, { capabilities: Record<string, unknown>; factory?: boolean; extension?: boolean; custom?: boolean | "collide" }>;
+  served: Record<string, { capabilities: Record<string, unknown>; factory?: boolean; extension?: boolean; custom?: boolean | "collide"; validators?: boolean }>;
   /** Python only: create_router is expected to raise ValueError; its message is the outcome's `error`. */
   expectError?: boolean;
   instructions?: string;

@@ -440,3 +440,48 @@ describe("custom methods (Served.custom, as TypeScript's custom-methods.ts)", ()
     expect(out.error).toBe(`custom method tools/list is a method of protocol version ${label} already`);
   });
 });
+
+describe("per-method validators (Served.validators, as TypeScript's MethodValidator)", () => {
+  const call = (id: number, name: unknown, wrap: (params: Record<string, unknown>) => Record<string, unknown>) => msg(id, "tools/call", wrap({ name }));
+  const steps = (to: string, wrap: (params: Record<string, unknown>) => Record<string, unknown>): Step[] =>
+    [
+      call(1, "hello", wrap),
+      call(2, "coded", wrap),
+      call(3, "plain", wrap),
+      call(4, "bad", wrap),
+      call(5, 5, wrap),
+      { jsonrpc: "2.0", method: "acme/note", params: wrap({ n: 7 }) },
+      { jsonrpc: "2.0", method: "acme/note", params: wrap({ n: 0 }) },
+    ].map((message) => ({ do: "send", to, message }));
+  const answers = (extra: Record<string, unknown>) => [
+    // The params hook's value reaches the handler (tools_call echoes the name), the result hook's is sent.
+    { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hello!" }], ...extra, checked: true } },
+    { jsonrpc: "2.0", id: 2, error: { code: -32001, message: "refused by the hook" } },
+    { jsonrpc: "2.0", id: 3, error: { code: -32602, message: "Invalid params for tools/call" } },
+    { jsonrpc: "2.0", id: 4, error: { code: -32603, message: "Internal error" } },
+    // A name the schema refuses (a number) is the hook's to judge: the schema's validation is replaced.
+    { jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "5!" }], ...extra, checked: true } },
+    null,
+    null,
+  ];
+
+  it.each(legacyLabels.filter((l) => takes[l].call).slice(-1))("at %s: a params hook replaces the schema's and may refuse, coded or not; a result hook likewise; a custom notification's hook too", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true, validators: true } } },
+      steps: [{ do: "connect", as: "c" }, { do: "send", to: "c", message: initialize(9, label) }, ...steps("c", (p) => p)],
+    });
+    expect(out.answers.slice(1)).toEqual(answers({}));
+    expect(out.events).toEqual(["note 70"]);
+    expect(out.failures).toEqual(["result tools/call", "invalid-params acme/note"]);
+  });
+
+  it.each(modernLabels.slice(-1))("at %s: the same, with its resultType", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true, validators: true } } },
+      steps: steps("modern", (p) => modern(label, p)),
+    });
+    expect(out.answers).toEqual(answers({ resultType: "complete" }));
+    expect(out.events).toEqual(["note 70"]);
+    expect(out.failures).toEqual(["result tools/call", "invalid-params acme/note"]);
+  });
+});

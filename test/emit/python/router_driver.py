@@ -4,7 +4,8 @@ answered and sent on stdout.
 Scenario: ``{"config": {...}, "steps": [...]}``. ``config``: ``served`` (label → ``{"capabilities"}``; with
 ``"extension": true`` the stub Tasks extension is served too), ``instructions``, ``discoverCache``,
 ``maxListenStreamsPerPrincipal``, ``maxListenStreams``; a served entry's ``"custom": true`` serves the custom
-methods of ``custom_methods`` (``"collide"``: tools/list among them), and ``expectError`` only builds the
+methods of ``custom_methods`` (``"collide"``: tools/list among them), ``"validators": true`` the hooks of
+``validators``, and ``expectError`` only builds the
 router and prints ``{"error": message}`` of the ValueError it raises. Steps (``do``):
 
 - ``connect`` ``as``: open a legacy connection named ``as``;
@@ -186,6 +187,36 @@ def custom_methods(collide: bool) -> dispatcher.CustomMethods:
     return methods
 
 
+def validators() -> Mapping[str, dispatcher.MethodValidator]:
+    """``"validators": true``: tools/call's params hook (a name "coded" refused -32001, "plain" refused without a
+    code, any other name passed on with "!" appended) and result hook (a "checked" member added; a name "bad"
+    refused); acme/note's params hook (n multiplied by 10, n 0 refused)."""
+
+    def call_params(params: object) -> object:
+        name = cast(dict[str, Any], params)["name"]
+        if name == "coded":
+            raise dispatcher.JsonRpcError(-32001, "refused by the hook")
+        if name == "plain":
+            raise ValueError("no")
+        return {"name": f"{name}!"}
+
+    def call_result(result: dict[str, Any]) -> object:
+        if result["content"][0]["text"] == "bad!":
+            raise ValueError("bad result")
+        return {**result, "checked": True}
+
+    def note_params(params: object) -> object:
+        n = cast(dict[str, Any], params)["n"]
+        if n == 0:
+            raise ValueError("zero")
+        return {"n": n * 10}
+
+    return {
+        "tools/call": dispatcher.MethodValidator(params=call_params, result=call_result),
+        "acme/note": dispatcher.MethodValidator(params=note_params),
+    }
+
+
 class StubTasks:
     """A ServedExtension: ``tasks/get`` answers the task id; ``tools/call`` of "task" returns a marker the
     extension's ``resolve`` turns into a result saying whether the request negotiated it."""
@@ -232,6 +263,7 @@ async def main() -> None:
             capabilities=entry["capabilities"],
             extensions=extensions,
             custom=custom_methods(entry["custom"] == "collide") if entry.get("custom") else {},
+            validators=validators() if entry.get("validators") else {},
         )
     setattr(mcp_codegen, "EXTENSION_MODULES", extension_modules)  # noqa: B010 - the tree's own has no extension modules yet
     if config.get("expectError"):

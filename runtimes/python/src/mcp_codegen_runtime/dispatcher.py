@@ -31,7 +31,7 @@ import math
 import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, Protocol, TypedDict, cast, get_args, get_origin
 
 from pydantic import TypeAdapter, ValidationError
@@ -381,6 +381,18 @@ def _unsendable(value: object) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class MethodValidator:
+    """Validation hooks of one method (as TypeScript's MethodValidator); a method's hook replaces its schema validation.
+
+    ``params`` runs before the handler (on the params as received, None when absent) and returns what the handler
+    gets; ``result`` runs on the normalized result and returns the result to send. A hook's error carrying a
+    JSON-RPC ``code`` is answered with that code; any other is -32602 for ``params`` and -32603 for ``result``."""
+
+    params: Callable[[object], object] | None = None
+    result: Callable[[dict[str, Any]], object] | None = None
+
+
 @dataclass
 class _Route:
     handler: Handler
@@ -389,6 +401,7 @@ class _Route:
     result: TypeAdapter[Any] | None
     expected: str
     normalizer: runtime.Normalizer
+    validator: MethodValidator | None = None
 
 
 @dataclass
@@ -402,6 +415,7 @@ class Dispatcher:
     method_table: Mapping[str, Mapping[str, object]]
     receives_cancel: bool
     on_error: OnError
+    notification_validators: dict[str, MethodValidator] = field(default_factory=lambda: {})
     _flights: dict[tuple[int, RequestId], asyncio.Task[object]] = field(default_factory=lambda: {})
 
     @property
@@ -479,7 +493,15 @@ class Dispatcher:
         elif not _is_object(params):
             return error_response(rid, INVALID_PARAMS, f"Invalid params: {method} params must be an object")
         model: object = None
-        if envelope.has_params and route.params is not None:
+        hook = None if route.validator is None else route.validator.params
+        if hook is not None:
+            try:
+                model = hook(params if envelope.has_params else None)
+            except Exception as error:  # noqa: BLE001 - a hook's refusal is answered
+                if _coded(error):
+                    return self._answer_thrown(rid, method, error)
+                return error_response(rid, INVALID_PARAMS, f"Invalid params for {method}")
+        elif envelope.has_params and route.params is not None:
             try:
                 model = route.params.validate_python(params)
             except ValidationError as e:
@@ -520,7 +542,10 @@ class Dispatcher:
                 del self._flights[key]
         try:
             result = route.normalizer(value)
-            if route.result is not None:
+            checked = None if route.validator is None else route.validator.result
+            if checked is not None:
+                result = checked(result)
+            elif route.result is not None:
                 try:
                     route.result.validate_python(result)
                 except ValidationError as e:
@@ -553,7 +578,14 @@ class Dispatcher:
             self._fail("invalid-params", JsonRpcError(INVALID_PARAMS, f"Invalid params: {method} params must be an object"), method)
             return
         model: object = params
-        if envelope.has_params and adapter is not None:
+        hook = self.notification_validators[method].params if method in self.notification_validators else None
+        if hook is not None:
+            try:
+                model = hook(params if envelope.has_params else None)
+            except Exception as error:  # noqa: BLE001 - reported, never answered
+                self._fail("invalid-params", error, method)
+                return
+        elif envelope.has_params and adapter is not None:
             try:
                 model = adapter.validate_python(params)
             except ValidationError as e:
@@ -769,7 +801,22 @@ def with_custom_methods(
         method_table=base.method_table,
         receives_cancel=base.receives_cancel,
         on_error=base.on_error,
+        notification_validators=dict(base.notification_validators),
     )
+
+
+def with_validators(base: Dispatcher, validators: Mapping[str, MethodValidator]) -> Dispatcher:
+    """``base`` with each method's validation hooks (``validators``, by method) replacing its schema validation."""
+    if not validators:
+        return base
+    routes = {m: replace(route, validator=validators[m]) if m in validators else route for m, route in base.routes.items()}
+    notification_validators = {**base.notification_validators, **{m: v for m, v in validators.items() if m in base.notification_routes}}
+    return replace(base, routes=routes, notification_validators=notification_validators, _flights={})
+
+
+def _coded(error: BaseException) -> bool:
+    code = getattr(error, "code", None)
+    return isinstance(code, int) and not isinstance(code, bool)
 
 
 def _empty_normalizer(result_types: tuple[str, ...] | None) -> runtime.Normalizer:
