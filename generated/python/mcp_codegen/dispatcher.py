@@ -34,7 +34,17 @@ import re
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal, Protocol, TypedDict, cast, get_args, get_origin
+from typing import (
+    Any,
+    Final,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -75,6 +85,10 @@ class Failure(TypedDict):
     id: RequestId | None
     protocol_version: str
     error: BaseException
+    auth: NotRequired[Mapping[str, Any]]
+    """A request's verified caller (``context.auth``) without its ``token``, when it has one (as TypeScript's)."""
+    principal: NotRequired[str]
+    """Whom a request is for (``context.principal``), when known."""
 
 
 OnError = Callable[[Failure], None]
@@ -425,9 +439,14 @@ class Dispatcher:
         """How many requests are being handled now."""
         return len(self._flights)
 
-    def _fail(self, kind: FailureKind, error: BaseException, method: str, rid: RequestId | None = None) -> None:
+    def _fail(self, kind: FailureKind, error: BaseException, method: str, rid: RequestId | None = None, caller: _Caller | None = None) -> None:
+        failure: Failure = {"kind": kind, "method": method, "id": rid, "protocol_version": self.protocol_version, "error": error}
+        if caller is not None and caller.auth is not None:
+            failure["auth"] = {k: v for k, v in caller.auth.items() if k != "token"}
+        if caller is not None and caller.principal is not None:
+            failure["principal"] = caller.principal
         try:
-            self.on_error({"kind": kind, "method": method, "id": rid, "protocol_version": self.protocol_version, "error": error})
+            self.on_error(failure)
         except Exception:  # noqa: BLE001 - a failing hook must not break the answer
             pass
 
@@ -537,7 +556,7 @@ class Dispatcher:
                 raise
             except Exception as error:  # noqa: BLE001 - a handler's failure is answered
                 if not isinstance(error, PeerError):
-                    self._fail("request", error, method, rid)
+                    self._fail("request", error, method, rid, caller)
                 return self._answer_thrown(rid, method, error)
         finally:
             if self._flights.get(key) is task:
@@ -560,7 +579,7 @@ class Dispatcher:
                 raise JsonRpcError(INTERNAL_ERROR, f"Internal error: the {method} handler's result cannot be sent as JSON ({problem})")
             return result_response(rid, result)
         except Exception as error:  # noqa: BLE001 - a result that cannot be sent is -32603
-            self._fail("result", error, method, rid)
+            self._fail("result", error, method, rid, caller)
             return self._answer_thrown(rid, method, error)
 
     async def _notification(self, envelope: Envelope, scope: object) -> None:

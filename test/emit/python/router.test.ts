@@ -485,3 +485,36 @@ describe("per-method validators (Served.validators, as TypeScript's MethodValida
     expect(out.failures).toEqual(["result tools/call", "invalid-params acme/note"]);
   });
 });
+
+describe("on_error is told the caller: auth (without its token) and principal, as TypeScript's FailureContext", () => {
+  const auth = { token: "secret", clientId: "c1", scopes: ["s"], subject: "u1" };
+  const told = { clientId: "c1", scopes: ["s"], subject: "u1" };
+
+  it.each(legacyLabels.filter((l) => takes[l].call).slice(-1))("at %s: a handler's failure with auth, with only a principal, with neither", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} } } } },
+      steps: [
+        { do: "connect", as: "c" },
+        { do: "send", to: "c", message: initialize(1, label) },
+        { do: "send", to: "c", message: msg(2, "tools/call", { name: "fail-plain" }), auth },
+        { do: "send", to: "c", message: msg(3, "tools/call", { name: "fail-plain" }), principal: "p9" },
+        { do: "send", to: "c", message: msg(4, "tools/call", { name: "fail-plain" }) },
+      ],
+    });
+    expect(out.failures).toEqual(["request tools/call", "request tools/call", "request tools/call"]);
+    // The principal defaults to the token's subject (principal_of).
+    expect(out.callers).toEqual([{ auth: told, principal: "sub:u1" }, { principal: "p9" }, {}]);
+  });
+
+  it.each(modernLabels.slice(-1))("at %s: a refused result with both; a notification's failure with neither (it has no caller to tell)", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true, validators: true } } },
+      steps: [
+        { do: "send", to: "modern", message: msg(1, "acme/bad", modern(label)), auth, principal: "p1" },
+        { do: "send", to: "modern", message: { jsonrpc: "2.0", method: "acme/note", params: modern(label, { n: 0 }) }, auth },
+      ],
+    });
+    expect(out.failures).toEqual(["result acme/bad", "invalid-params acme/note"]);
+    expect(out.callers).toEqual([{ auth: told, principal: "p1" }, {}]);
+  });
+});

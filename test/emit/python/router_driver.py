@@ -10,13 +10,13 @@ router and prints ``{"error": message}`` of the ValueError it raises. Steps (``d
 
 - ``connect`` ``as``: open a legacy connection named ``as``;
 - ``send`` ``to`` (a connection's name, or ``"modern"``), ``message``, optional ``key`` (start it, await it
-  later), ``principal``, ``scope`` (a name; default one scope per ``to``): handle one message;
+  later), ``auth``, ``principal``, ``scope`` (a name; default one scope per ``to``): handle one message;
 - ``await`` ``key``; ``cancel`` ``key`` (the transport gives the request up: its task is cancelled);
 - ``answer`` ``to``, ``result``: answer the last request the server sent on that connection;
 - ``publish`` ``method``, ``params``; ``nameParam`` ``method``, ``version``; ``settle`` (let the loop run); ``close``.
 
 Output: ``answers`` (per send or await: the response, null for none, "cancelled"), ``sent`` (what each
-``to`` was sent, in order), ``failures`` (on_error's kind and method), ``events`` (what handlers saw:
+``to`` was sent, in order), ``failures`` (on_error's kind and method), ``callers`` (each failure's ``auth`` and ``principal``), ``events`` (what handlers saw:
 factory calls, cancellations), ``inFlight`` at the end.
 """
 
@@ -247,9 +247,11 @@ async def main() -> None:
     scenario = cast(dict[str, Any], json.loads(sys.stdin.read()))
     config = cast(dict[str, Any], scenario["config"])
     failures: list[str] = []
+    callers: list[dict[str, object]] = []
 
     def on_error(failure: dispatcher.Failure) -> None:
         failures.append(f"{failure['kind']} {failure['method']}")
+        callers.append({k: v for k, v in (("auth", failure.get("auth")), ("principal", failure.get("principal"))) if v is not None})
 
     served: dict[str, r.Served] = {}
     extension_modules: dict[str, dict[str, str]] = {}
@@ -302,10 +304,10 @@ async def main() -> None:
             to = cast(str, step["to"])
             scope = scopes.setdefault(cast(str, step.get("scope", to)), object())
             if to == "modern":
-                exchange = r.Exchange(send=sender(step.get("stream", to)), scope=scope, principal=step.get("principal"))
+                exchange = r.Exchange(send=sender(step.get("stream", to)), scope=scope, auth=step.get("auth"), principal=step.get("principal"))
                 work = router.handle(step["message"], exchange)
             else:
-                work = connections[to].handle(step["message"], r.Exchange(principal=step.get("principal")))
+                work = connections[to].handle(step["message"], r.Exchange(auth=step.get("auth"), principal=step.get("principal")))
             if "key" in step:
                 tasks[step["key"]] = asyncio.ensure_future(work)
             else:
@@ -334,7 +336,7 @@ async def main() -> None:
         else:
             raise ValueError(f"unknown step {do}")
     await asyncio.sleep(0)
-    out = {"answers": answers, "sent": sent, "failures": failures, "events": events, "inFlight": router.in_flight}
+    out = {"answers": answers, "sent": sent, "failures": failures, "callers": callers, "events": events, "inFlight": router.in_flight}
     sys.stdout.write(json.dumps(out, ensure_ascii=False, separators=(",", ":")))
 
 
