@@ -29,6 +29,19 @@ VERSION_MODULES: Final[Mapping[str, str]] = MappingProxyType(
 )
 """Every generated protocol version: label → module name, in label order (imported on demand)."""
 
+VERSION_ERAS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "2024-11-05": "legacy",
+        "2025-03-26": "legacy",
+        "2025-06-18": "legacy",
+        "2025-11-25": "legacy",
+        "2026-07-28": "modern",
+        "draft": "modern",
+    }
+)
+"""Every generated protocol version: label → its era ("legacy" or "modern"), the module's ERA, known
+without importing it (the router reads it when it is built and imports a version on first use)."""
+
 EXTENSION_MODULES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
         "2026-07-28": MappingProxyType({"io.modelcontextprotocol/tasks": "mcp_codegen.v2026_07_28_tasks"}),
@@ -53,7 +66,7 @@ def extension(label: str, identifier: str) -> ExtensionModule:
     return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label][identifier]))
 
 
-__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "version"]
+__all__ = ["EXTENSION_MODULES", "VERSION_ERAS", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "version"]
 
 if TYPE_CHECKING:
     # Every version module is a VersionModule, every extension module an ExtensionModule (checked by the

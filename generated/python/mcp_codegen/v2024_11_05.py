@@ -20,6 +20,8 @@ PROTOCOL_VERSION: Final = "2024-11-05"
 ERA: Final = "legacy"
 PREVIOUS_VERSION: Final[str | None] = None
 """The version before this one among those generated, or None."""
+CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = None
+"""The `resultType` values a custom request's result may carry, the default first; None in the legacy era."""
 
 
 Role = TypeAliasType("Role", Literal["assistant", "user"])

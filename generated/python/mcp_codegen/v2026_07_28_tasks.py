@@ -22,6 +22,8 @@ PROTOCOL_VERSION: Final = "2026-07-28"
 ERA: Final = "modern"
 PREVIOUS_VERSION: Final[str | None] = "2025-11-25"
 """The version before this one among those generated, or None."""
+CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = ("complete",)
+"""The `resultType` values a custom request's result may carry, the default first; None in the legacy era."""
 
 
 EXTENSION: Final = "io.modelcontextprotocol/tasks"

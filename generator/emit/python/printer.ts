@@ -9,6 +9,7 @@ import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, Versio
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
 import { removedAt } from "../../model/table.js";
+import { customResultTypes } from "../../model/rules.js";
 import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
@@ -631,6 +632,8 @@ function versionModule(
       `ERA: Final = ${pyString(version.era)}`,
       `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
       '"""The version before this one among those generated, or None."""',
+      `CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = ${customTypesText(customResultTypes(version.era))}`,
+      '"""The `resultType` values a custom request\'s result may carry, the default first; None in the legacy era."""',
     ].join("\n"),
   ];
   if (extension !== undefined) own.push(extensionConstants(extension));
@@ -755,6 +758,11 @@ function checkModuleNames(labels: readonly string[]): void {
   }
 }
 
+/** A tuple of strings as Python source, None for null. */
+function customTypesText(types: readonly string[] | null): string {
+  return types === null ? "None" : `(${types.map(pyString).join(", ")}${types.length === 1 ? "," : ""})`;
+}
+
 /** The root module's EXTENSION_MODULES: per core version label (those with an extension module), per identifier, its module. */
 function extensionModulesMap(extensions: readonly ExtensionModel[], pkg: string): string {
   const head = "EXTENSION_MODULES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(";
@@ -833,6 +841,14 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     ")",
     '"""Every generated protocol version: label → module name, in label order (imported on demand)."""',
     "",
+    "VERSION_ERAS: Final[Mapping[str, str]] = MappingProxyType(",
+    "    {",
+    ...versions.map((v) => `        ${pyString(v.label)}: ${pyString(v.era)},`),
+    "    }",
+    ")",
+    '"""Every generated protocol version: label → its era ("legacy" or "modern"), the module\'s ERA, known',
+    'without importing it (the router reads it when it is built and imports a version on first use)."""',
+    "",
     extensionModulesMap(extensions, pkg),
     '"""Every generated extension module (an extension version layered onto a protocol version): protocol',
     "version label → extension identifier (negotiated under `capabilities.extensions`) → module name, in",
@@ -852,7 +868,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     "    return cast(ExtensionModule, importlib.import_module(EXTENSION_MODULES[label][identifier]))",
     "",
     "",
-    `__all__ = ["EXTENSION_MODULES", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "version"]`,
+    `__all__ = ["EXTENSION_MODULES", "VERSION_ERAS", "VERSION_MODULES", "ExtensionModule", "VersionModule", "extension", "version"]`,
     "",
     "if TYPE_CHECKING:",
     "    # Every version module is a VersionModule, every extension module an ExtensionModule (checked by the",

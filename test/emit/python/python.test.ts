@@ -80,7 +80,7 @@ describe("generated/python", () => {
     expect(r.status).toBe(0);
   });
 
-  it("imports with one module per version of the lock, each naming its own protocol version and the one before it", async () => {
+  it("imports with one module per version of the lock, each naming its own protocol version and the one before it; VERSION_ERAS says each one's era unimported", async () => {
     const labels = Object.keys((await readLock(lockFile)).versions).sort();
     const script = [
       "import json, warnings",
@@ -89,18 +89,22 @@ describe("generated/python", () => {
       "out = []",
       "for label in mcp_codegen.VERSION_MODULES:",
       "    m = mcp_codegen.version(label)",
-      "    out.append([label, m.__name__, m.PROTOCOL_VERSION, m.ERA, m.PREVIOUS_VERSION, len(m.DEFINITIONS)])",
+      "    out.append([label, m.__name__, m.PROTOCOL_VERSION, m.ERA, m.PREVIOUS_VERSION, len(m.DEFINITIONS), mcp_codegen.VERSION_ERAS[label]])",
       "print(json.dumps(out))",
     ].join("\n");
     const r = run("python", ["-c", script]);
     expect(r.stderr).toBe("");
-    const versions = JSON.parse(r.stdout) as Array<[string, string, string, string, string | null, number]>;
+    const versions = JSON.parse(r.stdout) as Array<[string, string, string, string, string | null, number, string]>;
     expect(versions.map((v) => v[0])).toEqual(labels);
     const lock = await readLock(lockFile);
-    versions.forEach(([label, name, protocolVersion, era, previous, definitions], i) => {
+    const tsEras = await Promise.all(labels.map(async (l) => ((await import(`../../../generated/${l}/index.ts`)) as { era: string }).era));
+    versions.forEach(([label, name, protocolVersion, era, previous, definitions, listedEra], i) => {
       expect(name).toMatch(/^mcp_codegen\.[a-z_][a-z0-9_]*$/);
       expect(protocolVersion).toBe(label);
       expect(["legacy", "modern"]).toContain(era);
+      // The root's VERSION_ERAS (read without importing the module) agrees with the module and with the TypeScript tree.
+      expect(listedEra, label).toBe(era);
+      expect(era, label).toBe(tsEras[i]);
       expect(previous).toBe(i === 0 ? null : labels[i - 1]);
       expect(definitions, label).toBeGreaterThan(0);
     });

@@ -8,7 +8,7 @@ import { pythonJson } from "./support.js";
 
 export type Step =
   | { do: "connect"; as: string }
-  | { do: "send"; to: string; message: unknown; key?: string; principal?: string; scope?: string; stream?: string }
+  | { do: "send"; to: string; message: unknown; key?: string; auth?: Record<string, unknown>; principal?: string; scope?: string; stream?: string }
   | { do: "await"; key: string }
   | { do: "cancel"; key: string }
   | { do: "answer"; to: string; result: unknown }
@@ -18,7 +18,9 @@ export type Step =
   | { do: "close" };
 
 export interface Config {
-  served: Record<string, { capabilities: Record<string, unknown>; factory?: boolean; extension?: boolean }>;
+  served: Record<string, { capabilities: Record<string, unknown>; factory?: boolean; extension?: boolean; custom?: boolean | "collide"; validators?: boolean }>;
+  /** Python only: create_router is expected to raise ValueError; its message is the outcome's `error`. */
+  expectError?: boolean;
   instructions?: string;
   discoverCache?: { ttlMs: number; cacheScope: "public" | "private" };
   maxListenStreamsPerPrincipal?: number;
@@ -34,6 +36,8 @@ export interface Outcome {
   answers: unknown[];
   sent: Record<string, unknown[]>;
   failures: string[];
+  /** Python only: each failure's `auth` and `principal`, as on_error was told them. */
+  callers?: Array<Record<string, unknown>>;
   events: string[];
   inFlight: number;
 }
@@ -89,6 +93,7 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
   const { JsonRpcError } = (await import(path.join(root, "generated", "runtime", "jsonrpc.ts"))) as TsDispatcherModule;
   const events: string[] = [];
   const failures: string[] = [];
+  const callers: Array<Record<string, unknown>> = [];
   const text = (t: string) => ({ content: [{ type: "text", text: t }] });
   const toolsCall: Handler = async (params: { name?: unknown }, context) => {
     const name = String(params.name);
@@ -156,7 +161,10 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
     ...(scenario.config.discoverCache === undefined ? {} : { discoverCache: scenario.config.discoverCache }),
     ...(scenario.config.maxListenStreamsPerPrincipal === undefined ? {} : { maxListenStreamsPerPrincipal: scenario.config.maxListenStreamsPerPrincipal }),
     ...(scenario.config.maxListenStreams === undefined ? {} : { maxListenStreams: scenario.config.maxListenStreams }),
-    onError: (_error: unknown, failure: { kind: string; method: string }) => failures.push(`${failure.kind} ${failure.method}`),
+    onError: (_error: unknown, failure: { kind: string; method: string; auth?: unknown; principal?: string }) => {
+      failures.push(`${failure.kind} ${failure.method}`);
+      callers.push({ ...(failure.auth === undefined ? {} : { auth: failure.auth }), ...(failure.principal === undefined ? {} : { principal: failure.principal }) });
+    },
   });
   const sent: Record<string, unknown[]> = {};
   const sender = (to: string) => (message: unknown) => {
@@ -175,7 +183,7 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
         const scopeName = step.scope ?? step.to;
         if (!scopes.has(scopeName)) scopes.set(scopeName, {});
         const abort = new AbortController();
-        const principal = step.principal === undefined ? {} : { principal: step.principal };
+        const principal = { ...(step.principal === undefined ? {} : { principal: step.principal }), ...(step.auth === undefined ? {} : { auth: step.auth }) };
         const answer =
           step.to === "modern"
             ? router.handle(step.message, { send: sender(step.stream ?? step.to), signal: abort.signal, scope: scopes.get(scopeName), ...principal })
@@ -216,7 +224,7 @@ export async function runTypeScript(scenario: Scenario): Promise<Outcome> {
     }
   }
   await new Promise((resolve) => setImmediate(resolve));
-  return { answers, sent, failures, events, inFlight: router.inFlight };
+  return { answers, sent, failures, callers, events, inFlight: router.inFlight };
 }
 
 const capabilities = { tools: { listChanged: true }, logging: {}, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } };

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
 import { initialize, modern, msg, runPython, type Config, type Step } from "./router-scenarios.js";
-import { servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
+import { pythonJson, servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eras = Object.fromEntries(
@@ -349,5 +349,172 @@ describe.each(modernLabels)("modern requests at %s", (label) => {
       { jsonrpc: "2.0", id: 6, result: { content: [{ type: "text", text: "hello" }], resultType: "complete" } },
       "taskId",
     ]);
+  });
+});
+
+describe("start-up: version modules are imported on first use", () => {
+  type Imported = { imported: string[] };
+  type Lazy = { before: string[]; built: string[]; initialized: string[]; modern: string[]; answers: Array<{ id: number; result: Record<string, unknown> }> };
+  /** What importing a version's module (with its extension modules) alone brings into sys.modules: the oracle. */
+  const importing = (label: string, extensions: boolean) => pythonJson<Imported>("lazy_import.py", { import: label, extensions }).imported;
+  const legacy = legacyLabels[0] ?? null;
+  const newest = modernLabels.at(-1) ?? null;
+
+  it("building a router serving every version (and every extension module) imports none; initialize imports its version's, a modern request its version's and extensions'", () => {
+    const out = pythonJson<Lazy>("lazy_import.py", { initialize: legacy, modern: newest });
+    expect(out.before).toEqual([]);
+    expect(out.built).toEqual([]);
+    const initialized = legacy === null ? [] : importing(legacy, false);
+    expect(out.initialized).toEqual(initialized);
+    const modernImports = newest === null ? [] : importing(newest, true);
+    expect(out.modern).toEqual([...new Set([...initialized, ...modernImports])].sort());
+    // The answers are the router's usual ones (the other tests compare them in full).
+    const expected: Array<{ id: number; result: Record<string, unknown> }> = [];
+    if (legacy !== null) expected.push({ id: 1, result: expect.objectContaining({ protocolVersion: legacy }) as Record<string, unknown> });
+    if (newest !== null) expected.push({ id: 2, result: expect.objectContaining({ supportedVersions: modernLabels }) as Record<string, unknown> });
+    expect(out.answers).toEqual(expected.map((e) => ({ jsonrpc: "2.0", ...e })));
+  });
+});
+
+describe("custom methods (Served.custom, as TypeScript's custom-methods.ts)", () => {
+  /** The custom requests of router_driver.py's custom_methods, in order, each answered as the version's own are. */
+  const customSteps = (wrap: (id: number, method: string, params?: Record<string, unknown>) => Record<string, unknown>, to: string): Step[] =>
+    [
+      wrap(11, "acme/echo", { text: "hi" }),
+      wrap(12, "acme/echo"),
+      wrap(13, "acme/echo", { text: 5 }),
+      wrap(14, "acme/empty", {}),
+      wrap(15, "acme/bad", {}),
+      wrap(16, "acme/undeclared", {}),
+      { jsonrpc: "2.0", method: "acme/note", params: { ...(wrap(0, "", {}).params as object), n: 7 } },
+    ].map((message) => ({ do: "send", to, message }));
+  /** A modern request always has params (its `_meta`): without `text` they are invalid, not missing. */
+  const expected = (version: string, resultType: Record<string, unknown>, modernEra: boolean) => [
+    { jsonrpc: "2.0", id: 11, result: { echoed: "hi", version, ...resultType } },
+    modernEra
+      ? { jsonrpc: "2.0", id: 12, error: { code: -32602, data: { paths: ["/params/text"] } } }
+      : { jsonrpc: "2.0", id: 12, error: { code: -32602, message: "Invalid params: acme/echo requires params (an object)" } },
+    { jsonrpc: "2.0", id: 13, error: { code: -32602, data: { paths: ["/params/text"] } } },
+    { jsonrpc: "2.0", id: 14, result: { _meta: { a: 1 }, ...resultType } },
+    { jsonrpc: "2.0", id: 15, error: { code: -32603 } },
+    { jsonrpc: "2.0", id: 16, error: { code: -32601 } },
+    null,
+  ];
+
+  it.each(legacyLabels.slice(0, 1))("at the oldest legacy version (%s): params validated, results normalized (no resultType) and validated, a notification handled, an undeclared one -32601", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true } } },
+      steps: [{ do: "connect", as: "c" }, { do: "send", to: "c", message: initialize(1, label) }, ...customSteps((id, method, params) => msg(id, method, params), "c")],
+    });
+    expect(out.answers.slice(1)).toMatchObject(expected(label, {}, false));
+    expect(out.answers[1]).toEqual({ jsonrpc: "2.0", id: 11, result: { echoed: "hi", version: label } });
+    expect(out.answers[4]).toEqual({ jsonrpc: "2.0", id: 14, result: { _meta: { a: 1 } } });
+    expect((out.answers[5] as { error: { message: string } }).error.message).toMatch(/^Internal error: the acme\/bad handler's result is not a valid acme\/bad result \(at \/echoed\)$/);
+    expect(out.events).toEqual(["note 7"]);
+    expect(out.failures).toEqual(["result acme/bad"]);
+  });
+
+  it.each(modernLabels.slice(-1))("at the newest modern version (%s): the same with its resultType, also through a served extension's dispatcher", (label) => {
+    const plain = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true } } },
+      steps: customSteps((id, method, params) => msg(id, method, params === undefined ? modern(label) : modern(label, params)), "modern"),
+    });
+    expect(plain.answers).toMatchObject(expected(label, { resultType: "complete" }, true));
+    expect(plain.answers[3]).toEqual({ jsonrpc: "2.0", id: 14, result: { _meta: { a: 1 }, resultType: "complete" } });
+    expect(plain.events).toEqual(["note 7"]);
+    expect(plain.failures).toEqual(["result acme/bad"]);
+    const negotiating = { extensions: { [TASKS]: {} } };
+    const extended = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, extension: true, custom: true } } },
+      steps: [{ do: "send", to: "modern", message: msg(1, "acme/echo", modern(label, { text: "ext" }, {}, negotiating)) }],
+    });
+    expect(extended.answers).toEqual([{ jsonrpc: "2.0", id: 1, result: { echoed: "ext", version: label, resultType: "complete" } }]);
+  });
+
+  it("a custom method the version has already is refused when the router is built", () => {
+    const label = labels[0];
+    const out = pythonJson<{ error: string }>("router_driver.py", {
+      config: { served: { [label]: { capabilities: {}, custom: "collide" } }, expectError: true },
+      steps: [],
+    });
+    expect(out.error).toBe(`custom method tools/list is a method of protocol version ${label} already`);
+  });
+});
+
+describe("per-method validators (Served.validators, as TypeScript's MethodValidator)", () => {
+  const call = (id: number, name: unknown, wrap: (params: Record<string, unknown>) => Record<string, unknown>) => msg(id, "tools/call", wrap({ name }));
+  const steps = (to: string, wrap: (params: Record<string, unknown>) => Record<string, unknown>): Step[] =>
+    [
+      call(1, "hello", wrap),
+      call(2, "coded", wrap),
+      call(3, "plain", wrap),
+      call(4, "bad", wrap),
+      call(5, 5, wrap),
+      { jsonrpc: "2.0", method: "acme/note", params: wrap({ n: 7 }) },
+      { jsonrpc: "2.0", method: "acme/note", params: wrap({ n: 0 }) },
+    ].map((message) => ({ do: "send", to, message }));
+  const answers = (extra: Record<string, unknown>) => [
+    // The params hook's value reaches the handler (tools_call echoes the name), the result hook's is sent.
+    { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hello!" }], ...extra, checked: true } },
+    { jsonrpc: "2.0", id: 2, error: { code: -32001, message: "refused by the hook" } },
+    { jsonrpc: "2.0", id: 3, error: { code: -32602, message: "Invalid params for tools/call" } },
+    { jsonrpc: "2.0", id: 4, error: { code: -32603, message: "Internal error" } },
+    // A name the schema refuses (a number) is the hook's to judge: the schema's validation is replaced.
+    { jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "5!" }], ...extra, checked: true } },
+    null,
+    null,
+  ];
+
+  it.each(legacyLabels.filter((l) => takes[l].call).slice(-1))("at %s: a params hook replaces the schema's and may refuse, coded or not; a result hook likewise; a custom notification's hook too", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true, validators: true } } },
+      steps: [{ do: "connect", as: "c" }, { do: "send", to: "c", message: initialize(9, label) }, ...steps("c", (p) => p)],
+    });
+    expect(out.answers.slice(1)).toEqual(answers({}));
+    expect(out.events).toEqual(["note 70"]);
+    expect(out.failures).toEqual(["result tools/call", "invalid-params acme/note"]);
+  });
+
+  it.each(modernLabels.slice(-1))("at %s: the same, with its resultType", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true, validators: true } } },
+      steps: steps("modern", (p) => modern(label, p)),
+    });
+    expect(out.answers).toEqual(answers({ resultType: "complete" }));
+    expect(out.events).toEqual(["note 70"]);
+    expect(out.failures).toEqual(["result tools/call", "invalid-params acme/note"]);
+  });
+});
+
+describe("on_error is told the caller: auth (without its token) and principal, as TypeScript's FailureContext", () => {
+  const auth = { token: "secret", clientId: "c1", scopes: ["s"], subject: "u1" };
+  const told = { clientId: "c1", scopes: ["s"], subject: "u1" };
+
+  it.each(legacyLabels.filter((l) => takes[l].call).slice(-1))("at %s: a handler's failure with auth, with only a principal, with neither", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} } } } },
+      steps: [
+        { do: "connect", as: "c" },
+        { do: "send", to: "c", message: initialize(1, label) },
+        { do: "send", to: "c", message: msg(2, "tools/call", { name: "fail-plain" }), auth },
+        { do: "send", to: "c", message: msg(3, "tools/call", { name: "fail-plain" }), principal: "p9" },
+        { do: "send", to: "c", message: msg(4, "tools/call", { name: "fail-plain" }) },
+      ],
+    });
+    expect(out.failures).toEqual(["request tools/call", "request tools/call", "request tools/call"]);
+    // The principal defaults to the token's subject (principal_of).
+    expect(out.callers).toEqual([{ auth: told, principal: "sub:u1" }, { principal: "p9" }, {}]);
+  });
+
+  it.each(modernLabels.slice(-1))("at %s: a refused result with both; a notification's failure with neither (it has no caller to tell)", (label) => {
+    const out = runPython({
+      config: { served: { [label]: { capabilities: { tools: {} }, custom: true, validators: true } } },
+      steps: [
+        { do: "send", to: "modern", message: msg(1, "acme/bad", modern(label)), auth, principal: "p1" },
+        { do: "send", to: "modern", message: { jsonrpc: "2.0", method: "acme/note", params: modern(label, { n: 0 }) }, auth },
+      ],
+    });
+    expect(out.failures).toEqual(["result acme/bad", "invalid-params acme/note"]);
+    expect(out.callers).toEqual([{ auth: told, principal: "p1" }, {}]);
   });
 });

@@ -3,17 +3,20 @@ answered and sent on stdout.
 
 Scenario: ``{"config": {...}, "steps": [...]}``. ``config``: ``served`` (label → ``{"capabilities"}``; with
 ``"extension": true`` the stub Tasks extension is served too), ``instructions``, ``discoverCache``,
-``maxListenStreamsPerPrincipal``, ``maxListenStreams``. Steps (``do``):
+``maxListenStreamsPerPrincipal``, ``maxListenStreams``; a served entry's ``"custom": true`` serves the custom
+methods of ``custom_methods`` (``"collide"``: tools/list among them), ``"validators": true`` the hooks of
+``validators``, and ``expectError`` only builds the
+router and prints ``{"error": message}`` of the ValueError it raises. Steps (``do``):
 
 - ``connect`` ``as``: open a legacy connection named ``as``;
 - ``send`` ``to`` (a connection's name, or ``"modern"``), ``message``, optional ``key`` (start it, await it
-  later), ``principal``, ``scope`` (a name; default one scope per ``to``): handle one message;
+  later), ``auth``, ``principal``, ``scope`` (a name; default one scope per ``to``): handle one message;
 - ``await`` ``key``; ``cancel`` ``key`` (the transport gives the request up: its task is cancelled);
 - ``answer`` ``to``, ``result``: answer the last request the server sent on that connection;
 - ``publish`` ``method``, ``params``; ``nameParam`` ``method``, ``version``; ``settle`` (let the loop run); ``close``.
 
 Output: ``answers`` (per send or await: the response, null for none, "cancelled"), ``sent`` (what each
-``to`` was sent, in order), ``failures`` (on_error's kind and method), ``events`` (what handlers saw:
+``to`` was sent, in order), ``failures`` (on_error's kind and method), ``callers`` (each failure's ``auth`` and ``principal``), ``events`` (what handlers saw:
 factory calls, cancellations), ``inFlight`` at the end.
 """
 
@@ -25,6 +28,8 @@ import sys
 import types
 from collections.abc import Mapping
 from typing import Any, cast
+
+from pydantic import BaseModel, ConfigDict
 
 import mcp_codegen
 from mcp_codegen import dispatcher, runtime
@@ -152,6 +157,66 @@ def stub_module(label: str) -> types.ModuleType:
     return module
 
 
+# --- Custom methods (``"custom": true`` in a served entry; ``"custom": "collide"`` declares tools/list too) ---
+
+
+class EchoParams(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    text: str
+
+
+class EchoResult(BaseModel):
+    echoed: str
+
+
+def custom_methods(collide: bool) -> dispatcher.CustomMethods:
+    def echo(params: EchoParams, context: dispatcher.RequestContext) -> object:
+        return {"echoed": params.text, "version": context.protocol_version}
+
+    def note(params: object, context: dispatcher.NotificationContext) -> None:
+        events.append(f"note {json.dumps(cast(dict[str, Any], params).get('n'))}")
+
+    methods: dict[str, dispatcher.CustomRequest | dispatcher.CustomNotification] = {
+        "acme/echo": dispatcher.CustomRequest(cast(dispatcher.Handler, echo), params=EchoParams, result=EchoResult),
+        "acme/empty": dispatcher.CustomRequest(lambda p, c: {"_meta": {"a": 1}, "dropped": True}, shape="empty"),
+        "acme/bad": dispatcher.CustomRequest(lambda p, c: {"echoed": 5}, result=EchoResult),
+        "acme/note": dispatcher.CustomNotification(cast(dispatcher.Handler, note)),
+    }
+    if collide:
+        methods["tools/list"] = dispatcher.CustomRequest(lambda p, c: {})
+    return methods
+
+
+def validators() -> Mapping[str, dispatcher.MethodValidator]:
+    """``"validators": true``: tools/call's params hook (a name "coded" refused -32001, "plain" refused without a
+    code, any other name passed on with "!" appended) and result hook (a "checked" member added; a name "bad"
+    refused); acme/note's params hook (n multiplied by 10, n 0 refused)."""
+
+    def call_params(params: object) -> object:
+        name = cast(dict[str, Any], params)["name"]
+        if name == "coded":
+            raise dispatcher.JsonRpcError(-32001, "refused by the hook")
+        if name == "plain":
+            raise ValueError("no")
+        return {"name": f"{name}!"}
+
+    def call_result(result: dict[str, Any]) -> object:
+        if result["content"][0]["text"] == "bad!":
+            raise ValueError("bad result")
+        return {**result, "checked": True}
+
+    def note_params(params: object) -> object:
+        n = cast(dict[str, Any], params)["n"]
+        if n == 0:
+            raise ValueError("zero")
+        return {"n": n * 10}
+
+    return {
+        "tools/call": dispatcher.MethodValidator(params=call_params, result=call_result),
+        "acme/note": dispatcher.MethodValidator(params=note_params),
+    }
+
+
 class StubTasks:
     """A ServedExtension: ``tasks/get`` answers the task id; ``tools/call`` of "task" returns a marker the
     extension's ``resolve`` turns into a result saying whether the request negotiated it."""
@@ -182,9 +247,11 @@ async def main() -> None:
     scenario = cast(dict[str, Any], json.loads(sys.stdin.read()))
     config = cast(dict[str, Any], scenario["config"])
     failures: list[str] = []
+    callers: list[dict[str, object]] = []
 
     def on_error(failure: dispatcher.Failure) -> None:
         failures.append(f"{failure['kind']} {failure['method']}")
+        callers.append({k: v for k, v in (("auth", failure.get("auth")), ("principal", failure.get("principal"))) if v is not None})
 
     served: dict[str, r.Served] = {}
     extension_modules: dict[str, dict[str, str]] = {}
@@ -194,9 +261,20 @@ async def main() -> None:
             extension_modules[label] = {TASKS: stub_module(label).__name__}
             extensions[TASKS] = StubTasks()
         served[label] = r.Served(
-            handlers=factory if entry.get("factory") else handlers(), capabilities=entry["capabilities"], extensions=extensions
+            handlers=factory if entry.get("factory") else handlers(),
+            capabilities=entry["capabilities"],
+            extensions=extensions,
+            custom=custom_methods(entry["custom"] == "collide") if entry.get("custom") else {},
+            validators=validators() if entry.get("validators") else {},
         )
     setattr(mcp_codegen, "EXTENSION_MODULES", extension_modules)  # noqa: B010 - the tree's own has no extension modules yet
+    if config.get("expectError"):
+        try:
+            r.create_router(server_info={"name": "router-test", "version": "1.0.0"}, versions=served)
+        except ValueError as e:
+            sys.stdout.write(json.dumps({"error": str(e)}))
+            return
+        raise AssertionError("create_router did not raise")
     router = r.create_router(
         server_info={"name": "router-test", "version": "1.0.0"},
         versions=served,
@@ -226,10 +304,10 @@ async def main() -> None:
             to = cast(str, step["to"])
             scope = scopes.setdefault(cast(str, step.get("scope", to)), object())
             if to == "modern":
-                exchange = r.Exchange(send=sender(step.get("stream", to)), scope=scope, principal=step.get("principal"))
+                exchange = r.Exchange(send=sender(step.get("stream", to)), scope=scope, auth=step.get("auth"), principal=step.get("principal"))
                 work = router.handle(step["message"], exchange)
             else:
-                work = connections[to].handle(step["message"], r.Exchange(principal=step.get("principal")))
+                work = connections[to].handle(step["message"], r.Exchange(auth=step.get("auth"), principal=step.get("principal")))
             if "key" in step:
                 tasks[step["key"]] = asyncio.ensure_future(work)
             else:
@@ -258,7 +336,7 @@ async def main() -> None:
         else:
             raise ValueError(f"unknown step {do}")
     await asyncio.sleep(0)
-    out = {"answers": answers, "sent": sent, "failures": failures, "events": events, "inFlight": router.in_flight}
+    out = {"answers": answers, "sent": sent, "failures": failures, "callers": callers, "events": events, "inFlight": router.in_flight}
     sys.stdout.write(json.dumps(out, ensure_ascii=False, separators=(",", ":")))
 
 

@@ -30,9 +30,19 @@ import json
 import math
 import re
 import sys
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal, Protocol, TypedDict, cast, get_args, get_origin
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import (
+    Any,
+    Final,
+    Literal,
+    NotRequired,
+    Protocol,
+    TypedDict,
+    cast,
+    get_args,
+    get_origin,
+)
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -73,6 +83,10 @@ class Failure(TypedDict):
     id: RequestId | None
     protocol_version: str
     error: BaseException
+    auth: NotRequired[Mapping[str, Any]]
+    """A request's verified caller (``context.auth``) without its ``token``, when it has one (as TypeScript's)."""
+    principal: NotRequired[str]
+    """Whom a request is for (``context.principal``), when known."""
 
 
 OnError = Callable[[Failure], None]
@@ -381,6 +395,18 @@ def _unsendable(value: object) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class MethodValidator:
+    """Validation hooks of one method (as TypeScript's MethodValidator); a method's hook replaces its schema validation.
+
+    ``params`` runs before the handler (on the params as received, None when absent) and returns what the handler
+    gets; ``result`` runs on the normalized result and returns the result to send. A hook's error carrying a
+    JSON-RPC ``code`` is answered with that code; any other is -32602 for ``params`` and -32603 for ``result``."""
+
+    params: Callable[[object], object] | None = None
+    result: Callable[[dict[str, Any]], object] | None = None
+
+
 @dataclass
 class _Route:
     handler: Handler
@@ -389,6 +415,7 @@ class _Route:
     result: TypeAdapter[Any] | None
     expected: str
     normalizer: runtime.Normalizer
+    validator: MethodValidator | None = None
 
 
 @dataclass
@@ -402,6 +429,7 @@ class Dispatcher:
     method_table: Mapping[str, Mapping[str, object]]
     receives_cancel: bool
     on_error: OnError
+    notification_validators: dict[str, MethodValidator] = field(default_factory=lambda: {})
     _flights: dict[tuple[int, RequestId], asyncio.Task[object]] = field(default_factory=lambda: {})
 
     @property
@@ -409,9 +437,14 @@ class Dispatcher:
         """How many requests are being handled now."""
         return len(self._flights)
 
-    def _fail(self, kind: FailureKind, error: BaseException, method: str, rid: RequestId | None = None) -> None:
+    def _fail(self, kind: FailureKind, error: BaseException, method: str, rid: RequestId | None = None, caller: _Caller | None = None) -> None:
+        failure: Failure = {"kind": kind, "method": method, "id": rid, "protocol_version": self.protocol_version, "error": error}
+        if caller is not None and caller.auth is not None:
+            failure["auth"] = {k: v for k, v in caller.auth.items() if k != "token"}
+        if caller is not None and caller.principal is not None:
+            failure["principal"] = caller.principal
         try:
-            self.on_error({"kind": kind, "method": method, "id": rid, "protocol_version": self.protocol_version, "error": error})
+            self.on_error(failure)
         except Exception:  # noqa: BLE001 - a failing hook must not break the answer
             pass
 
@@ -479,7 +512,15 @@ class Dispatcher:
         elif not _is_object(params):
             return error_response(rid, INVALID_PARAMS, f"Invalid params: {method} params must be an object")
         model: object = None
-        if envelope.has_params and route.params is not None:
+        hook = None if route.validator is None else route.validator.params
+        if hook is not None:
+            try:
+                model = hook(params if envelope.has_params else None)
+            except Exception as error:  # noqa: BLE001 - a hook's refusal is answered
+                if _coded(error):
+                    return self._answer_thrown(rid, method, error)
+                return error_response(rid, INVALID_PARAMS, f"Invalid params for {method}")
+        elif envelope.has_params and route.params is not None:
             try:
                 model = route.params.validate_python(params)
             except ValidationError as e:
@@ -513,14 +554,17 @@ class Dispatcher:
                 raise
             except Exception as error:  # noqa: BLE001 - a handler's failure is answered
                 if not isinstance(error, PeerError):
-                    self._fail("request", error, method, rid)
+                    self._fail("request", error, method, rid, caller)
                 return self._answer_thrown(rid, method, error)
         finally:
             if self._flights.get(key) is task:
                 del self._flights[key]
         try:
             result = route.normalizer(value)
-            if route.result is not None:
+            checked = None if route.validator is None else route.validator.result
+            if checked is not None:
+                result = checked(result)
+            elif route.result is not None:
                 try:
                     route.result.validate_python(result)
                 except ValidationError as e:
@@ -533,7 +577,7 @@ class Dispatcher:
                 raise JsonRpcError(INTERNAL_ERROR, f"Internal error: the {method} handler's result cannot be sent as JSON ({problem})")
             return result_response(rid, result)
         except Exception as error:  # noqa: BLE001 - a result that cannot be sent is -32603
-            self._fail("result", error, method, rid)
+            self._fail("result", error, method, rid, caller)
             return self._answer_thrown(rid, method, error)
 
     async def _notification(self, envelope: Envelope, scope: object) -> None:
@@ -553,7 +597,14 @@ class Dispatcher:
             self._fail("invalid-params", JsonRpcError(INVALID_PARAMS, f"Invalid params: {method} params must be an object"), method)
             return
         model: object = params
-        if envelope.has_params and adapter is not None:
+        hook = self.notification_validators[method].params if method in self.notification_validators else None
+        if hook is not None:
+            try:
+                model = hook(params if envelope.has_params else None)
+            except Exception as error:  # noqa: BLE001 - reported, never answered
+                self._fail("invalid-params", error, method)
+                return
+        elif envelope.has_params and adapter is not None:
             try:
                 model = adapter.validate_python(params)
             except ValidationError as e:
@@ -680,3 +731,116 @@ def create_dispatcher(
         receives_cancel="notifications/cancelled" in receivable,
         on_error=on_error if on_error is not None else _write_failure_to_stderr,
     )
+
+
+# --- Custom methods (the mirror of TypeScript's custom-methods.ts) ---
+
+
+@dataclass(frozen=True)
+class CustomRequest:
+    """A custom request (a method the spec does not define), served beside a version's own with the same rules.
+
+    ``params``/``result``: any type pydantic's ``TypeAdapter`` takes (a model class, a ``TypedDict``, ...); the
+    params are validated before the handler runs (-32602 with ``error.data.paths``) and the handler gets the
+    validated value; the result is normalized as the version's own (``shape`` ``"object"`` or ``"empty"``, with
+    the version's ``CUSTOM_RESULT_TYPES``) and validated (-32603). ``params_required``: default True when
+    ``params`` is given."""
+
+    handler: Handler
+    params: Any = None
+    result: Any = None
+    params_required: bool | None = None
+    shape: Literal["object", "empty"] = "object"
+
+
+@dataclass(frozen=True)
+class CustomNotification:
+    """A custom notification: ``params`` validated as ``CustomRequest``'s (an invalid one is reported, not handled)."""
+
+    handler: Handler
+    params: Any = None
+
+
+CustomMethods = Mapping[str, CustomRequest | CustomNotification]
+"""Custom methods by method name."""
+
+
+def custom_collisions(custom: CustomMethods, taken: Iterable[str]) -> list[str]:
+    """The custom methods ``custom`` declares that are already methods of the version (``taken``: its METHOD_TABLE's
+    names, every method a generated version or extension names), sorted."""
+    names = set(taken)
+    return sorted(m for m in custom if m in names)
+
+
+def check_custom_methods(custom: CustomMethods, taken: Iterable[str], protocol_version: str) -> None:
+    """Raises ValueError (TypeScript's message) when a custom method is one of the version's own (``taken``)."""
+    clash = custom_collisions(custom, taken)
+    if clash:
+        plural = len(clash) > 1
+        raise ValueError(
+            f"custom method{'s' if plural else ''} {', '.join(clash)} {'are methods' if plural else 'is a method'} "
+            f"of protocol version {protocol_version} already"
+        )
+
+
+def with_custom_methods(
+    base: Dispatcher, custom: CustomMethods, result_types: tuple[str, ...] | None, taken: Iterable[str], *, validate_results: bool = True
+) -> Dispatcher:
+    """``base`` with the custom methods beside its own: one dispatcher, so the envelope, ``_meta``, cancellation
+    and failure rules are the same. ``result_types``: the version module's ``CUSTOM_RESULT_TYPES`` (None in the
+    legacy era). Raises ValueError when a custom method is one of the version's own."""
+    check_custom_methods(custom, taken, base.protocol_version)
+    if not custom:
+        return base
+    routes = dict(base.routes)
+    notification_routes = dict(base.notification_routes)
+    for method, entry in custom.items():
+        adapter = None if entry.params is None else TypeAdapter(entry.params)
+        if isinstance(entry, CustomRequest):
+            normalizer: runtime.Normalizer
+            if entry.shape == "empty":
+                normalizer = _empty_normalizer(result_types)
+            else:
+                normalizer = _object_normalizer(method, result_types)
+            routes[method] = _Route(
+                handler=entry.handler,
+                params_required=entry.params_required if entry.params_required is not None else entry.params is not None,
+                params=adapter,
+                result=None if entry.result is None or not validate_results else TypeAdapter(entry.result),
+                expected=f"{method} result",
+                normalizer=normalizer,
+            )
+        else:
+            notification_routes[method] = (entry.handler, adapter)
+    return Dispatcher(
+        protocol_version=base.protocol_version,
+        side=base.side,
+        routes=routes,
+        notification_routes=notification_routes,
+        method_table=base.method_table,
+        receives_cancel=base.receives_cancel,
+        on_error=base.on_error,
+        notification_validators=dict(base.notification_validators),
+    )
+
+
+def with_validators(base: Dispatcher, validators: Mapping[str, MethodValidator]) -> Dispatcher:
+    """``base`` with each method's validation hooks (``validators``, by method) replacing its schema validation."""
+    if not validators:
+        return base
+    routes = {m: replace(route, validator=validators[m]) if m in validators else route for m, route in base.routes.items()}
+    notification_validators = {**base.notification_validators, **{m: v for m, v in validators.items() if m in base.notification_routes}}
+    return replace(base, routes=routes, notification_validators=notification_validators, _flights={})
+
+
+def _coded(error: BaseException) -> bool:
+    code = getattr(error, "code", None)
+    return isinstance(code, int) and not isinstance(code, bool)
+
+
+def _empty_normalizer(result_types: tuple[str, ...] | None) -> runtime.Normalizer:
+    return lambda value: runtime.empty_result(value, result_types)
+
+
+def _object_normalizer(method: str, result_types: tuple[str, ...] | None) -> runtime.Normalizer:
+    return lambda value: runtime.object_result(value, method, f"the {method} result", result_types)

@@ -3,7 +3,10 @@
 Hand-written Python, the mirror of TypeScript's router (runtimes/typescript/src/router*.ts);
 the generator copies it as ``router.py`` of the Python tree. The version modules are found through the
 package's ``version(label)`` and ``VERSION_MODULES`` (never imported statically), and extension modules
-through the package's ``EXTENSION_MODULES`` (label → identifier → module name), when it has one.
+through the package's ``EXTENSION_MODULES`` (label → identifier → module name), when it has one. Building
+the router imports none of them (the eras come from the package's ``VERSION_ERAS``): a version's module,
+its extension modules and its dispatchers are made on first use, when a connection negotiates the version
+or a modern request names it.
 
 - Legacy era: a connection (``connect(send)``) chooses its version at ``initialize`` (the client's if
   served, else the newest served legacy version; nothing is committed until the answer is a result) and
@@ -46,16 +49,21 @@ from .dispatcher import (
     INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
+    CustomMethods,
     Dispatcher,
     Failure,
     Handler,
     JsonRpcError,
+    MethodValidator,
     OnError,
     PeerError,
     RequestContext,
     RequestId,
+    check_custom_methods,
     error_response,
     read_envelope,
+    with_custom_methods,
+    with_validators,
 )
 
 Era = Literal["legacy", "modern"]
@@ -184,6 +192,8 @@ class _VersionModule(Protocol):
     def ERA(self) -> str: ...  # noqa: N802
     @property
     def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
+    @property
+    def CUSTOM_RESULT_TYPES(self) -> tuple[str, ...] | None: ...  # noqa: N802
     def create_server_dispatcher(
         self, handlers: Mapping[str, Handler], *, on_error: OnError | None = None, validate_results: bool = True
     ) -> Dispatcher: ...
@@ -202,6 +212,13 @@ class Served:
     on_error: OnError | None = None
     """This version's dispatcher's error hook; default: the router's."""
     validate_results: bool = True
+    custom: CustomMethods = field(default_factory=lambda: {})
+    """Custom methods of this version (``dispatcher.CustomRequest``/``CustomNotification`` by method name), served
+    beside its own (and its extension modules') with the same rules; one whose name the version's METHOD_TABLE
+    has is a ValueError when the router is built (which imports that version's module)."""
+    validators: Mapping[str, MethodValidator] = field(default_factory=lambda: {})
+    """Validation hooks by method (``dispatcher.MethodValidator``), custom methods' too: a method's hook replaces its
+    schema validation, in the version's dispatcher and its extension modules'."""
 
 
 @dataclass(frozen=True)
@@ -560,10 +577,23 @@ def _version_module(label: str) -> _VersionModule:
     return cast(_VersionModule, importlib.import_module(_package().VERSION_MODULES[label]))
 
 
-def _extension_module(label: str, identifier: str) -> ExtensionModule | None:
+def _era(label: str) -> str:
+    """The era of generated version ``label``, from the package's ``VERSION_ERAS`` (the module is not imported),
+    or the module's ``ERA`` for a package printed without that map."""
+    eras = cast(Mapping[str, str] | None, getattr(_package(), "VERSION_ERAS", None))
+    return eras[label] if eras is not None and label in eras else _version_module(label).ERA
+
+
+def _extension_module_name(label: str, identifier: str) -> str | None:
     modules = cast(Mapping[str, Mapping[str, str]], getattr(_package(), "EXTENSION_MODULES", {}))
-    name = modules.get(label, {}).get(identifier)
-    return None if name is None else cast(ExtensionModule, importlib.import_module(name))
+    return modules.get(label, {}).get(identifier)
+
+
+def _extension_module(label: str, identifier: str) -> ExtensionModule:
+    name = _extension_module_name(label, identifier)
+    if name is None:
+        raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
+    return cast(ExtensionModule, importlib.import_module(name))
 
 
 def _write_failure_to_stderr(failure: Failure) -> None:
@@ -805,16 +835,47 @@ class Router:
             if label not in generated:
                 raise ValueError(f"protocol version {label} is not in the generated tree")
         labels = [label for label in generated if label in versions]
-        self._modules: dict[str, _VersionModule] = {label: _version_module(label) for label in labels}
+        eras = {label: _era(label) for label in labels}
+        # A version module (and its extension modules) is imported on first use: when a connection negotiates
+        # the version, or a modern request names it; building the router imports none.
+        self._modules: dict[str, _VersionModule] = {}
         self._served: dict[str, Served] = {label: versions[label] for label in labels}
         self.versions: tuple[str, ...] = tuple(labels)
-        self.legacy_versions: tuple[str, ...] = tuple(v for v in labels if self._modules[v].ERA == "legacy")
-        self.modern_versions: tuple[str, ...] = tuple(v for v in labels if self._modules[v].ERA == "modern")
+        self.legacy_versions: tuple[str, ...] = tuple(v for v in labels if eras[v] == "legacy")
+        self.modern_versions: tuple[str, ...] = tuple(v for v in labels if eras[v] == "modern")
+        for label in self.modern_versions:
+            for identifier in self._served[label].extensions:
+                if _extension_module_name(label, identifier) is None:
+                    raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
+        for label in labels:
+            custom = self._served[label].custom
+            if custom:
+                # Refused now, as TypeScript does: a version serving custom methods is imported when the router is built.
+                tables = [self._module(label).METHOD_TABLE]
+                tables += [_extension_module(label, i).METHOD_TABLE for i in self._served[label].extensions]
+                for table in tables:
+                    check_custom_methods(custom, table, label)
         self._audience = Audience(max_listen_streams_per_principal, max_listen_streams)
         self._connections: set[LegacyConnection] = set()
-        self._modern: dict[str, _ModernRoutes] = {v: self._modern_routes(v) for v in self.modern_versions}
+        self._modern: dict[str, _ModernRoutes] = {}
+        # A modern version's handler factory is called once, here as before (it imports nothing).
+        self._modern_core: dict[str, Mapping[str, Handler]] = {
+            v: self._handlers_for(v, ConnectionInfo(None, None)) for v in self.modern_versions
+        }
 
-    # The served versions and their dispatchers.
+    # The served versions and their dispatchers, made on first use.
+
+    def _module(self, label: str) -> _VersionModule:
+        module = self._modules.get(label)
+        if module is None:
+            module = self._modules[label] = _version_module(label)
+        return module
+
+    def _routes(self, label: str) -> _ModernRoutes:
+        routes = self._modern.get(label)
+        if routes is None:
+            routes = self._modern[label] = self._modern_routes(label)
+        return routes
 
     def _handlers_for(self, label: str, info: ConnectionInfo) -> Mapping[str, Handler]:
         handlers = self._served[label].handlers
@@ -830,19 +891,26 @@ class Router:
 
     def _dispatcher(self, label: str, handlers: Mapping[str, Handler]) -> Dispatcher:
         entry = self._served[label]
-        return self._modules[label].create_server_dispatcher(
-            handlers, on_error=self._error_hook(label), validate_results=entry.validate_results
-        )
+        module = self._module(label)
+        dispatcher = module.create_server_dispatcher(handlers, on_error=self._error_hook(label), validate_results=entry.validate_results)
+        return self._with_custom(label, dispatcher, module.METHOD_TABLE)
+
+    def _with_custom(self, label: str, dispatcher: Dispatcher, table: Mapping[str, Mapping[str, object]]) -> Dispatcher:
+        """``dispatcher`` (the version's or an extension module's) with the version's custom methods beside its own and
+    its validators."""
+        entry = self._served[label]
+        if entry.custom:
+            result_types = self._module(label).CUSTOM_RESULT_TYPES
+            dispatcher = with_custom_methods(dispatcher, entry.custom, result_types, table, validate_results=entry.validate_results)
+        return with_validators(dispatcher, entry.validators)
 
     def _modern_routes(self, label: str) -> _ModernRoutes:
         entry = self._served[label]
-        core_table = self._modules[label].METHOD_TABLE
+        core_table = self._module(label).METHOD_TABLE
         extensions: list[_ExtensionRoute] = []
         for identifier in sorted(entry.extensions):
             served = entry.extensions[identifier]
             module = _extension_module(label, identifier)
-            if module is None:
-                raise ValueError(f"protocol version {label} has no extension {identifier} in the generated tree")
             methods = tuple(m for m, row in core_table.items() if identifier in cast(tuple[str, ...], row.get("extensions", ())))
             extensions.append(_ExtensionRoute(identifier, served, module, methods))
         capabilities: dict[str, Any] = dict(entry.capabilities)
@@ -862,7 +930,7 @@ class Router:
             return result
 
         owned: dict[str, Handler] = {"server/discover": discover, "subscriptions/listen": self._listen_handler(capabilities, extensions)}
-        core = self._handlers_for(label, ConnectionInfo(None, None))
+        core = self._modern_core[label]
         overrides: dict[str, Handler] = {}
         for e in extensions:
             changed = {m: h for m, h in e.served.handlers.items() if m not in e.methods}
@@ -871,8 +939,12 @@ class Router:
         owner: dict[str, str] = {}
         for e in extensions:
             own = _resolving(e.served.handlers, e.served, True, e.module.METHOD_TABLE)
-            e.dispatcher = e.module.create_server_dispatcher(
-                {**core, **overrides, **own, **owned}, on_error=self._error_hook(label), validate_results=entry.validate_results
+            e.dispatcher = self._with_custom(
+                label,
+                e.module.create_server_dispatcher(
+                    {**core, **overrides, **own, **owned}, on_error=self._error_hook(label), validate_results=entry.validate_results
+                ),
+                e.module.METHOD_TABLE,
             )
             for method in e.methods:
                 owner[method] = e.id
@@ -977,7 +1049,7 @@ class Router:
                     "Unsupported protocol version",
                     {"supported": list(self.modern_versions), "requested": _shown(requested)},
                 )
-            routes = self._modern[version]
+            routes = self._routes(version)
             dispatcher = routes.dispatcher
             if routes.extensions:
                 # A served extension's method is its extension's (before the other era's method of the same name).
@@ -1029,12 +1101,12 @@ class Router:
         row's ``nameParam`` (``name`` of tools/call), else a served extension module's (``taskId`` of ``tasks/get``)."""
         if protocol_version not in _package().VERSION_MODULES:
             return None
-        module = self._modules.get(protocol_version) or _version_module(protocol_version)
+        module = self._module(protocol_version) if protocol_version in self._served else _version_module(protocol_version)
         row = module.METHOD_TABLE.get(method)
         own = None if row is None else row.get("nameParam")
         if isinstance(own, str):
             return own
-        routes = self._modern.get(protocol_version)
+        routes = self._routes(protocol_version) if protocol_version in self.modern_versions else None
         for e in [] if routes is None else routes.extensions:
             row = e.module.METHOD_TABLE.get(method)
             param = None if row is None else row.get("nameParam")
