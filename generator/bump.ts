@@ -13,10 +13,8 @@ import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import { proposeCapabilityEntries, unreviewedMethods } from "./model/capabilities.js";
 import type { VersionModel } from "./model/types.js";
-import { methodCapabilitiesFile } from "./paths.js";
-import { buildModelFromSpecs, extensionSources, type SpecSource } from "./pipeline.js";
+import { buildModelFromSpecs, extensionSources, reviewedInputs, type SpecSource } from "./pipeline.js";
 import { syncSchemas, type SpecLock } from "./source/lock.js";
-import { readMethodCapabilities } from "./source/method-capabilities.js";
 import { applyPatches, carryPatches, formatPatchFile, patchesFor, patchFileFor, stalePatchFiles, type PatchFile } from "./source/patch.js";
 import { readSchemaDocument } from "./source/load.js";
 import { bumpReviewMarkdown, needsReview, reopenedReason, type BumpReview } from "./reports/bump-review.js";
@@ -251,7 +249,9 @@ async function prepare(opts: UpdateOptions, mode: PrepareMode): Promise<Prepared
   const carry = opts.patchesDir === undefined ? null : carryReviewedPatches(opts.patchesDir, previous, lock, staged.versions, bases);
 
   // The new model of every version of the new lock, and the whole tree, in memory.
-  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile, cacheDir: opts.cacheDir };
+  // The reviewed inputs are read once, for the new model, the old ones and the capability proposals.
+  const reviewed = reviewedInputs({ overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile });
+  const modelOptions = { lock, patchesDir: opts.patchesDir, reviewed, cacheDir: opts.cacheDir };
   const onDisk = (label: string) => {
     const file = path.join(opts.schemasDir, label, "schema.ts");
     return existsSync(file) ? { file } : null;
@@ -297,7 +297,7 @@ async function prepare(opts: UpdateOptions, mode: PrepareMode): Promise<Prepared
     return bytes === undefined ? null : buildModelFromSpecs([{ label, file: oldFile(label), bytes, schemaTs: onDisk(label) }], { ...modelOptions, lock: previous }).versions[0];
   };
 
-  const capabilityData = readMethodCapabilities(methodCapabilitiesFile);
+  const capabilityData = reviewed.capabilities;
   const versions: PinnedVersion[] = [];
   const lapsedWarnings: string[] = [];
   for (const s of staged.versions) {

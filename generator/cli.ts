@@ -415,8 +415,7 @@ const table: Command = {
     // Every version is read (the table's statuses compare them); --versions picks entries afterwards.
     const { schemasDir, lock, lockFile } = await readSchemas(ctx, values, { extensions: true });
     const model = (await pipeline()).buildModel({ schemasDir, lock, lockFile, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
-    const { tablesOf } = await import("./print/table.js");
-    const all = tablesOf(model);
+    const all = model.tables;
     const cores = new Map<string, string>([...model.versions.map((v) => [v.label, v.label] as [string, string]), ...(model.extensions ?? []).map((x) => [`${x.core}+${x.name}`, x.core] as [string, string])]);
     if (versions) unknownLabels(versions, [...cores.keys()], schemasDir);
     const picked = new Map([...all].filter(([label]) => versions === undefined || versions.includes(label) || versions.includes(cores.get(label)!)));
