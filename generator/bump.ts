@@ -13,14 +13,13 @@ import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import { proposeCapabilityEntries, unreviewedMethods } from "./model/capabilities.js";
 import type { VersionModel } from "./model/types.js";
-import { buildModelFromSpecs, extensionSources, reviewedInputs, type SpecSource } from "./pipeline.js";
+import { buildModelFromSpecs, extensionSources, reviewedInputs, stageTree, type SpecSource } from "./pipeline.js";
 import { syncSchemas, type SpecLock } from "./source/lock.js";
 import { applyPatches, carryPatches, formatPatchFile, patchesFor, patchFileFor, stalePatchFiles, type PatchFile } from "./source/patch.js";
 import { readSchemaDocument } from "./source/load.js";
 import { bumpReviewMarkdown, needsReview, reopenedReason, type BumpReview } from "./reports/bump-review.js";
 import type { StagedVersion } from "./source/pin.js";
 import { formatLock, stagePin, type PinOptions, type StagedPin } from "./source/pin.js";
-import { stageTree } from "./writer.js";
 
 export interface UpdateOptions extends PinOptions {
   /** The synced schemas folder: old bytes are read from it, new bytes are written to it. */
@@ -114,7 +113,7 @@ export function addReviewReports(
  */
 export async function writeBump(opts: Pick<BumpOptions, "outDir" | "registry" | "targets">, files: GeneratedFiles, writes: FileWrite[]): Promise<void> {
   const registry = opts.registry ?? shippedTargets;
-  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)) });
+  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)), registry });
   let spec;
   try {
     spec = await stageFiles(writes);

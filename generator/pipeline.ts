@@ -1,7 +1,8 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
+import { emitTree, targets as shippedTargets, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
+import * as writer from "./writer.js";
 import { buildVersionModel } from "./model/build.js";
 import type { ProtocolModel, ProtocolVersions, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
@@ -164,4 +165,17 @@ export function diffLabels(from: string, to: string, options: Omit<ModelOptions,
   const model = buildModel({ ...options, versions: [from, to] });
   const pick = (label: string) => model.versions.find((v) => v.label === label)!;
   return diffVersions(pick(from), pick(to));
+}
+
+/**
+ * Replace `outDir` with exactly `files` (see writer.ts), refusing a non-empty folder that is not a tree of
+ * one of `options.registry`'s targets (default: the shipped ones).
+ */
+export async function writeTree(outDir: string, files: GeneratedFiles, options: writer.WriteOptions = {}): Promise<void> {
+  await writer.writeTree(outDir, files, { ...options, registry: options.registry ?? shippedTargets });
+}
+
+/** Write the new tree beside `outDir` (see writer.ts), as `writeTree` would, to be committed or discarded. */
+export async function stageTree(outDir: string, files: GeneratedFiles, options: writer.WriteOptions = {}): Promise<writer.StagedTree> {
+  return writer.stageTree(outDir, files, { ...options, registry: options.registry ?? shippedTargets });
 }
