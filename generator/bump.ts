@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import { versionDiffMarkdown } from "./reports/diff-markdown.js";
-import { emitTree, targets as shippedTargets, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
+import { emitTree, targets as shippedTargets, type EmitOptions, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import { proposeCapabilityEntries, unreviewedMethods } from "./model/capabilities.js";
@@ -36,8 +36,8 @@ export interface UpdateOptions extends PinOptions {
 export interface BumpOptions extends UpdateOptions {
   /** The targets the tree holds, by name (default: every target); files of the others are kept as they are. */
   targets?: readonly string[];
-  /** Target options by flag (`{ "ruby-module": "MCP::Protocol" }`). */
-  targetOptions?: Readonly<Record<string, string>>;
+  /** Target options by flag (`{ "ruby-module": "MCP::Protocol" }`), or as resolved for the run (see `EmitOptions`). */
+  targetOptions?: EmitOptions["options"];
   /** The targets to choose from (default: the shipped ones). */
   registry?: TargetRegistry;
   /** The generated tree to replace (generated/). */
