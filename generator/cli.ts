@@ -23,10 +23,10 @@ import {
   generate as generateTree,
   InputError,
   methodTableText,
-  ownLockFile as projectLockFile,
   pinLock,
   pinSummary,
   projectPaths,
+  projectUpdateOptions,
   rehearsalSummary,
   rehearseBump,
   resolveTargets,
@@ -127,10 +127,6 @@ function parse(command: Command, args: string[], registry: TargetRegistry): { va
 const str = (v: Values, k: OptionName) => v[k] as string | undefined;
 const flag = (v: Values, k: OptionName) => v[k] === true;
 
-function resolvePath(ctx: Context, value: string | undefined, fallback: string): string {
-  return value !== undefined ? path.resolve(ctx.io.cwd, value) : fallback;
-}
-
 function csv(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const list = value.split(",").map((s) => s.trim()).filter((s) => s !== "");
@@ -167,11 +163,6 @@ function specInputs(ctx: Context, values: Values): SpecInputs {
     extensionsDir: extensionsDir(ctx, values),
     onSynced: (results) => ctx.io.stderr.write(describeSync(results)),
   };
-}
-
-/** The project's own lock for a command that writes it (bump, schemas pin): never the one shipped inside the tool. */
-function ownLockFile(ctx: Context, values: Values): string {
-  return projectLockFile(ctx.project, given(ctx, values, "lock"));
 }
 
 function cacheDir(ctx: Context, values: Values): string | undefined {
@@ -325,19 +316,16 @@ const table: Command = {
 function updateOptions(values: Values, ctx: Context) {
   if (str(values, "commit") === undefined && str(values, "from") === undefined) throw new UsageError("needs --commit SHA or --from DIR");
   const from = str(values, "from");
-  return {
-    lockFile: ownLockFile(ctx, values),
-    schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
+  return projectUpdateOptions(ctx.project, {
+    lockFile: given(ctx, values, "lock"),
+    schemasDir: given(ctx, values, "schemas"),
     commit: str(values, "commit"),
     from: from === undefined ? undefined : path.resolve(ctx.io.cwd, from),
     versions: csv(str(values, "versions")),
     as: str(values, "as"),
-    patchesDir: ctx.project.patchesDir,
-    overridesFile: ctx.project.overridesFile,
-    errataReviewedFile: ctx.project.errataReviewedFile,
     specDir: specDir(ctx, values),
     cacheDir: cacheDir(ctx, values),
-  };
+  });
 }
 
 async function printPin(io: CliIO, result: PinResult): Promise<void> {
@@ -402,7 +390,7 @@ const bumpCommand: Command = {
   options: ["commit", "from", "versions", "as", "dry-run", "extensions-from", "extensions", "format", "out", "lock", "schemas", "spec-dir", "extensions-dir", "no-cache"],
   targetOptions: true,
   async run(values, _p, ctx, targetOptions) {
-    const outDir = resolvePath(ctx, str(values, "out"), ctx.project.outDir);
+    const outDir = given(ctx, values, "out") ?? ctx.project.outDir;
     const selected = resolveTargets(ctx.project, undefined, targetOptions, ctx.registry);
     const common = {
       outDir,
@@ -416,19 +404,13 @@ const bumpCommand: Command = {
     if (extensionsFrom !== undefined) {
       for (const o of ["from", "versions", "as"] as const) if (str(values, o) !== undefined) throw new UsageError(`--${o} does not apply to --extensions-from`);
       if (flag(values, "dry-run")) throw new UsageError("--dry-run does not apply to --extensions-from");
+      const spec = specDir(ctx, values);
       result = await bumpExtensions({
+        ...projectUpdateOptions(ctx.project, { lockFile: given(ctx, values, "lock"), schemasDir: given(ctx, values, "schemas"), commit: str(values, "commit"), specDir: spec, cacheDir: cacheDir(ctx, values) }),
         ...common,
         extensionsFrom: path.resolve(ctx.io.cwd, extensionsFrom),
         extensions: csv(str(values, "extensions")),
-        extensionsDir: extensionsDirOf({ extensionsDir: extensionsDir(ctx, values), specDir: specDir(ctx, values) }),
-        lockFile: ownLockFile(ctx, values),
-        schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
-        commit: str(values, "commit"),
-        patchesDir: ctx.project.patchesDir,
-        overridesFile: ctx.project.overridesFile,
-        errataReviewedFile: ctx.project.errataReviewedFile,
-        specDir: specDir(ctx, values),
-        cacheDir: cacheDir(ctx, values),
+        extensionsDir: extensionsDirOf({ extensionsDir: extensionsDir(ctx, values), specDir: spec }),
       });
     } else {
       if (str(values, "extensions") !== undefined) throw new UsageError("--extensions applies to --extensions-from");

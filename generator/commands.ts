@@ -13,6 +13,7 @@ import { methodTableJson, methodTableMarkdown } from "./emit/method-table.js";
 import { InputError, UsageError } from "./errors.js";
 import { checkFingerprint, recordFingerprint, type FingerprintInputs } from "./fingerprint.js";
 import type { VersionModel } from "./model/types.js";
+import type { UpdateOptions } from "./bump.js";
 import type { ProjectPaths } from "./paths.js";
 import { buildModel, diffLabels, generateFiles, writeTree } from "./pipeline.js";
 import { errataJson, errataMarkdown } from "./reports/errata-markdown.js";
@@ -294,4 +295,36 @@ export async function methodTableText(o: SpecInputs & { versions?: string[]; for
   if (versions) unknownLabels(versions, [...cores.keys()], schemasDir);
   const picked = new Map([...model.tables].filter(([label]) => versions === undefined || versions.includes(label) || versions.includes(cores.get(label)!)));
   return o.format === "json" ? methodTableJson(picked) : methodTableMarkdown(picked);
+}
+
+/** What `schemas pin` and `bump` are given; absent paths take the project's defaults. */
+export interface ProjectUpdate {
+  lockFile?: string;
+  schemasDir?: string;
+  commit?: string;
+  from?: string;
+  versions?: string[];
+  as?: string;
+  specDir?: string;
+  cacheDir?: string;
+}
+
+/**
+ * The options of `schemas pin` and `bump` (bump.ts) in a project: its own lock (never the one shipped
+ * with the tool), its schemas folder, patches, overrides and errata reviews.
+ */
+export function projectUpdateOptions(project: ProjectPaths, o: ProjectUpdate): UpdateOptions {
+  return {
+    lockFile: ownLockFile(project, o.lockFile),
+    schemasDir: o.schemasDir ?? project.schemasDir,
+    commit: o.commit,
+    from: o.from,
+    versions: o.versions,
+    as: o.as,
+    patchesDir: project.patchesDir,
+    overridesFile: project.overridesFile,
+    errataReviewedFile: project.errataReviewedFile,
+    specDir: o.specDir,
+    cacheDir: o.cacheDir,
+  };
 }

@@ -34,6 +34,7 @@ export {
   generate,
   methodTableText,
   ownLockFile,
+  projectUpdateOptions,
   readSchemas,
   resolveTargets,
   selectTargets,
@@ -41,6 +42,7 @@ export {
   type CheckResult,
   type GenerateOptions,
   type GenerateResult,
+  type ProjectUpdate,
   type SpecInputs,
   type TargetSelection,
 } from "./commands.js";
