@@ -8,21 +8,18 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import { versionDiffMarkdown } from "./reports/diff-markdown.js";
-import { emitTree, targets as shippedTargets, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
+import { emitTree, targets as shippedTargets, type EmitOptions, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
 import { InputError } from "./errors.js";
 import { sha256, stageFiles, type FileWrite } from "./files.js";
 import { proposeCapabilityEntries, unreviewedMethods } from "./model/capabilities.js";
 import type { VersionModel } from "./model/types.js";
-import { methodCapabilitiesFile } from "./paths.js";
-import { buildModelFromSpecs, extensionSources, type SpecSource } from "./pipeline.js";
+import { buildModelFromSpecs, extensionSources, reviewedInputs, stageTree, type SpecSource } from "./pipeline.js";
 import { syncSchemas, type SpecLock } from "./source/lock.js";
-import { readMethodCapabilities } from "./source/method-capabilities.js";
 import { applyPatches, carryPatches, formatPatchFile, patchesFor, patchFileFor, stalePatchFiles, type PatchFile } from "./source/patch.js";
 import { readSchemaDocument } from "./source/load.js";
 import { bumpReviewMarkdown, needsReview, reopenedReason, type BumpReview } from "./reports/bump-review.js";
 import type { StagedVersion } from "./source/pin.js";
 import { formatLock, stagePin, type PinOptions, type StagedPin } from "./source/pin.js";
-import { stageTree } from "./writer.js";
 
 export interface UpdateOptions extends PinOptions {
   /** The synced schemas folder: old bytes are read from it, new bytes are written to it. */
@@ -39,8 +36,8 @@ export interface UpdateOptions extends PinOptions {
 export interface BumpOptions extends UpdateOptions {
   /** The targets the tree holds, by name (default: every target); files of the others are kept as they are. */
   targets?: readonly string[];
-  /** Target options by flag (`{ "ruby-module": "MCP::Protocol" }`). */
-  targetOptions?: Readonly<Record<string, string>>;
+  /** Target options by flag (`{ "ruby-module": "MCP::Protocol" }`), or as resolved for the run (see `EmitOptions`). */
+  targetOptions?: EmitOptions["options"];
   /** The targets to choose from (default: the shipped ones). */
   registry?: TargetRegistry;
   /** The generated tree to replace (generated/). */
@@ -116,7 +113,7 @@ export function addReviewReports(
  */
 export async function writeBump(opts: Pick<BumpOptions, "outDir" | "registry" | "targets">, files: GeneratedFiles, writes: FileWrite[]): Promise<void> {
   const registry = opts.registry ?? shippedTargets;
-  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)) });
+  const tree = await stageTree(opts.outDir, files, { owned: registry.owned(registry.select(opts.targets ?? registry.names)), registry });
   let spec;
   try {
     spec = await stageFiles(writes);
@@ -251,7 +248,9 @@ async function prepare(opts: UpdateOptions, mode: PrepareMode): Promise<Prepared
   const carry = opts.patchesDir === undefined ? null : carryReviewedPatches(opts.patchesDir, previous, lock, staged.versions, bases);
 
   // The new model of every version of the new lock, and the whole tree, in memory.
-  const modelOptions = { lock, patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile, cacheDir: opts.cacheDir };
+  // The reviewed inputs are read once, for the new model, the old ones and the capability proposals.
+  const reviewed = reviewedInputs({ overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile });
+  const modelOptions = { lock, patchesDir: opts.patchesDir, reviewed, cacheDir: opts.cacheDir };
   const onDisk = (label: string) => {
     const file = path.join(opts.schemasDir, label, "schema.ts");
     return existsSync(file) ? { file } : null;
@@ -297,7 +296,7 @@ async function prepare(opts: UpdateOptions, mode: PrepareMode): Promise<Prepared
     return bytes === undefined ? null : buildModelFromSpecs([{ label, file: oldFile(label), bytes, schemaTs: onDisk(label) }], { ...modelOptions, lock: previous }).versions[0];
   };
 
-  const capabilityData = readMethodCapabilities(methodCapabilitiesFile);
+  const capabilityData = reviewed.capabilities;
   const versions: PinnedVersion[] = [];
   const lapsedWarnings: string[] = [];
   for (const s of staged.versions) {

@@ -5,26 +5,43 @@
 // process and writes only through `io` (the bin entry, bin.ts, passes the real process). Paths on the
 // command line are resolved against `io.cwd`; the defaults (schemas/, generated/, the lock) are the
 // project's around `io.cwd` (nearest package.json), never the tool's own folder.
-import { existsSync, readFileSync } from "node:fs";
+//
+// It imports the library's API (index.ts) and nothing else of the tool: every command is a library
+// function (commands.ts, bump.ts) that applies the project's defaults; this file only turns arguments
+// into its options and its result into text (test/layers/entry.test.ts).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import type { PinResult } from "./bump.js";
-import { targets as shippedTargets, TargetRegistry } from "./emit/targets.js";
-import type { Target } from "./emit/target.js";
-import { InputError } from "./errors.js";
-import { TABLE_COLUMNS } from "./emit/method-table.js";
-import { checkFingerprint, recordFingerprint } from "./fingerprint.js";
-import { projectPaths, toolVersion, type ProjectPaths } from "./paths.js";
-import { discoverVersions } from "./source/folders.js";
-import { syncExtensions } from "./source/extensions.js";
-import { readLock, syncSchemas, type SpecLock, type SyncedVersion } from "./source/lock.js";
-import { checkTree, keptAsIs, writeTree } from "./writer.js";
-
-// The model, the emitters, the diff readers and bump are loaded when a command needs them, so that
-// `generate --check` on an unchanged tree (see fingerprint.ts) loads none of them.
-const pipeline = () => import("./pipeline.js");
-const markdown = () => import("./reports/diff-markdown.js");
+import {
+  bump,
+  bumpExtensions,
+  check,
+  diffTreesText,
+  diffVersionsText,
+  errataText,
+  extensionsDirOf,
+  generate as generateTree,
+  InputError,
+  methodTableText,
+  pinLock,
+  pinSummary,
+  projectPaths,
+  projectUpdateOptions,
+  rehearsalSummary,
+  rehearseBump,
+  resolveTargets,
+  syncSpec,
+  TABLE_COLUMNS,
+  targets as shippedTargets,
+  toolVersion,
+  UsageError,
+  type PinResult,
+  type ProjectPaths,
+  type SpecInputs,
+  type SyncedVersion,
+  type Target,
+  type TargetRegistry,
+} from "./index.js";
 
 export interface CliIO {
   stdout: { write(text: string): unknown };
@@ -33,8 +50,6 @@ export interface CliIO {
   cwd: string;
   env: Record<string, string | undefined>;
 }
-
-class UsageError extends Error {}
 
 // ── Options ───────────────────────────────────────────────────────────────────────────────────
 // Every option is declared once, with its help line; a command lists the options it takes.
@@ -109,32 +124,8 @@ function parse(command: Command, args: string[], registry: TargetRegistry): { va
   return { values: values as Values, positionals, given };
 }
 
-/**
- * The target options of a run by flag, from the spellings given: each must belong to a target of the
- * run and hold a value that target accepts.
- */
-function targetOptionValues(given: Record<string, string>, selected: readonly Target[], registry: TargetRegistry): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const { target, option, spellings } of targetFlags(registry)) {
-    for (const spelling of spellings) {
-      const value = given[spelling];
-      if (value === undefined) continue;
-      if (!selected.includes(target)) throw new UsageError(`--${spelling} applies to the ${target.name} target`);
-      if (out[option.flag] !== undefined) throw new UsageError(`--${option.flag} is given twice (${spellings.map((s) => `--${s}`).join(", ")})`);
-      const problem = option.validate?.(value) ?? null;
-      if (problem !== null) throw new UsageError(`--${spelling} ${problem}`);
-      out[option.flag] = value;
-    }
-  }
-  return out;
-}
-
 const str = (v: Values, k: OptionName) => v[k] as string | undefined;
 const flag = (v: Values, k: OptionName) => v[k] === true;
-
-function resolvePath(ctx: Context, value: string | undefined, fallback: string): string {
-  return value !== undefined ? path.resolve(ctx.io.cwd, value) : fallback;
-}
 
 function csv(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -150,32 +141,28 @@ function specDir(ctx: Context, values: Values): string | undefined {
   return env === undefined || env === "" ? undefined : path.resolve(ctx.io.cwd, env);
 }
 
-/** `--extensions-dir`, else $MCP_EXTENSIONS_DIR, else `mcp-extensions` beside the spec folder when that exists (an offline layout such as ../shared), else none (download). */
+/** `--extensions-dir`, else $MCP_EXTENSIONS_DIR; else none (the library looks beside the spec folder, else downloads). */
 function extensionsDir(ctx: Context, values: Values): string | undefined {
   const given = str(values, "extensions-dir") ?? ctx.io.env.MCP_EXTENSIONS_DIR;
-  if (given !== undefined && given !== "") return path.resolve(ctx.io.cwd, given);
-  const spec = specDir(ctx, values);
-  const beside = spec === undefined ? undefined : path.join(path.dirname(spec), "mcp-extensions");
-  return beside !== undefined && existsSync(beside) ? beside : undefined;
+  return given !== undefined && given !== "" ? path.resolve(ctx.io.cwd, given) : undefined;
 }
 
-/**
- * Whether the run reads the spec shipped inside the tool (the project has no schemas/lock.json and
- * neither --lock nor --schemas names another): verified, never written.
- */
-function shippedSpec(ctx: Context, values: Values): boolean {
-  return ctx.project.embeddedSpec && str(values, "lock") === undefined && str(values, "schemas") === undefined;
+/** A path option as given (resolved against the current folder), or undefined for the library's default. */
+function given(ctx: Context, values: Values, k: OptionName): string | undefined {
+  const value = str(values, k);
+  return value === undefined ? undefined : path.resolve(ctx.io.cwd, value);
 }
 
-/** The project's own lock for a command that writes it (bump, schemas pin): never the one shipped inside the tool. */
-function ownLockFile(ctx: Context, values: Values): string {
-  const given = str(values, "lock");
-  if (given !== undefined) return path.resolve(ctx.io.cwd, given);
-  if (ctx.project.embeddedSpec) {
-    const own = path.join(ctx.project.root, "schemas", "lock.json");
-    throw new InputError(`cannot read the lock file (ENOENT): bump and schemas pin move a project's own lock; start one by copying ${ctx.project.lockFile} (and the pinned files beside it)`, own);
-  }
-  return ctx.project.lockFile;
+/** Where a command reads the spec from, as the arguments say; sync results are printed as they come. */
+function specInputs(ctx: Context, values: Values): SpecInputs {
+  return {
+    project: ctx.project,
+    schemasDir: given(ctx, values, "schemas"),
+    lockFile: given(ctx, values, "lock"),
+    specDir: specDir(ctx, values),
+    extensionsDir: extensionsDir(ctx, values),
+    onSynced: (results) => ctx.io.stderr.write(describeSync(results)),
+  };
 }
 
 function cacheDir(ctx: Context, values: Values): string | undefined {
@@ -183,30 +170,9 @@ function cacheDir(ctx: Context, values: Values): string | undefined {
   return ctx.io.env.MCP_CODEGEN_CACHE_DIR || ctx.project.cacheDir;
 }
 
-/**
- * The targets of a run: `--target`, else the project's own choice (`"mcp-codegen": { "targets": [...] }`
- * in its package.json), else the registry's first target alone.
- */
-function targetList(value: string | undefined, ctx: Context): Target[] {
-  const { registry } = ctx;
-  const known = (t: string) => registry.get(t) !== undefined;
-  if (value !== undefined) {
-    const list = value.split(",").map((s) => s.trim());
-    for (const t of list) if (!known(t)) throw new UsageError(`unknown --target "${t}"; expected: ${registry.names.join(", ")}`);
-    return registry.select(list);
-  }
-  const pkgFile = path.join(ctx.project.root, "package.json");
-  let configured: unknown;
-  try {
-    configured = (JSON.parse(readFileSync(pkgFile, "utf8")) as { "mcp-codegen"?: { targets?: unknown } })["mcp-codegen"]?.targets;
-  } catch {
-    configured = undefined;
-  }
-  if (configured === undefined) return registry.targets.slice(0, 1);
-  if (!Array.isArray(configured) || configured.length === 0 || configured.some((t) => typeof t !== "string" || !known(t))) {
-    throw new InputError(`expected a non-empty array of targets (${registry.names.join(", ")})`, pkgFile, "/mcp-codegen/targets");
-  }
-  return registry.select(configured as string[]);
+/** `--target LIST` as names (undefined: the project's choice, see `selectTargets`). */
+function targetNames(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(",").map((s) => s.trim());
 }
 
 function format(value: string | undefined): "md" | "json" {
@@ -219,13 +185,6 @@ function describeSync(results: SyncedVersion[]): string {
     .filter((r) => r.status !== "present")
     .map((r) => `synced ${r.version} (${r.status} from ${r.source})\n`)
     .join("");
-}
-
-function unknownLabels(labels: string[], known: string[], where: string): void {
-  const unknown = labels.filter((l) => !known.includes(l));
-  if (unknown.length > 0) {
-    throw new InputError(`unknown version label${unknown.length > 1 ? "s" : ""} ${unknown.map((v) => `"${v}"`).join(", ")}; available: ${[...known].sort().join(", ")}`, where);
-  }
 }
 
 /** A shell word, quoted only when it needs to be. */
@@ -248,84 +207,35 @@ const generate: Command = {
   ],
   options: ["target", "schemas", "out", "versions", "check", "spec-dir", "extensions-dir", "lock", "no-cache"],
   targetOptions: true,
-  async run(values, _positionals, ctx, given) {
-    const { io, project, registry } = ctx;
-    const selected = targetList(str(values, "target"), ctx);
-    const emit = { targets: selected.map((t) => t.name), options: targetOptionValues(given, selected, registry) };
-    const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
-    const versions = csv(str(values, "versions"));
-    const outGiven = str(values, "out") !== undefined;
-    const schemasGiven = str(values, "schemas") !== undefined;
-    const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
-    const lock = schemasGiven && str(values, "lock") === undefined ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
-    let synced: Set<string> | undefined;
-    if (!schemasGiven) {
-      // The default folder is lock-managed: fetch what is missing before generating.
-      if (versions) unknownLabels(versions, Object.keys(lock!.versions), lockFile);
-      // Into a tree of its own (--out) only the chosen versions are needed; the project's tree names them all.
-      const needed = versions !== undefined && outGiven ? versions : undefined;
-      const readOnly = shippedSpec(ctx, values);
-      const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: needed, readOnly });
-      const extensions = await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: needed, readOnly });
-      io.stderr.write(describeSync([...results, ...extensions]));
-      synced = new Set(results.map((r) => r.version));
-    }
-    // A target alone is the whole output folder: by default, its own folder of the project's tree.
-    const outDir = resolvePath(ctx, str(values, "out"), selected.length === 1 ? path.join(project.outDir, selected[0].folder) : project.outDir);
-    // Version folders are the root tree's.
-    const rootTree = selected.some((t) => t.folder === "");
-    const all = discoverVersions(schemasDir);
-    if (versions) unknownLabels(versions, all, schemasDir);
-    // --versions into the project's own tree: every version is generated (the shared files name them
-    // all) and only the chosen ones' folders are replaced; the others stay as they are on disk.
-    const others = versions !== undefined && !outGiven && rootTree ? new Set(all.filter((v) => !versions.includes(v))) : new Set<string>();
-    const byTarget = registry.owned(selected);
-    const scope = { owned: (rel: string) => byTarget(rel) && !others.has(rel.split("/")[0]), registry };
-    const selection = others.size > 0 ? undefined : versions;
-    const modelOptions = {
-      schemasDir,
-      versions: selection,
-      lock,
-      lockFile,
-      patchesDir: project.patchesDir,
-      overridesFile: project.overridesFile,
-      errataReviewedFile: project.errataReviewedFile,
+  async run(values, _positionals, ctx, targetOptions) {
+    const { io, registry } = ctx;
+    const options = {
+      ...specInputs(ctx, values),
+      outDir: given(ctx, values, "out"),
+      versions: csv(str(values, "versions")),
+      targets: targetNames(str(values, "target")),
+      targetOptions,
       cacheDir: cacheDir(ctx, values),
+      registry,
     };
-    const where = path.relative(io.cwd, outDir) || ".";
-    const fingerprint =
-      modelOptions.cacheDir !== undefined ? { ...modelOptions, cacheDir: modelOptions.cacheDir, labels: selection ?? all, kept: [...others].sort(), synced, emit, targets: selected } : undefined;
-    if (flag(values, "check") && fingerprint !== undefined) {
-      const fast = await checkFingerprint(outDir, fingerprint, (rel) => keptAsIs(rel, scope));
-      if (fast !== null) {
-        io.stderr.write(`${where} is up to date: ${fast.files} files for ${fast.versions} versions (unchanged inputs)\n`);
-        return 0;
-      }
-    }
-    const { model, files } = await (await pipeline()).generateFiles(modelOptions, { ...emit, registry });
-    // The versions kept as they are: their freshly generated files are set aside, the disk's kept.
-    for (const rel of [...files.keys()]) if (others.has(rel.split("/")[0])) files.delete(rel);
-    const versionCount = model.versions.length;
+    const where = (outDir: string) => path.relative(io.cwd, outDir) || ".";
     if (flag(values, "check")) {
-      const stale = await checkTree(outDir, files, scope);
-      if (stale.length === 0) {
-        if (fingerprint !== undefined) await recordFingerprint(outDir, fingerprint, files, versionCount);
-        io.stderr.write(`${where} is up to date: ${files.size} files for ${versionCount} versions\n`);
+      const result = await check(options);
+      if (result.status === "up-to-date") {
+        io.stderr.write(`${where(result.outDir)} is up to date: ${result.files} files for ${result.versionCount} versions${result.fast ? " (unchanged inputs)" : ""}\n`);
         return 0;
       }
-      for (const s of stale) io.stdout.write(s.diff);
+      for (const s of result.stale) io.stdout.write(s.diff);
       const again = ["mcp-codegen", ...ctx.argv.filter((a) => a !== "--check")].map(shellWord).join(" ");
-      io.stderr.write(`${where} is stale: ${stale.map((s) => `${s.path} (${s.status})`).join(", ")}\nRun \`${again}\` to regenerate it.\n`);
+      io.stderr.write(`${where(result.outDir)} is stale: ${result.stale.map((s) => `${s.path} (${s.status})`).join(", ")}\nRun \`${again}\` to regenerate it.\n`);
       return 1;
     }
-    await writeTree(outDir, files, scope);
-    if (fingerprint !== undefined) await recordFingerprint(outDir, fingerprint, files, versionCount);
-    const summary = model.versions
-      .filter((v) => !others.has(v.label))
+    const result = await generateTree(options);
+    const summary = result.versions
       .map((v) => `${v.label} (${v.era}, ${Object.keys(v.definitions).length} definitions, ${v.requests.length} requests, ${v.notifications.length} notifications)`)
       .join("\n  ");
-    const kept = others.size > 0 ? `; kept ${[...others].sort().join(", ")} as they were` : "";
-    io.stderr.write(`generated ${files.size} files into ${where} for ${versionCount - others.size} versions${kept}:\n  ${summary}\n`);
+    const kept = result.kept.length > 0 ? `; kept ${result.kept.join(", ")} as they were` : "";
+    io.stderr.write(`generated ${result.files} files into ${where(result.outDir)} for ${result.versionCount - result.kept.length} versions${kept}:\n  ${summary}\n`);
     return 0;
   },
 };
@@ -352,14 +262,10 @@ const diff: Command = {
     const [a, b] = positionals;
     if (flag(values, "generated")) {
       if (str(values, "schemas") !== undefined) throw new UsageError("--schemas does not apply to diff --generated");
-      const { diffGeneratedTrees } = await import("./diff/api.js");
-      const report = await diffGeneratedTrees(path.resolve(io.cwd, a), path.resolve(io.cwd, b), { labels: { old: a, new: b }, projectRoot: project.root });
-      io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).apiDiffMarkdown(report));
+      io.stdout.write(await diffTreesText({ project, oldDir: path.resolve(io.cwd, a), newDir: path.resolve(io.cwd, b), labels: { old: a, new: b }, format: fmt }));
       return 0;
     }
-    const { schemasDir, lock } = await readSchemas(ctx, values, { versions: [...new Set([a, b])] });
-    const report = (await pipeline()).diffLabels(a, b, { schemasDir, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
-    io.stdout.write(fmt === "json" ? JSON.stringify(report, null, 2) + "\n" : (await markdown()).versionDiffMarkdown(report));
+    io.stdout.write(await diffVersionsText({ ...specInputs(ctx, values), from: a, to: b, format: fmt }));
     return 0;
   },
 };
@@ -378,17 +284,8 @@ const errata: Command = {
   ],
   options: ["versions", "format", "schemas", "spec-dir", "lock"],
   async run(values, _p, ctx) {
-    const { io, project } = ctx;
     const fmt = format(str(values, "format"));
-    const versions = csv(str(values, "versions"));
-    const { schemasDir, lock, schemasGiven } = await readSchemas(ctx, values, { versions });
-    if (versions) unknownLabels(versions, discoverVersions(schemasDir), schemasDir);
-    const model = (await pipeline()).buildModel({ schemasDir, versions, lock, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
-    const { stalePatchFiles } = await import("./source/patch.js");
-    const pinned = lock !== undefined && !schemasGiven ? Object.values(lock.versions).map((v) => v.sha256) : model.versions.map((v) => v.sha256);
-    const stale = stalePatchFiles(project.patchesDir, pinned).map((f) => path.relative(io.cwd, f));
-    const { errataJson, errataMarkdown } = await import("./reports/errata-markdown.js");
-    io.stdout.write(fmt === "json" ? errataJson(model, stale) : errataMarkdown(model, stale));
+    ctx.io.stdout.write(await errataText({ ...specInputs(ctx, values), versions: csv(str(values, "versions")), format: fmt, relativeTo: ctx.io.cwd }));
     return 0;
   },
 };
@@ -409,71 +306,31 @@ const table: Command = {
   ],
   options: ["versions", "format", "schemas", "spec-dir", "extensions-dir", "lock"],
   async run(values, _p, ctx) {
-    const { io, project } = ctx;
     const fmt = format(str(values, "format"));
-    const versions = csv(str(values, "versions"));
-    // Every version is read (the table's statuses compare them); --versions picks entries afterwards.
-    const { schemasDir, lock, lockFile } = await readSchemas(ctx, values, { extensions: true });
-    const model = (await pipeline()).buildModel({ schemasDir, lock, lockFile, patchesDir: project.patchesDir, overridesFile: project.overridesFile, errataReviewedFile: project.errataReviewedFile });
-    const { tablesOf } = await import("./print/table.js");
-    const all = tablesOf(model);
-    const cores = new Map<string, string>([...model.versions.map((v) => [v.label, v.label] as [string, string]), ...(model.extensions ?? []).map((x) => [`${x.core}+${x.name}`, x.core] as [string, string])]);
-    if (versions) unknownLabels(versions, [...cores.keys()], schemasDir);
-    const picked = new Map([...all].filter(([label]) => versions === undefined || versions.includes(label) || versions.includes(cores.get(label)!)));
-    const { methodTableJson, methodTableMarkdown } = await import("./emit/method-table.js");
-    io.stdout.write(fmt === "json" ? methodTableJson(picked) : methodTableMarkdown(picked));
+    ctx.io.stdout.write(await methodTableText({ ...specInputs(ctx, values), versions: csv(str(values, "versions")), format: fmt }));
     return 0;
   },
 };
-
-/**
- * The schemas folder and lock a reading command (diff, errata, table) works on: `--schemas` as given (its
- * lock optional), else the project's lock-managed folder, synced first (verified; read-only for the spec
- * shipped with the tool) for `versions` (every locked one when undefined; a label the lock lacks is a
- * usage error), with the locked extensions when `extensions`.
- */
-async function readSchemas(
-  ctx: Context,
-  values: Values,
-  options: { versions?: string[]; extensions?: boolean },
-): Promise<{ schemasDir: string; lockFile: string; lock: SpecLock | undefined; schemasGiven: boolean }> {
-  const { io, project } = ctx;
-  const schemasGiven = str(values, "schemas") !== undefined;
-  const schemasDir = resolvePath(ctx, str(values, "schemas"), project.schemasDir);
-  const lockFile = resolvePath(ctx, str(values, "lock"), project.lockFile);
-  const lock = schemasGiven ? await readLock(lockFile).catch(() => undefined) : await readLock(lockFile);
-  if (!schemasGiven) {
-    if (options.versions) unknownLabels(options.versions, Object.keys(lock!.versions), lockFile);
-    const readOnly = shippedSpec(ctx, values);
-    const results = await syncSchemas({ lock: lock!, schemasDir, specDir: specDir(ctx, values), versions: options.versions, readOnly });
-    const extensions = options.extensions ? await syncExtensions({ lock: lock!, schemasDir, extensionsDir: extensionsDir(ctx, values), readOnly }) : [];
-    io.stderr.write(describeSync([...results, ...extensions]));
-  }
-  return { schemasDir, lockFile, lock, schemasGiven };
-}
 
 /** Options shared by `schemas pin` and `bump`. */
 function updateOptions(values: Values, ctx: Context) {
   if (str(values, "commit") === undefined && str(values, "from") === undefined) throw new UsageError("needs --commit SHA or --from DIR");
   const from = str(values, "from");
-  return {
-    lockFile: ownLockFile(ctx, values),
-    schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
+  return projectUpdateOptions(ctx.project, {
+    lockFile: given(ctx, values, "lock"),
+    schemasDir: given(ctx, values, "schemas"),
     commit: str(values, "commit"),
     from: from === undefined ? undefined : path.resolve(ctx.io.cwd, from),
     versions: csv(str(values, "versions")),
     as: str(values, "as"),
-    patchesDir: ctx.project.patchesDir,
-    overridesFile: ctx.project.overridesFile,
-    errataReviewedFile: ctx.project.errataReviewedFile,
     specDir: specDir(ctx, values),
     cacheDir: cacheDir(ctx, values),
-  };
+  });
 }
 
 async function printPin(io: CliIO, result: PinResult): Promise<void> {
   for (const w of result.warnings) io.stderr.write(`mcp-codegen: warning: ${w}\n`);
-  io.stdout.write((await import("./bump.js")).pinSummary(result));
+  io.stdout.write(pinSummary(result));
 }
 
 const UPDATE_DETAILS = [
@@ -494,7 +351,6 @@ const pin: Command = {
   options: ["commit", "from", "versions", "as", "lock", "schemas", "spec-dir", "no-cache"],
   async run(values, _p, ctx) {
     if (str(values, "from") === undefined && str(values, "as") !== undefined) throw new UsageError("--as applies to --from");
-    const { pinLock } = await import("./bump.js");
     await printPin(ctx.io, await pinLock(updateOptions(values, ctx)));
     return 0;
   },
@@ -533,14 +389,14 @@ const bumpCommand: Command = {
   ],
   options: ["commit", "from", "versions", "as", "dry-run", "extensions-from", "extensions", "format", "out", "lock", "schemas", "spec-dir", "extensions-dir", "no-cache"],
   targetOptions: true,
-  async run(values, _p, ctx, given) {
-    const outDir = resolvePath(ctx, str(values, "out"), ctx.project.outDir);
-    const selected = targetList(undefined, ctx);
+  async run(values, _p, ctx, targetOptions) {
+    const outDir = given(ctx, values, "out") ?? ctx.project.outDir;
+    const selected = resolveTargets(ctx.project, undefined, targetOptions, ctx.registry);
     const common = {
       outDir,
       json: format(str(values, "format")) === "json",
-      targets: selected.map((t) => t.name),
-      targetOptions: targetOptionValues(given, selected, ctx.registry),
+      targets: selected.targets.map((t) => t.name),
+      targetOptions: selected.options,
       registry: ctx.registry,
     };
     const extensionsFrom = str(values, "extensions-from");
@@ -548,31 +404,22 @@ const bumpCommand: Command = {
     if (extensionsFrom !== undefined) {
       for (const o of ["from", "versions", "as"] as const) if (str(values, o) !== undefined) throw new UsageError(`--${o} does not apply to --extensions-from`);
       if (flag(values, "dry-run")) throw new UsageError("--dry-run does not apply to --extensions-from");
-      const { bumpExtensions } = await import("./extension-bump.js");
+      const spec = specDir(ctx, values);
       result = await bumpExtensions({
+        ...projectUpdateOptions(ctx.project, { lockFile: given(ctx, values, "lock"), schemasDir: given(ctx, values, "schemas"), commit: str(values, "commit"), specDir: spec, cacheDir: cacheDir(ctx, values) }),
         ...common,
         extensionsFrom: path.resolve(ctx.io.cwd, extensionsFrom),
         extensions: csv(str(values, "extensions")),
-        extensionsDir: extensionsDir(ctx, values),
-        lockFile: ownLockFile(ctx, values),
-        schemasDir: resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir),
-        commit: str(values, "commit"),
-        patchesDir: ctx.project.patchesDir,
-        overridesFile: ctx.project.overridesFile,
-        errataReviewedFile: ctx.project.errataReviewedFile,
-        specDir: specDir(ctx, values),
-        cacheDir: cacheDir(ctx, values),
+        extensionsDir: extensionsDirOf({ extensionsDir: extensionsDir(ctx, values), specDir: spec }),
       });
     } else {
       if (str(values, "extensions") !== undefined) throw new UsageError("--extensions applies to --extensions-from");
       if (flag(values, "dry-run")) {
-        const { rehearseBump, rehearsalSummary } = await import("./bump.js");
         const rehearsal = await rehearseBump({ ...updateOptions(values, ctx), ...common });
         for (const w of rehearsal.warnings) ctx.io.stderr.write(`mcp-codegen: warning: ${w}\n`);
         ctx.io.stdout.write(common.json ? JSON.stringify(rehearsal, null, 2) + "\n" : rehearsalSummary(rehearsal));
         return rehearsal.needsReview ? 1 : 0;
       }
-      const { bump } = await import("./bump.js");
       result = await bump({ ...updateOptions(values, ctx), ...common });
     }
     await printPin(ctx.io, result);
@@ -598,12 +445,7 @@ const sync: Command = {
   ],
   options: ["spec-dir", "extensions-dir", "versions", "schemas", "lock"],
   async run(values, _p, ctx) {
-    const lock = await readLock(resolvePath(ctx, str(values, "lock"), ctx.project.lockFile));
-    const schemasDir = resolvePath(ctx, str(values, "schemas"), ctx.project.schemasDir);
-    const versions = csv(str(values, "versions"));
-    const readOnly = shippedSpec(ctx, values);
-    const core = await syncSchemas({ lock, schemasDir, specDir: specDir(ctx, values), versions, readOnly });
-    const results = [...core, ...(await syncExtensions({ lock, schemasDir, extensionsDir: extensionsDir(ctx, values), coreVersions: versions, readOnly }))];
+    const results = await syncSpec({ ...specInputs(ctx, values), onSynced: undefined, versions: csv(str(values, "versions")) });
     for (const r of results) ctx.io.stderr.write(`${r.version}: ${r.status === "present" ? "already synced" : `${r.status} from ${r.source}`}\n`);
     return 0;
   },
@@ -698,13 +540,13 @@ export async function main(argv: string[], io: CliIO, registry: TargetRegistry =
     }
     return await command.run(values, positionals, { io, project: projectPaths(io.cwd), argv, registry }, given);
   } catch (e) {
-    if (e instanceof InputError) {
-      io.stderr.write(`mcp-codegen: error: ${e.message}\n`);
-      return 2;
-    }
     const code = (e as { code?: unknown } | null | undefined)?.code?.toString() ?? "";
     if (e instanceof UsageError || code.startsWith("ERR_PARSE_ARGS")) {
       io.stderr.write(`mcp-codegen: ${(e as Error).message}\nRun \`mcp-codegen help\` for usage.\n`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      io.stderr.write(`mcp-codegen: error: ${e.message}\n`);
       return 2;
     }
     // A path of the wrong kind (a file where a folder is expected, or the reverse) is bad input.

@@ -19,6 +19,14 @@ export class InputError extends Error {
   }
 }
 
+/**
+ * Bad input in how the tool was asked rather than in a file: an option that does not apply, a value an
+ * option cannot take, an unknown target (CLI exit 2, with a pointer to the help).
+ */
+export class UsageError extends InputError {
+  override name = "UsageError";
+}
+
 /** Escape one JSON pointer reference token (RFC 6901). */
 export function pointerToken(token: string | number): string {
   return String(token).replace(/~/g, "~0").replace(/\//g, "~1");

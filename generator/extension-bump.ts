@@ -16,7 +16,7 @@ import { InputError } from "./errors.js";
 import { sha256, type FileWrite } from "./files.js";
 import { extensionLabel } from "./model/extensions.js";
 import type { ExtensionModel } from "./model/types.js";
-import { buildModelFromSpecs, extensionSources, type ExtensionSource, type SpecSource } from "./pipeline.js";
+import { buildModelFromSpecs, extensionSources, reviewedInputs, type ExtensionSource, type SpecSource } from "./pipeline.js";
 import { readLock, syncSchemas, type SpecLock } from "./source/lock.js";
 import { extensionSchemasDir, lockedExtensions, syncExtensions } from "./source/extensions.js";
 import { findSpecVersions, formatLock, gitHead } from "./source/pin.js";
@@ -91,7 +91,7 @@ export async function bumpExtensions(opts: ExtensionBumpOptions): Promise<PinRes
   // The core versions as locked, and the old extension bytes (the review's "before"), synced first.
   await syncSchemas({ lock: previous, schemasDir: opts.schemasDir, specDir: opts.specDir, versions: labels });
   await syncExtensions({ lock: previous, schemasDir: opts.schemasDir, extensionsDir: opts.extensionsDir });
-  const modelOptions = { patchesDir: opts.patchesDir, overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile, cacheDir: opts.cacheDir, lockFile: opts.lockFile };
+  const modelOptions = { patchesDir: opts.patchesDir, reviewed: reviewedInputs({ overridesFile: opts.overridesFile, errataReviewedFile: opts.errataReviewedFile }), cacheDir: opts.cacheDir, lockFile: opts.lockFile };
   const coreSources: SpecSource[] = labels.map((label) => {
     const ts = path.join(opts.schemasDir, label, "schema.ts");
     return { label, file: path.join(opts.schemasDir, label, "schema.json"), schemaTs: existsSync(ts) ? { file: ts } : null };

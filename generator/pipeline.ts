@@ -1,23 +1,22 @@
 // The pipeline: schema folders → loaded specs → model → generated files.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { emitTree, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
+import { emitTree, targets as shippedTargets, type EmitOptions, type GeneratedFiles } from "./emit/index.js";
+import * as writer from "./writer.js";
 import { buildVersionModel } from "./model/build.js";
-import { readOverrides } from "./model/overrides.js";
-import type { ProtocolModel, VersionModel } from "./model/types.js";
+import type { ProtocolModel, ProtocolVersions, VersionModel } from "./model/types.js";
 import { diffVersions, type VersionDiff } from "./diff/version.js";
 import type { SpecLock } from "./source/lock.js";
 import type { StagedPatches } from "./source/patch.js";
 import { selectVersions } from "./source/folders.js";
 import { loadSpec, loadSpecBytes, readSchemaBytes, readSchemaDocument } from "./source/load.js";
-import { readJsonFile } from "./files.js";
-import { erratumStatus, reviewedErrata } from "./model/errata.js";
+import { erratumStatus } from "./model/errata.js";
 import { Run } from "./run.js";
 import { buildExtensionModel } from "./model/extensions.js";
 import { extensionSchemasDir, lockedExtensions } from "./source/extensions.js";
 import type { ExtensionModel, LoadedSpec } from "./model/types.js";
 import { buildMethodTables } from "./model/table.js";
-import { readMethodCapabilities } from "./source/method-capabilities.js";
+import { readReviewedInputs, type ReviewedInputs } from "./source/reviewed.js";
 import { methodCapabilitiesFile } from "./paths.js";
 
 export { discoverVersions, selectVersions } from "./source/folders.js";
@@ -41,6 +40,16 @@ export interface ModelOptions {
   lockFile?: string;
   /** Reviewed per-method capability requirements (default: the tool's schemas/method-capabilities.json). */
   methodCapabilitiesFile?: string;
+  /** The reviewed inputs already read (source/reviewed.ts); absent: read from the three files above. */
+  reviewed?: ReviewedInputs;
+}
+
+/** The model's reviewed inputs of these options: as given, else read once from their files. */
+export function reviewedInputs(options: Pick<ModelOptions, "overridesFile" | "errataReviewedFile" | "methodCapabilitiesFile" | "reviewed">): ReviewedInputs {
+  return (
+    options.reviewed ??
+    readReviewedInputs({ overridesFile: options.overridesFile, errataReviewedFile: options.errataReviewedFile, methodCapabilitiesFile: options.methodCapabilitiesFile ?? methodCapabilitiesFile })
+  );
 }
 
 export function buildModel(options: ModelOptions): ProtocolModel {
@@ -98,8 +107,7 @@ export function buildModelFromSpecs(
   specs: SpecSource[],
   options: Omit<ModelOptions, "schemasDir" | "versions"> & { extensionSources?: ExtensionSource[] },
 ): ProtocolModel {
-  const overrides = options.overridesFile ? readOverrides(options.overridesFile) : [];
-  const reviewed = options.errataReviewedFile ? reviewedErrata(readJsonFile(options.errataReviewedFile), options.errataReviewedFile) : [];
+  const { overrides, errataReviewed: reviewed, capabilities } = reviewedInputs(options);
   const run = new Run(options.cacheDir);
   const loaded = new Map<string, { spec: LoadedSpec; model: VersionModel }>();
   const versions = [...specs]
@@ -140,8 +148,7 @@ export function buildModelFromSpecs(
         { specCommit: core.model.specCommit, overrides },
       );
     });
-  const capabilities = readMethodCapabilities(options.methodCapabilitiesFile ?? methodCapabilitiesFile);
-  const built: ProtocolModel = extensions.length === 0 ? { versions } : { versions, extensions };
+  const built: ProtocolVersions = extensions.length === 0 ? { versions } : { versions, extensions };
   return { ...built, tables: buildMethodTables(built, capabilities) };
 }
 
@@ -158,4 +165,17 @@ export function diffLabels(from: string, to: string, options: Omit<ModelOptions,
   const model = buildModel({ ...options, versions: [from, to] });
   const pick = (label: string) => model.versions.find((v) => v.label === label)!;
   return diffVersions(pick(from), pick(to));
+}
+
+/**
+ * Replace `outDir` with exactly `files` (see writer.ts), refusing a non-empty folder that is not a tree of
+ * one of `options.registry`'s targets (default: the shipped ones).
+ */
+export async function writeTree(outDir: string, files: GeneratedFiles, options: writer.WriteOptions = {}): Promise<void> {
+  await writer.writeTree(outDir, files, { ...options, registry: options.registry ?? shippedTargets });
+}
+
+/** Write the new tree beside `outDir` (see writer.ts), as `writeTree` would, to be committed or discarded. */
+export async function stageTree(outDir: string, files: GeneratedFiles, options: writer.WriteOptions = {}): Promise<writer.StagedTree> {
+  return writer.stageTree(outDir, files, { ...options, registry: options.registry ?? shippedTargets });
 }

@@ -4,14 +4,25 @@
 // A tree also holds what the generator cannot recompute and so never deletes: the review reports
 // `mcp-codegen bump` writes (`DIFFS/<label>@<old>..<new>.md|json`, see `isReviewReport`), and, with
 // `owned`, the files a run does not own (another target's tree, versions it did not regenerate).
+//
+// The writer knows files, not targets: which folders are generated trees it may replace is told by the
+// caller (`registry`, the pipeline passes the targets' registry; see pipeline.ts `writeTree`).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { InputError } from "./errors.js";
-import { targets as shippedTargets, type GeneratedFiles, type TargetRegistry } from "./emit/index.js";
 import { GENERATED_MARKER, listFiles } from "./files.js";
 
 export { GENERATED_MARKER };
+
+/** The files of a tree: paths relative to its folder, and their text. */
+export type TreeFiles = ReadonlyMap<string, string>;
+
+/** The kinds of generated tree an output folder may hold (a TargetRegistry is one): their names and how to recognize one. */
+export interface TreeKinds {
+  readonly names: readonly string[];
+  recognizes(paths: readonly string[]): boolean;
+}
 
 /** A review report written by `bump`: `DIFFS/<label>@<old sha256 prefix>..<new>.md` (or `.json`). */
 export function isReviewReport(rel: string): boolean {
@@ -25,8 +36,8 @@ export interface WriteOptions {
    * not checked; so are the review reports, always.
    */
   owned?: (rel: string) => boolean;
-  /** The targets whose trees a non-empty output folder may hold (default: the shipped ones). */
-  registry?: TargetRegistry;
+  /** The trees a non-empty output folder may hold; writing needs it (checking does not). */
+  registry?: TreeKinds;
 }
 
 /** On-disk files a run with these options carries over instead of writing or checking. */
@@ -35,7 +46,7 @@ export function keptAsIs(rel: string, options: WriteOptions): boolean {
 }
 
 /** Refuse to replace a folder that holds something other than a generated tree. */
-function assertReplaceable(outDir: string, registry: TargetRegistry): void {
+function assertReplaceable(outDir: string, registry: TreeKinds): void {
   if (!existsSync(outDir)) return;
   if (!statSync(outDir).isDirectory()) throw new InputError("expected the output to be a folder, found a file", outDir);
   const entries = readdirSync(outDir, { withFileTypes: true });
@@ -52,7 +63,7 @@ function assertReplaceable(outDir: string, registry: TargetRegistry): void {
  * Replace `outDir` with exactly `files` (plus the on-disk files outside `options.owned`, and the
  * review reports, kept as they are), atomically with respect to errors.
  */
-export async function writeTree(outDir: string, files: GeneratedFiles, options: WriteOptions = {}): Promise<void> {
+export async function writeTree(outDir: string, files: TreeFiles, options: WriteOptions & { registry: TreeKinds }): Promise<void> {
   const staged = await stageTree(outDir, files, options);
   await staged.commit();
 }
@@ -65,8 +76,8 @@ export interface StagedTree {
 }
 
 /** Write the new tree beside `outDir`; nothing there changes until `commit`. */
-export async function stageTree(outDir: string, files: GeneratedFiles, options: WriteOptions = {}): Promise<StagedTree> {
-  assertReplaceable(outDir, options.registry ?? shippedTargets);
+export async function stageTree(outDir: string, files: TreeFiles, options: WriteOptions & { registry: TreeKinds }): Promise<StagedTree> {
+  assertReplaceable(outDir, options.registry);
   const parent = path.dirname(path.resolve(outDir));
   await mkdir(parent, { recursive: true });
   const stamp = `${process.pid}-${Date.now()}`;
@@ -116,7 +127,7 @@ export interface StaleFile {
 }
 
 /** Compare `files` with what `outDir` holds (review reports and files not owned aside). Empty when identical. */
-export async function checkTree(outDir: string, files: GeneratedFiles, options: WriteOptions = {}): Promise<StaleFile[]> {
+export async function checkTree(outDir: string, files: TreeFiles, options: WriteOptions = {}): Promise<StaleFile[]> {
   if (existsSync(outDir) && !statSync(outDir).isDirectory()) throw new InputError("expected the output to be a folder, found a file", outDir);
   const onDisk = existsSync(outDir) ? listFiles(outDir).filter((rel) => files.has(rel) || !keptAsIs(rel, options)) : [];
   const result: StaleFile[] = [];

@@ -2,7 +2,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { GENERATED_MARKER, writeTree } from "../generator/writer.js";
+import { GENERATED_MARKER, writeTree } from "../generator/index.js";
 import { readTree, tempDir } from "./support.js";
 
 function existingTree(): { parent: string; out: string } {

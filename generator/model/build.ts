@@ -4,7 +4,7 @@
 import { InputError, pointer } from "../errors.js";
 import { refName } from "../source/load.js";
 import type { VersionErratum } from "./errata.js";
-import type { ResultOverride } from "./overrides.js";
+import type { ResultOverride } from "../source/reviewed.js";
 import type { SpecTypeFacts } from "./spec-typescript.js";
 import type {
   Era,

@@ -22,7 +22,8 @@ import { InputError, pointer as jsonPointer, unescapePointerToken } from "../err
 import type { NamedPatch } from "../source/patch.js";
 import type { SpecDeclaration, SpecSource } from "./spec-typescript.js";
 
-export type ErratumKind = "integer" | "null" | "type" | "literal" | "required" | "property" | "open";
+import type { ErratumKind, ReviewedErratum } from "../source/reviewed.js";
+export type { ErratumKind, ReviewedErratum };
 
 export interface Erratum {
   kind: ErratumKind;
@@ -406,32 +407,6 @@ export interface VersionErratum extends Erratum {
   status: ErratumStatus;
   /** `fixed`: the patch that fixes it; `reviewed`: why it is not a defect; `open`: null. */
   by: string | null;
-}
-
-/** Reviewed findings judged not to be defects: each names its kind, the pointers it covers and why. */
-export interface ReviewedErratum {
-  kind: ErratumKind;
-  pointers: string[];
-  why: string;
-}
-
-const KINDS: readonly ErratumKind[] = ["integer", "null", "type", "literal", "required", "property", "open"];
-
-/** The entries of schemas/errata-reviewed.json (`data`: its parsed content, undefined when there is no file), checked. */
-export function reviewedErrata(data: Json | undefined, file: string): ReviewedErratum[] {
-  if (data === undefined) return [];
-  const list = isObject(data) ? data.reviewed : undefined;
-  if (!Array.isArray(list)) throw new InputError("expected { reviewed: [{ kind, pointers, why }] }", file, jsonPointer("reviewed"));
-  list.forEach((entry: Json, i) => {
-    if (!isObject(entry)) throw new InputError("expected { kind, pointers, why }", file, jsonPointer("reviewed", i));
-    if (!KINDS.includes(entry.kind as ErratumKind)) throw new InputError(`expected a kind of finding: ${KINDS.join(", ")}`, file, jsonPointer("reviewed", i, "kind"));
-    if (!Array.isArray(entry.pointers) || entry.pointers.length === 0) throw new InputError("expected the JSON pointers (into schema.json) it covers", file, jsonPointer("reviewed", i, "pointers"));
-    entry.pointers.forEach((p: Json, j: number) => {
-      if (typeof p !== "string" || !(p === "" || p.startsWith("/"))) throw new InputError("expected a JSON pointer", file, jsonPointer("reviewed", i, "pointers", j));
-    });
-    if (typeof entry.why !== "string" || entry.why.trim() === "") throw new InputError("expected why it is not a defect, a non-empty string", file, jsonPointer("reviewed", i, "why"));
-  });
-  return list as ReviewedErratum[];
 }
 
 /** A finding's identity across versions: its kind and pointer, whichever container holds the definitions. */

@@ -27,7 +27,7 @@ import type { MethodCapabilityData } from "../source/method-capabilities.js";
 import { methodCapabilities, taskCapability } from "./capabilities.js";
 import { extensionLabel } from "./extensions.js";
 import { receivedBy } from "./rules.js";
-import type { Era, ExtensionModel, Method, MethodRow, MethodStatus, MethodTables, ProtocolModel, Sender, Side, VersionModel, VersionTable } from "./types.js";
+import type { Era, ExtensionModel, Method, MethodRow, MethodStatus, MethodTables, ProtocolVersions, Sender, Side, VersionModel, VersionTable } from "./types.js";
 
 export type { MethodRow, MethodStatus, MethodTables, Side, VersionTable } from "./types.js";
 
@@ -170,7 +170,7 @@ function extensionCapabilities(ext: ExtensionModel): string[][] {
  * The method tables of a run: one per version, then one per extension module. `capabilities` is the
  * reviewed data (checked here against each version's capability definitions).
  */
-export function buildMethodTables(model: ProtocolModel, capabilities: MethodCapabilityData): MethodTables {
+export function buildMethodTables(model: ProtocolVersions, capabilities: MethodCapabilityData): MethodTables {
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   const required = methodCapabilities(versions, capabilities);

@@ -140,15 +140,19 @@ export interface ExtensionModel {
   model: VersionModel;
 }
 
-/** The model of a whole generation run: versions sorted by label; extensions by core label, then name. */
-export interface ProtocolModel {
+/** The versions and extension modules of a run, before their method table is computed. */
+export interface ProtocolVersions {
   versions: VersionModel[];
   extensions?: ExtensionModel[];
+}
+
+/** The model of a whole generation run: versions sorted by label; extensions by core label, then name. */
+export interface ProtocolModel extends ProtocolVersions {
   /**
-   * The method table of every version and extension module (generator/model/table.ts), computed once by
-   * the pipeline; absent in a model built by hand (the emitters then compute it over the tool's own data).
+   * The method table of every version and extension module (generator/model/table.ts), computed once
+   * with the model, over the reviewed capability data the source stage read.
    */
-  tables?: MethodTables;
+  tables: MethodTables;
 }
 
 // The method table (generator/model/table.ts builds it; its header says what each field means).

@@ -1,13 +1,6 @@
-// The method table as the targets and the reports read it: the model's (computed once by the pipeline), or, for a model
-// built by hand, computed here over the tool's own reviewed capability data.
-import { buildMethodTables } from "../model/table.js";
-import type { MethodTables, ProtocolModel, VersionTable } from "../model/types.js";
-import { methodCapabilitiesFile } from "../paths.js";
-import { readMethodCapabilities } from "../source/method-capabilities.js";
-
-export function tablesOf(model: ProtocolModel): MethodTables {
-  return model.tables ?? buildMethodTables(model, readMethodCapabilities(methodCapabilitiesFile));
-}
+// The method table as the targets and the reports read it: the model's `tables`, computed once with the model
+// (generator/model/table.ts); nothing here computes a table.
+import type { MethodTables, VersionTable } from "../model/types.js";
 
 /** How a request's result is normalized, as its row says: the shape of its normalizer kind and the `resultType` values, the default first (null: none). */
 export interface RowNormalizer {

@@ -2,7 +2,6 @@
 // each version's type fidelity against the spec's schema.ts, its errata (schema.json against schema.ts),
 // and the extension modules (each against its core version).
 import type { MethodTables, ProtocolModel, VersionModel } from "../model/types.js";
-import { tablesOf } from "../print/table.js";
 import { consecutivePairs, diffReportPath, extensionPairs } from "./diffs.js";
 import { errataCounts, errataTables } from "./errata-markdown.js";
 import type { Templates } from "../print/templates.js";
@@ -37,7 +36,7 @@ function fidelity(v: VersionModel): string {
 }
 
 export function emitMatrix(model: ProtocolModel, templates: Templates): string {
-  const tables = tablesOf(model);
+  const tables = model.tables;
   const diffFrom = new Map(consecutivePairs(model).map(([a, b]) => [b.label, `[from ${a.label}](${diffReportPath(a.label, b.label)})`]));
   return templates.get("MATRIX.md.hbs")({
     versions: model.versions.map((v) => ({ ...v, diff: diffFrom.get(v.label) ?? "—", fidelity: fidelity(v), errata: errataCounts(v) })),

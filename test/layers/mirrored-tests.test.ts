@@ -13,6 +13,7 @@ const MIRRORED = [
   "build-stamp.ts",
   "bump.ts",
   "cli.ts",
+  "commands.ts",
   "diff/api.ts",
   "diff/version.ts",
   "emit/method-table.ts",

@@ -10,7 +10,7 @@ import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
 import { removedAt } from "../../model/table.js";
 import { customResultTypes } from "../../model/rules.js";
-import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
+import { normalizerOf, tableOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
@@ -794,7 +794,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const regenerate = regenerateCommand(versions, pkg);
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
   for (const [file, text] of copyRuntime(pythonRuntime, { [pythonPackageOption.flag]: pkg })) files.set(file, text);
-  const tables = tablesOf(model);
+  const tables = model.tables;
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {
     const parts = versionParts(v, tableOf(tables, v.label));

@@ -15,7 +15,7 @@ import { extensionProvenanceLine, provenanceLines } from "../../print/provenance
 import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
 import { adoptingFiles } from "./adopting.js";
-import { normalizerOf, tableOf, tablesOf, type RowNormalizer } from "../../print/table.js";
+import { normalizerOf, tableOf, type RowNormalizer } from "../../print/table.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
 import { rubyMethodsSource, rubyTemplatesDir } from "./paths.js";
 import { rubyRuntime } from "./runtime.js";
@@ -407,7 +407,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   checkVersionModules([...versions.map((v) => v.label), ...extensions.map(extensionLabel)]);
-  const tables = tablesOf(model);
+  const tables = model.tables;
   const regenerate = regenerateCommand(versions, name, root);
   const templates = new Templates({ dir: rubyTemplatesDir, cacheDir: options.cacheDir });
   const head: Header = (vs) => rubyHeader(templates, vs, regenerate);

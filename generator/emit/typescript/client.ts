@@ -3,13 +3,13 @@
 // schemas, guards, normalizers, client dispatcher; the schema and guard of each request's `taskResult`,
 // by method). The rules are ClientCore's (runtime/client.ts).
 import { byCodeUnit } from "../../order.js";
-import { tableOf, tablesOf } from "../../print/table.js";
+import { tableOf } from "../../print/table.js";
 import type { ProtocolModel } from "../../model/types.js";
 import type { Templates } from "../../print/templates.js";
 import { definitionNaming } from "./naming.js";
 
 export function emitClient(model: ProtocolModel, ident: (label: string) => string, templates: Templates, finish: (text: string) => string): string {
-  const tables = tablesOf(model);
+  const tables = model.tables;
   const views = model.versions.map((v) => {
     const names = definitionNaming(v.ir);
     const taskResults = Object.entries(tableOf(tables, v.label))

@@ -2,7 +2,7 @@
 import type { Method, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
 import { customResultTypes } from "../../model/rules.js";
 import { extensionLabel } from "../../model/extensions.js";
-import { tableOf, tablesOf } from "../../print/table.js";
+import { tableOf } from "../../print/table.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
 import { guardModule } from "./guards.js";
 import { emitPackageFiles } from "./package.js";
@@ -127,10 +127,10 @@ function methodTableText(table: VersionTable): string {
  */
 export async function emitVersion(
   version: VersionModel,
+  table: VersionTable,
   templates: Templates = new Templates({ dir: templatesDir }),
   memo: OutputsMemo = new Map(),
   sameAs?: string,
-  table: VersionTable = tableOf(tablesOf({ versions: [version] }), version.label),
 ): Promise<GeneratedFiles> {
   const header = { versions: [version] };
   const names = versionNaming(version);
@@ -162,11 +162,11 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   const files: GeneratedFiles = new Map();
   const memo: OutputsMemo = new Map();
   const sameAs = sameDefinitionsAs(model.versions);
-  const tables = tablesOf(model);
-  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, templates, memo, sameAs.get(v.label), tableOf(tables, v.label))));
+  const tables = model.tables;
+  const perVersion = await Promise.all(model.versions.map((v) => emitVersion(v, tableOf(tables, v.label), templates, memo, sameAs.get(v.label))));
   for (const f of perVersion) for (const [p, text] of f) files.set(p, text);
   // Merged models share no memo with the core versions (their definitions differ); equal ones re-export each other.
-  for (const [p, text] of await emitExtensionModules(model, (merged, same, ext) => emitVersion(merged, templates, new Map(), same, tableOf(tables, extensionLabel(ext))), definitionsKey)) files.set(p, text);
+  for (const [p, text] of await emitExtensionModules(model, (merged, same, ext) => emitVersion(merged, tableOf(tables, extensionLabel(ext)), templates, new Map(), same), definitionsKey)) files.set(p, text);
 
   const header = { versions: model.versions };
   const versions = model.versions.map((v) => ({ ...v, ident: identOf(v.label) }));

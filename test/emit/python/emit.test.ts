@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { emitPythonTree } from "../../../generator/emit/python/printer.js";
 import type { Dialect, JsonSchema } from "../../../generator/model/types.js";
 import { tempDir } from "../../support.js";
-import { ajvOracle, type Json, labelledCorpus, seedOf, syntheticModel } from "../typescript/corpus.js";
+import { ajvOracle, type Json, labelledCorpus, seedOf, syntheticModel, syntheticProtocolModel } from "../typescript/corpus.js";
 import { pyrightStrict, pythonJson, pythonRuntimePackage, run } from "./support.js";
 
 const DEFS: Record<string, JsonSchema> = {
@@ -70,7 +70,7 @@ const EDGES: Record<string, Json[]> = {
 
 function emitTo(dialect: Dialect, defs: Record<string, JsonSchema>): { dir: string; label: string } {
   const label = `synthetic-${dialect}`;
-  const files = emitPythonTree({ versions: [syntheticModel(label, dialect, defs)] });
+  const files = emitPythonTree(syntheticProtocolModel(syntheticModel(label, dialect, defs)));
   const dir = tempDir();
   for (const [rel, text] of files) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -145,7 +145,7 @@ describe("Python printer says at run time what pydantic's types cannot (issue 35
     ["Names", { type: "object", propertyNames: { maxLength: 3 } }, "runtime.object_keys(names=Annotated[Any, runtime.if_type(\"string\", Annotated[runtime.Str, Field(max_length=3)])])"],
     ["Fraction", { enum: [1.5, 2] }, "Annotated[Literal[2], runtime.NoBool] | Annotated[runtime.Number, runtime.number_in(1.5)]"],
   ])("%s prints", (name, schema, expected) => {
-    const files = emitPythonTree({ versions: [syntheticModel("v", "draft-07", { [name]: schema as JsonSchema })] });
+    const files = emitPythonTree(syntheticProtocolModel(syntheticModel("v", "draft-07", { [name]: schema as JsonSchema })));
     const module = [...files].find(([file]) => file.endsWith("/v.py"))?.[1] ?? [...files.values()].join("\n");
     expect(module).toContain(expected);
   });

@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ownedPaths } from "../../../generator/emit/index.js";
-import { checkTree, GENERATED_MARKER, writeTree } from "../../../generator/writer.js";
+import { checkTree, GENERATED_MARKER, writeTree } from "../../../generator/index.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { copyOfGenerated, ensureSchemas, lockFile, minimalLegacySchema, readTree, runCli, tempDir } from "../../support.js";
 import { ruby, rubyTree } from "./support.js";

@@ -9,7 +9,10 @@ import ts from "typescript";
 import { copyRuntime } from "../../../generator/emit/runtime-copy.js";
 import { typescriptRuntime } from "../../../generator/emit/typescript/runtime.js";
 import { buildSchemaIR } from "../../../generator/model/ir-build.js";
-import type { Dialect, JsonSchema, LoadedSpec, VersionModel } from "../../../generator/model/types.js";
+import { buildMethodTables } from "../../../generator/model/table.js";
+import type { Dialect, JsonSchema, LoadedSpec, ProtocolModel, VersionModel } from "../../../generator/model/types.js";
+import { methodCapabilitiesFile } from "../../../generator/paths.js";
+import { readMethodCapabilities } from "../../../generator/source/method-capabilities.js";
 import { readSchemaDocument, refName } from "../../../generator/source/load.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -389,6 +392,11 @@ export function ajvOracle(dialect: Dialect, defs: Record<string, unknown>) {
  * A version model of synthetic definitions (written in the loaded form: `#/$defs/<Name>` refs), with
  * no methods: enough for the schema and guard printers. Its IR comes from the real builder.
  */
+/** A run's model of synthetic versions, with its method table (over the tool's reviewed capability data), as the pipeline builds it. */
+export function syntheticProtocolModel(...versions: VersionModel[]): ProtocolModel {
+  return { versions, tables: buildMethodTables({ versions }, readMethodCapabilities(methodCapabilitiesFile)) };
+}
+
 export function syntheticModel(label: string, dialect: Dialect, definitions: Record<string, JsonSchema>): VersionModel {
   const spec: LoadedSpec = {
     label,

@@ -14,7 +14,7 @@ import { definitionNaming } from "../../../generator/emit/typescript/naming.js";
 import { InputError } from "../../../generator/errors.js";
 import type { Dialect, JsonSchema, VersionModel } from "../../../generator/model/types.js";
 import { toolRoot } from "../../../generator/paths.js";
-import { ajvOracle, InstanceGenerator, type Json, rng, sameJson, seedOf, syntheticModel, writeRuntime } from "./corpus.js";
+import { ajvOracle, InstanceGenerator, type Json, rng, sameJson, seedOf, syntheticModel, syntheticProtocolModel, writeRuntime } from "./corpus.js";
 
 const DEFS: Record<string, JsonSchema> = {
   Closed: { type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"], additionalProperties: false },
@@ -95,7 +95,7 @@ afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
 async function emitToDisk(dialect: Dialect, tweak?: (files: Map<string, string>) => void, typable = false): Promise<string> {
   const definitions = Object.fromEntries(Object.entries(DEFS).filter(([name]) => !typable || !UNTYPABLE.has(name)));
   const version = model(dialect, definitions);
-  const files = await emitVersion(version);
+  const files = await emitVersion(version, syntheticProtocolModel(version).tables.get(version.label)!);
   tweak?.(files);
   const dir = path.join(tmpRoot, `${dialect}-${tweak ? "tweaked" : "plain"}${typable ? "-typable" : ""}`);
   mkdirSync(dir, { recursive: true });
