@@ -40,3 +40,21 @@ export function requestMeta(label: string, capabilities: Record<string, unknown>
   }
   return { ...meta, ...extra };
 }
+
+/** Whether a definition of the version's schema declares a top-level property, through `$ref` and `allOf` (read from schemas/<label>/schema.json). */
+export function declaresProperty(label: string, definition: string, property: string): boolean {
+  const doc = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as { $defs?: Record<string, Schema>; definitions?: Record<string, Schema> };
+  const defs = doc.$defs ?? doc.definitions ?? {};
+  const seen = new Set<string>();
+  const declares = (s: (Schema & { allOf?: Schema[] }) | undefined): boolean => {
+    if (s === undefined) return false;
+    if (s.$ref !== undefined) {
+      const name = s.$ref.replace(/^#\/(\$defs|definitions)\//, "");
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return declares(defs[name]);
+    }
+    return Object.hasOwn(s.properties ?? {}, property) || (s.allOf ?? []).some(declares);
+  };
+  return declares(defs[definition]);
+}

@@ -1,7 +1,7 @@
 // The rules the model decides once for every target: resultType values, who receives a message, and
 // which methods a version dropped (the Ruby tree's REMOVED_METHODS).
 import { describe, expect, it } from "vitest";
-import { customResultTypes, receivedBy, removedMethods, resultTypesOf } from "../../generator/model/rules.js";
+import { customResultTypes, discoverServerInfo, receivedBy, removedMethods, resultTypesOf } from "../../generator/model/rules.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
 import type { JsonSchema, VersionModel } from "../../generator/model/types.js";
 
@@ -46,5 +46,19 @@ describe("model rules", () => {
     const next = version(["tools/list", "server/discover"], ["notifications/cancelled"]);
     expect(removedMethods(previous, next)).toEqual(["initialize", "notifications/initialized", "ping"]);
     expect(removedMethods(next, next)).toEqual([]);
+  });
+
+  it("put the server's info where the version's server/discover result declares it: a serverInfo member (the earlier 2026 drafts), else _meta; null without server/discover", () => {
+    const discoverIr = (withMember: boolean) =>
+      irOf({
+        Result: { type: "object", properties: { _meta: { type: "object" }, resultType: { type: "string" } } },
+        DiscoverResult: {
+          allOf: [{ $ref: "#/$defs/Result" }, { type: "object", properties: { supportedVersions: { type: "array" }, ...(withMember ? { serverInfo: { type: "object" } } : {}) } }],
+        },
+      });
+    const at = (ir: ReturnType<typeof irOf>, methods: string[]) => ({ requests: methods.map((method) => ({ method, results: ["DiscoverResult"] })), ir }) as unknown as VersionModel;
+    expect(discoverServerInfo(at(discoverIr(true), ["server/discover"]))).toBe("member");
+    expect(discoverServerInfo(at(discoverIr(false), ["server/discover"]))).toBe("meta");
+    expect(discoverServerInfo(at(discoverIr(true), ["initialize"]))).toBeNull();
   });
 });

@@ -7,6 +7,7 @@
 // cross-language test compares the two over a corpus).
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
+import { declaresProperty } from "../../request-meta.js";
 import { lockFile } from "../../support.js";
 import { initialize, modern, msg, runPython, type Config, type Step } from "./router-scenarios.js";
 import { servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
@@ -217,7 +218,8 @@ describe.each(modernLabels)("modern requests at %s", (label) => {
           instructions: "Modern.",
           ttlMs: 60000,
           cacheScope: "private",
-          _meta: { "io.modelcontextprotocol/serverInfo": serverInfo },
+          // Where the version's DiscoverResult declares it: a serverInfo member (the earlier 2026 drafts), else _meta.
+          ...(declaresProperty(label, "DiscoverResult", "serverInfo") ? { serverInfo } : { _meta: { "io.modelcontextprotocol/serverInfo": serverInfo } }),
           resultType: "complete",
         },
       },
