@@ -106,12 +106,15 @@ function jsonc(text: string): string {
 /**
  * The whole JSON-RPC messages among an extension's examples (tasks.md's json code blocks), each with the
  * definitions that may be it: a request's or notification's own by its method, a result by the results of
- * the request of that id before it, an error by JSONRPCErrorResponse.
+ * the request of that id before it, an error by the module's JSON-RPC error response.
  */
 function examples(file: string, model: ExtensionModel["model"]): Array<{ text: string; definitions: string[] }> {
   const blocks = [...readFileSync(file, "utf8").matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => JSON.parse(jsonc(m[1])) as Record<string, unknown>);
   const methods = new Map<unknown, string>();
   const out: Array<{ text: string; definitions: string[] }> = [];
+  // The JSON-RPC error response's definition as the module names it (JSONRPCError before 2025-11-25's JSONRPCErrorResponse).
+  const errorResponse = ["JSONRPCErrorResponse", "JSONRPCError"].find((name) => model.ir.definitions.has(name));
+  expect(errorResponse, "the module's JSON-RPC error response definition (JSONRPCErrorResponse or JSONRPCError)").toBeDefined();
   for (const message of blocks.filter((b) => b.jsonrpc === "2.0")) {
     const text = JSON.stringify(message);
     if (typeof message.method === "string") {
@@ -119,7 +122,7 @@ function examples(file: string, model: ExtensionModel["model"]): Array<{ text: s
       expect(own, `the method of ${text}`).toBeDefined();
       if ("id" in message) methods.set(message.id, message.method);
       out.push({ text, definitions: [own!.definition] });
-    } else if ("error" in message) out.push({ text, definitions: ["JSONRPCErrorResponse"] });
+    } else if ("error" in message) out.push({ text, definitions: [errorResponse!] });
     else {
       const method = methods.get(message.id);
       expect(method, `the request of ${text}`).toBeDefined();
