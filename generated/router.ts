@@ -86,16 +86,17 @@ export type ServerRouter = AnyServerRouter<LegacyVersion, ModernVersion>;
 
 const table: RouterTable<LegacyVersion, ModernVersion> = {
   versions: [
-    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher, methodTable: v2024_11_05.METHOD_TABLE, customResultTypes: v2024_11_05.customResultTypes },
-    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher, methodTable: v2025_03_26.METHOD_TABLE, customResultTypes: v2025_03_26.customResultTypes },
-    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher, methodTable: v2025_06_18.METHOD_TABLE, customResultTypes: v2025_06_18.customResultTypes },
-    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher, methodTable: v2025_11_25.METHOD_TABLE, customResultTypes: v2025_11_25.customResultTypes },
+    { label: "2024-11-05", era: "legacy", createDispatcher: v2024_11_05.createServerDispatcher, methodTable: v2024_11_05.METHOD_TABLE, customResultTypes: v2024_11_05.customResultTypes, discoverServerInfo: v2024_11_05.discoverServerInfo },
+    { label: "2025-03-26", era: "legacy", createDispatcher: v2025_03_26.createServerDispatcher, methodTable: v2025_03_26.METHOD_TABLE, customResultTypes: v2025_03_26.customResultTypes, discoverServerInfo: v2025_03_26.discoverServerInfo },
+    { label: "2025-06-18", era: "legacy", createDispatcher: v2025_06_18.createServerDispatcher, methodTable: v2025_06_18.METHOD_TABLE, customResultTypes: v2025_06_18.customResultTypes, discoverServerInfo: v2025_06_18.discoverServerInfo },
+    { label: "2025-11-25", era: "legacy", createDispatcher: v2025_11_25.createServerDispatcher, methodTable: v2025_11_25.METHOD_TABLE, customResultTypes: v2025_11_25.customResultTypes, discoverServerInfo: v2025_11_25.discoverServerInfo },
     {
       label: "2026-07-28",
       era: "modern",
       createDispatcher: v2026_07_28.createServerDispatcher,
       methodTable: v2026_07_28.METHOD_TABLE,
       customResultTypes: v2026_07_28.customResultTypes,
+      discoverServerInfo: v2026_07_28.discoverServerInfo,
       extensions: {
         "io.modelcontextprotocol/tasks": { createDispatcher: v2026_07_28_tasks.createServerDispatcher, methodTable: v2026_07_28_tasks.METHOD_TABLE, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
       },
@@ -106,6 +107,7 @@ const table: RouterTable<LegacyVersion, ModernVersion> = {
       createDispatcher: draft.createServerDispatcher,
       methodTable: draft.METHOD_TABLE,
       customResultTypes: draft.customResultTypes,
+      discoverServerInfo: draft.discoverServerInfo,
       extensions: {
         "io.modelcontextprotocol/tasks": { createDispatcher: draft_tasks.createServerDispatcher, methodTable: draft_tasks.METHOD_TABLE, methods: ["notifications/tasks", "tasks/cancel", "tasks/get", "tasks/update"] },
       },

@@ -37,6 +37,8 @@ interface StagedExtensionVersion {
   previousSha256: string;
   schema: { bytes: Uint8Array; sha256: string; source: string };
   schemaTs: { bytes: Uint8Array; sha256: string; source: string } | null;
+  /** The specification text the lock pins (by its file name, beside schema.json in DIR), when it pins one. */
+  text: { bytes: Uint8Array; sha256: string; source: string; name: string } | null;
 }
 
 /** Read the new extension bytes and compute the new lock. Reads, hashes; never writes. */
@@ -66,15 +68,26 @@ function stageExtensions(old: SpecLock, opts: ExtensionBumpOptions): { lock: Spe
       const ts = existsSync(tsFile) ? new Uint8Array(readFileSync(tsFile)) : null;
       const schema = { bytes, sha256: sha256(bytes), source: file };
       const schemaTs = ts === null ? null : { bytes: ts, sha256: sha256(ts), source: tsFile };
-      const changed = schema.sha256 !== entry.sha256 || (schemaTs?.sha256 ?? null) !== (entry.schemaTs?.sha256 ?? null);
-      staged.push({ name, label, status: changed ? "changed" : "unchanged", previousSha256: entry.sha256, schema, schemaTs });
+      // The pinned text is pinned again from the same folder: a locked text the folder lacks is refused
+      // (the tests read it), never dropped.
+      let text: StagedExtensionVersion["text"] = null;
+      if (entry.text !== undefined) {
+        const textName = path.posix.basename(entry.text.path);
+        const textFile = path.join(path.dirname(file), textName);
+        if (!existsSync(textFile)) throw new InputError(`the extension folder has no ${textName} beside ${name} ${label}'s schema.json (the lock pins it)`, path.dirname(file));
+        const textBytes = new Uint8Array(readFileSync(textFile));
+        text = { bytes: textBytes, sha256: sha256(textBytes), source: textFile, name: textName };
+      }
+      const changed = schema.sha256 !== entry.sha256 || (schemaTs?.sha256 ?? null) !== (entry.schemaTs?.sha256 ?? null) || (text?.sha256 ?? null) !== (entry.text?.sha256 ?? null);
+      staged.push({ name, label, status: changed ? "changed" : "unchanged", previousSha256: entry.sha256, schema, schemaTs, text });
       if (!changed) continue;
-      const { schemaTs: _old, ...rest } = entry;
+      const { schemaTs: _old, text: _oldText, ...rest } = entry;
       versions[label] = {
         ...rest,
         sha256: schema.sha256,
         commit: head ?? entry.commit,
         ...(schemaTs === null ? {} : { schemaTs: { path: entry.schemaTs?.path ?? entry.path.replace(/schema\.json$/, "schema.ts"), sha256: schemaTs.sha256 } }),
+        ...(text === null ? {} : { text: { path: entry.text!.path, sha256: text.sha256 } }),
       };
     }
     extensions[name] = { ...locked[name], versions };
@@ -133,6 +146,7 @@ export async function bumpExtensions(opts: ExtensionBumpOptions): Promise<PinRes
     const dir = path.join(extensionSchemasDir(opts.schemasDir, s.name), s.label);
     writes.push({ file: path.join(dir, "schema.json"), bytes: s.schema.bytes });
     writes.push({ file: path.join(dir, "schema.ts"), bytes: s.schemaTs === null ? null : s.schemaTs.bytes });
+    if (s.text !== null) writes.push({ file: path.join(dir, s.text.name), bytes: s.text.bytes });
   }
   writes.push({ file: opts.lockFile, bytes: formatLock(lock) });
 

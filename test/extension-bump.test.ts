@@ -4,7 +4,7 @@
 // whose new request takes a core method, refused with nothing changed. Reads the lock for the
 // extensions and versions there are; assumes none by name.
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -129,6 +129,50 @@ describe("bump --extensions-from of an extension version that cannot be generate
     expect(r.stderr).toContain(`"${taken}"`);
     expect(r.stderr).toMatch(/#\/\$defs\/Copied\w+Request/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(snapshot(project)).toEqual(snap);
+  });
+});
+
+describe("bump --extensions-from and an extension's pinned specification text (the lock's `text`)", () => {
+  /** The first locked extension version that pins a text, with the text's file name. */
+  const withText = (lock: Lock & { extensions: Record<string, { versions: Record<string, { text?: { path: string; sha256: string } }> }> }) => {
+    for (const name of Object.keys(lock.extensions).sort())
+      for (const label of Object.keys(lock.extensions[name].versions).sort()) {
+        const text = lock.extensions[name].versions[label].text;
+        if (text !== undefined) return { name, label, file: path.posix.basename(text.path) };
+      }
+    throw new Error("the lock pins no extension text");
+  };
+
+  it("a changed text is pinned (new sha256, same path) and written under schemas/extensions/, the schema's entry kept", async () => {
+    const project = projectCopy();
+    const before = lockOf(project) as Parameters<typeof withText>[0];
+    const { name, label, file } = withText(before);
+    const dir = path.join(tempDir(), "extensions");
+    for (const ext of Object.keys(before.extensions)) cpSync(path.join(schemasDir, "extensions", ext), path.join(dir, ext), { recursive: true });
+    const text = readFileSync(path.join(dir, name, label, file), "utf8") + "\nA line the test adds.\n";
+    writeFileSync(path.join(dir, name, label, file), text);
+    const r = await runCli(["bump", "--extensions-from", dir, "--extensions", name, "--commit", "c".repeat(40)], {}, project);
+    expect(r.status, r.stderr).toBe(0);
+    const after = lockOf(project) as Parameters<typeof withText>[0];
+    const entry = after.extensions[name].versions[label] as unknown as { sha256: string; text: { path: string; sha256: string } };
+    expect(entry.text).toEqual({ path: before.extensions[name].versions[label].text!.path, sha256: hash(text) });
+    expect(entry.sha256).toBe((before.extensions[name].versions[label] as unknown as { sha256: string }).sha256);
+    expect(readFileSync(path.join(project, "schemas", "extensions", name, label, file), "utf8")).toBe(text);
+  });
+
+  it("a folder without the pinned text: exit 2 naming the folder and the file, nothing written", async () => {
+    const project = projectCopy();
+    const lock = lockOf(project) as Parameters<typeof withText>[0];
+    const { name, label, file } = withText(lock);
+    const dir = path.join(tempDir(), "extensions");
+    for (const ext of Object.keys(lock.extensions)) cpSync(path.join(schemasDir, "extensions", ext), path.join(dir, ext), { recursive: true });
+    rmSync(path.join(dir, name, label, file));
+    const snap = snapshot(project);
+    const r = await runCli(["bump", "--extensions-from", dir, "--extensions", name], {}, project);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`the extension folder has no ${file} beside ${name} ${label}'s schema.json (the lock pins it)`);
+    expect(r.stderr).toContain(path.join(dir, name, label));
     expect(snapshot(project)).toEqual(snap);
   });
 });

@@ -277,6 +277,8 @@ export const METHOD_TABLE = {
 
 /** The `resultType` values a custom request's result may carry here, the default first (null: the legacy era): the model's rule (customResultTypes of generator/model/rules.ts). */
 export const customResultTypes = ["complete"] as const;
+/** Where server/discover's result carries the server's info here: its `serverInfo` member, `_meta` (`meta`), or null without server/discover: the model's rule (discoverServerInfo of generator/model/rules.ts). */
+export const discoverServerInfo: "member" | "meta" | null = "meta";
 
 export type RequestMethod = keyof typeof requests;
 export type NotificationMethod = keyof typeof notifications;

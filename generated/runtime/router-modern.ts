@@ -84,7 +84,8 @@ export function modernRoutes<L extends string, M extends string>(served: ServedV
         ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
         ttlMs: discoverCache.ttlMs,
         cacheScope: discoverCache.cacheScope,
-        _meta: { [META_SERVER_INFO]: options.serverInfo },
+        // Where the version's DiscoverResult puts the server's info (the model's discoverServerInfo).
+        ...(served.routed(version)!.discoverServerInfo === "member" ? { serverInfo: options.serverInfo } : { _meta: { [META_SERVER_INFO]: options.serverInfo } }),
       }),
       "subscriptions/listen": listenHandler(capabilities, extensions, audience),
     };

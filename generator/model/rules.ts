@@ -2,7 +2,7 @@
 // `resultType` values a result may carry and which side receives a message. Targets print these
 // decisions; none restates them (which methods a version dropped is the method table's `status`).
 import type { IrNode, SchemaIR } from "./ir.js";
-import type { Era, Sender } from "./types.js";
+import type { Era, Sender, VersionModel } from "./types.js";
 
 /** The `resultType` a modern result may carry besides `complete`, where its result union allows it. */
 export const INPUT_REQUIRED_RESULT = "InputRequiredResult";
@@ -28,6 +28,30 @@ export function resultTypesOf(results: readonly string[], era: Era, ir: SchemaIR
  */
 export function customResultTypes(era: Era): string[] | null {
   return era === "modern" ? [DEFAULT_RESULT_TYPE] : null;
+}
+
+/**
+ * Where a server's own `Implementation` goes in its `server/discover` result at this version: `member`
+ * where the version's result declares a `serverInfo` property (the 2026 drafts before 2026-07-28 require
+ * one), else `meta` (`_meta["io.modelcontextprotocol/serverInfo"]`, as 2026-07-28 has it); null where the
+ * version has no server/discover. The trees export it as data (`discoverServerInfo` of <label>/methods.ts,
+ * `DISCOVER_SERVER_INFO` of the Python version module) for their routers.
+ */
+export function discoverServerInfo(version: Pick<VersionModel, "requests" | "ir">): "member" | "meta" | null {
+  const discover = version.requests.find((r) => r.method === "server/discover");
+  if (discover === undefined) return null;
+  const seen = new Set<string>();
+  const declares = (node: IrNode): boolean => {
+    if (node.kind === "ref") {
+      if (seen.has(node.name)) return false;
+      seen.add(node.name);
+      return declares(node.target.node);
+    }
+    if (node.kind === "intersection") return node.parts.some(declares);
+    if (node.kind === "object") return node.properties.some((p) => p.name === "serverInfo");
+    return false;
+  };
+  return discover.results.some((r) => declares(version.ir.definitions.get(r)!.node)) ? "member" : "meta";
 }
 
 /** The `resultType` a result definition fixes with a const, following references and `allOf`; none when it leaves it open. */

@@ -10,6 +10,12 @@ interface PinnedFile {
 export interface LockedExtensionVersion extends PinnedFile {
   /** The extension's own schema.ts, when pinned. */
   schemaTs?: PinnedFile;
+  /**
+   * The extension's specification text (`specification/<version>/tasks.md`), when pinned: the examples
+   * the tests judge the generated models by. Synced to `schemas/extensions/<name>/<version>/` under its
+   * file name, like the schema.
+   */
+  text?: PinnedFile;
   /** The extension repository's commit the files were pinned at. */
   commit: string;
   /** The core version labels (keys of the lock's `versions`) this extension version layers onto. */
@@ -33,6 +39,8 @@ export interface LockedExtension {
 const NAME = /^[a-z][a-z0-9-]*$/;
 const HEX40 = /^[0-9a-f]{40}$/;
 const HEX64 = /^[0-9a-f]{64}$/;
+/** A pinned text's path: its file name (the name it is synced under) neither of the schema files'. */
+const FILE = /^(?:[^/]+\/)*(?!schema\.json$|schema\.ts$)[\w.-]+$/;
 
 /** Check the lock's `extensions` member (absent is fine); throws InputError at the pointer. */
 export function validateLockedExtensions(data: Record<string, unknown>, file: string): void {
@@ -57,6 +65,11 @@ export function validateLockedExtensions(data: Record<string, unknown>, file: st
         const ts = entry.schemaTs;
         if (!obj(ts) || typeof ts.path !== "string") fail("expected { path, sha256 }", ...at, "schemaTs");
         if (typeof ts.sha256 !== "string" || !HEX64.test(ts.sha256)) fail("expected a 64-hex-digit sha256", ...at, "schemaTs", "sha256");
+      }
+      if (entry.text !== undefined) {
+        const text = entry.text;
+        if (!obj(text) || typeof text.path !== "string" || !FILE.test(text.path)) fail("expected { path, sha256 }, the path's file name not schema.json or schema.ts", ...at, "text");
+        if (typeof text.sha256 !== "string" || !HEX64.test(text.sha256)) fail("expected a 64-hex-digit sha256", ...at, "text", "sha256");
       }
       if (!Array.isArray(entry.core) || entry.core.length === 0) fail("expected a non-empty list of core version labels", ...at, "core");
       (entry.core as unknown[]).forEach((core, i) => {

@@ -3,15 +3,22 @@
 // each extension version names the core versions it layers onto. Synced copies live in
 // `schemas/extensions/<name>/<version>/`, filled from `--extensions-dir`/`$MCP_EXTENSIONS_DIR`
 // (`<dir>/<name>/<version>/` or a checkout's `<dir>/<name>/schema/<version>/`) or the pinned download.
+// An extension version may pin its specification text too (`text`, e.g. tasks.md, whose examples the
+// tests read): synced beside the schema the same way (a checkout has it at its pinned path).
 import path from "node:path";
 import { syncSchemas, type SpecLock, type SyncedVersion } from "./lock.js";
-import type { LockedExtension } from "./extension-lock.js";
+import type { LockedExtension, LockedExtensionVersion } from "./extension-lock.js";
 
 export type { LockedExtension, LockedExtensionVersion } from "./extension-lock.js";
 
 /** Where the synced files of the extension `name` are, below the schemas folder. */
 export function extensionSchemasDir(schemasDir: string, name: string): string {
   return path.join(schemasDir, "extensions", name);
+}
+
+/** The synced copy of an extension version's pinned specification text, or undefined when the lock pins none. */
+export function extensionTextFile(schemasDir: string, name: string, label: string, entry: LockedExtensionVersion): string | undefined {
+  return entry.text === undefined ? undefined : path.join(extensionSchemasDir(schemasDir, name), label, path.posix.basename(entry.text.path));
 }
 
 /** The lock's extensions (none when it has no `extensions`). */

@@ -27,6 +27,8 @@ export interface LockedVersion extends LockedFile {
    * the version has one; a revision given only as JSON has none.
    */
   schemaTs?: LockedFile;
+  /** A text pinned beside the schema (an extension's specification text, extension-lock.ts); synced under its file name. */
+  text?: LockedFile;
 }
 
 export interface SpecLock {
@@ -43,10 +45,12 @@ export interface SpecLock {
 export function lockedFiles(entry: LockedVersion): Array<{ name: SpecFileName; locked: LockedFile }> {
   const files: Array<{ name: SpecFileName; locked: LockedFile }> = [{ name: "schema.json", locked: entry }];
   if (entry.schemaTs !== undefined) files.push({ name: "schema.ts", locked: entry.schemaTs });
+  if (entry.text !== undefined) files.push({ name: path.posix.basename(entry.text.path), locked: entry.text });
   return files;
 }
 
-export type SpecFileName = "schema.json" | "schema.ts";
+/** `schema.json`, `schema.ts`, or a pinned text's file name (`tasks.md`). */
+export type SpecFileName = string;
 
 export async function readLock(file: string): Promise<SpecLock> {
   let text: string;
@@ -105,9 +109,15 @@ export function rawUrl(lock: SpecLock, version: string, file: LockedFile = lock.
   return rawFileUrl(lock.rawUrl, lock.versions[version]?.commit ?? lock.commit, file.path);
 }
 
-/** Where a version's file can be found inside a local spec directory, in the order tried. */
-export function specDirCandidates(specDir: string, version: string, name: SpecFileName = "schema.json"): string[] {
-  return [path.join(specDir, version, name), path.join(specDir, "schema", version, name)];
+/**
+ * Where a version's file can be found inside a local spec directory, in the order tried: `<dir>/<version>/`,
+ * a checkout's `<dir>/schema/<version>/`, and, given the file's path in the repository, a checkout's
+ * `<dir>/<path>` (an extension's text is `specification/<version>/tasks.md` there).
+ */
+export function specDirCandidates(specDir: string, version: string, name: SpecFileName = "schema.json", repositoryPath?: string): string[] {
+  const out = [path.join(specDir, version, name), path.join(specDir, "schema", version, name)];
+  if (repositoryPath !== undefined && !out.includes(path.join(specDir, repositoryPath))) out.push(path.join(specDir, repositoryPath));
+  return out;
 }
 
 /** Fail unless `dir` is an existing folder (`what` names it in the message, e.g. `--spec-dir`). */
@@ -246,7 +256,7 @@ async function obtain(opts: SyncOptions, version: string, name: SpecFileName, lo
   const tried: string[] = [];
   if (opts.specDir !== undefined) {
     const mismatches: string[] = [];
-    for (const candidate of specDirCandidates(opts.specDir, version, name)) {
+    for (const candidate of specDirCandidates(opts.specDir, version, name, locked.path)) {
       const bytes = await readIfFile(candidate);
       if (bytes === undefined) {
         tried.push(`${candidate} (not found)`);

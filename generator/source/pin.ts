@@ -115,8 +115,9 @@ function formatExtensions(extensions: NonNullable<SpecLock["extensions"]>): stri
       const e = ext.versions[label];
       const file = (f: LockedFile) => `"path": ${JSON.stringify(f.path)}, "sha256": ${JSON.stringify(f.sha256)}`;
       const ts = e.schemaTs !== undefined ? `, "schemaTs": { ${file(e.schemaTs)} }` : "";
+      const text = e.text !== undefined ? `, "text": { ${file(e.text)} }` : "";
       const results = e.results !== undefined ? `, "results": ${JSON.stringify(e.results).replace(/,/g, ", ").replace(/:/g, ": ").replace(/^\{/, "{ ").replace(/\}$/, " }")}` : "";
-      lines.push(`        ${JSON.stringify(label)}: { "core": ${JSON.stringify(e.core).replace(/,/g, ", ")}, "commit": ${JSON.stringify(e.commit)}, ${file(e)}${ts}${results} }${j < labels.length - 1 ? "," : ""}`);
+      lines.push(`        ${JSON.stringify(label)}: { "core": ${JSON.stringify(e.core).replace(/,/g, ", ")}, "commit": ${JSON.stringify(e.commit)}, ${file(e)}${ts}${text}${results} }${j < labels.length - 1 ? "," : ""}`);
     });
     lines.push("      }", `    }${i < names.length - 1 ? "," : ""}`);
   });

@@ -1,16 +1,26 @@
 // The suite survives a legitimate bump. On a copy of the project (its tracked files and synced schemas,
-// the set-up's products linked), `bump --from DIR --versions draft,next` re-pins `draft` to a sample revision
-// of the other era than the lock's draft has (eras read through the model, never from labels) and adds
-// a new label `next` (the oldest sample); then, in that copy, `generate --check` and every test file that
-// reads the lock, the schemas or the generated tree must pass.
+// the set-up's products linked), `bump --from DIR --versions draft,next` re-pins labels of both eras in one
+// run: `draft` to a sample revision of the era other than the lock's draft has, and a new label `next` to a
+// sample of the lock's draft's own era (eras read through the model, never from labels); then, in that
+// copy, `generate --check` and every test file that reads the lock, the schemas or the generated tree must
+// pass.
+//
+// The samples are drawn by a stated rule that changes with the commit, so a test that passes for one
+// sample by luck is caught over time: among the history's sound revisions of each era (the model builds
+// them; versions negotiated by label), the index is the first 8 hex digits of sha256("<seed> <era>")
+// modulo the pool's size, the seed being $MCP_BUMP_SEED or else this checkout's HEAD commit. The samples are
+// printed, and every failure names them with the command that replays them:
+// MCP_BUMP_SAMPLES=draft=<revision>,next=<revision> (which overrides the rule).
 //
 // The files run in the copy are every test file that reads the lock, the schemas or the generated tree,
 // found by the rule `readers` states and computes over the test sources (no hand list): exclusions are
 // listed in EXCLUDED, each with its reason, and printed with the selection. The bump's result is committed
-// in the copy first, as a maintainer commits a reviewed bump (a test reads what git tracks).
+// in the copy first, as a maintainer commits a reviewed bump (a test reads what git tracks). The review items
+// the bump names that only a reviewer settles (a new method's capability entry) are done there as a stand-in
+// entry that requires nothing, printed; the tree is regenerated after them.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildModel, discoverVersions } from "../../generator/pipeline.js";
@@ -148,9 +158,62 @@ function bin(project: string, args: string[]) {
   return spawnSync(process.execPath, ["--import", "tsx", path.join(project, "generator", "bin.ts"), ...args], { cwd: project, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
 }
 
+type Era = "legacy" | "modern";
+
+/** The history's sound revisions of an era, in label order: the model builds them and their versions are negotiated by label. */
+function pool(era: Era): string[] {
+  return discoverVersions(historyDir).filter((label) => eraOf(historyDir, label) === era && labelledVersions(label));
+}
+
+/** The seed of the rule: $MCP_BUMP_SEED, else the HEAD commit of this checkout (so the samples change with the commit). */
+function seed(): string {
+  if (process.env.MCP_BUMP_SEED) return process.env.MCP_BUMP_SEED;
+  const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: root, encoding: "utf8" });
+  expect(head.status, `git rev-parse HEAD in ${root} (or set MCP_BUMP_SEED): ${head.stderr}`).toBe(0);
+  return head.stdout.trim();
+}
+
+/** The rule: index sha256("<seed> <era>")'s first 8 hex digits modulo the era's pool. */
+function draw(seedText: string, era: Era, candidates: string[]): string {
+  expect(candidates.length, `sound sample revisions of the ${era} era in ${historyDir}`).toBeGreaterThan(0);
+  return candidates[parseInt(createHash("sha256").update(`${seedText} ${era}`).digest("hex").slice(0, 8), 16) % candidates.length];
+}
+
+/** $MCP_BUMP_SAMPLES (`draft=<revision>,next=<revision>`), when set: the samples to replay. */
+function replayed(): { draft: string; next: string } | null {
+  const text = process.env.MCP_BUMP_SAMPLES;
+  if (!text) return null;
+  const given = Object.fromEntries(text.split(",").map((pair) => pair.split("=").map((x) => x.trim())));
+  for (const label of ["draft", "next"]) {
+    expect(given[label], `MCP_BUMP_SAMPLES="${text}": expected draft=<revision>,next=<revision>`).toBeTruthy();
+    expect(existsSync(path.join(historyDir, given[label], "schema.json")), `MCP_BUMP_SAMPLES: ${given[label]} is not a revision in ${historyDir}`).toBe(true);
+  }
+  return { draft: given.draft, next: given.next };
+}
+
 let project: string;
-let picked: { draft: string; next: string; from: "legacy" | "modern"; to: "legacy" | "modern" };
+let picked: { draft: string; next: string; from: Era; to: Era; nextEra: Era; rule: string };
+/** Prefixed to every failure message: the samples, and how to replay them. */
+let samples = "";
 let bumped: ReturnType<typeof bin>;
+/** The methods whose capability review the bump named (done by reviewCapabilities), and the regeneration after it. */
+let reviewed: string[] = [];
+let generatedAfterReview: ReturnType<typeof bin> | undefined;
+
+/**
+ * The review items the bump names that only a reviewer can settle (a new method's capability entry in
+ * schemas/method-capabilities.json, its test failing until then), done in the copy as a stand-in entry
+ * that requires nothing (what a method without an entry means) and says so. Returns "<label> <method>" each.
+ */
+function reviewCapabilities(project: string, stderr: string): string[] {
+  const named = [...stderr.matchAll(/(\S+): method "([^"]+)" has no reviewed capability entry/g)].map((m) => ({ label: m[1], method: m[2] }));
+  if (named.length === 0) return [];
+  const file = path.join(project, "schemas", "method-capabilities.json");
+  const data = JSON.parse(readFileSync(file, "utf8")) as { methods: Record<string, unknown> };
+  for (const { method } of named) data.methods[method] ??= { requires: [], reason: "the bump suite's stand-in for the review the bump named" };
+  writeFileSync(file, JSON.stringify(data, null, 2) + "\n");
+  return named.map((n) => `${n.label} ${n.method}`);
+}
 // The copy, its spec folder and its cache (the links are removed, not followed).
 let work: string | undefined;
 afterAll(() => work && rmSync(work, { recursive: true, force: true }));
@@ -159,18 +222,18 @@ beforeAll(async () => {
   await ensureSchemas();
   const lock = lockOf(root);
   const labels = Object.keys(lock.versions).sort();
-  // The lock's draft, else its newest label: the era the re-pinned draft must leave.
+  // The lock's draft, else its newest label: the era the re-pinned draft must leave, and next's era.
   const current = labels.includes("draft") ? "draft" : labels.at(-1)!;
   const from = eraOf(schemasDir, current)!;
-  // The first sound sample of the other era in label order (any would do), and for next the last (the
-  // history is labelled newest first, so the oldest revision: a new label whose schema is older than
-  // every locked version's, so nothing may assume that label order is protocol order) that negotiates
-  // versions by label (the 2024-09 pre-release's protocolVersion was the integer 1, which no label is).
-  const samples = discoverVersions(historyDir).map((label) => ({ label, era: eraOf(historyDir, label) }));
-  const draft = samples.find((s) => s.era !== null && s.era !== from);
-  expect(draft, `a sample revision in ${historyDir} of the era other than ${from}`).toBeDefined();
-  const next = [...samples].reverse().find((s) => s.era !== null && s.label !== draft!.label && labelledVersions(s.label))!;
-  picked = { draft: draft!.label, next: next.label, from, to: draft!.era! };
+  const other: Era = from === "legacy" ? "modern" : "legacy";
+  const given = replayed();
+  const seedText = given === null ? seed() : "";
+  const draft = given?.draft ?? draw(seedText, other, pool(other));
+  const next = given?.next ?? draw(seedText, from, pool(from).filter((l) => l !== draft));
+  const rule = given === null ? `drawn by seed ${seedText}` : "given by MCP_BUMP_SAMPLES";
+  picked = { draft, next, from, to: eraOf(historyDir, draft)!, nextEra: eraOf(historyDir, next)!, rule };
+  samples = `bump samples (${rule}): draft=${draft} (${picked.to}), next=${next} (${picked.nextEra}); replay: MCP_BUMP_SAMPLES=draft=${draft},next=${next} npx vitest run test/bump/bump-suite.test.ts`;
+  console.log(samples);
 
   work = tempDir("mcp-codegen-bumped-");
   project = trackedCopy(path.join(work, "project"));
@@ -182,25 +245,35 @@ beforeAll(async () => {
     copyFileSync(path.join(historyDir, sample, "schema.json"), path.join(spec, label, "schema.json"));
   }
   bumped = bin(project, ["bump", "--from", spec, "--versions", "draft,next", "--commit", "b".repeat(40)]);
-  if (bumped.status === 0) commitCopy(project);
+  if (bumped.status === 0) {
+    reviewed = reviewCapabilities(project, bumped.stderr);
+    if (reviewed.length > 0) {
+      console.log(`bump suite: the review items the bump named, done as a stand-in entry each in schemas/method-capabilities.json: ${reviewed.join(", ")}`);
+      generatedAfterReview = bin(project, ["generate"]);
+    }
+    commitCopy(project);
+  }
 }, 600_000);
 
-describe("after `bump --from DIR --versions draft,next` to another era and a new label, on a copy", () => {
-  it("bumps: draft is re-pinned to the other era's revision and next is added", () => {
-    expect(bumped.status, bumped.stderr).toBe(0);
+describe("after `bump --from DIR --versions draft,next`: draft to the other era, a new label of draft's old era, on a copy", () => {
+  it("bumps: draft is re-pinned to the other era's revision and next is added in draft's old era", () => {
+    expect(bumped.status, `${samples}\n${bumped.stderr}`).toBe(0);
     const lock = lockOf(project);
     const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
-    expect(lock.versions.draft.sha256).toBe(sha(path.join(historyDir, picked.draft, "schema.json")));
-    expect(lock.versions.next.sha256).toBe(sha(path.join(historyDir, picked.next, "schema.json")));
-    expect(eraOf(path.join(project, "schemas"), "draft")).toBe(picked.to);
-    expect(picked.to).not.toBe(picked.from);
+    expect(lock.versions.draft.sha256, samples).toBe(sha(path.join(historyDir, picked.draft, "schema.json")));
+    expect(lock.versions.next.sha256, samples).toBe(sha(path.join(historyDir, picked.next, "schema.json")));
+    expect(eraOf(path.join(project, "schemas"), "draft"), samples).toBe(picked.to);
+    expect(eraOf(path.join(project, "schemas"), "next"), samples).toBe(picked.nextEra);
+    // Labels of both eras re-pinned in one run (unless the samples were given otherwise).
+    if (picked.rule.startsWith("drawn")) expect([picked.to, picked.nextEra].sort(), samples).toEqual(["legacy", "modern"]);
     // Every other version's entry is kept.
-    for (const [label, entry] of Object.entries(lockOf(root).versions)) if (label !== "draft" && label !== "next") expect(lock.versions[label], label).toEqual(entry);
+    for (const [label, entry] of Object.entries(lockOf(root).versions)) if (label !== "draft" && label !== "next") expect(lock.versions[label], `${samples}\n${label}`).toEqual(entry);
   });
 
   it("`generate --check` exits 0", () => {
+    if (generatedAfterReview !== undefined) expect(generatedAfterReview.status, `${samples}\nafter the review of ${reviewed.join(", ")}: ${generatedAfterReview.stderr}`).toBe(0);
     const check = bin(project, ["generate", "--check"]);
-    expect(check.status, check.stdout.slice(0, 2000) + check.stderr).toBe(0);
+    expect(check.status, `${samples}\n${check.stdout.slice(0, 2000)}${check.stderr}`).toBe(0);
   });
 
   it("every test file that reads the lock, the schemas or generated/ passes in the copy (the exclusions printed with their reasons)", () => {
@@ -218,10 +291,10 @@ describe("after `bump --from DIR --versions draft,next` to another era and a new
     const r = spawnSync(process.execPath, [vitest, "run", "--maxWorkers=1", "--testTimeout=900000", "--hookTimeout=900000", ...files], { cwd: project, encoding: "utf8", env: { ...env, CI: "1" }, maxBuffer: 256 * 1024 * 1024 });
     const output = (r.stdout + r.stderr).replace(/\x1b\[[0-9;]*m/g, "");
     const failures = output.split("\n").filter((l) => /FAIL|✗|×/.test(l));
-    expect(failures.slice(0, 40), output.slice(-8000)).toEqual([]);
-    expect(r.status, output.slice(-8000)).toBe(0);
+    expect(failures.slice(0, 40), `${samples}\n${output.slice(-8000)}`).toEqual([]);
+    expect(r.status, `${samples}\n${output.slice(-8000)}`).toBe(0);
     // Every file ran (none was skipped or found empty).
-    for (const file of files) expect(output, file).toMatch(new RegExp(`✓ ${file.replace(/[./+]/g, "\\$&")} \\(\\d+ tests?\\)`));
+    for (const file of files) expect(output, `${samples}\n${file}`).toMatch(new RegExp(`✓ ${file.replace(/[./+]/g, "\\$&")} \\(\\d+ tests?\\)`));
     // vitest's summary counts no skipped file or test (the word alone appears in tests' own output).
     expect(output).not.toMatch(/^\s*(Test Files|Tests)\s.*\bskipped\b/m);
   }, 3_600_000);

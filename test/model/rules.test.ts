@@ -1,8 +1,8 @@
 // The rules the model decides once for every target: resultType values and who receives a message.
 import { describe, expect, it } from "vitest";
-import { customResultTypes, receivedBy, resultTypesOf } from "../../generator/model/rules.js";
+import { customResultTypes, discoverServerInfo, receivedBy, resultTypesOf } from "../../generator/model/rules.js";
 import { buildSchemaIR } from "../../generator/model/ir-build.js";
-import type { JsonSchema } from "../../generator/model/types.js";
+import type { JsonSchema, VersionModel } from "../../generator/model/types.js";
 
 /** The IR of a few result definitions, as the real builder reads them (`#/$defs/<Name>` refs). */
 const irOf = (defs: Record<string, JsonSchema>) =>
@@ -37,4 +37,17 @@ describe("model rules", () => {
     expect([receivedBy("client", "server"), receivedBy("client", "client"), receivedBy("server", "client"), receivedBy("both", "server"), receivedBy("both", "client")]).toEqual([true, false, true, true, true]);
   });
 
+  it("put the server's info where the version's server/discover result declares it: a serverInfo member (the earlier 2026 drafts), else _meta; null without server/discover", () => {
+    const discoverIr = (withMember: boolean) =>
+      irOf({
+        Result: { type: "object", properties: { _meta: { type: "object" }, resultType: { type: "string" } } },
+        DiscoverResult: {
+          allOf: [{ $ref: "#/$defs/Result" }, { type: "object", properties: { supportedVersions: { type: "array" }, ...(withMember ? { serverInfo: { type: "object" } } : {}) } }],
+        },
+      });
+    const at = (ir: ReturnType<typeof irOf>, methods: string[]) => ({ requests: methods.map((method) => ({ method, results: ["DiscoverResult"] })), ir }) as unknown as VersionModel;
+    expect(discoverServerInfo(at(discoverIr(true), ["server/discover"]))).toBe("member");
+    expect(discoverServerInfo(at(discoverIr(false), ["server/discover"]))).toBe("meta");
+    expect(discoverServerInfo(at(discoverIr(true), ["initialize"]))).toBeNull();
+  });
 });

@@ -36,6 +36,7 @@ async function pinnedFiles(): Promise<Array<{ rel: string; sha256: string }>> {
     for (const [v, e] of Object.entries(ext.versions)) {
       out.push({ rel: `schemas/extensions/${name}/${v}/schema.json`, sha256: e.sha256 });
       if (e.schemaTs) out.push({ rel: `schemas/extensions/${name}/${v}/schema.ts`, sha256: e.schemaTs.sha256 });
+      if (e.text) out.push({ rel: `schemas/extensions/${name}/${v}/${path.posix.basename(e.text.path)}`, sha256: e.text.sha256 });
     }
   }
   return out;
@@ -138,5 +139,63 @@ describe("a project without a lock of its own reads the spec shipped with the to
     expect(existsSync(path.join(dir, "9999-01-01"))).toBe(false);
     expect(readFileSync(path.join(dir, "9999-02-02", "schema.json"), "utf8")).toBe("{}\n");
     expect(fetchCalls).toEqual([]);
+  });
+});
+
+describe("an extension's pinned specification text (the lock's `text`), synced and checked like its schema", () => {
+  const text = "# The extension\n\n```json\n{}\n```\n";
+  const schema = '{"$defs":{}}\n';
+  const lockWith = (textSha: string) => ({
+    repository: "r",
+    commit: "0".repeat(40),
+    rawUrl: "http://127.0.0.1:9/{commit}/{path}",
+    versions: { "9999-01-01": { path: "schema/9999-01-01/schema.json", sha256: sha(schema) } },
+    extensions: {
+      ext: {
+        identifier: "example.com/ext",
+        repository: "e",
+        rawUrl: "http://127.0.0.1:9/{commit}/{path}",
+        versions: { v1: { core: ["9999-01-01"], commit: "1".repeat(40), path: "schema/v1/schema.json", sha256: sha(schema), text: { path: "specification/v1/ext.md", sha256: textSha } } },
+      },
+    },
+  });
+
+  it("is copied beside the schema under its file name from a folder laid out as ../shared/mcp-extensions, and from a checkout at its pinned path", async () => {
+    const { syncExtensions, extensionTextFile } = await import("../../generator/source/extensions.js");
+    const lock = lockWith(sha(text));
+    for (const layout of [["v1", "ext.md"], ["specification", "v1", "ext.md"]]) {
+      const folder = tempDir();
+      mkdirSync(path.join(folder, "ext", "v1"), { recursive: true });
+      writeFileSync(path.join(folder, "ext", "v1", "schema.json"), schema);
+      mkdirSync(path.join(folder, "ext", ...layout.slice(0, -1)), { recursive: true });
+      writeFileSync(path.join(folder, "ext", ...layout), text);
+      const schemas = tempDir();
+      await syncExtensions({ lock, schemasDir: schemas, extensionsDir: folder });
+      const file = extensionTextFile(schemas, "ext", "v1", lock.extensions.ext.versions.v1);
+      expect(file).toBe(path.join(schemas, "extensions", "ext", "v1", "ext.md"));
+      expect(readFileSync(file!, "utf8"), layout.join("/")).toBe(text);
+    }
+    expect(fetchCalls).toEqual([]);
+  });
+
+  it("with other bytes than the lock pins: refused naming the file and both hashes, nothing written", async () => {
+    const { syncExtensions } = await import("../../generator/source/extensions.js");
+    const folder = tempDir();
+    mkdirSync(path.join(folder, "ext", "v1"), { recursive: true });
+    writeFileSync(path.join(folder, "ext", "v1", "schema.json"), schema);
+    writeFileSync(path.join(folder, "ext", "v1", "ext.md"), text + "edited\n");
+    const schemas = tempDir();
+    await expect(syncExtensions({ lock: lockWith(sha(text)), schemasDir: schemas, extensionsDir: folder })).rejects.toThrow(
+      `ext.md of version v1 does not match the lock: expected sha256 ${sha(text)}, got ${sha(text + "edited\n")} from ${path.join(folder, "ext", "v1", "ext.md")}`,
+    );
+    expect(existsSync(path.join(schemas, "extensions", "ext", "v1"))).toBe(false);
+  });
+
+  it("a lock whose text names a schema file is exit-2 input naming the pointer", async () => {
+    const dir = tempDir();
+    const lock = lockWith(sha(text));
+    (lock.extensions.ext.versions.v1.text as { path: string }).path = "schema/v1/schema.json";
+    writeFileSync(path.join(dir, "lock.json"), JSON.stringify(lock));
+    await expect(readLock(path.join(dir, "lock.json"))).rejects.toMatchObject({ pointer: "/extensions/ext/versions/v1/text" });
   });
 });

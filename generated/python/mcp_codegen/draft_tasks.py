@@ -213,6 +213,8 @@ from .v2026_07_28_tasks import (
 
 PROTOCOL_VERSION: Final = "draft"
 ERA: Final = "modern"
+DISCOVER_SERVER_INFO: Final[str | None] = "meta"
+"""Where server/discover's result carries the server's info: "member" (serverInfo), "meta" (_meta), or None (no server/discover)."""
 PREVIOUS_VERSION: Final[str | None] = "2026-07-28"
 """The version before this one among those generated, or None."""
 CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = ("complete",)

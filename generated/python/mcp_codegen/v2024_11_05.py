@@ -18,6 +18,8 @@ from . import dispatcher, runtime
 
 PROTOCOL_VERSION: Final = "2024-11-05"
 ERA: Final = "legacy"
+DISCOVER_SERVER_INFO: Final[str | None] = None
+"""Where server/discover's result carries the server's info: "member" (serverInfo), "meta" (_meta), or None (no server/discover)."""
 PREVIOUS_VERSION: Final[str | None] = None
 """The version before this one among those generated, or None."""
 CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = None

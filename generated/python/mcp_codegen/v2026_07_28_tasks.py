@@ -20,6 +20,8 @@ from . import dispatcher, runtime
 
 PROTOCOL_VERSION: Final = "2026-07-28"
 ERA: Final = "modern"
+DISCOVER_SERVER_INFO: Final[str | None] = "meta"
+"""Where server/discover's result carries the server's info: "member" (serverInfo), "meta" (_meta), or None (no server/discover)."""
 PREVIOUS_VERSION: Final[str | None] = "2025-11-25"
 """The version before this one among those generated, or None."""
 CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = ("complete",)

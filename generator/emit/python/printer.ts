@@ -9,7 +9,7 @@ import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, Versio
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
 import { removedAt } from "../../model/table.js";
-import { customResultTypes } from "../../model/rules.js";
+import { customResultTypes, discoverServerInfo } from "../../model/rules.js";
 import { normalizerOf, tableOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
@@ -610,6 +610,13 @@ function extensionConstants(ext: ExtensionModel): string {
   ].join("\n");
 }
 
+
+/** The model's discoverServerInfo as a Python constant's value. */
+function discoverServerInfoText(version: VersionModel): string {
+  const where = discoverServerInfo(version);
+  return where === null ? "None" : pyString(where);
+}
+
 /**
  * One version's module. `sameAs`: the module of an earlier version whose definitions and catalogue
  * print the same: this one re-exports them (`from .<module> import X as X`) instead of repeating them.
@@ -630,6 +637,8 @@ function versionModule(
     [
       `PROTOCOL_VERSION: Final = ${pyString(version.label)}`,
       `ERA: Final = ${pyString(version.era)}`,
+      `DISCOVER_SERVER_INFO: Final[str | None] = ${discoverServerInfoText(version)}`,
+      '"""Where server/discover\'s result carries the server\'s info: "member" (serverInfo), "meta" (_meta), or None (no server/discover)."""',
       `PREVIOUS_VERSION: Final[str | None] = ${previous === null ? "None" : pyString(previous.label)}`,
       '"""The version before this one among those generated, or None."""',
       `CUSTOM_RESULT_TYPES: Final[tuple[str, ...] | None] = ${customTypesText(customResultTypes(version.era))}`,

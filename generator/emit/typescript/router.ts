@@ -33,7 +33,7 @@ function servedType(id: string, owned: string, extensions: readonly ExtensionVie
 
 /** A version's entry of the router table: its dispatcher, and each extension module's with the methods it adds. */
 function tableEntry(label: string, era: string, id: string, extensions: readonly ExtensionView[]): string {
-  if (extensions.length === 0) return `    { label: ${JSON.stringify(label)}, era: ${JSON.stringify(era)}, createDispatcher: ${id}.createServerDispatcher, methodTable: ${id}.METHOD_TABLE, customResultTypes: ${id}.customResultTypes },`;
+  if (extensions.length === 0) return `    { label: ${JSON.stringify(label)}, era: ${JSON.stringify(era)}, createDispatcher: ${id}.createServerDispatcher, methodTable: ${id}.METHOD_TABLE, customResultTypes: ${id}.customResultTypes, discoverServerInfo: ${id}.discoverServerInfo },`;
   return [
     "    {",
     `      label: ${JSON.stringify(label)},`,
@@ -41,6 +41,7 @@ function tableEntry(label: string, era: string, id: string, extensions: readonly
     `      createDispatcher: ${id}.createServerDispatcher,`,
     `      methodTable: ${id}.METHOD_TABLE,`,
     `      customResultTypes: ${id}.customResultTypes,`,
+    `      discoverServerInfo: ${id}.discoverServerInfo,`,
     "      extensions: {",
     ...extensions.map(
       (e) => `        ${JSON.stringify(e.identifier)}: { createDispatcher: ${e.ident}.createServerDispatcher, methodTable: ${e.ident}.METHOD_TABLE, methods: [${e.methods.map((m) => JSON.stringify(m)).join(", ")}] },`,

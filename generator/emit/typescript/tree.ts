@@ -1,6 +1,6 @@
 // The emitters: a model → the files of the generated tree (paths relative to the output folder).
 import type { Method, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
-import { customResultTypes } from "../../model/rules.js";
+import { customResultTypes, discoverServerInfo } from "../../model/rules.js";
 import { extensionLabel } from "../../model/extensions.js";
 import { tableOf } from "../../print/table.js";
 import { emitHandlerFiles, emitRuntime } from "./handlers.js";
@@ -137,7 +137,7 @@ export async function emitVersion(
   const files: GeneratedFiles = new Map();
   files.set(
     `${version.label}/methods.ts`,
-    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names), methodTable: methodTableText(table), customResultTypes: customResultTypesText(version) })),
+    finish(templates.get("methods.ts.hbs")({ ...header, version, imports: methodTypeImports(names), ...methodViews(names), methodTable: methodTableText(table), customResultTypes: customResultTypesText(version), discoverServerInfo: JSON.stringify(discoverServerInfo(version)) })),
   );
   for (const [p, text] of emitHandlerFiles(version, table, templates, finish)) files.set(p, text);
   files.set(`${version.label}/index.ts`, finish(templates.get("version-index.ts.hbs")(header)));

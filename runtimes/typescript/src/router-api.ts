@@ -23,6 +23,8 @@ export interface RoutedVersion<V extends string, E extends Era> {
   readonly methodTable: RoutedMethodTable;
   /** The `resultType` values of its custom requests, the default first (null: legacy): the version module's `customResultTypes`. */
   readonly customResultTypes: readonly string[] | null;
+  /** Where its server/discover result carries the server's info (the version module's `discoverServerInfo`): the `serverInfo` member, or `_meta` (`meta`, also when absent). */
+  readonly discoverServerInfo?: "member" | "meta" | null;
   /** The extensions the tree has for this version, by identifier (modern versions only). */
   readonly extensions?: Readonly<Record<string, RoutedExtension>>;
 }

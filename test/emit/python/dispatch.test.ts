@@ -7,6 +7,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
+import { requestMeta } from "../../request-meta.js";
 import { lockFile, root } from "../../support.js";
 import { pythonJson } from "./support.js";
 
@@ -34,9 +35,9 @@ function tsHandlers(mod: TsModule): Record<string, (params: any, context: any) =
   };
 }
 
-/** The corpus at one version: `_meta` the modern era requires in every request's params. */
+/** The corpus at one version: `_meta` the modern era requires in every request's params (the version's schema's required keys). */
 function corpus(modern: boolean, label: string): unknown[] {
-  const meta = modern ? { _meta: { "io.modelcontextprotocol/protocolVersion": label, "io.modelcontextprotocol/clientCapabilities": {} } } : {};
+  const meta = modern ? { _meta: requestMeta(label) } : {};
   const p = (params: Record<string, unknown>) => ({ ...meta, ...params });
   const req = (id: number | string, method: string, params?: unknown) => (params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
   return [

@@ -4,19 +4,21 @@
 // carry no `\"` escapes and no Annotated is nested in another. The corpus-wide round trip is the
 // differential test's (batch.py: every accepted instance dumps back to the same JSON text). Each extension
 // module accepts its extension's own examples (the whole JSON-RPC messages of its specification text,
-// tasks.md) by the definitions they are, and dumps each back unchanged.
-import { existsSync, readFileSync } from "node:fs";
+// tasks.md, pinned by the lock and committed under schemas/extensions/) by the definitions they are, and
+// dumps each back unchanged.
+import { readFileSync } from "node:fs";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pointerToken } from "../../../generator/errors.js";
-import { defaultPatchesDir, toolRoot } from "../../../generator/paths.js";
+import { defaultPatchesDir } from "../../../generator/paths.js";
 import { extensionModuleDocument } from "../typescript/corpus.js";
 import { buildModel } from "../../../generator/pipeline.js";
 import type { ExtensionModel } from "../../../generator/model/types.js";
 import { readLock } from "../../../generator/source/lock.js";
-import { ensureSchemas, extensionsDir, lockFile, modelOptions, readTree, root, schemasDir } from "../../support.js";
+import { extensionTextFile } from "../../../generator/source/extensions.js";
+import { ensureSchemas, lockFile, modelOptions, readTree, root, schemasDir } from "../../support.js";
 import { pythonJson, pythonTree } from "./support.js";
 
 const tree = readTree(pythonTree);
@@ -104,12 +106,15 @@ function jsonc(text: string): string {
 /**
  * The whole JSON-RPC messages among an extension's examples (tasks.md's json code blocks), each with the
  * definitions that may be it: a request's or notification's own by its method, a result by the results of
- * the request of that id before it, an error by JSONRPCErrorResponse.
+ * the request of that id before it, an error by the module's JSON-RPC error response.
  */
 function examples(file: string, model: ExtensionModel["model"]): Array<{ text: string; definitions: string[] }> {
   const blocks = [...readFileSync(file, "utf8").matchAll(/```jsonc?\n([\s\S]*?)```/g)].map((m) => JSON.parse(jsonc(m[1])) as Record<string, unknown>);
   const methods = new Map<unknown, string>();
   const out: Array<{ text: string; definitions: string[] }> = [];
+  // The JSON-RPC error response's definition as the module names it (JSONRPCError before 2025-11-25's JSONRPCErrorResponse).
+  const errorResponse = ["JSONRPCErrorResponse", "JSONRPCError"].find((name) => model.ir.definitions.has(name));
+  expect(errorResponse, "the module's JSON-RPC error response definition (JSONRPCErrorResponse or JSONRPCError)").toBeDefined();
   for (const message of blocks.filter((b) => b.jsonrpc === "2.0")) {
     const text = JSON.stringify(message);
     if (typeof message.method === "string") {
@@ -117,7 +122,7 @@ function examples(file: string, model: ExtensionModel["model"]): Array<{ text: s
       expect(own, `the method of ${text}`).toBeDefined();
       if ("id" in message) methods.set(message.id, message.method);
       out.push({ text, definitions: [own!.definition] });
-    } else if ("error" in message) out.push({ text, definitions: ["JSONRPCErrorResponse"] });
+    } else if ("error" in message) out.push({ text, definitions: [errorResponse!] });
     else {
       const method = methods.get(message.id);
       expect(method, `the request of ${text}`).toBeDefined();
@@ -126,13 +131,6 @@ function examples(file: string, model: ExtensionModel["model"]): Array<{ text: s
   }
   return out;
 }
-
-/** The extensions' published files (their specification text): $MCP_EXTENSIONS_DIR, else beside the spec, else ../shared/mcp-extensions beside the checkout. */
-const extensionsFolder = path.resolve(
-  extensionsDir ??
-    [path.join(toolRoot, "..", "shared", "mcp-extensions"), path.join(toolRoot, "..", "..", "shared", "mcp-extensions")].find((d) => existsSync(d)) ??
-    path.join(toolRoot, "..", "shared", "mcp-extensions"),
-);
 
 /** Ajv on the definitions an extension module has: its own by the extension's schema.json, the rest by the core's (the module's rule). */
 function moduleOracle(ext: ExtensionModel): (definition: string, instance: unknown) => boolean {
@@ -146,11 +144,15 @@ function moduleOracle(ext: ExtensionModel): (definition: string, instance: unkno
 
 describe("extension modules' models and their extension's own examples", async () => {
   await ensureSchemas();
-  const extensions: ExtensionModel[] = [...(buildModel({ ...modelOptions, lock: await readLock(lockFile) }).extensions ?? [])];
+  const locked = await readLock(lockFile);
+  const extensions: ExtensionModel[] = [...(buildModel({ ...modelOptions, lock: locked }).extensions ?? [])];
 
   it.each(extensions.map((x) => [`${x.core}+${x.name}`, x] as const))("%s: every whole message of the extension's examples is judged as Ajv judges it (the extension's schema for its own definitions, the core's for the rest), and one it accepts dumps back unchanged", (label, ext) => {
     const module = { version: ext.core, extension: ext.identifier };
-    const found = examples(path.join(extensionsFolder, ext.name, ext.label, `${ext.name}.md`), ext.model);
+    // The specification text the lock pins beside the extension's schema (synced and hash-checked by ensureSchemas).
+    const text = extensionTextFile(schemasDir, ext.name, ext.label, locked.extensions![ext.name].versions[ext.label]);
+    expect(text, `schemas/lock.json pins the specification text of ${ext.name} ${ext.label} ("text": { path, sha256 })`).toBeDefined();
+    const found = examples(text!, ext.model);
     // Requests, results (tasks/get's and tools/call's task), notifications/tasks and errors.
     expect(found.length).toBeGreaterThan(10);
     const pairs = found.flatMap((e) => e.definitions.map((definition) => ({ definition, text: e.text })));

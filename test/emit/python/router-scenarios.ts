@@ -3,6 +3,7 @@
 // createServerRouter) with equivalent handlers, giving the same output shape (answers, what each peer
 // was sent, on_error's failures, what handlers saw, requests in flight at the end).
 import path from "node:path";
+import { requestMeta } from "../../request-meta.js";
 import { root } from "../../support.js";
 import { pythonJson } from "./support.js";
 
@@ -47,8 +48,6 @@ export function runPython(scenario: Scenario): Outcome {
   return pythonJson<Outcome>("router_driver.py", scenario);
 }
 
-export const META_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CAPS = "io.modelcontextprotocol/clientCapabilities";
 
 /** A request (or, with id undefined, a notification). */
 export function msg(id: number | string | undefined, method: string, params?: unknown): Record<string, unknown> {
@@ -59,9 +58,9 @@ export function msg(id: number | string | undefined, method: string, params?: un
   return m;
 }
 
-/** Params of a modern request at `version`, with extra `_meta` members. */
+/** Params of a modern request at `version`: the `_meta` keys its schema requires (test/request-meta.ts), then extra `_meta` members. */
 export function modern(version: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}): Record<string, unknown> {
-  return { ...params, _meta: { [META_VERSION]: version, [META_CAPS]: capabilities, ...meta } };
+  return { ...params, _meta: requestMeta(version, capabilities, meta) };
 }
 
 export function initialize(id: number, version: string): Record<string, unknown> {

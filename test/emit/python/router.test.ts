@@ -7,6 +7,7 @@
 // cross-language test compares the two over a corpus).
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
+import { declaresProperty } from "../../request-meta.js";
 import { lockFile } from "../../support.js";
 import { initialize, modern, msg, runPython, type Config, type Step } from "./router-scenarios.js";
 import { pythonJson, servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
@@ -217,7 +218,8 @@ describe.each(modernLabels)("modern requests at %s", (label) => {
           instructions: "Modern.",
           ttlMs: 60000,
           cacheScope: "private",
-          _meta: { "io.modelcontextprotocol/serverInfo": serverInfo },
+          // Where the version's DiscoverResult declares it: a serverInfo member (the earlier 2026 drafts), else _meta.
+          ...(declaresProperty(label, "DiscoverResult", "serverInfo") ? { serverInfo } : { _meta: { "io.modelcontextprotocol/serverInfo": serverInfo } }),
           resultType: "complete",
         },
       },
@@ -325,6 +327,19 @@ describe.each(modernLabels)("modern requests at %s", (label) => {
     expect(out.events).toEqual(["cancelled 7", "cancelled 7"]);
     expect(out.inFlight).toBe(0);
   });
+});
+
+/** The modern labels the lock layers the Tasks extension onto: their core tables mark its methods, which the stub serves. */
+const lock = await readLock(lockFile);
+const tasksCores = new Set(
+  Object.values(lock.extensions ?? {})
+    .filter((e) => e.identifier === TASKS)
+    .flatMap((e) => Object.values(e.versions).flatMap((v) => v.core)),
+);
+
+describe.each(modernLabels.filter((l) => tasksCores.has(l)))("a served extension at %s (a label the lock layers Tasks onto)", (label) => {
+  const p = (params: Record<string, unknown> = {}, meta: Record<string, unknown> = {}, caps: Record<string, unknown> = {}) => modern(label, params, meta, caps);
+  const send = (message: unknown, extra: Partial<Extract<Step, { do: "send" }>> = {}): Step => ({ do: "send", to: "modern", message, ...extra });
 
   it("a served extension (a stub): its capabilities in server/discover, its methods -32021 unless negotiated, its resolve for what handlers return, its nameParam", () => {
     const negotiating = { extensions: { [TASKS]: {} } };

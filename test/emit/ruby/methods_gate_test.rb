@@ -55,7 +55,9 @@ class MethodsGateTest < Minitest::Test
   # The reviewed requirement of a method at a version, from the JSON file itself: an `ifDeclared` path
   # only where the version's schema (read here, as synced) declares it.
   def reviewed(method, label)
-    entry = REVIEWED.fetch(method)
+    entry = REVIEWED.fetch(method) do
+      flunk(%(#{label} #{method} has no reviewed entry: add { "requires": [...], "reason": "..." } for "#{method}" to schemas/method-capabilities.json))
+    end
     paths = entry.fetch("byVersion", {}).fetch(label, entry.fetch("requires"))
     paths = paths.select { |p| !entry.fetch("ifDeclared", []).include?(p) || declared?(label, p) }
     paths.map { |p| p.split(".").map(&:to_sym) }

@@ -18,6 +18,8 @@ end.to_h
 # The gate as the recipe configures it for the SDK (ADOPTING.md).
 GATE = McpCodegen::Gate.new(side: :server, across_eras: [McpCodegen::Methods::SERVER_DISCOVER])
 
+LEGACY = McpCodegen::VERSIONS.values.select { |v| v::ERA == :legacy }
+
 generated = McpCodegen::VERSIONS.to_h do |label, version|
   known = version::REQUESTS.keys + version::NOTIFICATIONS.keys
   previous = version::PREVIOUS_VERSION && McpCodegen::VERSIONS.fetch(version::PREVIOUS_VERSION)
@@ -31,7 +33,13 @@ generated = McpCodegen::VERSIONS.to_h do |label, version|
     constants: constants,
     requests: version::REQUESTS.transform_values { |r| r[:sender] },
     notifications: version::NOTIFICATIONS.keys,
-    removed: previous ? (previous::REQUESTS.keys + previous::NOTIFICATIONS.keys - known).sort : [],
+    # A modern version removed what any legacy version had (label order is not protocol order: a bump may
+    # add an older legacy revision after it); a legacy one what the version before it had.
+    removed: if version::ERA == :modern
+               LEGACY.flat_map { |v| v::REQUESTS.keys + v::NOTIFICATIONS.keys }.uniq.sort - known
+             else
+               previous ? (previous::REQUESTS.keys + previous::NOTIFICATIONS.keys - known).sort : []
+             end,
     removed_requests: GATE.removed_requests(label),
   }]
 end

@@ -39,15 +39,24 @@ function extensionOracle(folder: string): { file: string; own: Set<string> } | n
   const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { extensions?: Record<string, { versions: Record<string, { core: string[] }> }> };
   const label = Object.entries(lock.extensions?.[name]?.versions ?? {}).find(([, v]) => v.core.includes(core))?.[0];
   if (label === undefined) throw new Error(`no locked extension ${name} layered onto ${core}`);
-  const doc = oracleDocument(defaultSchemasDir, defaultPatchesDir, core) as { $defs: Record<string, unknown> };
+  const doc = oracleDocument(defaultSchemasDir, defaultPatchesDir, core) as { $defs?: Record<string, unknown>; definitions?: Record<string, unknown> };
+  // The core's container: `$defs` (2020-12), or `definitions` in a draft-07 revision a bump brings.
+  const container = doc.$defs ?? doc.definitions!;
   const extFolder = path.join(defaultSchemasDir, "extensions", name, label);
   const ext = JSON.parse(readFileSync(path.join(extFolder, "schema.json"), "utf8")) as { $defs: Record<string, Record<string, unknown>> };
   const ts = path.join(extFolder, "schema.ts");
   const declared = new Set(existsSync(ts) ? [...readFileSync(ts, "utf8").matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1]) : []);
-  const own = new Set(Object.keys(ext.$defs).filter((d) => !Object.hasOwn(doc.$defs, d) || declared.has(d)));
+  const own = new Set(Object.keys(ext.$defs).filter((d) => !Object.hasOwn(container, d) || declared.has(d)));
+  // The extension's references retargeted to the core's container (its own names are put there).
+  const retarget = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(retarget)
+      : typeof value === "object" && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? `#/${doc.$defs ? "$defs" : "definitions"}/${v.slice(8)}` : retarget(v)]))
+        : value;
   for (const d of own) {
     const { $schema: _dialect, ...schema } = ext.$defs[d];
-    doc.$defs[d] = schema;
+    container[d] = retarget(schema);
   }
   const file = path.join(tempDir("mcp-codegen-ext-oracle-"), "schema.json");
   writeFileSync(file, JSON.stringify(doc));

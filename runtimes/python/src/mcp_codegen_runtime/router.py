@@ -191,6 +191,8 @@ class _VersionModule(Protocol):
     @property
     def ERA(self) -> str: ...  # noqa: N802
     @property
+    def DISCOVER_SERVER_INFO(self) -> str | None: ...  # noqa: N802
+    @property
     def METHOD_TABLE(self) -> Mapping[str, Mapping[str, object]]: ...  # noqa: N802
     @property
     def CUSTOM_RESULT_TYPES(self) -> tuple[str, ...] | None: ...  # noqa: N802
@@ -926,7 +928,11 @@ class Router:
                 result["instructions"] = self.instructions
             result["ttlMs"] = self._discover_cache.get("ttlMs", 0)
             result["cacheScope"] = self._discover_cache.get("cacheScope", "public")
-            result["_meta"] = {META_SERVER_INFO: dict(self.server_info)}
+            # Where the version's DiscoverResult puts the server's info (the model's DISCOVER_SERVER_INFO).
+            if self._modules[label].DISCOVER_SERVER_INFO == "member":
+                result["serverInfo"] = dict(self.server_info)
+            else:
+                result["_meta"] = {META_SERVER_INFO: dict(self.server_info)}
             return result
 
         owned: dict[str, Handler] = {"server/discover": discover, "subscriptions/listen": self._listen_handler(capabilities, extensions)}
