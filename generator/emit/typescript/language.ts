@@ -40,7 +40,7 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
     "acceptAny clientTables codePoints createClientDispatcher createDispatcher createServerDispatcher customResultTypes " +
     "emptyNormalizer era formatIssues integer isPlainObject issuePaths normalizers notificationParams notificationParamsGuards " +
     "notificationParamsSchemas notifications objectNormalizer params paramsGuards pointerToken protocolVersion " +
-    "requestParamsGuards requestParamsSchemas requests resultGuards resultNormalizers resultSchemas results serverTables z"
+    "requestParamsGuards requestParamsSchemas requests resultGuards resultNormalizers resultSchemas results serverTables discoverServerInfo uniqueItems z"
   ).split(" "),
 );
 
@@ -57,6 +57,7 @@ export const TREE_NAMES: ReadonlySet<string> = new Set(
     "NotificationContext NotificationInfo OnError ParamsInfo PeerError ProtocolVersion RequestContext RequestInfo RequestOptions " +
     "ResultShape RoutedVersion RouterOptions RouterTable Send Sender Served ServedVersions ServerRouter StdioClientOptions " +
     "VersionModule VersionView createClient createRouter createServerRouter declares entries eras forVersion " +
-    "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions"
+    "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions " +
+    "INHERITED_ENV_VARS Listening NotificationMessage TaskCallOptions inheritedEnvironment"
   ).split(" "),
 );
