@@ -16,6 +16,7 @@ import { readLock } from "../../generator/source/lock.js";
 import { readSchemaDocument } from "../../generator/source/load.js";
 import { patchesFor } from "../../generator/source/patch.js";
 import { ensureSchemas, lockFile, modelOptions, schemasDir } from "../support.js";
+import { requestMeta } from "../request-meta.js";
 
 await ensureSchemas();
 const lock = await readLock(lockFile);
@@ -49,7 +50,7 @@ function toolsList(label: string, capabilities: unknown, id = 1) {
     jsonrpc: "2.0",
     id,
     method: "tools/list",
-    params: { _meta: { "io.modelcontextprotocol/protocolVersion": label, "io.modelcontextprotocol/clientCapabilities": capabilities } },
+    params: { _meta: requestMeta(label, capabilities as Record<string, unknown>) },
   };
 }
 

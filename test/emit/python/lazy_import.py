@@ -1,6 +1,6 @@
 """Driver for router.test.ts's start-up test: which generated version and extension modules are imported.
 
-Input on stdin: ``{"initialize": label or null, "modern": label or null}``. Builds a router serving every
+Input on stdin: ``{"initialize": label or null, "modern": label or null, "meta": the modern request's _meta}``. Builds a router serving every
 generated version (every extension module of the tree served too, through ``tasks_extension``), then sends a
 legacy ``initialize`` at ``initialize`` and a modern ``server/discover`` naming ``modern`` (each left out when
 null). Output: ``{"before", "built", "initialized", "modern", "answers"}``, each list the package's version and
@@ -68,7 +68,8 @@ async def main() -> None:
             )
         )
     initialized = imported()
-    meta: dict[str, Any] = {"io.modelcontextprotocol/protocolVersion": asked["modern"], "io.modelcontextprotocol/clientCapabilities": {}}
+    # The request's _meta as the test built it from the version's own schema (its required keys).
+    meta: dict[str, Any] = asked["meta"]
     if asked["modern"] is not None:
         answers.append(await router.handle({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {"_meta": meta}}))
     modern = imported()

@@ -7,7 +7,7 @@
 // cross-language test compares the two over a corpus).
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
-import { declaresProperty } from "../../request-meta.js";
+import { declaresProperty, requestMeta } from "../../request-meta.js";
 import { lockFile } from "../../support.js";
 import { initialize, modern, msg, runPython, type Config, type Step } from "./router-scenarios.js";
 import { pythonJson, servingLegacy, takesResult, takesTextContent, versionView } from "./support.js";
@@ -376,7 +376,7 @@ describe("start-up: version modules are imported on first use", () => {
   const newest = modernLabels.at(-1) ?? null;
 
   it("building a router serving every version (and every extension module) imports none; initialize imports its version's, a modern request its version's and extensions'", () => {
-    const out = pythonJson<Lazy>("lazy_import.py", { initialize: legacy, modern: newest });
+    const out = pythonJson<Lazy>("lazy_import.py", { initialize: legacy, modern: newest, meta: newest === null ? null : requestMeta(newest) });
     expect(out.before).toEqual([]);
     expect(out.built).toEqual([]);
     const initialized = legacy === null ? [] : importing(legacy, false);
