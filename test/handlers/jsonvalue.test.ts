@@ -16,7 +16,7 @@ import { readLock } from "../../generator/source/lock.js";
 import { readSchemaDocument } from "../../generator/source/load.js";
 import { patchesFor } from "../../generator/source/patch.js";
 import { ensureSchemas, lockFile, modelOptions, schemasDir } from "../support.js";
-import { requestMeta } from "../request-meta.js";
+import { declaresProperty, requestMeta } from "../request-meta.js";
 
 await ensureSchemas();
 const lock = await readLock(lockFile);
@@ -205,7 +205,9 @@ describe.each(model.versions.filter((v) => v.requests.some((r) => r.method === "
   it("the client dispatcher sends a fractional answer exactly when Ajv accepts it (else -32603, nothing invalid sent)", async () => {
     const result = { action: "accept", content: { ratio: 0.5 } };
     const valid = validate(result) as boolean;
-    const params = { message: "How much?", requestedSchema: { type: "object", properties: { ratio: { type: "number" } } } };
+    // A form elicitation, naming its mode where the version's form params declare one (a revision may require it).
+    const mode = declaresProperty(label, "ElicitRequestFormParams", "mode") ? { mode: "form" } : {};
+    const params = { ...mode, message: "How much?", requestedSchema: { type: "object", properties: { ratio: { type: "number" } } } };
     const dispatcher = (forVersion(label as ProtocolVersion) as unknown as { createClientDispatcher(h: object, o: object): Server }).createClientDispatcher(
       { "elicitation/create": () => result },
       { onError: () => {} },
