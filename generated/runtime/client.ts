@@ -180,6 +180,10 @@ export interface RequestOptions {
   onProgress?: (progress: Record<string, unknown>) => void;
 }
 
+/** Hands the id a request is sent with to its caller before it goes on the wire (module-private: not part of the API). */
+const assignedId = Symbol("assignedId");
+type SendOptions = RequestOptions & { readonly [assignedId]?: (id: RequestId) => void };
+
 /** Options of `callToolAsTask`: a request's, and how the task is made and polled. */
 export interface TaskCallOptions extends RequestOptions {
   /** The task's requested lifetime in ms (`task.ttl`); the server's default when omitted. */
@@ -601,7 +605,7 @@ export class ClientCore {
   async listen(filter: Record<string, unknown>, options: RequestOptions = {}): Promise<Listening> {
     const entry = this.connected();
     this.row(entry, "subscriptions/listen", "request");
-    const id = this.nextId;
+    let id: RequestId | undefined;
     const stop = new AbortController();
     const { signal, release } = eitherSignal(stop.signal, options.signal);
     let wake: () => void = () => undefined;
@@ -616,9 +620,13 @@ export class ClientCore {
       wake: () => wake(),
       done: false,
     };
-    this.streams.set(id, stream);
     const closed = new ClientError("closed", "the listen stream was closed");
-    const ended = this.request("subscriptions/listen", { notifications: filter }, { ...options, signal, timeoutMs: options.timeoutMs ?? Infinity }).then(
+    // The stream is registered under the request's own id as it is sent, before any answer can arrive.
+    const sendOptions: SendOptions = { ...options, signal, timeoutMs: options.timeoutMs ?? Infinity, [assignedId]: (sent) => {
+      id = sent;
+      this.streams.set(sent, stream);
+    } };
+    const ended = this.request("subscriptions/listen", { notifications: filter }, sendOptions).then(
       (result) => result,
       (error: unknown) => {
         if (error === closed) return undefined;
@@ -627,7 +635,7 @@ export class ClientCore {
     );
     const finish = (): void => {
       stream.done = true;
-      this.streams.delete(id);
+      if (id !== undefined) this.streams.delete(id);
       release();
       stream.wake();
     };
@@ -655,6 +663,7 @@ export class ClientCore {
         await new Promise<void>((resolve) => (wake = resolve));
       }
     };
+    if (id === undefined) throw new ClientError("closed", "subscriptions/listen was not sent");
     return { id, acknowledged, ended, close, [Symbol.asyncIterator]: iterate };
   }
 
@@ -728,8 +737,9 @@ export class ClientCore {
   }
 
   /** Params checked and enveloped, then sent; resolves with the raw result. */
-  private async send(entry: ClientVersionEntry, method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown> {
+  private async send(entry: ClientVersionEntry, method: string, params: Record<string, unknown>, options: SendOptions): Promise<unknown> {
     const id = this.nextId++;
+    options[assignedId]?.(id);
     let sent = params;
     if (options.onProgress !== undefined) {
       const meta = isPlainObject(sent._meta) ? sent._meta : {};
