@@ -25,7 +25,7 @@ describe.each(legacy)("SDK 1.32.2 client over %s", (_name, connect) => {
     const client = await connect();
     try {
       expect(client.getServerVersion()).toEqual({ name: "transport-fixture", version: "1.0.0" });
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "slow", "stats"]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "slow", "running", "stats"]);
       const called = await client.callTool({ name: "echo", arguments: { a: 1 } });
       expect(called).toEqual({ content: [{ type: "text", text: '{"a":1}' }], _meta: { "example.com/echo": true } });
       expect(await client.subscribeResource({ uri: "file:///watched.txt" })).toStrictEqual({ _meta: { "example.com/subscribed": "file:///watched.txt" } });
@@ -42,7 +42,7 @@ describe.each(modern)("@modelcontextprotocol/client 2.4.0 at 2026-07-28 over %s"
     const client = await connect();
     try {
       expect((client as { getNegotiatedProtocolVersion(): string }).getNegotiatedProtocolVersion()).toBe(MODERN);
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "slow", "stats"]);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "slow", "running", "stats"]);
       const called = await client.callTool({ name: "echo", arguments: { b: "x" } });
       expect(called.content).toEqual([{ type: "text", text: '{"b":"x"}' }]);
       expect(called._meta).toEqual({ "example.com/echo": true });

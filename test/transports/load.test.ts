@@ -37,11 +37,14 @@ async function echoes(client: AnyClient, tag: string, k: number): Promise<number
 }
 
 /** A slow call the client gives up on (cancel, or disconnect over HTTP) while it runs. */
+let abandonedCalls = 0;
 async function abandoned(client: AnyClient): Promise<void> {
   const gone = new AbortController();
-  const call = callTool(client, { name: "slow", arguments: { ms: 600_000 } }, gone.signal);
-  // The echo answered after it proves the slow call is running in the server when it is abandoned.
-  await echoes(client, "before-abandon", 1);
+  const tag = `abandoned-${++abandonedCalls}`;
+  const call = callTool(client, { name: "slow", arguments: { ms: 600_000, tag } }, gone.signal);
+  // Abandoned only once the server says the slow call is waiting (an answer to a later request proves
+  // nothing over HTTP, where each request is its own connection).
+  await expect.poll(async () => textOf(await callTool(client, { name: "running", arguments: { tag } })), { timeout: 60_000, interval: 20 }).toBe("true");
   gone.abort("given up");
   await expect(call).rejects.toThrow();
 }
