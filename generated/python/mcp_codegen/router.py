@@ -931,7 +931,7 @@ class Router:
             result["ttlMs"] = self._discover_cache.get("ttlMs", 0)
             result["cacheScope"] = self._discover_cache.get("cacheScope", "public")
             # Where the version's DiscoverResult puts the server's info (the model's DISCOVER_SERVER_INFO).
-            if self._modules[label].DISCOVER_SERVER_INFO == "member":
+            if self._module(label).DISCOVER_SERVER_INFO == "member":
                 result["serverInfo"] = dict(self.server_info)
             else:
                 result["_meta"] = {META_SERVER_INFO: dict(self.server_info)}
