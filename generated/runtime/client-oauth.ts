@@ -17,7 +17,15 @@
 //   with what was requested before; `offline_access` added when the authorization server lists it;
 // - `client_secret_basic` / `client_secret_post` / `none` at the token endpoint, as registered or advertised;
 // - refresh (before expiry and on 401), a bounded number of authorization attempts per request;
-// - optionally the client-credentials grant (no user), with a secret or `private_key_jwt`.
+// - optionally the client-credentials grant (no user), with a secret or `private_key_jwt`, or the JWT-bearer
+//   grant (RFC 7523) with an assertion the caller supplies: a workload identity token (workload identity
+//   federation), or an Identity Assertion JWT Authorization Grant obtained from an enterprise IdP by token
+//   exchange (RFC 8693; `enterpriseAssertion`). A refused JWT-bearer grant is reported, never retried or
+//   replaced by another grant;
+// - DPoP (RFC 9449) where the authorization server advertises it: every token request carries a proof, the
+//   DPoP-bound token is presented with the `DPoP` scheme and a fresh proof per request (bound to the token by
+//   `ath`), and a server's `use_dpop_nonce` answer (authorization server or MCP server) is retried once with
+//   the nonce it supplied.
 // Every protocol detail (PKCE, metadata and token responses, WWW-Authenticate parsing, the authorization
 // response) is the `oauth4webapi` library's; this file decides what to ask for and in which order.
 // `oauth4webapi` is an optional peer dependency of the generated package: only this entry point imports it.
@@ -29,7 +37,7 @@ type Awaitable<T> = T | Promise<T>;
 /** Tokens obtained for one protected resource, and where they came from. */
 export interface StoredTokens {
   accessToken: string;
-  /** `Bearer` (as the token endpoint said it, case kept). */
+  /** `Bearer` or `DPoP` (as the token endpoint said it, case kept); a `DPoP` token is sent with proofs of the key it is bound to. */
   tokenType: string;
   refreshToken?: string;
   /** Milliseconds since the epoch, when the token endpoint gave `expires_in`. */
@@ -109,11 +117,86 @@ export interface OAuthFetchOptions {
    * client acting on its own behalf (the OAuth Client Credentials extension): needs the pre-registered
    * `clientId` with `clientSecret` or `clientPrivateKey`.
    */
-  grant?: "authorization_code" | "client_credentials";
+  grant?: "authorization_code" | "client_credentials" | "jwt_bearer";
+  /**
+   * The `jwt_bearer` grant's assertion (RFC 7523 §2.1): a JWT, or a function making one for the authorization
+   * server that will receive it (`issuer`) and the protected resource it is for (see `enterpriseAssertion`).
+   */
+  assertion?: string | ((target: AssertionTarget) => Awaitable<string>);
   /** `private_key_jwt` at the token endpoint: the key (a WebCrypto `CryptoKey`, or `{ key, kid }`) that signs the client assertion (RFC 7523). */
   clientPrivateKey?: Parameters<typeof oauth.PrivateKeyJwt>[0];
   /** Allow plain http to hosts other than loopback (localhost, 127.0.0.1, ::1). Default false. */
   allowInsecureRequests?: boolean;
+  /**
+   * DPoP (RFC 9449): `true` always asks for DPoP-bound tokens, `false` never; by default they are asked for
+   * when the authorization server's metadata lists ES256 in `dpop_signing_alg_values_supported`.
+   */
+  dpop?: boolean;
+  /**
+   * The ES256 key pair DPoP proofs are signed with (a token is bound to it: keep it with a persistent
+   * `store`). Default: one generated on first use, for this fetch's lifetime.
+   */
+  dpopKeyPair?: Parameters<typeof oauth.DPoP>[1];
+}
+
+/** Who a JWT-bearer assertion is made for. */
+export interface AssertionTarget {
+  /** The authorization server's issuer identifier (the assertion's audience). */
+  issuer: string;
+  /** The protected resource, as its metadata publishes it. */
+  resource: string;
+  /** The scopes the client asks for (empty for none). */
+  scopes: string[];
+}
+
+/** Where and how an enterprise IdP exchanges the user's identity token for an authorization grant (SEP-990). */
+export interface EnterpriseAssertionOptions {
+  /** The IdP's token endpoint (RFC 8693 token exchange). */
+  tokenEndpoint: string;
+  /** The IdP's issuer identifier. Default: the token endpoint's origin. */
+  issuer?: string;
+  /** The user's ID token at the IdP (the subject token), or a function returning a current one. */
+  idToken: string | (() => Awaitable<string>);
+  /** This client's id at the IdP (and its secret, if it is confidential there). */
+  clientId: string;
+  clientSecret?: string;
+  fetch?: ClientFetch;
+  /** Allow plain http to hosts other than loopback. Default false. */
+  allowInsecureRequests?: boolean;
+}
+
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const ID_TOKEN_TYPE = "urn:ietf:params:oauth:token-type:id_token";
+const ID_JAG_TYPE = "urn:ietf:params:oauth:token-type:id-jag";
+
+/**
+ * Enterprise-managed authorization: an `assertion` source for the `jwt_bearer` grant that exchanges the user's
+ * ID token at the enterprise IdP (RFC 8693) for an Identity Assertion JWT Authorization Grant (ID-JAG) whose
+ * audience is the MCP server's authorization server and whose resource is the MCP server.
+ */
+export function enterpriseAssertion(idp: EnterpriseAssertionOptions): (target: AssertionTarget) => Promise<string> {
+  const base: ClientFetch = idp.fetch ?? ((u, i) => fetch(u, i));
+  const endpoint = new URL(idp.tokenEndpoint);
+  const as: oauth.AuthorizationServer = { issuer: idp.issuer ?? endpoint.origin, token_endpoint: endpoint.href };
+  const client: oauth.Client = { client_id: idp.clientId };
+  const auth = idp.clientSecret === undefined ? oauth.None() : clientSecretBasic(idp.clientSecret);
+  const insecure = idp.allowInsecureRequests === true || (endpoint.protocol === "http:" && LOOPBACK.has(endpoint.hostname));
+  return async ({ issuer, resource, scopes }) => {
+    const subject = typeof idp.idToken === "string" ? idp.idToken : await idp.idToken();
+    const parameters = new URLSearchParams({ requested_token_type: ID_JAG_TYPE, audience: issuer, resource, subject_token: subject, subject_token_type: ID_TOKEN_TYPE });
+    if (scopes.length > 0) parameters.set("scope", scopes.join(" "));
+    const response = await oauth.genericTokenEndpointRequest(as, client, auth, TOKEN_EXCHANGE, parameters, {
+      [oauth.customFetch]: (u: string, init: oauth.CustomFetchOptions<string, unknown>) => base(new URL(u), init as RequestInit),
+      [oauth.allowInsecureRequests]: insecure,
+    });
+    // An ID-JAG is not an access token: its token_type is "N_A" (RFC 8693 §2.2.1).
+    const result = await oauth.processGenericTokenEndpointResponse(as, client, response, { recognizedTokenTypes: { n_a: () => undefined } }).catch((cause: unknown) => {
+      throw new OAuthFlowError("token", `the IdP token endpoint ${endpoint.href} refused the token exchange: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    });
+    if (result.issued_token_type !== ID_JAG_TYPE) throw new OAuthFlowError("token", `the IdP issued ${JSON.stringify(result.issued_token_type)}, not an ID-JAG (${ID_JAG_TYPE})`);
+    return result.access_token;
+  };
 }
 
 /** Why the authorization flow stopped; the request that needed it rejects with this. */
@@ -195,7 +278,7 @@ interface Discovery {
   as: oauth.AuthorizationServer;
 }
 
-/** The `Bearer` challenge of a 401/403, parsed by oauth4webapi. */
+/** The `Bearer` (or `DPoP`) challenge of a 401/403, parsed by oauth4webapi. */
 async function bearerChallenge(response: Response): Promise<Record<string, string> | undefined> {
   // oauth4webapi parses challenges where it checks a protected-resource response; hand it this one.
   try {
@@ -205,7 +288,7 @@ async function bearerChallenge(response: Response): Promise<Record<string, strin
     });
   } catch (error) {
     if (error instanceof oauth.WWWAuthenticateChallengeError) {
-      const bearer = error.cause.find((c) => c.scheme === "bearer");
+      const bearer = error.cause.find((c) => c.scheme === "bearer") ?? error.cause.find((c) => c.scheme === "dpop");
       if (bearer === undefined) return undefined;
       return Object.fromEntries(Object.entries(bearer.parameters).filter((e): e is [string, string] => typeof e[1] === "string"));
     }
@@ -270,6 +353,24 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
   const maxAttempts = options.maxAuthorizationAttempts ?? 3;
   const serverMetadata = new Map<string, oauth.AuthorizationServer>();
   const inFlight = new Map<string, Promise<void>>();
+  let dpopHandle: Promise<oauth.DPoPHandle> | undefined;
+
+  /** The DPoP handle (its key made once), when tokens from `as` are to be DPoP-bound; else undefined. */
+  function dpopFor(as: oauth.AuthorizationServer): Promise<oauth.DPoPHandle> | undefined {
+    if (options.dpop === false) return undefined;
+    if (options.dpop !== true && !(as.dpop_signing_alg_values_supported ?? []).includes("ES256")) return undefined;
+    return (dpopHandle ??= (async () => oauth.DPoP({}, options.dpopKeyPair ?? (await oauth.generateKeyPair("ES256"))))());
+  }
+
+  /** A token request (made and processed by `run`), retried once when the server asks for a DPoP nonce (the handle has cached it). */
+  async function tokenRequest<T>(handle: oauth.DPoPHandle | undefined, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (handle === undefined || !oauth.isDPoPNonceError(error)) throw error;
+      return run();
+    }
+  }
 
   const insecure = (url: URL): boolean => options.allowInsecureRequests === true || (url.protocol === "http:" && LOOPBACK.has(url.hostname));
   const libOptions = (url: URL) => ({
@@ -431,9 +532,29 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
     const requested = scopes ?? [];
     const parameters = new URLSearchParams({ resource });
     if (requested.length > 0) parameters.set("scope", requested.join(" "));
-    const response = await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, libOptions(new URL(as.token_endpoint ?? as.issuer)));
-    const result = await oauth.processClientCredentialsResponse(as, client, response).catch((cause: unknown) => {
+    const DPoP = await dpopFor(as);
+    const result = await tokenRequest(DPoP, async () =>
+      oauth.processClientCredentialsResponse(as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, { DPoP, ...libOptions(new URL(as.token_endpoint ?? as.issuer)) })),
+    ).catch((cause: unknown) => {
       throw new OAuthFlowError("token", `the token endpoint ${as.token_endpoint} refused the client credentials: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    });
+    await store.setTokens(key, stored(result, requested, as.issuer));
+  }
+
+  /** The JWT-bearer grant (RFC 7523) with the caller's assertion; stores the tokens. A refusal is final. */
+  async function jwtBearer(key: string, found: Discovery, scopes: string[] | undefined): Promise<void> {
+    const { as, resource } = found;
+    if (options.assertion === undefined) throw new OAuthFlowError("registration", "the jwt_bearer grant needs an assertion");
+    const { client, auth } = clientAuth(as, await clientFor(as));
+    const requested = scopes ?? [];
+    const assertion = typeof options.assertion === "string" ? options.assertion : await options.assertion({ issuer: as.issuer, resource, scopes: requested });
+    const parameters = new URLSearchParams({ assertion, resource });
+    if (requested.length > 0) parameters.set("scope", requested.join(" "));
+    const DPoP = await dpopFor(as);
+    const result = await tokenRequest(DPoP, async () =>
+      oauth.processGenericTokenEndpointResponse(as, client, await oauth.genericTokenEndpointRequest(as, client, auth, JWT_BEARER, parameters, { DPoP, ...libOptions(new URL(as.token_endpoint ?? as.issuer)) })),
+    ).catch((cause: unknown) => {
+      throw new OAuthFlowError("token", `the token endpoint ${as.token_endpoint} refused the JWT-bearer grant: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     });
     await store.setTokens(key, stored(result, requested, as.issuer));
   }
@@ -441,6 +562,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
   /** The authorization-code flow with PKCE; stores the tokens. */
   async function authorize(key: string, found: Discovery, scopes: string[] | undefined): Promise<void> {
     if (options.grant === "client_credentials") return clientCredentials(key, found, scopes);
+    if (options.grant === "jwt_bearer") return jwtBearer(key, found, scopes);
     const { as, resource } = found;
     const methods = as.code_challenge_methods_supported;
     if (methods === undefined || !methods.includes("S256")) {
@@ -470,11 +592,14 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
       throw new OAuthFlowError("authorization", `the authorization response was refused: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     }
     const tokenEndpoint = new URL(as.token_endpoint ?? as.issuer);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, auth, params, options.redirectUri, verifier, {
-      additionalParameters: { resource },
-      ...libOptions(tokenEndpoint),
-    });
-    const result = await oauth.processAuthorizationCodeResponse(as, client, response).catch((cause: unknown) => {
+    const DPoP = await dpopFor(as);
+    const result = await tokenRequest(DPoP, async () =>
+      oauth.processAuthorizationCodeResponse(
+        as,
+        client,
+        await oauth.authorizationCodeGrantRequest(as, client, auth, params, options.redirectUri, verifier, { additionalParameters: { resource }, DPoP, ...libOptions(tokenEndpoint) }),
+      ),
+    ).catch((cause: unknown) => {
       throw new OAuthFlowError("token", `the token endpoint ${as.token_endpoint} refused the code: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     });
     await store.setTokens(key, stored(result, requested, as.issuer));
@@ -487,11 +612,19 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
       const as = await authorizationServer(tokens.issuer);
       const registration = await clientFor(as);
       const { client, auth } = clientAuth(as, registration);
-      const response = await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refreshToken, {
-        ...(resource === undefined ? {} : { additionalParameters: { resource } }),
-        ...libOptions(new URL(as.token_endpoint ?? as.issuer)),
-      });
-      const result = await oauth.processRefreshTokenResponse(as, client, response);
+      const refreshToken = tokens.refreshToken;
+      const DPoP = await dpopFor(as);
+      const result = await tokenRequest(DPoP, async () =>
+        oauth.processRefreshTokenResponse(
+          as,
+          client,
+          await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, {
+            ...(resource === undefined ? {} : { additionalParameters: { resource } }),
+            DPoP,
+            ...libOptions(new URL(as.token_endpoint ?? as.issuer)),
+          }),
+        ),
+      );
       await store.setTokens(key, stored(result, tokens.requestedScopes, as.issuer, tokens.refreshToken));
       return true;
     } catch {
@@ -509,6 +642,47 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
     return started;
   }
 
+  /** One request with the tokens (if any): a bearer token as is, a DPoP-bound one with a fresh proof, retried once for a server's nonce. */
+  async function send(url: URL, init: RequestInit, tokens: StoredTokens | undefined): Promise<Response> {
+    if (tokens === undefined || tokens.tokenType.toLowerCase() !== "dpop") {
+      const headers = new Headers(init.headers);
+      if (tokens !== undefined) headers.set("authorization", `Bearer ${tokens.accessToken}`);
+      return base(url, { ...init, headers });
+    }
+    if (dpopHandle === undefined) throw new OAuthFlowError("token", "a DPoP-bound token is stored but this fetch has no DPoP key (pass the key pair it is bound to as dpopKeyPair)");
+    const DPoP = await dpopHandle;
+    const attempt = async (): Promise<Response> => {
+      try {
+        // oauth4webapi adds the proof (htm, htu, ath, the cached nonce) and the DPoP scheme, then sends through `base`.
+        return await oauth.protectedResourceRequest(tokens.accessToken, init.method ?? "GET", url, new Headers(init.headers), (init.body ?? null) as oauth.ProtectedResourceRequestBody, {
+          DPoP,
+          [oauth.customFetch]: (u: string, sent: oauth.CustomFetchOptions<string, unknown>) => base(new URL(u), { ...(sent as RequestInit), signal: init.signal }),
+          [oauth.allowInsecureRequests]: insecure(url),
+        });
+      } catch (error) {
+        if (error instanceof oauth.WWWAuthenticateChallengeError) {
+          if (oauth.isDPoPNonceError(error)) throw error;
+          return error.response;
+        }
+        throw error;
+      }
+    };
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!oauth.isDPoPNonceError(error)) throw error;
+      // The nonce is cached from the answer; the request goes again with it (once), when its body can be sent again.
+      if (!bodyReplayable(init.body)) return (error as oauth.WWWAuthenticateChallengeError).response;
+      await (error as oauth.WWWAuthenticateChallengeError).response.body?.cancel();
+      try {
+        return await attempt();
+      } catch (again) {
+        if (again instanceof oauth.WWWAuthenticateChallengeError) return again.response;
+        throw again;
+      }
+    }
+  }
+
   return async (url, init) => {
     const key = resourceOf(url);
     const replayable = bodyReplayable(init.body);
@@ -520,9 +694,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): ClientFetch {
         refreshed = true;
         if (await refresh(key, tokens)) tokens = await store.getTokens(key);
       }
-      const headers = new Headers(init.headers);
-      if (tokens !== undefined) headers.set("authorization", `Bearer ${tokens.accessToken}`);
-      const response = await base(url, { ...init, headers });
+      const response = await send(url, init, tokens);
       if (response.status !== 401 && response.status !== 403) return response;
       const challenge = await bearerChallenge(response);
       const stepUp = response.status === 403;

@@ -1,11 +1,11 @@
 // The OAuth half of the conformance client: for an `auth/*` scenario, the `ClientFetch` the client's HTTP
 // transport sends everything through (`createOAuthFetch` from the generated runtime), configured from the
 // scenario's context alone (`MCP_CONFORMANCE_CONTEXT`: a pre-registered client id and secret, the issuer
-// they belong to). The user-agent step is headless: the authorization request is fetched and the code is
+// they belong to; a workload's JWT; an enterprise IdP's token endpoint and the user's ID token there). The user-agent step is headless: the authorization request is fetched and the code is
 // read off the redirect's Location. Scenarios that need no OAuth get `undefined` (the platform fetch).
 import { createPrivateKey, webcrypto } from "node:crypto";
 import type { ClientFetch } from "../../generated/runtime/client-fetch.js";
-import { createOAuthFetch, followRedirects } from "../../generated/runtime/client-oauth.js";
+import { createOAuthFetch, enterpriseAssertion, followRedirects } from "../../generated/runtime/client-oauth.js";
 
 /** The Client ID Metadata Document URL the conformance authorization servers expect (`auth/basic-cimd`). */
 export const CONFORMANCE_CIMD_URL = "https://conformance-test.local/client-metadata.json";
@@ -44,6 +44,24 @@ export function conformanceFetch(scenario: string, context: Record<string, unkno
         clientPrivateKey: pem === undefined ? undefined : await signingKey(pem, text(context, "signing_algorithm") ?? "ES256"),
       });
     return async (url, init) => (await (inner ??= make()))(url, init);
+  }
+  const idpTokenEndpoint = text(context, "idp_token_endpoint");
+  if (idpTokenEndpoint !== undefined) {
+    // Enterprise-managed authorization: the IdP's ID token exchanged for an ID-JAG, presented in the JWT-bearer grant.
+    return createOAuthFetch({
+      fetch: base,
+      grant: "jwt_bearer",
+      redirectUri: CONFORMANCE_REDIRECT_URI,
+      userAgent: followRedirects(base),
+      clientId: text(context, "client_id"),
+      clientSecret: text(context, "client_secret"),
+      assertion: enterpriseAssertion({ tokenEndpoint: idpTokenEndpoint, issuer: text(context, "idp_issuer"), idToken: text(context, "idp_id_token") ?? "", clientId: text(context, "idp_client_id") ?? "", fetch: base }),
+    });
+  }
+  const workloadToken = text(context, "valid_jwt");
+  if (workloadToken !== undefined) {
+    // Workload identity federation: the workload's JWT is the JWT-bearer grant's assertion.
+    return createOAuthFetch({ fetch: base, grant: "jwt_bearer", redirectUri: CONFORMANCE_REDIRECT_URI, userAgent: followRedirects(base), clientId: text(context, "client_id"), assertion: workloadToken });
   }
   return createOAuthFetch({
     fetch: base,
