@@ -34,6 +34,11 @@ describe("the README's front door", () => {
     expect(scripts.generate).toBe("node dist/generator/bin.js generate");
   });
 
+  it("ships with docs/ beside it in the package, where its links point", () => {
+    const files = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { files: string[] }).files;
+    expect(files).toContain("docs");
+  });
+
   it("stays a front door: at most 300 lines", () => {
     expect(docText("README.md").split("\n").length).toBeLessThanOrEqual(300);
   });
