@@ -17,6 +17,7 @@ import type { BumpReview } from "../../generator/reports/bump-review.js";
 import { readLock } from "../../generator/source/lock.js";
 import { patchesFor, patchFileFor, type PatchFile } from "../../generator/source/patch.js";
 import { ensureSchemas, lockFile, modelOptions, projectCopy, root, runCli, schemasDir, tempDir, type CliResult } from "../support.js";
+import { docExample } from "../docs/blocks.js";
 
 type Json = Record<string, any>;
 const lock = await readLock(lockFile);
@@ -277,18 +278,15 @@ describe("bump --dry-run", () => {
   });
 });
 
-describe("the README's rehearsal example", () => {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const at = readme.indexOf("<!-- rehearsal example -->");
-  // The blocks sit in a numbered list: indented by three spaces.
-  const command = /```sh\n {3}npm run cli -- (bump --dry-run [^\n]+)\n {3}```/.exec(readme.slice(at))!;
-  const output = /```text\n([\s\S]*?)\n {3}```/.exec(readme.slice(at))!;
+describe("docs/bump.md's rehearsal example", () => {
+  const command = /^npm run cli -- (bump --dry-run [^\n]+)\n$/.exec(docExample("docs/bump.md", "rehearsal"))!;
+  const output = docExample("docs/bump.md", "rehearsal-output");
 
   it("runs in a copy of the project and prints what it shows (… standing for what varies), writing nothing", async () => {
-    expect(at).toBeGreaterThan(-1);
+    expect(command).not.toBeNull();
     const project = projectCopy();
     const before = treeHashes(project);
-    // The README runs from the project's root: its relative paths are resolved there.
+    // The page runs it from the project's root: its relative paths are resolved there.
     const args = command[1].split(/\s+/).map((a) => (a.startsWith("../") ? path.resolve(root, a) : a));
     const r = await runCli(args, {}, project);
     expect([0, 1], r.stderr).toContain(r.status);
@@ -296,7 +294,7 @@ describe("the README's rehearsal example", () => {
     // Each shown line matches an output line, in order.
     const out = r.stdout.split("\n");
     let from = 0;
-    for (const shown of output[1].split("\n").map((l) => l.replace(/^ {3}/, ""))) {
+    for (const shown of output.trimEnd().split("\n")) {
       if (shown.trim() === "…") continue;
       const pattern = new RegExp(`^${shown.split("…").map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join(".+")}$`);
       const i = out.findIndex((l, n) => n >= from && pattern.test(l));

@@ -1,22 +1,18 @@
-// The README's client examples (section "Client: connecting to a server"), run as written: each ```ts
-// block is written to a file with its import pointed at this tree's generated/client.ts, the stdio one
+// docs/client.md's examples, run as written: each ```ts block it marks as run by this test is written to a file with its import pointed at this tree's generated/client.ts, the stdio one
 // spawning the SDK 1.32.2 fixture server, the HTTP one connecting to it over streamable HTTP, the API one
 // spawning server-everything.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { docExample } from "../docs/blocks.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const fixture = path.join(root, "test/client/fixtures/sdk1-server.mjs");
 const dir = path.join(root, ".tmp/readme-client");
 
 function example(name: string): string {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Client: connecting to a server"), readme.indexOf("\n## ", readme.indexOf("## Client: connecting to a server") + 3));
-  const block = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith(`// ${name}\n`));
-  if (block === undefined) throw new Error(`the README's client section has no ${name} example`);
-  return block.replace('"mcp-codegen/generated/client"', JSON.stringify(path.join(root, "generated/client.js")));
+  return docExample("docs/client.md", name).replace('"mcp-codegen/generated/client"', JSON.stringify(path.join(root, "generated/client.js")));
 }
 
 function run(file: string, source: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
@@ -31,7 +27,7 @@ afterAll(() => {
   if (server?.exitCode === null) process.kill(server.pid!, "SIGTERM");
 });
 
-describe("README: the client examples", () => {
+describe("docs/client.md: the client examples", () => {
   it("stdio-client.ts spawns the server, negotiates 2025-11-25 and calls add", () => {
     const source = example("stdio-client.ts").replace('args: ["server.mjs"]', `args: [${JSON.stringify(fixture)}]`);
     const out = run("stdio-client.ts", source);

@@ -17,6 +17,7 @@ import { strictErrors } from "./typescript/corpus.js";
 import { cases, DIALECTS, fixtureText, generateDir, label, type Dialect } from "../fixtures/keywords/cases.js";
 import { run } from "./python/support.js";
 import { jsonSchemerLib, ruby } from "./ruby/support.js";
+import { docSection } from "../docs/blocks.js";
 
 const tmpRoot = path.join(toolRoot, ".tmp", `keywords-${process.pid}`);
 afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
@@ -115,9 +116,8 @@ describe.each(DIALECTS)("the %s keyword fixture", (d) => {
   });
 });
 
-it("README's keyword coverage table names every case, and only cases", () => {
-  const readme = readFileSync(path.join(toolRoot, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("### Keyword coverage"), readme.indexOf("## Version router and conformance"));
+it("docs/generation-and-review.md's keyword coverage table names every case, and only cases", () => {
+  const section = docSection("docs/generation-and-review.md", "Keyword coverage");
   const rows = section.split("\n").filter((l) => l.startsWith("| `"));
   const named = rows.flatMap((r) => [...r.split("|").at(-2)!.matchAll(/`([A-Za-z]+)`/g)].map((m) => m[1]));
   expect(rows.length).toBeGreaterThan(10);

@@ -1,4 +1,4 @@
-// The extension layering rule (generator/model/extensions.ts, README "Extensions"), on the lock's first
+// The extension layering rule (generator/model/extensions.ts, docs/extensions.md), on the lock's first
 // extension version over its core version: its own definitions are what its schema.ts declares and what
 // the core lacks; where the core defines one of them too, the extension's wins in `<core>+<name>` and the
 // core module keeps its own (a revision bumped in under the core's label may define Tasks itself); a

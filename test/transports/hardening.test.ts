@@ -27,7 +27,7 @@ async function flood(count: number, bytes: number, context: { signal: AbortSigna
   return { content: [{ type: "text" as const, text: "flooded" }] };
 }
 
-/** The README's pair of versions, with list_changed declared, `flood`, `echo`, and `slow` tools. */
+/** The pair of versions of docs/typescript.md's router.ts, with list_changed declared, `flood`, `echo`, and `slow` tools. */
 function makeRouter() {
   const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: Parameters<typeof flood>[2]) => {
     if (name === "flood") return flood(Number(args?.count), Number(args?.bytes), context);
@@ -133,7 +133,7 @@ async function stdioAfterEnd(text: string, options: Parameters<typeof serveStdio
 const overflows = (errors: unknown[]) => errors.filter((e) => e instanceof Error && e.message.includes("maxBufferedBytes"));
 
 describe("legacy sessions are capped (maxSessions)", () => {
-  it("defaults to the README's 1,000 and exposes the count", async () => {
+  it("defaults to docs/typescript.md's 1,000 and exposes the count", async () => {
     const { server } = await serve();
     expect(DEFAULT_MAX_SESSIONS).toBe(1000);
     expect(server.handler.maxSessions).toBe(1000);

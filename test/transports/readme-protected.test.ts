@@ -1,21 +1,16 @@
-// The README's example of its section "Facing the internet", run as written: the ```ts block whose first
-// line is `// protected-server.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/,
+// docs/authorization.md's example, run as written: the ```ts block it marks `protected-server.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/,
 // given a loopback authorization server (./oauth-server.ts) through ISSUER, RESOURCE and PORT.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatedDir, root } from "../support.js";
+import { docExample } from "../docs/blocks.js";
 import { startAuthorizationServer } from "./oauth-server.js";
 import { freePort } from "./redis-server.js";
 
 function example(): string {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("### Facing the internet");
-  const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
-  const block = /```ts\n(\/\/ protected-server\.ts[\s\S]*?)```/.exec(section);
-  if (block === null) throw new Error("the README's section on facing the internet has no protected-server.ts example");
-  return block[1];
+  return docExample("docs/authorization.md", "protected-server.ts");
 }
 
 const MODERN = "2026-07-28";
@@ -65,7 +60,7 @@ async function send(token: string | undefined, method: string, params: Record<st
   return { status: response.status, body: response.status === 200 || response.status === 400 ? ((await response.json()) as { result?: Record<string, unknown>; error?: unknown }) : undefined };
 }
 
-describe("the README's protected-server.ts", () => {
+describe("docs/authorization.md's protected-server.ts", () => {
   it("refuses a request without a token, serves alice's task to alice only", async () => {
     expect((await send(undefined, "tools/list", {})).status).toBe(401);
     const alice = await authorization.tokenFor("alice", resource);

@@ -1,7 +1,8 @@
 // The done-when check of the generated-code package: build and `npm pack` it, install the tarball in an
 // empty project (offline: zod from a tarball packed from this repository's node_modules), write the
-// README's three example files there, type-check them against the installed .d.ts, and serve the official
-// clients with them over stdio and HTTP: no glue beyond what the README shows.
+// example files of docs/typescript.md (router, stdio, HTTP) and of the README's quick start (a server and a
+// client) there, type-check them against the installed .d.ts, and serve the official clients with them over
+// stdio and HTTP: no glue beyond what the pages show.
 // Nothing but zod is installed: both eras over stdio and over HTTP (legacy sessions included) are served
 // without the SDK or the optional peer redis.
 import { spawn, spawnSync } from "node:child_process";
@@ -14,6 +15,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } f
 import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, schemasDir, tempDir } from "../support.js";
+import { docExamplesRunBy } from "../docs/blocks.js";
 import { MODERN, textOf } from "./support.js";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
@@ -25,15 +27,14 @@ function run(command: string, args: string[], cwd: string): string {
   return r.stdout;
 }
 
-/** The README's ```ts blocks whose first line is `// <file>.ts…`, by file name, from its section on the generated package. */
+/** The examples docs/typescript.md marks as run by this test, by file name. */
 function readmeFiles(): Map<string, string> {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Serving: the generated package");
-  // The section's own text, before its subsections (whose examples other tests run: readme-protected.test.ts).
-  const section = readme.slice(start, readme.indexOf("\n### ", start + 1));
-  const files = new Map<string, string>();
-  for (const m of section.matchAll(/```ts\n(\/\/ ([\w-]+\.ts)[^\n]*\n[\s\S]*?)```/g)) files.set(m[2], m[1]);
-  return files;
+  return docExamplesRunBy("docs/typescript.md", "test/transports/readme.test.ts");
+}
+
+/** The README's quick-start examples (a server and its client), by file name. */
+function quickStartFiles(): Map<string, string> {
+  return docExamplesRunBy("README.md", "test/transports/readme.test.ts");
 }
 
 let project: string;
@@ -50,7 +51,7 @@ beforeAll(() => {
     JSON.stringify({ name: "consumer", private: true, type: "module", dependencies: { "mcp-codegen-generated": `file:../${tarball}`, zod: `file:../${zod}` } }),
   );
   run(npm, ["install", "--offline", "--ignore-scripts", "--no-audit", "--no-fund"], project);
-  for (const [name, text] of readmeFiles()) writeFileSync(path.join(project, name), text);
+  for (const [name, text] of [...readmeFiles(), ...quickStartFiles()]) writeFileSync(path.join(project, name), text);
 }, 300_000);
 
 describe("the packed generated-code package in a new project", () => {
@@ -64,13 +65,14 @@ describe("the packed generated-code package in a new project", () => {
     expect(JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8")).dependencies).toEqual({ zod: JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")).dependencies.zod });
   });
 
-  it("the README's examples are the three files, and they type-check (strict) against the installed declarations", () => {
+  it("docs/typescript.md's examples are the three files, the README's quick start two, and they type-check (strict) against the installed declarations", () => {
     expect([...readmeFiles().keys()].sort()).toEqual(["http.ts", "router.ts", "stdio.ts"]);
+    expect([...quickStartFiles().keys()].sort()).toEqual(["quick-client.ts", "quick-server.ts"]);
     writeFileSync(
       path.join(project, "tsconfig.json"),
       JSON.stringify({
         compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: ["node"], typeRoots: [path.join(root, "node_modules", "@types")] },
-        files: ["router.ts", "stdio.ts", "http.ts"],
+        files: ["router.ts", "stdio.ts", "http.ts", "quick-server.ts", "quick-client.ts"],
       }),
     );
     run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "-p", project], project);
@@ -93,6 +95,18 @@ describe("the packed generated-code package in a new project", () => {
     } finally {
       await modern.close();
     }
+  });
+
+  it("the README's quick-start client spawns the quick-start server over stdio, negotiates 2025-11-25 and calls greet", () => {
+    // The example runs its server with `npx tsx`; this project has no tsx installed, so the repository's is used.
+    const client = quickStartFiles().get("quick-client.ts")!;
+    const spawning = 'command: "npx", args: ["tsx", "quick-server.ts"]';
+    expect(client).toContain(spawning);
+    writeFileSync(path.join(project, "quick-client.ts"), client.replace(spawning, `command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(tsx)}, "quick-server.ts"]`));
+    const out = spawnSync(process.execPath, [tsx, "quick-client.ts"], { cwd: project, encoding: "utf8", timeout: 60_000 });
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toBe('2025-11-25 [{"type":"text","text":"Hello, Ada!"}]\n');
+    expect(out.status).toBe(0);
   });
 
   describe("over HTTP", () => {

@@ -42,8 +42,8 @@ describe("compileOutputSchema agrees with Ajv", () => {
     expect(compileOutputSchema({ type: "object", properties: { v: { not: { type: "string" } } } })).toBe("not is not supported in Zod (except { not: {} } for never)");
   });
 
-  // The pinned zod's known gaps (README, "Client"): Ajv refuses these values, the client's check lets them through.
-  // Should zod close a gap, its case fails here and the README's list of limitations is to be updated.
+  // The pinned zod's known gaps (docs/client.md): Ajv refuses these values, the client's check lets them through.
+  // Should zod close a gap, its case fails here and docs/client.md's list of limitations is to be updated.
   it.each([
     ["required naming a property `properties` does not declare", { type: "object", required: ["a"] }, { b: 1 }],
     ["minItems on an array without `items`", { type: "object", properties: { a: { type: "array", minItems: 1 } } }, { a: [] }],

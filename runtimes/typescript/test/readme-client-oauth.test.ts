@@ -1,23 +1,18 @@
-// The README's example of its section on the client with OAuth, run as written: the ```ts block whose
-// first line is `// oauth-client.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/
+// docs/client.md's OAuth example, run as written: the ```ts block it marks `oauth-client.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/
 // (as the package's entry points are), written to a temporary file, imported, and its `listTools` sent to
 // a protected endpoint behind the official SDK's authorization server (runtimes/typescript/test/oauth-servers.ts).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { generatedDir, root } from "../../../test/support.js";
+import { docExample } from "../../../test/docs/blocks.js";
 import { closeOAuthServers, setup } from "./oauth-servers.js";
 
 afterEach(closeOAuthServers);
 
 function example(): string {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## The client with OAuth");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  const block = /```ts\n(\/\/ oauth-client\.ts[\s\S]*?)```/.exec(section);
-  if (block === null) throw new Error("the README's section on the client with OAuth has no oauth-client.ts example");
-  return block[1];
+  return docExample("docs/client.md", "oauth-client.ts");
 }
 
 interface Example {
@@ -35,7 +30,7 @@ async function load(): Promise<Example> {
   return (await import(pathToFileURL(file).href)) as Example;
 }
 
-describe("the README's oauth-client.ts", () => {
+describe("docs/client.md's oauth-client.ts", () => {
   it("authorizes against the SDK's authorization server and gets the protected endpoint's answer, the token in its store", async () => {
     const s = await setup();
     const { listTools, store } = await load();

@@ -1,19 +1,14 @@
-// The README's example of its section on extensions, run as written: the ```ts block whose first line
-// is `// tasks-server.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/ (as the
+// docs/extensions.md's example, run as written: the ```ts block it marks `tasks-server.ts`, with `mcp-codegen-generated/...` resolved to this tree's generated/ (as the
 // package's entry points are), written to a temporary file and imported.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generatedDir, root } from "../../../test/support.js";
+import { docExample } from "../../../test/docs/blocks.js";
 
 function example(): string {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("## Extensions, tasks and custom methods");
-  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  const block = /```ts\n(\/\/ tasks-server\.ts[\s\S]*?)```/.exec(section);
-  if (block === null) throw new Error("the README's section on extensions has no tasks-server.ts example");
-  return block[1];
+  return docExample("docs/extensions.md", "tasks-server.ts");
 }
 
 type Router = { handle(message: unknown): Promise<{ result?: Record<string, unknown>; error?: unknown } | undefined> };
@@ -39,7 +34,7 @@ const meta = (tasks: boolean) => ({
   "io.modelcontextprotocol/clientCapabilities": tasks ? { extensions: { "io.modelcontextprotocol/tasks": {} } } : {},
 });
 
-describe("the README's tasks-server.ts", () => {
+describe("docs/extensions.md's tasks-server.ts", () => {
   it("answers report with a task when the request negotiates Tasks, and the task completes with the report", async () => {
     const created = (await router.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "report", arguments: { topic: "tides" }, _meta: meta(true) } }))!.result!;
     expect(created).toMatchObject({ resultType: "task", status: "working", ttlMs: 600_000 });

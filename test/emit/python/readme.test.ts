@@ -1,21 +1,18 @@
-// The README's Python section: its two examples run as they are against the committed generated/python,
+// docs/python.md's two examples run as they are against the committed generated/python,
 // type-check under pyright --strict and pass ruff with the tests' rules. The first (the models and the gate)
 // runs to its end with every assert holding; the second (a server of router + stdio) is spawned and talked to
 // over its stdin and stdout: a legacy session, then a 2026-07-28 request, each answer exactly as expected.
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { root, tempDir } from "../../support.js";
+import { docExample, docExamplesRunBy } from "../../docs/blocks.js";
 import { pythonBin, pyrightStrict, pythonRuntimePackage, pythonTree, run } from "./support.js";
 
-/** The ```python blocks of the README's `## Python` section. */
+/** docs/python.md's two examples: the models and the gate, then a server. */
 function examples(): string[] {
-  const readme = readFileSync(path.join(root, "README.md"), "utf8");
-  const start = readme.indexOf("\n## Python\n");
-  expect(start).toBeGreaterThan(0);
-  const section = readme.slice(start + 1, readme.indexOf("\n## ", start + 1));
-  return [...section.matchAll(/^```python\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  return [docExample("docs/python.md", "models-and-gate.py"), docExample("docs/python.md", "server.py")];
 }
 
 /** The example written to a file of its own folder. */
@@ -55,11 +52,11 @@ function spawned(file: string) {
   };
 }
 
-describe("README, Python section", () => {
+describe("docs/python.md's examples", () => {
   const blocks = examples();
 
   it("has two Python examples: the models and the gate, then a server", () => {
-    expect(blocks.length).toBe(2);
+    expect([...docExamplesRunBy("docs/python.md", "test/emit/python/readme.test.ts").keys()]).toEqual(["models-and-gate.py", "server.py"]);
     expect(blocks[1]).toContain("serve_stdio(router)");
   });
 

@@ -264,7 +264,7 @@ export function oracleDocument(schemasDir: string, patchesDir: string, version: 
 }
 
 /**
- * The schema document of an extension module, by the module's rule (README "Extensions"): the core version's
+ * The schema document of an extension module, by the module's rule (docs/extensions.md): the core version's
  * document with the extension's own definitions (`definitions` of its ExtensionModel) put in, taken from the
  * extension's schema.json; their references to other definitions then resolve to the core's, as the module's do.
  */

@@ -28,7 +28,7 @@ const versions = readdirSync(defaultOutDir, { withFileTypes: true })
 
 /**
  * An extension module (`<core>+<name>`): Ajv's document is the core version's with the extension's own
- * definitions put in (README "Extensions": the names its schema.ts declares, and its schema.json's
+ * definitions put in (docs/extensions.md: the names its schema.ts declares, and its schema.json's
  * definitions the core lacks; where the core defines one too, the extension's wins), and only those
  * definitions are checked here (the core's are checked with the core version).
  */

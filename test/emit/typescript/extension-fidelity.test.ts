@@ -4,7 +4,7 @@
 // The extension's schema.ts imports the core's types from "./spec.types.js": that module is the core
 // version's own schema.ts, placed beside it in a temporary folder, and one module re-exports both
 // (the extension declares only its own names; where the core defines one of them too, the extension's
-// wins in its module, README "Extensions", so the module re-exports the extension's by name).
+// wins in its module, docs/extensions.md, so the module re-exports the extension's by name).
 // An extension whose core version or own version was pinned without schema.ts (a bump from a folder of
 // schema.json files) has no oracle: left out, and printed.
 import { copyFileSync, writeFileSync } from "node:fs";
