@@ -99,7 +99,7 @@ export function emitPackageFiles(treeFiles: Iterable<string>, root: string = too
       .map(([entry]) => `| \`${GENERATED_PACKAGE_NAME}/${entry.slice(2)}\` | ${describe(entry)} |`),
     `| \`${GENERATED_PACKAGE_NAME}\` | every version as a namespace, the router, \`versions\`, \`forVersion\` |`,
     "",
-    "Serving a router over stdio and over streamable HTTP: see the mcp-codegen README, section \"Serving: the generated package\".",
+    "Serving a router over stdio and over streamable HTTP: see the mcp-codegen docs, docs/typescript.md, section \"Serving: the generated package\".",
     "",
   ].join("\n");
   return new Map([
