@@ -49,7 +49,10 @@ const client = createClient({
     "sampling/createMessage": (() => ({ role: "assistant", content: { type: "text", text: "conformance sample" }, model: "conformance-model" })) as never,
     "roots/list": (() => ({ roots: [] })) as never,
   },
-  onError: (error) => process.stderr.write(`client: ${error instanceof Error ? error.message : String(error)}\n`),
+  onError: (error) => {
+    const cause = error instanceof Error && error.cause !== undefined ? ` (cause: ${String((error.cause as { code?: unknown }).code ?? error.cause)})` : "";
+    process.stderr.write(`client: ${error instanceof Error ? error.message : String(error)}${cause}\n`);
+  },
 });
 
 const toolCalls = Array.isArray(context?.toolCalls) ? (context.toolCalls as Array<{ name: string; arguments: Json }>) : undefined;
