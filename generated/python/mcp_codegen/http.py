@@ -59,6 +59,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 from urllib.parse import quote, urljoin, urlsplit
 
+from .auth import AuthRefusal, ResourceServer, authenticate, resource_metadata_paths
+from .auth import principal_of as auth_principal_of
 from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -613,6 +615,7 @@ class HttpApp:
         on_error: ErrorHook | None = None,
         principal_of: Callable[[Scope], str | None] | None = None,
         auth_of: Callable[[Scope], Mapping[str, Any] | None] | None = None,
+        auth: ResourceServer | None = None,
         max_requests_in_flight: int = DEFAULT_MAX_REQUESTS_IN_FLIGHT,
         max_sessions_per_principal: int = DEFAULT_MAX_SESSIONS_PER_PRINCIPAL,
     ) -> None:
@@ -634,8 +637,13 @@ class HttpApp:
         self._max_buffered = max_buffered_bytes
         self._parameter_headers = parameter_headers
         self._on_error = on_error or write_transport_error
+        if auth is not None and auth_of is not None:
+            raise ValueError("give auth (the resource-server role) or auth_of (a caller of your own), not both")
         self._principal_of = principal_of
         self._auth_of = auth_of
+        self._auth = auth
+        self._metadata_paths = [] if auth is None else resource_metadata_paths(auth)
+        self._metadata_body = b"" if auth is None else _dumps(dict(auth.resource_metadata)).encode()
         self._max_in_flight = max_requests_in_flight
         self._max_per_principal = max_sessions_per_principal
         self._sessions: OrderedDict[str, _Session] = OrderedDict()
@@ -747,14 +755,30 @@ class HttpApp:
         if pathname is None:
             await _refuse(send, Refusal(400, INVALID_REQUEST, "Bad Request: the request target is not a URL"))
             return
+        if self._auth is not None and pathname in self._metadata_paths:
+            # RFC 9728: the Protected Resource Metadata, public (a client reads it before it has a token).
+            method = cast(str, scope.get("method", "GET"))
+            if method not in ("GET", "HEAD"):
+                await _reply(send, 405, b"", {"allow": "GET, HEAD"})
+                return
+            await _reply(send, 200, b"" if method == "HEAD" else self._metadata_body, {"content-type": "application/json", "cache-control": "max-age=3600"})
+            return
         if pathname != self.path:
             await _reply(send, 404)
             return
         if self._closing:
             await _refuse(send, Refusal(503, -32000, "Service Unavailable: the server is closing"))
             return
-        auth = self._auth_of(scope) if self._auth_of is not None else None
-        principal = self._principal_of(scope) if self._principal_of is not None else None
+        if self._auth is not None:
+            outcome = await authenticate(headers.get("authorization"), scope, self._auth)
+            if isinstance(outcome, AuthRefusal):
+                await _reply(send, outcome.status, _dumps(dict(outcome.body)).encode(), {"content-type": "application/json", **outcome.headers})
+                return
+            auth = outcome.as_mapping()
+            principal = self._principal_of(scope) if self._principal_of is not None else auth_principal_of(outcome)
+        else:
+            auth = self._auth_of(scope) if self._auth_of is not None else None
+            principal = self._principal_of(scope) if self._principal_of is not None else None
         caller = _Caller(auth=auth, principal=principal)
         connection = (_address(scope.get("client")), _address(scope.get("server")))
         on_connection = self._per_connection.get(connection, 0)
@@ -1127,8 +1151,11 @@ def create_asgi_app(router: RoutedServer, **options: Any) -> HttpApp:
     address a request arrived on; "any" turns a check off), ``session_idle_ms`` (30 minutes), ``max_sessions``
     (1,000), ``max_buffered_bytes`` (4 MiB), ``parameter_headers`` (tool name → argument → ``Mcp-Param-*`` header
     name), ``on_error`` (default: one line on stderr), ``principal_of(scope)`` (whom a request is for; default
-    none), ``auth_of(scope)`` (the verified caller handlers see as ``context.auth``; default none),
-    ``max_requests_in_flight`` (64), ``max_sessions_per_principal`` (16).
+    none; with ``auth``, the token's subject, else its client), ``auth_of(scope)`` (the verified caller handlers see
+    as ``context.auth``; default none), ``auth`` (the resource-server role, an ``auth.ResourceServer``: every
+    request needs a bearer token it accepts, the Protected Resource Metadata is served; handlers see the token's
+    ``AuthInfo.as_mapping()`` as ``context.auth``), ``max_requests_in_flight`` (64), ``max_sessions_per_principal``
+    (16).
     """
     return HttpApp(router, **options)
 

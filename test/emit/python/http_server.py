@@ -8,8 +8,10 @@ name → ``Mcp-Param-*`` header name); the transport's errors are kept for ``sta
 (``count`` times, with a ``_meta`` pad; then prints ``{"published": method}``); ``stats`` prints the counters of the
 ``slow`` and ``flood`` tools, the open sessions and the transport's errors. The tools (both eras): ``echo``
 (its arguments as JSON text), ``slow`` (sleeps ``ms``; counts starts, ends and cancellations), ``progress`` (three
-``notifications/progress`` first), ``flood`` (``count`` log messages of ``bytes`` each, yielding between them), ``log`` (one ``notifications/message`` first) and, legacy only, ``sample`` (a
-``sampling/createMessage`` request to the client, whose answer it returns).
+``notifications/progress`` first), ``flood`` (``count`` log messages of ``bytes`` each, yielding between them), ``log`` (one ``notifications/message`` first), ``whoami`` (the caller's
+``client_id``, ``scopes`` and principal) and, legacy only, ``sample`` (a ``sampling/createMessage`` request to the
+client, whose answer it returns). ``auth`` (``jwks_url``, ``issuer``, ``resource_metadata``, ``required_scopes``)
+turns on the resource-server role with the ready JWT verifier.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import sys
 from typing import Any
 
 import mcp_codegen
+from mcp_codegen.auth import ResourceServer
+from mcp_codegen.auth_jwt import jwt_verifier
 from mcp_codegen.dispatcher import RequestContext
 from mcp_codegen.http import Scope, serve_http
 from mcp_codegen.router import Served, create_router
@@ -62,6 +66,9 @@ async def call(params: Any, context: RequestContext) -> dict[str, Any]:
     if name == "log":
         await context.notify("notifications/message", {"level": "info", "data": "hello"})
         return text("logged")
+    if name == "whoami":
+        auth = dict(context.auth or {})
+        return text(json.dumps({"client_id": auth.get("client_id"), "scopes": auth.get("scopes"), "principal": context.principal}))
     if name == "sample":
         answer = await context.request(
             "sampling/createMessage",
@@ -96,6 +103,14 @@ async def main() -> None:
         errors.append(str(error))
 
     options["on_error"] = on_error
+    auth: dict[str, Any] | None = options.pop("auth", None)
+    if auth is not None:
+        # The resource-server role, its tokens checked by the ready PyJWT verifier against the issuer's JWKS.
+        options["auth"] = ResourceServer(
+            verify_access_token=jwt_verifier(jwks_url=auth["jwks_url"], issuer=auth["issuer"]),
+            resource_metadata=auth["resource_metadata"],
+            required_scopes=auth.get("required_scopes", ()),
+        )
     versions = {label: served(mcp_codegen.version(label).ERA) for label in mcp_codegen.VERSION_MODULES}
     router = create_router(server_info={"name": "http-test", "version": "1.0.0"}, versions=versions)
     server = await serve_http(router, **options)
