@@ -48,7 +48,9 @@ export function schemaDefinesBatches(label: string): boolean {
 function unionMethods(label: string, union: string): string[] {
   const defs = definitions(label);
   const out: string[] = [];
-  for (const arm of defs[union]?.anyOf ?? []) {
+  const def = defs[union];
+  // A union of one member may be that member itself (the modern ClientNotification is a $ref to CancelledNotification).
+  for (const arm of def === undefined ? [] : (def.anyOf ?? [def])) {
     const target = refName(arm) === undefined ? arm : defs[refName(arm)!];
     const method = target?.properties?.method?.const;
     if (typeof method === "string") out.push(method);
@@ -59,6 +61,11 @@ function unionMethods(label: string, union: string): string[] {
 /** Requests each side sends at `label` (ClientRequest's and ServerRequest's arms). */
 export function requests(label: string): { client: string[]; server: string[] } {
   return { client: unionMethods(label, "ClientRequest"), server: unionMethods(label, "ServerRequest") };
+}
+
+/** Notifications the client sends at `label` (ClientNotification's arms). */
+export function clientNotifications(label: string): string[] {
+  return unionMethods(label, "ClientNotification");
 }
 
 /** Every method of `label`: requests and notifications of either side. */

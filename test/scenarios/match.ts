@@ -1,6 +1,7 @@
 // The scenarios' match rules (scenario.schema.json, "matchers"): an expected value matches an actual one
 // exactly (JSON equality, member order ignored), except {"$any": "string" | "number"} (any value of that
-// type) and {"$subset": object} (an object holding at least those members, each matched by these rules).
+// type), {"$subset": object} (an object holding at least those members, each matched by these rules) and
+// {"$contains": value} (an array with an element matching value).
 
 /** Where `actual` first differs from `expected` (a JSON pointer and what was wanted), or null when it matches. */
 export function mismatch(expected: unknown, actual: unknown, at = ""): string | null {
@@ -15,6 +16,10 @@ export function mismatch(expected: unknown, actual: unknown, at = ""): string | 
       const m = mismatch(v, actual[k], `${at}/${k}`);
       if (m !== null) return m;
     }
+    return null;
+  }
+  if (isObject(expected) && Object.keys(expected).length === 1 && Object.hasOwn(expected, "$contains")) {
+    if (!Array.isArray(actual) || !actual.some((a) => mismatch(expected.$contains, a) === null)) return `${at || "/"}: expected an array holding ${JSON.stringify(expected.$contains)}, got ${JSON.stringify(actual)}`;
     return null;
   }
   if (Array.isArray(expected)) {

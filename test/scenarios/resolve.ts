@@ -7,7 +7,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
-import { eraOf, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
+import { requestMeta } from "../request-meta.js";
+import { clientNotifications, eraOf, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
 
 export const scenariosDir = path.dirname(fileURLToPath(import.meta.url));
 export const KINDS = ["gate", "normalize", "stdio"] as const;
@@ -18,7 +19,7 @@ export interface Scenario {
   name: string;
   spec: string;
   kind: Kind;
-  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string };
+  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; latest?: boolean };
   pick?: "clientRequest" | "serverOnlyRequest" | "clientOnlyRequest" | "removed" | "later" | "custom";
   side?: "client" | "server";
   policy?: Policy;
@@ -58,13 +59,28 @@ export function loadScenarios(): Scenario[] {
 /** The locked labels with the properties a scenario names. */
 export function versionsOf(scenario: Scenario): string[] {
   const v = scenario.versions;
-  return lockLabels.filter(
+  const all = lockLabels.filter(
     (label) =>
       (v.era === undefined || v.era === "any" || eraOf(label) === v.era) &&
       (v.batches === undefined || schemaDefinesBatches(label) === v.batches) &&
       (v.resultType === undefined || resultRequiresResultType(label) === v.resultType) &&
-      (v.sends === undefined || requests(label).client.includes(v.sends)),
+      (v.sends === undefined || requests(label).client.includes(v.sends)) &&
+      (v.notifies === undefined || clientNotifications(label).includes(v.notifies)),
   );
+  return v.latest === true ? all.slice(-1) : all;
+}
+
+/**
+ * A message to send with its `{"$envelope": label, "extra": {...}}` objects replaced by the `_meta` a
+ * modern request at that label carries: the keys its schema requires (test/request-meta.ts reads them
+ * from schemas/<label>/schema.json; a label the lock lacks gets the two routing keys), then `extra`.
+ */
+export function envelopes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(envelopes);
+  if (typeof value !== "object" || value === null) return value;
+  const o = value as Record<string, unknown>;
+  if (typeof o.$envelope === "string") return requestMeta(o.$envelope, {}, (o.extra ?? {}) as Record<string, unknown>);
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, envelopes(v)]));
 }
 
 /** `value` with {name} placeholders of its strings filled from `vars` (an unknown placeholder is an error). */
@@ -135,7 +151,7 @@ export function expand(scenario: Scenario): Case[] {
     } else {
       const vars = { version };
       const lines = scenario.steps!.map((s) => {
-        const send = fill(s.send, vars);
+        const send = envelopes(fill(s.send, vars));
         const raw = typeof send === "object" && send !== null && !Array.isArray(send) && Object.keys(send).length === 1 ? (send as { $raw?: unknown }).$raw : undefined;
         return typeof raw === "string" ? raw : JSON.stringify(send);
       });

@@ -20,16 +20,30 @@ type Gate = typeof import("../../../generated/runtime/method-gate.js");
 type Stdio = typeof import("../../../generated/runtime/transport-stdio.js");
 type Router = typeof import("../../../generated/router.js");
 
+type Context = { signal: AbortSignal; notify(method: string, params?: Record<string, unknown>): Promise<void> };
+
 /** The handlers every served version gets in stdio scenarios (docs/scenarios.md, "The scenario server"). */
 const handlers = {
   ping: () => ({}),
+  "logging/setLevel": () => ({}),
   "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
-  "tools/call": (params: { name?: unknown }) => ({ content: [{ type: "text", text: String(params.name) }] }),
+  "tools/call": async (params: { name?: unknown }, context: Context) => {
+    if (params.name === "log") {
+      for (const level of ["debug", "warning", "error"]) await context.notify("notifications/message", { level, data: level });
+    }
+    if (params.name === "slow") {
+      await new Promise((_resolve, reject) => {
+        if (context.signal.aborted) reject(new Error("cancelled"));
+        context.signal.addEventListener("abort", () => reject(new Error("cancelled")), { once: true });
+      });
+    }
+    return { content: [{ type: "text", text: String(params.name) }] };
+  },
 };
 
 /** Lines written in answer to one line: wait for `count` of them, then a little longer for any extra. */
 async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, router: Router): Promise<unknown[][]> {
-  const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: { tools: {} } }]));
+  const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: { tools: {}, logging: {} } }]));
   const server = router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
   const input = new PassThrough();
   const output = new PassThrough();

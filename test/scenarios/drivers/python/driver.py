@@ -30,7 +30,8 @@ def _text(params: object) -> str:
 
 
 def handlers() -> dict[str, dispatcher.Handler]:
-    """The scenario server's handlers (docs/scenarios.md): ping, tools/list (one tool, echo), tools/call (the name as text)."""
+    """The scenario server's handlers (docs/scenarios.md): ping, tools/list (one tool, echo), tools/call (the name as
+    text; "log" first sends notifications/message at debug, warning and error; "slow" waits to be cancelled)."""
 
     def ping(params: object, context: object) -> object:
         return {}
@@ -38,10 +39,16 @@ def handlers() -> dict[str, dispatcher.Handler]:
     def tools_list(params: object, context: object) -> object:
         return {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
 
-    def tools_call(params: object, context: object) -> object:
-        return {"content": [{"type": "text", "text": _text(params)}]}
+    async def tools_call(params: object, context: dispatcher.RequestContext) -> object:
+        name = _text(params)
+        if name == "log":
+            for level in ("debug", "warning", "error"):
+                await context.notify("notifications/message", {"level": level, "data": level})
+        if name == "slow":
+            await asyncio.Event().wait()
+        return {"content": [{"type": "text", "text": name}]}
 
-    return {"ping": ping, "tools/list": tools_list, "tools/call": tools_call}
+    return {"ping": ping, "logging/setLevel": ping, "tools/list": tools_list, "tools/call": cast(dispatcher.Handler, tools_call)}
 
 
 class _Reader:
@@ -68,7 +75,7 @@ class _Writer:
 
 
 async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
-    served = {label: r.Served(handlers=handlers(), capabilities={"tools": {}}) for label in mcp_codegen.VERSION_MODULES}
+    served = {label: r.Served(handlers=handlers(), capabilities={"tools": {}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
     router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
     reader, writer = _Reader(), _Writer()
     serving = asyncio.ensure_future(stdio.serve_stdio(router, reader=reader, writer=writer, on_error=lambda error: None))
