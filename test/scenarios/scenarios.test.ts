@@ -51,6 +51,13 @@ describe("the scenario files", () => {
     for (const s of scenarios) expect(s.spec.length, s.name).toBeGreaterThan(20);
   });
 
+  it("include the one docs/scenarios.md shows, as it is there", () => {
+    const doc = readFileSync(path.join(scenariosDir, "..", "..", "docs", "scenarios.md"), "utf8");
+    const blocks = [...doc.matchAll(/This one is `test\/scenarios\/([a-z]+\/[a-z0-9-]+\.json)`:\n\n```json\n([\s\S]*?)```/g)];
+    expect(blocks.length).toBe(1);
+    for (const [, file, json] of blocks) expect(JSON.parse(json)).toEqual(JSON.parse(readFileSync(path.join(scenariosDir, file), "utf8")));
+  });
+
   it("each run at some locked version (a scenario the lock has no version for is named here)", () => {
     const none = scenarios.filter((s) => expand(s).length === 0).map((s) => `${s.name} (${JSON.stringify(s.versions)})`);
     if (none.length > 0) console.log(`scenarios with no locked version to run at: ${none.join(", ")}`);
