@@ -35,8 +35,8 @@ export type Case =
   | { id: string; scenario: string; kind: "normalize"; version: string; method: string; input: unknown; expect: unknown }
   | { id: string; scenario: string; kind: "stdio"; version: string; lines: string[]; expect: unknown[][] };
 
-/** The custom method of the gate scenarios: a name no version has. */
-export const CUSTOM_METHOD = "x-vendor/custom";
+/** The custom methods of the gate scenarios: names no version has, the empty one and names a JavaScript object inherits among them. */
+export const CUSTOM_METHODS = ["x-vendor/custom", "no/such", "", "__proto__", "constructor", "toString", "tools/call/", "TOOLS/LIST", "ünïcode/メソッド"];
 
 /** Every scenario file, checked against the format; a file that fails names itself and the JSON pointer. */
 export function loadScenarios(): Scenario[] {
@@ -124,7 +124,7 @@ export function picks(scenario: Scenario, label: string): Array<{ method: string
         return here.has(method) || nearest === undefined || earlier.some((l) => methods(l).has(method)) ? [] : [{ method, nearest }];
       });
     case "custom":
-      return [{ method: CUSTOM_METHOD }];
+      return CUSTOM_METHODS.filter((method) => ![...lockLabels].some((l) => methods(l).has(method))).map((method) => ({ method }));
     default:
       throw new Error(`${scenario.name}: no pick`);
   }

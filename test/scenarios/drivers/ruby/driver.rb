@@ -3,7 +3,8 @@
 # The Ruby driver of the scenario suite (test/scenarios/, docs/scenarios.md): concrete cases on stdin
 # ({"cases": [...]}, as test/scenarios/resolve.ts expands them), what the generated Ruby tree answered on
 # stdout: {"results": {id => actual}, "skipped": {id => why}, "summary": [lines]}.
-#   gate      → McpCodegen::Runtime.refusal(method, version, side, across_eras, custom): the error object or null
+#   gate      → McpCodegen::Gate#refusal(method, label) under the case's policy (custom: :pass left to
+#               Gate's default), the error object or null
 #   normalize → version.normalize_result(method, input): {"ok" => result} or {"error" => {code, message}}
 #   stdio     → skipped: the Ruby tree has no transport (it adapts the Ruby SDK's server)
 require "json"
@@ -15,11 +16,11 @@ skipped = {}
 cases.each do |c|
   case c.fetch("kind")
   when "gate"
-    version = McpCodegen::VERSIONS.fetch(c.fetch("version"))
     policy = c.fetch("policy")
     across = policy.fetch("later") == "pass" ? :pass : :refuse
-    error = McpCodegen::Runtime.refusal(c.fetch("method"), version, c.fetch("side").to_sym, across, policy.fetch("custom").to_sym)
-    results[c.fetch("id")] = error&.to_h
+    custom = policy.fetch("custom") == "pass" ? {} : { custom: :refuse }
+    gate = McpCodegen::Gate.new(side: c.fetch("side").to_sym, across_eras: across, **custom)
+    results[c.fetch("id")] = gate.refusal(c.fetch("method"), c.fetch("version"))&.to_h
   when "normalize"
     version = McpCodegen::VERSIONS.fetch(c.fetch("version"))
     begin
