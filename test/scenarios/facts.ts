@@ -63,6 +63,13 @@ export function requests(label: string): { client: string[]; server: string[] } 
   return { client: unionMethods(label, "ClientRequest"), server: unionMethods(label, "ServerRequest") };
 }
 
+/** The `_meta` keys a request's params may carry at `label` (RequestParams' `_meta`, RequestMetaObject's properties). */
+export function requestMetaKeys(label: string): string[] {
+  const defs = definitions(label);
+  const resolve = (s: Schema | undefined): Schema | undefined => (s === undefined || refName(s) === undefined ? s : defs[refName(s)!]);
+  return Object.keys(resolve(resolve(defs.RequestParams)?.properties?._meta)?.properties ?? {});
+}
+
 /** Notifications the client sends at `label` (ClientNotification's arms). */
 export function clientNotifications(label: string): string[] {
   return unionMethods(label, "ClientNotification");
