@@ -22,6 +22,9 @@ type Router = typeof import("../../../generated/router.js");
 
 type Context = { signal: AbortSignal; notify(method: string, params?: Record<string, unknown>): Promise<void> };
 
+/** The router being served, for the "publish" tool. */
+let serving: { publish(method: string, params?: Record<string, unknown>): Promise<void> } | undefined;
+
 /** The handlers every served version gets in stdio scenarios (docs/scenarios.md, "The scenario server"). */
 const handlers = {
   ping: () => ({}),
@@ -31,6 +34,7 @@ const handlers = {
     if (params.name === "log") {
       for (const level of ["debug", "warning", "error"]) await context.notify("notifications/message", { level, data: level });
     }
+    if (params.name === "publish") await serving!.publish("notifications/tools/list_changed");
     if (params.name === "slow") {
       await new Promise((_resolve, reject) => {
         if (context.signal.aborted) reject(new Error("cancelled"));
@@ -43,8 +47,9 @@ const handlers = {
 
 /** Lines written in answer to one line: wait for `count` of them, then a little longer for any extra. */
 async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, router: Router): Promise<unknown[][]> {
-  const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: { tools: {}, logging: {} } }]));
+  const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: { tools: { listChanged: true }, logging: {} } }]));
   const server = router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
+  serving = server;
   const input = new PassThrough();
   const output = new PassThrough();
   const got: unknown[] = [];

@@ -20,6 +20,9 @@ import mcp_codegen
 from mcp_codegen import dispatcher, runtime, stdio
 from mcp_codegen import router as r
 
+serving: list[r.Router] = []
+"""The router being served, for the "publish" tool."""
+
 SETTLE = 0.02
 """Seconds to wait, after the messages a line expects, for any it does not."""
 
@@ -31,7 +34,8 @@ def _text(params: object) -> str:
 
 def handlers() -> dict[str, dispatcher.Handler]:
     """The scenario server's handlers (docs/scenarios.md): ping, tools/list (one tool, echo), tools/call (the name as
-    text; "log" first sends notifications/message at debug, warning and error; "slow" waits to be cancelled)."""
+    text; "log" first sends notifications/message at debug, warning and error; "publish" first publishes
+    notifications/tools/list_changed; "slow" waits to be cancelled)."""
 
     def ping(params: object, context: object) -> object:
         return {}
@@ -44,6 +48,8 @@ def handlers() -> dict[str, dispatcher.Handler]:
         if name == "log":
             for level in ("debug", "warning", "error"):
                 await context.notify("notifications/message", {"level": level, "data": level})
+        if name == "publish":
+            await serving[-1].publish("notifications/tools/list_changed")
         if name == "slow":
             await asyncio.Event().wait()
         return {"content": [{"type": "text", "text": name}]}
@@ -75,10 +81,11 @@ class _Writer:
 
 
 async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
-    served = {label: r.Served(handlers=handlers(), capabilities={"tools": {}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
+    served = {label: r.Served(handlers=handlers(), capabilities={"tools": {"listChanged": True}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
     router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
+    serving.append(router)
     reader, writer = _Reader(), _Writer()
-    serving = asyncio.ensure_future(stdio.serve_stdio(router, reader=reader, writer=writer, on_error=lambda error: None))
+    task = asyncio.ensure_future(stdio.serve_stdio(router, reader=reader, writer=writer, on_error=lambda error: None))
     answers: list[list[object]] = []
     for line, expected in zip(cast(list[str], case["lines"]), cast(list[list[object]], case["expect"]), strict=True):
         start = len(writer.messages)
@@ -90,7 +97,7 @@ async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
         await asyncio.sleep(SETTLE)
         answers.append(writer.messages[start:])
     reader.queue.put_nowait(b"")
-    await serving
+    await task
     return answers
 
 
