@@ -16,6 +16,8 @@
 //   `endGraceMs` (default 5 s) to finish and be answered, then their `signal` aborts. `close()` aborts at
 //   once. Either way the legacy connection closes (its pending server→client requests reject).
 // - Request ids beyond 2^53 come back as the client wrote them.
+// - A JSON array is a JSON-RPC batch: served (its answers as one array) when the connection's version
+//   defines batches in its schema, else refused with one -32600 (id null), as is an empty batch.
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
 import type { Readable, Writable } from "node:stream";
 import type { AuthInfo } from "./auth.js";
@@ -69,6 +71,18 @@ const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
 export const DEFAULT_END_GRACE_MS = 5000;
 export const DEFAULT_STDIO_MAX_IN_FLIGHT = 64;
 
+/**
+ * The protocol versions whose schema defines JSON-RPC batches (`JSONRPCBatchRequest`, an array arm of
+ * `JSONRPCMessage`): 2025-03-26 added them, 2025-06-18 removed them, 2024-11-05 had none. A protocol fact
+ * the generated protocol module is to carry (issue 36, item 2); test/scenarios/ holds it to the schemas.
+ */
+const BATCHING_VERSIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
+
+/** Whether a stdio connection at `version` (undefined: before `initialize`) is served a JSON-RPC batch. */
+export function stdioBatchesServed(version: string | undefined): boolean {
+  return version !== undefined && BATCHING_VERSIONS.has(version);
+}
+
 /** Serve `router` over a pair of streams, one message per line. */
 export function serveStdio(router: RoutedServer, options: StdioTransportOptions = {}): StdioServer {
   const input = options.input ?? process.stdin;
@@ -108,32 +122,33 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
   const send = (message: OutgoingMessage) => write(message);
   const connection = router.connect(send);
 
-  function dispatch(message: unknown, exact: ExactIds): void {
-    // The envelope is read once here; the router and dispatcher apply the same rule to what gets through.
-    const envelope = readEnvelope(message);
-    if (envelope.kind === "invalid") return write(invalidRequest(envelope));
+  /** One message's answer (undefined: none: a notification, a response), its signal aborted with the connection. */
+  function answer(message: unknown, envelope: Exclude<ReturnType<typeof readEnvelope>, { kind: "invalid" }>): Promise<OutgoingMessage | undefined> {
     const kind = envelope.kind;
     // One signal per message, aborted with the connection: the connection's own signal would collect a
     // listener per request for as long as the connection lives.
     const own = new CancellationSource();
     if (gone.signal.aborted) own.cancel(gone.signal.reason);
     else inFlight.add(own);
-    const answer = router.eraOf(message) === "modern" && kind !== "response"
+    const handled = router.eraOf(message) === "modern" && kind !== "response"
       ? router.handle(message, { send, cancellation: own, scope, ...caller })
       : connection.handle(message, { cancellation: own, ...caller });
-    const task = answer.then(
-      (response) => {
-        if (response !== undefined && kind === "request") write(response, exact);
-      },
-      (error: unknown) => {
-        onError(error);
-        if (envelope.kind === "request") write(errorMessage(envelope.id, INTERNAL_ERROR, "Internal error"), exact);
-      },
-    );
+    return handled
+      .then(
+        (response) => (response !== undefined && kind === "request" ? response : undefined),
+        (error: unknown) => {
+          onError(error);
+          return envelope.kind === "request" ? errorMessage(envelope.id, INTERNAL_ERROR, "Internal error") : undefined;
+        },
+      )
+      .finally(() => inFlight.delete(own));
+  }
+
+  /** Count `task` among the running ones (the in-flight cap) until it settles. */
+  function track(task: Promise<void>): void {
     running.add(task);
     void task.finally(() => {
       running.delete(task);
-      inFlight.delete(own);
       if (capped && running.size < maxInFlight) {
         capped = false;
         if (!ended) {
@@ -145,6 +160,37 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     });
   }
 
+  function dispatch(message: unknown, exact: ExactIds): void {
+    // The envelope is read once here; the router and dispatcher apply the same rule to what gets through.
+    const envelope = readEnvelope(message);
+    if (envelope.kind === "invalid") return write(invalidRequest(envelope));
+    track(answer(message, envelope).then((response) => {
+      if (response !== undefined) write(response, exact);
+    }));
+  }
+
+  /**
+   * A JSON array: a JSON-RPC batch, served when the version in force (the legacy connection's, chosen at
+   * `initialize`) defines batches in its schema, its answers written as one array (none when there are none:
+   * a batch of notifications); refused otherwise, and an empty one always, with one -32600 (id null).
+   */
+  function batch(messages: unknown[], exact: ExactIds): void {
+    const version = connection.protocolVersion;
+    if (!stdioBatchesServed(version)) {
+      const why = version === undefined ? "before initialize" : `in protocol version ${version}`;
+      return write(errorMessage(null, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported ${why}`));
+    }
+    if (messages.length === 0) return write(errorMessage(null, INVALID_REQUEST, "Invalid Request: an empty batch"));
+    const answers = messages.map((message) => {
+      const envelope = readEnvelope(message);
+      return envelope.kind === "invalid" ? Promise.resolve(invalidRequest(envelope)) : answer(message, envelope);
+    });
+    track(Promise.all(answers).then((all) => {
+      const responses = all.filter((a) => a !== undefined);
+      if (responses.length > 0) write(responses, exact);
+    }));
+  }
+
   function line(text: string): void {
     if (text.trim() === "") return;
     let message: unknown;
@@ -153,7 +199,8 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
     } catch {
       return write(errorMessage(null, PARSE_ERROR, "Parse error"));
     }
-    dispatch(message, exactIds(text, message));
+    if (Array.isArray(message)) batch(message, exactIds(text, message));
+    else dispatch(message, exactIds(text, message));
   }
 
   // Framing: bytes up to each "\n" (a trailing "\r" is dropped by JSON.parse as whitespace).

@@ -2,7 +2,8 @@
 // (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Python ones (generated/python,
 // one Python process per batch) give the same JSON results, or the same -32603 error, for every
 // request of every version and of every extension module (generated/<core>+<name>/, the Python
-// EXTENSION_MODULES); the Python method gate answers as the TypeScript dispatcher does.
+// EXTENSION_MODULES); the Python gate of each extension module answers as its TypeScript dispatcher does.
+// The core versions' gate verdicts and the normalizers' rules are data in test/scenarios/ (docs/scenarios.md).
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { gateNames, tsAnswer, tsExtensionModules, tsGate, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
@@ -75,24 +76,7 @@ describe("TypeScript and Python normalizers", () => {
     expect(errors).toBeLessThan(cases.length);
     expect(nulls).toBeGreaterThan(0);
   });
-
-  it("gate methods as the TypeScript dispatcher does: -32601 for a method the version has no request for", async () => {
-    const names = gateNames(modules, SEED);
-    const cases = labels.flatMap((version) => names.map((gate) => ({ version, gate })));
-    const answers = pythonBatch(cases) as Array<{ gate: { code: number; message: string } | null; notification: boolean }>;
-    let gated = 0;
-    for (const [i, c] of cases.entries()) {
-      const expected = await tsGate(modules.get(c.version)!, c.version, c.gate);
-      if (expected !== null) gated++;
-      // The same verdict (the Python gate reads the method table, with the dispatcher's policy: custom and
-      // later methods refused); a notification sent as a request the dispatcher refuses besides.
-      const refused = answers[i].gate !== null || answers[i].notification;
-      expect(refused, `${c.version} ${JSON.stringify(c.gate)}`).toBe(expected !== null);
-      if (answers[i].gate !== null) expect(answers[i].gate!.code).toBe(-32601);
-    }
-    expect(gated).toBeGreaterThan(0);
-    expect(gated).toBeLessThan(cases.length);
-  });
+  // The gate of each core version: test/scenarios/gate/ states its verdicts as data, the Python driver runs them.
 });
 
 describe("TypeScript and Python extension modules", () => {

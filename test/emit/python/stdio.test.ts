@@ -1,7 +1,7 @@
 // The Python stdio transport (runtimes/python/src/mcp_codegen_runtime/stdio.py, copied as mcp_codegen.stdio) in a real
 // subprocess (stdio_server.py) speaking newline-delimited JSON: a parse error and an invalid envelope
 // (id null), both eras on one stream, server→client requests answered through stdin, batches per
-// version of the lock (served before 2025-06-18, refused -32600 from it on, and before initialize), the
+// version of the lock (served where the version's schema defines batches, else refused -32600, and before initialize), the
 // in-flight cap (input not read at the cap), a client not reading its output (disconnected past the
 // bound), and the end of input (running requests finish within the
 // grace period, are cancelled after it; the process exits 0).
@@ -12,6 +12,7 @@ import { readLock } from "../../../generator/source/lock.js";
 import { lockFile, root } from "../../support.js";
 import { initialize, modern, msg } from "./router-scenarios.js";
 import { pythonBin, pythonTestDir, pythonTree, servingLegacy } from "./support.js";
+import { schemaDefinesBatches } from "../../scenarios/facts.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 const eras = Object.fromEntries(
@@ -21,8 +22,8 @@ const legacyLabels = labels.filter((l) => eras[l] === "legacy");
 const modernLabels = labels.filter((l) => eras[l] === "modern");
 /** The legacy version the stdio tests drive (tools/call with text content, sampling, cancellation). */
 const SERVING = await servingLegacy(labels);
-/** 2025-06-18 removed JSON-RPC batching (its changelog); versions are dates, so they sort as text. */
-const batchesServed = (label: string) => label < "2025-06-18";
+/** A version batches when its schema defines JSON-RPC batches (a JSONRPCBatchRequest definition), read from the pinned schema. */
+const batchesServed = (label: string) => schemaDefinesBatches(label);
 
 interface Server {
   child: ChildProcessWithoutNullStreams;
@@ -120,7 +121,7 @@ describe("the Python stdio transport", () => {
     expect(await s.exited).toBe(0);
   });
 
-  it.each(legacyLabels)("batches at %s: served before 2025-06-18 as one array, refused -32600 from it on; before initialize refused", async (label) => {
+  it.each(legacyLabels)("batches at %s: served as one array where the schema defines batches, else refused -32600; before initialize refused", async (label) => {
     const s = start();
     s.write([msg(1, "ping")]);
     expect(await s.next()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: JSON-RPC batches are not supported before initialize" } });

@@ -9,9 +9,10 @@ this connection's scope.
 - Requests run concurrently; each response is written when ready, one line per message.
 - A line that is not JSON is answered -32700 (id null); an invalid envelope -32600 (id null); a line
   longer than ``max_line_bytes`` is skipped and answered -32600.
-- Batches (a JSON array): served while the connection's version is one before 2025-06-18 (which removed
-  JSON-RPC batching; the answers go out as one array, none when there are none), else refused -32600 with
-  id null, as TypeScript's HTTP transport treats them; an empty batch is -32600.
+- Batches (a JSON array): served when the connection's version (chosen at ``initialize``) defines JSON-RPC
+  batches in its schema (its generated module has ``JSONRPCBatchRequest``; the answers go out as one
+  array, none when there are none), else refused with one -32600 (id null), as JSON-RPC answers what is
+  not a valid request; an empty batch is -32600. TypeScript's transport-stdio.ts follows the same rule.
 - At ``max_in_flight`` messages being handled, input is not read until one settles (``on_error`` told
   once per pause). Output goes through a queue: while the client is not reading (the writer waits for
   ``drain``), input is not read either; a client leaving more than ``max_buffered_bytes`` unread is
@@ -25,6 +26,7 @@ this connection's scope.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import os
 import sys
@@ -45,8 +47,6 @@ DEFAULT_MAX_IN_FLIGHT: Final = 64
 DEFAULT_MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_MAX_BUFFERED_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_END_GRACE: Final = 5.0
-FIRST_VERSION_WITHOUT_BATCHES: Final = "2025-06-18"
-"""The first protocol version without JSON-RPC batching (2025-06-18 removed it)."""
 
 TransportErrorHook = Callable[[BaseException], None]
 
@@ -65,8 +65,16 @@ class Writer(Protocol):
 
 
 def batches_served(version: str | None) -> bool:
-    """Whether a legacy connection at ``version`` may send a JSON-RPC batch (versions are dates: they sort as text)."""
-    return version is not None and version < FIRST_VERSION_WITHOUT_BATCHES
+    """Whether a connection at ``version`` (None: before ``initialize``) is served a JSON-RPC batch: the version's
+    schema defines batches (its generated module's DEFINITIONS has ``JSONRPCBatchRequest``)."""
+    if version is None:
+        return False
+    package = importlib.import_module(__package__ or __name__.rpartition(".")[0])
+    name = cast(Mapping[str, str], getattr(package, "VERSION_MODULES", {})).get(version)
+    if name is None:
+        return False
+    definitions = cast(Mapping[str, object], getattr(importlib.import_module(name), "DEFINITIONS", {}))
+    return "JSONRPCBatchRequest" in definitions
 
 
 def _log_transport_error(error: BaseException) -> None:

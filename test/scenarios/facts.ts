@@ -1,0 +1,91 @@
+// Protocol facts the scenarios pick their versions and methods by, read from the pinned schemas
+// (schemas/<label>/schema.json, the labels of schemas/lock.json) and nothing else: no runtime and no
+// generated code decides which version batches, which side sends a method, or what a version removed.
+// A scenario names a property ("a legacy version whose schema defines batches"); these functions say
+// which locked labels have it, so the suite follows the lock through a bump.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { lockFile, schemasDir } from "../support.js";
+
+type Schema = { $ref?: string; anyOf?: Schema[]; type?: string | string[]; properties?: Record<string, Schema>; const?: unknown; required?: string[] };
+interface Lock {
+  versions: Record<string, unknown>;
+  extensions?: Record<string, { versions: Record<string, { core: string[] }> }>;
+}
+
+const lock = JSON.parse(readFileSync(lockFile, "utf8")) as Lock;
+const cache = new Map<string, Record<string, Schema>>();
+
+/** The core labels of the lock, in the order the tests sort them (dates, then named drafts). */
+export const lockLabels: readonly string[] = Object.keys(lock.versions).sort();
+
+/** The definitions of a version's schema (`definitions` or `$defs`). */
+export function definitions(label: string): Record<string, Schema> {
+  let defs = cache.get(label);
+  if (defs === undefined) {
+    const doc = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as { definitions?: Record<string, Schema>; $defs?: Record<string, Schema> };
+    defs = doc.$defs ?? doc.definitions ?? {};
+    cache.set(label, defs);
+  }
+  return defs;
+}
+
+const refName = (s: Schema): string | undefined => s.$ref?.replace(/^#\/(\$defs|definitions)\//, "");
+
+/** Legacy: the schema defines the `initialize` handshake (InitializeRequest); modern: it does not (requests carry their version in `_meta`). */
+export function eraOf(label: string): "legacy" | "modern" {
+  return Object.hasOwn(definitions(label), "InitializeRequest") ? "legacy" : "modern";
+}
+
+/** The schema defines JSON-RPC batches: a JSONRPCBatchRequest definition, or an array arm of JSONRPCMessage. */
+export function schemaDefinesBatches(label: string): boolean {
+  const defs = definitions(label);
+  if (Object.hasOwn(defs, "JSONRPCBatchRequest")) return true;
+  return (defs.JSONRPCMessage?.anyOf ?? []).some((arm) => arm.type === "array" || (refName(arm) !== undefined && defs[refName(arm)!]?.type === "array"));
+}
+
+/** The `method` consts of the arms of a union definition (ClientRequest, ServerNotification, ...); none when the schema lacks it. */
+function unionMethods(label: string, union: string): string[] {
+  const defs = definitions(label);
+  const out: string[] = [];
+  const def = defs[union];
+  // A union of one member may be that member itself (the modern ClientNotification is a $ref to CancelledNotification).
+  for (const arm of def === undefined ? [] : (def.anyOf ?? [def])) {
+    const target = refName(arm) === undefined ? arm : defs[refName(arm)!];
+    const method = target?.properties?.method?.const;
+    if (typeof method === "string") out.push(method);
+  }
+  return out;
+}
+
+/** Requests each side sends at `label` (ClientRequest's and ServerRequest's arms). */
+export function requests(label: string): { client: string[]; server: string[] } {
+  return { client: unionMethods(label, "ClientRequest"), server: unionMethods(label, "ServerRequest") };
+}
+
+/** The `_meta` keys a request's params may carry at `label` (RequestParams' `_meta`, RequestMetaObject's properties). */
+export function requestMetaKeys(label: string): string[] {
+  const defs = definitions(label);
+  const resolve = (s: Schema | undefined): Schema | undefined => (s === undefined || refName(s) === undefined ? s : defs[refName(s)!]);
+  return Object.keys(resolve(resolve(defs.RequestParams)?.properties?._meta)?.properties ?? {});
+}
+
+/** Notifications the client sends at `label` (ClientNotification's arms). */
+export function clientNotifications(label: string): string[] {
+  return unionMethods(label, "ClientNotification");
+}
+
+/** Every method of `label`: requests and notifications of either side. */
+export function methods(label: string): Set<string> {
+  return new Set(["ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification"].flatMap((u) => unionMethods(label, u)));
+}
+
+/** The version's Result requires `resultType` (the modern result envelope: "Servers implementing this protocol version MUST include this field"). */
+export function resultRequiresResultType(label: string): boolean {
+  return (definitions(label).Result?.required ?? []).includes("resultType");
+}
+
+/** The name of the request definition of `method` at `label` (`ListToolsRequest` for tools/list). */
+export function requestDefinition(label: string, method: string): string | undefined {
+  return Object.entries(definitions(label)).find(([name, def]) => name.endsWith("Request") && def.properties?.method?.const === method)?.[0];
+}

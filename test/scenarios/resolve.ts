@@ -1,0 +1,163 @@
+// The scenario files (test/scenarios/<kind>/*.json), checked against scenario.schema.json (Ajv), and
+// expanded into concrete cases: each scenario at every locked version that has the properties it names,
+// the methods it picks read from that version's schema (facts.ts), and {version}, {method}, {nearest},
+// {result} filled in. The expected answers stay the scenario's data: nothing here runs a runtime.
+// Drivers receive the cases as JSON (stdin for Python and Ruby), so a new language's driver only runs them.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import { requestMeta } from "../request-meta.js";
+import { clientNotifications, eraOf, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
+
+export const scenariosDir = path.dirname(fileURLToPath(import.meta.url));
+export const KINDS = ["gate", "normalize", "stdio"] as const;
+export type Kind = (typeof KINDS)[number];
+
+type Policy = { custom: "pass" | "refuse"; later: "pass" | "refuse" };
+export interface Scenario {
+  name: string;
+  spec: string;
+  kind: Kind;
+  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; meta?: string; latest?: boolean };
+  pick?: "clientRequest" | "serverOnlyRequest" | "clientOnlyRequest" | "removed" | "later" | "custom";
+  side?: "client" | "server";
+  policy?: Policy;
+  expect?: unknown;
+  methods?: string[];
+  cases?: Array<{ input: unknown; expect: unknown; why?: string }>;
+  steps?: Array<{ send: unknown; expect: unknown[]; why?: string }>;
+}
+
+/** One concrete case, as every driver receives it. */
+export type Case =
+  | { id: string; scenario: string; kind: "gate"; version: string; method: string; side: "client" | "server"; policy: Policy; expect: unknown }
+  | { id: string; scenario: string; kind: "normalize"; version: string; method: string; input: unknown; expect: unknown }
+  | { id: string; scenario: string; kind: "stdio"; version: string; lines: string[]; expect: unknown[][] };
+
+/** The custom methods of the gate scenarios: names no version has, the empty one and names a JavaScript object inherits among them. */
+export const CUSTOM_METHODS = ["x-vendor/custom", "no/such", "", "__proto__", "constructor", "toString", "tools/call/", "TOOLS/LIST", "ünïcode/メソッド"];
+
+/** Every scenario file, checked against the format; a file that fails names itself and the JSON pointer. */
+export function loadScenarios(): Scenario[] {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(JSON.parse(readFileSync(path.join(scenariosDir, "scenario.schema.json"), "utf8")) as object);
+  const out: Scenario[] = [];
+  for (const kind of KINDS) {
+    for (const file of readdirSync(path.join(scenariosDir, kind)).filter((f) => f.endsWith(".json")).sort()) {
+      const where = `test/scenarios/${kind}/${file}`;
+      const scenario = JSON.parse(readFileSync(path.join(scenariosDir, kind, file), "utf8")) as Scenario;
+      if (!validate(scenario)) throw new Error(`${where}: ${validate.errors!.map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ")}`);
+      if (scenario.kind !== kind) throw new Error(`${where}: kind "${scenario.kind}" in the ${kind}/ folder`);
+      if (`${scenario.name}.json` !== file) throw new Error(`${where}: name "${scenario.name}" is not the file's`);
+      out.push(scenario);
+    }
+  }
+  return out;
+}
+
+/** The locked labels with the properties a scenario names. */
+export function versionsOf(scenario: Scenario): string[] {
+  const v = scenario.versions;
+  const all = lockLabels.filter(
+    (label) =>
+      (v.era === undefined || v.era === "any" || eraOf(label) === v.era) &&
+      (v.batches === undefined || schemaDefinesBatches(label) === v.batches) &&
+      (v.resultType === undefined || resultRequiresResultType(label) === v.resultType) &&
+      (v.sends === undefined || requests(label).client.includes(v.sends)) &&
+      (v.notifies === undefined || clientNotifications(label).includes(v.notifies)) &&
+      (v.meta === undefined || requestMetaKeys(label).includes(v.meta)),
+  );
+  return v.latest === true ? all.slice(-1) : all;
+}
+
+/**
+ * A message to send with its `{"$envelope": label, "extra": {...}}` objects replaced by the `_meta` a
+ * modern request at that label carries: the keys its schema requires (test/request-meta.ts reads them
+ * from schemas/<label>/schema.json; a label the lock lacks gets the two routing keys), then `extra`.
+ */
+export function envelopes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(envelopes);
+  if (typeof value !== "object" || value === null) return value;
+  const o = value as Record<string, unknown>;
+  if (typeof o.$envelope === "string") return requestMeta(o.$envelope, {}, (o.extra ?? {}) as Record<string, unknown>);
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, envelopes(v)]));
+}
+
+/** `value` with {name} placeholders of its strings filled from `vars` (an unknown placeholder is an error). */
+export function fill(value: unknown, vars: Record<string, string>): unknown {
+  if (typeof value === "string") {
+    return value.replace(/\{(version|method|nearest|result)\}/g, (_m, name: string) => {
+      if (vars[name] === undefined) throw new Error(`no value for {${name}} in ${JSON.stringify(value)}`);
+      return vars[name];
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => fill(v, vars));
+  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, vars)]));
+  return value;
+}
+
+/** The methods a gate scenario picks at `label`, each with its {nearest} where the pick has one. */
+export function picks(scenario: Scenario, label: string): Array<{ method: string; nearest?: string }> {
+  const { client, server } = requests(label);
+  const here = methods(label);
+  const index = lockLabels.indexOf(label);
+  const earlier = lockLabels.slice(0, index);
+  const later = lockLabels.slice(index + 1);
+  const elsewhere = new Set([...earlier, ...later].flatMap((l) => [...methods(l)]));
+  switch (scenario.pick) {
+    case "clientRequest":
+      return client.map((method) => ({ method }));
+    case "serverOnlyRequest":
+      return server.filter((m) => !client.includes(m)).map((method) => ({ method }));
+    case "clientOnlyRequest":
+      return client.filter((m) => !server.includes(m)).map((method) => ({ method }));
+    case "removed":
+      // Absent here, present in an earlier version: removed after the newest earlier one that has it.
+      return [...elsewhere].sort().flatMap((method) => {
+        const nearest = earlier.filter((l) => methods(l).has(method)).at(-1);
+        return here.has(method) || nearest === undefined ? [] : [{ method, nearest }];
+      });
+    case "later":
+      // Absent here and in every earlier version: first in the oldest later one that has it.
+      return [...elsewhere].sort().flatMap((method) => {
+        const nearest = later.find((l) => methods(l).has(method));
+        return here.has(method) || nearest === undefined || earlier.some((l) => methods(l).has(method)) ? [] : [{ method, nearest }];
+      });
+    case "custom":
+      return CUSTOM_METHODS.filter((method) => ![...lockLabels].some((l) => methods(l).has(method))).map((method) => ({ method }));
+    default:
+      throw new Error(`${scenario.name}: no pick`);
+  }
+}
+
+/** A scenario's concrete cases at every version it names (none when the lock has no such version). */
+export function expand(scenario: Scenario): Case[] {
+  const cases: Case[] = [];
+  for (const version of versionsOf(scenario)) {
+    const base = { scenario: scenario.name, version };
+    if (scenario.kind === "gate") {
+      for (const { method, nearest } of picks(scenario, version)) {
+        const vars = { version, method, ...(nearest === undefined ? {} : { nearest }) };
+        cases.push({ ...base, id: `${scenario.name} @ ${version} ${method}`, kind: "gate", method, side: scenario.side!, policy: scenario.policy!, expect: fill(scenario.expect, vars) });
+      }
+    } else if (scenario.kind === "normalize") {
+      for (const method of scenario.methods!.filter((m) => requests(version).client.includes(m))) {
+        const request = requestDefinition(version, method)!;
+        const vars = { version, method, result: request.replace(/Request$/, "Result") };
+        scenario.cases!.forEach((c, i) => {
+          cases.push({ ...base, id: `${scenario.name} @ ${version} ${method} #${i}`, kind: "normalize", method, input: c.input, expect: fill(c.expect, vars) });
+        });
+      }
+    } else {
+      const vars = { version };
+      const lines = scenario.steps!.map((s) => {
+        const send = envelopes(fill(s.send, vars));
+        const raw = typeof send === "object" && send !== null && !Array.isArray(send) && Object.keys(send).length === 1 ? (send as { $raw?: unknown }).$raw : undefined;
+        return typeof raw === "string" ? raw : JSON.stringify(send);
+      });
+      cases.push({ ...base, id: `${scenario.name} @ ${version}`, kind: "stdio", lines, expect: scenario.steps!.map((s) => fill(s.expect, vars) as unknown[]) });
+    }
+  }
+  return cases;
+}
