@@ -41,9 +41,9 @@ export type ClientVersion = keyof ClientVersions;
 /** A handler for a server request or notification, written for any one version's types. */
 export type ClientHandlers = { [M in { [V in ClientVersion]: keyof ClientVersions[V]["handlers"] }[ClientVersion]]?: HandlerOf<ClientVersions, M> };
 
-export interface ClientOptions extends Omit<AnyClientOptions, "versions" | "handlers"> {
+export interface ClientOptions<Offered extends ClientVersion = ClientVersion> extends Omit<AnyClientOptions, "versions" | "handlers"> {
   /** The versions offered (default: every dated one). */
-  versions?: readonly ClientVersion[];
+  versions?: readonly Offered[];
   /** Answers to the server's requests (legacy) and input requests (2026-07-28), and its notifications. */
   handlers?: ClientHandlers;
 }
@@ -121,7 +121,10 @@ const entries: ClientVersionEntry[] = [
   },
 ];
 
-/** A client over the generated versions: `await client.connect(transport)`, then `client.at(version).request(...)`. */
-export function createClient(options: ClientOptions): Client<ClientVersions> {
-  return new Client<ClientVersions>(entries, options as AnyClientOptions);
+/**
+ * A client over the generated versions (`versions`: those offered, each typed): `await client.connect(transport)`, then
+ * `client.at(version).request(...)`, `client.view()` (narrowed by its `protocolVersion`) or `client.anyVersion()`.
+ */
+export function createClient<Offered extends ClientVersion = ClientVersion>(options: ClientOptions<Offered>): Client<Pick<ClientVersions, Offered>> {
+  return new Client<Pick<ClientVersions, Offered>>(entries, options as AnyClientOptions);
 }

@@ -145,7 +145,8 @@ describe("createClient against the generated router (HTTP)", () => {
     await expect(client.request("resources/subscribe", { uri: "file:///x" })).rejects.toMatchObject({ kind: "unknown-method" });
     await expect(client.request("prompts/list", {})).rejects.toMatchObject({ kind: "capability", message: expect.stringContaining("prompts") });
     await expect(client.request("tools/call", { name: 42 })).rejects.toMatchObject({ kind: "invalid-params", pointers: ["/params/name"] });
-    expect(() => client.at("2025-11-25")).toThrow(ClientError);
+    // A type error too: the client offers 2026-07-28 alone.
+    expect(() => client.at("2025-11-25" as never)).toThrow(ClientError);
     await client.close();
   });
 });

@@ -992,7 +992,9 @@ function supportedOf(data: unknown): string[] | undefined {
 // ---------------------------------------------------------------------------------------------
 // Typing: the root client.ts instantiates `Client` with each version's RequestTypes,
 // NotificationTypes and ClientHandlers; `client.at(version)` is the typed view of the version that
-// won (it throws for another), `client.is(version)` narrows without throwing.
+// won (it throws for another), `client.is(version)` narrows without throwing, `client.view()` is the
+// negotiated version's view as a union narrowed by its `protocolVersion`, and `client.anyVersion()`
+// types a call by the union of the offered versions' params and results (usable before knowing which won).
 
 /** One version's types, as the root client.ts names them. */
 export interface VersionTypes {
@@ -1016,6 +1018,25 @@ export interface VersionView<T extends VersionTypes> {
   pages<M extends keyof T["requests"] & string>(method: M, ...args: ParamsArgs<Member<T["requests"], M, "params">>): AsyncGenerator<Member<T["requests"], M, "result">, void, undefined>;
   notify<M extends keyof T["notifications"] & string>(method: M, ...args: [undefined] extends [Member<T["notifications"], M, "params">] ? [params?: Member<T["notifications"], M, "params">] : [params: Member<T["notifications"], M, "params">]): Promise<void>;
 }
+
+/** Member F of method M in each version that has it, as one union (never where no version has M). */
+type UnionMember<Versions, Part extends "requests" | "notifications", M extends PropertyKey, F extends string> = {
+  [V in keyof Versions]: Versions[V] extends Record<Part, infer T> ? Member<T, M, F> : never;
+}[keyof Versions];
+
+type MethodsOf<Versions, Part extends "requests" | "notifications"> = { [V in keyof Versions]: Versions[V] extends Record<Part, infer T> ? keyof T : never }[keyof Versions];
+
+/** Several versions' requests and notifications as one: each method any of them has, its params and result the union of theirs. */
+export interface UnionTypes<Versions extends { [K in keyof Versions]: VersionTypes }> {
+  requests: { [M in MethodsOf<Versions, "requests">]: { params: UnionMember<Versions, "requests", M, "params">; result: UnionMember<Versions, "requests", M, "result"> } };
+  notifications: { [M in MethodsOf<Versions, "notifications">]: { params: UnionMember<Versions, "notifications", M, "params"> } };
+  handlers: object;
+}
+
+/** The view of each version, told apart by `protocolVersion` (a literal): `if (view.protocolVersion === "…")` narrows it. */
+export type NegotiatedView<Versions extends { [K in keyof Versions]: VersionTypes }> = {
+  [V in keyof Versions & string]: Omit<VersionView<Versions[V]>, "protocolVersion"> & { readonly protocolVersion: V };
+}[keyof Versions & string];
 
 /** A handler for method M written against any one version's ClientHandlers. */
 export type HandlerOf<Versions extends { [K in keyof Versions]: VersionTypes }, M extends PropertyKey> = {
@@ -1044,9 +1065,30 @@ export class Client<Versions extends { [K in keyof Versions]: VersionTypes }> ex
   /** The typed view of the negotiated version; throws a ClientError when another version won (or none yet). */
   at<V extends keyof Versions & string>(version: V): VersionView<Versions[V]> {
     if (this.protocolVersion !== version) throw new ClientError("not-connected", `the client negotiated ${this.protocolVersion ?? "no version yet"}, not ${version}`);
+    return this.untypedView(version) as unknown as VersionView<Versions[V]>;
+  }
+
+  /** The negotiated version's view, typed as the union of every offered version's: compare its `protocolVersion` to narrow. Throws before `connect`. */
+  view(): NegotiatedView<Versions> {
+    const version = this.protocolVersion;
+    if (version === undefined) throw new ClientError("not-connected", "the client has negotiated no version yet");
+    return this.untypedView(version) as unknown as NegotiatedView<Versions>;
+  }
+
+  /**
+   * A view typed by the union of the offered versions: a method any of them has, its params and result the
+   * union of theirs. What is sent is still checked at the negotiated version (a method it lacks is refused).
+   */
+  anyVersion(): VersionView<UnionTypes<Versions>> {
+    const version = this.protocolVersion;
+    if (version === undefined) throw new ClientError("not-connected", "the client has negotiated no version yet");
+    return this.untypedView(version) as unknown as VersionView<UnionTypes<Versions>>;
+  }
+
+  private untypedView(version: string): object {
     const request = (method: string, params?: Record<string, unknown>, options?: RequestOptions) => this.request(method, params, options);
     const notify = (method: string, params?: Record<string, unknown>) => this.notify(method, params);
     const pages = (method: string, params?: Record<string, unknown>, options?: RequestOptions) => this.pages(method, params, options);
-    return { protocolVersion: version, request, notify, pages } as unknown as VersionView<Versions[V]>;
+    return { protocolVersion: version, request, notify, pages };
   }
 }
