@@ -17,6 +17,7 @@
 //   once. Either way the legacy connection closes (its pending server→client requests reject).
 // - Request ids beyond 2^53 come back as the client wrote them.
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
+import { STDIO_END_GRACE_MS } from "../protocol.js";
 import type { Readable, Writable } from "node:stream";
 import type { AuthInfo } from "./auth.js";
 import { CancellationSource } from "./cancellation.js";
@@ -66,7 +67,7 @@ export interface StdioServer {
 
 const DEFAULT_MAX_LINE = 4 * 1024 * 1024;
 const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
-export const DEFAULT_END_GRACE_MS = 5000;
+export const DEFAULT_END_GRACE_MS = STDIO_END_GRACE_MS;
 export const DEFAULT_STDIO_MAX_IN_FLIGHT = 64;
 
 /** Serve `router` over a pair of streams, one message per line. */

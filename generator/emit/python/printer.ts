@@ -3,6 +3,7 @@
 // shared runtime (runtimes/python/'s modules, copied by emit/runtime-copy.ts), a root module naming the versions, py.typed and a pyproject.toml.
 // Reads only the language-neutral model (IR nodes, method, sender, params.required, results,
 // resultShape, resultTypes, era, the method table of model/table.ts); the rules themselves live in runtime.py.
+import { pythonProtocolModule } from "./protocol.js";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
@@ -803,6 +804,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const regenerate = regenerateCommand(versions, pkg);
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
   for (const [file, text] of copyRuntime(pythonRuntime, { [pythonPackageOption.flag]: pkg })) files.set(file, text);
+  files.set(`${root}/protocol.py`, pythonProtocolModule(model, pkg));
   const tables = model.tables;
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {

@@ -55,8 +55,10 @@ from pydantic import (
 )
 from typing_extensions import TypeAliasType
 
-METHOD_NOT_FOUND: Final = -32601
-INTERNAL_ERROR: Final = -32603
+from .protocol import (
+    INTERNAL_ERROR as INTERNAL_ERROR,
+    METHOD_NOT_FOUND as METHOD_NOT_FOUND,
+)
 
 
 _NULL_REFUSED: Final = "null is not allowed here"

@@ -39,14 +39,15 @@ from .dispatcher import (
     parse_json,
     read_envelope,
 )
+from .protocol import FIRST_VERSION_WITHOUT_BATCHES as FIRST_VERSION_WITHOUT_BATCHES
+from .protocol import STDIO_END_GRACE_MS
 from .router import Exchange, Router
 
 DEFAULT_MAX_IN_FLIGHT: Final = 64
 DEFAULT_MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_MAX_BUFFERED_BYTES: Final = 4 * 1024 * 1024
-DEFAULT_END_GRACE: Final = 5.0
-FIRST_VERSION_WITHOUT_BATCHES: Final = "2025-06-18"
-"""The first protocol version without JSON-RPC batching (2025-06-18 removed it)."""
+DEFAULT_END_GRACE: Final = STDIO_END_GRACE_MS / 1000
+"""Seconds: the protocol module's grace, which it gives in milliseconds."""
 
 TransportErrorHook = Callable[[BaseException], None]
 
