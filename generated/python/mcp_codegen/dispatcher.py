@@ -48,15 +48,13 @@ from typing import (
 
 from pydantic import TypeAdapter, ValidationError
 
-from . import runtime
-from .protocol import (
-    INTERNAL_ERROR as INTERNAL_ERROR,
-    INVALID_PARAMS as INVALID_PARAMS,
-    INVALID_REQUEST as INVALID_REQUEST,
-    META_PROGRESS_TOKEN as META_PROGRESS_TOKEN,
-    METHOD_NOT_FOUND as METHOD_NOT_FOUND,
-    PARSE_ERROR as PARSE_ERROR,
-)
+from . import protocol, runtime
+
+PARSE_ERROR: Final = protocol.PARSE_ERROR
+INVALID_REQUEST: Final = protocol.INVALID_REQUEST
+METHOD_NOT_FOUND: Final = protocol.METHOD_NOT_FOUND
+INVALID_PARAMS: Final = protocol.INVALID_PARAMS
+INTERNAL_ERROR: Final = protocol.INTERNAL_ERROR
 
 RequestId = str | int
 Side = Literal["server", "client"]
@@ -156,10 +154,10 @@ class RequestContext:
 
     async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Send ``notifications/progress`` for this request when it asked for it (``_meta.progressToken``), else nothing."""
-        token = None if self.meta is None else self.meta.get(META_PROGRESS_TOKEN)
+        token = None if self.meta is None else self.meta.get(protocol.META_PROGRESS_TOKEN)
         if token is None:
             return
-        params: dict[str, Any] = {META_PROGRESS_TOKEN: token, "progress": progress}
+        params: dict[str, Any] = {protocol.META_PROGRESS_TOKEN: token, "progress": progress}
         if total is not None:
             params["total"] = total
         if message is not None:

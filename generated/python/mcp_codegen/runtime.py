@@ -57,10 +57,10 @@ from pydantic import (
 )
 from typing_extensions import TypeAliasType
 
-from .protocol import (
-    INTERNAL_ERROR as INTERNAL_ERROR,
-    METHOD_NOT_FOUND as METHOD_NOT_FOUND,
-)
+from . import protocol
+
+METHOD_NOT_FOUND: Final = protocol.METHOD_NOT_FOUND
+INTERNAL_ERROR: Final = protocol.INTERNAL_ERROR
 
 
 _NULL_REFUSED: Final = "null is not allowed here"

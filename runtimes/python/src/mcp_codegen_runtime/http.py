@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 from urllib.parse import quote, urljoin, urlsplit
 
+from . import protocol
 from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -65,9 +66,13 @@ from .dispatcher import (
     parse_json,
     read_envelope,
 )
-from .protocol import FIRST_VERSION_WITHOUT_BATCHES as FIRST_VERSION_WITHOUT_BATCHES
-from .protocol import HEADER_ANNOTATION, HTTP_STATUS, META_PROTOCOL_VERSION, SERVER_ERROR, SESSION_NOT_FOUND
-from .protocol import HEADER_MISMATCH as HEADER_MISMATCH
+from .protocol import (
+    HEADER_ANNOTATION,
+    HTTP_STATUS,
+    META_PROTOCOL_VERSION,
+    SERVER_ERROR,
+    SESSION_NOT_FOUND,
+)
 from .router import Exchange
 
 Scope = MutableMapping[str, Any]
@@ -87,6 +92,10 @@ DEFAULT_MAX_SESSIONS = 1000
 DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024
 SESSION_RETRY_AFTER_SECONDS = 5
 """Seconds a client refused for want of a session slot is told to wait (``Retry-After``)."""
+FIRST_VERSION_WITHOUT_BATCHES = protocol.FIRST_VERSION_WITHOUT_BATCHES
+"""The first protocol version without JSON-RPC batching: the protocol module's (the schemas decide it)."""
+HEADER_MISMATCH = protocol.HEADER_MISMATCH
+
 MODERN_STATUS: Mapping[int, int] = HTTP_STATUS
 """HTTP status of a 2026-07-28 error response, by JSON-RPC code (others: 200): the protocol module's."""
 

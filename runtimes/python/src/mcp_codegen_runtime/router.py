@@ -43,19 +43,7 @@ from typing import Any, Final, Literal, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel
 
-from . import runtime
-from .protocol import LOG_LEVELS as PROTOCOL_LOG_LEVELS
-from .protocol import SERVER_ERROR
-from .protocol import (
-    HEADER_MISMATCH as HEADER_MISMATCH,
-    META_CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES,
-    META_LOG_LEVEL as META_LOG_LEVEL,
-    META_PROTOCOL_VERSION as META_PROTOCOL_VERSION,
-    META_SERVER_INFO as META_SERVER_INFO,
-    META_SUBSCRIPTION_ID as META_SUBSCRIPTION_ID,
-    MISSING_REQUIRED_CLIENT_CAPABILITY as MISSING_REQUIRED_CLIENT_CAPABILITY,
-    UNSUPPORTED_PROTOCOL_VERSION as UNSUPPORTED_PROTOCOL_VERSION,
-)
+from . import protocol, runtime
 from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -83,7 +71,16 @@ Era = Literal["legacy", "modern"]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 """Carries server→client messages (notifications, requests) to the client."""
 
-LIMIT_REACHED: Final = SERVER_ERROR
+META_PROTOCOL_VERSION: Final = protocol.META_PROTOCOL_VERSION
+META_CLIENT_CAPABILITIES: Final = protocol.META_CLIENT_CAPABILITIES
+META_LOG_LEVEL: Final = protocol.META_LOG_LEVEL
+META_SERVER_INFO: Final = protocol.META_SERVER_INFO
+META_SUBSCRIPTION_ID: Final = protocol.META_SUBSCRIPTION_ID
+
+HEADER_MISMATCH: Final = protocol.HEADER_MISMATCH
+MISSING_REQUIRED_CLIENT_CAPABILITY: Final = protocol.MISSING_REQUIRED_CLIENT_CAPABILITY
+UNSUPPORTED_PROTOCOL_VERSION: Final = protocol.UNSUPPORTED_PROTOCOL_VERSION
+LIMIT_REACHED: Final = protocol.SERVER_ERROR
 """The code a bound answers with (as the Tasks extension's bounds: an implementation-defined server error)."""
 
 MAX_LISTEN_STREAMS_PER_PRINCIPAL: Final = 16
@@ -99,7 +96,7 @@ _FILTER_KEYS: Final = {
     "notifications/prompts/list_changed": "promptsListChanged",
     "notifications/resources/list_changed": "resourcesListChanged",
 }
-LOG_LEVELS: Final = PROTOCOL_LOG_LEVELS
+LOG_LEVELS: Final = protocol.LOG_LEVELS
 """LoggingLevel, least severe first: the protocol module's order (reviewed prose)."""
 
 

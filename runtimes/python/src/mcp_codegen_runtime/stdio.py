@@ -31,6 +31,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol, cast
 
+from . import protocol
 from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -39,15 +40,15 @@ from .dispatcher import (
     parse_json,
     read_envelope,
 )
-from .protocol import FIRST_VERSION_WITHOUT_BATCHES as FIRST_VERSION_WITHOUT_BATCHES
-from .protocol import STDIO_END_GRACE_MS
 from .router import Exchange, Router
 
 DEFAULT_MAX_IN_FLIGHT: Final = 64
 DEFAULT_MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_MAX_BUFFERED_BYTES: Final = 4 * 1024 * 1024
-DEFAULT_END_GRACE: Final = STDIO_END_GRACE_MS / 1000
+DEFAULT_END_GRACE: Final = protocol.STDIO_END_GRACE_MS / 1000
 """Seconds: the protocol module's grace, which it gives in milliseconds."""
+FIRST_VERSION_WITHOUT_BATCHES: Final = protocol.FIRST_VERSION_WITHOUT_BATCHES
+"""The first protocol version without JSON-RPC batching: the protocol module's (the schemas decide it)."""
 
 TransportErrorHook = Callable[[BaseException], None]
 
