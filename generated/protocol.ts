@@ -8,31 +8,31 @@
 // Regenerate with `npm run generate`; check with `npm run generate -- --check`.
 // The protocol facts (generator/model/protocol.ts; prose facts reviewed in schemas/protocol-facts.json).
 
-/** Error code (a constant schema.ts exports). */
+/** Invalid JSON was received. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it) */
 export const PARSE_ERROR = -32700 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** Internal JSON-RPC error. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it) */
 export const INTERNAL_ERROR = -32603 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** Invalid method parameters. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it) */
 export const INVALID_PARAMS = -32602 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** The method does not exist or is not available. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it) */
 export const METHOD_NOT_FOUND = -32601 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** The JSON sent is not a valid request object. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it) */
 export const INVALID_REQUEST = -32600 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** The request needs a URL-mode elicitation completed first. (reviewed: schema 2025-11-25, URLElicitationRequiredError) */
 export const URL_ELICITATION_REQUIRED = -32042 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** The request's protocol version is not supported by the server. (reviewed: schema 2026-07-28, UnsupportedProtocolVersionError) */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** The request needs a client capability its clientCapabilities do not declare. (reviewed: schema 2026-07-28, MissingRequiredClientCapabilityError) */
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021 as const;
 
-/** Error code (a constant schema.ts exports). */
+/** The HTTP headers of a request do not match its body, or required headers are missing or malformed. (reviewed: schema 2026-07-28, HeaderMismatchError) */
 export const HEADER_MISMATCH = -32020 as const;
 
 /** A request names an MCP session the server does not know (or that another principal opened); HTTP 404. (reviewed: basic/transports, Streamable HTTP, Session Management (a request with an unknown or terminated session id is answered 404 Not Found)) */
@@ -65,7 +65,7 @@ export const META_PROGRESS_TOKEN = "progressToken" as const;
 /** The identifier of the TASKS extension (schemas/lock.json). */
 export const EXTENSION_TASKS = "io.modelcontextprotocol/tasks" as const;
 
-/** The first version whose schema defines no JSON-RPC batch after one that did (versions before it batch), or null. */
+/** The first version without JSON-RPC batching: versions before it batch (reviewed: changelog 2025-06-18 (Remove support for JSON-RPC batching); versions before it may send batches (2024-11-05 by JSON-RPC 2.0 §6, 2025-03-26 by its schema's JSONRPCBatchRequest)). */
 export const FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18" as const;
 
 /** The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus). */

@@ -38,8 +38,8 @@ export interface ProtocolFacts {
   errors: ErrorCodeFact[];
   /** Every `_meta` key of any version, with its constant name (`io.modelcontextprotocol/protocolVersion` → `PROTOCOL_VERSION`). */
   meta: { name: string; key: string }[];
-  /** The earliest version label without batches after one with them (`2025-06-18`), or null. */
-  firstVersionWithoutBatches: string | null;
+  /** The first version that does not batch (reviewed prose, checked against the schemas' batch definitions). */
+  firstVersionWithoutBatches: string;
   /** The extensions layered on some version: constant name → identifier (`TASKS` → `io.modelcontextprotocol/tasks`). */
   extensions: { name: string; identifier: string }[];
   /** Task statuses, merged over the extension modules (the latest module's members win), in schema order. */

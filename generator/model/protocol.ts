@@ -13,9 +13,11 @@
 // - whether the version carries JSON-RPC batches (it defines `JSONRPCBatchRequest`);
 // - for a version with the Tasks extension layered on: each task status and the members of its task
 //   definition (the definition whose `status` is that const).
-// From the reviewed prose facts (schemas/protocol-facts.json, read in source/protocol-facts.ts): the
-// transport-level codes no schema declares, the HTTP status of each error code, the log levels' order,
-// default limits (milliseconds) and the `x-mcp-header` annotation's keyword; each entry names its section.
+// From the reviewed facts (schemas/protocol-facts.json, read in source/protocol-facts.ts): what the
+// runtimes rely on in every tree, whatever versions it holds (error codes, `_meta` keys, extension
+// identifiers; the selected schemas must agree with them, and what they add is added), and what only
+// prose says: the transport-level codes, the first version without batches, the HTTP status of each
+// error code, the log levels' order, default limits (milliseconds) and the `x-mcp-header` keyword.
 //
 // The merged view is what the runtimes read: every code once (two versions naming one code differently
 // is an InputError), every `_meta` key once, the first version without batches. Deterministic; no state.
@@ -134,6 +136,8 @@ export function buildProtocolFacts(model: ProtocolVersions, reviewed: ProtocolFa
     if (known !== undefined && known.name !== fact.name) {
       throw new InputError(`error code ${fact.code} is ${known.name} in ${known.at} but ${fact.name} in ${at}; name it once (schemas/protocol-facts.json)`, reviewed.file, "/errors");
     }
+    const named = [...errors.values()].find((e) => e.name === fact.name && e.code !== fact.code);
+    if (named !== undefined) throw new InputError(`${fact.name} is ${named.code} in ${named.at} but ${fact.code} in ${at}`, reviewed.file, "/errors");
     if (known === undefined) errors.set(fact.code, { ...fact, at });
   };
   for (const entry of reviewed.errors) add({ name: entry.name, code: entry.code, source: "reviewed" }, reviewed.file);
@@ -142,7 +146,7 @@ export function buildProtocolFacts(model: ProtocolVersions, reviewed: ProtocolFa
     if (!errors.has(entry.code)) throw new InputError(`HTTP status given for ${entry.code}, which no schema and no reviewed entry declares`, reviewed.file, `/httpStatus/${i}/code`);
   });
 
-  const metaKeys = new Set(versions.flatMap((v) => [...v.meta.request, ...v.meta.notification, ...v.meta.result]));
+  const metaKeys = new Set([...reviewed.meta.map((m) => m.key), ...versions.flatMap((v) => [...v.meta.request, ...v.meta.notification, ...v.meta.result])]);
   const meta = [...metaKeys].sort(byCodeUnit).map((key) => ({ name: constantName(key), key }));
   const names = new Map<string, string>();
   for (const m of meta) {
@@ -151,11 +155,14 @@ export function buildProtocolFacts(model: ProtocolVersions, reviewed: ProtocolFa
     names.set(m.name, m.key);
   }
 
+  // Batching is prose (the 2025-06-18 changelog; 2024-11-05 batches by JSON-RPC without a batch definition);
+  // a dated version whose schema defines batch messages must come before the reviewed date, and none after it does.
   const core = model.versions;
-  let firstVersionWithoutBatches: string | null = null;
-  for (let i = 1; i < core.length; i++) {
-    if (versions[i - 1].batches && !versions[i].batches) firstVersionWithoutBatches = core[i].label;
-  }
+  const firstVersionWithoutBatches = reviewed.batches.firstVersionWithout;
+  core.forEach((m, i) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(m.label) || !versions[i].batches || m.label < firstVersionWithoutBatches) return;
+    throw new InputError(`${m.label}'s schema defines JSONRPCBatchRequest, but versions from ${firstVersionWithoutBatches} on do not batch`, reviewed.file, "/batches/firstVersionWithout");
+  });
 
   // The log levels' order is reviewed prose; the levels themselves are the schema's LoggingLevel enum.
   for (const m of core) {
@@ -168,8 +175,14 @@ export function buildProtocolFacts(model: ProtocolVersions, reviewed: ProtocolFa
     }
   }
 
-  const identifiers = new Map<string, string>();
-  for (const e of model.extensions ?? []) identifiers.set(constantName(e.name), e.identifier);
+  const identifiers = new Map<string, string>(reviewed.extensions.map((e) => [constantName(e.name), e.identifier]));
+  for (const e of model.extensions ?? []) {
+    const given = identifiers.get(constantName(e.name));
+    if (given !== undefined && given !== e.identifier) {
+      throw new InputError(`the ${e.name} extension's identifier is ${e.identifier} in the lock but ${given} here`, reviewed.file, `/extensions/${reviewed.extensions.findIndex((r) => constantName(r.name) === constantName(e.name))}/identifier`);
+    }
+    identifiers.set(constantName(e.name), e.identifier);
+  }
   const statuses = new Map<string, TaskStatusFact>();
   for (const v of versions) for (const s of v.taskStatuses) statuses.set(s.status, s);
 

@@ -30,7 +30,7 @@ export function protocolConstants(facts: ProtocolFacts): ProtocolConstant[] {
   for (const e of facts.extensions) out.push({ name: `EXTENSION_${e.name}`, doc: `The identifier of the ${e.name} extension (schemas/lock.json).`, value: e.identifier });
   out.push({
     name: "FIRST_VERSION_WITHOUT_BATCHES",
-    doc: "The first version whose schema defines no JSON-RPC batch after one that did (versions before it batch), or null.",
+    doc: `The first version without JSON-RPC batching: versions before it batch (reviewed: ${facts.reviewed.batches.section}).`,
     value: facts.firstVersionWithoutBatches,
   });
   out.push({ name: "HTTP_STATUS", doc: `The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus).`, value: { map: facts.reviewed.httpStatus.map((h) => [h.code, h.status]) } });

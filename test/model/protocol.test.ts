@@ -39,11 +39,24 @@ describe("protocol facts from the schemas", () => {
     expect(seen).toBeGreaterThan(0);
   });
 
-  it("a version batches exactly when its schema.json defines JSONRPCBatchRequest; the first without after one with is printed", () => {
+  it("a version's batches fact is whether its schema.json defines JSONRPCBatchRequest, and every such dated version precedes the reviewed first version without", () => {
     const batches = labels().map((label) => "JSONRPCBatchRequest" in definitionsOf(label));
     expect(model.protocol.versions.slice(0, labels().length).map((v) => v.batches)).toEqual(batches);
-    const i = batches.findIndex((b, k) => k > 0 && batches[k - 1] && !b);
-    expect(model.protocol.firstVersionWithoutBatches).toBe(i < 0 ? null : labels()[i]);
+    expect(batches).toContain(true);
+    const first = model.protocol.firstVersionWithoutBatches;
+    expect(first).toBe(JSON.parse(readFileSync(protocolFactsFile, "utf8")).batches.firstVersionWithout);
+    labels().forEach((label, i) => {
+      if (batches[i] && /^\d{4}-\d{2}-\d{2}$/.test(label)) expect(label < first, label).toBe(true);
+    });
+  });
+
+  it("a tree of one legacy version still has every reviewed code, _meta key and extension its runtime names", () => {
+    const reviewed = readProtocolFacts(protocolFactsFile);
+    const oldest = buildModel({ ...modelOptions, versions: [labels()[0]] }).protocol;
+    expect(oldest.versions.map((v) => v.label)).toEqual([labels()[0]]);
+    for (const e of reviewed.errors) expect(oldest.errors).toContainEqual({ name: e.name, code: e.code, source: "reviewed" });
+    for (const m of reviewed.meta) expect(oldest.meta.map((x) => x.key)).toContain(m.key);
+    for (const x of reviewed.extensions) expect(oldest.extensions.map((y) => y.identifier)).toContain(x.identifier);
   });
 
   it("the request _meta keys of a version with RequestMetaObject are its properties", () => {
@@ -102,9 +115,28 @@ describe("schemas/protocol-facts.json is checked (InputError naming the file and
   });
 
   it("a reviewed code named differently from a schema's name for it", () => {
-    const file = withChange((d) => (d.errors as Json[]).push({ code: -32601, name: "NO_SUCH_METHOD", meaning: "m", section: "s" }));
+    const file = withChange((d) => {
+      const entry = (d.errors as Json[]).find((x) => x.code === -32601)!;
+      entry.name = "NO_SUCH_METHOD";
+    });
     const e = failure(() => buildProtocolFacts(model, readProtocolFacts(file)));
     expect(e.message).toMatch(/-32601 is NO_SUCH_METHOD .* but METHOD_NOT_FOUND/);
+  });
+
+  it("a first version without batches at or before a version whose schema defines them", () => {
+    const batching = labels().find((label) => "JSONRPCBatchRequest" in definitionsOf(label))!;
+    const file = withChange((d) => ((d.batches as Json).firstVersionWithout = batching));
+    const e = failure(() => buildProtocolFacts(model, readProtocolFacts(file)));
+    expect([e.file, e.pointer]).toEqual([file, "/batches/firstVersionWithout"]);
+  });
+
+  it("a reviewed code whose schema-given code differs under the same name", () => {
+    const file = withChange((d) => {
+      const entry = (d.errors as Json[]).find((x) => x.name === "METHOD_NOT_FOUND")!;
+      entry.code = -32611;
+    });
+    const e = failure(() => buildProtocolFacts(model, readProtocolFacts(file)));
+    expect(e.message).toMatch(/METHOD_NOT_FOUND is -32611 .* but -32601/);
   });
 
   it("the committed file reads", () => {

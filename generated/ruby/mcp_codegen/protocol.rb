@@ -11,31 +11,31 @@
 module McpCodegen
   # The protocol facts (mcp-codegen's model; prose facts reviewed in its schemas/protocol-facts.json).
   module ProtocolFacts
-    # Error code (a constant schema.ts exports).
+    # Invalid JSON was received. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it)
     PARSE_ERROR = -32700
 
-    # Error code (a constant schema.ts exports).
+    # Internal JSON-RPC error. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it)
     INTERNAL_ERROR = -32603
 
-    # Error code (a constant schema.ts exports).
+    # Invalid method parameters. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it)
     INVALID_PARAMS = -32602
 
-    # Error code (a constant schema.ts exports).
+    # The method does not exist or is not available. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it)
     METHOD_NOT_FOUND = -32601
 
-    # Error code (a constant schema.ts exports).
+    # The JSON sent is not a valid request object. (reviewed: JSON-RPC 2.0 §5.1 (Error object); every schema.ts exports it)
     INVALID_REQUEST = -32600
 
-    # Error code (a constant schema.ts exports).
+    # The request needs a URL-mode elicitation completed first. (reviewed: schema 2025-11-25, URLElicitationRequiredError)
     URL_ELICITATION_REQUIRED = -32042
 
-    # Error code (a constant schema.ts exports).
+    # The request's protocol version is not supported by the server. (reviewed: schema 2026-07-28, UnsupportedProtocolVersionError)
     UNSUPPORTED_PROTOCOL_VERSION = -32022
 
-    # Error code (a constant schema.ts exports).
+    # The request needs a client capability its clientCapabilities do not declare. (reviewed: schema 2026-07-28, MissingRequiredClientCapabilityError)
     MISSING_REQUIRED_CLIENT_CAPABILITY = -32021
 
-    # Error code (a constant schema.ts exports).
+    # The HTTP headers of a request do not match its body, or required headers are missing or malformed. (reviewed: schema 2026-07-28, HeaderMismatchError)
     HEADER_MISMATCH = -32020
 
     # A request names an MCP session the server does not know (or that another principal opened); HTTP 404. (reviewed: basic/transports, Streamable HTTP, Session Management (a request with an unknown or terminated session id is answered 404 Not Found))
@@ -68,7 +68,7 @@ module McpCodegen
     # The identifier of the TASKS extension (schemas/lock.json).
     EXTENSION_TASKS = "io.modelcontextprotocol/tasks"
 
-    # The first version whose schema defines no JSON-RPC batch after one that did (versions before it batch), or null.
+    # The first version without JSON-RPC batching: versions before it batch (reviewed: changelog 2025-06-18 (Remove support for JSON-RPC batching); versions before it may send batches (2024-11-05 by JSON-RPC 2.0 §6, 2025-03-26 by its schema's JSONRPCBatchRequest)).
     FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18"
 
     # The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus).

@@ -756,7 +756,8 @@ function fromImport(module: string, names: string[], indent = ""): string {
  * none of which is a module the tree has itself (a runtime module of paths.ts, the root's `__init__`).
  */
 function checkModuleNames(labels: readonly string[]): void {
-  const own = new Set(["__init__", ...pythonRuntimeModules().map((name) => name.replace(/\.py$/, ""))]);
+  // The runtime's modules, and the protocol module the tree prints (protocol.py).
+  const own = new Set(["__init__", "protocol", ...pythonRuntimeModules().map((name) => name.replace(/\.py$/, ""))]);
   const seen = new Map<string, string>();
   for (const label of labels) {
     const m = moduleName(label);
