@@ -197,7 +197,7 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<string | Re
   });
 }
 
-/** The first protocol version without JSON-RPC batching: the protocol module's (the schemas decide it). */
+/** The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions). */
 export { FIRST_VERSION_WITHOUT_BATCHES };
 
 /** Whether a legacy session at `version` may send a JSON-RPC batch (versions are dates: they sort as text). */

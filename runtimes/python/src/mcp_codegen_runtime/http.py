@@ -93,7 +93,7 @@ DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024
 SESSION_RETRY_AFTER_SECONDS = 5
 """Seconds a client refused for want of a session slot is told to wait (``Retry-After``)."""
 FIRST_VERSION_WITHOUT_BATCHES = protocol.FIRST_VERSION_WITHOUT_BATCHES
-"""The first protocol version without JSON-RPC batching: the protocol module's (the schemas decide it)."""
+"""The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions)."""
 HEADER_MISMATCH = protocol.HEADER_MISMATCH
 
 MODERN_STATUS: Mapping[int, int] = HTTP_STATUS

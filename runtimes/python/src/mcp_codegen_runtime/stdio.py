@@ -48,7 +48,7 @@ DEFAULT_MAX_BUFFERED_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_END_GRACE: Final = protocol.STDIO_END_GRACE_MS / 1000
 """Seconds: the protocol module's grace, which it gives in milliseconds."""
 FIRST_VERSION_WITHOUT_BATCHES: Final = protocol.FIRST_VERSION_WITHOUT_BATCHES
-"""The first protocol version without JSON-RPC batching: the protocol module's (the schemas decide it)."""
+"""The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions)."""
 
 TransportErrorHook = Callable[[BaseException], None]
 
