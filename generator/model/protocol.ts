@@ -19,8 +19,9 @@
 // prose says: the transport-level codes, the first version without batches, the HTTP status of each
 // error code, the log levels' order, default limits (milliseconds) and the `x-mcp-header` keyword.
 //
-// The merged view is what the runtimes read: every code once (two versions naming one code differently
-// is an InputError), every `_meta` key once, the first version without batches. Deterministic; no state.
+// The merged view is what the runtimes read: every code once (a schema.ts constant naming a known code
+// otherwise, or a known name with another code, is an InputError; a schema.json definition that disagrees
+// stays in its version's facts), every `_meta` key once, the first version without batches. Deterministic.
 import { InputError } from "../errors.js";
 import { byCodeUnit } from "../order.js";
 import type { ProtocolFactsData } from "../source/protocol-facts.js";
@@ -133,8 +134,9 @@ export function buildProtocolFacts(model: ProtocolVersions, reviewed: ProtocolFa
   const errors = new Map<number, ErrorCodeFact & { at: string }>();
   const add = (fact: ErrorCodeFact, at: string) => {
     const known = errors.get(fact.code);
-    // A schema.json definition names no constant (its name is only derived): it confirms a known code by value.
-    if (known !== undefined && fact.source === "schema.json") return;
+    // A schema.json definition names no constant (its name is only derived): where it disagrees with a code or a
+    // name known already (drafts renumbered codes: -32003, -32004), only its version's facts record it.
+    if (fact.source === "schema.json" && (known !== undefined || [...errors.values()].some((e) => e.name === fact.name))) return;
     if (known !== undefined && known.name !== fact.name) {
       throw new InputError(`error code ${fact.code} is ${known.name} in ${known.at} but ${fact.name} in ${at}; name it once (schemas/protocol-facts.json)`, reviewed.file, "/errors");
     }
@@ -166,14 +168,14 @@ export function buildProtocolFacts(model: ProtocolVersions, reviewed: ProtocolFa
     throw new InputError(`${m.label}'s schema defines JSONRPCBatchRequest, but versions from ${firstVersionWithoutBatches} on do not batch`, reviewed.file, "/batches/firstVersionWithout");
   });
 
-  // The log levels' order is reviewed prose; the levels themselves are the schema's LoggingLevel enum.
+  // The log levels' order is reviewed prose; every level of a schema's LoggingLevel enum must be in it
+  // (an early draft had four of them).
   for (const m of core) {
     const levels = (m.definitions.LoggingLevel as { enum?: unknown } | undefined)?.enum;
     if (!Array.isArray(levels)) continue;
-    const given = [...reviewed.logLevels.order].sort(byCodeUnit);
-    const schema = (levels as string[]).slice().sort(byCodeUnit);
-    if (JSON.stringify(given) !== JSON.stringify(schema)) {
-      throw new InputError(`the log levels ordered here (${given.join(", ")}) are not ${m.label}'s LoggingLevel (${schema.join(", ")})`, reviewed.file, "/logLevels/order");
+    const missing = (levels as string[]).filter((l) => !reviewed.logLevels.order.includes(l));
+    if (missing.length > 0) {
+      throw new InputError(`${m.label}'s LoggingLevel has ${missing.join(", ")}, which the log levels' order here lacks`, reviewed.file, "/logLevels/order");
     }
   }
 

@@ -1,7 +1,7 @@
 // The protocol facts (generator/model/protocol.ts) against the pinned schemas read directly here (JSON,
 // and schema.ts's text by a regular expression, independent of the model's TypeScript parse), and the
 // reviewed prose facts' checks (schemas/protocol-facts.json: bad input names the file and the pointer).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../generator/errors.js";
@@ -72,6 +72,23 @@ describe("protocol facts from the schemas", () => {
     expect(seen).toBeGreaterThan(0);
   });
 
+  it("a draft that renumbers a code in schema.json and lists fewer log levels still builds: the merged view keeps the reviewed code, the version's facts the draft's", () => {
+    const modern = model.versions.filter((v) => v.era === "modern").at(-1)!.label;
+    const doc = JSON.parse(readFileSync(path.join(schemasDir, modern, "schema.json"), "utf8")) as Json;
+    const defs = (doc.$defs ?? doc.definitions) as Record<string, Json>;
+    const mismatch = defs.HeaderMismatchError as { properties: { error: { allOf: Json[] } } };
+    const part = mismatch.properties.error.allOf.find((x) => (x.properties as Json | undefined)?.code !== undefined) as { properties: { code: { const: number } } };
+    part.properties.code.const = -32001;
+    (defs.LoggingLevel as Json).enum = ["debug", "error", "info", "warning"];
+    const dir = tempDir();
+    mkdirSync(path.join(dir, "rev.draft-x"));
+    writeFileSync(path.join(dir, "rev.draft-x", "schema.json"), JSON.stringify(doc));
+    const facts = buildModel({ schemasDir: dir }).protocol;
+    expect(facts.errors).toContainEqual({ name: "HEADER_MISMATCH", code: -32020, source: "reviewed" });
+    expect(facts.errors.filter((e) => e.code === -32001).map((e) => e.name)).toEqual(["SESSION_NOT_FOUND"]);
+    expect(facts.versions[0].errors.map((e) => e.code)).toContain(-32001);
+  });
+
   it("every code the reviewed facts give an HTTP status is an error code of the merged view", () => {
     const codes = model.protocol.errors.map((e) => e.code);
     for (const h of model.protocol.reviewed.httpStatus) expect(codes).toContain(h.code);
@@ -108,7 +125,7 @@ describe("schemas/protocol-facts.json is checked (InputError naming the file and
     expect(e.pointer).toBe(`/httpStatus/${(JSON.parse(readFileSync(file, "utf8")).httpStatus as unknown[]).length - 1}/code`);
   });
 
-  it("log levels that are not the schema's LoggingLevel values", () => {
+  it("log levels that lack one of a schema's LoggingLevel values", () => {
     const file = withChange((d) => ((d.logLevels as Json).order = ["debug", "info"]));
     const e = failure(() => buildProtocolFacts(model, readProtocolFacts(file)));
     expect([e.file, e.pointer]).toEqual([file, "/logLevels/order"]);
