@@ -32,6 +32,8 @@ export const runtimesDir = path.join(toolRoot, "runtimes");
 export const generatorSourceDir = path.join(toolRoot, "generator");
 /** Reviewed per-method capability requirements (the tool's own data, shipped with it): the method table reads it. */
 export const methodCapabilitiesFile = path.join(toolRoot, "schemas", "method-capabilities.json");
+/** The reviewed protocol facts only the spec's prose states (source/protocol-facts.ts). */
+export const protocolFactsFile = path.join(toolRoot, "schemas", "protocol-facts.json");
 /** The tool's version, from its package.json. */
 export const toolVersion: string = JSON.parse(readFileSync(path.join(toolRoot, "package.json"), "utf8")).version;
 

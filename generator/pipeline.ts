@@ -16,8 +16,9 @@ import { buildExtensionModel } from "./model/extensions.js";
 import { extensionSchemasDir, lockedExtensions } from "./source/extensions.js";
 import type { ExtensionModel, LoadedSpec } from "./model/types.js";
 import { buildMethodTables } from "./model/table.js";
+import { buildProtocolFacts } from "./model/protocol.js";
 import { readReviewedInputs, type ReviewedInputs } from "./source/reviewed.js";
-import { methodCapabilitiesFile } from "./paths.js";
+import { methodCapabilitiesFile, protocolFactsFile } from "./paths.js";
 
 export { discoverVersions, selectVersions } from "./source/folders.js";
 
@@ -40,15 +41,17 @@ export interface ModelOptions {
   lockFile?: string;
   /** Reviewed per-method capability requirements (default: the tool's schemas/method-capabilities.json). */
   methodCapabilitiesFile?: string;
+  /** Reviewed protocol facts of the spec's prose (default: the tool's schemas/protocol-facts.json). */
+  protocolFactsFile?: string;
   /** The reviewed inputs already read (source/reviewed.ts); absent: read from the three files above. */
   reviewed?: ReviewedInputs;
 }
 
 /** The model's reviewed inputs of these options: as given, else read once from their files. */
-export function reviewedInputs(options: Pick<ModelOptions, "overridesFile" | "errataReviewedFile" | "methodCapabilitiesFile" | "reviewed">): ReviewedInputs {
+export function reviewedInputs(options: Pick<ModelOptions, "overridesFile" | "errataReviewedFile" | "methodCapabilitiesFile" | "protocolFactsFile" | "reviewed">): ReviewedInputs {
   return (
     options.reviewed ??
-    readReviewedInputs({ overridesFile: options.overridesFile, errataReviewedFile: options.errataReviewedFile, methodCapabilitiesFile: options.methodCapabilitiesFile ?? methodCapabilitiesFile })
+    readReviewedInputs({ overridesFile: options.overridesFile, errataReviewedFile: options.errataReviewedFile, methodCapabilitiesFile: options.methodCapabilitiesFile ?? methodCapabilitiesFile, protocolFactsFile: options.protocolFactsFile ?? protocolFactsFile })
   );
 }
 
@@ -107,7 +110,7 @@ export function buildModelFromSpecs(
   specs: SpecSource[],
   options: Omit<ModelOptions, "schemasDir" | "versions"> & { extensionSources?: ExtensionSource[] },
 ): ProtocolModel {
-  const { overrides, errataReviewed: reviewed, capabilities } = reviewedInputs(options);
+  const { overrides, errataReviewed: reviewed, capabilities, protocolFacts } = reviewedInputs(options);
   const run = new Run(options.cacheDir);
   const loaded = new Map<string, { spec: LoadedSpec; model: VersionModel }>();
   const versions = [...specs]
@@ -149,7 +152,7 @@ export function buildModelFromSpecs(
       );
     });
   const built: ProtocolVersions = extensions.length === 0 ? { versions } : { versions, extensions };
-  return { ...built, tables: buildMethodTables(built, capabilities) };
+  return { ...built, tables: buildMethodTables(built, capabilities), protocol: buildProtocolFacts(built, protocolFacts) };
 }
 
 export async function generateFiles(

@@ -58,7 +58,7 @@ export class Run {
     let facts: SpecTypeFacts | undefined;
     const stored = cachedText(path.join(this.cacheDir, "spec-typescript", `${key}.json`), () => {
       facts = specTypeFacts(ts.parsed);
-      return JSON.stringify({ sha256: facts.sha256, definitions: facts.definitions });
+      return JSON.stringify({ sha256: facts.sha256, definitions: facts.definitions, constants: facts.constants });
     });
     if (facts !== undefined) return facts;
     try {

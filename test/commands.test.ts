@@ -3,7 +3,16 @@
 // they are. (The commands' end-to-end behaviour is held by the CLI tests, which run them through main.)
 import { describe, expect, it } from "vitest";
 import { emitTree, InputError, resolveTargets, targets, UsageError, type ProjectPaths, type Target } from "../generator/index.js";
+import { buildProtocolFacts } from "../generator/model/protocol.js";
+import type { ProtocolModel } from "../generator/model/types.js";
+import { protocolFactsFile } from "../generator/paths.js";
+import { readProtocolFacts } from "../generator/source/protocol-facts.js";
 import { tempDir } from "./support.js";
+
+/** A model of no versions (the counting target reads none of it). */
+function emptyModel(): ProtocolModel {
+  return { versions: [], tables: new Map(), protocol: buildProtocolFacts({ versions: [] }, readProtocolFacts(protocolFactsFile)) };
+}
 
 /** A throwaway target with one option whose validator records every value it is asked about. */
 function countingTarget(seen: string[]): Target {
@@ -33,11 +42,11 @@ describe("resolveTargets", () => {
     expect(run.targets.map((t) => t.name)).toEqual(["counting"]);
     expect(run.options.byFlag).toEqual({ "counting-name": "mine" });
     expect(seen).toEqual(["mine"]);
-    const files = await emitTree({ versions: [], tables: new Map() }, { targets: ["counting"], options: run.options, registry });
+    const files = await emitTree(emptyModel(), { targets: ["counting"], options: run.options, registry });
     expect(files.get("options.json")).toBe('{"counting-name":"mine"}\n');
     expect(seen).toEqual(["mine"]);
     // A plain record given to emitTree is resolved there, once: its default is checked like a given value.
-    await emitTree({ versions: [], tables: new Map() }, { targets: ["counting"], options: {}, registry });
+    await emitTree(emptyModel(), { targets: ["counting"], options: {}, registry });
     expect(seen).toEqual(["mine", "plain"]);
   });
 

@@ -3,6 +3,7 @@
 // The 2026-07-28 HTTP request headers a client derives from a message (SEP-2243): `Mcp-Method`,
 // `Mcp-Name`, and the `Mcp-Param-*` headers mirrored from the tool arguments its `inputSchema`
 // designates with `x-mcp-header`; and which tools a client must exclude for an invalid designation.
+import { HEADER_ANNOTATION } from "../protocol.js";
 import { isPlainObject } from "./jsonrpc.js";
 
 /** RFC 9110 token characters: what a header field name may hold. */
@@ -20,13 +21,13 @@ export function invalidHeaderDesignation(tool: unknown): string | undefined {
   const properties = isPlainObject(schema) && isPlainObject(schema.properties) ? schema.properties : {};
   const seen = new Set<string>();
   for (const [key, property] of Object.entries(properties)) {
-    if (!isPlainObject(property) || !Object.hasOwn(property, "x-mcp-header")) continue;
-    const name = property["x-mcp-header"];
-    if (typeof name !== "string" || name === "") return `x-mcp-header of ${key} is empty or not a string`;
-    if (!TOKEN.test(name)) return `x-mcp-header ${JSON.stringify(name)} of ${key} is not a header name token`;
-    if (typeof property.type !== "string" || !PRIMITIVE.has(property.type)) return `x-mcp-header of ${key} is on a ${JSON.stringify(property.type)} property (string, integer or boolean only)`;
+    if (!isPlainObject(property) || !Object.hasOwn(property, HEADER_ANNOTATION)) continue;
+    const name = property[HEADER_ANNOTATION];
+    if (typeof name !== "string" || name === "") return `${HEADER_ANNOTATION} of ${key} is empty or not a string`;
+    if (!TOKEN.test(name)) return `${HEADER_ANNOTATION} ${JSON.stringify(name)} of ${key} is not a header name token`;
+    if (typeof property.type !== "string" || !PRIMITIVE.has(property.type)) return `${HEADER_ANNOTATION} of ${key} is on a ${JSON.stringify(property.type)} property (string, integer or boolean only)`;
     const folded = name.toLowerCase();
-    if (seen.has(folded)) return `x-mcp-header ${JSON.stringify(name)} is used twice`;
+    if (seen.has(folded)) return `${HEADER_ANNOTATION} ${JSON.stringify(name)} is used twice`;
     seen.add(folded);
   }
   return undefined;
@@ -37,7 +38,7 @@ export function headerDesignations(inputSchema: unknown): Array<[argument: strin
   const properties = isPlainObject(inputSchema) && isPlainObject(inputSchema.properties) ? inputSchema.properties : {};
   const out: Array<[string, string]> = [];
   for (const [key, property] of Object.entries(properties)) {
-    if (isPlainObject(property) && typeof property["x-mcp-header"] === "string") out.push([key, property["x-mcp-header"]]);
+    if (isPlainObject(property) && typeof property[HEADER_ANNOTATION] === "string") out.push([key, property[HEADER_ANNOTATION]]);
   }
   return out;
 }

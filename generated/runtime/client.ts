@@ -40,12 +40,8 @@ import { META_SUBSCRIPTION_ID } from "./router-api.js";
 import { LIST_CHANGED_METHODS, wants } from "./router-subscriptions.js";
 import { formatIssues, issuePaths } from "./schema-support.js";
 
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-/** The 2026-07-28 error a server answers a protocol version it does not support with. */
-export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROGRESS_TOKEN, META_PROTOCOL_VERSION, META_SERVER_INFO, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol.js";
+export { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, META_SERVER_INFO, UNSUPPORTED_PROTOCOL_VERSION };
 
 /** One generated version as the client needs it (the root client.ts builds these from each version module). */
 export interface ClientVersionEntry {
@@ -743,7 +739,7 @@ export class ClientCore {
     let sent = params;
     if (options.onProgress !== undefined) {
       const meta = isPlainObject(sent._meta) ? sent._meta : {};
-      sent = { ...sent, _meta: { ...meta, progressToken: id } };
+      sent = { ...sent, _meta: { ...meta, [META_PROGRESS_TOKEN]: id } };
     }
     if (entry.era === "modern") sent = this.envelope(entry, sent);
     const check = schemaCheck(entry.paramsSchemas[method], sent, entry.paramsGuards?.[method]);
@@ -881,7 +877,7 @@ export class ClientCore {
     }
     let taken = false;
     if (envelope.kind === "notification" && envelope.method === "notifications/progress" && isPlainObject(envelope.params)) {
-      const token = envelope.params.progressToken;
+      const token = envelope.params[META_PROGRESS_TOKEN];
       const id = typeof token === "string" || typeof token === "number" ? this.progress.get(token) : undefined;
       const waiter = id === undefined ? undefined : this.pending.get(id);
       if (waiter?.onProgress !== undefined) {

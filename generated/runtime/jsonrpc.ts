@@ -7,14 +7,15 @@
 // - an object is a plain object (prototype Object.prototype or null, as JSON.parse and object
 //   literals make them); arrays, class instances and other realms' objects are not;
 // - only own properties are read (Object.hasOwn first), never inherited ones.
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR } from "../protocol.js";
 
 /** JSON-RPC error codes the dispatcher answers with. */
 export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
+  ParseError: PARSE_ERROR,
+  InvalidRequest: INVALID_REQUEST,
+  MethodNotFound: METHOD_NOT_FOUND,
+  InvalidParams: INVALID_PARAMS,
+  InternalError: INTERNAL_ERROR,
 } as const;
 
 export type RequestId = string | number;

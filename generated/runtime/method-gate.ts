@@ -4,6 +4,7 @@
 // on a method arriving at one side, under a gate policy. The Ruby gate (Runtime.refusal) and the Python
 // gate (runtime.gate) read the same table under the same policy data and give the same verdict; nothing
 // here decides which methods a version has, removed or sends from which side.
+import { METHOD_NOT_FOUND } from "../protocol.js";
 
 /** A row of METHOD_TABLE, the fields the gate reads. */
 export interface GateRow {
@@ -38,13 +39,13 @@ export type RefusalReason = "removed" | "wrong_side" | "other_era" | "unknown";
 
 /** The -32601 error to answer with. */
 export interface MethodRefusal {
-  code: -32601;
+  code: typeof METHOD_NOT_FOUND;
   message: string;
   data: { method: string; protocolVersion: string; reason: RefusalReason };
 }
 
 function refused(method: string, protocolVersion: string, reason: RefusalReason, why: string): MethodRefusal {
-  return { code: -32601, message: `Method not found: ${method} ${why}`, data: { method, protocolVersion, reason } };
+  return { code: METHOD_NOT_FOUND, message: `Method not found: ${method} ${why}`, data: { method, protocolVersion, reason } };
 }
 
 /** The refusal of `method` arriving at `side` over a connection of `protocolVersion` (whose METHOD_TABLE is `table`), or null to serve it. */

@@ -3,6 +3,7 @@
 // What createRouter (./router.ts) takes and gives: the generated table of versions, the served
 // versions and options, the router and its connections; and the modern era's `_meta` keys and error
 // codes. Types and constants only: the parts of the router (./router-*.ts) and its callers share them.
+import { HEADER_MISMATCH, MISSING_REQUIRED_CLIENT_CAPABILITY, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol.js";
 import type { AuthInfo } from "./auth.js";
 import type { Cancellation } from "./cancellation.js";
 import type { Dispatcher, DispatcherOptions } from "./dispatcher.js";
@@ -168,15 +169,11 @@ export interface ServerRouter<L extends string = string, M extends string = stri
 
 export type ListChangedMethod = "notifications/tools/list_changed" | "notifications/prompts/list_changed" | "notifications/resources/list_changed";
 
-export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
-export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-export const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+export { META_CLIENT_CAPABILITIES, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol.js";
 
 /** The modern era's error codes (2026-07-28 schema: HeaderMismatchError, MissingRequiredClientCapabilityError, UnsupportedProtocolVersionError). */
 export const ModernErrorCode = {
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
+  HeaderMismatch: HEADER_MISMATCH,
+  MissingRequiredClientCapability: MISSING_REQUIRED_CLIENT_CAPABILITY,
+  UnsupportedProtocolVersion: UNSUPPORTED_PROTOCOL_VERSION,
 } as const;

@@ -4,12 +4,13 @@
 // log level (legacy: the level set with `logging/setLevel`, everything before; modern: the request's
 // `_meta["io.modelcontextprotocol/logLevel"]`, nothing when absent), and no server→client request on a
 // modern request's stream.
+import { LOG_LEVELS } from "../protocol.js";
 import { ErrorCode, JsonRpcError, notificationMessage, ownMember } from "./jsonrpc.js";
 import type { Peer, Send } from "./peer.js";
 import { META_LOG_LEVEL } from "./router-api.js";
 
-/** LoggingLevel, least severe first (RFC 5424 severities, as the schema's description says). */
-const logLevels = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/** LoggingLevel, least severe first: the protocol module's order (reviewed prose). */
+const logLevels: readonly string[] = LOG_LEVELS;
 
 /** A peer that drops `notifications/message` below `threshold()` (undefined: drop all; "*": send all). */
 export function levelFiltered(peer: Peer, threshold: () => string | undefined): Peer {

@@ -5,6 +5,7 @@
 // Another store (Redis, a database) implements the same interface; the runtime never keeps task state
 // of its own, so processes sharing a store serve each other's tasks (a cancellation made by one is
 // observed by the process running the task through `watch`).
+import { SERVER_ERROR } from "../protocol.js";
 
 /** A task as the Tasks extension sends it (its DetailedTask): taskId, status, createdAt, lastUpdatedAt, ttlMs, and the status's members. */
 export type TaskRecord = { taskId: string; status: string; createdAt: string; lastUpdatedAt: string; ttlMs: number | null } & Record<string, unknown>;
@@ -100,7 +101,7 @@ export function createMemoryTaskStore(options: MemoryTaskStoreOptions = {}): Tas
     async create(task) {
       if (live(task.taskId) !== undefined) throw new Error(`task ${task.taskId} exists`);
       if (tasks.size >= maxTasks) sweep();
-      if (tasks.size >= maxTasks) throw Object.assign(new Error(`Too many tasks: the store holds ${maxTasks} (maxTasks)`), { code: -32000 });
+      if (tasks.size >= maxTasks) throw Object.assign(new Error(`Too many tasks: the store holds ${maxTasks} (maxTasks)`), { code: SERVER_ERROR });
       tasks.set(task.taskId, { task, expires: expiresAt(task) });
       notify(task);
     },

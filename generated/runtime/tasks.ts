@@ -21,13 +21,14 @@
 // - `tasks/update` ignores responses to keys that are not outstanding (and so does not validate them);
 // - `tasks/get` sends the task's DetailedTask (only the members of its status), `notifications/tasks`
 //   carries the same to `subscriptions/listen` streams that asked for its `taskIds`.
+import { EXTENSION_TASKS, SERVER_ERROR } from "../protocol.js";
 import type { RequestContext } from "./dispatcher.js";
 import { ErrorCode, isPlainObject, JsonRpcError, PeerError } from "./jsonrpc.js";
 import { EXTENSION_VALUE, missingExtension, type ExtensionHandlers, type ExtensionValue, type ServedExtension } from "./router-extensions.js";
 import { createMemoryTaskStore, TERMINAL_STATUSES, type TaskRecord, type TaskStore } from "./task-store.js";
 
 /** The extension's identifier. */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export const TASKS_EXTENSION = EXTENSION_TASKS;
 
 /** One server-to-client request a task waits on (an entry of `inputRequests`). */
 export type TaskInputRequest = { method: string; params?: Record<string, unknown> };
@@ -86,12 +87,12 @@ export function detailedTask(record: TaskRecord): Record<string, unknown> {
 }
 
 /** Responses the client gave that the running work has not taken yet (a runtime member of the record, never sent). */
-const ANSWERS = "io.modelcontextprotocol/tasks#answers";
+const ANSWERS = `${EXTENSION_TASKS}#answers`;
 /** The principal that created the task (a runtime member, never sent): only it can read, update, cancel or watch the task. */
-export const TASK_OWNER = "io.modelcontextprotocol/tasks#owner";
+export const TASK_OWNER = `${EXTENSION_TASKS}#owner`;
 
 /** The code of a request refused because a bound of the server is reached (JSON-RPC's implementation-defined server error). */
-export const LIMIT_REACHED = -32000;
+export const LIMIT_REACHED = SERVER_ERROR;
 
 /** Defaults of the bounds (TasksOptions). */
 export const TASK_LIMITS = {

@@ -18,6 +18,7 @@
 // (a `subscriptions/listen` among them ends), a legacy session closes, `onError` hears of it once.
 // Host/Origin: by default only the names of the address a request arrived on are accepted (for a
 // loopback address: 127.0.0.1, localhost, [::1] with its port), against DNS rebinding.
+import { FIRST_VERSION_WITHOUT_BATCHES, HEADER_ANNOTATION, HEADER_MISMATCH, HTTP_STATUS, META_PROTOCOL_VERSION, SERVER_ERROR, SESSION_NOT_FOUND } from "../protocol.js";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -110,17 +111,8 @@ export const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
 /** Seconds a client refused for want of a session slot is told to wait (`Retry-After`). */
 export const SESSION_RETRY_AFTER_SECONDS = 5;
 
-/** HTTP status of a 2026-07-28 error response, by JSON-RPC code (others: 200). */
-const MODERN_STATUS: Readonly<Record<number, number>> = {
-  [-32700]: 400, // ParseError
-  [-32600]: 400, // InvalidRequest
-  [-32601]: 404, // MethodNotFound
-  [-32602]: 400, // InvalidParams
-  [-32020]: 400, // HeaderMismatchError
-  [-32021]: 400, // MissingRequiredClientCapabilityError
-  [-32022]: 400, // UnsupportedProtocolVersionError
-};
-const HEADER_MISMATCH = -32020;
+/** HTTP status of a 2026-07-28 error response, by JSON-RPC code (others: 200): the protocol module's. */
+const MODERN_STATUS = HTTP_STATUS;
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" } as const;
 
 class Refusal {
@@ -205,8 +197,8 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<string | Re
   });
 }
 
-/** The first protocol version without JSON-RPC batching (2025-06-18 removed it). */
-export const FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18";
+/** The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions). */
+export { FIRST_VERSION_WITHOUT_BATCHES };
 
 /** Whether a legacy session at `version` may send a JSON-RPC batch (versions are dates: they sort as text). */
 export function batchesServed(version: string | undefined): boolean {
@@ -240,7 +232,7 @@ function headerMismatch(
   const header = req.headers["mcp-protocol-version"];
   if (typeof header !== "string") return "Missing MCP-Protocol-Version header";
   const params = paramsOf(message);
-  const bodyVersion = ownMember(metaOfParams(params), "io.modelcontextprotocol/protocolVersion");
+  const bodyVersion = ownMember(metaOfParams(params), META_PROTOCOL_VERSION);
   if (bodyVersion !== undefined && bodyVersion !== header) return `Header mismatch: MCP-Protocol-Version ${header} but _meta names ${String(bodyVersion)}`;
   const method = typeof message.method === "string" ? message.method : undefined;
   const mcpMethod = req.headers["mcp-method"];
@@ -275,7 +267,7 @@ export function toolParameterHeaders(tool: { inputSchema?: unknown }): Record<st
   const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
   const out: Record<string, string> = {};
   for (const [key, property] of Object.entries(properties)) {
-    if (isObject(property) && typeof property["x-mcp-header"] === "string") out[key] = property["x-mcp-header"];
+    if (isObject(property) && typeof property[HEADER_ANNOTATION] === "string") out[key] = property[HEADER_ANNOTATION];
   }
   return out;
 }
@@ -538,13 +530,13 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
 
   async function startSession(res: http.ServerResponse, message: Record<string, unknown>, exact: ExactIds, caller: Caller): Promise<void> {
     if (!makeRoomFor(caller.principal)) {
-      const refusal = new Refusal(429, -32000, `Too Many Requests: ${maxPerPrincipal} sessions are open for this principal (maxSessionsPerPrincipal)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) });
+      const refusal = new Refusal(429, SERVER_ERROR, `Too Many Requests: ${maxPerPrincipal} sessions are open for this principal (maxSessionsPerPrincipal)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) });
       onError(new Error(`refused: ${refusal.message}`));
       return void refuse(res, refusal, message.id as TransportRequestId, exact);
     }
     if (!makeRoom()) {
       onError(new Error(`refused: ${maxSessions} sessions are open (maxSessions)`));
-      return void refuse(res, new Refusal(503, -32000, `Service Unavailable: ${maxSessions} sessions are open (maxSessions)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) }), message.id as TransportRequestId, exact);
+      return void refuse(res, new Refusal(503, SERVER_ERROR, `Service Unavailable: ${maxSessions} sessions are open (maxSessions)`, { "retry-after": String(SESSION_RETRY_AFTER_SECONDS) }), message.id as TransportRequestId, exact);
     }
     const id = randomUUID();
     const session: Session = {
@@ -571,7 +563,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     const messages: unknown[] = batch ? body : [body];
     const count = messages.filter((m) => classify(m) === "request").length;
     if (count > 0 && session.inFlight + count > maxInFlight) {
-      const refusal = new Refusal(429, -32000, `Too Many Requests: ${maxInFlight} requests are in flight on this session (maxRequestsInFlight)`);
+      const refusal = new Refusal(429, SERVER_ERROR, `Too Many Requests: ${maxInFlight} requests are in flight on this session (maxRequestsInFlight)`);
       onError(new Error(`refused: ${refusal.message}`));
       return refuse(res, refusal, batch ? null : idOf(body), exact);
     }
@@ -605,7 +597,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   /** The session's own stream (GET): the server's requests and notifications that belong to no request. */
   function openStandalone(session: Session, req: http.IncomingMessage, res: http.ServerResponse): void {
     if (!acceptsEventStream(req.headers.accept)) return refuse(res, new Refusal(406, INVALID_REQUEST, "Not Acceptable: Accept must list text/event-stream"));
-    if (session.standalone !== undefined && session.standalone.open) return refuse(res, new Refusal(409, -32000, "Conflict: this session's stream is open already"));
+    if (session.standalone !== undefined && session.standalone.open) return refuse(res, new Refusal(409, SERVER_ERROR, "Conflict: this session's stream is open already"));
     touch(session);
     const exchange = new Exchange(res, new Map(), maxBuffered, onError, () => closeSession(session), writeThisTurn, { "mcp-session-id": session.id });
     session.standalone = exchange;
@@ -626,7 +618,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   async function session(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string, caller: Caller): Promise<void> {
     const found = sessions.get(sessionId);
     // Another principal's session is answered as an unknown one: its existence is not revealed.
-    if (found === undefined || found.principal !== caller.principal) return refuse(res, new Refusal(404, -32001, "Session not found"));
+    if (found === undefined || found.principal !== caller.principal) return refuse(res, new Refusal(404, SESSION_NOT_FOUND, "Session not found"));
     if (req.method === "DELETE") {
       closeSession(found);
       return void res.writeHead(200).end();
@@ -645,7 +637,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     }
     const wrong = unsupportedVersion(req);
     if (wrong !== undefined) return refuse(res, wrong, Array.isArray(checked.body) ? null : idOf(checked.body), checked.exact);
-    if (found.closed) return refuse(res, new Refusal(404, -32001, "Session not found"));
+    if (found.closed) return refuse(res, new Refusal(404, SESSION_NOT_FOUND, "Session not found"));
     return inSession(found, res, checked.body, checked.exact, caller);
   }
 
@@ -667,7 +659,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
   }
 
   async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (!allowed(req)) return refuse(res, new Refusal(403, -32000, "Forbidden: Host or Origin not allowed"));
+    if (!allowed(req)) return refuse(res, new Refusal(403, SERVER_ERROR, "Forbidden: Host or Origin not allowed"));
     const pathname = pathOf(req.url);
     if (pathname === undefined) return refuse(res, new Refusal(400, INVALID_REQUEST, "Bad Request: the request target is not a URL"));
     if (auth !== undefined && metadataPaths.includes(pathname)) {
@@ -676,7 +668,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
       return void res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=3600" }).end(req.method === "HEAD" ? undefined : metadataBody);
     }
     if (pathname !== endpoint) return void res.writeHead(404).end();
-    if (closing) return refuse(res, new Refusal(503, -32000, "Service Unavailable: the server is closing"));
+    if (closing) return refuse(res, new Refusal(503, SERVER_ERROR, "Service Unavailable: the server is closing"));
     let verified: AuthInfo | undefined;
     if (auth !== undefined) {
       const outcome = await authenticate(req.headers.authorization, req, auth);
@@ -691,7 +683,7 @@ export function createHttpHandler(router: RoutedServer, options: HttpTransportOp
     const socket = req.socket;
     const onSocket = perSocket.get(socket) ?? 0;
     if (onSocket >= maxInFlight) {
-      const refusal = new Refusal(429, -32000, `Too Many Requests: ${maxInFlight} requests are in flight on this connection (maxRequestsInFlight)`);
+      const refusal = new Refusal(429, SERVER_ERROR, `Too Many Requests: ${maxInFlight} requests are in flight on this connection (maxRequestsInFlight)`);
       onError(new Error(`refused: ${refusal.message}`));
       return refuse(res, refusal);
     }

@@ -19,6 +19,7 @@
 // - A JSON array is a JSON-RPC batch: served (its answers as one array) when the connection's version
 //   defines batches in its schema, else refused with one -32600 (id null), as is an empty batch.
 // - Nothing but protocol messages is written to `output`; transport problems go to `onError` (stderr).
+import { STDIO_END_GRACE_MS } from "../protocol.js";
 import type { Readable, Writable } from "node:stream";
 import type { AuthInfo } from "./auth.js";
 import { CancellationSource } from "./cancellation.js";
@@ -68,7 +69,7 @@ export interface StdioServer {
 
 const DEFAULT_MAX_LINE = 4 * 1024 * 1024;
 const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
-export const DEFAULT_END_GRACE_MS = 5000;
+export const DEFAULT_END_GRACE_MS = STDIO_END_GRACE_MS;
 export const DEFAULT_STDIO_MAX_IN_FLIGHT = 64;
 
 /**

@@ -157,7 +157,7 @@ export function buildExtensionModel(core: { spec: LoadedSpec; model: VersionMode
 
   const specTypes: SpecTypeFacts | null =
     core.model.specTypes && input.specTypes
-      ? { file: core.model.specTypes.file, sha256: core.model.specTypes.sha256, definitions: { ...core.model.specTypes.definitions, ...Object.fromEntries(own.filter((n) => input.specTypes!.definitions[n]).map((n) => [n, input.specTypes!.definitions[n]])) } }
+      ? { file: core.model.specTypes.file, sha256: core.model.specTypes.sha256, constants: core.model.specTypes.constants, definitions: { ...core.model.specTypes.definitions, ...Object.fromEntries(own.filter((n) => input.specTypes!.definitions[n]).map((n) => [n, input.specTypes!.definitions[n]])) } }
       : (core.model.specTypes ?? null);
   const model = buildVersionModel(merged, { ...options, overrides: [...overrides, ...(options.overrides ?? [])], specTypes });
   return {

@@ -46,6 +46,11 @@ export interface SpecTypeFacts {
   sha256: string;
   /** By declaration name: every top-level interface and type alias of the file. */
   definitions: Record<string, DefinitionTypeFacts>;
+  /**
+   * The file's exported constants whose initializer is a number or string literal (a negative number
+   * included), by name, in source order: `PARSE_ERROR` → -32700, `LATEST_PROTOCOL_VERSION` → "2025-11-25".
+   */
+  constants: Record<string, number | string>;
 }
 
 /** The key of a location: its steps, one per line-free token (`/params/_meta`, `/content/[]`). */
@@ -305,5 +310,24 @@ export function specTypeFacts(spec: SpecSource): SpecTypeFacts {
       : [];
     definitions[name] = { objects, extends: bases };
   }
-  return { file, sha256: sha256(spec.source.text), definitions };
+  return { file, sha256: sha256(spec.source.text), definitions, constants: exportedConstants(spec) };
+}
+
+/** The exported `const` declarations of a literal number or string value (see SpecTypeFacts.constants). */
+function exportedConstants(spec: SpecSource): Record<string, number | string> {
+  const { ts, source } = spec;
+  const out: Record<string, number | string> = {};
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    if (!(statement.modifiers ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if ((statement.declarationList.flags & ts.NodeFlags.Const) === 0) continue;
+    for (const decl of statement.declarationList.declarations) {
+      if (!ts.isIdentifier(decl.name) || decl.initializer === undefined) continue;
+      const init = decl.initializer;
+      if (ts.isStringLiteral(init)) out[decl.name.text] = init.text;
+      else if (ts.isNumericLiteral(init)) out[decl.name.text] = Number(init.text);
+      else if (ts.isPrefixUnaryExpression(init) && init.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(init.operand)) out[decl.name.text] = -Number(init.operand.text);
+    }
+  }
+  return out;
 }

@@ -8,6 +8,7 @@ import type { Dialect, JsonSchema } from "../source/types.js";
 import type { IrNode, SchemaIR } from "./ir.js";
 import type { VersionErratum } from "./errata.js";
 import type { SpecTypeFacts } from "./spec-typescript.js";
+import type { ProtocolFacts } from "./protocol-types.js";
 
 export type { Dialect, JsonSchema, LoadedSpec } from "../source/types.js";
 
@@ -153,6 +154,8 @@ export interface ProtocolModel extends ProtocolVersions {
    * with the model, over the reviewed capability data the source stage read.
    */
   tables: MethodTables;
+  /** The protocol facts of every version and the merged view the runtimes read (generator/model/protocol.ts). */
+  protocol: ProtocolFacts;
 }
 
 // The method table (generator/model/table.ts builds it; its header says what each field means).

@@ -1,11 +1,13 @@
 // The reviewed inputs of the model, read here once and handed to the model as data:
 // schemas/overrides.json (request → result overrides the naming rules cannot find),
 // schemas/errata-reviewed.json (schema.json/schema.ts findings judged no defect) and
-// schemas/method-capabilities.json (which capabilities each method needs; see method-capabilities.ts).
+// schemas/method-capabilities.json (which capabilities each method needs; see method-capabilities.ts) and
+// schemas/protocol-facts.json (what only the spec's prose says; see protocol-facts.ts).
 // Each is shape-checked here: bad input is an InputError naming the file and the JSON pointer.
 import { InputError, pointer } from "../errors.js";
 import { readJsonFile } from "../files.js";
 import { readMethodCapabilities, type MethodCapabilityData } from "./method-capabilities.js";
+import { readProtocolFacts, type ProtocolFactsData } from "./protocol-facts.js";
 
 export interface ResultOverride {
   /** Version labels the entry applies to, or "*" for all. */
@@ -75,6 +77,8 @@ export interface ReviewedFiles {
   errataReviewedFile?: string;
   /** Required: every model's method table needs the reviewed capability requirements. */
   methodCapabilitiesFile: string;
+  /** Required: every tree prints the protocol facts (schemas/protocol-facts.json). */
+  protocolFactsFile: string;
 }
 
 /** Every reviewed input of the model, read and checked. */
@@ -82,6 +86,7 @@ export interface ReviewedInputs {
   overrides: ResultOverride[];
   errataReviewed: ReviewedErratum[];
   capabilities: MethodCapabilityData;
+  protocolFacts: ProtocolFactsData;
 }
 
 export function readReviewedInputs(files: ReviewedFiles): ReviewedInputs {
@@ -89,5 +94,6 @@ export function readReviewedInputs(files: ReviewedFiles): ReviewedInputs {
     overrides: files.overridesFile ? readOverrides(files.overridesFile) : [],
     errataReviewed: files.errataReviewedFile ? reviewedErrata(readJsonFile(files.errataReviewedFile), files.errataReviewedFile) : [],
     capabilities: readMethodCapabilities(files.methodCapabilitiesFile),
+    protocolFacts: readProtocolFacts(files.protocolFactsFile),
   };
 }

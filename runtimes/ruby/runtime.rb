@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "json"
+require_relative "protocol"
 
 # The rules every version's catalogue, result normalizers, method gate, capability check and params
 # validators share. Hand-written Ruby (2.7 syntax: the Ruby SDK's minimum): the generator copies it,
@@ -10,10 +11,11 @@ require "json"
 # - `_meta` is read under the symbol key, else the string key (the Ruby SDK's
 #   `MCP::Server#subscription_result` rule): `value[:_meta] || value["_meta"]`;
 # - a `_meta` Hash passes through by reference: nothing is copied out of it.
+# The error codes are the tree's protocol module's (protocol.rb, printed from the model beside this copy).
 module Runtime
-  METHOD_NOT_FOUND = -32_601
-  INVALID_PARAMS = -32_602
-  INTERNAL_ERROR = -32_603
+  METHOD_NOT_FOUND = ProtocolFacts::METHOD_NOT_FOUND
+  INVALID_PARAMS = ProtocolFacts::INVALID_PARAMS
+  INTERNAL_ERROR = ProtocolFacts::INTERNAL_ERROR
 
   # An error that carries the JSON-RPC error object its request is answered with.
   class Error < StandardError

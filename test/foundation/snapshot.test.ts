@@ -29,8 +29,8 @@ function runtimeSourceOf(file: string): string | null {
   for (const [pattern, dir] of candidates) {
     const m = pattern.exec(file);
     // methods.rb prints the spec's method constants before the helpers runtimes/ruby/methods.rb holds, and the
-    // Python tree's __init__.py is its own: no copies.
-    if (m !== null && m[1] !== "methods.rb" && m[1] !== "__init__.py" && existsSync(path.join(root, dir, m[1]))) return dir + m[1];
+    // Python tree's __init__.py and protocol.py are its own (the runtime's protocol.py is a stand-in): no copies.
+    if (m !== null && m[1] !== "methods.rb" && m[1] !== "__init__.py" && m[1] !== "protocol.py" && existsSync(path.join(root, dir, m[1]))) return dir + m[1];
   }
   return null;
 }

@@ -1,7 +1,9 @@
 // The runtimes (runtimes/<language>/) and the printers (generator/) are independent: neither imports the
 // other. The generator reads a runtime's files only to copy them (emit/runtime-copy.ts, and the TypeScript
-// package's manifest for the generated package's peers); a runtime imports only its own files, its
-// language's standard library and the dependencies its own manifest declares. Each runtime is a package
+// package's manifest for the generated package's peers); a runtime imports only its own files, the tree's
+// protocol module (printed from the model beside the runtime's copy: `../protocol.js`, `.protocol`,
+// `require_relative "protocol"`; for the runtime's own checks a stand-in re-exports the project tree's),
+// its language's standard library and the dependencies its own manifest declares. Each runtime is a package
 // checked by its own language's tools (Ruby's `ruby -wc`: test/emit/ruby/printer.test.ts).
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -52,6 +54,7 @@ describe("printers and runtimes are independent", () => {
     const src = path.join(ts, "src");
     for (const file of filesUnder(src, (n) => n.endsWith(".ts"))) {
       for (const s of specifiers(readFileSync(file, "utf8"))) {
+        if (s === "../protocol.js") continue; // the tree's protocol module
         if (s.startsWith(".")) {
           if (path.dirname(path.resolve(path.dirname(file), s)) !== src) outside.push(`${path.relative(root, file)} → ${s}`);
         } else if (!s.startsWith("node:")) packages.add(s.startsWith("@") ? s.split("/").slice(0, 2).join("/") : s.split("/")[0]);
@@ -59,13 +62,18 @@ describe("printers and runtimes are independent", () => {
     }
     expect(outside).toEqual([]);
     expect([...packages].sort()).toEqual(declared);
+    // Outside a tree, ../protocol.js is the stand-in, which re-exports the project tree's module and nothing else.
+    expect(specifiers(readFileSync(path.join(ts, "protocol.ts"), "utf8"))).toEqual(["../../generated/protocol.js"]);
   });
 
   it("the Python runtime imports, of its package, only its own modules (the tree's version modules only by name, at run time)", () => {
     const own = new Set(readdirSync(pythonPackage).filter((n) => n.endsWith(".py")).map((n) => n.replace(/\.py$/, "")));
     const strays: string[] = [];
     const imported = new Set<string>();
-    for (const file of filesUnder(pythonPackage, (n) => n.endsWith(".py"))) {
+    // The stand-in for the tree's protocol module (never copied) re-exports the project tree's, and nothing else.
+    const shim = path.join(pythonPackage, "protocol.py");
+    expect([...readFileSync(shim, "utf8").matchAll(/^\s*(?:from|import)\s+(\S+)/gm)].map((m) => m[1])).toEqual(["mcp_codegen.protocol"]);
+    for (const file of filesUnder(pythonPackage, (n) => n.endsWith(".py")).filter((f) => f !== shim)) {
       for (const m of readFileSync(file, "utf8").matchAll(/^[ \t]*from[ \t]+(\.+)(\w*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w ,]+)$)/gm)) {
         const names = m[2] !== "" ? [m[2]] : (m[3] ?? m[4]).split(",").map((n) => n.trim()).filter((n) => n !== "");
         if (m[1] !== ".") strays.push(`${path.basename(file)}: ${m[0].trim()}`);
@@ -84,7 +92,9 @@ describe("printers and runtimes are independent", () => {
     const requires = filesUnder(rubyDir, (n) => n.endsWith(".rb")).flatMap((file) =>
       [...readFileSync(file, "utf8").matchAll(/^require(_relative)?\s+"([^"]+)"/gm)].map((m) => ({ file: path.basename(file), relative: m[1] !== undefined, name: m[2] })),
     );
-    expect(requires.filter((r) => r.relative && !own.has(r.name))).toEqual([]);
+    // `protocol` is the tree's protocol module, printed beside the runtime's copy.
+    expect(requires.filter((r) => r.relative && !own.has(r.name) && r.name !== "protocol")).toEqual([]);
+    expect(requires.filter((r) => r.relative && r.name === "protocol").map((r) => r.file)).toEqual(["runtime.rb"]);
     expect(requires.filter((r) => !r.relative).map((r) => r.name)).toEqual(["json"]);
   });
 });
@@ -94,7 +104,7 @@ describe("each runtime is a package checked by its own language's tools", () => 
     const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
     const config = JSON.parse(readFileSync(path.join(ts, "tsconfig.json"), "utf8")) as { compilerOptions: { strict?: boolean }; include: string[] };
     expect(config.compilerOptions.strict).toBe(true);
-    expect(config.include).toEqual(["src/**/*.ts"]);
+    expect(config.include).toEqual(["src/**/*.ts", "protocol.ts"]);
     const r = spawnSync(process.execPath, [tsc, "-p", ts], { cwd: root, encoding: "utf8" });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);

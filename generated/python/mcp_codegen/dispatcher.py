@@ -48,13 +48,13 @@ from typing import (
 
 from pydantic import TypeAdapter, ValidationError
 
-from . import runtime
+from . import protocol, runtime
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
+PARSE_ERROR: Final = protocol.PARSE_ERROR
+INVALID_REQUEST: Final = protocol.INVALID_REQUEST
+METHOD_NOT_FOUND: Final = protocol.METHOD_NOT_FOUND
+INVALID_PARAMS: Final = protocol.INVALID_PARAMS
+INTERNAL_ERROR: Final = protocol.INTERNAL_ERROR
 
 RequestId = str | int
 Side = Literal["server", "client"]
@@ -154,10 +154,10 @@ class RequestContext:
 
     async def progress(self, progress: float, total: float | None = None, message: str | None = None) -> None:
         """Send ``notifications/progress`` for this request when it asked for it (``_meta.progressToken``), else nothing."""
-        token = None if self.meta is None else self.meta.get("progressToken")
+        token = None if self.meta is None else self.meta.get(protocol.META_PROGRESS_TOKEN)
         if token is None:
             return
-        params: dict[str, Any] = {"progressToken": token, "progress": progress}
+        params: dict[str, Any] = {protocol.META_PROGRESS_TOKEN: token, "progress": progress}
         if total is not None:
             params["total"] = total
         if message is not None:

@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 from urllib.parse import quote, urljoin, urlsplit
 
+from . import protocol
 from .auth import AuthRefusal, ResourceServer, authenticate, resource_metadata_paths
 from .auth import principal_of as auth_principal_of
 from .dispatcher import (
@@ -68,6 +69,13 @@ from .dispatcher import (
     error_response,
     parse_json,
     read_envelope,
+)
+from .protocol import (
+    HEADER_ANNOTATION,
+    HTTP_STATUS,
+    META_PROTOCOL_VERSION,
+    SERVER_ERROR,
+    SESSION_NOT_FOUND,
 )
 from .router import Exchange
 
@@ -88,20 +96,12 @@ DEFAULT_MAX_SESSIONS = 1000
 DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024
 SESSION_RETRY_AFTER_SECONDS = 5
 """Seconds a client refused for want of a session slot is told to wait (``Retry-After``)."""
-FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18"
-"""The first protocol version without JSON-RPC batching (2025-06-18 removed it)."""
-HEADER_MISMATCH = -32020
+FIRST_VERSION_WITHOUT_BATCHES = protocol.FIRST_VERSION_WITHOUT_BATCHES
+"""The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions)."""
+HEADER_MISMATCH = protocol.HEADER_MISMATCH
 
-MODERN_STATUS: Mapping[int, int] = {
-    -32700: 400,  # ParseError
-    -32600: 400,  # InvalidRequest
-    -32601: 404,  # MethodNotFound
-    -32602: 400,  # InvalidParams
-    -32020: 400,  # HeaderMismatchError
-    -32021: 400,  # MissingRequiredClientCapabilityError
-    -32022: 400,  # UnsupportedProtocolVersionError
-}
-"""HTTP status of a 2026-07-28 error response, by JSON-RPC code (others: 200)."""
+MODERN_STATUS: Mapping[int, int] = HTTP_STATUS
+"""HTTP status of a 2026-07-28 error response, by JSON-RPC code (others: 200): the protocol module's."""
 
 _SSE_HEADERS: Mapping[str, str] = {"content-type": "text/event-stream", "cache-control": "no-cache", "connection": "keep-alive"}
 _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
@@ -229,7 +229,7 @@ def tool_parameter_headers(tool: Mapping[str, Any]) -> dict[str, str]:
     if not isinstance(properties, dict):
         return out
     for key, prop in cast(dict[str, object], properties).items():
-        header = cast(dict[str, object], prop).get("x-mcp-header") if isinstance(prop, dict) else None
+        header = cast(dict[str, object], prop).get(HEADER_ANNOTATION) if isinstance(prop, dict) else None
         if isinstance(header, str):
             out[key] = header
     return out
@@ -335,8 +335,8 @@ def header_mismatch(
     params = _params_of(message)
     raw_meta = _own(params, "_meta")
     meta = cast(dict[str, object], raw_meta) if isinstance(raw_meta, dict) else {}
-    if "io.modelcontextprotocol/protocolVersion" in meta and meta["io.modelcontextprotocol/protocolVersion"] != header:
-        return f"Header mismatch: MCP-Protocol-Version {header} but _meta names {js_string(meta['io.modelcontextprotocol/protocolVersion'])}"
+    if META_PROTOCOL_VERSION in meta and meta[META_PROTOCOL_VERSION] != header:
+        return f"Header mismatch: MCP-Protocol-Version {header} but _meta names {js_string(meta[META_PROTOCOL_VERSION])}"
     raw_method = message.get("method")
     method = raw_method if isinstance(raw_method, str) else None
     mcp_method = headers.get("mcp-method")
@@ -747,7 +747,7 @@ class HttpApp:
             await _reply(send, 431, b"", {"connection": "close"})
             return
         if not self._allowed(scope, headers):
-            await _refuse(send, Refusal(403, -32000, "Forbidden: Host or Origin not allowed"))
+            await _refuse(send, Refusal(403, SERVER_ERROR, "Forbidden: Host or Origin not allowed"))
             return
         raw_path = cast(bytes | None, scope.get("raw_path"))
         target = raw_path.decode("latin-1") if raw_path is not None else quote(cast(str, scope.get("path", "/")))
@@ -767,7 +767,7 @@ class HttpApp:
             await _reply(send, 404)
             return
         if self._closing:
-            await _refuse(send, Refusal(503, -32000, "Service Unavailable: the server is closing"))
+            await _refuse(send, Refusal(503, SERVER_ERROR, "Service Unavailable: the server is closing"))
             return
         if self._auth is not None:
             outcome = await authenticate(headers.get("authorization"), scope, self._auth)
@@ -783,7 +783,7 @@ class HttpApp:
         connection = (_address(scope.get("client")), _address(scope.get("server")))
         on_connection = self._per_connection.get(connection, 0)
         if on_connection >= self._max_in_flight:
-            refusal = Refusal(429, -32000, f"Too Many Requests: {self._max_in_flight} requests are in flight on this connection (maxRequestsInFlight)")
+            refusal = Refusal(429, SERVER_ERROR, f"Too Many Requests: {self._max_in_flight} requests are in flight on this connection (maxRequestsInFlight)")
             self._on_error(RuntimeError(f"refused: {refusal.message}"))
             await _refuse(send, refusal)
             return
@@ -925,7 +925,7 @@ class HttpApp:
         if not self._make_room_for(caller.principal):
             refusal = Refusal(
                 429,
-                -32000,
+                SERVER_ERROR,
                 f"Too Many Requests: {self._max_per_principal} sessions are open for this principal (maxSessionsPerPrincipal)",
                 {"retry-after": str(SESSION_RETRY_AFTER_SECONDS)},
             )
@@ -935,7 +935,7 @@ class HttpApp:
         if not self._make_room():
             self._on_error(RuntimeError(f"refused: {self.max_sessions} sessions are open (maxSessions)"))
             refusal = Refusal(
-                503, -32000, f"Service Unavailable: {self.max_sessions} sessions are open (maxSessions)", {"retry-after": str(SESSION_RETRY_AFTER_SECONDS)}
+                503, SERVER_ERROR, f"Service Unavailable: {self.max_sessions} sessions are open (maxSessions)", {"retry-after": str(SESSION_RETRY_AFTER_SECONDS)}
             )
             await _refuse(send, refusal, rid)
             return
@@ -954,7 +954,7 @@ class HttpApp:
         """Answer one POST of a session: its requests on one stream, its notifications and responses handed over."""
         connection = session.connection
         if connection is None:
-            await _refuse(send, Refusal(404, -32001, "Session not found"))
+            await _refuse(send, Refusal(404, SESSION_NOT_FOUND, "Session not found"))
             return
         self._touch(session)
         batch = _is_batch(body)
@@ -962,7 +962,7 @@ class HttpApp:
         requests = [e.id for e in (read_envelope(m) for m in messages) if e.kind == "request"]
         count = len(requests)
         if count > 0 and session.in_flight + count > self._max_in_flight:
-            refusal = Refusal(429, -32000, f"Too Many Requests: {self._max_in_flight} requests are in flight on this session (maxRequestsInFlight)")
+            refusal = Refusal(429, SERVER_ERROR, f"Too Many Requests: {self._max_in_flight} requests are in flight on this session (maxRequestsInFlight)")
             self._on_error(RuntimeError(f"refused: {refusal.message}"))
             await _refuse(send, refusal, None if batch else _id_of(body))
             return
@@ -995,7 +995,7 @@ class HttpApp:
                     self._on_error(answer)
             if stream.aborted:
                 if stream.by_server and not stream.streaming:
-                    await _refuse(send, Refusal(404, -32001, "Session not found"), None if batch else _id_of(body))
+                    await _refuse(send, Refusal(404, SESSION_NOT_FOUND, "Session not found"), None if batch else _id_of(body))
                 await stream.done.wait()
                 return
             responses = [a for a in answers if isinstance(a, dict)]
@@ -1019,7 +1019,7 @@ class HttpApp:
             await _refuse(send, Refusal(406, INVALID_REQUEST, "Not Acceptable: Accept must list text/event-stream"))
             return
         if session.standalone is not None and session.standalone.open:
-            await _refuse(send, Refusal(409, -32000, "Conflict: this session's stream is open already"))
+            await _refuse(send, Refusal(409, SERVER_ERROR, "Conflict: this session's stream is open already"))
             return
         self._touch(session)
         stream = _Stream(send, self._max_buffered, self._on_error, lambda: self._close_session(session), {"mcp-session-id": session.id})
@@ -1048,7 +1048,7 @@ class HttpApp:
         found = self._sessions.get(session_id)
         # Another principal's session is answered as an unknown one: its existence is not revealed.
         if found is None or found.principal != caller.principal:
-            await _refuse(send, Refusal(404, -32001, "Session not found"))
+            await _refuse(send, Refusal(404, SESSION_NOT_FOUND, "Session not found"))
             return
         method = scope.get("method")
         if method == "DELETE":
@@ -1082,7 +1082,7 @@ class HttpApp:
             await _refuse(send, wrong, None if batch else _id_of(body))
             return
         if found.closed:
-            await _refuse(send, Refusal(404, -32001, "Session not found"))
+            await _refuse(send, Refusal(404, SESSION_NOT_FOUND, "Session not found"))
             return
         await self._in_session(receive, send, found, body, caller)
 

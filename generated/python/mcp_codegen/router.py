@@ -45,7 +45,7 @@ from typing import Any, Final, Literal, Protocol, cast, runtime_checkable
 
 from pydantic import BaseModel
 
-from . import runtime
+from . import protocol, runtime
 from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
@@ -73,16 +73,16 @@ Era = Literal["legacy", "modern"]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 """Carries server→client messages (notifications, requests) to the client."""
 
-META_PROTOCOL_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
-META_CLIENT_CAPABILITIES: Final = "io.modelcontextprotocol/clientCapabilities"
-META_LOG_LEVEL: Final = "io.modelcontextprotocol/logLevel"
-META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
-META_SUBSCRIPTION_ID: Final = "io.modelcontextprotocol/subscriptionId"
+META_PROTOCOL_VERSION: Final = protocol.META_PROTOCOL_VERSION
+META_CLIENT_CAPABILITIES: Final = protocol.META_CLIENT_CAPABILITIES
+META_LOG_LEVEL: Final = protocol.META_LOG_LEVEL
+META_SERVER_INFO: Final = protocol.META_SERVER_INFO
+META_SUBSCRIPTION_ID: Final = protocol.META_SUBSCRIPTION_ID
 
-HEADER_MISMATCH: Final = -32020
-MISSING_REQUIRED_CLIENT_CAPABILITY: Final = -32021
-UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
-LIMIT_REACHED: Final = -32000
+HEADER_MISMATCH: Final = protocol.HEADER_MISMATCH
+MISSING_REQUIRED_CLIENT_CAPABILITY: Final = protocol.MISSING_REQUIRED_CLIENT_CAPABILITY
+UNSUPPORTED_PROTOCOL_VERSION: Final = protocol.UNSUPPORTED_PROTOCOL_VERSION
+LIMIT_REACHED: Final = protocol.SERVER_ERROR
 """The code a bound answers with (as the Tasks extension's bounds: an implementation-defined server error)."""
 
 MAX_LISTEN_STREAMS_PER_PRINCIPAL: Final = 16
@@ -98,8 +98,8 @@ _FILTER_KEYS: Final = {
     "notifications/prompts/list_changed": "promptsListChanged",
     "notifications/resources/list_changed": "resourcesListChanged",
 }
-LOG_LEVELS: Final = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
-"""LoggingLevel, least severe first (RFC 5424 severities, as the schema's description says)."""
+LOG_LEVELS: Final = protocol.LOG_LEVELS
+"""LoggingLevel, least severe first: the protocol module's order (reviewed prose)."""
 
 
 class ConnectionInfo:

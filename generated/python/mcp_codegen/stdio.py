@@ -12,7 +12,7 @@ this connection's scope.
 - A line that is not JSON is answered -32700 (id null); an invalid envelope -32600 (id null); a line
   longer than ``max_line_bytes`` is skipped and answered -32600.
 - Batches (a JSON array): served when the connection's version (chosen at ``initialize``) defines JSON-RPC
-  batches in its schema (its generated module has ``JSONRPCBatchRequest``; the answers go out as one
+  batches in its schema (the protocol module's ``batches`` fact; the answers go out as one
   array, none when there are none), else refused with one -32600 (id null), as JSON-RPC answers what is
   not a valid request; an empty batch is -32600. TypeScript's transport-stdio.ts follows the same rule.
 - At ``max_in_flight`` messages being handled, input is not read until one settles (``on_error`` told
@@ -28,13 +28,13 @@ this connection's scope.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import json
 import os
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final, Protocol, cast
 
+from . import protocol
 from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -48,7 +48,8 @@ from .router import Exchange, Router
 DEFAULT_MAX_IN_FLIGHT: Final = 64
 DEFAULT_MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_MAX_BUFFERED_BYTES: Final = 4 * 1024 * 1024
-DEFAULT_END_GRACE: Final = 5.0
+DEFAULT_END_GRACE: Final = protocol.STDIO_END_GRACE_MS / 1000
+"""Seconds: the protocol module's grace, which it gives in milliseconds."""
 
 TransportErrorHook = Callable[[BaseException], None]
 
@@ -68,15 +69,11 @@ class Writer(Protocol):
 
 def batches_served(version: str | None) -> bool:
     """Whether a connection at ``version`` (None: before ``initialize``) is served a JSON-RPC batch: the version's
-    schema defines batches (its generated module's DEFINITIONS has ``JSONRPCBatchRequest``)."""
+    schema defines batches (the protocol module's per-version ``batches`` fact)."""
     if version is None:
         return False
-    package = importlib.import_module(__package__ or __name__.rpartition(".")[0])
-    name = cast(Mapping[str, str], getattr(package, "VERSION_MODULES", {})).get(version)
-    if name is None:
-        return False
-    definitions = cast(Mapping[str, object], getattr(importlib.import_module(name), "DEFINITIONS", {}))
-    return "JSONRPCBatchRequest" in definitions
+    facts = cast(Mapping[str, Mapping[str, object]], protocol.VERSIONS).get(version)
+    return facts is not None and facts.get("batches") is True
 
 
 def _log_transport_error(error: BaseException) -> None:

@@ -51,12 +51,13 @@ from .dispatcher import (
     PeerError,
     RequestContext,
 )
+from .protocol import EXTENSION_TASKS, SERVER_ERROR
 from .router import Deliver, ListenPart, missing_extension
 
-TASKS_EXTENSION: Final = "io.modelcontextprotocol/tasks"
+TASKS_EXTENSION: Final = EXTENSION_TASKS
 """The extension's identifier."""
 
-LIMIT_REACHED: Final = -32000
+LIMIT_REACHED: Final = SERVER_ERROR
 """The code of a request refused because a bound of the server is reached (JSON-RPC's implementation-defined server error)."""
 
 MAX_TASKS_PER_PRINCIPAL: Final = 100
@@ -76,9 +77,9 @@ MIN_RETENTION_MS: Final = 1000
 DEFAULT_MAX_STORED_TASKS: Final = 10_000
 DEFAULT_SWEEP_INTERVAL_MS: Final = 60_000
 
-TASK_OWNER: Final = "io.modelcontextprotocol/tasks#owner"
+TASK_OWNER: Final = f"{EXTENSION_TASKS}#owner"
 """The principal that created the task (a runtime member, never sent): only it can read, update, cancel or watch the task."""
-_ANSWERS: Final = "io.modelcontextprotocol/tasks#answers"
+_ANSWERS: Final = f"{EXTENSION_TASKS}#answers"
 """Responses the client gave that the running work has not taken yet (a runtime member of the record, never sent)."""
 
 TaskRecord = dict[str, Any]

@@ -80,15 +80,13 @@ module McpCodegen
     end
 
     # The requests an earlier generated version accepted at this side that `protocol_version` refuses as
-    # removed, sorted (the Ruby SDK's MODERN_REMOVED_METHODS, for the version the SDK serves).
+    # removed, sorted (the Ruby SDK's MODERN_REMOVED_METHODS, for the version the SDK serves): the version's
+    # METHOD_TABLE rows of status `removed` this side receives, read, not recomputed.
     # @param protocol_version [String]
     # @return [Array<String>]
     def removed_requests(protocol_version)
-      version = Methods.version_module(protocol_version)
-      sender = side == :server ? :client : :server
-      earlier = VERSIONS.values.take_while { |v| !v.equal?(version) }
-      received = earlier.flat_map { |v| v::REQUESTS.select { |_, r| r[:sender] == :both || r[:sender] == sender }.keys }
-      received.uniq.reject { |m| version::REQUESTS.key?(m) }.select { |m| refusal(m, protocol_version) }.sort.freeze
+      table = Methods.version_module(protocol_version)::METHOD_TABLE
+      table.select { |_, row| row["kind"] == "request" && row["status"] == "removed" && row["receivers"].include?(side.to_s) }.keys.sort.freeze
     end
   end
 end

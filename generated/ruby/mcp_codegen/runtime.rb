@@ -3,6 +3,7 @@
 # Edit the source and regenerate the tree; the copy changes with its source or the generator's version, never with the spec.
 
 require "json"
+require_relative "protocol"
 
 module McpCodegen
   # The rules every version's catalogue, result normalizers, method gate, capability check and params
@@ -13,10 +14,11 @@ module McpCodegen
   # - `_meta` is read under the symbol key, else the string key (the Ruby SDK's
   #   `MCP::Server#subscription_result` rule): `value[:_meta] || value["_meta"]`;
   # - a `_meta` Hash passes through by reference: nothing is copied out of it.
+  # The error codes are the tree's protocol module's (protocol.rb, printed from the model beside this copy).
   module Runtime
-    METHOD_NOT_FOUND = -32_601
-    INVALID_PARAMS = -32_602
-    INTERNAL_ERROR = -32_603
+    METHOD_NOT_FOUND = ProtocolFacts::METHOD_NOT_FOUND
+    INVALID_PARAMS = ProtocolFacts::INVALID_PARAMS
+    INTERNAL_ERROR = ProtocolFacts::INTERNAL_ERROR
 
     # An error that carries the JSON-RPC error object its request is answered with.
     class Error < StandardError

@@ -12,10 +12,14 @@ export const pythonRuntimeSource = path.join(pythonRuntimeDir, "runtime.py");
 /**
  * The hand-written Python modules, each copied into every Python tree beside the version modules under the
  * same module name: every `.py` file of the runtime's package folder (runtime.py, dispatcher.py, …) but its
- * `__init__.py` (the tree prints its own), by name. A new runtime module is one new file there.
+ * `__init__.py` (the tree prints its own) and its protocol.py (the tree prints its own protocol module; the
+ * runtime's re-exports the project tree's for the runtime's own checks), by name. A new runtime module is one new file there.
  */
+/** The runtime package's stand-in for the tree's printed protocol module: never copied. */
+export const PYTHON_PROTOCOL_SHIM = "protocol.py";
+
 export function pythonRuntimeModules(): string[] {
-  return filesIn(pythonRuntimeDir, (name) => name.endsWith(".py") && name !== "__init__.py");
+  return filesIn(pythonRuntimeDir, (name) => name.endsWith(".py") && name !== "__init__.py" && name !== PYTHON_PROTOCOL_SHIM);
 }
 /** The Python target's templates (its header). */
 export const pythonTemplatesDir = path.join(pythonSourceDir, "templates");

@@ -3,6 +3,7 @@
 // shared runtime (runtimes/python/'s modules, copied by emit/runtime-copy.ts), a root module naming the versions, py.typed and a pyproject.toml.
 // Reads only the language-neutral model (IR nodes, method, sender, params.required, results,
 // resultShape, resultTypes, era, the method table of model/table.ts); the rules themselves live in runtime.py.
+import { pythonProtocolModule } from "./protocol.js";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
@@ -755,7 +756,8 @@ function fromImport(module: string, names: string[], indent = ""): string {
  * none of which is a module the tree has itself (a runtime module of paths.ts, the root's `__init__`).
  */
 function checkModuleNames(labels: readonly string[]): void {
-  const own = new Set(["__init__", ...pythonRuntimeModules().map((name) => name.replace(/\.py$/, ""))]);
+  // The runtime's modules, and the protocol module the tree prints (protocol.py).
+  const own = new Set(["__init__", "protocol", ...pythonRuntimeModules().map((name) => name.replace(/\.py$/, ""))]);
   const seen = new Map<string, string>();
   for (const label of labels) {
     const m = moduleName(label);
@@ -803,6 +805,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
   const regenerate = regenerateCommand(versions, pkg);
   const head = (vs: VersionModel[]) => header(templates, vs, regenerate);
   for (const [file, text] of copyRuntime(pythonRuntime, { [pythonPackageOption.flag]: pkg })) files.set(file, text);
+  files.set(`${root}/protocol.py`, pythonProtocolModule(model, pkg));
   const tables = model.tables;
   const owners = new Map<string, string>();
   versions.forEach((v, i) => {

@@ -3,7 +3,7 @@
 // and a root file requiring them. Its printer loads only when it emits.
 import type { Target } from "../target.js";
 import { rubyModuleOption } from "./options.js";
-import { methodCapabilitiesFile, rubyMethodsSource } from "./paths.js";
+import { methodCapabilitiesFile, protocolFactsFile, rubyMethodsSource } from "./paths.js";
 import { rubyRuntime } from "./runtime.js";
 
 export { rubyRuntimeSource } from "./paths.js";
@@ -20,6 +20,6 @@ export const rubyTarget: Target = {
   // The root file (`mcp_codegen.rb`, `mcp/protocol.rb` …) requires the rest.
   recognizes: (paths) => paths.some((p) => p.endsWith(".rb")),
   // Besides its templates: the Methods helpers it prints after the constants, the recipe it copies and the reviewed capability data it prints.
-  sources: [rubyMethodsSource, "emit/ruby/templates", "emit/ruby/adopting", methodCapabilitiesFile],
+  sources: [rubyMethodsSource, "emit/ruby/templates", "emit/ruby/adopting", methodCapabilitiesFile, protocolFactsFile],
   runtime: rubyRuntime,
 };

@@ -35,9 +35,10 @@ export function normalizerNames(version: VersionModel): Map<string, string> {
 
 /**
  * The constants the tree declares beside the version modules, in its namespace: `Runtime` (runtime.rb),
- * `Methods` (methods.rb), `Gate` (gate.rb), `VERSIONS` and `EXTENSIONS` (the root file).
+ * `Methods` (methods.rb), `Gate` (gate.rb), `VERSIONS` and `EXTENSIONS` (the root file), `ProtocolFacts`
+ * (protocol.rb, the protocol module), and `Protocol`, whose version file would be protocol.rb.
  */
-export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS", "EXTENSIONS"]);
+export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS", "EXTENSIONS", "ProtocolFacts", "Protocol"]);
 
 /** Version labels must map to distinct module constants, none of which the tree uses itself. */
 export function checkVersionModules(labels: readonly string[]): void {

@@ -16,4 +16,4 @@ export const rubyTemplatesDir = path.join(rubySourceDir, "templates");
 /** The hand-written recipe that adopts the tree in the Ruby SDK (ADOPTING.md, the patch), copied into every Ruby tree. */
 export const adoptingSourceDir = path.join(rubySourceDir, "adopting");
 /** Reviewed per-method capability requirements (the tool's own data, shipped with it), read by the method table. */
-export { methodCapabilitiesFile } from "../../paths.js";
+export { methodCapabilitiesFile, protocolFactsFile } from "../../paths.js";

@@ -4,6 +4,7 @@
 // the tree in the Ruby SDK, and a root file that requires them. Reads the language-neutral catalogue
 // of the model (method, sender, params, results, resultShape, era) and the reviewed capability data;
 // the rules themselves live in runtime.rb.
+import { rubyProtocolModule } from "./protocol.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
@@ -413,6 +414,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const head: Header = (vs) => rubyHeader(templates, vs, regenerate);
   const files = new Map<string, string>();
   for (const [file, text] of copyRuntime(rubyRuntime, { [rubyModuleOption.flag]: name })) files.set(file, text);
+  files.set(`${root}/protocol.rb`, rubyProtocolModule(model, namespace, root));
   files.set(`${root}/methods.rb`, methodsFile(versions, extensions, name, head));
   versions.forEach((v, i) => {
     const body = versionBody(v, i === 0 ? null : versions[i - 1], name, tableCapabilities(tableOf(tables, v.label)), versionModuleConstants(), undefined, tableOf(tables, v.label));

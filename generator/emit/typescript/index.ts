@@ -2,7 +2,7 @@
 // normalizers and dispatchers; the runtime, the router, the catalogue types and the root index; the
 // generated package's files. Its printers load only when it emits. (MATRIX.md and DIFFS/ beside its
 // files are the reports stage's: generator/reports/.)
-import { methodCapabilitiesFile } from "../../paths.js";
+import { methodCapabilitiesFile, protocolFactsFile } from "../../paths.js";
 import type { Target } from "../target.js";
 import { typescriptRuntime } from "./runtime.js";
 
@@ -17,6 +17,6 @@ export const typescriptTarget: Target = {
   },
   recognizes: (paths) => paths.includes("index.ts"),
   // Its templates and the reviewed capabilities the table reads (the generator's own code and the runtime are hashed anyway).
-  sources: ["emit/typescript/templates", methodCapabilitiesFile],
+  sources: ["emit/typescript/templates", methodCapabilitiesFile, protocolFactsFile],
   runtime: typescriptRuntime,
 };

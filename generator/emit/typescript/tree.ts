@@ -20,6 +20,7 @@ import { versionIdents, versionNaming, type VersionNaming } from "./naming.js";
 import { sha256 } from "../../source/lock.js";
 import type { TargetContext } from "../target.js";
 import { emitExtensionModules } from "./extensions.js";
+import { typescriptProtocolModule } from "./protocol.js";
 
 export type GeneratedFiles = Map<string, string>;
 
@@ -173,6 +174,7 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("catalogue.ts", finish(templates.get("catalogue.ts.hbs")(header)));
   files.set("runtime.ts", emitRuntime(model.versions, templates, finish));
   for (const [p, text] of copyRuntime(typescriptRuntime)) files.set(p, text);
+  files.set("protocol.ts", typescriptProtocolModule(model));
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
   files.set("client.ts", emitClient(model, identOf, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));

@@ -13,12 +13,13 @@
 //   dispatcher when the request negotiates an extension (its methods and result variants allowed),
 //   else by the core version's.
 // - `server/discover` advertises every served extension under `capabilities.extensions`.
+import { MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol.js";
 import type { MethodValidator, RequestContext } from "./dispatcher.js";
 import { isPlainObject, JsonRpcError, ownMember, PeerError } from "./jsonrpc.js";
 import type { RoutedMethodTable } from "./method-gate.js";
 
 /** The code a request gets when it needs a capability (here: an extension) its client did not declare. */
-export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+export { MISSING_REQUIRED_CLIENT_CAPABILITY };
 
 /** Marks a value a handler returns for a served extension's `resolve` to turn into a result (a task handle). */
 export const EXTENSION_VALUE: unique symbol = Symbol.for("mcp-codegen.extension-value");

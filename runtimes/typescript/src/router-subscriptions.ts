@@ -2,6 +2,7 @@
 // SubscriptionFilter as the server honors it) and the legacy connections (the `list_changed`
 // notifications their version's capabilities declare, the resources they subscribed to). The cost of
 // a delivery is that of the connections it reaches, whatever the number of others.
+import { SERVER_ERROR } from "../protocol.js";
 import type { RequestContext } from "./dispatcher.js";
 import { ErrorCode, isPlainObject, JsonRpcError } from "./jsonrpc.js";
 import { LISTEN_LIMITS, META_CLIENT_CAPABILITIES, META_SUBSCRIPTION_ID, type ListChangedMethod } from "./router-api.js";
@@ -56,7 +57,7 @@ interface Listener {
 }
 
 /** The code a bound answers with (as the Tasks extension's bounds: an implementation-defined server error). */
-const LIMIT_REACHED = -32000;
+const LIMIT_REACHED = SERVER_ERROR;
 
 /** The listen-stream bounds (RouterOptions.maxListenStreamsPerPrincipal, maxListenStreams). */
 export interface ListenLimits {

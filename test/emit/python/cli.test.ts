@@ -52,6 +52,8 @@ describe("generate --target python", () => {
         "acme/mcp_protocol/py.typed",
         // Every runtime module (each .py file of runtimes/python/src/mcp_codegen_runtime: runtime.py, dispatcher.py, …).
         ...pythonRuntimeModules().map((name) => `acme/mcp_protocol/${name}`),
+        // The tree's protocol module, printed from the model.
+        "acme/mcp_protocol/protocol.py",
         "acme/mcp_protocol/v2025_06_18.py",
         "acme/mcp_protocol/v2026_07_28.py",
         ...layered,
@@ -90,8 +92,8 @@ describe("generate --target python", () => {
     expect(readTree(out).has("python/methods.ts")).toBe(true);
   });
 
-  it("a version labelled as a runtime module of the tree (tasks, router, dispatcher …) clashes with it, exit 2, nothing written", async () => {
-    for (const name of pythonRuntimeModules().map((m) => m.replace(/\.py$/, ""))) {
+  it("a version labelled as a runtime module of the tree (tasks, router, dispatcher …) or its protocol module clashes with it, exit 2, nothing written", async () => {
+    for (const name of [...pythonRuntimeModules().map((m) => m.replace(/\.py$/, "")), "protocol"]) {
       const schemas = tempDir();
       mkdirSync(path.join(schemas, name));
       writeFileSync(path.join(schemas, name, "schema.json"), JSON.stringify(minimalLegacySchema()));

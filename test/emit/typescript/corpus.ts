@@ -9,10 +9,12 @@ import ts from "typescript";
 import { copyRuntime } from "../../../generator/emit/runtime-copy.js";
 import { typescriptRuntime } from "../../../generator/emit/typescript/runtime.js";
 import { buildSchemaIR } from "../../../generator/model/ir-build.js";
+import { buildProtocolFacts } from "../../../generator/model/protocol.js";
 import { buildMethodTables } from "../../../generator/model/table.js";
 import type { Dialect, JsonSchema, LoadedSpec, ProtocolModel, VersionModel } from "../../../generator/model/types.js";
-import { methodCapabilitiesFile } from "../../../generator/paths.js";
+import { methodCapabilitiesFile, protocolFactsFile, toolRoot } from "../../../generator/paths.js";
 import { readMethodCapabilities } from "../../../generator/source/method-capabilities.js";
+import { readProtocolFacts } from "../../../generator/source/protocol-facts.js";
 import { readSchemaDocument, refName } from "../../../generator/source/load.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -392,9 +394,9 @@ export function ajvOracle(dialect: Dialect, defs: Record<string, unknown>) {
  * A version model of synthetic definitions (written in the loaded form: `#/$defs/<Name>` refs), with
  * no methods: enough for the schema and guard printers. Its IR comes from the real builder.
  */
-/** A run's model of synthetic versions, with its method table (over the tool's reviewed capability data), as the pipeline builds it. */
+/** A run's model of synthetic versions, with its method table (over the tool's reviewed capability data) and protocol facts (over its reviewed prose facts), as the pipeline builds it. */
 export function syntheticProtocolModel(...versions: VersionModel[]): ProtocolModel {
-  return { versions, tables: buildMethodTables({ versions }, readMethodCapabilities(methodCapabilitiesFile)) };
+  return { versions, tables: buildMethodTables({ versions }, readMethodCapabilities(methodCapabilitiesFile)), protocol: buildProtocolFacts({ versions }, readProtocolFacts(protocolFactsFile)) };
 }
 
 export function syntheticModel(label: string, dialect: Dialect, definitions: Record<string, JsonSchema>): VersionModel {
@@ -410,12 +412,16 @@ export function syntheticModel(label: string, dialect: Dialect, definitions: Rec
   return { label, era: "legacy", dialect, sha256: spec.sha256, specCommit: null, patches: [], definitions, ir: buildSchemaIR(spec), requests: [], notifications: [] };
 }
 
-/** Write the hand-written runtime where files emitted into `dir/<folder>/` import it (`dir/runtime/`). */
+/**
+ * Write the hand-written runtime where files emitted into `dir/<folder>/` import it (`dir/runtime/`), with the
+ * protocol module it imports (`dir/protocol.ts`: the committed tree's, printed from the pinned schemas).
+ */
 export function writeRuntime(dir: string): void {
   for (const [file, text] of copyRuntime(typescriptRuntime)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
   }
+  writeFileSync(path.join(dir, "protocol.ts"), readFileSync(path.join(toolRoot, "generated", "protocol.ts"), "utf8"));
 }
 
 /** Compiler options generated code must pass: strict, Node's module rules, Node's globals. */

@@ -55,8 +55,10 @@ from pydantic import (
 )
 from typing_extensions import TypeAliasType
 
-METHOD_NOT_FOUND: Final = -32601
-INTERNAL_ERROR: Final = -32603
+from . import protocol
+
+METHOD_NOT_FOUND: Final = protocol.METHOD_NOT_FOUND
+INTERNAL_ERROR: Final = protocol.INTERNAL_ERROR
 
 
 _NULL_REFUSED: Final = "null is not allowed here"
