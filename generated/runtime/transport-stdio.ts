@@ -25,6 +25,7 @@ import type { AuthInfo } from "./auth.js";
 import { CancellationSource } from "./cancellation.js";
 import { invalidRequest, readEnvelope } from "./jsonrpc.js";
 import {
+  batchesServed,
   boundedWriter,
   errorMessage,
   type ExactIds,
@@ -72,17 +73,8 @@ const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
 export const DEFAULT_END_GRACE_MS = STDIO_END_GRACE_MS;
 export const DEFAULT_STDIO_MAX_IN_FLIGHT = 64;
 
-/**
- * The protocol versions whose schema defines JSON-RPC batches (`JSONRPCBatchRequest`, an array arm of
- * `JSONRPCMessage`): 2025-03-26 added them, 2025-06-18 removed them, 2024-11-05 had none. A protocol fact
- * the generated protocol module is to carry (issue 36, item 2); test/scenarios/ holds it to the schemas.
- */
-const BATCHING_VERSIONS: ReadonlySet<string> = new Set(["2025-03-26"]);
-
-/** Whether a stdio connection at `version` (undefined: before `initialize`) is served a JSON-RPC batch. */
-export function stdioBatchesServed(version: string | undefined): boolean {
-  return version !== undefined && BATCHING_VERSIONS.has(version);
-}
+/** Whether a stdio connection at `version` (undefined: before `initialize`) is served a JSON-RPC batch (transport-jsonrpc's `batchesServed`). */
+export const stdioBatchesServed = batchesServed;
 
 /** Serve `router` over a pair of streams, one message per line. */
 export function serveStdio(router: RoutedServer, options: StdioTransportOptions = {}): StdioServer {

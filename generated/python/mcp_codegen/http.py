@@ -77,7 +77,7 @@ from .protocol import (
     SERVER_ERROR,
     SESSION_NOT_FOUND,
 )
-from .router import Exchange
+from .router import Exchange, batches_served
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -96,8 +96,6 @@ DEFAULT_MAX_SESSIONS = 1000
 DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024
 SESSION_RETRY_AFTER_SECONDS = 5
 """Seconds a client refused for want of a session slot is told to wait (``Retry-After``)."""
-FIRST_VERSION_WITHOUT_BATCHES = protocol.FIRST_VERSION_WITHOUT_BATCHES
-"""The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions)."""
 HEADER_MISMATCH = protocol.HEADER_MISMATCH
 
 MODERN_STATUS: Mapping[int, int] = HTTP_STATUS
@@ -274,11 +272,6 @@ def _accepts_event_stream(value: str | None) -> bool:
 def _unsupported_coding(value: str | None) -> bool:
     """Content codings this transport decodes: none (RFC 9110 section 8.4: anything else is 415)."""
     return value is not None and any(c.strip() != "" and c.strip().lower() != "identity" for c in value.split(","))
-
-
-def batches_served(version: str | None) -> bool:
-    """Whether a legacy session at ``version`` may send a JSON-RPC batch (versions are dates: they sort as text)."""
-    return version is not None and version < FIRST_VERSION_WITHOUT_BATCHES
 
 
 _PLAIN_PATH = re.compile(r"[^\x21-\x7e]|%(?![0-9A-Fa-f]{2})")

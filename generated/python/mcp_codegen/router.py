@@ -301,6 +301,16 @@ def _level_index(level: object) -> int:
     return LOG_LEVELS.index(level) if isinstance(level, str) and level in LOG_LEVELS else -1
 
 
+def batches_served(version: str | None) -> bool:
+    """Whether a connection at ``version`` (None: before ``initialize``) is served a JSON-RPC batch: the version's
+    schema defines batches (the protocol module's per-version ``batches`` fact). One rule for stdio and HTTP
+    (test/scenarios/ states it)."""
+    if version is None:
+        return False
+    facts = cast(Mapping[str, Mapping[str, object]], protocol.VERSIONS).get(version)
+    return facts is not None and facts.get("batches") is True
+
+
 # --- The outgoing channels ---
 
 
@@ -1153,6 +1163,7 @@ def create_router(
 
 
 __all__ = [
+    "batches_served",
     "HEADER_MISMATCH",
     "LIMIT_REACHED",
     "LOG_LEVELS",

@@ -43,7 +43,7 @@ from .dispatcher import (
     parse_json,
     read_envelope,
 )
-from .router import Exchange, Router
+from .router import Exchange, Router, batches_served
 
 DEFAULT_MAX_IN_FLIGHT: Final = 64
 DEFAULT_MAX_LINE_BYTES: Final = 4 * 1024 * 1024
@@ -65,15 +65,6 @@ class Writer(Protocol):
 
     def write(self, data: bytes) -> None: ...
     async def drain(self) -> None: ...
-
-
-def batches_served(version: str | None) -> bool:
-    """Whether a connection at ``version`` (None: before ``initialize``) is served a JSON-RPC batch: the version's
-    schema defines batches (the protocol module's per-version ``batches`` fact)."""
-    if version is None:
-        return False
-    facts = cast(Mapping[str, Mapping[str, object]], protocol.VERSIONS).get(version)
-    return facts is not None and facts.get("batches") is True
 
 
 def _log_transport_error(error: BaseException) -> None:

@@ -16,7 +16,7 @@
 // (a `subscriptions/listen` among them ends), a legacy session closes, `onError` hears of it once.
 // Host/Origin: by default only the names of the address a request arrived on are accepted (for a
 // loopback address: 127.0.0.1, localhost, [::1] with its port), against DNS rebinding.
-import { FIRST_VERSION_WITHOUT_BATCHES, HEADER_ANNOTATION, HEADER_MISMATCH, HTTP_STATUS, META_PROTOCOL_VERSION, SERVER_ERROR, SESSION_NOT_FOUND } from "../protocol.js";
+import { HEADER_ANNOTATION, HEADER_MISMATCH, HTTP_STATUS, META_PROTOCOL_VERSION, SERVER_ERROR, SESSION_NOT_FOUND } from "../protocol.js";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,6 +25,7 @@ import { CancellationSource } from "./cancellation.js";
 import { decodeHeaderValue } from "./header-encoding.js";
 import { metaOfParams, ownMember, paramsOf } from "./jsonrpc.js";
 import {
+  batchesServed,
   boundedWriter,
   type BoundedWriter,
   classify,
@@ -195,13 +196,8 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<string | Re
   });
 }
 
-/** The first protocol version without JSON-RPC batching: the protocol module's (reviewed prose, checked against the schemas' batch definitions). */
-export { FIRST_VERSION_WITHOUT_BATCHES };
-
-/** Whether a legacy session at `version` may send a JSON-RPC batch (versions are dates: they sort as text). */
-export function batchesServed(version: string | undefined): boolean {
-  return version !== undefined && version < FIRST_VERSION_WITHOUT_BATCHES;
-}
+/** Whether a legacy session at `version` may send a JSON-RPC batch: the one rule of both transports. */
+export { batchesServed };
 
 /** The path of a request target: origin-form read directly, any other form through URL; undefined when it is not a URL. */
 function pathOf(target: string | undefined): string | undefined {

@@ -3,11 +3,22 @@
 // becomes text (request ids beyond 2^53 kept exactly), and the bounded writer every outgoing stream
 // goes through (backpressure).
 import type { Writable } from "node:stream";
+import { VERSIONS } from "../protocol.js";
 import type { AuthInfo } from "./auth.js";
 import type { Cancellation } from "./cancellation.js";
 import { type Envelope, ErrorCode, errorResponse, invalidRequest, type JsonRpcErrorResponse, readEnvelope } from "./jsonrpc.js";
 
 export type TransportRequestId = string | number;
+
+/**
+ * Whether a connection at `version` (undefined: before `initialize`) is served a JSON-RPC batch: the version's
+ * schema defines batches (the protocol module's per-version `batches`). One rule for stdio and HTTP
+ * (test/scenarios/ states it).
+ */
+export function batchesServed(version: string | undefined): boolean {
+  if (version === undefined || !Object.hasOwn(VERSIONS, version)) return false;
+  return (VERSIONS as Readonly<Record<string, { readonly batches: boolean }>>)[version].batches;
+}
 
 /** An outgoing JSON-RPC message, as the router hands it to a transport. */
 export type OutgoingMessage = object;
