@@ -159,7 +159,7 @@ class StdioClientTransport:
         process.stdin.write((json.dumps(message, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
         await process.stdin.drain()
 
-    def session_started(self, protocol_version: str) -> None:
+    async def session_started(self, protocol_version: str) -> None:
         return None
 
     def abandon(self, request_id: RequestId) -> None:

@@ -50,7 +50,7 @@ class Scripted:
         assert self.receiver is not None
         self.receiver.message(message, related)
 
-    def session_started(self, protocol_version: str) -> None:
+    async def session_started(self, protocol_version: str) -> None:
         return None
 
     def abandon(self, request_id: RequestId) -> None:

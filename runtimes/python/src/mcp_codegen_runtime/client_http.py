@@ -287,23 +287,21 @@ class HttpClientTransport:
         if awaited is not None:
             raise HttpStatusError(status, f"HTTP {status}: no answer to request {awaited!r}")
 
-    def session_started(self, protocol_version: str) -> None:
-        if self.open_stream and not self._closed:
-            self._background_task(self._open_stream())
-
-    async def _open_stream(self) -> None:
+    async def session_started(self, protocol_version: str) -> None:
+        """Legacy: open the server's GET stream, returning once the server has answered it (so what the server
+        sends on it from then on is heard); it is read in the background. A 405 means the server offers none."""
+        if not self.open_stream or self._closed:
+            return
         try:
             request = self._client.build_request("GET", self.url, headers={**self._base_headers(), "accept": "text/event-stream"})
             response: Any = await self._client.send(request, stream=True)
-            if response.status_code != 200 or "text/event-stream" not in response.headers.get("content-type", ""):
-                await response.aclose()  # 405: the server offers no stream of its own
-                return
-            await self._consume(response, None)
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # noqa: BLE001 - told
-            if not self._closed:
-                self._problem(error)
+        except Exception as error:  # noqa: BLE001 - told; the session goes on without the stream
+            self._problem(error)
+            return
+        if response.status_code != 200 or "text/event-stream" not in response.headers.get("content-type", ""):
+            await response.aclose()
+            return
+        self._background_task(self._consume(response, None))
 
     def abandon(self, request_id: RequestId) -> None:
         """The client gave ``request_id`` up: stop reading its stream."""
