@@ -8,12 +8,13 @@
 //   over the SDK's stdio transport), and the TypeScript conformance router (test/conformance/server.ts) over the
 //   generated HTTP and stdio transports. The expected texts are the servers' own (their tool code).
 import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root } from "../../support.js";
+import { root, tempDir } from "../../support.js";
 import { startServer, type RunningServer } from "../../conformance/server.js";
-import { pythonBin, pythonTestDir, pythonTree } from "./support.js";
+import { pythonBin, pythonRuntimePackage, pythonTestDir, pythonTree, pyrightStrict, run } from "./support.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -274,5 +275,59 @@ describe.each(tsTargets)("the Python client against $name", (target) => {
     // The router refuses a tools/call whose Mcp-Param-Region header is missing or differs (-32020); over stdio there are no headers.
     expect(text(out.outcomes[4])).toBe("Received the arguments.");
     expect(out.problems).toEqual([]);
+  }, 60_000);
+});
+
+/** The ```python blocks of docs/python-client.md. */
+function docExamples(): string[] {
+  const page = readFileSync(path.join(root, "docs", "python-client.md"), "utf8");
+  return [...page.matchAll(/^```python\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+}
+
+/** A documented example run as a program (the TypeScript server answers in this process: not blocking it). */
+function runExample(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(pythonBin(), [file, ...args], { cwd: root, env: { ...baseEnv, PYTHONPATH: pythonTree, ...env } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("exit", (code) => resolve({ code, out, err }));
+  });
+}
+
+describe("docs/python-client.md", () => {
+  const [stdioExample, httpExample] = docExamples();
+  const dir = tempDir();
+  beforeAll(() => {
+    writeFileSync(path.join(dir, "stdio_client.py"), stdioExample);
+    writeFileSync(path.join(dir, "http_client.py"), httpExample);
+  });
+
+  it("has two examples; they pass pyright --strict and ruff", () => {
+    expect(docExamples()).toHaveLength(2);
+    const checked = pyrightStrict(dir, [pythonTree]);
+    expect(checked.stdout + checked.stderr).toContain("0 errors, 0 warnings");
+    const linted = run("ruff", ["check", "--no-cache", "--config", path.join(pythonRuntimePackage, "ruff.toml"), dir]);
+    expect(linted.stdout + linted.stderr).toContain("All checks passed");
+  }, 120_000);
+
+  it("the stdio example talks to the TypeScript conformance router's stdio server", async () => {
+    const r = await runExample(path.join(dir, "stdio_client.py"), [path.join(root, "node_modules", ".bin", "tsx"), path.join(pythonTestDir, "client_ts_stdio_server.ts")]);
+    expect(r.err).toBe("");
+    const [negotiated, said, ...rest] = r.out.split("\n");
+    // The newest version both sides have: the router serves every generated dated version.
+    expect(negotiated).toMatch(/^negotiated \d{4}-\d{2}-\d{2}$/);
+    expect(said).toBe(SIMPLE);
+    expect(rest).toEqual([""]);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it("the HTTP example lists every page of tools and hears the call's progress", async () => {
+    const r = await runExample(path.join(dir, "http_client.py"), [], { MCP_URL: tsServer!.url });
+    expect(r.err).toBe("");
+    const fixtures = JSON.parse(readFileSync(path.join(root, "test", "conformance", "fixtures.json"), "utf8")) as { tools: { common: unknown[]; legacy: unknown[] } };
+    expect(r.out).toBe(`2025-11-25: ${fixtures.tools.common.length + fixtures.tools.legacy.length} tools, progress [0, 50, 100]\n`);
+    expect(r.code).toBe(0);
   }, 60_000);
 });
