@@ -16,10 +16,18 @@ import os
 import sys
 from typing import Any, cast
 
+import httpx2
+
 import mcp_codegen
 from mcp_codegen.client import Client
 from mcp_codegen.client_http import HttpClientTransport
+from mcp_codegen.client_oauth import OAuth
 from mcp_codegen.dispatcher import JsonRpcError
+
+CONFORMANCE_CIMD_URL = "https://conformance-test.local/client-metadata.json"
+"""The Client ID Metadata Document URL the conformance authorization servers expect (``auth/basic-cimd``)."""
+CONFORMANCE_REDIRECT_URI = "http://localhost:3000/callback"
+"""Registered with the authorization server and never served: the headless user agent stops at it."""
 
 Json = dict[str, Any]
 
@@ -62,6 +70,26 @@ def report(error: BaseException) -> None:
     sys.stderr.write(f"client: {error}\n")
 
 
+def transport_for(url: str, scenario: str, context: Json) -> HttpClientTransport:
+    """The HTTP transport; for an ``auth/*`` scenario through an httpx2 client with OAuth configured from the context alone."""
+    if not scenario.startswith("auth/"):
+        return HttpClientTransport(url)
+
+    def text(key: str) -> str | None:
+        value = context.get(key)
+        return value if isinstance(value, str) else None
+
+    auth = OAuth(
+        redirect_uri=text("redirect_uri") or CONFORMANCE_REDIRECT_URI,
+        client_id=text("client_id"),
+        client_secret=text("client_secret"),
+        client_issuer=text("issuer"),
+        client_metadata_url=text("client_metadata_url") or CONFORMANCE_CIMD_URL,
+        client_name="mcp-codegen python conformance client",
+    )
+    return HttpClientTransport(url, client=httpx2.AsyncClient(auth=auth, timeout=httpx2.Timeout(30.0, read=None)))
+
+
 def offered(wire: str) -> list[str]:
     """The versions the client offers at the scenario's wire version: that modern one alone, else every legacy one up to it."""
     eras = mcp_codegen.VERSION_ERAS
@@ -85,7 +113,7 @@ async def main() -> int:
     )
     tool_calls = context.get("toolCalls")
     try:
-        negotiated = await client.connect(HttpClientTransport(url))
+        negotiated = await client.connect(transport_for(url, scenario, context))
         caps = negotiated.server_capabilities
         if "tools" in caps:
             tools = cast(list[Json], (await client.request("tools/list", {}))["tools"])
