@@ -17,7 +17,8 @@ server side never imports it).
 - scopes: the challenge's ``scope``, else the resource's ``scopes_supported``, else none; on step-up the union with
   what was asked before; ``offline_access`` added when the authorization server lists it;
 - ``client_secret_basic`` / ``client_secret_post`` / ``none`` at the token endpoint, as registered or advertised;
-- refresh on 401 when there is a refresh token; at most ``max_attempts`` authorizations per request.
+- refresh on 401 when there is a refresh token; at most ``max_attempts`` authorizations per request;
+- ``grant="client_credentials"``: no user, the pre-registered client's own credentials (no PKCE, no redirect).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import secrets
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 import httpx2
@@ -138,6 +139,7 @@ class OAuth(httpx2.Auth):
         client_metadata_url: str | None = None,
         client_name: str = "mcp-codegen client",
         max_attempts: int = 3,
+        grant: Literal["authorization_code", "client_credentials"] = "authorization_code",
     ) -> None:
         self.redirect_uri = redirect_uri
         self.user_agent = user_agent
@@ -147,6 +149,7 @@ class OAuth(httpx2.Auth):
         self.client_metadata_url = client_metadata_url
         self.client_name = client_name
         self.max_attempts = max_attempts
+        self.grant = grant
         self._state = _State()
 
     async def async_auth_flow(self, request: Any) -> AsyncGenerator[Any, Any]:
@@ -318,6 +321,18 @@ class OAuth(httpx2.Auth):
             supported = metadata.get("scopes_supported")
             if isinstance(supported, list) and "offline_access" in supported and "offline_access" not in scopes and scopes:
                 scopes.append("offline_access")
+            resource = cast(str, resource_metadata["resource"])
+            if self.grant == "client_credentials":
+                # No user: the client's own credentials (pre-registered) are the grant.
+                if self.client_id is None:
+                    raise OAuthFlowError("registration", "the client-credentials grant needs a pre-registered client_id")
+                registration = await self._client(client, issuer, metadata)
+                form = {"grant_type": "client_credentials", "resource": resource}
+                if scopes:
+                    form["scope"] = " ".join(scopes)
+                tokens = await self._token(client, issuer, metadata, registration, form, scopes)
+                self._state.tokens[server] = tokens
+                return tokens
             methods = metadata.get("code_challenge_methods_supported")
             if not isinstance(methods, list) or "S256" not in methods:
                 raise OAuthFlowError("metadata", f"the authorization server {issuer} does not advertise PKCE S256 (code_challenge_methods_supported: {methods!r})")
@@ -327,7 +342,6 @@ class OAuth(httpx2.Auth):
             endpoint = metadata.get("authorization_endpoint")
             if not isinstance(endpoint, str):
                 raise OAuthFlowError("metadata", f"{issuer} names no authorization endpoint")
-            resource = cast(str, resource_metadata["resource"])
             query = {
                 "response_type": "code",
                 "client_id": registration.client_id,
