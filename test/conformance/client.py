@@ -16,8 +16,6 @@ import os
 import sys
 from typing import Any, cast
 
-import httpx2
-
 import mcp_codegen
 from mcp_codegen.client import Client
 from mcp_codegen.client_http import HttpClientTransport
@@ -87,7 +85,7 @@ def transport_for(url: str, scenario: str, context: Json) -> HttpClientTransport
         client_metadata_url=text("client_metadata_url") or CONFORMANCE_CIMD_URL,
         client_name="mcp-codegen python conformance client",
     )
-    return HttpClientTransport(url, client=httpx2.AsyncClient(auth=auth, timeout=httpx2.Timeout(30.0, read=None)))
+    return HttpClientTransport(url, auth=auth)
 
 
 def offered(wire: str) -> list[str]:

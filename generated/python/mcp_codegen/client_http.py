@@ -13,7 +13,8 @@ server side needs pydantic alone). The mirror of TypeScript's client-http.ts; th
   that ends before its request's answer is resumed with a GET carrying ``Last-Event-ID`` after the server's
   ``retry:`` delay, at most ``max_reconnects`` times;
 - a body over ``max_body_bytes`` is refused; a 401/403 is an ``HttpStatusError`` naming the status and the
-  ``WWW-Authenticate`` challenge. ``client``: an ``httpx2.AsyncClient`` of one's own (its auth, headers).
+  ``WWW-Authenticate`` challenge. ``auth``: a ``client_oauth.OAuth`` (or any ``httpx2.Auth``); ``client``: an
+  ``httpx2.AsyncClient`` of one's own (its auth, headers) instead.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
-import importlib
 import json
 import re
 from collections.abc import Mapping
@@ -98,17 +98,20 @@ class HttpClientTransport:
         *,
         headers: Mapping[str, str] | None = None,
         client: Any = None,
+        auth: Any = None,
         max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
         max_reconnects: int = DEFAULT_MAX_RECONNECTS,
         retry: float = DEFAULT_RETRY,
         open_stream: bool = True,
     ) -> None:
-        httpx2: Any = importlib.import_module("httpx2")
+        import httpx2  # the `client` extra, imported when a transport is made
+
         self._httpx: Any = httpx2
         self.url = url
         self._headers = dict(headers or {})
         self._own_client = client is None
-        self._client: Any = client if client is not None else httpx2.AsyncClient(timeout=httpx2.Timeout(30.0, read=None))
+        httpx_auth = auth.httpx_auth() if auth is not None and hasattr(auth, "httpx_auth") else auth
+        self._client: Any = client if client is not None else httpx2.AsyncClient(auth=httpx_auth, timeout=httpx2.Timeout(30.0, read=None))
         self.max_body_bytes = max_body_bytes
         self.max_reconnects = max_reconnects
         self.retry = retry

@@ -8,8 +8,6 @@ import json
 import sys
 from typing import Any
 
-import httpx2
-
 from mcp_codegen.client import Client
 from mcp_codegen.client_http import HttpClientTransport, HttpStatusError
 from mcp_codegen.client_oauth import OAuth
@@ -17,7 +15,7 @@ from mcp_codegen.client_oauth import OAuth
 
 async def main(job: dict[str, Any]) -> dict[str, Any]:
     auth = OAuth(redirect_uri="http://localhost/callback", client_id=job["clientId"], client_secret=job["clientSecret"], grant="client_credentials")
-    transport = HttpClientTransport(job["url"], client=httpx2.AsyncClient(auth=auth, timeout=httpx2.Timeout(30.0, read=None)))
+    transport = HttpClientTransport(job["url"], auth=auth)
     client = Client({"name": "oauth-test", "version": "1.0.0"}, versions=job["versions"])
     try:
         negotiated = await client.connect(transport)

@@ -1,8 +1,8 @@
-"""OAuth 2.1 for the Python client, as the MCP specification's Authorization section requires: an ``httpx2.Auth``
-(``OAuth``) that puts the bearer token on every request the HTTP transport sends and, when the server answers 401
+"""OAuth 2.1 for the Python client, as the MCP specification's Authorization section requires: ``OAuth``, given to
+the HTTP transport (``HttpClientTransport(url, auth=OAuth(...))``, an ``httpx2.Auth`` there), that puts the bearer token on every request the HTTP transport sends and, when the server answers 401
 (or 403 ``insufficient_scope``), runs the flow and sends the request again. The mirror of TypeScript's
-client-oauth.ts; the generator copies it as ``client_oauth.py`` of the Python tree (it imports httpx2; the
-server side never imports it).
+client-oauth.ts; the generator copies it as ``client_oauth.py`` of the Python tree (httpx2, the ``client``
+extra, imported where a function needs it).
 
 - Protected Resource Metadata (RFC 9728): the challenge's ``resource_metadata`` URL, else the well-known URLs
   (path-inserted, then root); its ``resource`` must be the server's URL or a prefix of it on the same origin;
@@ -30,9 +30,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
-from urllib.parse import parse_qs, quote, urlencode, urlsplit
-
-import httpx2
+from urllib.parse import parse_qs, quote, urlencode, urljoin, urlsplit
 
 UserAgent = Callable[[str, str], Awaitable[str]]
 """``user_agent(authorization_url, redirect_uri)``: the URL the user's browser is sent back to (with the code)."""
@@ -109,6 +107,8 @@ def _covers(resource: str, server: str) -> bool:
 
 async def follow_redirects(authorization_url: str, redirect_uri: str) -> str:
     """A headless user agent: fetch the authorization URL, following redirects until one goes to ``redirect_uri``."""
+    import httpx2
+
     url = authorization_url
     async with httpx2.AsyncClient() as client:
         for _ in range(5):
@@ -123,8 +123,9 @@ async def follow_redirects(authorization_url: str, redirect_uri: str) -> str:
     raise OAuthFlowError("authorization", "too many redirects before the redirect URI")
 
 
-class OAuth(httpx2.Auth):
-    """Bearer tokens for the HTTP transport: ``HttpClientTransport(url, client=httpx2.AsyncClient(auth=OAuth(...)))``."""
+class OAuth:
+    """Bearer tokens for the HTTP transport: ``HttpClientTransport(url, auth=OAuth(...))`` (or
+    ``httpx2.AsyncClient(auth=oauth.httpx_auth())`` for a client of one's own)."""
 
     def __init__(
         self,
@@ -148,32 +149,42 @@ class OAuth(httpx2.Auth):
         self.client_name = client_name
         self.max_attempts = max_attempts
         self.grant = grant
-        self._state = _State()
+        self.state = _State()
+        """The tokens (per protected resource) and registrations (per issuer) obtained, in this process's memory."""
 
-    async def async_auth_flow(self, request: Any) -> AsyncGenerator[Any, Any]:
-        server = _resource_of(str(request.url))
-        tokens = self._state.tokens.get(server)
-        if tokens is not None:
-            request.headers["authorization"] = f"Bearer {tokens.access_token}"
-        response = yield request
-        for _ in range(self.max_attempts):
-            if response.status_code not in (401, 403):
-                return
-            challenge = _challenge(response.headers.get("www-authenticate"))
-            if response.status_code == 403 and challenge.get("error") != "insufficient_scope":
-                return
-            await response.aread()
-            tokens = self._state.tokens.get(server)
-            refreshed = None
-            if response.status_code == 401 and tokens is not None and tokens.refresh_token is not None:
-                refreshed = await self._refresh(server, tokens)
-            if refreshed is None:
-                try:
-                    refreshed = await self._authorize(server, challenge, step_up=response.status_code == 403)
-                except _Unhelpful:
-                    return
-            request.headers["authorization"] = f"Bearer {refreshed.access_token}"
-            response = yield request
+    def httpx_auth(self) -> Any:
+        """This flow as an ``httpx2.Auth`` (httpx2 imported here)."""
+        import httpx2
+
+        flow = self
+
+        class _Auth(httpx2.Auth):
+            async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+                server = _resource_of(str(request.url))
+                tokens = flow.state.tokens.get(server)
+                if tokens is not None:
+                    request.headers["authorization"] = f"Bearer {tokens.access_token}"
+                response = yield request
+                for _ in range(flow.max_attempts):
+                    if response.status_code not in (401, 403):
+                        return
+                    challenge = _challenge(response.headers.get("www-authenticate"))
+                    if response.status_code == 403 and challenge.get("error") != "insufficient_scope":
+                        return
+                    await response.aread()
+                    tokens = flow.state.tokens.get(server)
+                    refreshed = None
+                    if response.status_code == 401 and tokens is not None and tokens.refresh_token is not None:
+                        refreshed = await flow.refresh(server, tokens)
+                    if refreshed is None:
+                        try:
+                            refreshed = await flow.authorize(server, challenge, step_up=response.status_code == 403)
+                        except _Unhelpful:
+                            return
+                    request.headers["authorization"] = f"Bearer {refreshed.access_token}"
+                    response = yield request
+
+        return _Auth()
 
     async def _get_json(self, client: Any, url: str) -> tuple[int, dict[str, Any]]:
         response = await client.get(url, headers={"accept": "application/json"}, follow_redirects=False)
@@ -189,7 +200,7 @@ class OAuth(httpx2.Auth):
         origin = f"{parts.scheme}://{parts.netloc}"
         candidates: list[str] = []
         if "resource_metadata" in challenge:
-            candidates.append(str(httpx2.URL(server).join(challenge["resource_metadata"])))
+            candidates.append(urljoin(server, challenge["resource_metadata"]))
         if parts.path not in ("", "/"):
             candidates.append(f"{origin}/.well-known/oauth-protected-resource{parts.path}")
         candidates.append(f"{origin}/.well-known/oauth-protected-resource")
@@ -223,7 +234,7 @@ class OAuth(httpx2.Auth):
         raise OAuthFlowError("metadata", f"no authorization server metadata for {issuer} (tried {', '.join(urls)})")
 
     async def _client(self, client: Any, issuer: str, metadata: dict[str, Any]) -> Registration:
-        known = self._state.clients.get(issuer)
+        known = self.state.clients.get(issuer)
         if known is not None:
             return known
         if self.client_id is not None and (self.client_issuer is None or self.client_issuer == issuer):
@@ -251,7 +262,7 @@ class OAuth(httpx2.Auth):
                 raise OAuthFlowError("registration", f"dynamic client registration at {endpoint} answered {response.status_code}")
             answer = _object(response.json())
             registration = Registration(str(answer["client_id"]), cast(str | None, answer.get("client_secret")), cast(str | None, answer.get("token_endpoint_auth_method")))
-        self._state.clients[issuer] = registration
+        self.state.clients[issuer] = registration
         return registration
 
     def _client_auth(self, registration: Registration, metadata: dict[str, Any], form: dict[str, str]) -> dict[str, str]:
@@ -283,7 +294,10 @@ class OAuth(httpx2.Auth):
         refresh = answer.get("refresh_token")
         return Tokens(token, refresh if isinstance(refresh, str) else None, time.time() + expires if isinstance(expires, (int, float)) else None, scopes, issuer)
 
-    async def _refresh(self, server: str, tokens: Tokens) -> Tokens | None:
+    async def refresh(self, server: str, tokens: Tokens) -> Tokens | None:
+        """New tokens from the refresh token, else None."""
+        import httpx2
+
         async with httpx2.AsyncClient() as client:
             try:
                 metadata = await self._authorization_server(client, tokens.issuer)
@@ -294,10 +308,13 @@ class OAuth(httpx2.Auth):
                 return None
         if fresh.refresh_token is None:
             fresh.refresh_token = tokens.refresh_token
-        self._state.tokens[server] = fresh
+        self.state.tokens[server] = fresh
         return fresh
 
-    async def _authorize(self, server: str, challenge: dict[str, str], *, step_up: bool) -> Tokens:
+    async def authorize(self, server: str, challenge: dict[str, str], *, step_up: bool) -> Tokens:
+        """New tokens for ``server`` by the whole flow (``challenge``: the WWW-Authenticate parameters)."""
+        import httpx2
+
         async with httpx2.AsyncClient() as client:
             resource_metadata = await self._protected_resource(client, server, challenge)
             servers = resource_metadata.get("authorization_servers")
@@ -305,7 +322,7 @@ class OAuth(httpx2.Auth):
                 raise OAuthFlowError("resource_metadata", "the protected resource metadata names no authorization server")
             issuer = servers[0]
             metadata = await self._authorization_server(client, issuer)
-            previous = self._state.tokens.get(server)
+            previous = self.state.tokens.get(server)
             if "scope" in challenge:
                 scopes = challenge["scope"].split()
             elif isinstance(resource_metadata.get("scopes_supported"), list):
@@ -329,7 +346,7 @@ class OAuth(httpx2.Auth):
                 if scopes:
                     form["scope"] = " ".join(scopes)
                 tokens = await self._token(client, issuer, metadata, registration, form, scopes)
-                self._state.tokens[server] = tokens
+                self.state.tokens[server] = tokens
                 return tokens
             methods = metadata.get("code_challenge_methods_supported")
             if not isinstance(methods, list) or "S256" not in methods:
@@ -364,5 +381,5 @@ class OAuth(httpx2.Auth):
                 raise OAuthFlowError("authorization", f"the authorization failed: {params.get('error', 'no code')}")
             form = {"grant_type": "authorization_code", "code": params["code"], "redirect_uri": self.redirect_uri, "code_verifier": verifier, "resource": resource}
             tokens = await self._token(client, issuer, metadata, registration, form, scopes)
-        self._state.tokens[server] = tokens
+        self.state.tokens[server] = tokens
         return tokens
