@@ -361,7 +361,7 @@ class OAuth:
                 "response_type": "code",
                 "client_id": registration.client_id,
                 "redirect_uri": self.redirect_uri,
-                "code_challenge": _b64url(hashlib.sha256(verifier.encode("ascii")).digest()),
+                "code_challenge": _b64url(hashlib.new("SHA256", verifier.encode("ascii")).digest()),  # S256
                 "code_challenge_method": "S256",
                 "state": state,
                 "resource": resource,
