@@ -16,12 +16,15 @@
 // - the Python server (test/conformance/server.py: generated/python alone, under uvicorn), started beside
 //   the TypeScript one: `conformance server --requirements 2025-11-25` and `--requirements 2026-07-28` of
 //   0.2.0-alpha.12 (each revision's frozen requirement set), then the ten `tasks-*` scenarios one run each.
+// - the Python client (test/conformance/client.py: generated/python alone) against the same two client
+//   requirement sets, with its own baseline, expected-failures-python-client.yml (the auth/* scenarios until
+//   the Python client has OAuth).
 // Each server suite gets its committed expected-failures file (the suites' own YAML baseline format; the
-// Python server its own, expected-failures-python.yml); the client suites have none.
+// Python server its own, expected-failures-python.yml); the TypeScript client suites have none.
 // Prints one summary line per suite (the Python server's prefixed `python:`) and
 // `conformance: N passed, N failed (python: N passed, N failed)` (scenarios; the totals include Python's);
 // with `--summary FILE`, also writes `{ passed, failed, python: { passed, failed } }` there;
-// `--client-only` runs only the client sets, `--python-only` only the Python server's runs. Each server is
+// `--client-only` runs only the client sets (both clients'), `--python-only` only the Python server's and client's runs. Each server is
 // stopped by its process id. Exit 0 only when every suite passes.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,6 +45,10 @@ interface Suite {
   scenario?: string;
   /** Which server a server suite runs against (default typescript: test/conformance/server.ts). */
   server?: ServerName;
+  /** The Python side's suite (counted in the `python:` tally): a Python server's, or the Python client's. */
+  python?: boolean;
+  /** The runner's environment (default this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 type ServerName = "typescript" | "python";
@@ -120,6 +127,29 @@ const clientSuites: Suite[] = ["2025-11-25", "2026-07-28"].map((revision) => ({
   args: ["--command", `${process.execPath} ${clientBundle}`, "--requirements", revision, "--timeout", "120000"],
 }));
 
+/**
+ * The Python client (test/conformance/client.py: generated/python alone) against both client requirement sets,
+ * with its own expected-failures file (expected-failures-python-client.yml), which must end empty.
+ */
+const pythonEnv = { ...process.env, PYTHONPATH: path.join(root, "generated/python"), PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" };
+const pythonClientSuites: Suite[] = ["2025-11-25", "2026-07-28"].map((revision) => ({
+  name: `python: conformance@0.2.0-alpha.12 client --requirements ${revision}`,
+  role: "client",
+  python: true,
+  env: pythonEnv,
+  ...alpha,
+  args: [
+    "--command",
+    `${path.join(root, ".venv/bin/python")} ${path.join(here, "client.py")}`,
+    "--requirements",
+    revision,
+    "--timeout",
+    "120000",
+    "--expected-failures",
+    path.join(here, "expected-failures-python-client.yml"),
+  ],
+}));
+
 async function bundleClient(): Promise<string | undefined> {
   try {
     const { build } = await import("esbuild");
@@ -136,7 +166,7 @@ const serverCommands: Record<ServerName, { command: string; args: string[]; env?
   python: {
     command: path.join(root, ".venv/bin/python"),
     args: [path.join(here, "server.py"), "0"],
-    env: { ...process.env, PYTHONPATH: path.join(root, "generated/python"), PYTHONDONTWRITEBYTECODE: "1", PYTHONUNBUFFERED: "1" },
+    env: pythonEnv,
   },
 };
 
@@ -167,7 +197,7 @@ function run(suite: Suite, url: string): Promise<{ code: number; output: string 
   }
   return new Promise((resolve) => {
     const role = suite.role === "client" ? ["client"] : ["server", "--url", url];
-    const child = spawn(suite.node, [suite.cli, ...role, ...suite.args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(suite.node, [suite.cli, ...role, ...suite.args], { cwd: root, env: suite.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const take = (chunk: Buffer) => {
       output += chunk.toString();
@@ -245,13 +275,17 @@ if (!existsSync(path.join(root, "tools/conformance/node_modules"))) {
 }
 
 const summaryFile = process.argv.indexOf("--summary") >= 0 ? process.argv[process.argv.indexOf("--summary") + 1] : undefined;
-const selected = process.argv.includes("--client-only") ? clientSuites : process.argv.includes("--python-only") ? pythonSuites : [...suites, ...pythonSuites, ...clientSuites];
-const bundled = selected.some((suite) => suite.role === "client") ? await bundleClient() : undefined;
+const selected = process.argv.includes("--client-only")
+  ? [...clientSuites, ...pythonClientSuites]
+  : process.argv.includes("--python-only")
+    ? [...pythonSuites, ...pythonClientSuites]
+    : [...suites, ...pythonSuites, ...clientSuites, ...pythonClientSuites];
+const bundled = selected.some((suite) => suite.role === "client" && suite.python !== true) ? await bundleClient() : undefined;
 /** Scenario counts: all of them, and the Python server's apart. */
 const total = { passed: 0, failed: 0 };
 const python = { passed: 0, failed: 0 };
 const count = (suite: Suite, passed: number, failed: number) => {
-  for (const tally of suite.server === "python" ? [total, python] : [total]) {
+  for (const tally of suite.server === "python" || suite.python === true ? [total, python] : [total]) {
     tally.passed += passed;
     tally.failed += failed;
   }
@@ -261,7 +295,7 @@ const running = new Map<ServerName, { child: ChildProcess; url: string }>();
 try {
   for (const suite of selected) {
     if (suite.role === "client") {
-      if (bundled !== undefined) {
+      if (bundled !== undefined && suite.python !== true) {
         count(suite, 0, 1);
         lines.push(`${suite.name}: ${bundled}`);
         continue;

@@ -930,8 +930,12 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
 const DESCRIPTION = "MCP protocol models, method catalogue, result normalizers and method gate, one module per protocol version.";
 /** What the tree imports beyond the standard library: pydantic 2, and typing_extensions' TypeAliasType. */
 const PYTHON_DEPENDENCIES = ["pydantic>=2.11,<3", "typing_extensions>=4.12.2"];
-/** Extras, imported only when a function that needs them is called: http.py's `serve_http` runs its ASGI app under uvicorn; auth_jwt.py's `jwt_verifier` checks tokens with PyJWT. */
-const PYTHON_EXTRAS: Readonly<Record<string, readonly string[]>> = { http: ["uvicorn>=0.30"], jwt: ["pyjwt[crypto]>=2.8"] };
+/**
+ * Extras, imported only when a function that needs them is called: the client's HTTP transport and OAuth
+ * (client_http.py, client_oauth.py) use httpx2; http.py's `serve_http` runs its ASGI app under uvicorn;
+ * auth_jwt.py's `jwt_verifier` checks tokens with PyJWT.
+ */
+const PYTHON_EXTRAS: Readonly<Record<string, readonly string[]>> = { client: ["httpx2>=2.16"], http: ["uvicorn>=0.30"], jwt: ["pyjwt[crypto]>=2.8"] };
 
 /** The distribution's name: the package's, dots and underscores as dashes (`acme.mcp_protocol` → `acme-mcp-protocol`). */
 function distributionName(pkg: string): string {
