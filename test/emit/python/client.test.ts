@@ -7,6 +7,7 @@
 //   everything-server (mcp 2.3.0, examples/servers/everything-server, served over streamable HTTP as shipped and
 //   over the SDK's stdio transport), and the TypeScript conformance router (test/conformance/server.ts) over the
 //   generated HTTP and stdio transports. The expected texts are the servers' own (their tool code).
+import { docExample } from "../../docs/blocks.js";
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -278,10 +279,9 @@ describe.each(tsTargets)("the Python client against $name", (target) => {
   }, 60_000);
 });
 
-/** The ```python blocks of docs/python-client.md. */
+/** The examples of docs/python-client.md this file runs (test/docs/blocks.ts reads them by name). */
 function docExamples(): string[] {
-  const page = readFileSync(path.join(root, "docs", "python-client.md"), "utf8");
-  return [...page.matchAll(/^```python\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  return [docExample("docs/python-client.md", "stdio_client.py"), docExample("docs/python-client.md", "http_client.py")];
 }
 
 /** A documented example run as a program (the TypeScript server answers in this process: not blocking it). */

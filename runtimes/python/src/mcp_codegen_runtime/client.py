@@ -47,14 +47,15 @@ from typing import Any, Final, Literal, Protocol, cast
 from pydantic import TypeAdapter, ValidationError
 
 from . import dispatcher as dispatch
-from . import runtime
+from . import protocol, runtime
 
-# --- Protocol constants the client needs (one place; to be read from the generated protocol module) ---
-META_PROTOCOL_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
-META_CLIENT_CAPABILITIES: Final = "io.modelcontextprotocol/clientCapabilities"
-META_CLIENT_INFO: Final = "io.modelcontextprotocol/clientInfo"
-META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
-UNSUPPORTED_PROTOCOL_VERSION: Final = -32022
+# --- Protocol constants: the generated protocol module's (the HTTP header names are the transport's own) ---
+META_PROTOCOL_VERSION: Final = protocol.META_PROTOCOL_VERSION
+META_CLIENT_CAPABILITIES: Final = protocol.META_CLIENT_CAPABILITIES
+META_CLIENT_INFO: Final = protocol.META_CLIENT_INFO
+META_SERVER_INFO: Final = protocol.META_SERVER_INFO
+META_PROGRESS_TOKEN: Final = protocol.META_PROGRESS_TOKEN
+UNSUPPORTED_PROTOCOL_VERSION: Final = protocol.UNSUPPORTED_PROTOCOL_VERSION
 """The 2026-07-28 error a server answers a protocol version it does not support with."""
 INPUT_REQUIRED: Final = "input_required"
 """The 2026-07-28 ``resultType`` of a result asking the client for input."""
@@ -63,7 +64,7 @@ HEADER_SESSION_ID: Final = "mcp-session-id"
 HEADER_METHOD: Final = "mcp-method"
 HEADER_NAME: Final = "mcp-name"
 HEADER_PARAM_PREFIX: Final = "mcp-param-"
-HEADER_DESIGNATION: Final = "x-mcp-header"
+HEADER_DESIGNATION: Final = protocol.HEADER_ANNOTATION
 """The inputSchema keyword designating a tool argument mirrored into an ``Mcp-Param-*`` header."""
 # --- end of the protocol constants ---
 
@@ -585,7 +586,7 @@ class Client:
         sent = params
         if on_progress is not None:
             given = sent.get("_meta")
-            sent = {**sent, "_meta": {**(cast(JsonObject, given) if isinstance(given, dict) else {}), "progressToken": rid}}
+            sent = {**sent, "_meta": {**(cast(JsonObject, given) if isinstance(given, dict) else {}), META_PROGRESS_TOKEN: rid}}
         if module.ERA == "modern":
             sent = self._envelope(label, sent)
         adapter = self._params_adapter(label, method)
@@ -774,7 +775,7 @@ class Client:
         taken = False
         params: JsonObject | None = cast(JsonObject, envelope.params) if _is_object(envelope.params) else None
         if envelope.kind == "notification" and envelope.method == "notifications/progress" and params is not None:
-            token = params.get("progressToken")
+            token = params.get(META_PROGRESS_TOKEN)
             pending = self._pending.get(token) if isinstance(token, (str, int)) else None
             if pending is not None and pending.on_progress is not None:
                 taken = True
