@@ -51,17 +51,17 @@ const (
 // AcrossEras is what a gate does with a method the negotiated version lacks but another generated version has.
 type AcrossEras struct {
 	// Pass lets methods only later versions have through like unknown ones (removed ones are still refused).
-	Pass bool
+	Pass bool `json:"pass"`
 	// Serve lists methods served on every version whatever it says (only when Pass is false).
-	Serve []string
+	Serve []string `json:"serve"`
 }
 
 // Policy is a gate's policy.
 type Policy struct {
-	Side       Side
-	AcrossEras AcrossEras
+	Side       Side       `json:"side"`
+	AcrossEras AcrossEras `json:"acrossEras"`
 	// RefuseCustom refuses a method no generated version has (by default it passes to its host).
-	RefuseCustom bool
+	RefuseCustom bool `json:"refuseCustom"`
 }
 
 // MethodNotFound is the gate's refusal: JSON-RPC -32601 with its data.

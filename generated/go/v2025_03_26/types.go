@@ -818,7 +818,7 @@ type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
 	// The total number of completion options available. This can exceed the number of values actually sent in the response.
-	Total *int64 `json:"total,omitempty"`
+	Total *mcpruntime.Integer `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
 	// The members the schema does not declare, kept as they are.
@@ -925,8 +925,8 @@ type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
 	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
-	MaxTokens int64             `json:"maxTokens"`
-	Messages  []SamplingMessage `json:"messages"`
+	MaxTokens mcpruntime.Integer `json:"maxTokens"`
+	Messages  []SamplingMessage  `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata         *map[string]json.RawMessage `json:"metadata,omitempty"`
 	ModelPreferences *ModelPreferences           `json:"modelPreferences,omitempty"`
@@ -1752,7 +1752,7 @@ type JSONRPCBatchResponse []JSONRPCBatchResponseItem
 // JSONRPCErrorError is the object at #/definitions/JSONRPCError/properties/error.
 type JSONRPCErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -3520,14 +3520,14 @@ func (w ProgressToken1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// ProgressToken2 holds a int64 as an arm of a union.
+// ProgressToken2 holds a mcpruntime.Integer as an arm of a union.
 type ProgressToken2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *ProgressToken2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "ProgressToken2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "ProgressToken2")
 	w.Value = v
 	return err
 }
@@ -4134,14 +4134,14 @@ func (w RequestId1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// RequestId2 holds a int64 as an arm of a union.
+// RequestId2 holds a mcpruntime.Integer as an arm of a union.
 type RequestId2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *RequestId2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "RequestId2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "RequestId2")
 	w.Value = v
 	return err
 }
@@ -4207,7 +4207,7 @@ type Resource struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// The URI of this resource.
 	Uri string `json:"uri"`
 	// The members the schema does not declare, kept as they are.

@@ -606,14 +606,14 @@ func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
-// CancelTaskResultTtl1 holds a int64 as an arm of a union.
+// CancelTaskResultTtl1 holds a mcpruntime.Integer as an arm of a union.
 type CancelTaskResultTtl1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *CancelTaskResultTtl1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "CancelTaskResultTtl1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "CancelTaskResultTtl1")
 	w.Value = v
 	return err
 }
@@ -685,7 +685,7 @@ type CancelTaskResult struct {
 	// ISO 8601 timestamp when the task was last updated.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
-	PollInterval *int64 `json:"pollInterval,omitempty"`
+	PollInterval *mcpruntime.Integer `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
@@ -1628,7 +1628,7 @@ type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
 	// The total number of completion options available. This can exceed the number of values actually sent in the response.
-	Total *int64 `json:"total,omitempty"`
+	Total *mcpruntime.Integer `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
 	// The members the schema does not declare, kept as they are.
@@ -1881,8 +1881,8 @@ type CreateMessageRequestParams struct {
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
-	MaxTokens int64             `json:"maxTokens"`
-	Messages  []SamplingMessage `json:"messages"`
+	MaxTokens mcpruntime.Integer `json:"maxTokens"`
+	Messages  []SamplingMessage  `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata *map[string]json.RawMessage `json:"metadata,omitempty"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
@@ -2991,7 +2991,7 @@ func (u EnumSchema) MarshalJSON() ([]byte, error) {
 // Error is the definition "Error" of the schema.
 type Error struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -3459,14 +3459,14 @@ func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
-// GetTaskResultTtl1 holds a int64 as an arm of a union.
+// GetTaskResultTtl1 holds a mcpruntime.Integer as an arm of a union.
 type GetTaskResultTtl1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *GetTaskResultTtl1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "GetTaskResultTtl1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "GetTaskResultTtl1")
 	w.Value = v
 	return err
 }
@@ -3525,7 +3525,7 @@ type GetTaskResult struct {
 	// ISO 8601 timestamp when the task was last updated.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
-	PollInterval *int64 `json:"pollInterval,omitempty"`
+	PollInterval *mcpruntime.Integer `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
@@ -6063,14 +6063,14 @@ func (w ProgressToken1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// ProgressToken2 holds a int64 as an arm of a union.
+// ProgressToken2 holds a mcpruntime.Integer as an arm of a union.
 type ProgressToken2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *ProgressToken2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "ProgressToken2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "ProgressToken2")
 	w.Value = v
 	return err
 }
@@ -6714,14 +6714,14 @@ func (w RequestId1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// RequestId2 holds a int64 as an arm of a union.
+// RequestId2 holds a mcpruntime.Integer as an arm of a union.
 type RequestId2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *RequestId2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "RequestId2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "RequestId2")
 	w.Value = v
 	return err
 }
@@ -6862,7 +6862,7 @@ type Resource struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -7018,7 +7018,7 @@ type ResourceLink struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -8460,8 +8460,8 @@ type StringSchema struct {
 	Default     *string             `json:"default,omitempty"`
 	Description *string             `json:"description,omitempty"`
 	Format      *StringSchemaFormat `json:"format,omitempty"`
-	MaxLength   *int64              `json:"maxLength,omitempty"`
-	MinLength   *int64              `json:"minLength,omitempty"`
+	MaxLength   *mcpruntime.Integer `json:"maxLength,omitempty"`
+	MinLength   *mcpruntime.Integer `json:"minLength,omitempty"`
 	Title       *string             `json:"title,omitempty"`
 	Type        StringSchemaType    `json:"type"`
 	// The members the schema does not declare, kept as they are.
@@ -8656,14 +8656,14 @@ func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
-// TaskTtl1 holds a int64 as an arm of a union.
+// TaskTtl1 holds a mcpruntime.Integer as an arm of a union.
 type TaskTtl1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *TaskTtl1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "TaskTtl1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "TaskTtl1")
 	w.Value = v
 	return err
 }
@@ -8720,7 +8720,7 @@ type Task struct {
 	// ISO 8601 timestamp when the task was last updated.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
-	PollInterval *int64 `json:"pollInterval,omitempty"`
+	PollInterval *mcpruntime.Integer `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
@@ -8864,7 +8864,7 @@ func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
 // Include this in the `task` field of the request parameters.
 type TaskMetadata struct {
 	// Requested duration in milliseconds to retain task from creation.
-	Ttl *int64 `json:"ttl,omitempty"`
+	Ttl *mcpruntime.Integer `json:"ttl,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -8977,14 +8977,14 @@ func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
-// TaskStatusNotificationParamsTtl1 holds a int64 as an arm of a union.
+// TaskStatusNotificationParamsTtl1 holds a mcpruntime.Integer as an arm of a union.
 type TaskStatusNotificationParamsTtl1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *TaskStatusNotificationParamsTtl1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "TaskStatusNotificationParamsTtl1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "TaskStatusNotificationParamsTtl1")
 	w.Value = v
 	return err
 }
@@ -9043,7 +9043,7 @@ type TaskStatusNotificationParams struct {
 	// ISO 8601 timestamp when the task was last updated.
 	LastUpdatedAt string `json:"lastUpdatedAt"`
 	// Suggested polling interval in milliseconds.
-	PollInterval *int64 `json:"pollInterval,omitempty"`
+	PollInterval *mcpruntime.Integer `json:"pollInterval,omitempty"`
 	// Current task state.
 	Status TaskStatus `json:"status"`
 	// Optional human-readable message describing the current task state.
@@ -9312,9 +9312,9 @@ type TitledMultiSelectEnumSchema struct {
 	// Schema for array items with enum options and display labels.
 	Items TitledMultiSelectEnumSchemaItems `json:"items"`
 	// Maximum number of items to select.
-	MaxItems *int64 `json:"maxItems,omitempty"`
+	MaxItems *mcpruntime.Integer `json:"maxItems,omitempty"`
 	// Minimum number of items to select.
-	MinItems *int64 `json:"minItems,omitempty"`
+	MinItems *mcpruntime.Integer `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string                         `json:"title,omitempty"`
 	Type  TitledMultiSelectEnumSchemaType `json:"type"`
@@ -10110,7 +10110,7 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 // URLElicitationRequiredErrorError is the object at #/$defs/URLElicitationRequiredError/properties/error.
 type URLElicitationRequiredErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -10419,9 +10419,9 @@ type UntitledMultiSelectEnumSchema struct {
 	// Schema for the array items.
 	Items UntitledMultiSelectEnumSchemaItems `json:"items"`
 	// Maximum number of items to select.
-	MaxItems *int64 `json:"maxItems,omitempty"`
+	MaxItems *mcpruntime.Integer `json:"maxItems,omitempty"`
 	// Minimum number of items to select.
-	MinItems *int64 `json:"minItems,omitempty"`
+	MinItems *mcpruntime.Integer `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string                           `json:"title,omitempty"`
 	Type  UntitledMultiSelectEnumSchemaType `json:"type"`

@@ -328,7 +328,7 @@ type CacheableResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1280,7 +1280,7 @@ type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
 	// The total number of completion options available. This can exceed the number of values actually sent in the response.
-	Total *int64 `json:"total,omitempty"`
+	Total *mcpruntime.Integer `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
 	// The members the schema does not declare, kept as they are.
@@ -1542,8 +1542,8 @@ type CreateMessageRequestParams struct {
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
-	MaxTokens int64             `json:"maxTokens"`
-	Messages  []SamplingMessage `json:"messages"`
+	MaxTokens mcpruntime.Integer `json:"maxTokens"`
+	Messages  []SamplingMessage  `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata *JSONObject `json:"metadata,omitempty"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
@@ -1887,7 +1887,7 @@ type DiscoverResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2607,7 +2607,7 @@ func (u EnumSchema) MarshalJSON() ([]byte, error) {
 // Error is the definition "Error" of the schema.
 type Error struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -2918,7 +2918,7 @@ func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 // HeaderMismatchErrorError is the object at #/$defs/HeaderMismatchError/properties/error.
 type HeaderMismatchErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -4310,7 +4310,7 @@ type ListPromptsResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -4533,7 +4533,7 @@ type ListResourceTemplatesResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -4756,7 +4756,7 @@ type ListResourcesResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -5096,7 +5096,7 @@ type ListToolsResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -5421,7 +5421,7 @@ func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 // MissingRequiredClientCapabilityErrorError is the object at #/$defs/MissingRequiredClientCapabilityError/properties/error.
 type MissingRequiredClientCapabilityErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -6237,14 +6237,14 @@ func (w ProgressToken1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// ProgressToken2 holds a int64 as an arm of a union.
+// ProgressToken2 holds a mcpruntime.Integer as an arm of a union.
 type ProgressToken2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *ProgressToken2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "ProgressToken2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "ProgressToken2")
 	w.Value = v
 	return err
 }
@@ -6790,7 +6790,7 @@ type ReadResourceResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -6974,14 +6974,14 @@ func (w RequestId1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// RequestId2 holds a int64 as an arm of a union.
+// RequestId2 holds a mcpruntime.Integer as an arm of a union.
 type RequestId2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *RequestId2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "RequestId2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "RequestId2")
 	w.Value = v
 	return err
 }
@@ -7167,7 +7167,7 @@ type Resource struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -7321,7 +7321,7 @@ type ResourceLink struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -8413,8 +8413,8 @@ type StringSchema struct {
 	Default     *string             `json:"default,omitempty"`
 	Description *string             `json:"description,omitempty"`
 	Format      *StringSchemaFormat `json:"format,omitempty"`
-	MaxLength   *int64              `json:"maxLength,omitempty"`
-	MinLength   *int64              `json:"minLength,omitempty"`
+	MaxLength   *mcpruntime.Integer `json:"maxLength,omitempty"`
+	MinLength   *mcpruntime.Integer `json:"minLength,omitempty"`
 	Title       *string             `json:"title,omitempty"`
 	Type        StringSchemaType    `json:"type"`
 	// The members the schema does not declare, kept as they are.
@@ -9106,9 +9106,9 @@ type TitledMultiSelectEnumSchema struct {
 	// Schema for array items with enum options and display labels.
 	Items TitledMultiSelectEnumSchemaItems `json:"items"`
 	// Maximum number of items to select.
-	MaxItems *int64 `json:"maxItems,omitempty"`
+	MaxItems *mcpruntime.Integer `json:"maxItems,omitempty"`
 	// Minimum number of items to select.
-	MinItems *int64 `json:"minItems,omitempty"`
+	MinItems *mcpruntime.Integer `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string                         `json:"title,omitempty"`
 	Type  TitledMultiSelectEnumSchemaType `json:"type"`
@@ -9825,7 +9825,7 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnsupportedProtocolVersionErrorError is the object at #/$defs/UnsupportedProtocolVersionError/properties/error.
 type UnsupportedProtocolVersionErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -9995,9 +9995,9 @@ type UntitledMultiSelectEnumSchema struct {
 	// Schema for the array items.
 	Items UntitledMultiSelectEnumSchemaItems `json:"items"`
 	// Maximum number of items to select.
-	MaxItems *int64 `json:"maxItems,omitempty"`
+	MaxItems *mcpruntime.Integer `json:"maxItems,omitempty"`
 	// Minimum number of items to select.
-	MinItems *int64 `json:"minItems,omitempty"`
+	MinItems *mcpruntime.Integer `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string                           `json:"title,omitempty"`
 	Type  UntitledMultiSelectEnumSchemaType `json:"type"`

@@ -329,7 +329,7 @@ type CacheableResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -887,14 +887,14 @@ func (x *CancelledTaskStatus) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// CancelledTaskTtlMs1 holds a int64 as an arm of a union.
+// CancelledTaskTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type CancelledTaskTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *CancelledTaskTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "CancelledTaskTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "CancelledTaskTtlMs1")
 	w.Value = v
 	return err
 }
@@ -961,7 +961,7 @@ type CancelledTask struct {
 	CreatedAt      string              `json:"createdAt"`
 	LastUpdatedAt  string              `json:"lastUpdatedAt"`
 	TtlMs          CancelledTaskTtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64              `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1526,7 +1526,7 @@ type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
 	HasMore *bool `json:"hasMore,omitempty"`
 	// The total number of completion options available. This can exceed the number of values actually sent in the response.
-	Total *int64 `json:"total,omitempty"`
+	Total *mcpruntime.Integer `json:"total,omitempty"`
 	// An array of completion values. Must not exceed 100 items.
 	Values []string `json:"values"`
 	// The members the schema does not declare, kept as they are.
@@ -1678,14 +1678,14 @@ func (x *CompletedTaskStatus) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// CompletedTaskTtlMs1 holds a int64 as an arm of a union.
+// CompletedTaskTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type CompletedTaskTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *CompletedTaskTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "CompletedTaskTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "CompletedTaskTtlMs1")
 	w.Value = v
 	return err
 }
@@ -1739,7 +1739,7 @@ type CompletedTask struct {
 	CreatedAt      string                     `json:"createdAt"`
 	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
 	TtlMs          CompletedTaskTtlMs         `json:"ttlMs"`
-	PollIntervalMs *int64                     `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer        `json:"pollIntervalMs,omitempty"`
 	Result         map[string]json.RawMessage `json:"result"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1918,8 +1918,8 @@ type CreateMessageRequestParams struct {
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
-	MaxTokens int64             `json:"maxTokens"`
-	Messages  []SamplingMessage `json:"messages"`
+	MaxTokens mcpruntime.Integer `json:"maxTokens"`
+	Messages  []SamplingMessage  `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata *JSONObject `json:"metadata,omitempty"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
@@ -2235,14 +2235,14 @@ func (u CreateTaskResultStatus) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Value)
 }
 
-// CreateTaskResultTtlMs1 holds a int64 as an arm of a union.
+// CreateTaskResultTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type CreateTaskResultTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *CreateTaskResultTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "CreateTaskResultTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "CreateTaskResultTtlMs1")
 	w.Value = v
 	return err
 }
@@ -2305,7 +2305,7 @@ type CreateTaskResult struct {
 	CreatedAt      string                 `json:"createdAt"`
 	LastUpdatedAt  string                 `json:"lastUpdatedAt"`
 	TtlMs          CreateTaskResultTtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64                 `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer    `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2382,14 +2382,14 @@ func (x *DetailedTask1Status) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// DetailedTask1TtlMs1 holds a int64 as an arm of a union.
+// DetailedTask1TtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type DetailedTask1TtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *DetailedTask1TtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "DetailedTask1TtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "DetailedTask1TtlMs1")
 	w.Value = v
 	return err
 }
@@ -2443,7 +2443,7 @@ type DetailedTask1 struct {
 	CreatedAt      string              `json:"createdAt"`
 	LastUpdatedAt  string              `json:"lastUpdatedAt"`
 	TtlMs          DetailedTask1TtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64              `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2507,14 +2507,14 @@ func (x *DetailedTask2Status) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// DetailedTask2TtlMs1 holds a int64 as an arm of a union.
+// DetailedTask2TtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type DetailedTask2TtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *DetailedTask2TtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "DetailedTask2TtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "DetailedTask2TtlMs1")
 	w.Value = v
 	return err
 }
@@ -2568,7 +2568,7 @@ type DetailedTask2 struct {
 	CreatedAt      string              `json:"createdAt"`
 	LastUpdatedAt  string              `json:"lastUpdatedAt"`
 	TtlMs          DetailedTask2TtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64              `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	InputRequests  InputRequests       `json:"inputRequests"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2637,14 +2637,14 @@ func (x *DetailedTask3Status) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// DetailedTask3TtlMs1 holds a int64 as an arm of a union.
+// DetailedTask3TtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type DetailedTask3TtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *DetailedTask3TtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "DetailedTask3TtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "DetailedTask3TtlMs1")
 	w.Value = v
 	return err
 }
@@ -2698,7 +2698,7 @@ type DetailedTask3 struct {
 	CreatedAt      string                     `json:"createdAt"`
 	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
 	TtlMs          DetailedTask3TtlMs         `json:"ttlMs"`
-	PollIntervalMs *int64                     `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer        `json:"pollIntervalMs,omitempty"`
 	Result         map[string]json.RawMessage `json:"result"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2767,14 +2767,14 @@ func (x *DetailedTask4Status) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// DetailedTask4TtlMs1 holds a int64 as an arm of a union.
+// DetailedTask4TtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type DetailedTask4TtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *DetailedTask4TtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "DetailedTask4TtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "DetailedTask4TtlMs1")
 	w.Value = v
 	return err
 }
@@ -2828,7 +2828,7 @@ type DetailedTask4 struct {
 	CreatedAt      string              `json:"createdAt"`
 	LastUpdatedAt  string              `json:"lastUpdatedAt"`
 	TtlMs          DetailedTask4TtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64              `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	Error          Error               `json:"error"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2897,14 +2897,14 @@ func (x *DetailedTask5Status) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// DetailedTask5TtlMs1 holds a int64 as an arm of a union.
+// DetailedTask5TtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type DetailedTask5TtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *DetailedTask5TtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "DetailedTask5TtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "DetailedTask5TtlMs1")
 	w.Value = v
 	return err
 }
@@ -2958,7 +2958,7 @@ type DetailedTask5 struct {
 	CreatedAt      string              `json:"createdAt"`
 	LastUpdatedAt  string              `json:"lastUpdatedAt"`
 	TtlMs          DetailedTask5TtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64              `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -3187,7 +3187,7 @@ type DiscoverResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -3907,7 +3907,7 @@ func (u EnumSchema) MarshalJSON() ([]byte, error) {
 // Error is the definition "Error" of the schema.
 type Error struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -3959,14 +3959,14 @@ func (x *FailedTaskStatus) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// FailedTaskTtlMs1 holds a int64 as an arm of a union.
+// FailedTaskTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type FailedTaskTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *FailedTaskTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "FailedTaskTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "FailedTaskTtlMs1")
 	w.Value = v
 	return err
 }
@@ -4014,14 +4014,14 @@ func (u FailedTaskTtlMs) MarshalJSON() ([]byte, error) {
 
 // FailedTask is the definition "FailedTask" of the schema.
 type FailedTask struct {
-	TaskId         string           `json:"taskId"`
-	Status         FailedTaskStatus `json:"status"`
-	StatusMessage  *string          `json:"statusMessage,omitempty"`
-	CreatedAt      string           `json:"createdAt"`
-	LastUpdatedAt  string           `json:"lastUpdatedAt"`
-	TtlMs          FailedTaskTtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64           `json:"pollIntervalMs,omitempty"`
-	Error          Error            `json:"error"`
+	TaskId         string              `json:"taskId"`
+	Status         FailedTaskStatus    `json:"status"`
+	StatusMessage  *string             `json:"statusMessage,omitempty"`
+	CreatedAt      string              `json:"createdAt"`
+	LastUpdatedAt  string              `json:"lastUpdatedAt"`
+	TtlMs          FailedTaskTtlMs     `json:"ttlMs"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
+	Error          Error               `json:"error"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -4408,7 +4408,7 @@ type GetTaskResult = json.RawMessage
 // HeaderMismatchErrorError is the object at #/$defs/HeaderMismatchError/properties/error.
 type HeaderMismatchErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -4883,14 +4883,14 @@ func (x *InputRequiredTaskStatus) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// InputRequiredTaskTtlMs1 holds a int64 as an arm of a union.
+// InputRequiredTaskTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type InputRequiredTaskTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *InputRequiredTaskTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "InputRequiredTaskTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "InputRequiredTaskTtlMs1")
 	w.Value = v
 	return err
 }
@@ -4944,7 +4944,7 @@ type InputRequiredTask struct {
 	CreatedAt      string                  `json:"createdAt"`
 	LastUpdatedAt  string                  `json:"lastUpdatedAt"`
 	TtlMs          InputRequiredTaskTtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64                  `json:"pollIntervalMs,omitempty"`
+	PollIntervalMs *mcpruntime.Integer     `json:"pollIntervalMs,omitempty"`
 	InputRequests  InputRequests           `json:"inputRequests"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -5917,7 +5917,7 @@ type ListPromptsResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -6140,7 +6140,7 @@ type ListResourceTemplatesResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -6363,7 +6363,7 @@ type ListResourcesResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -6703,7 +6703,7 @@ type ListToolsResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -7028,7 +7028,7 @@ func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 // MissingRequiredClientCapabilityErrorError is the object at #/$defs/MissingRequiredClientCapabilityError/properties/error.
 type MissingRequiredClientCapabilityErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -7844,14 +7844,14 @@ func (w ProgressToken1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// ProgressToken2 holds a int64 as an arm of a union.
+// ProgressToken2 holds a mcpruntime.Integer as an arm of a union.
 type ProgressToken2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *ProgressToken2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "ProgressToken2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "ProgressToken2")
 	w.Value = v
 	return err
 }
@@ -8397,7 +8397,7 @@ type ReadResourceResult struct {
 	//   The client MAY re-fetch every time the result is needed.
 	// - If positive, the client SHOULD consider the result fresh for this many
 	//   milliseconds after receiving the response.
-	TtlMs int64 `json:"ttlMs"`
+	TtlMs mcpruntime.Integer `json:"ttlMs"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -8581,14 +8581,14 @@ func (w RequestId1) MarshalJSON() ([]byte, error) {
 	return json.Marshal(w.Value)
 }
 
-// RequestId2 holds a int64 as an arm of a union.
+// RequestId2 holds a mcpruntime.Integer as an arm of a union.
 type RequestId2 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *RequestId2) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "RequestId2")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "RequestId2")
 	w.Value = v
 	return err
 }
@@ -8774,7 +8774,7 @@ type Resource struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -8928,7 +8928,7 @@ type ResourceLink struct {
 	// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
 	//
 	// This can be used by Hosts to display file sizes and estimate context window usage.
-	Size *int64 `json:"size,omitempty"`
+	Size *mcpruntime.Integer `json:"size,omitempty"`
 	// Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
 	// even by those unfamiliar with domain-specific terminology.
 	//
@@ -10023,8 +10023,8 @@ type StringSchema struct {
 	Default     *string             `json:"default,omitempty"`
 	Description *string             `json:"description,omitempty"`
 	Format      *StringSchemaFormat `json:"format,omitempty"`
-	MaxLength   *int64              `json:"maxLength,omitempty"`
-	MinLength   *int64              `json:"minLength,omitempty"`
+	MaxLength   *mcpruntime.Integer `json:"maxLength,omitempty"`
+	MinLength   *mcpruntime.Integer `json:"minLength,omitempty"`
 	Title       *string             `json:"title,omitempty"`
 	Type        StringSchemaType    `json:"type"`
 	// The members the schema does not declare, kept as they are.
@@ -10626,14 +10626,14 @@ func (u TaskStatus2) MarshalJSON() ([]byte, error) {
 	return json.Marshal(u.Value)
 }
 
-// TaskTtlMs1 holds a int64 as an arm of a union.
+// TaskTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type TaskTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *TaskTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "TaskTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "TaskTtlMs1")
 	w.Value = v
 	return err
 }
@@ -10681,13 +10681,13 @@ func (u TaskTtlMs) MarshalJSON() ([]byte, error) {
 
 // Task is the definition "Task" of the schema.
 type Task struct {
-	TaskId         string      `json:"taskId"`
-	Status         TaskStatus2 `json:"status"`
-	StatusMessage  *string     `json:"statusMessage,omitempty"`
-	CreatedAt      string      `json:"createdAt"`
-	LastUpdatedAt  string      `json:"lastUpdatedAt"`
-	TtlMs          TaskTtlMs   `json:"ttlMs"`
-	PollIntervalMs *int64      `json:"pollIntervalMs,omitempty"`
+	TaskId         string              `json:"taskId"`
+	Status         TaskStatus2         `json:"status"`
+	StatusMessage  *string             `json:"statusMessage,omitempty"`
+	CreatedAt      string              `json:"createdAt"`
+	LastUpdatedAt  string              `json:"lastUpdatedAt"`
+	TtlMs          TaskTtlMs           `json:"ttlMs"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -11181,9 +11181,9 @@ type TitledMultiSelectEnumSchema struct {
 	// Schema for array items with enum options and display labels.
 	Items TitledMultiSelectEnumSchemaItems `json:"items"`
 	// Maximum number of items to select.
-	MaxItems *int64 `json:"maxItems,omitempty"`
+	MaxItems *mcpruntime.Integer `json:"maxItems,omitempty"`
 	// Minimum number of items to select.
-	MinItems *int64 `json:"minItems,omitempty"`
+	MinItems *mcpruntime.Integer `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string                         `json:"title,omitempty"`
 	Type  TitledMultiSelectEnumSchemaType `json:"type"`
@@ -11900,7 +11900,7 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 // UnsupportedProtocolVersionErrorError is the object at #/$defs/UnsupportedProtocolVersionError/properties/error.
 type UnsupportedProtocolVersionErrorError struct {
 	// The error type that occurred.
-	Code int64 `json:"code"`
+	Code mcpruntime.Integer `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -12070,9 +12070,9 @@ type UntitledMultiSelectEnumSchema struct {
 	// Schema for the array items.
 	Items UntitledMultiSelectEnumSchemaItems `json:"items"`
 	// Maximum number of items to select.
-	MaxItems *int64 `json:"maxItems,omitempty"`
+	MaxItems *mcpruntime.Integer `json:"maxItems,omitempty"`
 	// Minimum number of items to select.
-	MinItems *int64 `json:"minItems,omitempty"`
+	MinItems *mcpruntime.Integer `json:"minItems,omitempty"`
 	// Optional title for the enum field.
 	Title *string                           `json:"title,omitempty"`
 	Type  UntitledMultiSelectEnumSchemaType `json:"type"`
@@ -12305,14 +12305,14 @@ func (x *WorkingTaskStatus) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// WorkingTaskTtlMs1 holds a int64 as an arm of a union.
+// WorkingTaskTtlMs1 holds a mcpruntime.Integer as an arm of a union.
 type WorkingTaskTtlMs1 struct {
-	Value int64
+	Value mcpruntime.Integer
 }
 
 // UnmarshalJSON decodes the value.
 func (w *WorkingTaskTtlMs1) UnmarshalJSON(data []byte) error {
-	v, err := mcpruntime.As[int64](data, false, "WorkingTaskTtlMs1")
+	v, err := mcpruntime.As[mcpruntime.Integer](data, false, "WorkingTaskTtlMs1")
 	w.Value = v
 	return err
 }
@@ -12360,13 +12360,13 @@ func (u WorkingTaskTtlMs) MarshalJSON() ([]byte, error) {
 
 // WorkingTask is the definition "WorkingTask" of the schema.
 type WorkingTask struct {
-	TaskId         string            `json:"taskId"`
-	Status         WorkingTaskStatus `json:"status"`
-	StatusMessage  *string           `json:"statusMessage,omitempty"`
-	CreatedAt      string            `json:"createdAt"`
-	LastUpdatedAt  string            `json:"lastUpdatedAt"`
-	TtlMs          WorkingTaskTtlMs  `json:"ttlMs"`
-	PollIntervalMs *int64            `json:"pollIntervalMs,omitempty"`
+	TaskId         string              `json:"taskId"`
+	Status         WorkingTaskStatus   `json:"status"`
+	StatusMessage  *string             `json:"statusMessage,omitempty"`
+	CreatedAt      string              `json:"createdAt"`
+	LastUpdatedAt  string              `json:"lastUpdatedAt"`
+	TtlMs          WorkingTaskTtlMs    `json:"ttlMs"`
+	PollIntervalMs *mcpruntime.Integer `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }

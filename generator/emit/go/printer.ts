@@ -42,6 +42,12 @@ function goNames(version: VersionModel, name: (method: string) => string, what: 
   return out;
 }
 
+/** The Go type of each definition of a version's package: definition name → Go identifier. */
+export function definitionTypeNames(version: VersionModel): ReadonlyMap<string, string> {
+  const reserved = new Set([...PACKAGE_NAMES, ...methodConstants(version).values(), ...normalizerNames(version).values()]);
+  return new GoTypes(version, reserved).names;
+}
+
 /** A Go file: the provenance header, the package clause, the imports the body uses, the body. */
 function goFile(header: string[], pkg: string, body: string, module: string): string {
   const std = ["encoding/json", "errors", "fmt"].filter((i) => body.includes(`${i.split("/").pop()}.`));
@@ -131,8 +137,7 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string } = 
     if (extension !== undefined) header.splice(2, 0, extensionProvenanceLine(extension));
     const constants = methodConstants(version);
     const normalizers = normalizerNames(version);
-    const reserved = new Set([...PACKAGE_NAMES, ...constants.values(), ...normalizers.values()]);
-    const types = new GoTypes(version, reserved);
+    const types = new GoTypes(version, new Set([...PACKAGE_NAMES, ...constants.values(), ...normalizers.values()]));
     const doc = goComment(
       `Package ${pkg} is protocol version ${version.label} (${version.era} era)${extension === undefined ? "" : ` with the extension ${extension.identifier} ${extension.label} layered onto it`}: a type for every definition\nof its schema, the method table, the method names, the gate and one result normalizer per request.`,
     );

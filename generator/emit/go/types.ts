@@ -1,7 +1,7 @@
 // The Go types of one version's definitions, printed from the schema IR: structs for objects (required
 // members as values, optional ones as pointers, unknown members kept in Extra), sealed interfaces for
 // unions (a holder struct whose UnmarshalJSON takes the first arm that decodes, in the schema's order),
-// named constants for enums, int64 for integers and float64 for other numbers. Every struct and union
+// named constants for enums, the runtime's Integer (any size, as its text) for integers and float64 for other numbers. Every struct and union
 // has its own (Un)MarshalJSON over the runtime's helpers, so a decoded value encodes as the same JSON.
 // What Go's types cannot say (string patterns and lengths, numeric bounds, array sizes, `not`, key rules,
 // intersections that are no merge of objects) is not checked: the types accept it.
@@ -346,7 +346,7 @@ export class GoTypes {
       case "string":
         return node.impliedType ? { expr: "json.RawMessage", nullable: true } : { expr: "string", nullable: false };
       case "number":
-        return node.impliedType ? { expr: "json.RawMessage", nullable: true } : { expr: node.integer ? "int64" : "float64", nullable: false };
+        return node.impliedType ? { expr: "json.RawMessage", nullable: true } : { expr: node.integer ? `${RT}.Integer` : "float64", nullable: false };
       case "array": {
         if (node.impliedType) return { expr: "json.RawMessage", nullable: true };
         const items = node.prefixItems === undefined ? this.type(node.items, `${context}Item`).expr : "json.RawMessage";
