@@ -12,10 +12,11 @@ export const goTarget: Target = {
   options: [goPackageOption],
   async emit(model, context) {
     const { emitGoTree } = await import("./printer.js");
-    return emitGoTree(model, { module: context.options["go-package"] });
+    return emitGoTree(model, { module: context.options["go-package"], cacheDir: context.cacheDir });
   },
   // go.mod carries the generated header; the packages are .go files.
   recognizes: (paths) => paths.includes("go.mod") && paths.some((p) => p.endsWith(".go")),
-  sources: [],
+  // Besides its TypeScript: the header template.
+  sources: ["emit/go/templates"],
   runtime: goRuntime,
 };

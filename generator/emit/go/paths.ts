@@ -8,3 +8,5 @@ export const goSourceDir = path.join(generatorSourceDir, "emit", "go");
 export const goRuntimeDir = path.join(runtimesDir, "go");
 /** The package every tree carries the runtime as, beside the version packages. */
 export const GO_RUNTIME_PACKAGE = "mcpruntime";
+/** The Go target's templates (its provenance header). */
+export const goTemplatesDir = path.join(goSourceDir, "templates");

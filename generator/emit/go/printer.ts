@@ -8,11 +8,12 @@ import type { ExtensionModel, ProtocolModel, VersionModel, VersionTable } from "
 import { byCodeUnit } from "../../order.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { normalizerOf, tableOf } from "../../print/table.js";
+import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
 import { copyRuntime } from "../runtime-copy.js";
 import { exported, goComment, goString, packageName, versionPackage } from "./language.js";
 import { DEFAULT_GO_PACKAGE, goPackageOption } from "./options.js";
-import { GO_RUNTIME_PACKAGE } from "./paths.js";
+import { GO_RUNTIME_PACKAGE, goTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 import { goRuntime } from "./runtime.js";
 import { GoTypes, PACKAGE_NAMES } from "./types.js";
@@ -49,12 +50,12 @@ export function definitionTypeNames(version: VersionModel): ReadonlyMap<string, 
 }
 
 /** A Go file: the provenance header, the package clause, the imports the body uses, the body. */
-function goFile(header: string[], pkg: string, body: string, module: string): string {
+function goFile(header: string, pkg: string, body: string, module: string): string {
   const std = ["encoding/json", "errors", "fmt"].filter((i) => body.includes(`${i.split("/").pop()}.`));
   const own = body.includes(`${RT}.`) ? [`${module}/${RT}`] : [];
   const imports = [...std.map(goString), ...(std.length > 0 && own.length > 0 ? [""] : []), ...own.map(goString)];
   const importBlock = imports.length === 0 ? "" : imports.length === 1 ? `import ${imports[0]}\n\n` : `import (\n${imports.map((i) => (i === "" ? "" : `\t${i}`)).join("\n")}\n)\n\n`;
-  return finish(`${header.map((l) => `// ${l}`).join("\n")}\n\npackage ${pkg}\n\n${importBlock}${body}`);
+  return finish(`${header}\n\npackage ${pkg}\n\n${importBlock}${body}`);
 }
 
 /** A Go raw string literal of `text`, or an interpreted one when it holds a backquote. */
@@ -118,13 +119,16 @@ function methodsBody(version: VersionModel, previous: VersionModel | null, table
 }
 
 /** The Go tree: paths relative to its own folder. */
-export function emitGoTree(model: ProtocolModel, options: { module?: string } = {}): Map<string, string> {
+export function emitGoTree(model: ProtocolModel, options: { module?: string; cacheDir?: string } = {}): Map<string, string> {
   const module = options.module ?? DEFAULT_GO_PACKAGE;
   const problem = goPackageOption.validate!(module);
   if (problem !== null) throw new InputError(`--${goPackageOption.flag} ${problem}`);
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   const regenerate = regenerateCommand(versions, module);
+  const templates = new Templates({ dir: goTemplatesDir, cacheDir: options.cacheDir });
+  // The provenance header as Go comments (its first line is Go's generated-code marker).
+  const head = (lines: string[]) => templates.get("header.go.hbs")({ lines }).trimEnd();
   const files = new Map<string, string>();
   for (const [file, text] of copyRuntime(goRuntime)) files.set(file, text);
   const packages = new Map<string, string>();
@@ -141,8 +145,8 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string } = 
     const doc = goComment(
       `Package ${pkg} is protocol version ${version.label} (${version.era} era)${extension === undefined ? "" : ` with the extension ${extension.identifier} ${extension.label} layered onto it`}: a type for every definition\nof its schema, the method table, the method names, the gate and one result normalizer per request.`,
     );
-    files.set(`${pkg}/types.go`, goFile(header, pkg, types.print(), module).replace(/\npackage /, `\n${doc}\npackage `));
-    files.set(`${pkg}/methods.go`, goFile(header, pkg, methodsBody(version, previous, tableOf(model.tables, label), constants, normalizers, extension), module));
+    files.set(`${pkg}/types.go`, goFile(head(header), pkg, types.print(), module).replace(/\npackage /, `\n${doc}\npackage `));
+    files.set(`${pkg}/methods.go`, goFile(head(header), pkg, methodsBody(version, previous, tableOf(model.tables, label), constants, normalizers, extension), module));
   };
   versions.forEach((v, i) => emitPackage(v.label, v, i === 0 ? null : versions[i - 1]));
   for (const ext of extensions) {
@@ -150,7 +154,7 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string } = 
     emitPackage(extensionLabel(ext), ext.model, i <= 0 ? null : versions[i - 1], ext);
   }
   const header = provenanceLines(versions, regenerate);
-  files.set("go.mod", `${header.map((l) => `// ${l}`).join("\n")}\n\nmodule ${module}\n\ngo 1.22\n`);
+  files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
   const root = packageName(module);
   const labels = [...versions.map((v) => v.label), ...extensions.map(extensionLabel)];
   const imports = [`"${module}/${RT}"`, ...labels.map((l) => `"${module}/${versionPackage(l)}"`)].sort(byCodeUnit);
@@ -164,7 +168,7 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string } = 
   ].join("\n");
   files.set(
     "tables.go",
-    finish(`${header.map((l) => `// ${l}`).join("\n")}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
+    finish(`${head(header)}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
   );
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }
