@@ -16,6 +16,7 @@ const MIRRORED = [
   "commands.ts",
   "diff/api.ts",
   "diff/version.ts",
+  "emit/go/language.ts",
   "emit/method-table.ts",
   "emit/python/naming.ts",
   "emit/registry.ts",
