@@ -17,6 +17,8 @@ const MIRRORED = [
   "diff/api.ts",
   "diff/version.ts",
   "emit/go/language.ts",
+  "emit/go/options.ts",
+  "emit/go/types.ts",
   "emit/method-table.ts",
   "emit/python/naming.ts",
   "emit/registry.ts",
