@@ -37,6 +37,14 @@ function check(dir: string): string[] {
 const subsets = [...labels.map((l) => [l]), [labels[0], labels[labels.length - 1]]];
 
 describe("the Go tree compiles", () => {
+  it("its runtime (runtimes/go/, a Go module) is gofmt-clean, passes go vet and imports the standard library only", () => {
+    const dir = path.join(toolRoot, "runtimes", "go");
+    expect(check(dir)).toEqual([]);
+    const deps = go(["list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./..."], dir);
+    expect(deps.status, deps.stderr).toBe(0);
+    expect(deps.stdout.trim().split("\n")).toEqual(["mcpcodegen/runtimes/go"]);
+  }, 120_000);
+
   it.each(subsets.map((s) => [s.join(","), s] as const))("versions %s: gofmt-clean, go build and go vet pass", (_, versions) => {
     const dir = tempDir("mcp-codegen-go-subset-");
     const files = writeGoTree(buildModel({ ...modelOptions, lock, versions: [...versions] }), dir);
