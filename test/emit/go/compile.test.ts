@@ -8,13 +8,14 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { extensionLabel } from "../../../generator/model/extensions.js";
 import type { MethodRow } from "../../../generator/model/types.js";
 import { toolRoot } from "../../../generator/paths.js";
 import { buildModel, discoverVersions } from "../../../generator/pipeline.js";
 import { readLock } from "../../../generator/source/lock.js";
-import { ensureSchemas, lockFile, modelOptions, runBin, tempDir } from "../../support.js";
+import { ensureSchemas, generatedDir, lockFile, modelOptions, runBin, tempDir } from "../../support.js";
 import { go, writeGoTree, writeHarness } from "./support.js";
 
 await ensureSchemas();
@@ -126,6 +127,31 @@ describe("what the Go packages say", () => {
     expect(answers.length).toBe(expected.length);
     expect(new Set(expected)).toEqual(new Set(["", "wrong_side", "removed", "other_era", "unknown"]));
     const wrong = calls.map((c, i) => (answers[i] === expected[i] ? null : `${c.label} ${c.method} ${JSON.stringify(c.policy)}: ${answers[i]}, expected ${expected[i]}`)).filter((w) => w !== null);
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it("each package's gate gives the TypeScript gate's verdict (generated/runtime/method-gate.ts) for every method, side and policy", async () => {
+    const gate = (await import(pathToFileURL(path.join(generatedDir, "runtime", "method-gate.ts")).href)) as typeof import("../../../generated/runtime/method-gate.js");
+    const calls: Array<{ label: string; method: string; policy: unknown }> = [];
+    const expected: string[] = [];
+    for (const m of modules) {
+      const { METHOD_TABLE, protocolVersion } = (await import(pathToFileURL(path.join(generatedDir, m.label, "methods.ts")).href)) as { METHOD_TABLE: never; protocolVersion: string };
+      for (const method of [...Object.keys(model.tables.get(m.label)!), "x-vendor/custom"]) {
+        for (const side of ["client", "server"] as const) {
+          for (const custom of ["pass", "refuse"] as const) {
+            for (const later of ["pass", "refuse"] as const) {
+              calls.push({ label: m.label, method, policy: { side, acrossEras: { pass: later === "pass", serve: null }, refuseCustom: custom === "refuse" } });
+              expected.push(gate.methodRefusal(METHOD_TABLE, method, protocolVersion, side, { custom, later })?.data.reason ?? "");
+            }
+          }
+        }
+      }
+    }
+    expect(new Set(expected)).toEqual(new Set(["", "wrong_side", "removed", "other_era", "unknown"]));
+    writeFileSync(path.join(dir, "gate-ts.json"), JSON.stringify(calls));
+    const answers = (JSON.parse(harness(["calls", path.join(dir, "gate-ts.json")])) as Array<{ reason: string }>).map((a) => a.reason);
+    expect(answers.length).toBe(expected.length);
+    const wrong = calls.map((c, i) => (answers[i] === expected[i] ? null : `${c.label} ${c.method} ${JSON.stringify(c.policy)}: Go ${answers[i]}, TypeScript ${expected[i]}`)).filter((w) => w !== null);
     expect(wrong.slice(0, 5)).toEqual([]);
   });
 
