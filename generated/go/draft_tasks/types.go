@@ -671,12 +671,54 @@ func (x *CancelTaskRequestJsonrpc) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// CancelTaskRequestMethod is a value the schema allows at #/$defs/CancelTaskRequest/allOf/1/properties/method.
+type CancelTaskRequestMethod string
+
+const CancelTaskRequestMethodTasksCancel CancelTaskRequestMethod = "tasks/cancel"
+
+// UnmarshalJSON accepts only "tasks/cancel".
+func (x *CancelTaskRequestMethod) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"tasks/cancel"}, "CancelTaskRequestMethod")
+	*x = CancelTaskRequestMethod(v)
+	return err
+}
+
+// CancelTaskRequestParams is the object at #/$defs/CancelTaskRequest/allOf/1/properties/params.
+type CancelTaskRequestParams struct {
+	TaskId string `json:"taskId"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into CancelTaskRequestParams, refusing a value the type cannot hold.
+func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "CancelTaskRequestParams")
+	if err != nil {
+		return err
+	}
+	*x = CancelTaskRequestParams{}
+	if err := mcpruntime.Required(m, "taskId", &x.TaskId, false, "CancelTaskRequestParams"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"taskId"}, true, "CancelTaskRequestParams")
+	return err
+}
+
+// MarshalJSON encodes CancelTaskRequestParams as a JSON object.
+func (x CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("taskId", x.TaskId)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // CancelTaskRequest is the definition "CancelTaskRequest" of the schema.
 type CancelTaskRequest struct {
-	Id      RequestId                  `json:"id"`
-	Jsonrpc CancelTaskRequestJsonrpc   `json:"jsonrpc"`
-	Method  string                     `json:"method"`
-	Params  map[string]json.RawMessage `json:"params"`
+	Id      RequestId                `json:"id"`
+	Jsonrpc CancelTaskRequestJsonrpc `json:"jsonrpc"`
+	Method  CancelTaskRequestMethod  `json:"method"`
+	Params  CancelTaskRequestParams  `json:"params"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -715,17 +757,23 @@ func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// CancelTaskResultResultType is a value the schema allows at #/$defs/CancelTaskResult/allOf/1/properties/resultType.
+type CancelTaskResultResultType string
+
+const CancelTaskResultResultTypeComplete CancelTaskResultResultType = "complete"
+
+// UnmarshalJSON accepts only "complete".
+func (x *CancelTaskResultResultType) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"complete"}, "CancelTaskResultResultType")
+	*x = CancelTaskResultResultType(v)
+	return err
+}
+
 // CancelTaskResult is the definition "CancelTaskResult" of the schema.
 type CancelTaskResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
-	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	Meta       *ResultMetaObject          `json:"_meta,omitempty"`
+	ResultType CancelTaskResultResultType `json:"resultType"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -2125,6 +2173,19 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// CreateTaskResultResultType is a value the schema allows at #/$defs/CreateTaskResult/allOf/2/properties/resultType.
+type CreateTaskResultResultType string
+
+const CreateTaskResultResultTypeTask CreateTaskResultResultType = "task"
+
+// UnmarshalJSON accepts only "task".
+func (x *CreateTaskResultResultType) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"task"}, "CreateTaskResultResultType")
+	*x = CreateTaskResultResultType(v)
+	return err
+}
+
 // CreateTaskResultStatus1 is a value the schema allows at #/$defs/CreateTaskResult/allOf/1/properties/status/anyOf/0.
 type CreateTaskResultStatus1 string
 
@@ -2290,22 +2351,15 @@ func (u CreateTaskResultTtlMs) MarshalJSON() ([]byte, error) {
 
 // CreateTaskResult is the definition "CreateTaskResult" of the schema.
 type CreateTaskResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
-	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType     string                 `json:"resultType"`
-	TaskId         string                 `json:"taskId"`
-	Status         CreateTaskResultStatus `json:"status"`
-	StatusMessage  *string                `json:"statusMessage,omitempty"`
-	CreatedAt      string                 `json:"createdAt"`
-	LastUpdatedAt  string                 `json:"lastUpdatedAt"`
-	TtlMs          CreateTaskResultTtlMs  `json:"ttlMs"`
-	PollIntervalMs *mcpruntime.Integer    `json:"pollIntervalMs,omitempty"`
+	Meta           *ResultMetaObject          `json:"_meta,omitempty"`
+	ResultType     CreateTaskResultResultType `json:"resultType"`
+	TaskId         string                     `json:"taskId"`
+	Status         CreateTaskResultStatus     `json:"status"`
+	StatusMessage  *string                    `json:"statusMessage,omitempty"`
+	CreatedAt      string                     `json:"createdAt"`
+	LastUpdatedAt  string                     `json:"lastUpdatedAt"`
+	TtlMs          CreateTaskResultTtlMs      `json:"ttlMs"`
+	PollIntervalMs *mcpruntime.Integer        `json:"pollIntervalMs,omitempty"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -4358,12 +4412,54 @@ func (x *GetTaskRequestJsonrpc) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// GetTaskRequestMethod is a value the schema allows at #/$defs/GetTaskRequest/allOf/1/properties/method.
+type GetTaskRequestMethod string
+
+const GetTaskRequestMethodTasksGet GetTaskRequestMethod = "tasks/get"
+
+// UnmarshalJSON accepts only "tasks/get".
+func (x *GetTaskRequestMethod) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"tasks/get"}, "GetTaskRequestMethod")
+	*x = GetTaskRequestMethod(v)
+	return err
+}
+
+// GetTaskRequestParams is the object at #/$defs/GetTaskRequest/allOf/1/properties/params.
+type GetTaskRequestParams struct {
+	TaskId string `json:"taskId"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into GetTaskRequestParams, refusing a value the type cannot hold.
+func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "GetTaskRequestParams")
+	if err != nil {
+		return err
+	}
+	*x = GetTaskRequestParams{}
+	if err := mcpruntime.Required(m, "taskId", &x.TaskId, false, "GetTaskRequestParams"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"taskId"}, true, "GetTaskRequestParams")
+	return err
+}
+
+// MarshalJSON encodes GetTaskRequestParams as a JSON object.
+func (x GetTaskRequestParams) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("taskId", x.TaskId)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // GetTaskRequest is the definition "GetTaskRequest" of the schema.
 type GetTaskRequest struct {
-	Id      RequestId                  `json:"id"`
-	Jsonrpc GetTaskRequestJsonrpc      `json:"jsonrpc"`
-	Method  string                     `json:"method"`
-	Params  map[string]json.RawMessage `json:"params"`
+	Id      RequestId             `json:"id"`
+	Jsonrpc GetTaskRequestJsonrpc `json:"jsonrpc"`
+	Method  GetTaskRequestMethod  `json:"method"`
+	Params  GetTaskRequestParams  `json:"params"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -4405,10 +4501,22 @@ func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
 // GetTaskResult is the definition "GetTaskResult" of the schema.
 type GetTaskResult = json.RawMessage
 
+// HeaderMismatchErrorErrorCode is a value the schema allows at #/$defs/HeaderMismatchError/properties/error/allOf/1/properties/code.
+type HeaderMismatchErrorErrorCode int64
+
+const HeaderMismatchErrorErrorCodeX32020 HeaderMismatchErrorErrorCode = -32020
+
+// UnmarshalJSON accepts only -32020.
+func (x *HeaderMismatchErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32020}, "HeaderMismatchErrorErrorCode")
+	*x = HeaderMismatchErrorErrorCode(v)
+	return err
+}
+
 // HeaderMismatchErrorError is the object at #/$defs/HeaderMismatchError/properties/error.
 type HeaderMismatchErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
+	Code HeaderMismatchErrorErrorCode `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -7025,12 +7133,53 @@ func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// MissingRequiredClientCapabilityErrorErrorCode is a value the schema allows at #/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/code.
+type MissingRequiredClientCapabilityErrorErrorCode int64
+
+const MissingRequiredClientCapabilityErrorErrorCodeX32021 MissingRequiredClientCapabilityErrorErrorCode = -32021
+
+// UnmarshalJSON accepts only -32021.
+func (x *MissingRequiredClientCapabilityErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32021}, "MissingRequiredClientCapabilityErrorErrorCode")
+	*x = MissingRequiredClientCapabilityErrorErrorCode(v)
+	return err
+}
+
+// MissingRequiredClientCapabilityErrorErrorData is the object at #/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
+type MissingRequiredClientCapabilityErrorErrorData struct {
+	// The capabilities the server requires from the client to process this request.
+	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into MissingRequiredClientCapabilityErrorErrorData, refusing a value the type cannot hold.
+func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "MissingRequiredClientCapabilityErrorErrorData")
+	if err != nil {
+		return err
+	}
+	*x = MissingRequiredClientCapabilityErrorErrorData{}
+	if err := mcpruntime.Required(m, "requiredCapabilities", &x.RequiredCapabilities, false, "MissingRequiredClientCapabilityErrorErrorData"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"requiredCapabilities"}, true, "MissingRequiredClientCapabilityErrorErrorData")
+	return err
+}
+
+// MarshalJSON encodes MissingRequiredClientCapabilityErrorErrorData as a JSON object.
+func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("requiredCapabilities", x.RequiredCapabilities)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // MissingRequiredClientCapabilityErrorError is the object at #/$defs/MissingRequiredClientCapabilityError/properties/error.
 type MissingRequiredClientCapabilityErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data json.RawMessage `json:"data"`
+	Code MissingRequiredClientCapabilityErrorErrorCode `json:"code"`
+	Data MissingRequiredClientCapabilityErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// The members the schema does not declare, kept as they are.
@@ -7047,7 +7196,7 @@ func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) e
 	if err := mcpruntime.Required(m, "code", &x.Code, false, "MissingRequiredClientCapabilityErrorError"); err != nil {
 		return err
 	}
-	if err := mcpruntime.Required(m, "data", &x.Data, true, "MissingRequiredClientCapabilityErrorError"); err != nil {
+	if err := mcpruntime.Required(m, "data", &x.Data, false, "MissingRequiredClientCapabilityErrorError"); err != nil {
 		return err
 	}
 	if err := mcpruntime.Required(m, "message", &x.Message, false, "MissingRequiredClientCapabilityErrorError"); err != nil {
@@ -10861,11 +11010,24 @@ func (x *TaskStatusNotificationJsonrpc) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// TaskStatusNotificationMethod is a value the schema allows at #/$defs/TaskStatusNotification/allOf/1/properties/method.
+type TaskStatusNotificationMethod string
+
+const TaskStatusNotificationMethodNotificationsTasks TaskStatusNotificationMethod = "notifications/tasks"
+
+// UnmarshalJSON accepts only "notifications/tasks".
+func (x *TaskStatusNotificationMethod) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"notifications/tasks"}, "TaskStatusNotificationMethod")
+	*x = TaskStatusNotificationMethod(v)
+	return err
+}
+
 // TaskStatusNotification is the definition "TaskStatusNotification" of the schema.
 type TaskStatusNotification struct {
 	Jsonrpc TaskStatusNotificationJsonrpc `json:"jsonrpc"`
-	Method  string                        `json:"method"`
-	Params  map[string]json.RawMessage    `json:"params"`
+	Method  TaskStatusNotificationMethod  `json:"method"`
+	Params  json.RawMessage               `json:"params"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -10883,7 +11045,7 @@ func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
 	if err := mcpruntime.Required(m, "method", &x.Method, false, "TaskStatusNotification"); err != nil {
 		return err
 	}
-	if err := mcpruntime.Required(m, "params", &x.Params, false, "TaskStatusNotification"); err != nil {
+	if err := mcpruntime.Required(m, "params", &x.Params, true, "TaskStatusNotification"); err != nil {
 		return err
 	}
 	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"jsonrpc", "method", "params"}, true, "TaskStatusNotification")
@@ -11897,12 +12059,60 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// UnsupportedProtocolVersionErrorErrorCode is a value the schema allows at #/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/code.
+type UnsupportedProtocolVersionErrorErrorCode int64
+
+const UnsupportedProtocolVersionErrorErrorCodeX32022 UnsupportedProtocolVersionErrorErrorCode = -32022
+
+// UnmarshalJSON accepts only -32022.
+func (x *UnsupportedProtocolVersionErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32022}, "UnsupportedProtocolVersionErrorErrorCode")
+	*x = UnsupportedProtocolVersionErrorErrorCode(v)
+	return err
+}
+
+// UnsupportedProtocolVersionErrorErrorData is the object at #/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
+type UnsupportedProtocolVersionErrorErrorData struct {
+	// The protocol version that was requested by the client.
+	Requested string `json:"requested"`
+	// Protocol versions the server supports. The client should choose a
+	// mutually supported version from this list and retry.
+	Supported []string `json:"supported"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into UnsupportedProtocolVersionErrorErrorData, refusing a value the type cannot hold.
+func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "UnsupportedProtocolVersionErrorErrorData")
+	if err != nil {
+		return err
+	}
+	*x = UnsupportedProtocolVersionErrorErrorData{}
+	if err := mcpruntime.Required(m, "requested", &x.Requested, false, "UnsupportedProtocolVersionErrorErrorData"); err != nil {
+		return err
+	}
+	if err := mcpruntime.Required(m, "supported", &x.Supported, false, "UnsupportedProtocolVersionErrorErrorData"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"requested", "supported"}, true, "UnsupportedProtocolVersionErrorErrorData")
+	return err
+}
+
+// MarshalJSON encodes UnsupportedProtocolVersionErrorErrorData as a JSON object.
+func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("requested", x.Requested)
+	o.Set("supported", x.Supported)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // UnsupportedProtocolVersionErrorError is the object at #/$defs/UnsupportedProtocolVersionError/properties/error.
 type UnsupportedProtocolVersionErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data json.RawMessage `json:"data"`
+	Code UnsupportedProtocolVersionErrorErrorCode `json:"code"`
+	Data UnsupportedProtocolVersionErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// The members the schema does not declare, kept as they are.
@@ -11919,7 +12129,7 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 	if err := mcpruntime.Required(m, "code", &x.Code, false, "UnsupportedProtocolVersionErrorError"); err != nil {
 		return err
 	}
-	if err := mcpruntime.Required(m, "data", &x.Data, true, "UnsupportedProtocolVersionErrorError"); err != nil {
+	if err := mcpruntime.Required(m, "data", &x.Data, false, "UnsupportedProtocolVersionErrorError"); err != nil {
 		return err
 	}
 	if err := mcpruntime.Required(m, "message", &x.Message, false, "UnsupportedProtocolVersionErrorError"); err != nil {
@@ -12207,12 +12417,59 @@ func (x *UpdateTaskRequestJsonrpc) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// UpdateTaskRequestMethod is a value the schema allows at #/$defs/UpdateTaskRequest/allOf/1/properties/method.
+type UpdateTaskRequestMethod string
+
+const UpdateTaskRequestMethodTasksUpdate UpdateTaskRequestMethod = "tasks/update"
+
+// UnmarshalJSON accepts only "tasks/update".
+func (x *UpdateTaskRequestMethod) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"tasks/update"}, "UpdateTaskRequestMethod")
+	*x = UpdateTaskRequestMethod(v)
+	return err
+}
+
+// UpdateTaskRequestParams is the object at #/$defs/UpdateTaskRequest/allOf/1/properties/params.
+type UpdateTaskRequestParams struct {
+	TaskId         string         `json:"taskId"`
+	InputResponses InputResponses `json:"inputResponses"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into UpdateTaskRequestParams, refusing a value the type cannot hold.
+func (x *UpdateTaskRequestParams) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "UpdateTaskRequestParams")
+	if err != nil {
+		return err
+	}
+	*x = UpdateTaskRequestParams{}
+	if err := mcpruntime.Required(m, "taskId", &x.TaskId, false, "UpdateTaskRequestParams"); err != nil {
+		return err
+	}
+	if err := mcpruntime.Required(m, "inputResponses", &x.InputResponses, false, "UpdateTaskRequestParams"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"taskId", "inputResponses"}, true, "UpdateTaskRequestParams")
+	return err
+}
+
+// MarshalJSON encodes UpdateTaskRequestParams as a JSON object.
+func (x UpdateTaskRequestParams) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("taskId", x.TaskId)
+	o.Set("inputResponses", x.InputResponses)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // UpdateTaskRequest is the definition "UpdateTaskRequest" of the schema.
 type UpdateTaskRequest struct {
-	Id      RequestId                  `json:"id"`
-	Jsonrpc UpdateTaskRequestJsonrpc   `json:"jsonrpc"`
-	Method  string                     `json:"method"`
-	Params  map[string]json.RawMessage `json:"params"`
+	Id      RequestId                `json:"id"`
+	Jsonrpc UpdateTaskRequestJsonrpc `json:"jsonrpc"`
+	Method  UpdateTaskRequestMethod  `json:"method"`
+	Params  UpdateTaskRequestParams  `json:"params"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -12251,17 +12508,23 @@ func (x UpdateTaskRequest) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// UpdateTaskResultResultType is a value the schema allows at #/$defs/UpdateTaskResult/allOf/1/properties/resultType.
+type UpdateTaskResultResultType string
+
+const UpdateTaskResultResultTypeComplete UpdateTaskResultResultType = "complete"
+
+// UnmarshalJSON accepts only "complete".
+func (x *UpdateTaskResultResultType) UnmarshalJSON(data []byte) error {
+	var v string
+	err := mcpruntime.DecodeIn(data, &v, []string{"complete"}, "UpdateTaskResultResultType")
+	*x = UpdateTaskResultResultType(v)
+	return err
+}
+
 // UpdateTaskResult is the definition "UpdateTaskResult" of the schema.
 type UpdateTaskResult struct {
-	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Indicates the type of the result, which allows the client to determine
-	// how to parse the result object.
-	//
-	// Servers implementing this protocol version MUST include this field.
-	// For backward compatibility, when a client receives a result from a
-	// server implementing an earlier protocol version (which does not include
-	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string `json:"resultType"`
+	Meta       *ResultMetaObject          `json:"_meta,omitempty"`
+	ResultType UpdateTaskResultResultType `json:"resultType"`
 	// The members the schema does not declare, kept as they are.
 	Extra map[string]json.RawMessage `json:"-"`
 }

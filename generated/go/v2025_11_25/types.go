@@ -10107,12 +10107,52 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// URLElicitationRequiredErrorErrorCode is a value the schema allows at #/$defs/URLElicitationRequiredError/properties/error/allOf/1/properties/code.
+type URLElicitationRequiredErrorErrorCode int64
+
+const URLElicitationRequiredErrorErrorCodeX32042 URLElicitationRequiredErrorErrorCode = -32042
+
+// UnmarshalJSON accepts only -32042.
+func (x *URLElicitationRequiredErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32042}, "URLElicitationRequiredErrorErrorCode")
+	*x = URLElicitationRequiredErrorErrorCode(v)
+	return err
+}
+
+// URLElicitationRequiredErrorErrorData is the object at #/$defs/URLElicitationRequiredError/properties/error/allOf/1/properties/data.
+type URLElicitationRequiredErrorErrorData struct {
+	Elicitations []ElicitRequestURLParams `json:"elicitations"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into URLElicitationRequiredErrorErrorData, refusing a value the type cannot hold.
+func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "URLElicitationRequiredErrorErrorData")
+	if err != nil {
+		return err
+	}
+	*x = URLElicitationRequiredErrorErrorData{}
+	if err := mcpruntime.Required(m, "elicitations", &x.Elicitations, false, "URLElicitationRequiredErrorErrorData"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"elicitations"}, true, "URLElicitationRequiredErrorErrorData")
+	return err
+}
+
+// MarshalJSON encodes URLElicitationRequiredErrorErrorData as a JSON object.
+func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("elicitations", x.Elicitations)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // URLElicitationRequiredErrorError is the object at #/$defs/URLElicitationRequiredError/properties/error.
 type URLElicitationRequiredErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data json.RawMessage `json:"data"`
+	Code URLElicitationRequiredErrorErrorCode `json:"code"`
+	Data URLElicitationRequiredErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// The members the schema does not declare, kept as they are.
@@ -10129,7 +10169,7 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 	if err := mcpruntime.Required(m, "code", &x.Code, false, "URLElicitationRequiredErrorError"); err != nil {
 		return err
 	}
-	if err := mcpruntime.Required(m, "data", &x.Data, true, "URLElicitationRequiredErrorError"); err != nil {
+	if err := mcpruntime.Required(m, "data", &x.Data, false, "URLElicitationRequiredErrorError"); err != nil {
 		return err
 	}
 	if err := mcpruntime.Required(m, "message", &x.Message, false, "URLElicitationRequiredErrorError"); err != nil {

@@ -2915,10 +2915,22 @@ func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// HeaderMismatchErrorErrorCode is a value the schema allows at #/$defs/HeaderMismatchError/properties/error/allOf/1/properties/code.
+type HeaderMismatchErrorErrorCode int64
+
+const HeaderMismatchErrorErrorCodeX32020 HeaderMismatchErrorErrorCode = -32020
+
+// UnmarshalJSON accepts only -32020.
+func (x *HeaderMismatchErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32020}, "HeaderMismatchErrorErrorCode")
+	*x = HeaderMismatchErrorErrorCode(v)
+	return err
+}
+
 // HeaderMismatchErrorError is the object at #/$defs/HeaderMismatchError/properties/error.
 type HeaderMismatchErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
+	Code HeaderMismatchErrorErrorCode `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data *json.RawMessage `json:"data,omitempty"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -5418,12 +5430,53 @@ func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// MissingRequiredClientCapabilityErrorErrorCode is a value the schema allows at #/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/code.
+type MissingRequiredClientCapabilityErrorErrorCode int64
+
+const MissingRequiredClientCapabilityErrorErrorCodeX32021 MissingRequiredClientCapabilityErrorErrorCode = -32021
+
+// UnmarshalJSON accepts only -32021.
+func (x *MissingRequiredClientCapabilityErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32021}, "MissingRequiredClientCapabilityErrorErrorCode")
+	*x = MissingRequiredClientCapabilityErrorErrorCode(v)
+	return err
+}
+
+// MissingRequiredClientCapabilityErrorErrorData is the object at #/$defs/MissingRequiredClientCapabilityError/properties/error/allOf/1/properties/data.
+type MissingRequiredClientCapabilityErrorErrorData struct {
+	// The capabilities the server requires from the client to process this request.
+	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into MissingRequiredClientCapabilityErrorErrorData, refusing a value the type cannot hold.
+func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "MissingRequiredClientCapabilityErrorErrorData")
+	if err != nil {
+		return err
+	}
+	*x = MissingRequiredClientCapabilityErrorErrorData{}
+	if err := mcpruntime.Required(m, "requiredCapabilities", &x.RequiredCapabilities, false, "MissingRequiredClientCapabilityErrorErrorData"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"requiredCapabilities"}, true, "MissingRequiredClientCapabilityErrorErrorData")
+	return err
+}
+
+// MarshalJSON encodes MissingRequiredClientCapabilityErrorErrorData as a JSON object.
+func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("requiredCapabilities", x.RequiredCapabilities)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // MissingRequiredClientCapabilityErrorError is the object at #/$defs/MissingRequiredClientCapabilityError/properties/error.
 type MissingRequiredClientCapabilityErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data json.RawMessage `json:"data"`
+	Code MissingRequiredClientCapabilityErrorErrorCode `json:"code"`
+	Data MissingRequiredClientCapabilityErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// The members the schema does not declare, kept as they are.
@@ -5440,7 +5493,7 @@ func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) e
 	if err := mcpruntime.Required(m, "code", &x.Code, false, "MissingRequiredClientCapabilityErrorError"); err != nil {
 		return err
 	}
-	if err := mcpruntime.Required(m, "data", &x.Data, true, "MissingRequiredClientCapabilityErrorError"); err != nil {
+	if err := mcpruntime.Required(m, "data", &x.Data, false, "MissingRequiredClientCapabilityErrorError"); err != nil {
 		return err
 	}
 	if err := mcpruntime.Required(m, "message", &x.Message, false, "MissingRequiredClientCapabilityErrorError"); err != nil {
@@ -9822,12 +9875,60 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	return o.Bytes()
 }
 
+// UnsupportedProtocolVersionErrorErrorCode is a value the schema allows at #/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/code.
+type UnsupportedProtocolVersionErrorErrorCode int64
+
+const UnsupportedProtocolVersionErrorErrorCodeX32022 UnsupportedProtocolVersionErrorErrorCode = -32022
+
+// UnmarshalJSON accepts only -32022.
+func (x *UnsupportedProtocolVersionErrorErrorCode) UnmarshalJSON(data []byte) error {
+	var v int64
+	err := mcpruntime.DecodeIn(data, &v, []int64{-32022}, "UnsupportedProtocolVersionErrorErrorCode")
+	*x = UnsupportedProtocolVersionErrorErrorCode(v)
+	return err
+}
+
+// UnsupportedProtocolVersionErrorErrorData is the object at #/$defs/UnsupportedProtocolVersionError/properties/error/allOf/1/properties/data.
+type UnsupportedProtocolVersionErrorErrorData struct {
+	// The protocol version that was requested by the client.
+	Requested string `json:"requested"`
+	// Protocol versions the server supports. The client should choose a
+	// mutually supported version from this list and retry.
+	Supported []string `json:"supported"`
+	// The members the schema does not declare, kept as they are.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a JSON object into UnsupportedProtocolVersionErrorErrorData, refusing a value the type cannot hold.
+func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
+	m, err := mcpruntime.DecodeObject(data, "UnsupportedProtocolVersionErrorErrorData")
+	if err != nil {
+		return err
+	}
+	*x = UnsupportedProtocolVersionErrorErrorData{}
+	if err := mcpruntime.Required(m, "requested", &x.Requested, false, "UnsupportedProtocolVersionErrorErrorData"); err != nil {
+		return err
+	}
+	if err := mcpruntime.Required(m, "supported", &x.Supported, false, "UnsupportedProtocolVersionErrorErrorData"); err != nil {
+		return err
+	}
+	x.Extra, err = mcpruntime.Rest[json.RawMessage](m, []string{"requested", "supported"}, true, "UnsupportedProtocolVersionErrorErrorData")
+	return err
+}
+
+// MarshalJSON encodes UnsupportedProtocolVersionErrorErrorData as a JSON object.
+func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
+	o := mcpruntime.NewObject()
+	o.Set("requested", x.Requested)
+	o.Set("supported", x.Supported)
+	mcpruntime.SetRest(o, x.Extra)
+	return o.Bytes()
+}
+
 // UnsupportedProtocolVersionErrorError is the object at #/$defs/UnsupportedProtocolVersionError/properties/error.
 type UnsupportedProtocolVersionErrorError struct {
-	// The error type that occurred.
-	Code mcpruntime.Integer `json:"code"`
-	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data json.RawMessage `json:"data"`
+	Code UnsupportedProtocolVersionErrorErrorCode `json:"code"`
+	Data UnsupportedProtocolVersionErrorErrorData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// The members the schema does not declare, kept as they are.
@@ -9844,7 +9945,7 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 	if err := mcpruntime.Required(m, "code", &x.Code, false, "UnsupportedProtocolVersionErrorError"); err != nil {
 		return err
 	}
-	if err := mcpruntime.Required(m, "data", &x.Data, true, "UnsupportedProtocolVersionErrorError"); err != nil {
+	if err := mcpruntime.Required(m, "data", &x.Data, false, "UnsupportedProtocolVersionErrorError"); err != nil {
 		return err
 	}
 	if err := mcpruntime.Required(m, "message", &x.Message, false, "UnsupportedProtocolVersionErrorError"); err != nil {

@@ -438,8 +438,9 @@ function mergeable(parts: IrNode[]): Shape | null {
   for (const o of objects) {
     for (const p of o.properties) {
       const seen = byName.get(p.name);
-      // The first part's schema for a name both declare (the types cannot intersect two schemas).
-      byName.set(p.name, seen === undefined ? p : { ...seen, required: seen.required || p.required });
+      // A name two parts declare takes the later part's schema (an allOf's refinement follows its base:
+      // `method: {const: "tasks/cancel"}` after JSONRPCRequest's `method: string`); the types cannot intersect two schemas.
+      byName.set(p.name, seen === undefined ? p : { ...p, required: seen.required || p.required });
     }
   }
   return { properties: [...byName.values()], extra: { kind: "allow" } };
