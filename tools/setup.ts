@@ -5,7 +5,8 @@
 //   one `apt-get update`, when root; otherwise a one-line error naming them and the command to run;
 // - Python virtual environments, each from pinned requirements files: rebuilt when a file's bytes change
 //   (a stamp of their sha256 inside the venv, written last, so an interrupted install is redone);
-// - npm folders of their own (`npm ci --prefix`), rebuilt when their package-lock.json changes.
+// - npm folders of their own (`npm ci --prefix`), rebuilt when their package-lock.json changes;
+// - Go modules of their own (`go mod download` with GOFLAGS=-mod=mod), fetched when the module cache lacks one.
 // To add a need, add a line to SETUP below. `tsx tools/setup.ts --check` lists what a run would do
 // (exit 1 when anything is to do); MCP_CODEGEN_SETUP_SKIP=apt,venv,npm skips those kinds of step (a
 // machine whose packages are managed otherwise).
@@ -34,10 +35,16 @@ export interface NpmNeed {
   prefix: string;
   for: string;
 }
+export interface GoNeed {
+  /** A folder with its own go.mod and go.sum, relative to the root. */
+  module: string;
+  for: string;
+}
 export interface SetupConfig {
   apt: AptNeed[];
   venvs: VenvNeed[];
   npm: NpmNeed[];
+  go?: GoNeed[];
 }
 
 /** Everything the tests need beyond the root's `npm ci`. */
@@ -66,6 +73,7 @@ export const SETUP: SetupConfig = {
     },
   ],
   npm: [{ prefix: "tools/conformance", for: "the 2026-07-28 conformance runner, on Node 22 kept off the root's PATH" }],
+  go: [{ module: "test/emit/go", for: "the Go target's tests: jsonschema-go judges the generated Go types (test/emit/go/)" }],
 };
 
 /** Debian's python3 makes venvs only with this package; installed when `python3 -m venv` fails for want of it. */
@@ -137,7 +145,7 @@ const readOr = (file: string) => (existsSync(file) ? readFileSync(file, "utf8") 
 
 /** One thing a run would do, and why. */
 export interface Step {
-  kind: "apt" | "venv" | "npm";
+  kind: "apt" | "venv" | "npm" | "go";
   what: string;
   why: string;
 }
@@ -165,7 +173,22 @@ export function plan(config: SetupConfig, host: SetupHost): Step[] {
       else if (readOr(stamp) !== npmStamp(n, host.root)) steps.push({ kind: "npm", what: n.prefix, why: "stale (package-lock.json changed)" });
     }
   }
+  if (!host.skip.has("go")) {
+    for (const g of config.go ?? []) {
+      // Offline: succeeds only when the module cache holds every module the go.mod needs.
+      const r = host.run("go", ["mod", "download"], { cwd: path.join(host.root, g.module), env: { ...goEnv, GOPROXY: "off" } });
+      if (r.status !== 0) steps.push({ kind: "go", what: g.module, why: "modules not downloaded" });
+    }
+  }
   return steps;
+}
+
+/** How the go tool runs for the set-up and the tests: modules as go.mod says, no workspace, the machine's toolchain. */
+const goEnv = { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" };
+
+function goModDownload(need: GoNeed, host: SetupHost): void {
+  host.log(`go mod download (${need.module})`);
+  must(host.run("go", ["mod", "download"], { cwd: path.join(host.root, need.module), env: goEnv }), `go mod download in ${need.module}`);
 }
 
 function must(r: RunResult, what: string): void {
@@ -225,6 +248,7 @@ export function setup(config: SetupConfig, host: SetupHost): Step[] {
   for (const step of steps) {
     if (step.kind === "apt") installPackages(step.what.split(" "), host, updated);
     else if (step.kind === "venv") makeVenv(config.venvs.find((v) => v.dir === step.what)!, host, updated);
+    else if (step.kind === "go") goModDownload(config.go!.find((g) => g.module === step.what)!, host);
     else npmCi(config.npm.find((n) => n.prefix === step.what)!, host);
   }
   return steps;
@@ -240,7 +264,7 @@ function cli(argv: string[]): number {
       return steps.length === 0 ? 0 : 1;
     }
     const done = setup(SETUP, host);
-    if (done.length === 0) host.log(`in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venvs, ${SETUP.npm.length} npm folder)`);
+    if (done.length === 0) host.log(`in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venvs, ${SETUP.npm.length} npm folder, ${SETUP.go?.length ?? 0} Go module)`);
     return 0;
   } catch (e) {
     if (e instanceof SetupError) {

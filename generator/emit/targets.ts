@@ -9,6 +9,7 @@ import { TargetRegistry } from "./registry.js";
 import { typescriptTarget } from "./typescript/index.js";
 import { rubyTarget } from "./ruby/index.js";
 import { pythonTarget } from "./python/index.js";
+import { goTarget } from "./go/index.js";
 
 export { TargetRegistry } from "./registry.js";
 export type { Target, TargetContext, TargetOption } from "./target.js";
@@ -18,4 +19,5 @@ export const targets: TargetRegistry = new TargetRegistry([
   typescriptTarget,
   rubyTarget,
   pythonTarget,
+  goTarget,
 ]);

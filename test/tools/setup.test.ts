@@ -34,11 +34,12 @@ describe("the project's set-up", () => {
     const before = { python: statSync(path.join(venv, "bin", "python")).ino, stamp: statSync(path.join(venv, ".mcp-codegen-setup")).mtimeMs };
     const { host, commands } = recording(defaultHost(root));
     expect(setup(SETUP, host)).toEqual([]);
-    expect(commands).toEqual([`dpkg-query -W -f=\${Package}\t\${Status}\n ${SETUP.apt.map((a) => a.package).join(" ")}`]);
+    // dpkg is asked, and the go tool whether its module cache holds the Go modules (offline).
+    expect(commands).toEqual([`dpkg-query -W -f=\${Package}\t\${Status}\n ${SETUP.apt.map((a) => a.package).join(" ")}`, ...(SETUP.go ?? []).map(() => "go mod download")]);
     expect({ python: statSync(path.join(venv, "bin", "python")).ino, stamp: statSync(path.join(venv, ".mcp-codegen-setup")).mtimeMs }).toEqual(before);
     const again = spawnSync(tsx, [script], { cwd: root, encoding: "utf8" });
     expect(again.status).toBe(0);
-    expect(again.stderr).toBe(`setup: in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venvs, ${SETUP.npm.length} npm folder)\n`);
+    expect(again.stderr).toBe(`setup: in place (${SETUP.apt.length} Debian packages, ${SETUP.venvs.length} venvs, ${SETUP.npm.length} npm folder, ${SETUP.go?.length ?? 0} Go module)\n`);
     const check = spawnSync(tsx, [script, "--check"], { cwd: root, encoding: "utf8" });
     expect({ status: check.status, stdout: check.stdout }).toEqual({ status: 0, stdout: "" });
   });
@@ -52,6 +53,7 @@ describe("the project's set-up", () => {
       expect.objectContaining({ dir: ".venv-python-sdk", requirements: ["requirements-python-sdk.txt"], pipArgs: ["--no-deps"] }),
     ]);
     expect(SETUP.npm.map((n) => n.prefix)).toEqual(["tools/conformance"]);
+    expect(SETUP.go?.map((g) => g.module)).toEqual(["test/emit/go"]);
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
     expect(pkg.scripts.pretest.startsWith("tsx tools/setup.ts && ")).toBe(true);
   });

@@ -1,0 +1,174 @@
+// The Go tree: go.mod (the module the --go-package option names), the runtime package (mcpruntime/, a
+// copy of runtimes/go/), per version and extension module a package (types.go: a type for every
+// definition; methods.go: method-name constants, the method table, the gate and one result normalizer
+// per request), and a root package listing every table. Every protocol fact is the model's, printed.
+import { InputError } from "../../errors.js";
+import { extensionLabel } from "../../model/extensions.js";
+import type { ExtensionModel, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
+import { byCodeUnit } from "../../order.js";
+import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
+import { normalizerOf, tableOf } from "../../print/table.js";
+import { Templates } from "../../print/templates.js";
+import { finish } from "../../print/text.js";
+import { copyRuntime } from "../runtime-copy.js";
+import { exported, goComment, goString, packageName, versionPackage } from "./language.js";
+import { DEFAULT_GO_PACKAGE, goPackageOption } from "./options.js";
+import { GO_RUNTIME_PACKAGE, goTemplatesDir } from "./paths.js";
+import { regenerateCommand } from "./provenance.js";
+import { goRuntime } from "./runtime.js";
+import { GoTypes, PACKAGE_NAMES } from "./types.js";
+
+const RT = GO_RUNTIME_PACKAGE;
+
+/** The method-name constants of a version: `tools/call` → `MethodToolsCall`; two methods sharing one are an InputError. */
+export function methodConstants(version: VersionModel): Map<string, string> {
+  return goNames(version, (m) => `Method${exported(m)}`, "constant", [...version.requests, ...version.notifications].map((m) => m.method));
+}
+
+/** The normalizer functions of a version's requests: `tools/call` → `NormalizeToolsCall`. */
+export function normalizerNames(version: VersionModel): Map<string, string> {
+  return goNames(version, (m) => `Normalize${exported(m)}`, "normalizer", version.requests.map((r) => r.method));
+}
+
+function goNames(version: VersionModel, name: (method: string) => string, what: string, methods: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const seen = new Map<string, string>();
+  for (const m of [...methods].sort(byCodeUnit)) {
+    const n = name(m);
+    const clash = seen.get(n);
+    if (clash !== undefined) throw new InputError(`methods "${clash}" and "${m}" would both be the Go ${what} ${n}`, `${version.label}/schema.json`);
+    seen.set(n, m);
+    out.set(m, n);
+  }
+  return out;
+}
+
+/** The Go type of each definition of a version's package: definition name → Go identifier. */
+export function definitionTypeNames(version: VersionModel): ReadonlyMap<string, string> {
+  const reserved = new Set([...PACKAGE_NAMES, ...methodConstants(version).values(), ...normalizerNames(version).values()]);
+  return new GoTypes(version, reserved).names;
+}
+
+/** A Go file: the provenance header, the package clause, the imports the body uses, the body. */
+function goFile(header: string, pkg: string, body: string, module: string): string {
+  const std = ["encoding/json", "errors", "fmt"].filter((i) => body.includes(`${i.split("/").pop()}.`));
+  const own = body.includes(`${RT}.`) ? [`${module}/${RT}`] : [];
+  const imports = [...std.map(goString), ...(std.length > 0 && own.length > 0 ? [""] : []), ...own.map(goString)];
+  const importBlock = imports.length === 0 ? "" : imports.length === 1 ? `import ${imports[0]}\n\n` : `import (\n${imports.map((i) => (i === "" ? "" : `\t${i}`)).join("\n")}\n)\n\n`;
+  return finish(`${header}\n\npackage ${pkg}\n\n${importBlock}${body}`);
+}
+
+/** A Go raw string literal of `text`, or an interpreted one when it holds a backquote. */
+function goRaw(text: string): string {
+  return text.includes("`") || text.includes("\r") ? goString(text) : `\`${text}\``;
+}
+
+function methodsBody(version: VersionModel, previous: VersionModel | null, table: VersionTable, constants: Map<string, string>, normalizers: Map<string, string>, extension?: ExtensionModel): string {
+  const parts: string[] = [];
+  parts.push(`// ProtocolVersion is the protocol version of this package.\nconst ProtocolVersion = ${goString(version.label)}`);
+  parts.push(`// Era is "legacy" (the initialize handshake) or "modern" (the per-request _meta envelope).\nconst Era = ${goString(version.era)}`);
+  parts.push(`// PreviousVersion is the version before this one among those generated, or "".\nconst PreviousVersion = ${goString(previous?.label ?? "")}`);
+  if (extension !== undefined) {
+    parts.push(`// Extension is the extension layered onto ProtocolVersion (negotiated under capabilities.extensions).\nconst Extension = ${goString(extension.identifier)}`);
+    parts.push(`// ExtensionVersion is the extension's version.\nconst ExtensionVersion = ${goString(extension.label)}`);
+  }
+  parts.push([...constants].map(([m, c]) => `// ${c} is the method ${goString(m)}.\nconst ${c} = ${goString(m)}`).join("\n\n"));
+  parts.push(
+    [
+      goComment(
+        "MethodTable is the method table at this version (the model's; `mcp-codegen table --help` says what each\ncolumn means): every method any generated version or extension names, with its status here. As JSON, this\nversion's entry of `mcp-codegen table --format json`.",
+      ),
+      `var MethodTable = ${RT}.MustTable(${goRaw(JSON.stringify(table, null, 1).replace(/\n\s*/g, " "))})`,
+    ].join("\n"),
+  );
+  parts.push(
+    [
+      goComment(
+        "Refusal is the gate's answer for method arriving at policy.Side over a connection of this version: the\nverdict of its MethodTable row under the policy (nil lets the method through).",
+      ),
+      `func Refusal(method string, policy ${RT}.Policy) *${RT}.MethodNotFound {`,
+      `\treturn ${RT}.Refusal(MethodTable, ProtocolVersion, method, policy)`,
+      "}",
+    ].join("\n"),
+  );
+  const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
+  for (const r of requests) {
+    const row = normalizerOf(table, r.method);
+    const types = row.resultTypes === null ? "nil" : `[]string{${row.resultTypes.map(goString).join(", ")}}`;
+    const name = normalizers.get(r.method)!;
+    const expected = r.results.join(" | ");
+    const doc =
+      row.shape === "empty"
+        ? `${name} is the ${goString(r.method)} result (${expected}, empty shape): {"_meta": meta} when the handler\nreturned an object whose _meta is an object, else {}${row.resultTypes === null ? "" : `; with resultType ${JSON.stringify(row.resultTypes[0])}`}.`
+        : `${name} is the ${goString(r.method)} result (${expected}): the handler's object without null members and a\n_meta that is no object${row.resultTypes === null ? "" : `, resultType defaulted to ${JSON.stringify(row.resultTypes[0])}`}.`;
+    const call = row.shape === "empty" ? `${RT}.EmptyResult(value, ${types})` : `${RT}.ObjectResult(value, ${goString(r.method)}, ${goString(expected)}, ${types})`;
+    parts.push([goComment(doc), `func ${name}(value json.RawMessage) (json.RawMessage, error) {`, `\treturn ${call}`, "}"].join("\n"));
+  }
+  parts.push(
+    [
+      "// NormalizeResult is the normalized result of method's request for a handler's return value.",
+      "func NormalizeResult(method string, value json.RawMessage) (json.RawMessage, error) {",
+      "\tswitch method {",
+      ...requests.flatMap((r) => [`\tcase ${constants.get(r.method)!}:`, `\t\treturn ${normalizers.get(r.method)!}(value)`]),
+      "\t}",
+      `\treturn nil, ${RT}.UnknownRequest(method, ProtocolVersion)`,
+      "}",
+    ].join("\n"),
+  );
+  return parts.join("\n\n");
+}
+
+/** The Go tree: paths relative to its own folder. */
+export function emitGoTree(model: ProtocolModel, options: { module?: string; cacheDir?: string } = {}): Map<string, string> {
+  const module = options.module ?? DEFAULT_GO_PACKAGE;
+  const problem = goPackageOption.validate!(module);
+  if (problem !== null) throw new InputError(`--${goPackageOption.flag} ${problem}`);
+  const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
+  const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
+  const regenerate = regenerateCommand(versions, module);
+  const templates = new Templates({ dir: goTemplatesDir, cacheDir: options.cacheDir });
+  // The provenance header as Go comments (its first line is Go's generated-code marker).
+  const head = (lines: string[]) => templates.get("header.go.hbs")({ lines }).trimEnd();
+  const files = new Map<string, string>();
+  for (const [file, text] of copyRuntime(goRuntime)) files.set(file, text);
+  const packages = new Map<string, string>();
+  const emitPackage = (label: string, version: VersionModel, previous: VersionModel | null, extension?: ExtensionModel) => {
+    const pkg = versionPackage(label);
+    const clash = packages.get(pkg);
+    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE) throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
+    packages.set(pkg, label);
+    const header = provenanceLines([version], regenerate);
+    if (extension !== undefined) header.splice(2, 0, extensionProvenanceLine(extension));
+    const constants = methodConstants(version);
+    const normalizers = normalizerNames(version);
+    const types = new GoTypes(version, new Set([...PACKAGE_NAMES, ...constants.values(), ...normalizers.values()]));
+    const doc = goComment(
+      `Package ${pkg} is protocol version ${version.label} (${version.era} era)${extension === undefined ? "" : ` with the extension ${extension.identifier} ${extension.label} layered onto it`}: a type for every definition\nof its schema, the method table, the method names, the gate and one result normalizer per request.`,
+    );
+    files.set(`${pkg}/types.go`, goFile(head(header), pkg, types.print(), module).replace(/\npackage /, `\n${doc}\npackage `));
+    files.set(`${pkg}/methods.go`, goFile(head(header), pkg, methodsBody(version, previous, tableOf(model.tables, label), constants, normalizers, extension), module));
+  };
+  versions.forEach((v, i) => emitPackage(v.label, v, i === 0 ? null : versions[i - 1]));
+  for (const ext of extensions) {
+    const i = versions.findIndex((v) => v.label === ext.core);
+    emitPackage(extensionLabel(ext), ext.model, i <= 0 ? null : versions[i - 1], ext);
+  }
+  const header = provenanceLines(versions, regenerate);
+  files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
+  const root = packageName(module);
+  const labels = [...versions.map((v) => v.label), ...extensions.map(extensionLabel)];
+  const imports = [`"${module}/${RT}"`, ...labels.map((l) => `"${module}/${versionPackage(l)}"`)].sort(byCodeUnit);
+  const body = [
+    "// Tables is every generated version's and extension module's method table, by label.",
+    `func Tables() map[string]${RT}.MethodTable {`,
+    `\tt := map[string]${RT}.MethodTable{}`,
+    ...labels.map((l) => `\tt[${goString(l)}] = ${versionPackage(l)}.MethodTable`),
+    "\treturn t",
+    "}",
+  ].join("\n");
+  files.set(
+    "tables.go",
+    finish(`${head(header)}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
+  );
+  return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
+}

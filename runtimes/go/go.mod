@@ -1,0 +1,3 @@
+module mcpcodegen/runtimes/go
+
+go 1.22

@@ -1,0 +1,196 @@
+package mcpruntime
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// ParamsRow is a method table row's params column.
+type ParamsRow struct {
+	Definition *string `json:"definition"`
+	Required   bool    `json:"required"`
+}
+
+// MethodRow is one row of a version's method table; its JSON is the row `mcp-codegen table --format json`
+// prints (`mcp-codegen table --help` says what each column means).
+type MethodRow struct {
+	Kind           string     `json:"kind"`
+	Status         string     `json:"status"`
+	Nearest        *string    `json:"nearest"`
+	Since          *string    `json:"since"`
+	OtherEra       bool       `json:"otherEra"`
+	Extensions     []string   `json:"extensions"`
+	Sender         string     `json:"sender"`
+	Receivers      []string   `json:"receivers"`
+	Params         *ParamsRow `json:"params"`
+	Results        []string   `json:"results"`
+	Normalizer     *string    `json:"normalizer"`
+	ResultTypes    []string   `json:"resultTypes"`
+	Capabilities   [][]string `json:"capabilities"`
+	NameParam      *string    `json:"nameParam"`
+	TaskResult     *string    `json:"taskResult"`
+	TaskCapability []string   `json:"taskCapability"`
+	Paginated      bool       `json:"paginated"`
+}
+
+// MethodTable is a version's method table: method → row.
+type MethodTable map[string]MethodRow
+
+// Str is a pointer to s (the table's nullable text columns).
+func Str(s string) *string { return &s }
+
+// Side is the side a method arrives at: the server (sent by a client) or the client (sent by a server).
+type Side string
+
+// The two sides.
+const (
+	ServerSide Side = "server"
+	ClientSide Side = "client"
+)
+
+// AcrossEras is what a gate does with a method the negotiated version lacks but another generated version has.
+type AcrossEras struct {
+	// Pass lets methods only later versions have through like unknown ones (removed ones are still refused).
+	Pass bool `json:"pass"`
+	// Serve lists methods served on every version whatever it says (only when Pass is false).
+	Serve []string `json:"serve"`
+}
+
+// Policy is a gate's policy.
+type Policy struct {
+	Side       Side       `json:"side"`
+	AcrossEras AcrossEras `json:"acrossEras"`
+	// RefuseCustom refuses a method no generated version has (by default it passes to its host).
+	RefuseCustom bool `json:"refuseCustom"`
+}
+
+// MethodNotFound is the gate's refusal: JSON-RPC -32601 with its data.
+type MethodNotFound struct {
+	Method          string
+	ProtocolVersion string
+	// Reason is unknown, wrong_side, removed or other_era.
+	Reason  string
+	Message string
+}
+
+// Code is the JSON-RPC error code, -32601.
+func (e *MethodNotFound) Code() int { return -32601 }
+
+func (e *MethodNotFound) Error() string { return e.Message }
+
+// Data is the error's data member.
+func (e *MethodNotFound) Data() map[string]string {
+	return map[string]string{"method": e.Method, "protocolVersion": e.ProtocolVersion, "reason": e.Reason}
+}
+
+// Refusal is the gate's answer for method arriving over a connection of version (whose table is table):
+// nil lets it through. The verdict is the table's row, under the policy.
+func Refusal(table MethodTable, version, method string, policy Policy) *MethodNotFound {
+	refused := func(reason, why string) *MethodNotFound {
+		return &MethodNotFound{Method: method, ProtocolVersion: version, Reason: reason, Message: fmt.Sprintf("Method not found: %s %s", method, why)}
+	}
+	row, ok := table[method]
+	if !ok || row.Status == "extension" {
+		if !policy.RefuseCustom {
+			return nil
+		}
+		return refused("unknown", "is not a method of protocol version "+version)
+	}
+	if row.Status == "present" {
+		if contains(row.Receivers, string(policy.Side)) {
+			return nil
+		}
+		return refused("wrong_side", fmt.Sprintf("is sent by the %s only in protocol version %s", row.Sender, version))
+	}
+	if !policy.AcrossEras.Pass && contains(policy.AcrossEras.Serve, method) {
+		return nil
+	}
+	nearest := ""
+	if row.Nearest != nil {
+		nearest = *row.Nearest
+	}
+	if row.Status == "removed" {
+		return refused("removed", fmt.Sprintf("is not a method of protocol version %s (removed after %s)", version, nearest))
+	}
+	if policy.AcrossEras.Pass {
+		return nil
+	}
+	return refused("other_era", fmt.Sprintf("is not a method of protocol version %s (first in %s)", version, nearest))
+}
+
+// ResultError is a handler's return that cannot be its method's result: JSON-RPC -32603.
+type ResultError struct{ Message string }
+
+func (e *ResultError) Error() string { return e.Message }
+
+// Code is the JSON-RPC error code, -32603.
+func (e *ResultError) Code() int { return -32603 }
+
+// EmptyResult is the result of a request whose result carries only `_meta`: `{"_meta": meta}` when the
+// handler's return is an object whose `_meta` is an object, else `{}`; with `resultType` set to
+// resultTypes[0] when resultTypes is not nil (the modern era). Everything else of the return is dropped.
+func EmptyResult(value json.RawMessage, resultTypes []string) (json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	if m, err := DecodeObject(value, "result"); err == nil {
+		if meta, ok := m["_meta"]; ok {
+			if _, err := DecodeObject(meta, "_meta"); err == nil {
+				out["_meta"] = meta
+			}
+		}
+	}
+	if resultTypes != nil {
+		out["resultType"], _ = json.Marshal(resultTypes[0])
+	}
+	return json.Marshal(out)
+}
+
+// ObjectResult is the result of a request whose result is an object: the handler's members without
+// null values and without a `_meta` that is not an object; with resultTypes (the modern era) a
+// `resultType` defaulted to resultTypes[0] and refused when not among them. A return that is not an
+// object is a ResultError.
+func ObjectResult(value json.RawMessage, method, expected string, resultTypes []string) (json.RawMessage, error) {
+	m, err := DecodeObject(value, "result")
+	if err != nil {
+		return nil, &ResultError{Message: fmt.Sprintf("Internal error: the %s handler returned %s; expected %s", method, describe(value), expected)}
+	}
+	out := map[string]json.RawMessage{}
+	for key, raw := range m {
+		if IsNull(raw) {
+			continue
+		}
+		if key == "_meta" {
+			if _, err := DecodeObject(raw, "_meta"); err != nil {
+				continue
+			}
+		}
+		out[key] = raw
+	}
+	if resultTypes == nil {
+		return json.Marshal(out)
+	}
+	given, ok := out["resultType"]
+	if !ok {
+		out["resultType"], _ = json.Marshal(resultTypes[0])
+		return json.Marshal(out)
+	}
+	var s string
+	if json.Unmarshal(given, &s) != nil || !contains(resultTypes, s) {
+		return nil, &ResultError{Message: fmt.Sprintf("Internal error: the %s handler returned resultType %s; expected %s with resultType %v", method, given, expected, resultTypes)}
+	}
+	return json.Marshal(out)
+}
+
+// MustTable reads a method table printed as JSON by the generator (it panics only on text the
+// generator did not print).
+func MustTable(text string) MethodTable {
+	var t MethodTable
+	if err := json.Unmarshal([]byte(text), &t); err != nil {
+		panic("mcpruntime: a generated method table does not read: " + err.Error())
+	}
+	return t
+}
+
+// UnknownRequest is the error for normalizing a method that is not a request of the version.
+func UnknownRequest(method, version string) error {
+	return fmt.Errorf("%q is not a request of protocol version %s", method, version)
+}

@@ -1,0 +1,192 @@
+// The Go target compiles and says what the model says (issue 38, item 1 and its tests): the tree of any
+// subset of the locked versions, and of a published history revision, is gofmt-clean and passes
+// `go build ./...` and `go vet ./...`; the committed-run tree's MethodTable of every package equals
+// `mcp-codegen table --format json`; each package's gate (Refusal) answers every method of its table,
+// at both sides and under each cross-era policy, as the README's gate rule reads the row; each
+// package's NormalizeResult gives every request's result the shape its row's normalizer kind names
+// (resources/subscribe|unsubscribe: only an object _meta passes).
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { extensionLabel } from "../../../generator/model/extensions.js";
+import type { MethodRow } from "../../../generator/model/types.js";
+import { toolRoot } from "../../../generator/paths.js";
+import { buildModel, discoverVersions } from "../../../generator/pipeline.js";
+import { readLock } from "../../../generator/source/lock.js";
+import { ensureSchemas, generatedDir, lockFile, modelOptions, runBin, tempDir } from "../../support.js";
+import { go, writeGoTree, writeHarness } from "./support.js";
+
+await ensureSchemas();
+const lock = await readLock(lockFile);
+const labels = Object.keys(lock.versions).sort();
+const model = buildModel({ ...modelOptions, lock });
+
+/** gofmt -l, go build and go vet over a written tree: the files gofmt would change and the tools' failures. */
+function check(dir: string): string[] {
+  const problems: string[] = [];
+  const fmt = spawnSync("gofmt", ["-l", "."], { cwd: dir, encoding: "utf8" });
+  if (fmt.status !== 0 || fmt.stdout.trim() !== "") problems.push(`gofmt: ${fmt.stdout}${fmt.stderr}`);
+  for (const args of [["build", "./..."], ["vet", "./..."]]) {
+    const r = go(args, dir);
+    if (r.status !== 0) problems.push(`go ${args.join(" ")}: ${r.stderr.slice(0, 2000)}`);
+  }
+  return problems;
+}
+
+const subsets = [...labels.map((l) => [l]), [labels[0], labels[labels.length - 1]]];
+
+describe("the Go tree compiles", () => {
+  it("its runtime (runtimes/go/, a Go module) is gofmt-clean, passes go vet and imports the standard library only", () => {
+    const dir = path.join(toolRoot, "runtimes", "go");
+    expect(check(dir)).toEqual([]);
+    const deps = go(["list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./..."], dir);
+    expect(deps.status, deps.stderr).toBe(0);
+    expect(deps.stdout.trim().split("\n")).toEqual(["mcpcodegen/runtimes/go"]);
+  }, 120_000);
+
+  it.each(subsets.map((s) => [s.join(","), s] as const))("versions %s: gofmt-clean, go build and go vet pass", (_, versions) => {
+    const dir = tempDir("mcp-codegen-go-subset-");
+    const files = writeGoTree(buildModel({ ...modelOptions, lock, versions: [...versions] }), dir);
+    expect([...files.keys()].filter((f) => f.endsWith("/types.go")).length).toBeGreaterThanOrEqual(versions.length);
+    expect(check(dir)).toEqual([]);
+  }, 300_000);
+
+  const historyDir = path.resolve(process.env.MCP_SPEC_HISTORY_DIR || path.join(toolRoot, "..", "shared", "mcp-spec-history"));
+  it("a published history revision (the latest of ../shared/mcp-spec-history): gofmt-clean, go build and go vet pass", () => {
+    expect(existsSync(historyDir), historyDir).toBe(true);
+    const revisions = discoverVersions(historyDir);
+    expect(revisions.length).toBeGreaterThan(0);
+    const revision = revisions[revisions.length - 1];
+    const dir = tempDir("mcp-codegen-go-history-");
+    const files = writeGoTree(buildModel({ schemasDir: historyDir, versions: [revision] }), dir);
+    expect(files.has(`${revision.replace(/[^A-Za-z0-9_]/g, "_").toLowerCase()}/types.go`)).toBe(true);
+    expect(check(dir)).toEqual([]);
+  }, 300_000);
+});
+
+const modules = [...model.versions.map((v) => ({ label: v.label, version: v, definitions: [] as string[] })), ...(model.extensions ?? []).map((x) => ({ label: extensionLabel(x), version: x.model, definitions: [] as string[] }))];
+let dir = "";
+let binary = "";
+
+function harness(args: string[]): string {
+  const r = spawnSync(binary, args, { encoding: "utf8", maxBuffer: 1 << 28 });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+beforeAll(() => {
+  dir = tempDir("mcp-codegen-go-calls-");
+  writeGoTree(model, path.join(dir, "tree"));
+  const h = writeHarness(dir, modules);
+  binary = path.join(dir, "harness-bin");
+  const build = go(["build", "-o", binary, "."], h);
+  expect(build.status, build.stderr).toBe(0);
+}, 300_000);
+
+describe("what the Go packages say", () => {
+  it("every package's MethodTable is its entry of `mcp-codegen table --format json`", () => {
+    const cli = runBin(["table", "--format", "json"]);
+    expect(cli.status, cli.stderr).toBe(0);
+    const expected = JSON.parse(cli.stdout) as Record<string, unknown>;
+    expect(Object.keys(expected).sort()).toEqual(modules.map((m) => m.label).sort());
+    expect(JSON.parse(harness(["table"]))).toEqual(expected);
+  });
+
+  it("each package's gate refuses exactly what its table's rows say, at each side and under each cross-era policy", () => {
+    const tables = model.tables;
+    type Policy = { side: "client" | "server"; acrossEras: { pass: boolean; serve: string[] | null }; refuseCustom: boolean };
+    const calls: Array<{ label: string; method: string; policy: Policy }> = [];
+    const expected: string[] = [];
+    // The README's rule, read from the row: present → through at a receiving side, else wrong_side; removed →
+    // refused unless served across eras; later → refused (other_era) unless passed or served; unknown → passes unless refused.
+    const verdict = (row: MethodRow | undefined, method: string, p: Policy): string => {
+      if (row === undefined || row.status === "extension") return p.refuseCustom ? "unknown" : "";
+      if (row.status === "present") return row.receivers.includes(p.side) ? "" : "wrong_side";
+      if (!p.acrossEras.pass && (p.acrossEras.serve ?? []).includes(method)) return "";
+      if (row.status === "removed") return "removed";
+      return p.acrossEras.pass ? "" : "other_era";
+    };
+    for (const m of modules) {
+      const table = tables.get(m.label)!;
+      for (const method of [...Object.keys(table), "x-vendor/unknown"]) {
+        for (const side of ["client", "server"] as const) {
+          for (const acrossEras of [{ pass: true, serve: null }, { pass: false, serve: null }, { pass: false, serve: [method] }]) {
+            for (const refuseCustom of [false, true]) {
+              const policy = { side, acrossEras, refuseCustom };
+              calls.push({ label: m.label, method, policy });
+              expected.push(verdict(Object.hasOwn(table, method) ? table[method] : undefined, method, policy));
+            }
+          }
+        }
+      }
+    }
+    writeFileSync(path.join(dir, "gate.json"), JSON.stringify(calls));
+    const answers = (JSON.parse(harness(["calls", path.join(dir, "gate.json")])) as Array<{ reason: string }>).map((a) => a.reason);
+    expect(answers.length).toBe(expected.length);
+    expect(new Set(expected)).toEqual(new Set(["", "wrong_side", "removed", "other_era", "unknown"]));
+    const wrong = calls.map((c, i) => (answers[i] === expected[i] ? null : `${c.label} ${c.method} ${JSON.stringify(c.policy)}: ${answers[i]}, expected ${expected[i]}`)).filter((w) => w !== null);
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it("each package's gate gives the TypeScript gate's verdict (generated/runtime/method-gate.ts) for every method, side and policy", async () => {
+    const gate = (await import(pathToFileURL(path.join(generatedDir, "runtime", "method-gate.ts")).href)) as typeof import("../../../generated/runtime/method-gate.js");
+    const calls: Array<{ label: string; method: string; policy: unknown }> = [];
+    const expected: string[] = [];
+    for (const m of modules) {
+      const { METHOD_TABLE, protocolVersion } = (await import(pathToFileURL(path.join(generatedDir, m.label, "methods.ts")).href)) as { METHOD_TABLE: never; protocolVersion: string };
+      for (const method of [...Object.keys(model.tables.get(m.label)!), "x-vendor/custom"]) {
+        for (const side of ["client", "server"] as const) {
+          for (const custom of ["pass", "refuse"] as const) {
+            for (const later of ["pass", "refuse"] as const) {
+              calls.push({ label: m.label, method, policy: { side, acrossEras: { pass: later === "pass", serve: null }, refuseCustom: custom === "refuse" } });
+              expected.push(gate.methodRefusal(METHOD_TABLE, method, protocolVersion, side, { custom, later })?.data.reason ?? "");
+            }
+          }
+        }
+      }
+    }
+    expect(new Set(expected)).toEqual(new Set(["", "wrong_side", "removed", "other_era", "unknown"]));
+    writeFileSync(path.join(dir, "gate-ts.json"), JSON.stringify(calls));
+    const answers = (JSON.parse(harness(["calls", path.join(dir, "gate-ts.json")])) as Array<{ reason: string }>).map((a) => a.reason);
+    expect(answers.length).toBe(expected.length);
+    const wrong = calls.map((c, i) => (answers[i] === expected[i] ? null : `${c.label} ${c.method} ${JSON.stringify(c.policy)}: Go ${answers[i]}, TypeScript ${expected[i]}`)).filter((w) => w !== null);
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+
+  it("each package's normalizers give every request's result the shape its row names; resources/subscribe keeps only an object _meta", () => {
+    const values = [{ _meta: { k: 1 }, x: 1, n: null }, { _meta: "s", x: [1] }, "text"];
+    const calls: Array<{ label: string; method: string; value: unknown }> = [];
+    const expected: Array<unknown> = [];
+    let subscribe = 0;
+    for (const m of modules) {
+      for (const [method, row] of Object.entries(model.tables.get(m.label)!)) {
+        if (row.status !== "present" || row.normalizer === null) continue;
+        const empty = row.normalizer.startsWith("empty");
+        if (method === "resources/subscribe" || method === "resources/unsubscribe") {
+          expect(empty, `${m.label} ${method}`).toBe(true);
+          subscribe++;
+        }
+        const typed = (o: Record<string, unknown>) => (row.resultTypes === null ? o : { ...o, resultType: row.resultTypes[0] });
+        const outcomes = empty ? [typed({ _meta: { k: 1 } }), typed({}), typed({})] : [typed({ _meta: { k: 1 }, x: 1 }), typed({ x: [1] }), "error"];
+        values.forEach((value, i) => {
+          calls.push({ label: m.label, method, value });
+          expected.push(outcomes[i]);
+        });
+      }
+    }
+    expect(subscribe).toBeGreaterThan(0);
+    writeFileSync(path.join(dir, "normalize.json"), JSON.stringify(calls));
+    const answers = JSON.parse(harness(["calls", path.join(dir, "normalize.json")])) as Array<{ result?: unknown; error?: string }>;
+    const got = answers.map((a) => (a.error !== undefined ? "error" : a.result));
+    const wrong = calls.map((c, i) => ({ c, got: got[i], want: expected[i] })).filter((x) => JSON.stringify(x.got) !== JSON.stringify(x.want) && !(typeof x.got === "object" && typeof x.want === "object" && JSON.stringify(sortKeys(x.got)) === JSON.stringify(sortKeys(x.want))));
+    expect(wrong.slice(0, 5)).toEqual([]);
+  });
+});
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v !== "object" || v === null) return v;
+  return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sortKeys(x)]));
+}
