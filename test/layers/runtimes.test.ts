@@ -75,7 +75,7 @@ describe("printers and runtimes are independent", () => {
     expect([...readFileSync(shim, "utf8").matchAll(/^\s*(?:from|import)\s+(\S+)/gm)].map((m) => m[1])).toEqual(["mcp_codegen.protocol"]);
     for (const file of filesUnder(pythonPackage, (n) => n.endsWith(".py")).filter((f) => f !== shim)) {
       for (const m of readFileSync(file, "utf8").matchAll(/^[ \t]*from[ \t]+(\.+)(\w*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w ,]+)$)/gm)) {
-        const names = m[2] !== "" ? [m[2]] : (m[3] ?? m[4]).split(",").map((n) => n.trim()).filter((n) => n !== "");
+        const names = m[2] !== "" ? [m[2]] : (m[3] ?? m[4]).split(",").map((n) => n.trim().split(/\s+as\s+/)[0]).filter((n) => n !== "");
         if (m[1] !== ".") strays.push(`${path.basename(file)}: ${m[0].trim()}`);
         for (const name of names) imported.add(name);
         for (const name of names) if (!own.has(name)) strays.push(`${path.basename(file)}: ${m[0].trim()}`);
