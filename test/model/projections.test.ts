@@ -21,6 +21,7 @@ import { readLock } from "../../generator/source/lock.js";
 import { projectParams, projectResult, type VersionProjection } from "../../runtimes/typescript/src/projection.js";
 import { labelledCorpus, oracleDocument, seedOf, type Json } from "../emit/typescript/corpus.js";
 import { ensureSchemas, lockFile, modelOptions } from "../support.js";
+import { run } from "../emit/python/support.js";
 
 const WANTED = 12;
 const MAX_ATTEMPTS = 150;
@@ -175,6 +176,39 @@ describe("every result of every ordered pair of versions: valid at the target by
     }
     console.log(`params: ${lifted} lifted valid`);
     expect(silent.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe("the Python interpreter on the Python tree's data", () => {
+  it("projects every corpus value as the TypeScript one does (value, dropped and added pointers, refusal pointer)", { timeout: 600_000 }, () => {
+    const cases: Array<{ to: string; method: string; value: Json }> = [];
+    for (const from of labels) {
+      for (const r of versionOf(from).requests) {
+        const corpus = r.results.flatMap((name) => validCorpus(from, name)).slice(0, 4);
+        for (const to of labels) if (to !== from && versionOf(to).requests.some((q) => q.method === r.method)) for (const value of corpus) cases.push({ to, method: r.method, value });
+      }
+    }
+    const script = [
+      "import json, sys",
+      "from mcp_codegen.projection import project_result",
+      "from mcp_codegen.projections import PROJECTIONS",
+      "out = []",
+      "for c in json.load(sys.stdin):",
+      "    r = project_result(PROJECTIONS[c['to']], c['method'], c['value'])",
+      "    out.append({'ok': True, 'value': r.value, 'dropped': r.dropped, 'added': r.added} if r.ok else {'ok': False, 'pointer': r.pointer})",
+      "json.dump(out, sys.stdout)",
+    ].join("\n");
+    const py = run("python", ["-c", script], { input: JSON.stringify(cases) });
+    expect(py.stderr).toBe("");
+    const got = JSON.parse(py.stdout) as unknown[];
+    const want = cases.map((c) => {
+      const r = projectResult(dataOf(c.to), c.method, c.value);
+      return r.ok ? { ok: true, value: r.value, dropped: r.dropped, added: r.added } : { ok: false, pointer: r.pointer };
+    });
+    expect(got.length).toBe(cases.length);
+    const differ = cases.flatMap((c, i) => (JSON.stringify(got[i]) === JSON.stringify(want[i]) ? [] : [`${c.method} → ${c.to}: ${JSON.stringify(c.value)}\n  python ${JSON.stringify(got[i])}\n  ts     ${JSON.stringify(want[i])}`]));
+    expect(differ.slice(0, 3)).toEqual([]);
+    expect(want.some((w) => w.ok) && want.some((w) => !w.ok)).toBe(true);
   });
 });
 
