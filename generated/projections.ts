@@ -85,7 +85,8 @@ export const projections: Readonly<Record<string, VersionProjection>> = {
       "sampling/createMessage": {"k":"obj","props":[{"name":"includeContext","s":{"k":"lit","values":["allServers","none","thisServer"]},"required":false},{"name":"maxTokens","s":{"k":"num","integer":true},"required":true},{"name":"messages","s":{"k":"arr","items":{"k":"ref","name":"SamplingMessage"}},"required":true},{"name":"metadata","s":{"k":"obj","props":[],"extra":{"k":"any"}},"required":false},{"name":"modelPreferences","s":{"k":"ref","name":"ModelPreferences"},"required":false},{"name":"stopSequences","s":{"k":"arr","items":{"k":"str"}},"required":false},{"name":"systemPrompt","s":{"k":"str"},"required":false},{"name":"temperature","s":{"k":"num","integer":false},"required":false}],"extra":null},
       "tools/call": {"k":"obj","props":[{"name":"arguments","s":{"k":"obj","props":[],"extra":{"k":"any"}},"required":false},{"name":"name","s":{"k":"str"},"required":true}],"extra":null},
       "tools/list": {"k":"obj","props":[{"name":"cursor","s":{"k":"str"},"required":false}],"extra":null}
-    }
+    },
+    "serverCapabilities": {"k":"ref","name":"ServerCapabilities"}
   },
   "2025-03-26": {
     "label": "2025-03-26",
@@ -163,7 +164,8 @@ export const projections: Readonly<Record<string, VersionProjection>> = {
       "sampling/createMessage": {"k":"obj","props":[{"name":"includeContext","s":{"k":"lit","values":["allServers","none","thisServer"]},"required":false},{"name":"maxTokens","s":{"k":"num","integer":true},"required":true},{"name":"messages","s":{"k":"arr","items":{"k":"ref","name":"SamplingMessage"}},"required":true},{"name":"metadata","s":{"k":"obj","props":[],"extra":{"k":"any"}},"required":false},{"name":"modelPreferences","s":{"k":"ref","name":"ModelPreferences"},"required":false},{"name":"stopSequences","s":{"k":"arr","items":{"k":"str"}},"required":false},{"name":"systemPrompt","s":{"k":"str"},"required":false},{"name":"temperature","s":{"k":"num","integer":false},"required":false}],"extra":null},
       "tools/call": {"k":"obj","props":[{"name":"arguments","s":{"k":"obj","props":[],"extra":{"k":"any"}},"required":false},{"name":"name","s":{"k":"str"},"required":true}],"extra":null},
       "tools/list": {"k":"obj","props":[{"name":"cursor","s":{"k":"str"},"required":false}],"extra":null}
-    }
+    },
+    "serverCapabilities": {"k":"ref","name":"ServerCapabilities"}
   },
   "2025-06-18": {
     "label": "2025-06-18",
@@ -251,7 +253,8 @@ export const projections: Readonly<Record<string, VersionProjection>> = {
       "sampling/createMessage": {"k":"obj","props":[{"name":"includeContext","s":{"k":"lit","values":["allServers","none","thisServer"]},"required":false},{"name":"maxTokens","s":{"k":"num","integer":true},"required":true},{"name":"messages","s":{"k":"arr","items":{"k":"ref","name":"SamplingMessage"}},"required":true},{"name":"metadata","s":{"k":"obj","props":[],"extra":{"k":"any"}},"required":false},{"name":"modelPreferences","s":{"k":"ref","name":"ModelPreferences"},"required":false},{"name":"stopSequences","s":{"k":"arr","items":{"k":"str"}},"required":false},{"name":"systemPrompt","s":{"k":"str"},"required":false},{"name":"temperature","s":{"k":"num","integer":false},"required":false}],"extra":null},
       "tools/call": {"k":"obj","props":[{"name":"arguments","s":{"k":"obj","props":[],"extra":{"k":"any"}},"required":false},{"name":"name","s":{"k":"str"},"required":true}],"extra":null},
       "tools/list": {"k":"obj","props":[{"name":"cursor","s":{"k":"str"},"required":false}],"extra":null}
-    }
+    },
+    "serverCapabilities": {"k":"ref","name":"ServerCapabilities"}
   },
   "2025-11-25": {
     "label": "2025-11-25",
@@ -378,7 +381,8 @@ export const projections: Readonly<Record<string, VersionProjection>> = {
       "tasks/result": {"k":"obj","props":[{"name":"taskId","s":{"k":"str"},"required":true}],"extra":null},
       "tools/call": {"k":"ref","name":"CallToolRequestParams"},
       "tools/list": {"k":"ref","name":"PaginatedRequestParams"}
-    }
+    },
+    "serverCapabilities": {"k":"ref","name":"ServerCapabilities"}
   },
   "2026-07-28": {
     "label": "2026-07-28",
@@ -489,7 +493,8 @@ export const projections: Readonly<Record<string, VersionProjection>> = {
       "subscriptions/listen": {"k":"ref","name":"SubscriptionsListenRequestParams"},
       "tools/call": {"k":"ref","name":"CallToolRequestParams"},
       "tools/list": {"k":"ref","name":"PaginatedRequestParams"}
-    }
+    },
+    "serverCapabilities": {"k":"ref","name":"ServerCapabilities"}
   },
   "draft": {
     "label": "draft",
@@ -600,6 +605,7 @@ export const projections: Readonly<Record<string, VersionProjection>> = {
       "subscriptions/listen": {"k":"ref","name":"SubscriptionsListenRequestParams"},
       "tools/call": {"k":"ref","name":"CallToolRequestParams"},
       "tools/list": {"k":"ref","name":"PaginatedRequestParams"}
-    }
+    },
+    "serverCapabilities": {"k":"ref","name":"ServerCapabilities"}
   }
 };

@@ -52,6 +52,8 @@ export interface VersionProjections {
   definitions: Record<string, Shape>;
   results: Record<string, MethodProjection>;
   params: Record<string, Shape>;
+  /** The version's server capabilities (`ServerCapabilities`, as the capability model names it), or null. */
+  serverCapabilities: Shape | null;
 }
 
 export interface Projections {
@@ -60,6 +62,8 @@ export interface Projections {
 }
 
 const ANY: Shape = { k: "any" };
+/** The definition of the server's capabilities (the name model/capabilities.ts reads). */
+const SERVER_CAPABILITIES = "ServerCapabilities";
 const key = (definition: string, path: readonly string[]) => `${definition}/${path.join("/")}`;
 
 /** Locations (`Definition/member/[]/member`) where some version leaves an object open on purpose. */
@@ -194,9 +198,14 @@ export function versionProjections(version: VersionModel, open: ReadonlySet<stri
     results[r.method] = { shape: branches.length === 1 ? branches[0] : { k: "union", branches }, defaults: r.resultTypes ? { resultType: r.resultTypes[0] } : {} };
     if (r.params) params[r.method] = r.params.definition ? (b.definition(r.params.definition), { k: "ref", name: r.params.definition }) : b.node(r.params.node, r.definition, ["params"]);
   }
+  let serverCapabilities: Shape | null = null;
+  if (version.ir.definitions.has(SERVER_CAPABILITIES)) {
+    b.definition(SERVER_CAPABILITIES);
+    serverCapabilities = { k: "ref", name: SERVER_CAPABILITIES };
+  }
   const definitions: Record<string, Shape> = {};
   for (const name of [...b.definitions.keys()].sort(byCodeUnit)) definitions[name] = b.definitions.get(name)!;
-  return { label: version.label, definitions, results, params };
+  return { label: version.label, definitions, results, params, serverCapabilities };
 }
 
 /** The projection data of every version of a run (extension modules aside). */

@@ -88,6 +88,7 @@ PROJECTIONS: dict[str, dict[str, Any]] = {
             "tools/call": {"k": "obj", "props": [{"name": "arguments", "s": {"k": "obj", "props": [], "extra": {"k": "any"}}, "required": False}, {"name": "name", "s": {"k": "str"}, "required": True}], "extra": None},
             "tools/list": {"k": "obj", "props": [{"name": "cursor", "s": {"k": "str"}, "required": False}], "extra": None},
         },
+        "serverCapabilities": {"k": "ref", "name": "ServerCapabilities"},
     },
     "2025-03-26": {
         "label": "2025-03-26",
@@ -166,6 +167,7 @@ PROJECTIONS: dict[str, dict[str, Any]] = {
             "tools/call": {"k": "obj", "props": [{"name": "arguments", "s": {"k": "obj", "props": [], "extra": {"k": "any"}}, "required": False}, {"name": "name", "s": {"k": "str"}, "required": True}], "extra": None},
             "tools/list": {"k": "obj", "props": [{"name": "cursor", "s": {"k": "str"}, "required": False}], "extra": None},
         },
+        "serverCapabilities": {"k": "ref", "name": "ServerCapabilities"},
     },
     "2025-06-18": {
         "label": "2025-06-18",
@@ -254,6 +256,7 @@ PROJECTIONS: dict[str, dict[str, Any]] = {
             "tools/call": {"k": "obj", "props": [{"name": "arguments", "s": {"k": "obj", "props": [], "extra": {"k": "any"}}, "required": False}, {"name": "name", "s": {"k": "str"}, "required": True}], "extra": None},
             "tools/list": {"k": "obj", "props": [{"name": "cursor", "s": {"k": "str"}, "required": False}], "extra": None},
         },
+        "serverCapabilities": {"k": "ref", "name": "ServerCapabilities"},
     },
     "2025-11-25": {
         "label": "2025-11-25",
@@ -381,6 +384,7 @@ PROJECTIONS: dict[str, dict[str, Any]] = {
             "tools/call": {"k": "ref", "name": "CallToolRequestParams"},
             "tools/list": {"k": "ref", "name": "PaginatedRequestParams"},
         },
+        "serverCapabilities": {"k": "ref", "name": "ServerCapabilities"},
     },
     "2026-07-28": {
         "label": "2026-07-28",
@@ -492,6 +496,7 @@ PROJECTIONS: dict[str, dict[str, Any]] = {
             "tools/call": {"k": "ref", "name": "CallToolRequestParams"},
             "tools/list": {"k": "ref", "name": "PaginatedRequestParams"},
         },
+        "serverCapabilities": {"k": "ref", "name": "ServerCapabilities"},
     },
     "draft": {
         "label": "draft",
@@ -603,5 +608,6 @@ PROJECTIONS: dict[str, dict[str, Any]] = {
             "tools/call": {"k": "ref", "name": "CallToolRequestParams"},
             "tools/list": {"k": "ref", "name": "PaginatedRequestParams"},
         },
+        "serverCapabilities": {"k": "ref", "name": "ServerCapabilities"},
     },
 }

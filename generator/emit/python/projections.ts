@@ -22,6 +22,7 @@ function versionLiteral(v: VersionProjections): string {
     `        "definitions": ${map(v.definitions)},`,
     `        "results": ${map(v.results as Record<string, unknown>)},`,
     `        "params": ${map(v.params)},`,
+    `        "serverCapabilities": ${pyLiteral(v.serverCapabilities)},`,
     "    }",
   ].join("\n");
 }

@@ -58,6 +58,7 @@ export const TREE_NAMES: ReadonlySet<string> = new Set(
     "ResultShape RoutedVersion RouterOptions RouterTable Send Sender Served ServedVersions ServerRouter StdioClientOptions " +
     "VersionModule VersionView createClient createRouter createServerRouter declares entries eras forVersion " +
     "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions " +
-    "INHERITED_ENV_VARS Listening NotificationMessage TaskCallOptions inheritedEnvironment"
+    "INHERITED_ENV_VARS Listening NotificationMessage TaskCallOptions inheritedEnvironment " +
+    "CapabilitiesAt HandlersAt OneSetOptions OneHandlerSet projections routerOptionsOfOneSet"
   ).split(" "),
 );

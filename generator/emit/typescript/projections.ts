@@ -15,7 +15,8 @@ export function projectionLiteral(v: VersionProjections, indent = "  "): string 
     `${i2}"label": ${JSON.stringify(v.label)},`,
     `${i2}"definitions": {\n${entries(v.definitions, i2 + "  ")}\n${i2}},`,
     `${i2}"results": {\n${entries(v.results as Record<string, unknown>, i2 + "  ")}\n${i2}},`,
-    `${i2}"params": {\n${entries(v.params, i2 + "  ")}\n${i2}}`,
+    `${i2}"params": {\n${entries(v.params, i2 + "  ")}\n${i2}},`,
+    `${i2}"serverCapabilities": ${JSON.stringify(v.serverCapabilities)}`,
     `${indent}}`,
   ].join("\n");
 }

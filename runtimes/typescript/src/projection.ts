@@ -33,6 +33,8 @@ export interface VersionProjection {
   definitions: Readonly<Record<string, ProjectionShape>>;
   results: Readonly<Record<string, { shape: ProjectionShape; defaults: Readonly<Record<string, unknown>> }>>;
   params: Readonly<Record<string, ProjectionShape>>;
+  /** The version's server capabilities (a ref to its definition), where it has one. */
+  serverCapabilities?: ProjectionShape | null;
 }
 
 /** What a projection did: the value at the target, the pointers of members dropped and of defaults supplied. */
@@ -186,5 +188,10 @@ export function projectParams(target: VersionProjection, method: string, value: 
   const shape = target.params[method];
   if (value === undefined) return { ok: true, value, dropped: [], added: [] };
   if (shape === undefined) return value === undefined ? { ok: true, value, dropped: [], added: [] } : { ok: false, pointer: "", reason: `version ${target.label} has no params for ${method}` };
+  return run(target, value, shape, null);
+}
+
+/** Any value projected onto a shape of `target`'s data (its `serverCapabilities`, a definition's `ref`). */
+export function projectShape(target: VersionProjection, shape: ProjectionShape, value: unknown): ProjectionOutcome {
   return run(target, value, shape, null);
 }
