@@ -214,3 +214,78 @@ export function buildProjections(model: Pick<ProtocolModel, "versions">): Projec
   const open = openLocations(versions);
   return { versions: versions.map((v) => versionProjections(v, open)) };
 }
+
+/** What projecting a method's result from one version to another does, per definition member (`Tool.execution`). */
+export interface ProjectionSummary {
+  /** Members the source declares and the target drops (sorted). */
+  dropped: string[];
+  /** Members the target requires, the source may lack, and the target supplies a default for. */
+  defaults: string[];
+  /** What the target refuses: a variant it lacks, a literal value it does not allow, a required member without a default the source may lack. */
+  refusals: string[];
+}
+
+/** The summary of projecting `method`'s result from `from` to `to` (read from both versions' data). */
+export function projectionSummary(from: VersionProjections, to: VersionProjections, method: string): ProjectionSummary | null {
+  const s = from.results[method];
+  const t = to.results[method];
+  if (!s || !t) return null;
+  const dropped = new Set<string>();
+  const defaults = new Set<string>();
+  const refusals = new Set<string>();
+  const visited = new Set<string>();
+  const resolve = (shape: Shape, data: VersionProjections): { shape: Shape; name: string | null } => {
+    let name: string | null = null;
+    while (shape.k === "ref") {
+      name = shape.name;
+      shape = data.definitions[shape.name];
+    }
+    return { shape, name };
+  };
+  const label = (owner: string, member: string) => `${owner}.${member}`;
+  const walk = (sIn: Shape, tIn: Shape, owner: string, rootDefaults: Record<string, unknown> | null): void => {
+    const sr = resolve(sIn, from);
+    const tr = resolve(tIn, to);
+    const here = sr.name ?? owner;
+    if (sr.name !== null && tr.name !== null) {
+      const pair = `${sr.name}>${tr.name}`;
+      if (visited.has(pair)) return;
+      visited.add(pair);
+    }
+    const [a, b] = [sr.shape, tr.shape];
+    if (b.k === "any") return;
+    if (a.k === "union" || b.k === "union") {
+      const sBranches = a.k === "union" ? a.branches : [sIn];
+      const tBranches = b.k === "union" ? b.branches : [tIn];
+      for (const branch of sBranches) {
+        const name = branch.k === "ref" ? branch.name : null;
+        const match = tBranches.find((x) => (name !== null ? x.k === "ref" && x.name === name : x.k === resolve(branch, from).shape.k));
+        if (match) walk(branch, match, here, rootDefaults);
+        else if (name !== null && !tBranches.some((x) => x.k === "any")) refusals.add(`${name} (no such variant)`);
+      }
+      return;
+    }
+    if (a.k === "lit" && b.k === "lit") {
+      for (const v of a.values) if (!b.values.includes(v)) refusals.add(`${here}: ${JSON.stringify(v)}`);
+      return;
+    }
+    if (a.k === "arr" && b.k === "arr") return walk(a.items, b.items, here, null);
+    if (a.k === "obj" && b.k === "obj") {
+      const tProps = new Map(b.props.map((p) => [p.name, p]));
+      for (const p of a.props) {
+        const q = tProps.get(p.name);
+        if (q) walk(p.s, q.s, here, null);
+        else if (b.extra === null && !(tIn.k === "ref" && tIn.open)) dropped.add(label(here, p.name));
+      }
+      const sProps = new Map(a.props.map((p) => [p.name, p]));
+      for (const q of b.props) {
+        if (!q.required || sProps.get(q.name)?.required) continue;
+        if ((rootDefaults && Object.hasOwn(rootDefaults, q.name)) || q.default !== undefined) defaults.add(label(tr.name ?? here, q.name));
+        else refusals.add(`${label(tr.name ?? here, q.name)} (required, no default)`);
+      }
+    }
+  };
+  walk(s.shape, t.shape, method, t.defaults);
+  const sorted = (x: Set<string>) => [...x].sort(byCodeUnit);
+  return { dropped: sorted(dropped), defaults: sorted(defaults), refusals: sorted(refusals) };
+}

@@ -13,7 +13,8 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pointerToken } from "../../generator/errors.js";
-import { buildProjections, type Projections } from "../../generator/model/projections.js";
+import { buildProjections, projectionSummary, type Projections } from "../../generator/model/projections.js";
+import { projectionsMarkdown } from "../../generator/reports/projections.js";
 import type { ProtocolModel, VersionModel } from "../../generator/model/types.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { loadSpec } from "../../generator/source/load.js";
@@ -62,6 +63,7 @@ function oracle(label: string): Oracle {
 }
 
 const versionOf = (label: string): VersionModel => model.versions.find((v) => v.label === label)!;
+const modelData = (label: string) => projections.versions.find((v) => v.label === label)!;
 const dataOf = (label: string): VersionProjection => projections.versions.find((v) => v.label === label)! as VersionProjection;
 
 /** Whether the target accepts `value` as a result of `method`: any of its result definitions (Ajv). */
@@ -176,6 +178,34 @@ describe("every result of every ordered pair of versions: valid at the target by
     }
     console.log(`params: ${lifted} lifted valid`);
     expect(silent.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe("the reports' projections section", () => {
+  it("names as dropped exactly the root members the newest result declares and an older one does not (schema files)", () => {
+    const newest = labels[labels.length - 1];
+    let compared = 0;
+    for (const r of versionOf(newest).requests) {
+      if (r.results.length !== 1) continue;
+      const mine = declaredNames(oracle(newest), oracle(newest).defs[r.results[0]]);
+      for (const to of labels.slice(0, -1)) {
+        const target = versionOf(to).requests.find((q) => q.method === r.method);
+        if (!target || target.results.length !== 1 || openRoot(oracle(to), oracle(to).defs[target.results[0]])) continue;
+        const theirs = declaredNames(oracle(to), oracle(to).defs[target.results[0]]);
+        const summary = projectionSummary(modelData(newest), modelData(to), r.method)!;
+        const rootDropped = summary.dropped.filter((d) => d.startsWith(`${r.results[0]}.`)).map((d) => d.slice(r.results[0].length + 1));
+        expect(rootDropped, `${r.method} → ${to}`).toEqual([...mine].filter((m) => !theirs.has(m)).sort());
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
+  it("prints one row per older version a method's results change for, deterministically", () => {
+    const text = projectionsMarkdown(model);
+    expect(projectionsMarkdown(model)).toBe(text);
+    if (labels.length > 1) expect(text).toMatch(/^## Projections\n/);
+    for (const [, method] of text.matchAll(/^### (.+)$/gm)) expect(versionOf(labels[labels.length - 1]).requests.some((r) => r.method === method)).toBe(true);
   });
 });
 
