@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Projected", "Refused", "project_params", "project_result"]
+__all__ = ["Projected", "Refused", "project_params", "project_result", "project_shape"]
 
 
 @dataclass
@@ -208,4 +208,9 @@ def project_params(target: Mapping[str, Any], method: str, value: Any) -> Projec
     shape = target["params"].get(method)
     if shape is None:
         return Refused("", f"version {target['label']} has no params for {method}")
+    return _run(target, value, shape, None)
+
+
+def project_shape(target: Mapping[str, Any], shape: Mapping[str, Any], value: Any) -> Projected | Refused:
+    """Any value projected onto a shape of ``target``'s data (its ``serverCapabilities``, a definition's ``ref``)."""
     return _run(target, value, shape, None)
