@@ -37,6 +37,7 @@ const MIRRORED = [
   "model/extensions.ts",
   "model/ir.ts",
   "model/pattern.ts",
+  "model/projections.ts",
   "model/rules.ts",
   "print/table.ts",
   "print/templates.ts",
