@@ -20,6 +20,8 @@ import {
   type Served as AnyServed,
   type ServerRouter as AnyServerRouter,
 } from "./runtime/router.js";
+import { routerOptionsOfOneSet, type OneHandlerSet } from "./runtime/router-projected.js";
+import { projections } from "./projections.js";
 import type { ServedExtension } from "./runtime/router-extensions.js";
 import * as v2024_11_05 from "./2024-11-05/index.js";
 import * as v2025_03_26 from "./2025-03-26/index.js";
@@ -115,7 +117,37 @@ const table: RouterTable<LegacyVersion, ModernVersion> = {
   ],
 };
 
-/** A server over the served versions: see ./runtime/router.ts for what it answers itself. */
-export function createServerRouter(options: RouterOptions): ServerRouter {
-  return createRouter<LegacyVersion, ModernVersion>(table, options);
+/** The handlers of one handler set written for a version (see ./runtime/router-projected.ts). */
+export interface HandlersAt {
+  "2024-11-05": Omit<v2024_11_05.ServerHandlers, LegacyOwned>;
+  "2025-03-26": Omit<v2025_03_26.ServerHandlers, LegacyOwned>;
+  "2025-06-18": Omit<v2025_06_18.ServerHandlers, LegacyOwned>;
+  "2025-11-25": Omit<v2025_11_25.ServerHandlers, LegacyOwned>;
+  "2026-07-28": Omit<v2026_07_28.ServerHandlers, ModernOwned>;
+  "draft": Omit<draft.ServerHandlers, ModernOwned>;
+}
+
+/** The server capabilities of a version. */
+export interface CapabilitiesAt {
+  "2024-11-05": v2024_11_05.ServerCapabilities;
+  "2025-03-26": v2025_03_26.ServerCapabilities;
+  "2025-06-18": v2025_06_18.ServerCapabilities;
+  "2025-11-25": v2025_11_25.ServerCapabilities;
+  "2026-07-28": v2026_07_28.ServerCapabilities;
+  "draft": draft.ServerCapabilities;
+}
+
+/** One handler set for every served version: written for `N`, the newest of `versions` (inferred from a tuple's last element, or given). */
+export type OneSetOptions<N extends RoutedVersion> = Omit<AnyRouterOptions<never>, "versions"> &
+  Omit<OneHandlerSet<RoutedVersion, HandlersAt[N], CapabilitiesAt[N]>, "versions"> & { versions: readonly [...RoutedVersion[], N] | readonly RoutedVersion[] };
+
+/**
+ * A server over the served versions: see ./runtime/router.ts for what it answers itself. Either one
+ * handler set per version (`versions: { [label]: { handlers, capabilities } }`) or one handler set for
+ * every version (`versions: [labels]`, results projected onto each negotiated version).
+ */
+export function createServerRouter(options: RouterOptions): ServerRouter;
+export function createServerRouter<N extends RoutedVersion>(options: OneSetOptions<N>): ServerRouter;
+export function createServerRouter(options: RouterOptions | OneSetOptions<RoutedVersion>): ServerRouter {
+  return createRouter<LegacyVersion, ModernVersion>(table, Array.isArray(options.versions) ? (routerOptionsOfOneSet(options as OneSetOptions<RoutedVersion>, projections, eras) as RouterOptions) : (options as RouterOptions));
 }

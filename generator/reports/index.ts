@@ -7,6 +7,7 @@ import type { ProtocolModel } from "../model/types.js";
 import { finish } from "../print/text.js";
 import { emitDiffs } from "./diffs.js";
 import { emitMatrix } from "./matrix.js";
+import { projectionsMarkdown } from "./projections.js";
 import { MATRIX_FILE } from "./paths.js";
 import { reportTemplates } from "./templates.js";
 
@@ -20,7 +21,9 @@ export interface ReportsContext {
 /** The reports of a model: paths relative to the root of the output tree. */
 export function emitReports(model: ProtocolModel, context: ReportsContext = {}): Map<string, string> {
   const templates = reportTemplates(context.cacheDir);
-  const files = new Map<string, string>([[MATRIX_FILE, finish(emitMatrix(model, templates))]]);
+  // MATRIX.md ends with the projections section: what the newest version's handlers send to each older one.
+  const projections = projectionsMarkdown(model);
+  const files = new Map<string, string>([[MATRIX_FILE, finish(emitMatrix(model, templates) + (projections === "" ? "" : `\n${projections}`))]]);
   for (const [p, text] of emitDiffs(model, templates)) files.set(p, text);
   return files;
 }

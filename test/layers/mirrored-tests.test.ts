@@ -40,6 +40,7 @@ const MIRRORED = [
   "model/extensions.ts",
   "model/ir.ts",
   "model/pattern.ts",
+  "model/projections.ts",
   "model/protocol.ts",
   "model/rules.ts",
   "print/table.ts",

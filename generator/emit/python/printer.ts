@@ -10,6 +10,7 @@ import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, Versio
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
 import { removedAt } from "../../model/table.js";
+import { projectionsModule } from "./projections.js";
 import { customResultTypes, discoverServerInfo } from "../../model/rules.js";
 import { normalizerOf, tableOf, type RowNormalizer } from "../../print/table.js";
 import { byCodeUnit } from "../../order.js";
@@ -826,6 +827,7 @@ export function emitPythonTree(model: ProtocolModel, options: { package?: string
     const header = head([ext.model]).replace(/^(# Protocol version [^\n]*\n)/m, `$1# ${extensionProvenanceLine(ext)}\n`);
     files.set(`${root}/${moduleName(label)}.py`, versionModule(ext.model, i <= 0 ? null : versions[i - 1], pkg, header, parts, owner, table, ext));
   }
+  files.set(`${root}/projections.py`, finish(projectionsModule(model, head(versions), pkg)));
   // PEP 561's marker: comments only (a line "partial" would make it a partial package).
   files.set(`${root}/py.typed`, finish(`${head(versions)}# Marks ${pkg} as a typed package (PEP 561).`));
   const modules = versions.map((v) => moduleName(v.label));

@@ -45,7 +45,7 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
 );
 
 /** The templates whose scope holds the version module identifiers (`import * as v2025_11_25`), and the names they bind. */
-export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs", "client.ts.hbs"];
+export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs", "client.ts.hbs", "projections.ts.hbs"];
 export const TREE_NAMES: ReadonlySet<string> = new Set(
   (
     "AnyClientOptions AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter Client ClientError " +
@@ -58,6 +58,7 @@ export const TREE_NAMES: ReadonlySet<string> = new Set(
     "ResultShape RoutedVersion RouterOptions RouterTable Send Sender Served ServedVersions ServerRouter StdioClientOptions " +
     "VersionModule VersionView createClient createRouter createServerRouter declares entries eras forVersion " +
     "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions " +
-    "INHERITED_ENV_VARS Listening NotificationMessage TaskCallOptions inheritedEnvironment"
+    "INHERITED_ENV_VARS Listening NotificationMessage TaskCallOptions inheritedEnvironment " +
+    "CapabilitiesAt HandlersAt OneSetOptions OneHandlerSet VersionProjection projections routerOptionsOfOneSet"
   ).split(" "),
 );

@@ -113,6 +113,7 @@ function describe(entry: string): string {
   const name = entry.slice(2);
   if (name === "router") return "`createServerRouter`: one server for any set of versions";
   if (name === "client") return "`createClient`: a typed client over any set of versions, `stdioClientTransport`, `httpClientTransport`";
+  if (name === "projections") return "every version's projection shapes (what a result or params value becomes at that version), for `runtime/projection`";
   if (name === "runtime") return "JSON-RPC helpers shared by every version (`JsonRpcError`, `ErrorCode`)";
   if (name === "catalogue") return "catalogue types (which requests and notifications exist)";
   if (name === "runtime/transport-stdio") return "`serveStdio(router)`";

@@ -56,7 +56,7 @@ export function emitRouter(model: ProtocolModel, ident: (label: string) => strin
     const extensions = (model.extensions ?? []).filter((e) => e.core === v.label).map((e) => extensionView(v, e, ident));
     const id = ident(v.label);
     const owned = v.era === "legacy" ? "LegacyOwned" : "ModernOwned";
-    return { label: v.label, era: v.era, ident: id, legacy: v.era === "legacy", owned, extensions, served: servedType(id, owned, extensions), entry: tableEntry(v.label, v.era, id, extensions) };
+    return { label: v.label, era: v.era, ident: id, legacy: v.era === "legacy", owned, extensions, served: servedType(id, owned, extensions), handlersAt: `Omit<${id}.ServerHandlers, ${owned}>`, capabilitiesAt: `${id}.ServerCapabilities`, entry: tableEntry(v.label, v.era, id, extensions) };
   });
   // The modules imported: each version's, followed by its extension modules'.
   const modules = versions.flatMap((v) => [{ ident: v.ident, folder: v.label }, ...v.extensions.map((e) => ({ ident: e.ident, folder: e.folder }))]);

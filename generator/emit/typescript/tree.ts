@@ -20,6 +20,7 @@ import { versionIdents, versionNaming, type VersionNaming } from "./naming.js";
 import { sha256 } from "../../source/lock.js";
 import type { TargetContext } from "../target.js";
 import { emitExtensionModules } from "./extensions.js";
+import { projectionsFile } from "./projections.js";
 import { typescriptProtocolModule } from "./protocol.js";
 
 export type GeneratedFiles = Map<string, string>;
@@ -177,6 +178,7 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("protocol.ts", typescriptProtocolModule(model));
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
   files.set("client.ts", emitClient(model, identOf, templates, finish));
+  files.set("projections.ts", projectionsFile(model, templates, finish));
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   return new Map([...files].sort(byKey));

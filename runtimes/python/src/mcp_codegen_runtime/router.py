@@ -37,7 +37,7 @@ import importlib
 import inspect
 import json
 import sys
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, Protocol, cast, runtime_checkable
 
@@ -1134,7 +1134,10 @@ class Router:
 def create_router(
     *,
     server_info: Mapping[str, Any],
-    versions: Mapping[str, Served],
+    versions: Mapping[str, Served] | Sequence[str],
+    handlers: Mapping[str, Handler] | Callable[[ConnectionInfo], Mapping[str, Handler]] | None = None,
+    capabilities: Mapping[str, Any] | None = None,
+    cache_hints: Mapping[str, Any] | None = None,
     instructions: str | None = None,
     on_error: OnError | None = None,
     discover_cache: Mapping[str, Any] | None = None,
@@ -1148,7 +1151,16 @@ def create_router(
     (default: one line on stderr). At most ``max_listen_streams_per_principal`` ``subscriptions/listen``
     streams are open per principal and ``max_listen_streams`` in all; one more is refused -32000 naming the
     limit (and reported to ``on_error``). Raises ValueError for a label the tree lacks, or a served extension
-    the tree has no module of."""
+    the tree has no module of.
+
+    One handler set for every version (``router_projected.py``): ``versions`` a list of labels, ``handlers``
+    written for the newest of them, ``capabilities`` and ``cache_hints`` given once; results are projected onto
+    each negotiated version."""
+    if not isinstance(versions, Mapping):
+        from .router_projected import served_from_one_set  # noqa: PLC0415 (it imports this module)
+
+        labels = list(versions)
+        versions = served_from_one_set(labels, {label: _era(label) for label in labels}, handlers if handlers is not None else {}, capabilities or {}, cache_hints)
     return Router(
         server_info=server_info,
         versions=versions,

@@ -1,0 +1,111 @@
+"""One handler set for every served version (issue 41): ``create_router(handlers=..., versions=[...])``.
+
+Hand-written Python, the mirror of the TypeScript runtime's ``router-projected.ts``. The handlers are written
+for the newest version served (the last generated of ``versions``) and see the negotiated version as
+``context.protocol_version`` (each served version keeps its own dispatcher). Around each handler, per served
+version: params are lifted to the newest version's shape (the version's params model as JSON: the handler
+of an older version's request gets a dict) (a legacy session's request gets the modern ``_meta``
+envelope from the session: its version and the capabilities declared at ``initialize``), -32602 naming the
+pointer when they cannot be; the cache hints given once are put on an object result that carries none; the
+result is projected onto the negotiated version before its normalizer and validator, -32603 naming the
+pointer when it has no faithful value there. The capabilities, given once, are projected onto each version's
+ServerCapabilities. Which members each version declares is the generator's data (``projections.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from .dispatcher import INTERNAL_ERROR, INVALID_PARAMS, Handler, JsonRpcError
+from .projection import Refused, project_params, project_result, project_shape
+from .router import (
+    META_CLIENT_CAPABILITIES,
+    META_PROTOCOL_VERSION,
+    ConnectionInfo,
+    Served,
+)
+
+HandlerSet = Mapping[str, Handler] | Callable[[ConnectionInfo], Mapping[str, Handler]]
+
+
+def _projections() -> Mapping[str, Mapping[str, Any]]:
+    module = importlib.import_module(f"{__package__ or __name__.rpartition('.')[0]}.projections")
+    return cast(Mapping[str, Mapping[str, Any]], module.PROJECTIONS)
+
+
+def _wrap(method: str, handler: Handler, at: Mapping[str, Any], newest: Mapping[str, Any], hints: Mapping[str, Any] | None, envelope: Mapping[str, Any] | None) -> Handler:
+    async def wrapped(params: Any, context: Any) -> Any:
+        lifted = params
+        if at is not newest and method in newest["results"]:
+            # The dispatcher hands the version's params model: lifted as its JSON, the handler gets a dict.
+            if isinstance(params, BaseModel):
+                params = params.model_dump(mode="json", by_alias=True, exclude_unset=True)
+            if envelope is not None:
+                given: Mapping[str, Any] = cast(Mapping[str, Any], params) if isinstance(params, Mapping) else {}
+                raw_meta: object = given.get("_meta")
+                meta: Mapping[str, Any] = cast(Mapping[str, Any], raw_meta) if isinstance(raw_meta, Mapping) else {}
+                params = {**given, "_meta": {**envelope, **meta}}
+            p = project_params(newest, method, params)
+            if isinstance(p, Refused):
+                raise JsonRpcError(INVALID_PARAMS, f"Invalid params: {method} of version {at['label']} has no faithful value at {newest['label']} (at {p.pointer or '(root)'}: {p.reason})")
+            lifted = p.value
+        result = handler(lifted, context)
+        if inspect.isawaitable(result):
+            result = await result
+        if isinstance(result, BaseModel):
+            result = result.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        if hints is not None and isinstance(result, Mapping):
+            result = {**hints, **cast(Mapping[str, Any], result)}
+        r = project_result(at, method, result if result is not None else {})
+        if isinstance(r, Refused):
+            raise JsonRpcError(INTERNAL_ERROR, f"Internal error: the {method} result has no faithful value at version {at['label']} (at {r.pointer or '(root)'}: {r.reason})")
+        return r.value
+
+    return wrapped
+
+
+def _handlers_at(handlers: Mapping[str, Handler], at: Mapping[str, Any], newest: Mapping[str, Any], hints: Mapping[str, Any] | None, envelope: Mapping[str, Any] | None) -> dict[str, Handler]:
+    return {method: (_wrap(method, h, at, newest, hints, envelope) if method in at["results"] else h) for method, h in handlers.items()}
+
+
+def served_from_one_set(
+    versions: Sequence[str], eras: Mapping[str, str], handlers: HandlerSet, capabilities: Mapping[str, Any], cache_hints: Mapping[str, Any] | None = None
+) -> dict[str, Served]:
+    """The per-version ``Served`` of one handler set, written for the newest of ``versions`` (generation order)."""
+    projections = _projections()
+    order = list(projections)
+    missing = [label for label in versions if label not in projections]
+    if not versions or missing:
+        raise ValueError(f"create_router: no generated version {', '.join(missing)}" if missing else "create_router: versions names no version")
+    newest_label = max(versions, key=order.index)
+    newest = projections[newest_label]
+    served: dict[str, Served] = {}
+    for label in versions:
+        at = projections[label]
+        caps: Any = capabilities
+        if at.get("serverCapabilities") is not None:
+            c = project_shape(at, at["serverCapabilities"], capabilities)
+            if isinstance(c, Refused):
+                raise ValueError(f"create_router: the capabilities have no faithful value at version {label} (at {c.pointer or '(root)'}: {c.reason})")
+            caps = c.value
+        lifts = eras[label] == "legacy" and eras[newest_label] == "modern"
+
+        def factory(info: ConnectionInfo, at: Mapping[str, Any] = at, label: str = label, lifts: bool = lifts) -> Mapping[str, Handler]:
+            envelope = {META_PROTOCOL_VERSION: label, META_CLIENT_CAPABILITIES: dict((info.initialize_params or {}).get("capabilities") or {})} if lifts else None
+            given = handlers(info) if callable(handlers) else handlers
+            return _handlers_at(given, at, newest, cache_hints, envelope)
+
+        if eras[label] == "legacy":
+            served[label] = Served(handlers=factory, capabilities=caps)
+        else:
+            given = handlers if not callable(handlers) else handlers(ConnectionInfo())
+            served[label] = Served(handlers=_handlers_at(given, at, newest, cache_hints, None), capabilities=caps)
+    return served
+
+
+__all__ = ["served_from_one_set"]

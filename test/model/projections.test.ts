@@ -1,0 +1,351 @@
+// Projections between protocol versions (issue 41), over every version the lock pins (no label assumed):
+// - the property: every request result of every ordered pair of versions, over the differential corpus
+//   of the source version (values Ajv accepts at the source), projected by the runtime's interpreter
+//   on the model's data, is valid at the target by Ajv on the target's own schema.json, or refused with
+//   a JSON pointer into the value: never silently invalid. The same for params lifted to the newest version;
+// - targeted: the members a target's result does not declare (read from the schema files' `properties`,
+//   not from the model) never reach it; a member the target requires that the source does not declare
+//   is supplied where the method has a default `resultType`, and refused with its pointer otherwise;
+//   a content block type the target lacks is refused with the block's pointer.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { pointerToken } from "../../generator/errors.js";
+import { buildProjections, projectionSummary, type Projections } from "../../generator/model/projections.js";
+import { projectionsMarkdown } from "../../generator/reports/projections.js";
+import type { ProtocolModel, VersionModel } from "../../generator/model/types.js";
+import { buildModel } from "../../generator/pipeline.js";
+import { loadSpec } from "../../generator/source/load.js";
+import { readLock } from "../../generator/source/lock.js";
+import { projectParams, projectResult, type VersionProjection } from "../../runtimes/typescript/src/projection.js";
+import { labelledCorpus, oracleDocument, seedOf, type Json } from "../emit/typescript/corpus.js";
+import { ensureSchemas, lockFile, modelOptions } from "../support.js";
+import { run } from "../emit/python/support.js";
+
+const WANTED = 12;
+const MAX_ATTEMPTS = 150;
+
+interface Oracle {
+  label: string;
+  defs: Record<string, Record<string, unknown>>;
+  container: string;
+  /** Ajv on the version's schema.json (patched as the generator reads it), by JSON pointer below the definitions. */
+  validate: (pointer: string) => ValidateFunction;
+}
+
+let model: ProtocolModel;
+let projections: Projections;
+let labels: string[];
+const oracles = new Map<string, Oracle>();
+
+function oracle(label: string): Oracle {
+  const hit = oracles.get(label);
+  if (hit) return hit;
+  const spec = loadSpec(path.join(modelOptions.schemasDir, label, "schema.json"), label, { patchesDir: modelOptions.patchesDir });
+  const doc = oracleDocument(modelOptions.schemasDir, modelOptions.patchesDir, label);
+  const options = { strict: false, validateFormats: false } as const;
+  const ajv = spec.dialect === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  ajv.addSchema(doc, "mcp");
+  const o: Oracle = {
+    label,
+    defs: spec.defs as Record<string, Record<string, unknown>>,
+    container: spec.container,
+    validate: (pointer) => {
+      const v = ajv.getSchema(`mcp#/${spec.container}/${pointer}`);
+      if (!v) throw new Error(`no schema at ${label}#/${spec.container}/${pointer}`);
+      return v as ValidateFunction;
+    },
+  };
+  oracles.set(label, o);
+  return o;
+}
+
+const versionOf = (label: string): VersionModel => model.versions.find((v) => v.label === label)!;
+const modelData = (label: string) => projections.versions.find((v) => v.label === label)!;
+const dataOf = (label: string): VersionProjection => projections.versions.find((v) => v.label === label)! as VersionProjection;
+
+/** Whether the target accepts `value` as a result of `method`: any of its result definitions (Ajv). */
+function validResultAt(label: string, method: string, value: unknown): boolean {
+  const r = versionOf(label).requests.find((q) => q.method === method)!;
+  return r.results.some((name) => oracle(label).validate(pointerToken(name))(value));
+}
+
+/** Whether `pointer` names a place in `value` (or a member of an object there, for a required member it lacks). */
+function pointsInto(value: unknown, pointer: string): boolean {
+  if (pointer === "") return true;
+  const tokens = pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let at: unknown = value;
+  for (const [i, t] of tokens.entries()) {
+    if (typeof at !== "object" || at === null) return false;
+    if (!Object.hasOwn(at, t)) return i === tokens.length - 1 && !Array.isArray(at);
+    at = (at as Record<string, unknown>)[t];
+  }
+  return true;
+}
+
+/** The source's corpus of valid values of a definition (Ajv at the source labels them). */
+function validCorpus(label: string, name: string): Json[] {
+  const o = oracle(label);
+  const validate = o.validate(pointerToken(name));
+  return labelledCorpus(o.defs, name, seedOf(`projection/${label}/${name}`), (v) => validate(v) as boolean, WANTED, MAX_ATTEMPTS).valid;
+}
+
+/** The names a raw result definition declares under `properties`, following `$ref` and `allOf` (the schema file, not the IR). */
+function declaredNames(o: Oracle, schema: Record<string, unknown>, seen = new Set<string>()): Set<string> {
+  const out = new Set<string>(Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {}));
+  if (typeof schema.$ref === "string") {
+    const name = schema.$ref.split("/").pop()!;
+    if (!seen.has(name)) for (const n of declaredNames(o, o.defs[name], new Set([...seen, name]))) out.add(n);
+  }
+  for (const part of (schema.allOf as Record<string, unknown>[] | undefined) ?? []) for (const n of declaredNames(o, part, seen)) out.add(n);
+  return out;
+}
+
+beforeAll(async () => {
+  await ensureSchemas();
+  const lock = await readLock(lockFile);
+  labels = Object.keys(lock.versions).sort();
+  model = buildModel({ ...modelOptions, versions: labels, lock });
+  projections = buildProjections(model);
+});
+
+describe("projection data", () => {
+  it("has one entry per version of the run, each with every request's result", () => {
+    expect(projections.versions.map((v) => v.label)).toEqual(labels);
+    for (const v of model.versions) expect(Object.keys(dataOf(v.label).results)).toEqual(v.requests.map((r) => r.method).sort());
+  });
+});
+
+describe("every result of every ordered pair of versions: valid at the target by Ajv, or refused with a pointer", () => {
+  it("never silently invalid", { timeout: 600_000 }, () => {
+    const silent: string[] = [];
+    const badPointer: string[] = [];
+    let projected = 0;
+    let refused = 0;
+    const pairsProjected = new Set<string>();
+    for (const from of labels) {
+      for (const r of versionOf(from).requests) {
+        const corpus = r.results.flatMap((name) => validCorpus(from, name));
+        for (const to of labels) {
+          if (to === from || !versionOf(to).requests.some((q) => q.method === r.method)) continue;
+          for (const value of corpus) {
+            const out = projectResult(dataOf(to), r.method, value);
+            if (out.ok) {
+              projected++;
+              pairsProjected.add(`${from}>${to}`);
+              if (!validResultAt(to, r.method, out.value)) silent.push(`${r.method} ${from} → ${to}: ${JSON.stringify(value)} became ${JSON.stringify(out.value)}`);
+            } else {
+              refused++;
+              if (!pointsInto(value, out.pointer) || out.reason.length === 0) badPointer.push(`${r.method} ${from} → ${to}: ${out.pointer} (${out.reason}) in ${JSON.stringify(value)}`);
+            }
+          }
+        }
+      }
+    }
+    console.log(`projections: ${projected} projected valid, ${refused} refused, over ${pairsProjected.size} ordered pairs`);
+    expect(silent.slice(0, 5)).toEqual([]);
+    expect(badPointer.slice(0, 5)).toEqual([]);
+    // Not vacuous: every ordered pair of versions that share a request projected some value.
+    const sharing = labels.flatMap((a) => labels.filter((b) => b !== a && versionOf(a).requests.some((r) => versionOf(b).requests.some((q) => q.method === r.method))).map((b) => `${a}>${b}`));
+    expect([...pairsProjected].sort()).toEqual(sharing.sort());
+  });
+
+  it("params of every version lifted to the newest: valid there by Ajv, or refused with a pointer", { timeout: 600_000 }, () => {
+    const newest = labels[labels.length - 1];
+    const silent: string[] = [];
+    let lifted = 0;
+    for (const from of labels.slice(0, -1)) {
+      for (const r of versionOf(from).requests) {
+        const target = versionOf(newest).requests.find((q) => q.method === r.method);
+        if (!r.params || !target?.params) continue;
+        const pointerOf = (v: VersionModel, q: typeof r) => (q.params!.definition !== null ? pointerToken(q.params!.definition) : `${pointerToken(q.definition)}/properties/params`);
+        const o = oracle(from);
+        const validate = o.validate(pointerOf(versionOf(from), r));
+        // The params corpus: generated from the request's params schema (a definition, or the inline one).
+        const defs = { ...o.defs, "#params": (o.defs[r.definition].properties as Record<string, Record<string, unknown>>).params };
+        const corpus = labelledCorpus(defs, "#params", seedOf(`projection/params/${from}/${r.method}`), (v) => validate(v) as boolean, WANTED, MAX_ATTEMPTS).valid;
+        const check = oracle(newest).validate(pointerOf(versionOf(newest), target));
+        for (const value of corpus) {
+          const out = projectParams(dataOf(newest), r.method, value);
+          if (out.ok) {
+            lifted++;
+            if (!check(out.value)) silent.push(`${r.method} ${from} → ${newest}: ${JSON.stringify(value)} became ${JSON.stringify(out.value)}`);
+          } else expect(pointsInto(value, out.pointer), `${out.pointer} in ${JSON.stringify(value)}`).toBe(true);
+        }
+      }
+    }
+    console.log(`params: ${lifted} lifted valid`);
+    expect(silent.slice(0, 5)).toEqual([]);
+  });
+});
+
+describe("the reports' projections section", () => {
+  it("names as dropped exactly the root members the newest result declares and an older one does not (schema files)", () => {
+    const newest = labels[labels.length - 1];
+    let compared = 0;
+    for (const r of versionOf(newest).requests) {
+      if (r.results.length !== 1) continue;
+      const mine = declaredNames(oracle(newest), oracle(newest).defs[r.results[0]]);
+      for (const to of labels.slice(0, -1)) {
+        const target = versionOf(to).requests.find((q) => q.method === r.method);
+        if (!target || target.results.length !== 1 || openRoot(oracle(to), oracle(to).defs[target.results[0]])) continue;
+        const theirs = declaredNames(oracle(to), oracle(to).defs[target.results[0]]);
+        const summary = projectionSummary(modelData(newest), modelData(to), r.method)!;
+        const rootDropped = summary.dropped.filter((d) => d.startsWith(`${r.results[0]}.`)).map((d) => d.slice(r.results[0].length + 1));
+        expect(rootDropped, `${r.method} → ${to}`).toEqual([...mine].filter((m) => !theirs.has(m)).sort());
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
+  it("prints one row per older version a method's results change for, deterministically", () => {
+    const text = projectionsMarkdown(model);
+    expect(projectionsMarkdown(model)).toBe(text);
+    if (labels.length > 1) expect(text).toMatch(/^## Projections\n/);
+    for (const [, method] of text.matchAll(/^### (.+)$/gm)) expect(versionOf(labels[labels.length - 1]).requests.some((r) => r.method === method)).toBe(true);
+  });
+});
+
+describe("the Python interpreter on the Python tree's data", () => {
+  it("projects every corpus value as the TypeScript one does (value, dropped and added pointers, refusal pointer)", { timeout: 600_000 }, () => {
+    const cases: Array<{ to: string; method: string; value: Json }> = [];
+    for (const from of labels) {
+      for (const r of versionOf(from).requests) {
+        const corpus = r.results.flatMap((name) => validCorpus(from, name)).slice(0, 4);
+        for (const to of labels) if (to !== from && versionOf(to).requests.some((q) => q.method === r.method)) for (const value of corpus) cases.push({ to, method: r.method, value });
+      }
+    }
+    const script = [
+      "import json, sys",
+      "from mcp_codegen.projection import project_result",
+      "from mcp_codegen.projections import PROJECTIONS",
+      "out = []",
+      "for c in json.load(sys.stdin):",
+      "    r = project_result(PROJECTIONS[c['to']], c['method'], c['value'])",
+      "    out.append({'ok': True, 'value': r.value, 'dropped': r.dropped, 'added': r.added} if r.ok else {'ok': False, 'pointer': r.pointer})",
+      "json.dump(out, sys.stdout)",
+    ].join("\n");
+    const py = run("python", ["-c", script], { input: JSON.stringify(cases) });
+    expect(py.stderr).toBe("");
+    const got = JSON.parse(py.stdout) as unknown[];
+    const want = cases.map((c) => {
+      const r = projectResult(dataOf(c.to), c.method, c.value);
+      return r.ok ? { ok: true, value: r.value, dropped: r.dropped, added: r.added } : { ok: false, pointer: r.pointer };
+    });
+    expect(got.length).toBe(cases.length);
+    const differ = cases.flatMap((c, i) => (JSON.stringify(got[i]) === JSON.stringify(want[i]) ? [] : [`${c.method} → ${c.to}: ${JSON.stringify(c.value)}\n  python ${JSON.stringify(got[i])}\n  ts     ${JSON.stringify(want[i])}`]));
+    expect(differ.slice(0, 3)).toEqual([]);
+    expect(want.some((w) => w.ok) && want.some((w) => !w.ok)).toBe(true);
+  });
+});
+
+describe("members and defaults, from the schema files", () => {
+  it("a target never receives a root member its result does not declare", { timeout: 300_000 }, () => {
+    let checked = 0;
+    for (const from of labels) {
+      for (const r of versionOf(from).requests) {
+        const corpus = r.results.flatMap((name) => validCorpus(from, name));
+        for (const to of labels) {
+          const target = versionOf(to).requests.find((q) => q.method === r.method);
+          if (to === from || !target) continue;
+          // A result the schema leaves open on purpose (`additionalProperties`) keeps its extra members.
+          if (target.results.some((name) => openRoot(oracle(to), oracle(to).defs[name]))) continue;
+          const declared = new Set(target.results.flatMap((name) => [...declaredNames(oracle(to), oracle(to).defs[name])]));
+          for (const value of corpus) {
+            const out = projectResult(dataOf(to), r.method, value);
+            if (!out.ok) continue;
+            const undeclared = Object.keys(out.value as object).filter((k) => !declared.has(k));
+            expect(undeclared, `${r.method} ${from} → ${to}`).toEqual([]);
+            checked += Object.keys(value as object).filter((k) => !declared.has(k)).length;
+          }
+        }
+      }
+    }
+    // Not vacuous: the corpus carried members some target does not declare (the later revisions' `resultType`, cache hints).
+    expect(checked).toBeGreaterThan(0);
+  });
+
+  it("a required member the source lacks: the method's default resultType supplied, else refused at its pointer", () => {
+    const cases: string[] = [];
+    for (const from of labels) {
+      for (const to of labels) {
+        if (to === from) continue;
+        for (const r of versionOf(from).requests) {
+          const target = versionOf(to).requests.find((q) => q.method === r.method);
+          if (!target || target.results.length !== 1 || r.results.length !== 1) continue;
+          const [src, dst] = [oracle(from).defs[r.results[0]], oracle(to).defs[target.results[0]]];
+          const required = ((dst.required as string[] | undefined) ?? []).filter((m) => !declaredNames(oracle(from), src).has(m));
+          if (required.length === 0) continue;
+          const value = validCorpus(from, r.results[0])[0];
+          if (value === undefined) continue;
+          const out = projectResult(dataOf(to), r.method, value);
+          const withoutDefault = required.filter((m) => !(m === "resultType" && target.resultTypes !== null));
+          if (withoutDefault.length === 0) {
+            expect(out.ok, `${r.method} ${from} → ${to}: ${JSON.stringify(out)}`).toBe(true);
+            if (out.ok) expect((out.value as Record<string, unknown>).resultType).toBe(target.resultTypes![0]);
+            cases.push("default");
+          } else {
+            expect(out.ok, `${r.method} ${from} → ${to}`).toBe(false);
+            if (!out.ok) expect(withoutDefault.map((m) => `/${pointerToken(m)}`)).toContain(out.pointer);
+            cases.push("refused");
+          }
+        }
+      }
+    }
+    // Whether these arise depends on the lock; when both eras are generated, both do.
+    if (model.versions.some((v) => v.era === "legacy") && model.versions.some((v) => v.era === "modern")) expect(new Set(cases)).toEqual(new Set(["default", "refused"]));
+  });
+
+  it("a content block type the target lacks is refused at the block", () => {
+    let refusedBlocks = 0;
+    let lacking = 0;
+    for (const from of labels) {
+      for (const to of labels) {
+        const call = versionOf(from).requests.find((q) => q.method === "tools/call");
+        const targetCall = versionOf(to).requests.find((q) => q.method === "tools/call");
+        if (to === from || !call || !targetCall) continue;
+        const targetTypes = new Set(targetCall.results.flatMap((name) => [...contentTypes(oracle(to), oracle(to).defs[name])]));
+        const sourceTypes = new Set(call.results.flatMap((name) => [...contentTypes(oracle(from), oracle(from).defs[name])]));
+        if ([...sourceTypes].some((t) => !targetTypes.has(t))) lacking++;
+        for (const value of call.results.flatMap((name) => validCorpus(from, name))) {
+          const content = (value as { content?: Array<{ type?: unknown }> }).content;
+          if (!Array.isArray(content)) continue;
+          const missing = content.findIndex((b) => !targetTypes.has(b.type as string));
+          const out = projectResult(dataOf(to), "tools/call", value);
+          if (missing < 0) continue;
+          expect(out.ok, `${from} → ${to}: a ${JSON.stringify(content[missing].type)} block`).toBe(false);
+          if (!out.ok) expect(out.pointer).toMatch(/^\/content\/\d+$/);
+          refusedBlocks++;
+        }
+      }
+    }
+    console.log(`content blocks refused: ${refusedBlocks}`);
+    // Not vacuous where some version has a block type another lacks.
+    if (lacking > 0) expect(refusedBlocks).toBeGreaterThan(0);
+  });
+});
+
+/** Whether a raw definition (its `$ref`s followed) sets `additionalProperties` to anything but `false`. */
+function openRoot(o: Oracle, schema: Record<string, unknown>): boolean {
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return true;
+  return typeof schema.$ref === "string" && openRoot(o, o.defs[schema.$ref.split("/").pop()!]);
+}
+
+/** The `type` constants of a result's `content` items (the schema file: `$ref`, `anyOf`/`oneOf` followed). */
+function contentTypes(o: Oracle, result: Record<string, unknown>): Set<string> {
+  const out = new Set<string>();
+  const resolve = (s: Record<string, unknown>): Record<string, unknown> => (typeof s.$ref === "string" ? resolve(o.defs[s.$ref.split("/").pop()!]) : s);
+  const walk = (s: Record<string, unknown>) => {
+    const r = resolve(s);
+    for (const key of ["anyOf", "oneOf"]) for (const b of (r[key] as Record<string, unknown>[] | undefined) ?? []) walk(b);
+    const t = (r.properties as Record<string, Record<string, unknown>> | undefined)?.type;
+    if (t?.const !== undefined) out.add(String(t.const));
+    for (const e of (t?.enum as unknown[] | undefined) ?? []) out.add(String(e));
+  };
+  const content = (resolve(result).properties as Record<string, Record<string, unknown>> | undefined)?.content;
+  if (content?.items) walk(content.items as Record<string, unknown>);
+  return out;
+}
