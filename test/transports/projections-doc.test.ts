@@ -1,6 +1,7 @@
 // docs/projections.md's example is test/transports/fixtures/one-handler-set-example.ts, verbatim, and does
 // what the page says: a 2025-11-25 session of a router whose one handler set is written for 2026-07-28
 // gets its tools/list result without the members 2025-11-25 does not declare, the handler told its version.
+import { docExample } from "../docs/blocks.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -11,8 +12,7 @@ afterAll(() => router.close());
 
 describe("docs/projections.md", () => {
   it("shows the example file verbatim", () => {
-    const page = readFileSync(path.join(root, "docs", "projections.md"), "utf8");
-    const block = /```ts\n([\s\S]*?)```/.exec(page)?.[1];
+    const block = docExample("docs/projections.md", "one-handler-set-example.ts");
     expect(block).toBe(readFileSync(path.join(root, "test", "transports", "fixtures", "one-handler-set-example.ts"), "utf8"));
   });
 
