@@ -7,8 +7,9 @@
 // normalizers, inline classes and fields. Reserved names are held by the candidates: a keyword or a
 // leading digit is made an identifier (language.ts `identifier`), a leading underscore (Python's mark of
 // a private name, which `from module import *` skips) moves to the end, and no module-level name is one
-// the module binds itself (language.ts MODULE_NAMES) or a field one of pydantic's BaseModel attributes
-// (BASE_MODEL_ATTRIBUTES). Version modules (`v2025_11_25`) are file names: a label whose module another
+// the module binds itself (language.ts MODULE_NAMES) or a builtin it reads (BUILTINS_READ), and no
+// field one of pydantic's BaseModel attributes (BASE_MODEL_ATTRIBUTES) or a module-level name (a field
+// may be named like a builtin: its scope is the class, and `list` is a wire name of the spec). Version modules (`v2025_11_25`) are file names: a label whose module another
 // label or the tree's own module takes is refused (renaming it would move the file users import).
 // test/emit/python/reserved-names.test.ts reads the printed tree with Python's own parser and holds it to
 // these rules.
@@ -18,7 +19,7 @@ import { free, underscored, unique } from "../../model/naming.js";
 import type { VersionModel } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { snakeCase, snakeNormalizerName } from "../../print/text.js";
-import { BASE_MODEL_ATTRIBUTES, identifier, MODULE_NAMES, moduleName, pascalCase } from "./language.js";
+import { BASE_MODEL_ATTRIBUTES, BUILTINS_READ, identifier, MODULE_NAMES, moduleName, pascalCase } from "./language.js";
 import { pythonRuntimeModules } from "./paths.js";
 
 /** The candidate Python name of a spec definition name. */
@@ -29,7 +30,7 @@ export function definitionCandidate(name: string): string {
 
 /** The Python name of every definition of a version's IR, unique and free of the module's own names, in code-unit order of the spec names. */
 export function definitionNames(ir: SchemaIR): Map<string, string> {
-  const names = unique([...ir.definitions.keys()], definitionCandidate, MODULE_NAMES, underscored);
+  const names = unique([...ir.definitions.keys()], definitionCandidate, new Set([...MODULE_NAMES, ...BUILTINS_READ]), underscored);
   return new Map([...names].sort(([a], [b]) => byCodeUnit(a, b)));
 }
 
@@ -56,7 +57,7 @@ export class ModuleNaming {
     this.definitions = definitionNames(version.ir);
     this.#scope = new Set([...MODULE_NAMES, ...this.definitions.values()]);
     const methods = version.requests.map((r) => r.method).sort(byCodeUnit);
-    this.normalizers = unique(methods, snakeNormalizerName, this.#scope, underscored);
+    this.normalizers = unique(methods, snakeNormalizerName, new Set([...this.#scope, ...BUILTINS_READ]), underscored);
     for (const n of this.normalizers.values()) this.#scope.add(n);
   }
 
@@ -81,7 +82,7 @@ export class ModuleNaming {
 
   /** A module-level class for an inline object, named from its context, taken from now on. */
   inlineClass(context: string): string {
-    const name = free(context, (n) => this.#scope.has(n) || this.#fields.has(n), underscored);
+    const name = free(context, (n) => this.#scope.has(n) || this.#fields.has(n) || BUILTINS_READ.has(n), underscored);
     this.#scope.add(name);
     return name;
   }
