@@ -11,7 +11,12 @@ import { describe, expect, it } from "vitest";
 import { generatedDir } from "../../support.js";
 
 /** Every token the scanner reads as a keyword (reserved, strict-mode and contextual), and the names with a meaning in every scope. */
-const reserved = (name: string): boolean => ts.stringToToken(name) !== undefined || ["undefined", "arguments", "eval", "NaN", "Infinity"].includes(name);
+const scanner = ts.createScanner(ts.ScriptTarget.Latest, true);
+function reserved(name: string): boolean {
+  scanner.setText(name);
+  const kind = scanner.scan();
+  return (kind >= ts.SyntaxKind.FirstKeyword && kind <= ts.SyntaxKind.LastKeyword) || ["undefined", "arguments", "eval", "NaN", "Infinity"].includes(name);
+}
 
 interface Binding {
   name: string;
