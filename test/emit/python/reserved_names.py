@@ -20,6 +20,18 @@ BASE_MODEL_ATTRIBUTES = set(dir(BaseModel))
 BUILTINS = set(dir(builtins))
 
 
+def add_binding(bound: dict[str, int], problems: list[str], file: str, name: str, line: int) -> None:
+    """Record a module-level binding of `name` at `line`, reporting what is wrong with it."""
+    if name in bound:
+        problems.append(f"{file}:{line}: {name} is bound at module level again (first at line {bound[name]})")
+    else:
+        bound[name] = line
+    if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+        problems.append(f"{file}:{line}: {name} is a private-looking module-level name")
+    if keyword.iskeyword(name):
+        problems.append(f"{file}:{line}: {name} is a keyword")
+
+
 def main() -> None:
     files: list[str] = json.load(sys.stdin)["files"]
     problems: list[str] = []
@@ -30,31 +42,21 @@ def main() -> None:
         counts["modules"] += 1
         bound: dict[str, int] = {}
 
-        def bind(name: str, line: int, where: str = file) -> None:
-            if name in bound:
-                problems.append(f"{where}:{line}: {name} is bound at module level again (first at line {bound[name]})")
-            else:
-                bound[name] = line
-            if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
-                problems.append(f"{where}:{line}: {name} is a private-looking module-level name")
-            if keyword.iskeyword(name):
-                problems.append(f"{where}:{line}: {name} is a keyword")
-
         for stmt in tree.body:
             if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                bind(stmt.name, stmt.lineno)
+                add_binding(bound, problems, file, stmt.name, stmt.lineno)
             elif isinstance(stmt, ast.Assign):
                 for target in stmt.targets:
                     if isinstance(target, ast.Name):
-                        bind(target.id, stmt.lineno)
+                        add_binding(bound, problems, file, target.id, stmt.lineno)
             elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                bind(stmt.target.id, stmt.lineno)
+                add_binding(bound, problems, file, stmt.target.id, stmt.lineno)
             elif isinstance(stmt, ast.ImportFrom) and stmt.module != "__future__":
                 for alias in stmt.names:
-                    bind(alias.asname or alias.name, stmt.lineno)
+                    add_binding(bound, problems, file, alias.asname or alias.name, stmt.lineno)
             elif isinstance(stmt, ast.Import):
                 for alias in stmt.names:
-                    bind(alias.asname or alias.name.split(".")[0], stmt.lineno)
+                    add_binding(bound, problems, file, alias.asname or alias.name.split(".")[0], stmt.lineno)
         counts["module_names"] += len(bound)
         # A module-level name that is a builtin the module reads would replace it for the whole module.
         read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
