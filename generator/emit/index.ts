@@ -7,10 +7,10 @@ import type { ProtocolModel } from "../model/types.js";
 import { byKey } from "../order.js";
 import { emitReports } from "../reports/index.js";
 import { targets as defaultRegistry, type TargetRegistry } from "./targets.js";
-import type { Target } from "./target.js";
+import type { GeneratedFiles, Target } from "./target.js";
 
 export { TargetRegistry, targets } from "./targets.js";
-export type { Target, TargetContext, TargetOption, TargetRuntime } from "./target.js";
+export type { GeneratedFiles, Target, TargetContext, TargetOption, TargetRuntime } from "./target.js";
 
 export interface EmitOptions {
   /** Folder for the content-addressed cache of precompiled templates; absent: no cache. */
@@ -22,8 +22,6 @@ export interface EmitOptions {
   /** The targets to choose from (default: the shipped ones). */
   registry?: TargetRegistry;
 }
-
-export type GeneratedFiles = Map<string, string>;
 
 /**
  * The target options of a run, resolved once: every option of the selected targets by flag, from the

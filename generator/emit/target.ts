@@ -5,6 +5,9 @@
 // list targets, parse their options and scope a check or a write without loading any emitter.
 import type { ProtocolModel } from "../model/types.js";
 
+/** A tree's files: path (relative to the tree's folder, or to the output folder for the whole tree) → text. */
+export type GeneratedFiles = Map<string, string>;
+
 /** One command-line option a target adds to `generate` and `bump` (`--ruby-module NAME`). */
 export interface TargetOption {
   /** The flag without its dashes; it starts with the target's name (`ruby-module`, `python-package`). */
@@ -66,7 +69,7 @@ export interface Target {
   folder: string;
   options: readonly TargetOption[];
   /** The target's files, paths relative to its folder. Throws InputError for a model it cannot print. */
-  emit(model: ProtocolModel, context: TargetContext): Promise<Map<string, string>>;
+  emit(model: ProtocolModel, context: TargetContext): Promise<GeneratedFiles>;
   /**
    * Whether these paths (every file of a folder, relative to it) are a tree this target wrote. The
    * writer replaces a non-empty folder only when a target recognizes it and one of its top-level

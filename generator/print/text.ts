@@ -1,6 +1,4 @@
 // Text rules every target's files share.
-import { InputError } from "../errors.js";
-import type { VersionModel } from "../model/types.js";
 
 /** A printed file as written: no trailing spaces, at most one empty line in a row, one final newline. */
 export function finish(text: string): string {
@@ -25,16 +23,4 @@ export function snakeCase(text: string): string {
 export function snakeNormalizerName(method: string): string {
   const base = snakeCase(method);
   return base === "" ? "normalize_method" : `normalize_${base}`;
-}
-
-/** Method → its snake_case normalizer name, for every request of a version; two requests that would share one are an InputError (`language` names the target). */
-export function snakeNormalizerNames(version: VersionModel, language: string): Map<string, string> {
-  const seen = new Map<string, string>();
-  for (const r of version.requests) {
-    const name = snakeNormalizerName(r.method);
-    const clash = seen.get(name);
-    if (clash !== undefined) throw new InputError(`requests ${clash} and ${r.method} would both have the ${language} normalizer ${name}`, `${version.label}/schema.json`);
-    seen.set(name, r.method);
-  }
-  return new Map([...seen].map(([name, method]) => [method, name]));
 }

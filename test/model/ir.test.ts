@@ -64,15 +64,15 @@ describe("the naming pass", () => {
   const v = model();
 
   it("gives a definition whose name is not an identifier a derived one, for every emitted name", () => {
-    expect(names(v)["Record<string,string>"]).toBe("RecordStringString RecordStringStringSchema isRecordStringString");
+    expect(names(v)["Record<string,string>"]).toBe("RecordStringString RecordStringStringSchema isRecordStringString RecordStringStringSchema_");
   });
 
   it("disambiguates names that collide after sanitising, a spec identifier keeping its own", () => {
-    expect(names(v)["Foo Bar"]).toBe("FooBar FooBarSchema isFooBar");
-    expect(names(v)["Foo-Bar"]).toBe("FooBar_2 FooBar_2Schema isFooBar_2");
-    expect(names(v).Baz).toBe("Baz BazSchema isBaz");
-    expect(names(v)["Baz!"]).toBe("Baz_2 Baz_2Schema isBaz_2");
-    expect(names(v)["Odd*/Name"]).toBe("OddName OddNameSchema isOddName");
+    expect(names(v)["Foo Bar"]).toBe("FooBar FooBarSchema isFooBar FooBarSchema_");
+    expect(names(v)["Foo-Bar"]).toBe("FooBar_2 FooBar_2Schema isFooBar_2 FooBar_2Schema_");
+    expect(names(v).Baz).toBe("Baz BazSchema isBaz BazSchema_");
+    expect(names(v)["Baz!"]).toBe("Baz_2 Baz_2Schema isBaz_2 Baz_2Schema_");
+    expect(names(v)["Odd*/Name"]).toBe("OddName OddNameSchema isOddName OddNameSchema_");
   });
 
   it("is stable across runs and independent of the order definitions are written in", () => {

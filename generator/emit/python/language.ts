@@ -53,6 +53,9 @@ export const MODULE_NAMES: ReadonlySet<string> = new Set([
   "create_client_dispatcher",
 ]);
 
+/** Builtins a printed module reads (in annotations and signatures): a module-level name must not replace them. */
+export const BUILTINS_READ: ReadonlySet<string> = new Set(["bool", "dict", "list", "object", "str", "tuple"]);
+
 /** `structuredContent` → `StructuredContent`, `io.example/key` → `IoExampleKey`. */
 export function pascalCase(text: string): string {
   return words(text).map((w) => w[0].toUpperCase() + w.slice(1)).join("");

@@ -5,7 +5,7 @@
 // resultShape, resultTypes, era, the method table of model/table.ts); the rules themselves live in runtime.py.
 import { pythonProtocolModule } from "./protocol.js";
 import { InputError } from "../../errors.js";
-import type { IrDefinition, IrNode, IrProperty, ObjectNode, SchemaIR } from "../../model/ir.js";
+import type { IrDefinition, IrNode, IrProperty, ObjectNode } from "../../model/ir.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
@@ -17,9 +17,8 @@ import { byCodeUnit } from "../../order.js";
 import { toolVersion } from "../../paths.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { Templates } from "../../print/templates.js";
-import { snakeCase, snakeNormalizerName, snakeNormalizerNames } from "../../print/text.js";
-import { BASE_MODEL_ATTRIBUTES, docstring, identifier, MODULE_NAMES, moduleName, pascalCase, pyComment, pyString } from "./language.js";
-import { definitionNames } from "./naming.js";
+import { docstring, moduleName, pyComment, pyString } from "./language.js";
+import { checkModuleNames, ModuleNaming } from "./naming.js";
 import { DEFAULT_PYTHON_PACKAGE, packageNameError, pythonPackageOption } from "./options.js";
 import { pythonAdoptingFiles } from "./adopting.js";
 import { pythonRuntimeModules, pythonTemplatesDir } from "./paths.js";
@@ -40,9 +39,6 @@ function header(templates: Templates, versions: VersionModel[], regenerate: stri
   return templates.get("header.py.hbs")({ versions, regenerate });
 }
 
-/** A request's normalizer function: `resources/subscribe` → `normalize_resources_subscribe`. */
-export const pythonNormalizerName = snakeNormalizerName;
-
 /** One class of a module: a definition's or an inline object's. */
 interface ClassDecl {
   name: string;
@@ -61,7 +57,6 @@ interface Shape {
 
 /** Prints one version's definitions as Python: classes for objects, TypeAliasType for the rest. */
 class ModelPrinter {
-  private readonly taken = new Set<string>(MODULE_NAMES);
   readonly names: ReadonlyMap<string, string>;
   /** Definitions already printed (a reference to a later or recursive one is a forward reference). */
   private readonly defined = new Set<string>();
@@ -75,18 +70,11 @@ class ModelPrinter {
   /** The recursive TypeAliasTypes printed (Python name → its expression). */
   private readonly recursiveAliases = new Map<string, string>();
 
-  constructor(private readonly version: VersionModel) {
-    const ir: SchemaIR = version.ir;
-    this.names = definitionNames(ir);
-    for (const py of this.names.values()) this.taken.add(py);
-  }
-
-  /** A fresh class name for an inline object. */
-  private fresh(base: string): string {
-    let name = base;
-    for (let i = 2; this.taken.has(name); i++) name = `${base}${i}`;
-    this.taken.add(name);
-    return name;
+  constructor(
+    private readonly version: VersionModel,
+    private readonly naming: ModuleNaming,
+  ) {
+    this.names = naming.definitions;
   }
 
   /** The body of the module's definitions, in dependency order. */
@@ -121,15 +109,14 @@ class ModelPrinter {
   /** Whether a recursive alias prints naming only itself among the aliases of its cycle not yet printed (a dry run). */
   private selfContained(d: IrDefinition): boolean {
     const out = this.out.length;
-    const taken = new Set(this.taken);
+    const restore = this.naming.snapshot();
     this.current = d.name;
     this.guardHit = false;
     this.type(d.node, "_");
     const clean = !this.guardHit;
     this.current = null;
     this.out.length = out;
-    this.taken.clear();
-    for (const t of taken) this.taken.add(t);
+    restore();
     return clean;
   }
 
@@ -207,18 +194,12 @@ class ModelPrinter {
   }
 
   private classOf(name: string, shape: Shape, doc: string | undefined): void {
-    const fieldNames = new Set<string>();
+    const fieldNames = this.naming.fields(shape.properties.map((p) => p.name));
     const fields: string[] = [];
     const pending: ClassDecl = { name, base: shape.extra.kind === "forbid" ? "runtime.ClosedModel" : "runtime.OpenModel", doc, fields, extra: null };
-    for (const p of shape.properties) {
-      let field = snakeCase(p.name);
-      if (field === "" || /^[0-9]/.test(field)) field = `field_${field}`;
-      field = identifier(field);
-      if (BASE_MODEL_ATTRIBUTES.has(field)) field = `${field}_`;
-      // Nor a module-level name (`runtime`, a definition): the class body would shadow it in its annotations.
-      while (fieldNames.has(field) || this.taken.has(field)) field = `${field}_`;
-      fieldNames.add(field);
-      const type = this.type(p.node, name + pascalCase(p.name));
+    for (const [i, p] of shape.properties.entries()) {
+      const field = fieldNames[i];
+      const type = this.type(p.node, this.naming.propertyContext(name, p.name));
       const alias = field === p.name ? null : p.name;
       const nullable = acceptsNull(p.node);
       // The wire name validates and serializes; constructors take the field name (typed by it) as well.
@@ -347,7 +328,7 @@ class ModelPrinter {
         if (hasKeyRules(node)) return this.keyRules(node, context);
         const shape = this.shape(node);
         if (shape !== null) {
-          const name = this.fresh(context);
+          const name = this.naming.inlineClass(context);
           this.classOf(name, shape, node.annotations.description);
           return name;
         }
@@ -363,7 +344,7 @@ class ModelPrinter {
       case "intersection": {
         const shape = this.merge(node.parts);
         if (shape !== null) {
-          const name = this.fresh(context);
+          const name = this.naming.inlineClass(context);
           this.classOf(name, shape, node.annotations.description);
           return name;
         }
@@ -477,10 +458,6 @@ function pyTuple(items: readonly string[]): string {
   return items.length === 1 ? `(${pyString(items[0])},)` : `(${items.map(pyString).join(", ")})`;
 }
 
-function normalizerNames(version: VersionModel): Map<string, string> {
-  return snakeNormalizerNames(version, "Python");
-}
-
 function normalizerDef(r: RequestMethod, row: RowNormalizer, name: string): string {
   const expected = r.results.join(" | ");
   // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
@@ -541,9 +518,10 @@ interface VersionParts {
 }
 
 function versionParts(version: VersionModel, table: VersionTable): VersionParts {
-  const models = new ModelPrinter(version);
+  const naming = new ModuleNaming(version);
+  const models = new ModelPrinter(version, naming);
   const body = models.print();
-  const normalizers = normalizerNames(version);
+  const normalizers = naming.normalizers;
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
   const notifications = [...version.notifications].sort((a, b) => byCodeUnit(a.method, b.method));
   const entry = (r: RequestMethod) => {
@@ -750,24 +728,6 @@ function fromImport(module: string, names: string[], indent = ""): string {
   const line = `${indent}from ${module} import ${names.join(", ")}`;
   if (line.length <= 88) return line;
   return [`${indent}from ${module} import (`, ...names.map((n) => `${indent}    ${n},`), `${indent})`].join("\n");
-}
-
-/**
- * Version and extension labels must map to distinct modules (`2026-07-28+tasks` → `v2026_07_28_tasks`),
- * none of which is a module the tree has itself (a runtime module of paths.ts, the root's `__init__`).
- */
-function checkModuleNames(labels: readonly string[]): void {
-  // The runtime's modules, and the protocol module the tree prints (protocol.py).
-  const own = new Set(["__init__", "protocol", ...pythonRuntimeModules().map((name) => name.replace(/\.py$/, ""))]);
-  const seen = new Map<string, string>();
-  for (const label of labels) {
-    const m = moduleName(label);
-    const clash = seen.get(m);
-    if (clash !== undefined || own.has(m)) {
-      throw new InputError(`version label "${label}" maps to the Python module ${m}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Python tree uses itself"}; rename one folder`);
-    }
-    seen.set(m, label);
-  }
 }
 
 /** A tuple of strings as Python source, None for null. */

@@ -22,8 +22,8 @@ import { rubyMethodsSource, rubyTemplatesDir } from "./paths.js";
 import { rubyRuntime } from "./runtime.js";
 import { copyRuntime } from "../runtime-copy.js";
 import { regenerateCommand, rubyHeader } from "./provenance.js";
-import { constantCase, inNamespace, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName, VERSION_MODULE_CONSTANTS } from "./language.js";
-import { checkVersionModules, methodConstants, normalizerNames, TREE_CONSTANTS } from "./naming.js";
+import { inNamespace, moduleConstant, modulePath, rubyComment, rubyString, rubySymbol, fileName } from "./language.js";
+import { checkVersionModules, methodConstants, normalizerNames, resultTypesConstant as namedResultTypes, treeMethodConstants, versionModuleConstants } from "./naming.js";
 
 export interface RubyOptions {
   /** The namespace every generated module lives in (`McpCodegen`, `MCP::Protocol`). */
@@ -32,15 +32,6 @@ export interface RubyOptions {
   cacheDir?: string;
 }
 
-
-/**
- * The constants a version module takes itself, the modules the runtime declares (language.ts) and the
- * tree's own constants beside the version modules (Methods reads VERSIONS): a method constant may not
- * take them, in a version module or in Methods.
- */
-export function versionModuleConstants(): ReadonlySet<string> {
-  return new Set([...VERSION_MODULE_CONSTANTS, ...TREE_CONSTANTS]);
-}
 
 /** A file's header for the versions it covers. */
 type Header = (versions: VersionModel[]) => string;
@@ -54,15 +45,9 @@ const STANDARD_RESULT_TYPES: ReadonlyMap<string, readonly string[]> = new Map([
   ["RESULT_TYPES_INPUT_REQUIRED", ["complete", "input_required"]],
 ]);
 
-/**
- * The module constant holding these `resultType` values, or nil: a standard list's constant, else one
- * named by its values (an extension's, `["complete", "input_required", "task"]` →
- * RESULT_TYPES_COMPLETE_INPUT_REQUIRED_TASK), defined by the module that uses it.
- */
+/** The module constant holding these `resultType` values, or nil (naming.ts). */
 function resultTypesConstant(types: readonly string[] | null): string {
-  if (types === null) return "nil";
-  for (const [constant, list] of STANDARD_RESULT_TYPES) if (list.join("\n") === types.join("\n")) return constant;
-  return `RESULT_TYPES_${types.map(constantCase).join("_")}`;
+  return namedResultTypes(types, STANDARD_RESULT_TYPES);
 }
 
 function rubyList(items: string[]): string {
@@ -362,17 +347,7 @@ function recipeFiles(versions: VersionModel[], regenerate: string): Map<string, 
 
 /** methods.rb: every method's constant once, and the SDK-style helpers over the per-version catalogues. */
 function methodsFile(versions: VersionModel[], extensions: readonly ExtensionModel[], namespace: string, head: Header): string {
-  const constants = new Map<string, string>();
-  const byConstant = new Map<string, string>();
-  for (const v of [...versions, ...extensions.map((x) => x.model)]) {
-    for (const [method, constant] of methodConstants(v, versionModuleConstants())) {
-      const clash = byConstant.get(constant);
-      if (clash !== undefined && clash !== method) throw new InputError(`methods "${clash}" and "${method}" would both be the Ruby constant Methods::${constant}`, `${v.label}/schema.json`);
-      byConstant.set(constant, method);
-      constants.set(method, constant);
-    }
-  }
-  const sorted = [...constants].sort((a, b) => byCodeUnit(a[0], b[0]));
+  const sorted = [...treeMethodConstants([...versions, ...extensions.map((x) => x.model)])];
   const width = Math.max(...sorted.map(([, c]) => c.length));
   const body = [
     rubyComment(

@@ -6,8 +6,7 @@
 import { extensionLabel as extensionFolder } from "../../model/extensions.js";
 import type { ExtensionModel, ProtocolModel } from "../../model/types.js";
 import { extensionProvenanceLine } from "../../print/provenance.js";
-/** Generated files by path (as tree.ts's GeneratedFiles). */
-type GeneratedFiles = Map<string, string>;
+import type { GeneratedFiles } from "../target.js";
 
 /** The provenance line naming the extension, placed after the header's protocol version line. */
 function provenanceLine(ext: ExtensionModel): string {

@@ -11,7 +11,7 @@
 // never a JSON value. Nothing is allocated on the success path.
 import { otherTypes, visit, type IrVisitor } from "../../model/ir-build.js";
 import type { IrDefinition, IrNode, JsonType, ObjectNode } from "../../model/ir.js";
-import { definitionNaming, type DefinitionNaming } from "./naming.js";
+import { definitionNaming, guardHelper, paramsGuard, type DefinitionNaming } from "./naming.js";
 import type { MethodParams, VersionModel } from "../../model/types.js";
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -62,7 +62,7 @@ class GuardPrinter {
   private helper(): string {
     const n = (this.counters.get(this.owner) ?? 0) + 1;
     this.counters.set(this.owner, n);
-    return `${this.owner}$${n}`;
+    return guardHelper(this.owner, n);
   }
 
   /** Declare the guard `name` of `node`, its helpers numbered under `owner`'s guard. */
@@ -233,7 +233,7 @@ export function guardModule(version: VersionModel): GuardModule {
     }
     if (p.node.kind === "ref") return names.of(p.node.target).guard;
     const owner = ir.definitions.get(definition)!;
-    const name = `${names.of(owner).guard}$params`;
+    const name = paramsGuard(names.of(owner).guard);
     printer.define(name, owner, p.node, null);
     return name;
   };

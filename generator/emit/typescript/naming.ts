@@ -1,8 +1,15 @@
-// The TypeScript target's namer, over the model's neutral names (the spec's definition names, the
+// The TypeScript target's naming pass, over the model's neutral names (the spec's definition names, the
 // methods, the labels) and the neutral collision pass of model/naming.ts. Every identifier the
-// TypeScript printers emit is decided here, once: definition type names, their `XSchema` and `isX`,
-// result normalizers, the per-side names, version module identifiers. Collision-free (a deterministic
-// `_2`, `_3` … in sorted order of the original names) and stable across runs.
+// TypeScript printers emit is decided here, once: definition type names, their `XSchema`, the schema as
+// built (`XSchema_`), `isX` and the guards' helper functions (`isX$1`, `isX$params`), result
+// normalizers, the per-side names, version module identifiers. Printers only look them up.
+//
+// One collision policy: a name that is taken gets `_2`, `_3` … (`numbered`, in sorted order of the
+// original names; stable across runs). Reserved words are held by the candidates (a `_` before a
+// reserved word or a leading digit). The guards' helpers are the one family not told apart by the
+// policy: they are numbered under their guard after a `$`, which no other name the pass gives holds, so
+// they cannot meet another name. test/emit/typescript/reserved-names.test.ts reads the printed tree with
+// the TypeScript parser and holds it to these rules.
 //
 // The names a definition must never take are the ones language.ts declares: every module-level name a
 // version module's template declares, imports or re-exports, every export of a runtime module a
@@ -61,6 +68,18 @@ export interface DefinitionNames {
   schema: string;
   /** The guard function (`isCallToolResult`). */
   guard: string;
+  /** The zod schema as built, before it is asserted to the declared type (`CallToolResultSchema_`). */
+  built: string;
+}
+
+/** The `n`th helper function (from 1) of a guard: `isCallToolResult$1`. */
+export function guardHelper(guard: string, n: number): string {
+  return `${guard}$${n}`;
+}
+
+/** The guard of a method's inline params schema, under the guard of the method's definition: `isSubscribeRequest$params`. */
+export function paramsGuard(guard: string): string {
+  return `${guard}$params`;
 }
 
 /** The TypeScript names of one version's definitions, by original name. */
@@ -77,9 +96,11 @@ export class DefinitionNaming {
     const schemas = unique(typeNames, (t) => `${t}Schema`, taken);
     for (const n of schemas.values()) taken.add(n);
     const guards = unique(typeNames, (t) => `is${t}`, taken);
+    for (const n of guards.values()) taken.add(n);
+    const built = unique(typeNames, (t) => `${schemas.get(t)!}_`, taken);
     this.#names = new Map(defs.map((d) => {
       const type = types.get(d.name)!;
-      return [d.name, { type, schema: schemas.get(type)!, guard: guards.get(type)! }];
+      return [d.name, { type, schema: schemas.get(type)!, guard: guards.get(type)!, built: built.get(type)! }];
     }));
   }
 
@@ -92,7 +113,7 @@ export class DefinitionNaming {
 
   /** Every name the definitions take. */
   all(): string[] {
-    return [...this.#names.values()].flatMap((n) => [n.type, n.schema, n.guard]);
+    return [...this.#names.values()].flatMap((n) => [n.type, n.schema, n.guard, n.built]);
   }
 
   /**

@@ -18,12 +18,10 @@ import { zodModule } from "./zod.js";
 import { byCodeUnit, byKey } from "../../order.js";
 import { versionIdents, versionNaming, type VersionNaming } from "./naming.js";
 import { sha256 } from "../../source/lock.js";
-import type { TargetContext } from "../target.js";
+import type { GeneratedFiles, TargetContext } from "../target.js";
 import { emitExtensionModules } from "./extensions.js";
 import { projectionsFile } from "./projections.js";
 import { typescriptProtocolModule } from "./protocol.js";
-
-export type GeneratedFiles = Map<string, string>;
 
 /** A module identifier for a version label, as the naming pass gives it when the label is alone. */
 export function versionIdent(label: string): string {

@@ -16,6 +16,8 @@ export interface ZodDeclaration {
   typeName: string;
   /** The exported schema constant (`CallToolResultSchema`). */
   name: string;
+  /** The schema as built, before the assertion to its type (`CallToolResultSchema_`). */
+  built: string;
   /** The zod expression, multi-line, indented from column 0. */
   expr: string;
   /**
@@ -146,7 +148,7 @@ class ZodPrinter {
       // With a discriminator at most one branch can match, so a plain union is already exclusive.
       // Its branches are the objects as built (`XSchema_`): zod types the options of a discriminated union by their shapes.
       if (discriminator !== null) {
-        const objects = n.branches.map((b) => `${this.names.of((b as RefNode).target).schema}_`);
+        const objects = n.branches.map((b) => this.names.of((b as RefNode).target).built);
         return `z.discriminatedUnion(${JSON.stringify(discriminator)}, ${list("[", objects, "]")})`;
       }
       return `${n.exclusive ? "z.xor" : "z.union"}(${list("[", branches, "]")})`;
@@ -273,7 +275,7 @@ export function zodModule(version: VersionModel): ZodModule {
   for (const name of ir.order) {
     const d = ir.definitions.get(name)!;
     const expr = new ZodPrinter(d, declared, runtime, names).print(d.node);
-    declarations.push({ definition: name, typeName: names.of(d).type, name: names.of(d).schema, expr, recursive: d.recursive, doc: names.doc(d) });
+    declarations.push({ definition: name, typeName: names.of(d).type, name: names.of(d).schema, built: names.of(d).built, expr, recursive: d.recursive, doc: names.doc(d) });
     declared.add(name);
   }
   const params = (definition: string, p: MethodParams | null) => {

@@ -141,7 +141,7 @@ describe("Python printer says at run time what pydantic's types cannot (issue 35
   // Once refused ("the Python target cannot print …"); the keyword fixtures (test/emit/keywords.test.ts) judge them against Ajv.
   it.each([
     ["Pattern", { type: "string", pattern: "^a" }, 'Pattern = TypeAliasType("Pattern", Annotated[runtime.Str, runtime.pattern("\\\\Aa")])'],
-    ["Untyped", { properties: { a: { type: "string" } } }, 'Untyped = TypeAliasType("Untyped", Annotated[Any, runtime.if_type("object", Untyped2)])'],
+    ["Untyped", { properties: { a: { type: "string" } } }, 'Untyped = TypeAliasType("Untyped", Annotated[Any, runtime.if_type("object", Untyped_)])'],
     ["Names", { type: "object", propertyNames: { maxLength: 3 } }, "runtime.object_keys(names=Annotated[Any, runtime.if_type(\"string\", Annotated[runtime.Str, Field(max_length=3)])])"],
     ["Fraction", { enum: [1.5, 2] }, "Annotated[Literal[2], runtime.NoBool] | Annotated[runtime.Number, runtime.number_in(1.5)]"],
   ])("%s prints", (name, schema, expected) => {

@@ -1,9 +1,10 @@
 // The Python namer (generator/emit/python/naming.ts): spec names made Python identifiers, over the
-// neutral collision rule every target's namer uses (model/naming.ts), never a name the module binds.
+// neutral collision pass (model/naming.ts) under the one Python policy (a trailing `_`), never a name the module binds.
 import { describe, expect, it } from "vitest";
 import { MODULE_NAMES } from "../../../generator/emit/python/language.js";
-import { definitionNames } from "../../../generator/emit/python/naming.js";
+import { definitionNames, ModuleNaming } from "../../../generator/emit/python/naming.js";
 import type { SchemaIR } from "../../../generator/model/ir.js";
+import type { VersionModel } from "../../../generator/model/types.js";
 
 const irOf = (names: string[]) => ({ definitions: new Map(names.map((n) => [n, {}])) }) as unknown as SchemaIR;
 
@@ -27,12 +28,61 @@ describe("Python definition names", () => {
     ]);
   });
 
-  it("tell colliding names apart as every target does (`_2`, the spec's own name first), in code-unit order of the spec names", () => {
+  it("tell colliding names apart by the Python policy (a trailing `_`, the spec's own name first), in code-unit order of the spec names", () => {
     const names = definitionNames(irOf(["a-b", "a_b", "_a_b"]));
     expect([...names.keys()]).toEqual(["_a_b", "a-b", "a_b"]);
-    // `a_b` is its own candidate and keeps it; `a-b` and `_a_b` (candidate `a_b_`) are told apart by _2.
+    // `a_b` is its own candidate and keeps it; `_a_b` (candidate `a_b_`) comes next in code-unit order,
+    // so `a-b` (candidate `a_b`, taken) skips `a_b_` as well.
     expect(names.get("a_b")).toBe("a_b");
-    expect(names.get("a-b")).toBe("a_b_2");
     expect(names.get("_a_b")).toBe("a_b_");
+    expect(names.get("a-b")).toBe("a_b__");
+  });
+});
+
+const moduleOf = (definitions: string[], requests: string[] = []) =>
+  new ModuleNaming({ ir: irOf(definitions), requests: requests.map((method) => ({ method })) } as unknown as VersionModel);
+
+describe("a Python module's names", () => {
+  it("give normalizers `normalize_<method>`, with a trailing `_` when a definition or another request took it", () => {
+    const naming = moduleOf(["normalize_ping"], ["ping", "tools/call", "tools.call"]);
+    expect(naming.normalizer("ping")).toBe("normalize_ping_");
+    // Code-unit order decides which request keeps the plain name.
+    expect(naming.normalizer("tools.call")).toBe("normalize_tools_call");
+    expect(naming.normalizer("tools/call")).toBe("normalize_tools_call_");
+  });
+
+  it("give fields snake_case names: a keyword, a BaseModel attribute, a module-level name or a sibling field takes a trailing `_`", () => {
+    const naming = moduleOf(["Tool", "runtime_x"], ["ping"]);
+    expect(naming.fields(["inputSchema", "class", "json", "schema", "runtime", "Tool", "runtime_x", "normalize_ping", "a-b", "a_b", "2d", ""])).toEqual([
+      "input_schema",
+      "class_",
+      "json_",
+      "schema_",
+      "runtime_",
+      "tool",
+      "runtime_x_",
+      "normalize_ping_",
+      "a_b",
+      "a_b_",
+      "field_2d",
+      "field_",
+    ]);
+  });
+
+  it("name inline classes from their context, a trailing `_` when a module-level name or a field took it", () => {
+    const naming = moduleOf(["Tool", "ToolInput"]);
+    expect(naming.inlineClass(naming.propertyContext("Tool", "inputSchema"))).toBe("ToolInputSchema");
+    expect(naming.inlineClass(naming.propertyContext("Tool", "inputSchema"))).toBe("ToolInputSchema_");
+    expect(naming.inlineClass("ToolInput")).toBe("ToolInput_");
+    expect(naming.fields(["lower"])).toEqual(["lower"]);
+    expect(naming.inlineClass("lower")).toBe("lower_");
+  });
+
+  it("forget what a dry run named", () => {
+    const naming = moduleOf(["Tool"]);
+    const restore = naming.snapshot();
+    expect(naming.inlineClass("ToolMeta")).toBe("ToolMeta");
+    restore();
+    expect(naming.inlineClass("ToolMeta")).toBe("ToolMeta");
   });
 });

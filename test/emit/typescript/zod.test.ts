@@ -227,8 +227,8 @@ describe("names decided by the naming pass", () => {
     const v = model("2020-12", { Foo: { type: "string" }, FooSchema: { type: "string" } });
     const names = (n: string) => definitionNaming(v.ir).of(n);
     // The type FooSchema keeps its name, so Foo's schema constant cannot be FooSchema (the version's
-    // index.ts exports both): it is FooSchema_2.
-    expect(names("FooSchema")).toEqual({ type: "FooSchema", schema: "FooSchemaSchema", guard: "isFooSchema" });
-    expect(names("Foo")).toEqual({ type: "Foo", schema: "FooSchema_2", guard: "isFoo" });
+    // index.ts exports both): it is FooSchema_2, and the schema as built is named after it.
+    expect(names("FooSchema")).toEqual({ type: "FooSchema", schema: "FooSchemaSchema", guard: "isFooSchema", built: "FooSchemaSchema_" });
+    expect(names("Foo")).toEqual({ type: "Foo", schema: "FooSchema_2", guard: "isFoo", built: "FooSchema_2_" });
   });
 });
