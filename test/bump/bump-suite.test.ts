@@ -47,7 +47,7 @@ const rubySdk = process.env.RUBY_SDK_DIR || [path.join(root, "..", "shared", "ru
  * What names the lock, the schemas or the generated tree in a test source: a path into them, or a name
  * of test/support.ts or generator/paths.ts that points there.
  */
-const READS = /generated\/|schemas\/|lock\.json|\b(generatedDir|schemasDir|lockFile|modelOptions|ensureSchemas|projectCopy|copyOfGenerated|defaultOutDir|defaultSchemasDir|defaultPatchesDir|methodCapabilitiesFile)\b/;
+const READS = /generated\/|schemas\/|lock\.json|\b(generatedDir|schemasDir|lockFile|modelOptions|ensureSchemas|projectCopy|copyOfGenerated|defaultOutDir|defaultSchemasDir|defaultPatchesDir|methodCapabilitiesFile|lockedLabels|schemaMethods|missingMethodWhy)\b/;
 
 /** Test files that read them but do not run in the copy, and why (printed). */
 const EXCLUDED: Readonly<Record<string, string>> = {
