@@ -260,7 +260,8 @@ interface Copy {
   reviewed: Reviewed[];
   generatedAfterReview?: Run;
   check?: Run;
-  tests?: Run;
+  /** Its share of the reading files, running (started once the copy is set up; awaited by its last test). */
+  tests?: Promise<Run>;
   /** An error of the copy's own set-up (copying, committing), if any. */
   failed?: string;
 }
@@ -311,7 +312,7 @@ function reviewCapabilities(project: string, stderr: string): Reviewed[] {
   return done;
 }
 
-/** One copy, end to end: bump, the review items, regenerate, commit, `generate --check`, its share of the reading files. */
+/** One copy set up: bump, the review items, regenerate, commit, `generate --check`; then its share of the reading files started. */
 async function runCopy(copy: Copy): Promise<void> {
   const spec = path.join(path.dirname(copy.project), "spec");
   for (const [label, sample] of [["draft", copy.samples.draft], ["next", copy.samples.next]]) {
@@ -333,7 +334,7 @@ async function runCopy(copy: Copy): Promise<void> {
   copy.check = await bin(copy, ["generate", "--check"]);
   const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
   // One worker each and generous timeouts: the two copies run side by side, beside the rest of the suite, on two cores.
-  copy.tests = await run(process.execPath, [vitest, "run", "--maxWorkers=1", "--testTimeout=900000", "--hookTimeout=900000", ...copy.files], copy.project, { ...copy.env, CI: "1" });
+  copy.tests = run(process.execPath, [vitest, "run", "--maxWorkers=1", "--testTimeout=900000", "--hookTimeout=900000", ...copy.files], copy.project, { ...copy.env, CI: "1" });
 }
 
 beforeAll(async () => {
@@ -376,9 +377,10 @@ beforeAll(async () => {
       `; left out:\n` +
       Object.entries(EXCLUDED).map(([f, why]) => `  ${f}: ${why}`).join("\n"),
   );
-  // The copies side by side: each one's bump, generation and test run is its own process.
+  // The copies side by side: each one's bump, generation and test run is its own process (the test runs
+  // are awaited by each copy's last test, with its own time).
   await Promise.all(copies.map((c) => runCopy(c).catch((e: unknown) => void (c.failed = e instanceof Error ? e.message : String(e)))));
-}, 3_600_000);
+}, 1_800_000);
 
 describe("the draw: two copies, each re-pinning labels of both eras", () => {
   it("every copy re-pins draft to the other era and adds next in draft's old era; the two copies' samples differ per era; every reading file runs in exactly one copy", () => {
@@ -437,16 +439,17 @@ describe.each(NAMES.slice(0, copyCount).map((name, i) => ({ name, i })))("copy $
     expect(c.check?.status, `${c.text}\n${c.check?.stdout.slice(0, 2000)}${c.check?.stderr}`).toBe(0);
   });
 
-  it("its share of the test files that read the lock, the schemas or generated/ passes in the copy", () => {
+  it("its share of the test files that read the lock, the schemas or generated/ passes in the copy", async () => {
     const c = copy();
     expect(c.tests, `${c.text}\n${c.failed ?? "the bump failed"}`).toBeDefined();
-    const output = (c.tests!.stdout + c.tests!.stderr).replace(/\x1b\[[0-9;]*m/g, "");
+    const tests = await c.tests!;
+    const output = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, "");
     const failures = output.split("\n").filter((l) => /FAIL|✗|×/.test(l));
     expect(failures.slice(0, 40), `${c.text}\n${output.slice(-8000)}`).toEqual([]);
-    expect(c.tests!.status, `${c.text}\n${output.slice(-8000)}`).toBe(0);
+    expect(tests.status, `${c.text}\n${output.slice(-8000)}`).toBe(0);
     // Every file ran (none was skipped or found empty).
     for (const file of c.files) expect(output, `${c.text}\n${file}`).toMatch(new RegExp(`✓ ${file.replace(/[./+]/g, "\\$&")} \\(\\d+ tests?\\)`));
     // vitest's summary counts no skipped file or test (the word alone appears in tests' own output).
     expect(output).not.toMatch(/^\s*(Test Files|Tests)\s.*\bskipped\b/m);
-  });
+  }, 3_600_000);
 });
