@@ -151,3 +151,46 @@ export function minimalLegacySchema(): { $schema: string; definitions: Record<st
     },
   };
 }
+
+/** The labels the lock pins, in code-unit order (the order the model reads versions in), read from the lock. */
+export function lockedLabels(): string[] {
+  return Object.keys((JSON.parse(readFileSync(lockFile, "utf8")) as { versions: Record<string, unknown> }).versions).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * The methods a locked version's schema has as messages: the `method` constants of the members of its
+ * ClientRequest, ServerRequest, ClientNotification and ServerNotification (read from
+ * schemas/<label>/schema.json, not through the model).
+ */
+export function schemaMethods(label: string): Set<string> {
+  type Node = { $ref?: string; anyOf?: Node[]; oneOf?: Node[]; properties?: { method?: { const?: string } } };
+  const doc = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as { $defs?: Record<string, Node>; definitions?: Record<string, Node> };
+  const defs = doc.$defs ?? doc.definitions ?? {};
+  const deref = (n: Node | undefined): Node | undefined => (n?.$ref === undefined ? n : deref(defs[n.$ref.replace(/^#\/(\$defs|definitions)\//, "")]));
+  const out = new Set<string>();
+  for (const union of ["ClientRequest", "ServerRequest", "ClientNotification", "ServerNotification"]) {
+    const node = deref(defs[union]);
+    for (const member of node?.anyOf ?? node?.oneOf ?? (node === undefined ? [] : [node])) {
+      const method = deref(member)?.properties?.method?.const;
+      if (typeof method === "string") out.add(method);
+    }
+  }
+  return out;
+}
+
+/**
+ * Why a locked version lacks a method, as its -32601 refusal says it, read from the lock and the schemas:
+ * `removed after <the latest earlier label that has it>`, else `first in <the first later label that has it>`
+ * (labels in code-unit order).
+ */
+export function missingMethodWhy(label: string, method: string): { reason: "removed" | "other_era"; text: string } {
+  const labels = lockedLabels();
+  const at = labels.indexOf(label);
+  if (at < 0) throw new Error(`${label} is not a label of ${lockFile}`);
+  if (schemaMethods(label).has(method)) throw new Error(`${label} has ${method}`);
+  const earlier = labels.slice(0, at).filter((l) => schemaMethods(l).has(method));
+  if (earlier.length > 0) return { reason: "removed", text: `(removed after ${earlier[earlier.length - 1]})` };
+  const later = labels.slice(at + 1).find((l) => schemaMethods(l).has(method));
+  if (later === undefined) throw new Error(`no locked version has ${method}`);
+  return { reason: "other_era", text: `(first in ${later})` };
+}

@@ -1,24 +1,33 @@
-// The suite survives a legitimate bump. On a copy of the project (its tracked files and synced schemas,
-// the set-up's products linked), `bump --from DIR --versions draft,next` re-pins labels of both eras in one
-// run: `draft` to a sample revision of the era other than the lock's draft has, and a new label `next` to a
-// sample of the lock's draft's own era (eras read through the model, never from labels); then, in that
-// copy, `generate --check` and every test file that reads the lock, the schemas or the generated tree must
-// pass.
+// The suite survives a legitimate bump. On two copies of the project (its tracked files and synced
+// schemas, the set-up's products linked), `bump --from DIR --versions draft,next` re-pins labels of both
+// eras in one run: `draft` to a sample revision of the era other than the lock's draft has, and a new
+// label `next` to a sample of the lock's draft's own era (eras read through the model, never from labels);
+// copy A and copy B take different samples of each era, so a run covers two samples per era. Then, in each
+// copy, `generate --check` and its share of the test files that read the lock, the schemas or the
+// generated tree must pass. The copies run side by side (each its own processes, one vitest worker each),
+// each running half the files, so two samples per era cost about what one copy running every file did.
 //
 // The samples are drawn by a stated rule that changes with the commit, so a test that passes for one
 // sample by luck is caught over time: among the history's sound revisions of each era (the model builds
-// them; versions negotiated by label), the index is the first 8 hex digits of sha256("<seed> <era>")
-// modulo the pool's size, the seed being $MCP_BUMP_SEED or else this checkout's HEAD commit. The samples are
-// printed, and every failure names them with the command that replays them:
-// MCP_BUMP_SAMPLES=draft=<revision>,next=<revision> (which overrides the rule).
+// them; versions negotiated by label), copy A's is the one at index sha256("<seed> <era>")'s first 8 hex
+// digits modulo the pool's size, copy B's the one at sha256("<seed> <era> 2")'s modulo the pool without
+// A's; the seed is $MCP_BUMP_SEED or else this checkout's HEAD commit. The samples are printed, and every
+// failure names its copy's samples with the command that replays them:
+// MCP_BUMP_SAMPLES=draft=<revision>,next=<revision> replays one copy (which then runs every file);
+// `MCP_BUMP_SAMPLES='draft=…,next=…;draft=…,next=…'` both (A's first). Either overrides the draw.
 //
-// The files run in the copy are every test file that reads the lock, the schemas or the generated tree,
-// found by the rule `readers` states and computes over the test sources (no hand list): exclusions are
-// listed in EXCLUDED, each with its reason, and printed with the selection. The bump's result is committed
-// in the copy first, as a maintainer commits a reviewed bump (a test reads what git tracks). The review items
-// the bump names that only a reviewer settles (a new method's capability entry) are done there as a stand-in
-// entry that requires nothing, printed; the tree is regenerated after them.
-import { spawnSync } from "node:child_process";
+// The files are every test file that reads the lock, the schemas or the generated tree, found by the rule
+// `readers` states and computes over the test sources (no hand list): exclusions are listed in EXCLUDED,
+// each with its reason, and printed with the selection. They are split by a rule that also changes with
+// the seed: ordered by sha256("<seed> <file>"), dealt to A and B in turn. Every copy re-pins both eras, so
+// each file runs against a legacy and a modern bump in every run, and meets other samples over time.
+//
+// The bump's result is committed in each copy first, as a maintainer commits a reviewed bump (a test reads
+// what git tracks). The review items the bump names that only a reviewer settles (a new method's capability
+// entry) are done there as a maintainer accepting the review report would: the entry the report proposes
+// (its JSON, `review.capabilities`), or, only where it proposes none, an entry that requires nothing, each
+// printed with which it is; the tree is regenerated after them.
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -38,7 +47,7 @@ const rubySdk = process.env.RUBY_SDK_DIR || [path.join(root, "..", "shared", "ru
  * What names the lock, the schemas or the generated tree in a test source: a path into them, or a name
  * of test/support.ts or generator/paths.ts that points there.
  */
-const READS = /generated\/|schemas\/|lock\.json|\b(generatedDir|schemasDir|lockFile|modelOptions|ensureSchemas|projectCopy|copyOfGenerated|defaultOutDir|defaultSchemasDir|defaultPatchesDir|methodCapabilitiesFile)\b/;
+const READS = /generated\/|schemas\/|lock\.json|\b(generatedDir|schemasDir|lockFile|modelOptions|ensureSchemas|projectCopy|copyOfGenerated|defaultOutDir|defaultSchemasDir|defaultPatchesDir|methodCapabilitiesFile|lockedLabels|schemaMethods|missingMethodWhy)\b/;
 
 /** Test files that read them but do not run in the copy, and why (printed). */
 const EXCLUDED: Readonly<Record<string, string>> = {
@@ -146,17 +155,30 @@ function commitCopy(project: string): void {
   }
 }
 
-const env: NodeJS.ProcessEnv = {
+const baseEnv: NodeJS.ProcessEnv = {
   ...process.env,
   MCP_SPEC_HISTORY_DIR: historyDir,
   ...(specDir ? { MCP_SPEC_DIR: specDir } : {}),
   ...(rubySdk ? { RUBY_SDK_DIR: rubySdk } : {}),
 };
 
-/** The copy's own executable (its generator/bin.ts, from source), run in the copy. */
-function bin(project: string, args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", path.join(project, "generator", "bin.ts"), ...args], { cwd: project, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
+type Run = { status: number | null; stdout: string; stderr: string };
+
+/** A child process, awaited (the copies run side by side), its output collected. */
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t));
+    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t));
+    child.on("error", (e) => resolve({ status: null, stdout, stderr: stderr + String(e) }));
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
 }
+
+/** A copy's own executable (its generator/bin.ts, from source), run in the copy. */
+const bin = (copy: Copy, args: string[]) => run(process.execPath, ["--import", "tsx", path.join(copy.project, "generator", "bin.ts"), ...args], copy.project, copy.env);
 
 type Era = "legacy" | "modern";
 
@@ -173,128 +195,260 @@ function seed(): string {
   return head.stdout.trim();
 }
 
-/** The rule: index sha256("<seed> <era>")'s first 8 hex digits modulo the era's pool. */
-function draw(seedText: string, era: Era, candidates: string[]): string {
-  expect(candidates.length, `sound sample revisions of the ${era} era in ${historyDir}`).toBeGreaterThan(0);
-  return candidates[parseInt(createHash("sha256").update(`${seedText} ${era}`).digest("hex").slice(0, 8), 16) % candidates.length];
-}
-
-/** $MCP_BUMP_SAMPLES (`draft=<revision>,next=<revision>`), when set: the samples to replay. */
-function replayed(): { draft: string; next: string } | null {
-  const text = process.env.MCP_BUMP_SAMPLES;
-  if (!text) return null;
-  const given = Object.fromEntries(text.split(",").map((pair) => pair.split("=").map((x) => x.trim())));
-  for (const label of ["draft", "next"]) {
-    expect(given[label], `MCP_BUMP_SAMPLES="${text}": expected draft=<revision>,next=<revision>`).toBeTruthy();
-    expect(existsSync(path.join(historyDir, given[label], "schema.json")), `MCP_BUMP_SAMPLES: ${given[label]} is not a revision in ${historyDir}`).toBe(true);
-  }
-  return { draft: given.draft, next: given.next };
-}
-
-let project: string;
-let picked: { draft: string; next: string; from: Era; to: Era; nextEra: Era; rule: string };
-/** Prefixed to every failure message: the samples, and how to replay them. */
-let samples = "";
-let bumped: ReturnType<typeof bin>;
-/** The methods whose capability review the bump named (done by reviewCapabilities), and the regeneration after it. */
-let reviewed: string[] = [];
-let generatedAfterReview: ReturnType<typeof bin> | undefined;
+const index = (key: string, size: number) => parseInt(createHash("sha256").update(key).digest("hex").slice(0, 8), 16) % size;
 
 /**
- * The review items the bump names that only a reviewer can settle (a new method's capability entry in
- * schemas/method-capabilities.json, its test failing until then), done in the copy as a stand-in entry
- * that requires nothing (what a method without an entry means) and says so. Returns "<label> <method>" each.
+ * The rule: copy A's sample of an era is the era's pool at index sha256("<seed> <era>")'s first 8 hex
+ * digits modulo its size; copy B's the same with "<seed> <era> 2" over the pool without A's sample (A's
+ * again when the era has one sound revision).
  */
-function reviewCapabilities(project: string, stderr: string): string[] {
-  const named = [...stderr.matchAll(/(\S+): method "([^"]+)" has no reviewed capability entry/g)].map((m) => ({ label: m[1], method: m[2] }));
-  if (named.length === 0) return [];
-  const file = path.join(project, "schemas", "method-capabilities.json");
-  const data = JSON.parse(readFileSync(file, "utf8")) as { methods: Record<string, unknown> };
-  for (const { method } of named) data.methods[method] ??= { requires: [], reason: "the bump suite's stand-in for the review the bump named" };
-  writeFileSync(file, JSON.stringify(data, null, 2) + "\n");
-  return named.map((n) => `${n.label} ${n.method}`);
+function draw(seedText: string, era: Era, candidates: string[]): [string, string] {
+  expect(candidates.length, `sound sample revisions of the ${era} era in ${historyDir}`).toBeGreaterThan(0);
+  const first = candidates[index(`${seedText} ${era}`, candidates.length)];
+  const rest = candidates.filter((c) => c !== first);
+  return [first, rest.length === 0 ? first : rest[index(`${seedText} ${era} 2`, rest.length)]];
 }
-// The copy, its spec folder and its cache (the links are removed, not followed).
+
+type Samples = { draft: string; next: string };
+const NAMES = ["A", "B"] as const;
+
+/**
+ * $MCP_BUMP_SAMPLES, when set: the samples to replay, one copy's `draft=<revision>,next=<revision>` or two
+ * copies' separated by `;` (A's first). One copy given runs every reading file in it.
+ */
+function replayed(): Samples[] | null {
+  const text = process.env.MCP_BUMP_SAMPLES;
+  if (!text) return null;
+  return text.split(";").map((group) => {
+    const given = Object.fromEntries(group.split(",").map((pair) => pair.split("=").map((x) => x.trim())));
+    for (const label of ["draft", "next"]) {
+      expect(given[label], `MCP_BUMP_SAMPLES="${text}": expected draft=<revision>,next=<revision>[;draft=<revision>,next=<revision>]`).toBeTruthy();
+      expect(existsSync(path.join(historyDir, given[label], "schema.json")), `MCP_BUMP_SAMPLES: ${given[label]} is not a revision in ${historyDir}`).toBe(true);
+    }
+    return { draft: given.draft, next: given.next };
+  });
+}
+
+/** How many copies run: two, or as many as $MCP_BUMP_SAMPLES gives (read before the tests are collected). */
+const copyCount = process.env.MCP_BUMP_SAMPLES ? process.env.MCP_BUMP_SAMPLES.split(";").length : 2;
+if (copyCount > NAMES.length) throw new Error(`MCP_BUMP_SAMPLES="${process.env.MCP_BUMP_SAMPLES}": one or two copies' samples, separated by ";"`);
+
+/**
+ * The split: the reading files ordered by sha256("<seed> <file>"), dealt to the copies in turn (so each
+ * copy gets half, and a file meets other samples as the seed changes).
+ */
+function split(files: string[], seedText: string, copies: number): string[][] {
+  const key = (f: string) => createHash("sha256").update(`${seedText} ${f}`).digest("hex");
+  const ordered = [...files].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return Array.from({ length: copies }, (_, i) => ordered.filter((_, j) => j % copies === i).sort());
+}
+
+/** One capability entry the copy's review wrote: the report's proposal, or (where it proposes none) an explicit "requires nothing". */
+type Reviewed = { label: string; method: string; requires: string[]; from: "proposed" | "none proposed" };
+
+interface Copy {
+  name: string;
+  samples: Samples;
+  to: Era;
+  nextEra: Era;
+  /** Prefixed to every failure message of this copy: its samples, and how to replay them. */
+  text: string;
+  project: string;
+  env: NodeJS.ProcessEnv;
+  files: string[];
+  bumped?: Run;
+  reviewed: Reviewed[];
+  generatedAfterReview?: Run;
+  check?: Run;
+  /** Its share of the reading files, running (started once the copy is set up; awaited by its last test). */
+  tests?: Promise<Run>;
+  /** An error of the copy's own set-up (copying, committing), if any. */
+  failed?: string;
+}
+
+const copies: Copy[] = [];
+let picked: { from: Era; rule: string; seed: string; reading: Map<string, string>; all: string };
+// The copies, their spec folders and caches (the links are removed, not followed).
 let work: string | undefined;
 afterAll(() => work && rmSync(work, { recursive: true, force: true }));
 
+/** The review report's proposal for each method, per label the bump re-pinned (generated/DIFFS/<label>@<old>..<new>.json, `review.capabilities`). */
+function proposals(project: string, label: string): Map<string, { requires: string[]; reason: string }> {
+  const sha = lockOf(project).versions[label].sha256;
+  const dir = path.join(project, "generated", "DIFFS");
+  const report = readdirSync(dir).find((f) => f.startsWith(`${label}@`) && f.endsWith(".json") && sha.startsWith(/\.\.([0-9a-f]+)\.json$/.exec(f)?.[1] ?? "-"));
+  if (report === undefined) return new Map();
+  const data = JSON.parse(readFileSync(path.join(dir, report), "utf8")) as { review?: { capabilities: { method: string; entry: { requires: string[]; reason: string } }[] } | null };
+  return new Map((data.review?.capabilities ?? []).map((p) => [p.method, p.entry]));
+}
+
+/**
+ * The review items the bump names that only a reviewer settles (a method with no entry in
+ * schemas/method-capabilities.json, its test failing until then), done in the copy as a maintainer
+ * accepting the report would: each method gets the entry the label's review report proposes; where two
+ * labels propose different ones, the first label's is `requires` and the other's its `byVersion`; where
+ * the report proposes none, an explicit entry that requires nothing, saying so.
+ */
+function reviewCapabilities(project: string, stderr: string): Reviewed[] {
+  const named = [...stderr.matchAll(/(\S+): method "([^"]+)" has no reviewed capability entry/g)].map((m) => ({ label: m[1], method: m[2] }));
+  if (named.length === 0) return [];
+  const byLabel = new Map<string, ReturnType<typeof proposals>>();
+  const done: Reviewed[] = named.map(({ label, method }) => {
+    if (!byLabel.has(label)) byLabel.set(label, proposals(project, label));
+    const entry = byLabel.get(label)!.get(method);
+    return { label, method, requires: entry?.requires ?? [], from: entry === undefined ? "none proposed" : "proposed" };
+  });
+  const file = path.join(project, "schemas", "method-capabilities.json");
+  const data = JSON.parse(readFileSync(file, "utf8")) as { methods: Record<string, { requires: string[]; byVersion?: Record<string, string[]>; reason: string }> };
+  for (const method of [...new Set(done.map((d) => d.method))]) {
+    const mine = done.filter((d) => d.method === method);
+    const reason = mine
+      .map((d) => `${d.label}: ${d.from === "proposed" ? byLabel.get(d.label)!.get(method)!.reason : "the bump's report proposes no entry; the bump suite writes one that requires nothing"}`)
+      .join("; ");
+    const differing = mine.filter((d) => JSON.stringify(d.requires) !== JSON.stringify(mine[0].requires));
+    data.methods[method] = { requires: mine[0].requires, ...(differing.length > 0 ? { byVersion: Object.fromEntries(differing.map((d) => [d.label, d.requires])) } : {}), reason };
+  }
+  writeFileSync(file, JSON.stringify(data, null, 2) + "\n");
+  return done;
+}
+
+/** One copy set up: bump, the review items, regenerate, commit, `generate --check`; then its share of the reading files started. */
+async function runCopy(copy: Copy): Promise<void> {
+  const spec = path.join(path.dirname(copy.project), "spec");
+  for (const [label, sample] of [["draft", copy.samples.draft], ["next", copy.samples.next]]) {
+    mkdirSync(path.join(spec, label), { recursive: true });
+    copyFileSync(path.join(historyDir, sample, "schema.json"), path.join(spec, label, "schema.json"));
+  }
+  // --format json: the review reports as data too, for the proposals the review takes.
+  copy.bumped = await bin(copy, ["bump", "--from", spec, "--versions", "draft,next", "--commit", "b".repeat(40), "--format", "json"]);
+  if (copy.bumped.status !== 0) return;
+  copy.reviewed = reviewCapabilities(copy.project, copy.bumped.stderr);
+  if (copy.reviewed.length > 0) {
+    console.log(
+      `bump suite, copy ${copy.name}: the review items the bump named, done in schemas/method-capabilities.json:\n` +
+        copy.reviewed.map((r) => `  ${r.label} ${r.method}: requires ${JSON.stringify(r.requires)} (${r.from === "proposed" ? "the report's proposal" : "the report proposes none: requires nothing"})`).join("\n"),
+    );
+    copy.generatedAfterReview = await bin(copy, ["generate"]);
+  }
+  commitCopy(copy.project);
+  copy.check = await bin(copy, ["generate", "--check"]);
+  const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
+  // One worker each and generous timeouts: the two copies run side by side, beside the rest of the suite, on two cores.
+  copy.tests = run(process.execPath, [vitest, "run", "--maxWorkers=1", "--testTimeout=900000", "--hookTimeout=900000", ...copy.files], copy.project, { ...copy.env, CI: "1" });
+}
+
 beforeAll(async () => {
   await ensureSchemas();
-  const lock = lockOf(root);
-  const labels = Object.keys(lock.versions).sort();
+  const labels = Object.keys(lockOf(root).versions).sort();
   // The lock's draft, else its newest label: the era the re-pinned draft must leave, and next's era.
   const current = labels.includes("draft") ? "draft" : labels.at(-1)!;
   const from = eraOf(schemasDir, current)!;
   const other: Era = from === "legacy" ? "modern" : "legacy";
+  const seedText = seed();
   const given = replayed();
-  const seedText = given === null ? seed() : "";
-  const draft = given?.draft ?? draw(seedText, other, pool(other));
-  const next = given?.next ?? draw(seedText, from, pool(from).filter((l) => l !== draft));
+  let samples: Samples[];
+  if (given === null) {
+    const drafts = draw(seedText, other, pool(other));
+    const nexts = draw(seedText, from, pool(from));
+    samples = NAMES.map((_, i) => ({ draft: drafts[i], next: nexts[i] }));
+  } else samples = given;
   const rule = given === null ? `drawn by seed ${seedText}` : "given by MCP_BUMP_SAMPLES";
-  picked = { draft, next, from, to: eraOf(historyDir, draft)!, nextEra: eraOf(historyDir, next)!, rule };
-  samples = `bump samples (${rule}): draft=${draft} (${picked.to}), next=${next} (${picked.nextEra}); replay: MCP_BUMP_SAMPLES=draft=${draft},next=${next} npx vitest run test/bump/bump-suite.test.ts`;
-  console.log(samples);
+  const group = (s: Samples) => `draft=${s.draft},next=${s.next}`;
+  const replay = (s: Samples[]) => `MCP_BUMP_SAMPLES='${s.map(group).join(";")}' npx vitest run test/bump/bump-suite.test.ts`;
 
   work = tempDir("mcp-codegen-bumped-");
-  project = trackedCopy(path.join(work, "project"));
-  // A cache of its own (the copy's node_modules is this project's): no generation answered from ours.
-  env.MCP_CODEGEN_CACHE_DIR = path.join(path.dirname(project), "cache");
-  const spec = path.join(path.dirname(project), "spec");
-  for (const [label, sample] of [["draft", picked.draft], ["next", picked.next]]) {
-    mkdirSync(path.join(spec, label), { recursive: true });
-    copyFileSync(path.join(historyDir, sample, "schema.json"), path.join(spec, label, "schema.json"));
+  for (const [i, s] of samples.entries()) {
+    const project = trackedCopy(path.join(work, NAMES[i], "project"));
+    // A cache of its own (the copy's node_modules is this project's): no generation answered from ours.
+    const env = { ...baseEnv, MCP_CODEGEN_CACHE_DIR: path.join(work, NAMES[i], "cache") };
+    const to = eraOf(historyDir, s.draft)!;
+    const nextEra = eraOf(historyDir, s.next)!;
+    const text = `bump samples (${rule}), copy ${NAMES[i]}: draft=${s.draft} (${to}), next=${s.next} (${nextEra}); replay this copy: ${replay([s])}`;
+    copies.push({ name: NAMES[i], samples: s, to, nextEra, text, project, env, files: [], reviewed: [] });
   }
-  bumped = bin(project, ["bump", "--from", spec, "--versions", "draft,next", "--commit", "b".repeat(40)]);
-  if (bumped.status === 0) {
-    reviewed = reviewCapabilities(project, bumped.stderr);
-    if (reviewed.length > 0) {
-      console.log(`bump suite: the review items the bump named, done as a stand-in entry each in schemas/method-capabilities.json: ${reviewed.join(", ")}`);
-      generatedAfterReview = bin(project, ["generate"]);
-    }
-    commitCopy(project);
-  }
-}, 600_000);
+  const reading = readers(copies[0].project);
+  const files = [...reading.keys()].filter((f) => !Object.hasOwn(EXCLUDED, f));
+  split(files, seedText, copies.length).forEach((share, i) => (copies[i].files = share));
+  picked = { from, rule, seed: seedText, reading, all: `${copies.map((c) => c.text).join("\n")}\nreplay both: ${replay(samples)}` };
+  console.log(picked.all);
+  console.log(
+    `bump suite: ${files.length} of ${reading.size} test files that read the lock, the schemas or generated/ run, ` +
+      copies.map((c) => `${c.files.length} in copy ${c.name}`).join(", ") +
+      `; left out:\n` +
+      Object.entries(EXCLUDED).map(([f, why]) => `  ${f}: ${why}`).join("\n"),
+  );
+  // The copies side by side: each one's bump, generation and test run is its own process (the test runs
+  // are awaited by each copy's last test, with its own time).
+  await Promise.all(copies.map((c) => runCopy(c).catch((e: unknown) => void (c.failed = e instanceof Error ? e.message : String(e)))));
+}, 1_800_000);
 
-describe("after `bump --from DIR --versions draft,next`: draft to the other era, a new label of draft's old era, on a copy", () => {
+describe("the draw: two copies, each re-pinning labels of both eras", () => {
+  it("every copy re-pins draft to the other era and adds next in draft's old era; the two copies' samples differ per era; every reading file runs in exactly one copy", () => {
+    expect(copies).toHaveLength(copyCount);
+    for (const c of copies) {
+      // Labels of both eras re-pinned in one run (unless the samples were given otherwise).
+      if (picked.rule.startsWith("drawn")) expect([c.to, c.nextEra], c.text).toEqual([picked.from === "legacy" ? "modern" : "legacy", picked.from]);
+    }
+    if (picked.rule.startsWith("drawn")) {
+      for (const label of ["draft", "next"] as const) {
+        const era = label === "draft" ? copies[0].to : copies[0].nextEra;
+        if (pool(era).length > 1) expect(copies[0].samples[label], picked.all).not.toBe(copies[1].samples[label]);
+      }
+    }
+    // An exclusion names a file the rule selects (else it is stale), and the rest is run once.
+    for (const file of Object.keys(EXCLUDED)) expect(picked.reading.has(file), `${file} (EXCLUDED) is a test file that reads them`).toBe(true);
+    const ran = copies.flatMap((c) => c.files);
+    expect(ran.length).toBeGreaterThan(0);
+    expect([...ran].sort()).toEqual([...picked.reading.keys()].filter((f) => !Object.hasOwn(EXCLUDED, f)).sort());
+    for (const c of copies) expect(c.files.length, c.text).toBeGreaterThan(0);
+  });
+});
+
+describe.each(NAMES.slice(0, copyCount).map((name, i) => ({ name, i })))("copy $name, after `bump --from DIR --versions draft,next`: draft to the other era, a new label of draft's old era", ({ i }) => {
+  const copy = () => copies[i];
+
   it("bumps: draft is re-pinned to the other era's revision and next is added in draft's old era", () => {
-    expect(bumped.status, `${samples}\n${bumped.stderr}`).toBe(0);
-    const lock = lockOf(project);
+    const c = copy();
+    expect(c.failed, c.text).toBeUndefined();
+    expect(c.bumped?.status, `${c.text}\n${c.bumped?.stderr}`).toBe(0);
+    const lock = lockOf(c.project);
     const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
-    expect(lock.versions.draft.sha256, samples).toBe(sha(path.join(historyDir, picked.draft, "schema.json")));
-    expect(lock.versions.next.sha256, samples).toBe(sha(path.join(historyDir, picked.next, "schema.json")));
-    expect(eraOf(path.join(project, "schemas"), "draft"), samples).toBe(picked.to);
-    expect(eraOf(path.join(project, "schemas"), "next"), samples).toBe(picked.nextEra);
-    // Labels of both eras re-pinned in one run (unless the samples were given otherwise).
-    if (picked.rule.startsWith("drawn")) expect([picked.to, picked.nextEra].sort(), samples).toEqual(["legacy", "modern"]);
+    expect(lock.versions.draft.sha256, c.text).toBe(sha(path.join(historyDir, c.samples.draft, "schema.json")));
+    expect(lock.versions.next.sha256, c.text).toBe(sha(path.join(historyDir, c.samples.next, "schema.json")));
+    expect(eraOf(path.join(c.project, "schemas"), "draft"), c.text).toBe(c.to);
+    expect(eraOf(path.join(c.project, "schemas"), "next"), c.text).toBe(c.nextEra);
     // Every other version's entry is kept.
-    for (const [label, entry] of Object.entries(lockOf(root).versions)) if (label !== "draft" && label !== "next") expect(lock.versions[label], `${samples}\n${label}`).toEqual(entry);
+    for (const [label, entry] of Object.entries(lockOf(root).versions)) if (label !== "draft" && label !== "next") expect(lock.versions[label], `${c.text}\n${label}`).toEqual(entry);
+  });
+
+  it("the capability review items the bump named are done with the report's proposed entries (requires nothing only where it proposes none), and the tree regenerates", () => {
+    const c = copy();
+    expect(c.bumped?.status, c.text).toBe(0);
+    const data = JSON.parse(readFileSync(path.join(c.project, "schemas", "method-capabilities.json"), "utf8")) as { methods: Record<string, { requires: string[]; byVersion?: Record<string, string[]> }> };
+    for (const r of c.reviewed) {
+      const entry = data.methods[r.method];
+      expect(entry.byVersion?.[r.label] ?? entry.requires, `${c.text}\n${r.label} ${r.method}`).toEqual(r.requires);
+      // A proposal is taken whenever the label's report has one.
+      expect(r.from === "proposed", `${c.text}\n${r.label} ${r.method}: the report's proposal`).toBe(proposals(c.project, r.label).has(r.method));
+    }
+    if (c.generatedAfterReview !== undefined) expect(c.generatedAfterReview.status, `${c.text}\nafter the review of ${c.reviewed.map((r) => `${r.label} ${r.method}`).join(", ")}: ${c.generatedAfterReview.stderr}`).toBe(0);
   });
 
   it("`generate --check` exits 0", () => {
-    if (generatedAfterReview !== undefined) expect(generatedAfterReview.status, `${samples}\nafter the review of ${reviewed.join(", ")}: ${generatedAfterReview.stderr}`).toBe(0);
-    const check = bin(project, ["generate", "--check"]);
-    expect(check.status, `${samples}\n${check.stdout.slice(0, 2000)}${check.stderr}`).toBe(0);
+    const c = copy();
+    expect(c.check?.status, `${c.text}\n${c.check?.stdout.slice(0, 2000)}${c.check?.stderr}`).toBe(0);
   });
 
-  it("every test file that reads the lock, the schemas or generated/ passes in the copy (the exclusions printed with their reasons)", () => {
-    const reading = readers(project);
-    // An exclusion names a file the rule selects (else it is stale), and the rest is run.
-    for (const file of Object.keys(EXCLUDED)) expect(reading.has(file), `${file} (EXCLUDED) is a test file that reads them`).toBe(true);
-    const files = [...reading.keys()].filter((f) => !Object.hasOwn(EXCLUDED, f));
-    expect(files.length).toBeGreaterThan(0);
-    console.log(
-      `bump suite: ${files.length} of ${reading.size} test files that read the lock, the schemas or generated/ run in the copy; left out:\n` +
-        Object.entries(EXCLUDED).map(([f, why]) => `  ${f}: ${why}`).join("\n"),
-    );
-    const vitest = path.join(root, "node_modules", "vitest", "vitest.mjs");
-    // One worker and generous timeouts: this runs beside the rest of the suite, on two cores.
-    const r = spawnSync(process.execPath, [vitest, "run", "--maxWorkers=1", "--testTimeout=900000", "--hookTimeout=900000", ...files], { cwd: project, encoding: "utf8", env: { ...env, CI: "1" }, maxBuffer: 256 * 1024 * 1024 });
-    const output = (r.stdout + r.stderr).replace(/\x1b\[[0-9;]*m/g, "");
+  it("its share of the test files that read the lock, the schemas or generated/ passes in the copy", async () => {
+    const c = copy();
+    expect(c.tests, `${c.text}\n${c.failed ?? "the bump failed"}`).toBeDefined();
+    const tests = await c.tests!;
+    const output = (tests.stdout + tests.stderr).replace(/\x1b\[[0-9;]*m/g, "");
     const failures = output.split("\n").filter((l) => /FAIL|✗|×/.test(l));
-    expect(failures.slice(0, 40), `${samples}\n${output.slice(-8000)}`).toEqual([]);
-    expect(r.status, `${samples}\n${output.slice(-8000)}`).toBe(0);
+    expect(failures.slice(0, 40), `${c.text}\n${output.slice(-8000)}`).toEqual([]);
+    expect(tests.status, `${c.text}\n${output.slice(-8000)}`).toBe(0);
     // Every file ran (none was skipped or found empty).
-    for (const file of files) expect(output, `${samples}\n${file}`).toMatch(new RegExp(`✓ ${file.replace(/[./+]/g, "\\$&")} \\(\\d+ tests?\\)`));
+    for (const file of c.files) expect(output, `${c.text}\n${file}`).toMatch(new RegExp(`✓ ${file.replace(/[./+]/g, "\\$&")} \\(\\d+ tests?\\)`));
     // vitest's summary counts no skipped file or test (the word alone appears in tests' own output).
     expect(output).not.toMatch(/^\s*(Test Files|Tests)\s.*\bskipped\b/m);
   }, 3_600_000);

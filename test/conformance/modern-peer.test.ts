@@ -5,6 +5,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "./server.js";
+import { missingMethodWhy } from "../support.js";
 
 const VERSION = "2026-07-28";
 
@@ -124,8 +125,8 @@ describe("@modelcontextprotocol/client@2.4.0 against the generated router at 202
       id: 7,
       error: {
         code: -32601,
-        message: "Method not found: resources/subscribe is not a method of protocol version 2026-07-28 (removed after 2025-11-25)",
-        data: { method: "resources/subscribe", protocolVersion: "2026-07-28", reason: "removed" },
+        message: `Method not found: resources/subscribe is not a method of protocol version ${VERSION} ${missingMethodWhy(VERSION, "resources/subscribe").text}`,
+        data: { method: "resources/subscribe", protocolVersion: VERSION, reason: missingMethodWhy(VERSION, "resources/subscribe").reason },
       },
     });
   });

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { createServerRouter, type Send, type ServerRouter } from "../../generated/router.js";
 import type { JsonRpcMessage } from "../../generated/runtime.js";
+import { missingMethodWhy } from "../support.js";
 
 const capabilities = { tools: { listChanged: true }, logging: {} };
 const meta = (version: string, extra: Record<string, unknown> = {}) => ({
@@ -66,14 +67,15 @@ describe("legacy connections", () => {
       result: { protocolVersion: "2025-06-18", capabilities, serverInfo: { name: "s", version: "1" } },
     });
     expect(connection.protocolVersion).toBe("2025-06-18");
-    // tasks/list exists only in 2025-11-25: the 2025-06-18 table says it is a later version's.
+    // tasks/list is a later version's method: the 2025-06-18 table says which (read from the lock).
+    const why = missingMethodWhy("2025-06-18", "tasks/list");
     expect(await connection.handle({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} })).toEqual({
       jsonrpc: "2.0",
       id: 1,
       error: {
         code: -32601,
-        message: "Method not found: tasks/list is not a method of protocol version 2025-06-18 (first in 2025-11-25)",
-        data: { method: "tasks/list", protocolVersion: "2025-06-18", reason: "other_era" },
+        message: `Method not found: tasks/list is not a method of protocol version 2025-06-18 ${why.text}`,
+        data: { method: "tasks/list", protocolVersion: "2025-06-18", reason: why.reason },
       },
     });
   });
@@ -103,13 +105,14 @@ describe("legacy connections", () => {
   it("answer a modern method with -32601 naming both versions", async () => {
     const connection = router().connect(recorder().send);
     await connection.handle(initialize("2025-11-25"));
+    const why = missingMethodWhy("2025-11-25", "server/discover");
     expect(await connection.handle({ jsonrpc: "2.0", id: 1, method: "server/discover", params: {} })).toEqual({
       jsonrpc: "2.0",
       id: 1,
       error: {
         code: -32601,
-        message: "Method not found: server/discover is not a method of protocol version 2025-11-25 (first in 2026-07-28)",
-        data: { method: "server/discover", protocolVersion: "2025-11-25", reason: "other_era" },
+        message: `Method not found: server/discover is not a method of protocol version 2025-11-25 ${why.text}`,
+        data: { method: "server/discover", protocolVersion: "2025-11-25", reason: why.reason },
       },
     });
   });
@@ -160,13 +163,14 @@ describe("modern requests", () => {
   });
 
   it("of a legacy method get -32601 naming both versions", async () => {
+    const why = missingMethodWhy("2026-07-28", "resources/subscribe");
     expect(await router().handle({ jsonrpc: "2.0", id: 1, method: "resources/subscribe", params: { uri: "x", _meta: meta("2026-07-28") } })).toEqual({
       jsonrpc: "2.0",
       id: 1,
       error: {
         code: -32601,
-        message: "Method not found: resources/subscribe is not a method of protocol version 2026-07-28 (removed after 2025-11-25)",
-        data: { method: "resources/subscribe", protocolVersion: "2026-07-28", reason: "removed" },
+        message: `Method not found: resources/subscribe is not a method of protocol version 2026-07-28 ${why.text}`,
+        data: { method: "resources/subscribe", protocolVersion: "2026-07-28", reason: why.reason },
       },
     });
   });

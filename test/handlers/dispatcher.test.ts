@@ -6,6 +6,7 @@ import type { Dispatcher, DispatcherOptions } from "../../generated/2025-06-18/i
 import * as legacy from "../../generated/2025-06-18/index.js";
 import * as modern from "../../generated/2026-07-28/index.js";
 import { forVersion } from "../../generated/index.js";
+import { missingMethodWhy } from "../support.js";
 
 // Both eras run the same cases; the handlers here are untyped on purpose (type tests are in types.test.ts).
 type LooseHandlers = Record<string, (params: any, context: any) => unknown>;
@@ -35,9 +36,9 @@ const eras = [
     era: "legacy",
     version: "2025-06-18",
     mod: withoutResultValidation(legacy as LooseModule),
-    // The version's METHOD_TABLE: subscriptions/listen is a later version's method.
+    // The version's METHOD_TABLE: subscriptions/listen is a later version's method (which, read from the lock).
     missing: "subscriptions/listen",
-    missingWhy: { reason: "other_era", text: "(first in 2026-07-28)" },
+    missingWhy: missingMethodWhy("2025-06-18", "subscriptions/listen"),
     withParams: { method: "resources/read", params: { uri: "file:///a" } },
     listParams: undefined as unknown,
   },
@@ -45,9 +46,9 @@ const eras = [
     era: "modern",
     version: "2026-07-28",
     mod: withoutResultValidation(modern as unknown as LooseModule),
-    // The version's METHOD_TABLE: resources/subscribe was removed after the last legacy version.
+    // The version's METHOD_TABLE: resources/subscribe was removed after the last legacy version (which, read from the lock).
     missing: "resources/subscribe",
-    missingWhy: { reason: "removed", text: "(removed after 2025-11-25)" },
+    missingWhy: missingMethodWhy("2026-07-28", "resources/subscribe"),
     withParams: { method: "resources/read", params: { _meta: MODERN_META, uri: "file:///a" } },
     listParams: { _meta: MODERN_META } as unknown,
   },

@@ -1,9 +1,9 @@
 """The official SDK's models (PyPI ``mcp-types`` 2.3.0) on the differential corpus.
 
-stdin: ``{"version": label, "definitions": {name: [json text, ...]}}``; stdout: ``{"module": name or null,
-"verdicts": {name: [bool, ...]}}`` for every definition the SDK's per-version validators
-(``mcp_types._v2025_11_25`` for every version before 2026, ``mcp_types._v2026_07_28`` after) define a
-model or type of the same name for.
+stdin: ``{"version": label, "era": "legacy" | "modern", "definitions": {name: [json text, ...]}}``; stdout:
+``{"module": name or null, "verdicts": {name: [bool, ...]}}`` for every definition the SDK's per-version
+validators (``mcp_types._v2025_11_25`` for a legacy version, ``mcp_types._v2026_07_28`` for a modern one:
+the era as the model decides it, never read from the label) define a model or type of the same name for.
 """
 
 from __future__ import annotations
@@ -17,15 +17,17 @@ from typing import Any, cast
 from pydantic import TypeAdapter, ValidationError
 
 
-def sdk_module(label: str) -> ModuleType:
-    """The SDK's shape validators for a version: its 2025-11-25 schema stands in for every pre-2026 version."""
-    name = "mcp_types._v2025_11_25" if label < "2026" else "mcp_types._v2026_07_28"
+def sdk_module(era: str) -> ModuleType:
+    """The SDK's shape validators for a version's era: its 2025-11-25 schema stands in for every legacy version."""
+    if era not in ("legacy", "modern"):
+        raise ValueError(f"era must be legacy or modern, got {era!r}")
+    name = "mcp_types._v2025_11_25" if era == "legacy" else "mcp_types._v2026_07_28"
     return importlib.import_module(name)
 
 
 def main() -> None:
     request = cast(dict[str, Any], json.loads(sys.stdin.read()))
-    module = sdk_module(cast(str, request["version"]))
+    module = sdk_module(cast(str, request["era"]))
     verdicts: dict[str, list[bool]] = {}
     for name, instances in cast(dict[str, list[str]], request["definitions"]).items():
         if not hasattr(module, name):
