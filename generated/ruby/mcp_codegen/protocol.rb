@@ -164,7 +164,7 @@ module McpCodegen
     }.freeze
 
     # Per version (and extension module): its error codes, its _meta keys of requests, notifications and results, and whether it batches.
-    VERSIONS = {
+    VERSION_FACTS = {
       "2024-11-05" => {
         "errors" => [-32700, -32603, -32602, -32601, -32600].freeze,
         "meta" => {

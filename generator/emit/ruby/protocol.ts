@@ -5,6 +5,7 @@ import { provenanceLines } from "../../print/provenance.js";
 import { printValue, protocolConstants, type LiteralSyntax } from "../../print/protocol.js";
 import { finish } from "../../print/text.js";
 import { inNamespace } from "./language.js";
+import { TREE_CONSTANTS } from "./naming.js";
 import { regenerateCommand } from "./provenance.js";
 
 const syntax: LiteralSyntax = {
@@ -17,10 +18,18 @@ const syntax: LiteralSyntax = {
   suffix: ".freeze",
 };
 
+/**
+ * A protocol constant's Ruby name: its own, unless the tree's namespace binds that constant (VERSIONS), which
+ * it would hide inside ProtocolFacts; then with `_FACTS` (VERSION_FACTS) so the namespace's stays reachable.
+ */
+export function rubyProtocolConstant(name: string): string {
+  return TREE_CONSTANTS.has(name) ? `${name.replace(/S$/, "")}_FACTS` : name;
+}
+
 export function rubyProtocolModule(model: ProtocolModel, namespace: string[], root: string): string {
   const header = provenanceLines(model.versions, regenerateCommand(model.versions, namespace.join("::"), root)).map((l) => `# ${l}`);
   const body = ["# The protocol facts (mcp-codegen's model; prose facts reviewed in its schemas/protocol-facts.json).", "module ProtocolFacts"];
-  for (const c of protocolConstants(model.protocol)) body.push(`  # ${c.doc}`, `  ${c.name} = ${printValue(c.value, syntax, "  ")}`, "");
+  for (const c of protocolConstants(model.protocol)) body.push(`  # ${c.doc}`, `  ${rubyProtocolConstant(c.name)} = ${printValue(c.value, syntax, "  ")}`, "");
   body[body.length - 1] = "end";
   return finish(["# frozen_string_literal: true", ...header, "", inNamespace(namespace, body.join("\n"))].join("\n"));
 }

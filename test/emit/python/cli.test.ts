@@ -52,7 +52,8 @@ describe("generate --target python", () => {
         "acme/mcp_protocol/py.typed",
         // Every runtime module (each .py file of runtimes/python/src/mcp_codegen_runtime: runtime.py, dispatcher.py, …).
         ...pythonRuntimeModules().map((name) => `acme/mcp_protocol/${name}`),
-        // The tree's protocol module, printed from the model.
+        // The tree's protocol module and its projections, printed from the model.
+        "acme/mcp_protocol/projections.py",
         "acme/mcp_protocol/protocol.py",
         "acme/mcp_protocol/v2025_06_18.py",
         "acme/mcp_protocol/v2026_07_28.py",

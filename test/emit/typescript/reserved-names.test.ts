@@ -38,6 +38,8 @@ function bindings(file: string): Binding[] {
       const b = c.namedBindings;
       if (b !== undefined && ts.isNamespaceImport(b)) out.push({ name: b.name.text, exported: false, space: "both", line: line(s) });
       if (b !== undefined && ts.isNamedImports(b)) for (const e of b.elements) out.push({ name: e.name.text, exported: false, space: "both", line: line(s) });
+    } else if (ts.isFunctionDeclaration(s) && s.body === undefined) {
+      // An overload signature: the implementation that follows it binds the name once.
     } else if (ts.isFunctionDeclaration(s) || ts.isClassDeclaration(s) || ts.isEnumDeclaration(s)) {
       if (s.name !== undefined) out.push({ name: s.name.text, exported: exported(s), space: ts.isFunctionDeclaration(s) ? "value" : "both", line: line(s) });
     } else if (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) {
