@@ -6,6 +6,7 @@
 // walks them: undeclared members of a closed object dropped, required members supplied from the
 // defaults given, the union branch dropping the fewest members taken, and anything else refused with
 // the JSON pointer at fault and the reason. No protocol fact is decided here.
+import { pointerToken } from "./schema-support.js";
 
 export type ProjectionLiteral = string | number | boolean | null;
 
@@ -63,7 +64,6 @@ class Refusal {
   ) {}
 }
 
-const token = (name: string) => name.replace(/~/g, "~0").replace(/\//g, "~1");
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const jsonType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 const codePoints = (s: string) => [...s].length;
@@ -140,7 +140,7 @@ class Walker {
         const out: Record<string, unknown> = {};
         const declared = new Set(shape.props.map((p) => p.name));
         for (const p of shape.props) {
-          const where = `${at}/${token(p.name)}`;
+          const where = `${at}/${pointerToken(p.name)}`;
           if (Object.hasOwn(value, p.name)) {
             out[p.name] = this.walk(value[p.name], p.s, where, null);
           } else if (p.required) {
@@ -152,7 +152,7 @@ class Walker {
         }
         for (const name of Object.keys(value)) {
           if (declared.has(name)) continue;
-          const where = `${at}/${token(name)}`;
+          const where = `${at}/${pointerToken(name)}`;
           const extra = shape.extra ?? (open ? { k: "any" as const } : null);
           if (extra === null) this.dropped.push(where);
           else out[name] = this.walk(value[name], extra, where, null);

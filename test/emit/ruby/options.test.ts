@@ -20,6 +20,7 @@ describe("--ruby-module", () => {
       "mcp/protocol.rb",
       "mcp/protocol/gate.rb",
       "mcp/protocol/methods.rb",
+      "mcp/protocol/protocol.rb",
       "mcp/protocol/runtime.rb",
       "mcp/protocol/v2025_06_18.params.json",
       "mcp/protocol/v2025_06_18.rb",
