@@ -73,9 +73,18 @@ describe("protocol facts from the schemas", () => {
   });
 
   it("a draft that renumbers a code in schema.json and lists fewer log levels still builds: the merged view keeps the reviewed code, the version's facts the draft's", () => {
-    const modern = model.versions.filter((v) => v.era === "modern").at(-1)!.label;
-    const doc = JSON.parse(readFileSync(path.join(schemasDir, modern, "schema.json"), "utf8")) as Json;
-    const defs = (doc.$defs ?? doc.definitions) as Record<string, Json>;
+    // The newest modern version whose schema defines the header-mismatch error and the log levels (a bump may
+    // pin an earlier draft that has neither as a label).
+    const schemaOf = (label: string) => JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as Json;
+    const defsOf = (doc: Json) => (doc.$defs ?? doc.definitions) as Record<string, Json>;
+    const modern = model.versions
+      .filter((v) => v.era === "modern")
+      .map((v) => v.label)
+      .reverse()
+      .find((label) => defsOf(schemaOf(label)).HeaderMismatchError !== undefined && defsOf(schemaOf(label)).LoggingLevel !== undefined);
+    expect(modern, "a modern version whose schema defines HeaderMismatchError and LoggingLevel").toBeDefined();
+    const doc = schemaOf(modern!);
+    const defs = defsOf(doc);
     const mismatch = defs.HeaderMismatchError as { properties: { error: { allOf: Json[] } } };
     const part = mismatch.properties.error.allOf.find((x) => (x.properties as Json | undefined)?.code !== undefined) as { properties: { code: { const: number } } };
     part.properties.code.const = -32001;
