@@ -50,7 +50,7 @@ describe("the Python client's rules (a scripted server in memory)", () => {
   let facts: Json;
   beforeAll(async () => {
     facts = await pythonAsync("client_units.py", {});
-  }, 60_000);
+  }, 180_000);
 
   it("a timeout or a cancelled task sends notifications/cancelled for that request", () => {
     expect(facts.cases.timeout).toEqual({ outcome: { kind: "timeout", pointers: [] }, cancelsTheCall: true });
@@ -172,7 +172,7 @@ beforeAll(async () => {
   });
   sdkUrl = `http://127.0.0.1:${port}/mcp`;
   tsServer = await startServer(0);
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   sdkHttp?.kill();
   await tsServer?.close();
@@ -213,7 +213,7 @@ describe.each(sdkTargets)("the Python client against $name", (target) => {
     if (isHttp) expect(text(out.outcomes[4])).toBe("Reconnection test completed");
     expect(out.handled.map((h: Json) => h[0])).toEqual(["sampling/createMessage", "elicitation/create"]);
     expect(out.problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it("2026-07-28: discovery, input_required rounds answered by handlers, Mcp-Param headers the server checks", async () => {
     const steps = [
@@ -245,7 +245,7 @@ describe.each(sdkTargets)("the Python client against $name", (target) => {
       "roots/list client_roots",
     ]);
     expect(out.problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe.each(tsTargets)("the Python client against $name", (target) => {
@@ -260,7 +260,7 @@ describe.each(tsTargets)("the Python client against $name", (target) => {
     expect(out.outcomes[4].result.length).toBeGreaterThan(0);
     expect(out.handled.map((h: Json) => h[0])).toEqual(["sampling/createMessage", "elicitation/create"]);
     expect(out.problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it("2026-07-28: discovery, input_required rounds, the Mcp-Param header the router checks", async () => {
     const steps = [
@@ -276,7 +276,7 @@ describe.each(tsTargets)("the Python client against $name", (target) => {
     // The router refuses a tools/call whose Mcp-Param-Region header is missing or differs (-32020); over stdio there are no headers.
     expect(text(out.outcomes[4])).toBe("Received the arguments.");
     expect(out.problems).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 });
 
 /** The examples of docs/python-client.md this file runs (test/docs/blocks.ts reads them by name). */
@@ -321,7 +321,7 @@ describe("docs/python-client.md", () => {
     expect(said).toBe(SIMPLE);
     expect(rest).toEqual([""]);
     expect(r.code).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it("the HTTP example lists every page of tools and hears the call's progress", async () => {
     const r = await runExample(path.join(dir, "http_client.py"), [], { MCP_URL: tsServer!.url });
@@ -329,5 +329,5 @@ describe("docs/python-client.md", () => {
     const fixtures = JSON.parse(readFileSync(path.join(root, "test", "conformance", "fixtures.json"), "utf8")) as { tools: { common: unknown[]; legacy: unknown[] } };
     expect(r.out).toBe(`2025-11-25: ${fixtures.tools.common.length + fixtures.tools.legacy.length} tools, progress [0, 50, 100]\n`);
     expect(r.code).toBe(0);
-  }, 60_000);
+  }, 180_000);
 });
