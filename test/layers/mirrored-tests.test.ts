@@ -38,6 +38,7 @@ const MIRRORED = [
   "model/capabilities.ts",
   "model/errata.ts",
   "model/extensions.ts",
+  "model/ir-objects.ts",
   "model/ir.ts",
   "model/pattern.ts",
   "model/projections.ts",

@@ -6,6 +6,7 @@
 // What Go's types cannot say (string patterns and lengths, numeric bounds, array sizes, `not`, key rules,
 // intersections that are no merge of objects) is not checked: the types accept it.
 import type { IrDefinition, IrNode, IrProperty, ObjectNode } from "../../model/ir.js";
+import { intersectionObjects } from "../../model/ir-objects.js";
 import type { VersionModel } from "../../model/types.js";
 import { unique } from "../../model/naming.js";
 import { byCodeUnit } from "../../order.js";
@@ -26,10 +27,6 @@ interface GoType {
 interface Shape {
   properties: IrProperty[];
   extra: { kind: "allow" } | { kind: "forbid" } | { kind: "typed"; node: IrNode };
-}
-
-function hasKeyRules(node: ObjectNode): boolean {
-  return node.patternProperties !== undefined || node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined;
 }
 
 function acceptsNull(node: IrNode, seen = new Set<string>()): boolean {
@@ -424,16 +421,8 @@ function isRaw(node: IrNode, seen = new Set<string>()): boolean {
 
 /** The parts of an intersection as one object, when every part is an object (through references), else null. */
 function mergeable(parts: IrNode[]): Shape | null {
-  const objects: ObjectNode[] = [];
-  const flat = (n: IrNode): boolean => {
-    if (n.kind === "ref") return flat(n.target.node);
-    if (n.kind === "intersection") return n.parts.every(flat);
-    if (n.kind !== "object" || n.impliedType || hasKeyRules(n)) return false;
-    objects.push(n);
-    return true;
-  };
-  if (!parts.every(flat)) return null;
-  if (objects.some((o) => o.additional !== null && o.additional.kind !== "any")) return null;
+  const objects = intersectionObjects(parts);
+  if (objects === null) return null;
   const byName = new Map<string, IrProperty>();
   for (const o of objects) {
     for (const p of o.properties) {

@@ -6,6 +6,7 @@
 import { pythonProtocolModule } from "./protocol.js";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode } from "../../model/ir.js";
+import { hasKeyRules, intersectionObjects } from "../../model/ir-objects.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
@@ -167,16 +168,8 @@ class ModelPrinter {
 
   /** The parts of an intersection as one object, when every part is an object (through references) and the merge is exact. */
   private merge(parts: IrNode[]): Shape | null {
-    const objects: ObjectNode[] = [];
-    const flat = (n: IrNode): boolean => {
-      if (n.kind === "ref") return flat(n.target.node);
-      if (n.kind === "intersection") return n.parts.every(flat);
-      if (n.kind !== "object" || n.impliedType || hasKeyRules(n)) return false;
-      objects.push(n);
-      return true;
-    };
-    if (!parts.every(flat)) return null;
-    if (objects.some((o) => o.additional !== null && o.additional.kind !== "any")) return null;
+    const objects = intersectionObjects(parts);
+    if (objects === null) return null;
     const byName = new Map<string, IrProperty>();
     for (const o of objects) {
       for (const p of o.properties) {
@@ -357,10 +350,6 @@ class ModelPrinter {
   }
 }
 
-/** Whether an object node has rules on its keys that a class cannot say. */
-function hasKeyRules(node: ObjectNode): boolean {
-  return node.patternProperties !== undefined || node.propertyNames !== undefined || node.minProperties !== undefined || node.maxProperties !== undefined;
-}
 
 /** Whether a node's type admits JSON null. */
 function acceptsNull(node: IrNode): boolean {
