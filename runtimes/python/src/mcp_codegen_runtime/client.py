@@ -222,13 +222,6 @@ def _default_on_error(error: BaseException) -> None:
     sys.stderr.write(f"mcp-codegen client: {_describe(error)}\n")
 
 
-async def _call(handler: Handler, params: object, context: object) -> object:
-    value = handler(params, context)
-    if inspect.isawaitable(value):
-        return await cast(Awaitable[object], value)
-    return value
-
-
 @dataclass
 class _Pending:
     future: asyncio.Future[object]
@@ -734,7 +727,7 @@ class Client:
                     except ValidationError as error:
                         raise ClientError("input-required", f"the server's {method} input request {key} has invalid params", _pointers(error, "/params")) from None
             meta = _object(params).get("_meta")
-            answer = await _call(handler, model, InputContext(key, cast(JsonObject, meta) if isinstance(meta, dict) else None, label))
+            answer = await dispatch.call_handler(handler, model, InputContext(key, cast(JsonObject, meta) if isinstance(meta, dict) else None, label))
             try:
                 dumped = runtime.object_result(answer, method, "InputResponse", None)
             except Exception as error:  # noqa: BLE001 - a handler's answer that is no object

@@ -539,7 +539,7 @@ class Dispatcher:
             principal=caller.principal,
         )
         key = (id(scope), rid)
-        task: asyncio.Task[object] = asyncio.ensure_future(_call(route.handler, model, context))
+        task: asyncio.Task[object] = asyncio.ensure_future(call_handler(route.handler, model, context))
         self._flights[key] = task
         try:
             try:
@@ -611,7 +611,7 @@ class Dispatcher:
                 self._fail("invalid-params", e, method)
                 return
         try:
-            await _call(handler, model, NotificationContext(meta=_meta_of(params), protocol_version=self.protocol_version))
+            await call_handler(handler, model, NotificationContext(meta=_meta_of(params), protocol_version=self.protocol_version))
         except Exception as error:  # noqa: BLE001 - reported, never answered
             self._fail("notification", error, method)
 
@@ -641,8 +641,9 @@ def _meta_of(params: object) -> dict[str, Any] | None:
     return cast(dict[str, Any], meta) if isinstance(meta, dict) else None
 
 
-async def _call(handler: Handler, params: object, context: object) -> object:
-    value = handler(params, context)
+async def call_handler(handler: Callable[..., object], *args: object) -> object:
+    """A handler's value, sync or async: its return, awaited when it is awaitable (the one place that decides it)."""
+    value = handler(*args)
     if inspect.isawaitable(value):
         return await cast(Awaitable[object], value)
     return value

@@ -29,7 +29,6 @@ module's, through a ``TaskStore`` only:
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import math
 import time
@@ -48,6 +47,7 @@ from .dispatcher import (
     JsonRpcError,
     PeerError,
     RequestContext,
+    call_handler,
 )
 from .protocol import EXTENSION_TASKS, SERVER_ERROR
 from .router import Deliver, ListenPart, missing_extension
@@ -442,13 +442,6 @@ def _task_id_param(method: str, params: object) -> str:
     return task_id
 
 
-async def _call(handler: Callable[..., object], *args: object) -> object:
-    value = handler(*args)
-    if inspect.isawaitable(value):
-        return await cast(Awaitable[object], value)
-    return value
-
-
 class _Control:
     """The control of a task's work (TaskControl)."""
 
@@ -600,7 +593,7 @@ class TasksExtension:
             return await self._start(value, context, result_types)
         if value.support != "optional":
             raise missing_extension(TASKS_EXTENSION)
-        return await _call(value.work, _InlineControl())
+        return await call_handler(value.work, _InlineControl())
 
     async def listen(self, notifications: Mapping[str, Any], deliver: Deliver, negotiated: bool, context: RequestContext) -> ListenPart | None:
         """Its part of a ``subscriptions/listen`` filter: the caller's own ``taskIds`` among those asked for, whose
@@ -693,7 +686,7 @@ class TasksExtension:
 
     async def _execute(self, task_id: str, handle: TaskHandle, result_types: tuple[str, ...] | None) -> None:
         control = _Control(self, task_id)
-        work: asyncio.Task[object] = asyncio.ensure_future(_call(handle.work, control))
+        work: asyncio.Task[object] = asyncio.ensure_future(call_handler(handle.work, control))
 
         async def taking(record: TaskRecord) -> None:
             try:
@@ -810,7 +803,7 @@ class TasksExtension:
         """The author's own handler of a task method, run after the runtime's checks and before its answer: raising refuses the request."""
         handler = self._author.get(method)
         if handler is not None:
-            await _call(handler, params, context)
+            await call_handler(handler, params, context)
 
     async def _get(self, params: object, context: RequestContext) -> object:
         record = await self._known(_task_id_param("tasks/get", params), context)
