@@ -65,9 +65,6 @@ export const META_PROGRESS_TOKEN = "progressToken" as const;
 /** The identifier of the TASKS extension (schemas/lock.json). */
 export const EXTENSION_TASKS = "io.modelcontextprotocol/tasks" as const;
 
-/** The first version without JSON-RPC batching: versions before it batch (reviewed: changelog 2025-06-18 (Remove support for JSON-RPC batching); versions before it may send batches (2024-11-05 by JSON-RPC 2.0 §6, 2025-03-26 by its schema's JSONRPCBatchRequest)). */
-export const FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18" as const;
-
 /** The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus). */
 export const HTTP_STATUS: Readonly<Record<number, number>> = {
   "-32700": 400,

@@ -28,11 +28,6 @@ export function protocolConstants(facts: ProtocolFacts): ProtocolConstant[] {
   }
   for (const m of facts.meta) out.push({ name: `META_${m.name}`, doc: `The _meta key ${m.key} (from the schemas' _meta objects).`, value: m.key });
   for (const e of facts.extensions) out.push({ name: `EXTENSION_${e.name}`, doc: `The identifier of the ${e.name} extension (schemas/lock.json).`, value: e.identifier });
-  out.push({
-    name: "FIRST_VERSION_WITHOUT_BATCHES",
-    doc: `The first version without JSON-RPC batching: versions before it batch (reviewed: ${facts.reviewed.batches.section}).`,
-    value: facts.firstVersionWithoutBatches,
-  });
   out.push({ name: "HTTP_STATUS", doc: `The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus).`, value: { map: facts.reviewed.httpStatus.map((h) => [h.code, h.status]) } });
   out.push({ name: "LOG_LEVELS", doc: `The log levels, least severe first (reviewed: ${facts.reviewed.logLevels.section}).`, value: facts.reviewed.logLevels.order });
   for (const l of facts.reviewed.limits) {

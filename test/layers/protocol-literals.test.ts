@@ -40,7 +40,7 @@ function spellings(): { what: string; pattern: RegExp }[] {
   const strings = [
     ...facts.meta.map((m) => ({ what: `META_${m.name}`, value: m.key })),
     ...facts.extensions.map((e) => ({ what: `EXTENSION_${e.name}`, value: e.identifier })),
-    { what: "FIRST_VERSION_WITHOUT_BATCHES", value: facts.firstVersionWithoutBatches },
+    { what: "the first version without batches (a model bound; no runtime compares dates)", value: facts.firstVersionWithoutBatches },
     { what: "HEADER_ANNOTATION", value: facts.reviewed.headerAnnotation.keyword },
   ];
   // A string is spelled when it opens a string literal (`"progressToken"`, `'io.modelcontextprotocol/tasks#owner'`).

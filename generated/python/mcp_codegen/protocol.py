@@ -67,9 +67,6 @@ META_PROGRESS_TOKEN: Final = "progressToken"
 # The identifier of the TASKS extension (schemas/lock.json).
 EXTENSION_TASKS: Final = "io.modelcontextprotocol/tasks"
 
-# The first version without JSON-RPC batching: versions before it batch (reviewed: changelog 2025-06-18 (Remove support for JSON-RPC batching); versions before it may send batches (2024-11-05 by JSON-RPC 2.0 §6, 2025-03-26 by its schema's JSONRPCBatchRequest)).
-FIRST_VERSION_WITHOUT_BATCHES: Final = "2025-06-18"
-
 # The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus).
 HTTP_STATUS: Final = {-32700: 400, -32600: 400, -32601: 404, -32602: 400, -32020: 400, -32021: 400, -32022: 400}
 

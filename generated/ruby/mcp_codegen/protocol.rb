@@ -68,9 +68,6 @@ module McpCodegen
     # The identifier of the TASKS extension (schemas/lock.json).
     EXTENSION_TASKS = "io.modelcontextprotocol/tasks"
 
-    # The first version without JSON-RPC batching: versions before it batch (reviewed: changelog 2025-06-18 (Remove support for JSON-RPC batching); versions before it may send batches (2024-11-05 by JSON-RPC 2.0 §6, 2025-03-26 by its schema's JSONRPCBatchRequest)).
-    FIRST_VERSION_WITHOUT_BATCHES = "2025-06-18"
-
     # The HTTP status of an error code's answer (reviewed: schemas/protocol-facts.json#/httpStatus).
     HTTP_STATUS = {
       -32700 => 400,
