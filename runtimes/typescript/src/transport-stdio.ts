@@ -71,8 +71,6 @@ const DEFAULT_MAX_BUFFERED = 4 * 1024 * 1024;
 export const DEFAULT_END_GRACE_MS = STDIO_END_GRACE_MS;
 export const DEFAULT_STDIO_MAX_IN_FLIGHT = 64;
 
-/** Whether a stdio connection at `version` (undefined: before `initialize`) is served a JSON-RPC batch (transport-jsonrpc's `batchesServed`). */
-export const stdioBatchesServed = batchesServed;
 
 /** Serve `router` over a pair of streams, one message per line. */
 export function serveStdio(router: RoutedServer, options: StdioTransportOptions = {}): StdioServer {
@@ -167,7 +165,7 @@ export function serveStdio(router: RoutedServer, options: StdioTransportOptions 
    */
   function batch(messages: unknown[], exact: ExactIds): void {
     const version = connection.protocolVersion;
-    if (!stdioBatchesServed(version)) {
+    if (!batchesServed(version)) {
       const why = version === undefined ? "before initialize" : `in protocol version ${version}`;
       return write(errorMessage(null, INVALID_REQUEST, `Invalid Request: JSON-RPC batches are not supported ${why}`));
     }
