@@ -277,6 +277,7 @@ async function main() {
   const { scaleBenchmarks } = await import("./scale.js");
   const { tasksBenchmarks } = await import("./tasks.js");
   const { clientBenchmarks } = await import("./client.js");
+  const { pythonBenchmarks } = await import("./python.js");
   const rows: Row[] = [
     ...generationBenchmarks(),
     ...scalingBenchmarks(),
@@ -284,6 +285,7 @@ async function main() {
     ...(await runtimeBenchmarks()),
     ...(await tasksBenchmarks(RUNS)),
     ...(await transportBenchmarks(RUNS)),
+    ...(await pythonBenchmarks(RUNS)),
     ...(await scaleBenchmarks(RUNS)),
     ...(await clientBenchmarks(Math.max(3, Math.min(RUNS, 5)))),
   ];

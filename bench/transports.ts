@@ -18,8 +18,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const server = path.join(here, "transport-server.ts");
 const args = (kind: string, transport: string) => ["--import", "tsx", server, kind, transport];
 
-type Era = "legacy" | "modern";
-type Connected = { call(text: string): Promise<unknown>; close(): Promise<void> };
+export type Era = "legacy" | "modern";
+export type Connected = { call(text: string): Promise<unknown>; close(): Promise<void> };
 
 /** One of bench/transport-server.ts's servers over HTTP in its own process. */
 export function startHttp(kind: string): Promise<{ url: string; child: ChildProcess; token?: string }> {
@@ -50,7 +50,7 @@ async function connect(era: Era, transport: "http" | "stdio", target: string): P
 }
 
 /** One round: every client sends `calls` requests back to back; throughput and each call's latency (ms). */
-async function round(clients: Connected[], calls: number): Promise<{ rps: number; latencies: number[] }> {
+export async function round(clients: Connected[], calls: number): Promise<{ rps: number; latencies: number[] }> {
   const latencies: number[] = [];
   const start = process.hrtime.bigint();
   await Promise.all(
@@ -66,7 +66,7 @@ async function round(clients: Connected[], calls: number): Promise<{ rps: number
   return { rps: (clients.length * calls) / (Number(process.hrtime.bigint() - start) / 1e9), latencies };
 }
 
-function p99(xs: number[]): number {
+export function p99(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)];
 }

@@ -19,7 +19,7 @@ from typing import Any, cast
 import mcp_codegen
 from mcp_codegen.client import Client
 from mcp_codegen.client_http import HttpClientTransport
-from mcp_codegen.client_oauth import OAuth
+from mcp_codegen.client_oauth import OAuth, enterprise_assertion
 from mcp_codegen.dispatcher import JsonRpcError
 
 CONFORMANCE_CIMD_URL = "https://conformance-test.local/client-metadata.json"
@@ -69,7 +69,10 @@ def report(error: BaseException) -> None:
 
 
 def transport_for(url: str, scenario: str, context: Json) -> HttpClientTransport:
-    """The HTTP transport; for an ``auth/*`` scenario through an httpx2 client with OAuth configured from the context alone."""
+    """The HTTP transport; for an ``auth/*`` scenario through an httpx2 client with OAuth configured from the context
+    alone (a pre-registered client id and secret, the issuer they belong to; a workload's JWT; an enterprise IdP's
+    token endpoint and the user's ID token there). DPoP needs nothing here: the client asks for it where the
+    authorization server lists ES256."""
     if not scenario.startswith("auth/"):
         return HttpClientTransport(url)
 
@@ -77,6 +80,20 @@ def transport_for(url: str, scenario: str, context: Json) -> HttpClientTransport
         value = context.get(key)
         return value if isinstance(value, str) else None
 
+    idp_token_endpoint = text("idp_token_endpoint")
+    workload_token = text("valid_jwt")
+    if idp_token_endpoint is not None:
+        # Enterprise-managed authorization: the IdP's ID token exchanged for an ID-JAG, presented in the JWT-bearer grant.
+        assertion = enterprise_assertion(
+            token_endpoint=idp_token_endpoint, id_token=text("idp_id_token") or "", client_id=text("idp_client_id") or ""
+        )
+        grant = OAuth(
+            redirect_uri=CONFORMANCE_REDIRECT_URI, grant="jwt_bearer", assertion=assertion, client_id=text("client_id"), client_secret=text("client_secret")
+        )
+        return HttpClientTransport(url, auth=grant)
+    if workload_token is not None:
+        # Workload identity federation: the workload's JWT is the JWT-bearer grant's assertion.
+        return HttpClientTransport(url, auth=OAuth(redirect_uri=CONFORMANCE_REDIRECT_URI, grant="jwt_bearer", assertion=workload_token, client_id=text("client_id")))
     auth = OAuth(
         redirect_uri=text("redirect_uri") or CONFORMANCE_REDIRECT_URI,
         client_id=text("client_id"),

@@ -17,8 +17,8 @@
 //   the TypeScript one: `conformance server --requirements 2025-11-25` and `--requirements 2026-07-28` of
 //   0.2.0-alpha.12 (each revision's frozen requirement set), then the ten `tasks-*` scenarios one run each.
 // - the Python client (test/conformance/client.py: generated/python alone) against the same two client
-//   requirement sets, with its own baseline, expected-failures-python-client.yml (the auth/* scenarios until
-//   the Python client has OAuth).
+//   requirement sets, with its own baseline, expected-failures-python-client.yml (empty), held to the same
+//   not-scored scenarios (`heldToo`) as the TypeScript client.
 // Each server suite gets its committed expected-failures file (the suites' own YAML baseline format; the
 // Python server its own, expected-failures-python.yml); the TypeScript client suites have none.
 // Prints one summary line per suite (the Python server's prefixed `python:`) and

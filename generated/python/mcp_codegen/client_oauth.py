@@ -18,7 +18,16 @@ extra, imported where a function needs it).
   what was asked before; ``offline_access`` added when the authorization server lists it;
 - ``client_secret_basic`` / ``client_secret_post`` / ``none`` at the token endpoint, as registered or advertised;
 - refresh on 401 when there is a refresh token; at most ``max_attempts`` authorizations per request;
-- ``grant="client_credentials"``: no user, the pre-registered client's own credentials (no PKCE, no redirect).
+- ``grant="client_credentials"``: no user, the pre-registered client's own credentials (no PKCE, no redirect);
+- ``grant="jwt_bearer"`` (RFC 7523) with an ``assertion`` the caller supplies: a workload identity token
+  (workload identity federation), or an Identity Assertion JWT Authorization Grant that ``enterprise_assertion``
+  obtains from an enterprise IdP by token exchange (RFC 8693); a refused grant is reported, never retried or
+  replaced by another grant;
+- DPoP (RFC 9449) where the authorization server lists ES256 in ``dpop_signing_alg_values_supported`` (or
+  ``dpop=True``): every token request carries a proof, a DPoP-bound token is presented with the ``DPoP`` scheme
+  and a fresh proof per request (``ath`` binds it to the token), and a ``use_dpop_nonce`` answer (authorization
+  server or MCP server) is retried once with the nonce it gave. Proofs are JWTs signed by PyJWT with an ES256
+  key of ``cryptography`` (the ``jwt`` extra), imported when DPoP is used.
 """
 
 from __future__ import annotations
@@ -31,11 +40,33 @@ import secrets
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, Final, Literal, cast
 from urllib.parse import parse_qs, quote, urlencode, urljoin, urlsplit
 
 UserAgent = Callable[[str, str], Awaitable[str]]
 """``user_agent(authorization_url, redirect_uri)``: the URL the user's browser is sent back to (with the code)."""
+
+JWT_BEARER: Final = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+TOKEN_EXCHANGE: Final = "urn:ietf:params:oauth:grant-type:token-exchange"
+ID_TOKEN_TYPE: Final = "urn:ietf:params:oauth:token-type:id_token"
+ID_JAG_TYPE: Final = "urn:ietf:params:oauth:token-type:id-jag"
+DPOP_NONCE_ERROR: Final = "use_dpop_nonce"
+
+
+@dataclass(frozen=True)
+class AssertionTarget:
+    """Who a JWT-bearer assertion is made for."""
+
+    issuer: str
+    """The authorization server's issuer identifier (the assertion's audience)."""
+    resource: str
+    """The protected resource, as its metadata publishes it."""
+    scopes: tuple[str, ...]
+    """The scopes the client asks for (empty for none)."""
+
+
+Assertion = str | Callable[[AssertionTarget], Awaitable[str]]
+"""The ``jwt_bearer`` grant's assertion (RFC 7523 §2.1): a JWT, or a function making one for its target."""
 
 
 class OAuthFlowError(Exception):
@@ -54,6 +85,8 @@ class Tokens:
     expires_at: float | None
     scopes: list[str]
     issuer: str
+    token_type: str = "Bearer"
+    """``Bearer`` or ``DPoP``, as the token endpoint said it (case kept); a ``DPoP`` token is sent with proofs."""
 
 
 @dataclass
@@ -94,9 +127,110 @@ def _b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
+def _basic(client_id: str, secret: str) -> str:
+    """``client_secret_basic``'s Authorization header value."""
+    pair = f"{quote(client_id, safe='')}:{quote(secret, safe='')}"
+    return "Basic " + base64.b64encode(pair.encode()).decode("ascii")
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _error_code(response: Any) -> str | None:
+    """The OAuth ``error`` of a JSON error answer (RFC 6749 §5.2), else None."""
+    try:
+        error = _object(json.loads(response.text)).get("error")
+    except ValueError:
+        return None
+    return error if isinstance(error, str) else None
+
+
+class DPoPKey:
+    """The ES256 key DPoP proofs (RFC 9449) are signed with, and the nonces servers asked for (per origin).
+
+    ``private_key``: a P-256 private key of ``cryptography`` (a token is bound to it); default: one made here."""
+
+    def __init__(self, private_key: Any = None) -> None:
+        from cryptography.hazmat.primitives.asymmetric import ec
+        from jwt.algorithms import ECAlgorithm
+
+        self._key: Any = private_key if private_key is not None else ec.generate_private_key(ec.SECP256R1())
+        self.jwk: dict[str, Any] = dict(ECAlgorithm.to_jwk(self._key.public_key(), as_dict=True))
+        """The public key, as the proofs' ``jwk`` header carries it."""
+        self.nonces: dict[str, str] = {}
+        """The last ``DPoP-Nonce`` each origin gave."""
+
+    def proof(self, method: str, url: str, access_token: str | None = None) -> str:
+        """A fresh proof for one request: ``htm``, ``htu`` (no query or fragment), ``iat``, a new ``jti``, the
+        origin's nonce if it gave one, and ``ath`` (the token's SHA-256) when a token goes with it."""
+        import jwt
+
+        claims: dict[str, Any] = {"jti": _b64url(secrets.token_bytes(16)), "htm": method.upper(), "htu": _resource_of(url), "iat": int(time.time())}
+        nonce = self.nonces.get(_origin(url))
+        if nonce is not None:
+            claims["nonce"] = nonce
+        if access_token is not None:
+            claims["ath"] = _b64url(hashlib.sha256(access_token.encode("ascii")).digest())
+        return jwt.encode(claims, self._key, algorithm="ES256", headers={"typ": "dpop+jwt", "jwk": self.jwk})
+
+    def remember(self, url: str, response: Any) -> bool:
+        """Keep the ``DPoP-Nonce`` a response of ``url``'s origin carries; True when it is a new one."""
+        nonce = response.headers.get("dpop-nonce")
+        if not isinstance(nonce, str) or nonce == "" or self.nonces.get(_origin(url)) == nonce:
+            return False
+        self.nonces[_origin(url)] = nonce
+        return True
+
+
 def _resource_of(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+def enterprise_assertion(
+    *, token_endpoint: str, id_token: str | Callable[[], Awaitable[str]], client_id: str, client_secret: str | None = None
+) -> Callable[[AssertionTarget], Awaitable[str]]:
+    """Enterprise-managed authorization: an ``assertion`` for the ``jwt_bearer`` grant that exchanges the user's ID
+    token at the enterprise IdP's ``token_endpoint`` (RFC 8693) for an Identity Assertion JWT Authorization Grant
+    (ID-JAG) whose audience is the MCP server's authorization server and whose resource is the MCP server.
+    ``client_id`` (and ``client_secret`` for a confidential client) is this client at the IdP."""
+
+    async def make(target: AssertionTarget) -> str:
+        import httpx2
+
+        subject = id_token if isinstance(id_token, str) else await id_token()
+        form = {
+            "grant_type": TOKEN_EXCHANGE,
+            "requested_token_type": ID_JAG_TYPE,
+            "audience": target.issuer,
+            "resource": target.resource,
+            "subject_token": subject,
+            "subject_token_type": ID_TOKEN_TYPE,
+        }
+        if target.scopes:
+            form["scope"] = " ".join(target.scopes)
+        headers = {"accept": "application/json"}
+        if client_secret is None:
+            form["client_id"] = client_id
+        else:
+            headers["authorization"] = _basic(client_id, client_secret)
+        async with httpx2.AsyncClient() as client:
+            response = await client.post(token_endpoint, data=form, headers=headers)
+        try:
+            answer = _object(json.loads(response.text))
+        except ValueError:
+            answer = {}
+        token = answer.get("access_token")
+        if response.status_code != 200 or not isinstance(token, str):
+            raise OAuthFlowError("token", f"the IdP token endpoint {token_endpoint} refused the token exchange: {response.status_code} {response.text[:300]}")
+        # An ID-JAG is not an access token: its token_type is "N_A" (RFC 8693 §2.2.1).
+        if answer.get("issued_token_type") != ID_JAG_TYPE:
+            raise OAuthFlowError("token", f"the IdP issued {answer.get('issued_token_type')!r}, not an ID-JAG ({ID_JAG_TYPE})")
+        return token
+
+    return make
 
 
 def _covers(resource: str, server: str) -> bool:
@@ -140,8 +274,15 @@ class OAuth:
         client_metadata_url: str | None = None,
         client_name: str = "mcp-codegen client",
         max_attempts: int = 3,
-        grant: Literal["authorization_code", "client_credentials"] = "authorization_code",
+        grant: Literal["authorization_code", "client_credentials", "jwt_bearer"] = "authorization_code",
+        assertion: Assertion | None = None,
+        dpop: bool | None = None,
+        dpop_key: Any = None,
     ) -> None:
+        """``grant``: ``authorization_code`` (a user authorizes through ``user_agent``), ``client_credentials`` (the
+        pre-registered client on its own behalf) or ``jwt_bearer`` (with ``assertion``). ``dpop``: True always asks
+        for DPoP-bound tokens, False never, None when the authorization server lists ES256. ``dpop_key``: the P-256
+        private key (``cryptography``) proofs are signed with; default: one made on first use, for this object's life."""
         self.redirect_uri = redirect_uri
         self.user_agent = user_agent
         self.client_id = client_id
@@ -151,6 +292,10 @@ class OAuth:
         self.client_name = client_name
         self.max_attempts = max_attempts
         self.grant = grant
+        self.assertion = assertion
+        self.dpop = dpop
+        self.dpop_key = dpop_key
+        self._dpop: DPoPKey | None = None
         self.state = _State()
         """The tokens (per protected resource) and registrations (per issuer) obtained, in this process's memory."""
 
@@ -164,13 +309,27 @@ class OAuth:
             async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
                 server = _resource_of(str(request.url))
                 tokens = flow.state.tokens.get(server)
-                if tokens is not None:
-                    request.headers["authorization"] = f"Bearer {tokens.access_token}"
+                flow._present(request, tokens)
                 response = yield request
-                for _ in range(flow.max_attempts):
+                nonce_retried = False
+                attempts = 0
+                while True:
+                    if flow._dpop is not None:
+                        flow._dpop.remember(str(request.url), response)
                     if response.status_code not in (401, 403):
                         return
                     challenge = _challenge(response.headers.get("www-authenticate"))
+                    sent = flow.state.tokens.get(server)
+                    if challenge.get("error") == DPOP_NONCE_ERROR and sent is not None and sent.token_type.lower() == "dpop" and not nonce_retried:
+                        # The MCP server asks for its nonce (now kept): the same request once more with a proof carrying it.
+                        nonce_retried = True
+                        await response.aread()
+                        flow._present(request, sent)
+                        response = yield request
+                        continue
+                    if attempts >= flow.max_attempts:
+                        return
+                    attempts += 1
                     if response.status_code == 403 and challenge.get("error") != "insufficient_scope":
                         return
                     await response.aread()
@@ -183,10 +342,33 @@ class OAuth:
                             refreshed = await flow.authorize(server, challenge, step_up=response.status_code == 403)
                         except _Unhelpful:
                             return
-                    request.headers["authorization"] = f"Bearer {refreshed.access_token}"
+                    flow._present(request, refreshed)
                     response = yield request
 
         return _Auth()
+
+    def _dpop_for(self, metadata: dict[str, Any]) -> DPoPKey | None:
+        """The DPoP key (made once) when tokens from this authorization server are to be DPoP-bound, else None."""
+        if self.dpop is False:
+            return None
+        algorithms = metadata.get("dpop_signing_alg_values_supported")
+        if self.dpop is not True and not (isinstance(algorithms, list) and "ES256" in algorithms):
+            return None
+        if self._dpop is None:
+            self._dpop = DPoPKey(self.dpop_key)
+        return self._dpop
+
+    def _present(self, request: Any, tokens: Tokens | None) -> None:
+        """Put ``tokens`` on ``request``: a bearer token as is, a DPoP-bound one with a fresh proof."""
+        if tokens is None:
+            return
+        if tokens.token_type.lower() != "dpop":
+            request.headers["authorization"] = f"Bearer {tokens.access_token}"
+            return
+        if self._dpop is None:
+            raise OAuthFlowError("token", "a DPoP-bound token is stored but this OAuth has no DPoP key (pass the key it is bound to as dpop_key)")
+        request.headers["authorization"] = f"DPoP {tokens.access_token}"
+        request.headers["dpop"] = self._dpop.proof(request.method, str(request.url), tokens.access_token)
 
     async def _get_json(self, client: Any, url: str) -> tuple[int, dict[str, Any]]:
         response = await client.get(url, headers={"accept": "application/json"}, follow_redirects=False)
@@ -275,8 +457,7 @@ class OAuth:
             supported = cast(list[str], supported) if isinstance(supported, list) else ["client_secret_basic"]
             method = "none" if registration.client_secret is None else "client_secret_basic" if "client_secret_basic" in supported else "client_secret_post"
         if method == "client_secret_basic" and registration.client_secret is not None:
-            pair = f"{quote(registration.client_id, safe='')}:{quote(registration.client_secret, safe='')}"
-            return {"authorization": "Basic " + base64.b64encode(pair.encode()).decode("ascii")}
+            return {"authorization": _basic(registration.client_id, registration.client_secret)}
         form["client_id"] = registration.client_id
         if method == "client_secret_post" and registration.client_secret is not None:
             form["client_secret"] = registration.client_secret
@@ -286,15 +467,28 @@ class OAuth:
         endpoint = metadata.get("token_endpoint")
         if not isinstance(endpoint, str):
             raise OAuthFlowError("metadata", f"{issuer} names no token endpoint")
-        headers = self._client_auth(registration, metadata, form)
-        response = await client.post(endpoint, data=form, headers={**headers, "accept": "application/json"})
+        headers = {**self._client_auth(registration, metadata, form), "accept": "application/json"}
+        dpop = self._dpop_for(metadata)
+        response = await client.post(endpoint, data=form, headers=headers if dpop is None else {**headers, "dpop": dpop.proof("POST", endpoint)})
+        if dpop is not None and dpop.remember(endpoint, response) and response.status_code in (400, 401) and _error_code(response) == DPOP_NONCE_ERROR:
+            # The authorization server asks for its nonce (now kept): the request once more with a proof carrying it.
+            response = await client.post(endpoint, data=form, headers={**headers, "dpop": dpop.proof("POST", endpoint)})
+            dpop.remember(endpoint, response)
         answer = _object(response.json()) if response.headers.get("content-type", "").startswith("application/json") else {}
         token = answer.get("access_token")
         if response.status_code != 200 or not isinstance(token, str):
             raise OAuthFlowError("token", f"the token endpoint answered {response.status_code}: {response.text[:300]}")
         expires = answer.get("expires_in")
         refresh = answer.get("refresh_token")
-        return Tokens(token, refresh if isinstance(refresh, str) else None, time.time() + expires if isinstance(expires, (int, float)) else None, scopes, issuer)
+        token_type = answer.get("token_type")
+        return Tokens(
+            token,
+            refresh if isinstance(refresh, str) else None,
+            time.time() + expires if isinstance(expires, (int, float)) else None,
+            scopes,
+            issuer,
+            token_type if isinstance(token_type, str) else "Bearer",
+        )
 
     async def refresh(self, server: str, tokens: Tokens) -> Tokens | None:
         """New tokens from the refresh token, else None."""
@@ -335,10 +529,22 @@ class OAuth:
                 if all(s in previous.scopes for s in scopes):
                     raise _Unhelpful
                 scopes = list(dict.fromkeys([*previous.scopes, *scopes]))
+            resource = cast(str, resource_metadata["resource"])
+            if self.grant == "jwt_bearer":
+                # The caller's assertion is the grant (RFC 7523); a refusal is final (raised, not retried).
+                if self.assertion is None:
+                    raise OAuthFlowError("registration", "the jwt_bearer grant needs an assertion")
+                registration = await self._client(client, issuer, metadata)
+                assertion = self.assertion if isinstance(self.assertion, str) else await self.assertion(AssertionTarget(issuer, resource, tuple(scopes)))
+                form = {"grant_type": JWT_BEARER, "assertion": assertion, "resource": resource}
+                if scopes:
+                    form["scope"] = " ".join(scopes)
+                tokens = await self._token(client, issuer, metadata, registration, form, scopes)
+                self.state.tokens[server] = tokens
+                return tokens
             supported = metadata.get("scopes_supported")
             if isinstance(supported, list) and "offline_access" in supported and "offline_access" not in scopes and scopes:
                 scopes.append("offline_access")
-            resource = cast(str, resource_metadata["resource"])
             if self.grant == "client_credentials":
                 # No user: the client's own credentials (pre-registered) are the grant.
                 if self.client_id is None:

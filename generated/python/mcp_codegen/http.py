@@ -45,7 +45,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
-import contextvars
 import json
 import math
 import re
@@ -66,6 +65,7 @@ from .dispatcher import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
     PARSE_ERROR,
+    RequestId,
     error_response,
     parse_json,
     read_envelope,
@@ -77,7 +77,7 @@ from .protocol import (
     SERVER_ERROR,
     SESSION_NOT_FOUND,
 )
-from .router import Exchange, batches_served
+from .router import Exchange, RelatedSend, batches_served
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -128,7 +128,7 @@ class RoutedServer(Protocol):
     @property
     def legacy_versions(self) -> tuple[str, ...]: ...
     def era_of(self, message: object) -> Literal["legacy", "modern"]: ...
-    def connect(self, send: Callable[[dict[str, Any]], Awaitable[None]]) -> LegacyConnection: ...
+    def connect(self, send: RelatedSend) -> LegacyConnection: ...
     async def handle(self, message: object, exchange: Exchange | None = None) -> dict[str, Any] | None: ...
     def name_param(self, method: str, protocol_version: str) -> str | None: ...
 
@@ -578,9 +578,6 @@ class _Caller:
     principal: str | None = None
 
 
-_current_stream: contextvars.ContextVar[_Stream | None] = contextvars.ContextVar("mcp_http_stream", default=None)
-"""The stream of the request a task is handling: where the router's messages about it go."""
-_UNSET: Any = object()
 
 
 @dataclass
@@ -897,15 +894,11 @@ class HttpApp:
         self._close_session(victim)
         return True
 
-    def _sender(self, session: _Session) -> Callable[..., Awaitable[None]]:
-        async def send(message: dict[str, Any], related_request_id: object = _UNSET) -> None:
-            # A message about a request goes on that request's stream; the server's own on the GET stream, if open.
-            if related_request_id is _UNSET:
-                stream = _current_stream.get()
-                if stream is not None and stream not in session.streams:
-                    stream = None
-            else:
-                stream = None if related_request_id is None else session.routes.get(related_request_id)
+    def _sender(self, session: _Session) -> RelatedSend:
+        async def send(message: dict[str, Any], *, related_request_id: RequestId | None = None) -> None:
+            # A message about a request goes on that request's stream while it is open (the router names the
+            # request); the server's own (publish), and one about a request whose stream has ended, on the GET stream.
+            stream = None if related_request_id is None else session.routes.get(related_request_id)
             if stream is not None and stream.open:
                 stream.push(message)
             elif session.standalone is not None:
@@ -977,9 +970,7 @@ class HttpApp:
             return response
 
         try:
-            context = contextvars.copy_context()
-            context.run(_current_stream.set, stream)
-            tasks = [asyncio.get_running_loop().create_task(one(m), context=context) for m in messages]
+            tasks = [asyncio.get_running_loop().create_task(one(m)) for m in messages]
             for task in tasks:
                 stream.watch(task)
             answers = await asyncio.gather(*tasks, return_exceptions=True)

@@ -79,10 +79,19 @@ let py: PythonServer;
 let capped: PythonServer;
 let ts: HttpServer;
 
-/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo and progress). */
+/** The TypeScript transport and router serving what http_server.py serves (the tools compared: echo, progress, announce and relay). */
 function tsRouter() {
   const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
   const call = async ({ name, arguments: args }: { name: string; arguments?: Record<string, unknown> }, context: { _meta?: Record<string, unknown>; notify(method: string, params: Record<string, unknown>): Promise<void> }) => {
+    if (name === "announce") {
+      await router.publish("notifications/tools/list_changed");
+      return text("announced");
+    }
+    if (name === "relay") {
+      // Sent from a later turn of the event loop, as http_server.py's worker task does.
+      await new Promise<void>((done) => setImmediate(() => void context.notify("notifications/message", { level: "info", data: "relayed" }).then(done)));
+      return text("relayed");
+    }
     if (name !== "progress") return text(JSON.stringify(args ?? {}));
     for (const progress of [1, 2, 3]) await context.notify("notifications/progress", { progressToken: context._meta!.progressToken, progress, total: 3 });
     return text("done");
@@ -95,7 +104,8 @@ function tsRouter() {
         ? { capabilities, handlers: { ping: () => ({}), "tools/list": () => ({ tools: [] }), "tools/call": call } }
         : { capabilities, handlers: { "tools/list": () => ({ tools: [], ttlMs: 0, cacheScope: "public" }), "tools/call": call } };
   }
-  return createServerRouter({ serverInfo: { name: "http-test", version: "1.0.0" }, versions: versions as never });
+  const router = createServerRouter({ serverInfo: { name: "http-test", version: "1.0.0" }, versions: versions as never });
+  return router;
 }
 
 beforeAll(async () => {
@@ -353,6 +363,35 @@ describe("a legacy session", () => {
     await expect(slow).rejects.toThrow();
     await expect.poll(async () => (await stats(py)).cancelled).toBe(before.cancelled + 1);
     expect(await messages(await post(py.url, { jsonrpc: "2.0", id: 7, method: "ping" }, headers))).toEqual([{ jsonrpc: "2.0", id: 7, result: {} }]);
+  });
+});
+
+describe("a legacy session: what the server sends goes where its related request id says (both transports)", () => {
+  const servers: [string, () => string][] = [
+    ["Python", () => py.url],
+    ["TypeScript", () => ts.url],
+  ];
+
+  it.each(servers)("%s: a publish from inside a handler goes on the session's GET stream, the call answered as plain JSON", async (_, url) => {
+    const headers = await openSession(url());
+    const stream = await fetch(url(), { headers: { accept: "text/event-stream", ...headers } });
+    expect(stream.status).toBe(200);
+    const response = await post(url(), { jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "announce", arguments: {} } }, headers);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await messages(response)).toEqual([{ jsonrpc: "2.0", id: 8, result: { content: [{ type: "text", text: "announced" }] } }]);
+    expect(await readUntil(stream, (e) => e.length > 0)).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    expect((await fetch(url(), { method: "DELETE", headers })).status).toBe(200);
+  });
+
+  it.each(servers)("%s: a message sent for a call from outside the call's own task goes on the call's stream", async (_, url) => {
+    const headers = await openSession(url());
+    const response = await post(url(), { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "relay", arguments: {} } }, headers);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(await messages(response)).toEqual([
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "relayed" } },
+      { jsonrpc: "2.0", id: 9, result: { content: [{ type: "text", text: "relayed" }] } },
+    ]);
+    expect((await fetch(url(), { method: "DELETE", headers })).status).toBe(200);
   });
 });
 

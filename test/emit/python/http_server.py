@@ -9,7 +9,9 @@ name → ``Mcp-Param-*`` header name); the transport's errors are kept for ``sta
 ``slow`` and ``flood`` tools, the open sessions and the transport's errors. The tools (both eras): ``echo``
 (its arguments as JSON text), ``slow`` (sleeps ``ms``; counts starts, ends and cancellations), ``progress`` (three
 ``notifications/progress`` first), ``flood`` (``count`` log messages of ``bytes`` each, yielding between them), ``log`` (one ``notifications/message`` first), ``whoami`` (the caller's
-``client_id``, ``scopes`` and principal) and, legacy only, ``sample`` (a ``sampling/createMessage`` request to the
+``client_id``, ``scopes`` and principal), ``announce`` (a ``publish`` of ``notifications/tools/list_changed`` from
+inside the handler), ``relay`` (one ``notifications/message`` sent for the call by a worker task started with the
+server, outside the request's own task) and, legacy only, ``sample`` (a ``sampling/createMessage`` request to the
 client, whose answer it returns). ``auth`` (``jwks_url``, ``issuer``, ``resource_metadata``, ``required_scopes``)
 turns on the resource-server role with the ready JWT verifier.
 """
@@ -26,10 +28,21 @@ from mcp_codegen.auth import ResourceServer
 from mcp_codegen.auth_jwt import jwt_verifier
 from mcp_codegen.dispatcher import RequestContext
 from mcp_codegen.http import Scope, serve_http
-from mcp_codegen.router import Served, create_router
+from mcp_codegen.router import Router, Served, create_router
 
 counters = {"started": 0, "finished": 0, "cancelled": 0, "flood_cancelled": 0}
 errors: list[str] = []
+publish: list[Router] = []
+"""The router, once made (``announce`` publishes through it)."""
+relays: asyncio.Queue[tuple[RequestContext, asyncio.Future[None]]] = asyncio.Queue()
+"""Work for the relay worker: a call's context, and what to resolve once its message is sent."""
+
+
+async def relay_worker() -> None:
+    while True:
+        context, sent = await relays.get()
+        await context.notify("notifications/message", {"level": "info", "data": "relayed"})
+        sent.set_result(None)
 
 
 def text(value: str) -> dict[str, Any]:
@@ -66,6 +79,14 @@ async def call(params: Any, context: RequestContext) -> dict[str, Any]:
     if name == "log":
         await context.notify("notifications/message", {"level": "info", "data": "hello"})
         return text("logged")
+    if name == "announce":
+        await publish[0].publish("notifications/tools/list_changed")
+        return text("announced")
+    if name == "relay":
+        sent: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        relays.put_nowait((context, sent))
+        await sent
+        return text("relayed")
     if name == "whoami":
         auth = dict(context.auth or {})
         return text(json.dumps({"client_id": auth.get("client_id"), "scopes": auth.get("scopes"), "principal": context.principal}))
@@ -113,6 +134,8 @@ async def main() -> None:
         )
     versions = {label: served(mcp_codegen.version(label).ERA) for label in mcp_codegen.VERSION_MODULES}
     router = create_router(server_info={"name": "http-test", "version": "1.0.0"}, versions=versions)
+    publish.append(router)
+    worker = asyncio.ensure_future(relay_worker())
     server = await serve_http(router, **options)
     print(json.dumps({"port": server.port}), flush=True)
     loop = asyncio.get_running_loop()
@@ -130,6 +153,7 @@ async def main() -> None:
             print(json.dumps({"published": command[1]}), flush=True)
         elif command[:1] == ["stats"]:
             print(json.dumps({**counters, "sessions": server.app.sessions, "errors": errors}), flush=True)
+    worker.cancel()
     await server.close()
     router.close()
 

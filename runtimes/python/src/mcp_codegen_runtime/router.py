@@ -14,7 +14,8 @@ or a modern request names it.
   only ``ping`` is answered, anything else is -32600. ``logging/setLevel`` sets the connection's log
   level; ``resources/subscribe``/``unsubscribe`` and the version's ``listChanged`` capabilities decide
   what ``publish`` sends it. Handlers reach the client through ``context.notify``/``context.request``
-  (sampling, elicitation), carried by ``send``; the client's answers come back through ``handle``.
+  (sampling, elicitation), carried by ``send`` with the id of the request they are about when ``send``
+  takes ``related_request_id`` (``RelatedSend``); the client's answers come back through ``handle``.
 - Modern era (``handle(message, exchange)``): every request names its version in
   ``params._meta["io.modelcontextprotocol/protocolVersion"]`` (with its client capabilities) and is
   answered by that version's dispatcher, made once; an unserved version gets -32022 with the served ones.
@@ -69,7 +70,43 @@ from .dispatcher import (
 Era = Literal["legacy", "modern"]
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-"""Carries server→client messages (notifications, requests) to the client."""
+"""Carries server→client messages (notifications, requests) to the client: ``send(message)``."""
+
+
+class RelatedSend(Protocol):
+    """A ``Send`` that is also told which request a message belongs to (TypeScript's ``Send``'s second argument):
+    ``related_request_id`` is the id of the client's request being handled when a handler sends the message
+    (``context.notify``/``context.request``), None for the server's own (``publish``). A transport puts a message
+    about a request on that request's stream (the HTTP transport: its POST's), the others on its own. ``connect``
+    passes it to a callable that takes a ``related_request_id`` keyword (or ``**kwargs``); a plain ``Send`` is
+    called with the message alone, as before."""
+
+    def __call__(self, message: dict[str, Any], *, related_request_id: RequestId | None = None) -> Awaitable[None]: ...
+
+
+def takes_related(send: object) -> bool:
+    """Whether ``send`` takes the ``related_request_id`` keyword (by name, or through ``**kwargs``)."""
+    try:
+        parameters = inspect.signature(cast(Callable[..., object], send)).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(
+        p.kind is inspect.Parameter.VAR_KEYWORD
+        or (p.name == "related_request_id" and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD))
+        for p in parameters
+    )
+
+
+def related_send(send: Send | RelatedSend) -> RelatedSend:
+    """``send`` as a RelatedSend: itself when it takes ``related_request_id``, else a wrapper that drops it."""
+    if takes_related(send):
+        return cast(RelatedSend, send)
+    plain = cast(Send, send)
+
+    async def dropping(message: dict[str, Any], *, related_request_id: RequestId | None = None) -> None:
+        await plain(message)
+
+    return dropping
 
 META_PROTOCOL_VERSION: Final = protocol.META_PROTOCOL_VERSION
 META_CLIENT_CAPABILITIES: Final = protocol.META_CLIENT_CAPABILITIES
@@ -314,10 +351,11 @@ def batches_served(version: str | None) -> bool:
 
 class PeerChannel:
     """An outgoing channel over a ``send`` function: numbers the requests it sends (``s0``, ``s1``, ...)
-    and matches the responses handed to ``receive``. Requests pending at ``close`` fail with -32603."""
+    and matches the responses handed to ``receive``. Requests pending at ``close`` fail with -32603. Each
+    message goes with the id of the request it is about (``related_request_id``) when ``send`` takes it."""
 
-    def __init__(self, send: Send) -> None:
-        self._send = send
+    def __init__(self, send: Send | RelatedSend) -> None:
+        self._send = related_send(send)
         self._next = 0
         self._pending: dict[RequestId, asyncio.Future[object]] = {}
 
@@ -326,7 +364,7 @@ class PeerChannel:
         return len(self._pending)
 
     async def notify(self, method: str, params: Mapping[str, Any] | None, related_request_id: RequestId) -> None:
-        await self._send(notification_message(method, params))
+        await self._send(notification_message(method, params), related_request_id=related_request_id)
 
     async def request(self, method: str, params: Mapping[str, Any] | None, related_request_id: RequestId) -> object:
         rid = f"s{self._next}"
@@ -337,7 +375,7 @@ class PeerChannel:
         if params is not None:
             message["params"] = dict(params)
         try:
-            await self._send(message)
+            await self._send(message, related_request_id=related_request_id)
             return await future
         finally:
             self._pending.pop(rid, None)
@@ -674,10 +712,10 @@ def missing_extension(identifier: str) -> JsonRpcError:
 class LegacyConnection:
     """One legacy connection (a session): its version, chosen at ``initialize``, and its dispatcher."""
 
-    def __init__(self, router: Router, send: Send) -> None:
+    def __init__(self, router: Router, send: Send | RelatedSend) -> None:
         self._router = router
-        self._send = send
-        self._channel = PeerChannel(send)
+        self._send = related_send(send)
+        self._channel = PeerChannel(self._send)
         self._protocol_version: str | None = None
         self._initialize_params: dict[str, Any] | None = None
         self._dispatcher: Dispatcher | None = None
@@ -703,7 +741,8 @@ class LegacyConnection:
         return sum(d.in_flight for d in self._live)
 
     async def deliver(self, method: str, params: Mapping[str, Any] | None) -> None:
-        await self._send(notification_message(method, params))
+        # What publish sends belongs to no request: the transport's own stream (HTTP: the session's GET stream).
+        await self._send(notification_message(method, params), related_request_id=None)
 
     def close(self) -> None:
         """The connection is gone: pending server→client requests fail, published notifications stop."""
@@ -1032,8 +1071,9 @@ class Router:
         """"modern" when the message names its version in ``params._meta`` (the modern envelope), else "legacy"."""
         return era_of(message)
 
-    def connect(self, send: Send) -> LegacyConnection:
-        """Open a legacy connection; ``send`` carries the server's requests and notifications to its client."""
+    def connect(self, send: Send | RelatedSend) -> LegacyConnection:
+        """Open a legacy connection; ``send`` carries the server's requests and notifications to its client,
+        each with the request it is about when ``send`` takes ``related_request_id`` (``RelatedSend``)."""
         connection = LegacyConnection(self, send)
         self._connections.add(connection)
         return connection
@@ -1196,6 +1236,7 @@ __all__ = [
     "ListenPart",
     "ListeningExtension",
     "PeerChannel",
+    "RelatedSend",
     "Router",
     "Send",
     "Served",
@@ -1208,5 +1249,7 @@ __all__ = [
     "negotiated",
     "notification_message",
     "principal_of",
+    "related_send",
+    "takes_related",
     "wants",
 ]
