@@ -98,6 +98,10 @@ describe("the suite's own code", () => {
     expect(mismatch([1, 2], [2, 1])).toBe("/0: expected 1, got 2");
     expect(mismatch({ $any: "string" }, "x")).toBeNull();
     expect(mismatch({ $any: "string" }, 5)).toBe("/: expected any string, got 5");
+    expect(mismatch({ $any: "id" }, "s0")).toBeNull();
+    expect(mismatch({ $any: "id" }, 7)).toBeNull();
+    expect(mismatch({ $any: "id" }, 1.5)).toBe("/: expected any id, got 1.5");
+    expect(mismatch({ $any: "id" }, null)).toBe("/: expected any id, got null");
     expect(mismatch({ m: { $subset: { a: 1 } } }, { m: { a: 1, b: 2 } })).toBeNull();
     expect(mismatch({ m: { $subset: { a: 1 } } }, { m: { b: 2 } })).toBe("/m/a: missing");
     expect(mismatch(null, {})).toBe("/: expected null, got {}");

@@ -91,6 +91,14 @@ function taskTools(tasks: Tasks) {
   };
 }
 
+/** A line as written: `{"$reply": result}` becomes the response to the last request the server wrote (docs/scenarios.md). */
+function reply(line: string, got: readonly unknown[]): string {
+  const parsed = line.startsWith('{"$reply":') ? (JSON.parse(line) as { $reply?: unknown }) : undefined;
+  if (parsed === undefined || Object.keys(parsed).length !== 1) return line;
+  const request = [...got].reverse().find((m) => typeof m === "object" && m !== null && "method" in m && "id" in m) as { id: unknown } | undefined;
+  return JSON.stringify({ jsonrpc: "2.0", id: request?.id ?? null, result: parsed.$reply });
+}
+
 /** Lines written in answer to one line: wait for `count` of them, then a little longer for any extra. */
 async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, router: Router, jsonrpc: JsonRpc): Promise<unknown[][]> {
   const handlers = scenarioHandlers(jsonrpc);
@@ -112,7 +120,7 @@ async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, rout
   const answers: unknown[][] = [];
   for (const [i, line] of c.lines.entries()) {
     const from = got.length;
-    input.write(line + "\n");
+    input.write(reply(line, got) + "\n");
     const want = c.expect[i].length;
     const deadline = Date.now() + 5000;
     while (got.length - from < want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));

@@ -135,6 +135,18 @@ class _Writer:
         return None
 
 
+def _reply(line: str, got: list[object]) -> str:
+    """A line as written: ``{"$reply": result}`` becomes the response to the last request the server wrote."""
+    if not line.startswith('{"$reply":'):
+        return line
+    parsed = cast(dict[str, Any], json.loads(line))
+    if len(parsed) != 1:
+        return line
+    requests = [m for m in got if isinstance(m, dict) and "method" in m and "id" in m]
+    rid = cast(dict[str, Any], requests[-1])["id"] if requests else None
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "result": parsed["$reply"]}, separators=(",", ":"))
+
+
 async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
     served = {label: r.Served(handlers=handlers(), capabilities={"tools": {"listChanged": True}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
     router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
@@ -144,7 +156,7 @@ async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
     answers: list[list[object]] = []
     for line, expected in zip(cast(list[str], case["lines"]), cast(list[list[object]], case["expect"]), strict=True):
         start = len(writer.messages)
-        reader.queue.put_nowait(line.encode("utf-8") + b"\n")
+        reader.queue.put_nowait(_reply(line, writer.messages).encode("utf-8") + b"\n")
         for _ in range(2500):
             if len(writer.messages) - start >= len(expected):
                 break
