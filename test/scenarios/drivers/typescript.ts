@@ -76,12 +76,16 @@ function scenarioHandlers(jsonrpc: JsonRpc) {
 /** The scenario server's capabilities. */
 const CAPABILITIES = { tools: { listChanged: true }, logging: {} };
 
-/** The tools/call of the Tasks extension (docs/scenarios.md): `task-done`, `task-slow` (until cancelled), `task-fail`; any other name answered at once. */
+/** The form elicitation `task-ask` asks for. */
+const ELICIT = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
+
+/** The tools/call of the Tasks extension (docs/scenarios.md): `task-done`, `task-slow` (until cancelled), `task-ask`, `task-fail`; any other name answered at once. */
 function taskTools(tasks: Tasks) {
   return (params: { name?: unknown }) => {
     const name = String(params.name);
     if (name === "task-done") return tasks.task(() => text("done"));
     if (name === "task-slow") return tasks.task(async (control) => (await cancelled(control.signal), text("never")));
+    if (name === "task-ask") return tasks.task(async (control) => text(JSON.stringify(await control.input({ q: ELICIT }))));
     if (name === "task-fail") {
       return tasks.task(() => {
         throw new Error("secret detail");

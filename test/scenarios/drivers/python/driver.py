@@ -91,8 +91,12 @@ CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": True}, "logging": {}}
 """The scenario server's capabilities."""
 
 
+ELICIT: dict[str, Any] = {"method": "elicitation/create", "params": {"mode": "form", "message": "?", "requestedSchema": {"type": "object", "properties": {}}}}
+"""The form elicitation ``task-ask`` asks for."""
+
+
 def task_tools(params: object, context: object) -> object:
-    """The Tasks extension's tools/call: ``task-done``, ``task-slow`` (until cancelled), ``task-fail``; any other name at once."""
+    """The Tasks extension's tools/call: ``task-done``, ``task-slow`` (until cancelled), ``task-ask``, ``task-fail``; any other name at once."""
     name = _text(params)
     if name == "task-done":
         return tasks.task(lambda control: _content("done"))
@@ -103,6 +107,13 @@ def task_tools(params: object, context: object) -> object:
             return _content("never")
 
         return tasks.task(slow)
+    if name == "task-ask":
+
+        async def ask(control: tasks.TaskControl) -> object:
+            answers = await control.input({"q": ELICIT})
+            return _content(json.dumps(answers, separators=(",", ":"), ensure_ascii=False))
+
+        return tasks.task(ask)
     if name == "task-fail":
 
         def fail(control: tasks.TaskControl) -> object:
