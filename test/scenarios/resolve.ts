@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { requestMeta } from "../request-meta.js";
-import { clientNotifications, eraOf, extensionCores, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
+import { clientNotifications, definitions, eraOf, extensionCores, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
 
 export const scenariosDir = path.dirname(fileURLToPath(import.meta.url));
 export const KINDS = ["gate", "normalize", "stdio", "http"] as const;
@@ -19,7 +19,7 @@ export interface Scenario {
   name: string;
   spec: string;
   kind: Kind;
-  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; meta?: string; extension?: string; latest?: boolean };
+  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; meta?: string; extension?: string; defines?: string; latest?: boolean };
   pick?: "clientRequest" | "serverOnlyRequest" | "clientOnlyRequest" | "removed" | "later" | "custom";
   side?: "client" | "server";
   policy?: Policy;
@@ -97,7 +97,8 @@ export function versionsOf(scenario: Scenario): string[] {
       (v.sends === undefined || requests(label).client.includes(v.sends)) &&
       (v.notifies === undefined || clientNotifications(label).includes(v.notifies)) &&
       (v.meta === undefined || requestMetaKeys(label).includes(v.meta)) &&
-      (v.extension === undefined || extensionCores(v.extension).includes(label)),
+      (v.extension === undefined || extensionCores(v.extension).includes(label)) &&
+      (v.defines === undefined || Object.hasOwn(definitions(label), v.defines)),
   );
   return v.latest === true ? all.slice(-1) : all;
 }

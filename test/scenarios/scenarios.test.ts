@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { pythonRuntimePackage, run as runProgram } from "../emit/python/support.js";
 import { ruby } from "../emit/ruby/support.js";
 import { type DriverOutput, runTypeScript } from "./drivers/typescript.js";
-import { lockLabels, schemaDefinesBatches } from "./facts.js";
+import { definitions, extensionCores, lockLabels, schemaDefinesBatches } from "./facts.js";
 import { mismatch } from "./match.js";
 import { type Case, type Kind, KINDS, expand, loadScenarios, scenariosDir, versionsOf } from "./resolve.js";
 
@@ -71,6 +71,23 @@ describe("the scenario files", () => {
     expect([...served, ...refused].sort()).toEqual(lockLabels.filter((l) => versionsOf(scenarios.find((s) => s.name === "framing")!).includes(l)));
     for (const l of served) expect(schemaDefinesBatches(l)).toBe(true);
     for (const l of refused) expect(schemaDefinesBatches(l)).toBe(false);
+  });
+});
+
+describe("the http scenarios", () => {
+  it("pick versions by the lock and the schemas: Tasks where the lock has the extension for the core version, the modern header rules where the schema defines HeaderMismatchError", () => {
+    for (const name of ["tasks-two-principals", "tasks-input"]) {
+      const versions = versionsOf(scenarios.find((s) => s.name === name)!);
+      expect(versions.length, name).toBeGreaterThan(0);
+      for (const l of versions) expect(extensionCores("tasks"), `${name} @ ${l}`).toContain(l);
+    }
+    for (const l of versionsOf(scenarios.find((s) => s.name === "modern-post")!)) expect(Object.hasOwn(definitions(l), "HeaderMismatchError"), l).toBe(true);
+  });
+
+  it("each state a status per request, and a body, events or text only where the answer has one", () => {
+    for (const s of scenarios.filter((x) => x.kind === "http")) {
+      for (const [i, e] of s.exchanges!.entries()) expect([e.expect.body, e.expect.events, e.expect.text].filter((x) => x !== undefined).length, `${s.name} #${i}`).toBe(1);
+    }
   });
 });
 
