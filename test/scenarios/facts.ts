@@ -89,3 +89,9 @@ export function resultRequiresResultType(label: string): boolean {
 export function requestDefinition(label: string, method: string): string | undefined {
   return Object.entries(definitions(label)).find(([name, def]) => name.endsWith("Request") && def.properties?.method?.const === method)?.[0];
 }
+
+/** The core labels the lock has a version of the extension `name` for (its `core` lists, locked labels only). */
+export function extensionCores(name: string): string[] {
+  const versions = Object.values(lock.extensions?.[name]?.versions ?? {});
+  return lockLabels.filter((l) => versions.some((v) => v.core.includes(l)));
+}

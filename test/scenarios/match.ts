@@ -1,12 +1,13 @@
 // The scenarios' match rules (scenario.schema.json, "matchers"): an expected value matches an actual one
 // exactly (JSON equality, member order ignored), except {"$any": "string" | "number"} (any value of that
-// type), {"$subset": object} (an object holding at least those members, each matched by these rules) and
+// type; "id": a JSON-RPC id, a string or an integer), {"$subset": object} (an object holding at least those members, each matched by these rules) and
 // {"$contains": value} (an array with an element matching value).
 
 /** Where `actual` first differs from `expected` (a JSON pointer and what was wanted), or null when it matches. */
 export function mismatch(expected: unknown, actual: unknown, at = ""): string | null {
   if (isObject(expected) && Object.keys(expected).length === 1 && Object.hasOwn(expected, "$any")) {
-    return typeof actual === expected.$any ? null : `${at || "/"}: expected any ${String(expected.$any)}, got ${JSON.stringify(actual)}`;
+    const ok = expected.$any === "id" ? typeof actual === "string" || Number.isInteger(actual) : typeof actual === expected.$any;
+    return ok ? null : `${at || "/"}: expected any ${String(expected.$any)}, got ${JSON.stringify(actual)}`;
   }
   if (isObject(expected) && Object.keys(expected).length === 1 && Object.hasOwn(expected, "$subset")) {
     const want = expected.$subset;

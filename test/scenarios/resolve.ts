@@ -8,10 +8,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { requestMeta } from "../request-meta.js";
-import { clientNotifications, eraOf, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
+import { clientNotifications, definitions, eraOf, extensionCores, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
 
 export const scenariosDir = path.dirname(fileURLToPath(import.meta.url));
-export const KINDS = ["gate", "normalize", "stdio"] as const;
+export const KINDS = ["gate", "normalize", "stdio", "http"] as const;
 export type Kind = (typeof KINDS)[number];
 
 type Policy = { custom: "pass" | "refuse"; later: "pass" | "refuse" };
@@ -19,7 +19,7 @@ export interface Scenario {
   name: string;
   spec: string;
   kind: Kind;
-  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; meta?: string; latest?: boolean };
+  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; meta?: string; extension?: string; defines?: string; latest?: boolean };
   pick?: "clientRequest" | "serverOnlyRequest" | "clientOnlyRequest" | "removed" | "later" | "custom";
   side?: "client" | "server";
   policy?: Policy;
@@ -27,13 +27,43 @@ export interface Scenario {
   methods?: string[];
   cases?: Array<{ input: unknown; expect: unknown; why?: string }>;
   steps?: Array<{ send: unknown; expect: unknown[]; why?: string }>;
+  server?: Server;
+  exchanges?: Array<{ request: HttpRequest<unknown>; expect: HttpAnswer; why?: string }>;
+}
+
+/** The scenario server's options an http scenario names (docs/scenarios.md, "The scenario server"). */
+export interface Server {
+  /** The resource-server role, with the scenario tokens. */
+  auth?: boolean;
+  /** The Tasks extension at the case's version (with the task tools). */
+  tasks?: boolean;
+}
+
+/** An HTTP request of a scenario (`body` a JSON value, or {"$raw": text}); a concrete case's body is its text. */
+export interface HttpRequest<Body> {
+  method: string;
+  path?: string;
+  headers?: Record<string, string | null>;
+  body?: Body;
+  /** Send the Mcp-Session-Id the last answer carrying one gave. */
+  session?: boolean;
+}
+
+/** What an HTTP request is answered: the status, the headers that matter (at least these), and the body as JSON, or its SSE events' data, or its text. */
+export interface HttpAnswer {
+  status: number;
+  headers?: Record<string, unknown>;
+  body?: unknown;
+  events?: unknown[];
+  text?: string;
 }
 
 /** One concrete case, as every driver receives it. */
 export type Case =
   | { id: string; scenario: string; kind: "gate"; version: string; method: string; side: "client" | "server"; policy: Policy; expect: unknown }
   | { id: string; scenario: string; kind: "normalize"; version: string; method: string; input: unknown; expect: unknown }
-  | { id: string; scenario: string; kind: "stdio"; version: string; lines: string[]; expect: unknown[][] };
+  | { id: string; scenario: string; kind: "stdio"; version: string; lines: string[]; expect: unknown[][] }
+  | { id: string; scenario: string; kind: "http"; version: string; server: Server; requests: Array<HttpRequest<string>>; expect: HttpAnswer[] };
 
 /** The custom methods of the gate scenarios: names no version has, the empty one and names a JavaScript object inherits among them. */
 export const CUSTOM_METHODS = ["x-vendor/custom", "no/such", "", "__proto__", "constructor", "toString", "tools/call/", "TOOLS/LIST", "ünïcode/メソッド"];
@@ -66,21 +96,24 @@ export function versionsOf(scenario: Scenario): string[] {
       (v.resultType === undefined || resultRequiresResultType(label) === v.resultType) &&
       (v.sends === undefined || requests(label).client.includes(v.sends)) &&
       (v.notifies === undefined || clientNotifications(label).includes(v.notifies)) &&
-      (v.meta === undefined || requestMetaKeys(label).includes(v.meta)),
+      (v.meta === undefined || requestMetaKeys(label).includes(v.meta)) &&
+      (v.extension === undefined || extensionCores(v.extension).includes(label)) &&
+      (v.defines === undefined || Object.hasOwn(definitions(label), v.defines)),
   );
   return v.latest === true ? all.slice(-1) : all;
 }
 
 /**
- * A message to send with its `{"$envelope": label, "extra": {...}}` objects replaced by the `_meta` a
- * modern request at that label carries: the keys its schema requires (test/request-meta.ts reads them
- * from schemas/<label>/schema.json; a label the lock lacks gets the two routing keys), then `extra`.
+ * A message to send with its `{"$envelope": label, "capabilities": {...}, "extra": {...}}` objects replaced
+ * by the `_meta` a modern request at that label carries: the keys its schema requires (test/request-meta.ts
+ * reads them from schemas/<label>/schema.json; a label the lock lacks gets the two routing keys), the client
+ * capabilities given (default none), then `extra`.
  */
 export function envelopes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(envelopes);
   if (typeof value !== "object" || value === null) return value;
   const o = value as Record<string, unknown>;
-  if (typeof o.$envelope === "string") return requestMeta(o.$envelope, {}, (o.extra ?? {}) as Record<string, unknown>);
+  if (typeof o.$envelope === "string") return requestMeta(o.$envelope, (o.capabilities ?? {}) as Record<string, unknown>, (o.extra ?? {}) as Record<string, unknown>);
   return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, envelopes(v)]));
 }
 
@@ -131,6 +164,12 @@ export function picks(scenario: Scenario, label: string): Array<{ method: string
   }
 }
 
+/** A message as the text sent: JSON, or as it is for {"$raw": text}. */
+function text(send: unknown): string {
+  const raw = typeof send === "object" && send !== null && !Array.isArray(send) && Object.keys(send).length === 1 ? (send as { $raw?: unknown }).$raw : undefined;
+  return typeof raw === "string" ? raw : JSON.stringify(send);
+}
+
 /** A scenario's concrete cases at every version it names (none when the lock has no such version). */
 export function expand(scenario: Scenario): Case[] {
   const cases: Case[] = [];
@@ -149,14 +188,19 @@ export function expand(scenario: Scenario): Case[] {
           cases.push({ ...base, id: `${scenario.name} @ ${version} ${method} #${i}`, kind: "normalize", method, input: c.input, expect: fill(c.expect, vars) });
         });
       }
+    } else if (scenario.kind === "stdio") {
+      const vars = { version };
+      const lines = scenario.steps!.map((s) => text(envelopes(fill(s.send, vars))));
+      cases.push({ ...base, id: `${scenario.name} @ ${version}`, kind: "stdio", lines, expect: scenario.steps!.map((s) => fill(s.expect, vars) as unknown[]) });
     } else {
       const vars = { version };
-      const lines = scenario.steps!.map((s) => {
-        const send = envelopes(fill(s.send, vars));
-        const raw = typeof send === "object" && send !== null && !Array.isArray(send) && Object.keys(send).length === 1 ? (send as { $raw?: unknown }).$raw : undefined;
-        return typeof raw === "string" ? raw : JSON.stringify(send);
+      const requests = scenario.exchanges!.map(({ request }): HttpRequest<string> => {
+        const { body, ...r } = fill(request, vars) as HttpRequest<unknown>;
+        return { ...r, ...(body === undefined ? {} : { body: text(envelopes(body)) }) };
       });
-      cases.push({ ...base, id: `${scenario.name} @ ${version}`, kind: "stdio", lines, expect: scenario.steps!.map((s) => fill(s.expect, vars) as unknown[]) });
+      // The headers named are those that matter: an answer carries at least these.
+      const expect = scenario.exchanges!.map((e) => ({ ...(fill(e.expect, vars) as HttpAnswer), headers: { $subset: fill(e.expect.headers ?? {}, vars) } }));
+      cases.push({ ...base, id: `${scenario.name} @ ${version}`, kind: "http", server: scenario.server ?? {}, requests, expect });
     }
   }
   return cases;

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { pythonRuntimePackage, run as runProgram } from "../emit/python/support.js";
 import { ruby } from "../emit/ruby/support.js";
 import { type DriverOutput, runTypeScript } from "./drivers/typescript.js";
-import { lockLabels, schemaDefinesBatches } from "./facts.js";
+import { definitions, extensionCores, lockLabels, schemaDefinesBatches } from "./facts.js";
 import { mismatch } from "./match.js";
 import { type Case, type Kind, KINDS, expand, loadScenarios, scenariosDir, versionsOf } from "./resolve.js";
 
@@ -74,6 +74,23 @@ describe("the scenario files", () => {
   });
 });
 
+describe("the http scenarios", () => {
+  it("pick versions by the lock and the schemas: Tasks where the lock has the extension for the core version, the modern header rules where the schema defines HeaderMismatchError", () => {
+    for (const name of ["tasks-two-principals", "tasks-input"]) {
+      const versions = versionsOf(scenarios.find((s) => s.name === name)!);
+      expect(versions.length, name).toBeGreaterThan(0);
+      for (const l of versions) expect(extensionCores("tasks"), `${name} @ ${l}`).toContain(l);
+    }
+    for (const l of versionsOf(scenarios.find((s) => s.name === "modern-post")!)) expect(Object.hasOwn(definitions(l), "HeaderMismatchError"), l).toBe(true);
+  });
+
+  it("each state a status per request, and a body, events or text only where the answer has one", () => {
+    for (const s of scenarios.filter((x) => x.kind === "http")) {
+      for (const [i, e] of s.exchanges!.entries()) expect([e.expect.body, e.expect.events, e.expect.text].filter((x) => x !== undefined).length, `${s.name} #${i}`).toBe(1);
+    }
+  });
+});
+
 describe("the suite's own code", () => {
   it("computes no expected answer by a runtime: the expansion, the facts and the match rules import nothing generated or of runtimes/", () => {
     const imports = ["resolve.ts", "facts.ts", "match.ts"].flatMap((file) =>
@@ -98,6 +115,10 @@ describe("the suite's own code", () => {
     expect(mismatch([1, 2], [2, 1])).toBe("/0: expected 1, got 2");
     expect(mismatch({ $any: "string" }, "x")).toBeNull();
     expect(mismatch({ $any: "string" }, 5)).toBe("/: expected any string, got 5");
+    expect(mismatch({ $any: "id" }, "s0")).toBeNull();
+    expect(mismatch({ $any: "id" }, 7)).toBeNull();
+    expect(mismatch({ $any: "id" }, 1.5)).toBe("/: expected any id, got 1.5");
+    expect(mismatch({ $any: "id" }, null)).toBe("/: expected any id, got null");
     expect(mismatch({ m: { $subset: { a: 1 } } }, { m: { a: 1, b: 2 } })).toBeNull();
     expect(mismatch({ m: { $subset: { a: 1 } } }, { m: { b: 2 } })).toBe("/m/a: missing");
     expect(mismatch(null, {})).toBe("/: expected null, got {}");

@@ -1,12 +1,13 @@
 // Cross-language agreement: the same JSON inputs through each version's TypeScript normalizers
 // (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Python ones (generated/python,
-// one Python process per batch) give the same JSON results, or the same -32603 error, for every
-// request of every version and of every extension module (generated/<core>+<name>/, the Python
+// one Python process per batch) give the reference normalizer's JSON result, or its -32603 error
+// (`referenceAnswer`: the normalize rules applied to the method table's row; no runtime is the oracle), for
+// every request of every version and of every extension module (generated/<core>+<name>/, the Python
 // EXTENSION_MODULES); the Python gate of each extension module answers as its TypeScript dispatcher does.
 // The core versions' gate verdicts and the normalizers' rules are data in test/scenarios/ (docs/scenarios.md).
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gateNames, tsAnswer, tsExtensionModules, tsGate, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
+import { gateNames, normalizedRequests, referenceAnswer, tsAnswer, tsExtensionModules, tsGate, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
 import { pythonJson } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;
@@ -43,12 +44,13 @@ const handlerObject = fc
   .map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
 const handlerReturn = fc.oneof({ arbitrary: handlerObject, weight: 4 }, { arbitrary: fc.jsonValue(), weight: 1 });
 
-describe("TypeScript and Python normalizers", () => {
+describe("TypeScript and Python normalizers, held to the reference", () => {
   it("name the same requests in every version", () => {
     const answers = pythonBatch(labels.map((version) => ({ version, catalogue: true as const })));
     labels.forEach((label, i) => {
       const python = answers[i] as { requests: string[] };
-      expect(python.requests.sort(), label).toEqual(Object.keys(modules.get(label)!.resultNormalizers).sort());
+      expect(python.requests.sort(), label).toEqual(normalizedRequests(modules.get(label)!));
+      expect(Object.keys(modules.get(label)!.resultNormalizers).sort(), `TypeScript: ${label}`).toEqual(normalizedRequests(modules.get(label)!));
     });
   });
 
@@ -56,7 +58,7 @@ describe("TypeScript and Python normalizers", () => {
     const inputs = fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED });
     const cases: Array<{ version: string; method: string; input: unknown }> = [];
     for (const label of labels) {
-      for (const method of Object.keys(modules.get(label)!.resultNormalizers).sort()) {
+      for (const method of normalizedRequests(modules.get(label)!)) {
         for (const input of inputs) cases.push({ version: label, method, input });
       }
     }
@@ -65,7 +67,8 @@ describe("TypeScript and Python normalizers", () => {
     let errors = 0;
     let nulls = 0;
     cases.forEach((c, i) => {
-      const expected = tsAnswer(modules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      const expected = referenceAnswer(modules.get(c.version)!.table[c.method], c.method, c.input);
+      expect(tsAnswer(modules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input)), `TypeScript: ${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
       if ((expected as { error?: unknown }).error !== undefined) errors++;
       const ok = (expected as { ok?: unknown }).ok;
       if (typeof ok === "object" && ok !== null && Object.values(ok).includes(null)) nulls++;
@@ -79,7 +82,7 @@ describe("TypeScript and Python normalizers", () => {
   // The gate of each core version: test/scenarios/gate/ states its verdicts as data, the Python driver runs them.
 });
 
-describe("TypeScript and Python extension modules", () => {
+describe("TypeScript and Python extension modules, the normalizers held to the reference", () => {
   /** The Python driver's name of an extension module: its core version and the extension's identifier. */
   const moduleOf = (label: string) => ({ version: extensionModules.get(label)!.core, extension: extensionModules.get(label)!.identifier });
 
@@ -89,7 +92,7 @@ describe("TypeScript and Python extension modules", () => {
     const answers = pythonBatch(ext.map((label) => ({ ...moduleOf(label), catalogue: true as const })));
     ext.forEach((label, i) => {
       const python = answers[i] as { requests: string[] };
-      expect(python.requests.sort(), label).toEqual(Object.keys(extensionModules.get(label)!.resultNormalizers).sort());
+      expect(python.requests.sort(), label).toEqual(normalizedRequests(extensionModules.get(label)!));
     });
   });
 
@@ -98,13 +101,14 @@ describe("TypeScript and Python extension modules", () => {
     const inputs = [...fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED }), { resultType: "task", taskId: "t", status: "working" }];
     const cases: Array<{ label: string; method: string; input: unknown }> = [];
     for (const [label, m] of extensionModules) {
-      for (const method of Object.keys(m.resultNormalizers).sort()) for (const input of inputs) cases.push({ label, method, input });
+      for (const method of normalizedRequests(m)) for (const input of inputs) cases.push({ label, method, input });
     }
     const answers = pythonBatch(cases.map(({ label, method, input }) => ({ ...moduleOf(label), method, input })));
     expect(answers.length).toBe(cases.length);
     let tasks = 0;
     cases.forEach((c, i) => {
-      const expected = tsAnswer(extensionModules.get(c.label)!.resultNormalizers[c.method], structuredClone(c.input));
+      const expected = referenceAnswer(extensionModules.get(c.label)!.table[c.method], c.method, c.input);
+      expect(tsAnswer(extensionModules.get(c.label)!.resultNormalizers[c.method], structuredClone(c.input)), `TypeScript: ${c.label} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
       if ((expected as { ok?: { resultType?: unknown } }).ok?.resultType === "task") tasks++;
       expect(answers[i], `${c.label} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
     });

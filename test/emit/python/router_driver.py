@@ -1,4 +1,4 @@
-"""Driver for router.test.ts and router-cross-language.test.ts: a scenario on stdin, what the Python router
+"""Driver for router.test.ts: a scenario on stdin, what the Python router
 answered and sent on stdout.
 
 Scenario: ``{"config": {...}, "steps": [...]}``. ``config``: ``served`` (label → ``{"capabilities"}``; with

@@ -1,6 +1,5 @@
 """Driver for tasks.test.ts: one script of steps on stdin, run against the Python router serving the Tasks
-extension (mcp_codegen.tasks) at ``version``; the transcript on stdout. tasks.test.ts runs the same script
-against the TypeScript router and tasks runtime (its ``runScript``), with the same tools:
+extension (mcp_codegen.tasks) at ``version``; the transcript on stdout, which tasks.test.ts asserts. The tools:
 
 - ``slow``: a task waiting for the ``release`` step, then ``{"content": [text "done"]}``;
 - ``status``: as ``slow``, its status message set to "halfway" first;

@@ -2,15 +2,12 @@
 // by message: the lifecycle (working → completed, failed, cancelled) through tasks/get, tasks/update and
 // tasks/cancel; input requests; ttlMs; tasks bound to their principal (another one gets exactly the
 // unknown-id answer, on every method and on listen); the bounds; notifications/tasks on a listen stream.
-// Each script runs in the Python router (tasks.py beside this file) and, the same steps with the same tools,
-// in the TypeScript router and tasks runtime (generated/router.ts, generated/runtime/tasks.ts): the
-// answers are asserted exactly, and Python's must equal TypeScript's, times and the text of a schema
-// validator's message aside.
+// Each script runs in the Python router (tasks.py beside this file) and its answers are asserted as written
+// here (times as "<time>"). What both runtimes must answer alike over HTTP (create, get, update, cancel, input
+// requests, two principals) is data in test/scenarios/http/tasks-*.json, run by both drivers.
 import { describe, expect, it } from "vitest";
-import { createServerRouter, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../../../generated/router.js";
-import { JsonRpcError } from "../../../generated/runtime/jsonrpc.js";
-import { createMemoryTaskStore, DEFAULT_MAX_STORED_TASKS, DEFAULT_SWEEP_INTERVAL_MS, MIN_RETENTION_MS } from "../../../generated/runtime/task-store.js";
-import { LIMIT_REACHED, task, TASK_LIMITS, tasksExtension, TASKS_EXTENSION, type TaskControl, type TasksOptions } from "../../../generated/runtime/tasks.js";
+import { DEFAULT_MAX_STORED_TASKS, DEFAULT_SWEEP_INTERVAL_MS, MIN_RETENTION_MS } from "../../../generated/runtime/task-store.js";
+import { LIMIT_REACHED, TASK_LIMITS, TASKS_EXTENSION } from "../../../generated/runtime/tasks.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
 import { pythonJson } from "./support.js";
@@ -42,122 +39,6 @@ interface Transcript {
 
 const ELICIT = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
 const text = (t: string) => ({ type: "text", text: t });
-/** JSON text as Python's json.dumps(…, separators=(",", ":"), sort_keys=True) writes it. */
-const sortedJson = (value: unknown): string =>
-  JSON.stringify(value, (_k, v) => (v !== null && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
-
-/** The same script through the TypeScript router and tasks runtime, with the Python driver's tools. */
-async function runTs(script: Script): Promise<Transcript> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let clock: number | null = null;
-  const options = script.options ?? {};
-  const store = createMemoryTaskStore({ now: () => clock ?? Date.now(), ...(options.maxTasks === undefined ? {} : { maxTasks: options.maxTasks }) });
-  let counter = 0;
-  const errors: string[] = [];
-  const failures: string[] = [];
-  const aborted: string[] = [];
-  const author: string[] = [];
-  const toolsCall = (params: { name: string; arguments?: Record<string, any> }) => {
-    const args = params.arguments ?? {};
-    switch (params.name) {
-      case "plain":
-        return { content: [text("plain")] };
-      case "optional":
-        return task(() => ({ content: [text("ran")] }), { support: "optional" });
-      case "optional_ask":
-        return task(async (control: TaskControl) => await control.input({ q: ELICIT }), { support: "optional" });
-      case "broken":
-        return task(() => {
-          throw new Error("secret detail");
-        });
-      case "protocol":
-        return task(() => {
-          throw new JsonRpcError(-32042, "Not allowed", { why: "x" });
-        });
-      case "big":
-        return task(() => ({ content: [text("x".repeat(args.size))] }));
-      case "ttl":
-        return task(() => ({ content: [text("ttl")] }), { ttlMs: args.ttlMs });
-      case "ask":
-        return task(async (control: TaskControl) => {
-          const keys: string[] = args.keys ?? ["q"];
-          const answers = await control.input(Object.fromEntries(keys.map((k) => [k, ELICIT])));
-          if (args.again) await control.input({ [keys[0]]: ELICIT });
-          return { content: [text(sortedJson(answers))] };
-        });
-      default:
-        return task(async (control: TaskControl) => {
-          control.signal.addEventListener("abort", () => aborted.push(`${control.taskId} true`));
-          if (params.name === "status") await control.setStatusMessage("halfway");
-          await released;
-          return { content: [text("done")] };
-        });
-    }
-  };
-  const guards = {
-    "tasks/get": (params: { taskId: string }) => void author.push(`tasks/get ${params.taskId}`),
-    "tasks/cancel": (params: { taskId: string }) => {
-      author.push(`tasks/cancel ${params.taskId}`);
-      if (params.taskId === "task-1") throw new JsonRpcError(-32050, "Not cancellable");
-    },
-  };
-  const served = Array.from({ length: script.routers ?? 1 }, () => {
-    const extension = tasksExtension({
-      store,
-      newTaskId: () => `task-${++counter}`,
-      handlers: { "tools/call": toolsCall, ...(script.guard ? guards : {}) },
-      onError: (error, taskId) => errors.push(`${taskId}: ${(error as Error).message}`),
-      ...(Object.fromEntries(Object.entries(options).filter(([k]) => k !== "maxTasks")) as Partial<TasksOptions>),
-    } as TasksOptions);
-    const router = createServerRouter({
-      serverInfo: { name: "t", version: "1" },
-      onError: (_error, context) => void failures.push(`${context.kind} ${context.method}`),
-      versions: { [VERSION]: { handlers: { "tools/list": () => ({ tools: [] }) }, capabilities: { tools: {} }, extensions: { [TASKS_EXTENSION]: extension } } } as never,
-    });
-    return { extension, router };
-  });
-  const idle = async () => {
-    for (const { extension } of served) await extension.idle();
-  };
-  const transcript: unknown[] = [];
-  const listens: Array<{ answer: Promise<unknown>; sent: unknown[]; done: boolean; value?: unknown }> = [];
-  const created = new Map<string, number>();
-  let id = 0;
-  const message = (step: Step) => {
-    const capabilities = step.tasks === false ? {} : { extensions: { [TASKS_EXTENSION]: {} } };
-    return { jsonrpc: "2.0", id: ++id, method: step.method, params: { ...((step.params as object) ?? {}), _meta: { [META_PROTOCOL_VERSION]: VERSION, [META_CLIENT_CAPABILITIES]: capabilities } } };
-  };
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-  for (const step of script.steps) {
-    const principal = step.principal as string | undefined;
-    const router = served[(step.router as number | undefined) ?? 0].router;
-    const exchange = principal === undefined ? {} : { principal };
-    if (step.op === "call") transcript.push(await router.handle(message(step), exchange));
-    else if (step.op === "listen") {
-      const sent: unknown[] = [];
-      const listen = { answer: router.handle(message({ ...step, method: "subscriptions/listen" }), { ...exchange, send: async (m: unknown) => void sent.push(m) }), sent, done: false, value: undefined as unknown };
-      void listen.answer.then((v) => ((listen.done = true), (listen.value = v)));
-      listens.push(listen);
-      await settle();
-      transcript.push(listen.done ? listen.value : "listening");
-    } else if (step.op === "release") release();
-    else if (step.op === "idle") await idle();
-    else if (step.op === "settle") await settle();
-    else if (step.op === "clock") {
-      const taskId = step.taskId as string;
-      if (!created.has(taskId)) created.set(taskId, Date.parse((await store.get(taskId))!.createdAt));
-      clock = created.get(taskId)! + (step.plus as number);
-    } else if (step.op === "store") transcript.push((await store.get(step.taskId as string)) ?? null);
-    else if (step.op === "close") {
-      for (const each of served) each.router.close();
-      for (const listen of listens) transcript.push({ answer: await listen.answer, sent: listen.sent });
-    } else throw new Error(`unknown step ${step.op}`);
-  }
-  await idle();
-  await store.close?.();
-  return { transcript: JSON.parse(JSON.stringify(transcript)), errors, failures, aborted, author };
-}
 
 const runPython = (script: Script) => pythonJson<Transcript>("tasks.py", { version: VERSION, ...script });
 
@@ -177,11 +58,10 @@ function timeless(value: unknown): unknown {
   );
 }
 
-/** Both runs of a script, times as "<time>": Python's, and TypeScript's. */
-async function both(script: Script): Promise<{ py: Transcript; ts: Transcript }> {
+/** A script run by the Python router, times as "<time>". */
+function run(script: Script): Transcript {
   const py = runPython(script);
-  const ts = await runTs(script);
-  return { py: { ...py, transcript: timeless(py.transcript) as any[] }, ts: { ...ts, transcript: timeless(ts.transcript) as any[] } };
+  return { ...py, transcript: timeless(py.transcript) as any[] };
 }
 
 const call = (method: string, params: Json, more: Json = {}): Step => ({ op: "call", method, params, ...more });
@@ -232,7 +112,7 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
       { op: "idle" },
       call("tasks/get", { taskId: "task-5" }),
     ];
-    const { py, ts } = await both({ options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const py = run({ options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     expect(result(t[0]).capabilities.extensions).toEqual({ [TASKS_EXTENSION]: {} });
     expect(result(t[1])).toEqual({ ...working("task-1"), resultType: "task" });
@@ -263,7 +143,11 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(result(t[26])).toEqual({ ...working("task-5", { status: "completed", result: { content: [text("ran")], resultType: "complete" } }), resultType: "complete" });
     // The plain failure is reported to on_error, the JSON-RPC one is not.
     expect(py.errors).toEqual(["task-3: secret detail"]);
-    expect(py).toEqual(ts);
+    for (const [i, id] of [[3, "task-2"], [9, "task-3"], [10, "task-4"]] as const) expect(result(t[i]), String(i)).toEqual({ ...working(id), resultType: "task" });
+    // Task failures go to the extension's hook, not the router's; task-2's work saw its cancellation.
+    expect(py.failures).toEqual([]);
+    expect(py.aborted).toEqual(["task-2 true"]);
+    expect(py.author).toEqual([]);
   });
 
   it("input requests: input_required with the inputRequests, a partial answer leaves the rest pending, keys not outstanding are ignored, the work gets every response; a key issued twice fails the task", async () => {
@@ -286,7 +170,7 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
       call("tasks/get", { taskId: "task-2" }),
       { op: "close" },
     ];
-    const { py, ts } = await both({ options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const py = run({ options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     const asks = (...keys: string[]) => Object.fromEntries(keys.map((k) => [k, ELICIT]));
     expect(result(t[0])).toEqual({ ...working("task-1"), resultType: "task" });
@@ -310,7 +194,11 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(notified.map((m) => m.params.status).at(-1)).toBe("completed");
     expect(notified.map((m) => m.params.status)).toContain("input_required");
     expect(py.errors).toEqual([]);
-    expect(py).toEqual(ts);
+    expect(t[1]).toBe("listening");
+    expect(result(t[5])).toEqual({ resultType: "complete" });
+    expect(result(t[7])).toEqual({ ...working("task-2"), resultType: "task" });
+    expect(result(t[8])).toEqual({ resultType: "complete" });
+    expect([py.failures, py.aborted]).toEqual([[], []]);
   });
 
   it("ttlMs: the task's own (bounded: null and over max_ttl_ms get max_ttl_ms, negative 0, fractions floored), and the store forgets a task ttlMs after createdAt, never within 1 s of its last change", async () => {
@@ -335,7 +223,7 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
       call("tasks/get", { taskId: "task-2" }),
       { op: "release" },
     ];
-    const { py, ts } = await both({ options: { ttlMs: 5000, pollIntervalMs: 25 }, steps });
+    const py = run({ options: { ttlMs: 5000, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     expect([0, 1, 2, 3, 4].map((i) => result(t[i]).ttlMs)).toEqual([5000, 3_600_000, 3_600_000, 0, 1500]);
     expect(result(t[5])).toMatchObject({ taskId: "task-4", status: "completed", ttlMs: 0 });
@@ -344,7 +232,8 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(error(t[8])).toEqual(notFound);
     expect(result(t[9])).toMatchObject({ taskId: "task-2", status: "completed", ttlMs: 3_600_000 });
     expect(error(t[10])).toEqual(notFound);
-    expect(py).toEqual(ts);
+    expect(t.length).toBe(11);
+    expect([py.errors, py.failures]).toEqual([[], []]);
   });
 
   it("two principals: B gets exactly the unknown-id answer for A's task on every method and on listen; the task is A's alone", async () => {
@@ -366,14 +255,14 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
       call("tasks/get", { taskId: "task-1" }, { principal: "A" }),
       { op: "close" },
     ];
-    const { py, ts } = await both({ options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const py = run({ options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     expect(result(t[0])).toEqual({ ...working("task-1"), resultType: "task" });
     // Every method, and no principal at all: the answer to a task that does not exist, byte for byte.
     for (const i of [1, 2, 3, 4]) expect(t[i], String(i)).toEqual({ jsonrpc: "2.0", id: i + 1, error: notFound });
     // Answered, never reported: B's probes, and the listen without the extension (-32021), reach neither
     // router's error hook (PeerErrors: the peer's own mistakes).
-    expect({ py: py.failures, ts: ts.failures }).toEqual({ py: [], ts: [] });
+    expect(py.failures).toEqual([]);
     expect(t[5]).toEqual({ jsonrpc: "2.0", id: 6, error: notFound });
     expect(t[6]).toBe("listening");
     expect(t[7]).toBe("listening");
@@ -385,7 +274,9 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(b.sent).toEqual([{ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { taskIds: [] }, _meta: { "io.modelcontextprotocol/subscriptionId": 7 } } }]);
     expect(a.sent[0].params.notifications).toEqual({ taskIds: ["task-1"] });
     expect(a.sent.slice(1).map((m) => [m.method, m.params.status])).toEqual([["notifications/tasks", "completed"]]);
-    expect(py).toEqual(ts);
+    expect(t.length).toBe(15);
+    expect(t[14]).toEqual({ answer: { jsonrpc: "2.0", id: 9, error: missing }, sent: [] });
+    expect([py.errors, py.aborted]).toEqual([[], []]);
   });
 
   it("bounds: tasks per principal and running in all (-32000 naming the limit), result bytes (failed, -32603 naming the size), max TTL, listen taskIds (-32602), tasks the store holds (-32000)", async () => {
@@ -406,7 +297,7 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
       { op: "listen", params: { notifications: { taskIds: ["a", "a", "b"] } } },
       { op: "close" },
     ];
-    const { py, ts } = await both({ options: { maxTasksPerPrincipal: 1, maxRunningTasks: 2, maxResultBytes: 200, maxTtlMs: 10_000, maxListenTaskIds: 2, maxTasks: 4, pollIntervalMs: 25 }, steps });
+    const py = run({ options: { maxTasksPerPrincipal: 1, maxRunningTasks: 2, maxResultBytes: 200, maxTtlMs: 10_000, maxListenTaskIds: 2, maxTasks: 4, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     expect(result(t[0])).toMatchObject({ taskId: "task-1", ttlMs: 10_000 });
     expect(error(t[1])).toEqual({ code: -32000, message: "Too many tasks: 1 are running for this principal (maxTasksPerPrincipal)" });
@@ -422,27 +313,28 @@ describe(`the Python Tasks extension served by the Python router at ${VERSION}`,
     expect(t[9]).toEqual({ jsonrpc: "2.0", id: 10, error: { code: -32602, message: "Invalid params: 3 distinct taskIds, over the server's maxListenTaskIds (2)" } });
     expect(t[10]).toBe("listening");
     expect(py.errors).toEqual([`task-4: ${over}`]);
-    expect(py).toEqual(ts);
+    expect(result(t[5])).toMatchObject({ taskId: "task-4", status: "working", resultType: "task" });
+    // Each limit reached is reported to the router's hook (the operator's to know): three tools/call, the listen.
+    expect(py.failures).toEqual(["request tools/call", "request tools/call", "request tools/call", "request subscriptions/listen"]);
   });
 });
 
 describe(`the Python Tasks extension's params checks (${VERSION})`, () => {
-  it("a taskId that is not a string: -32602 with the pointer, as TypeScript (whose message is its schema validator's words)", async () => {
+  it("a taskId that is not a string: -32602 with the pointer", async () => {
     const steps: Step[] = [call("tasks/get", { taskId: 5 }), call("tasks/cancel", {}), call("tasks/get", { taskId: null })];
-    const { py, ts } = await both({ steps });
+    const py = run({ steps });
     const method = ["tasks/get", "tasks/cancel", "tasks/get"];
     py.transcript.forEach((answer, i) => {
       expect(error(answer)).toEqual({ code: -32602, message: `Invalid params for ${method[i]}: /params/taskId: expected a string taskId`, data: { paths: ["/params/taskId"] } });
-      expect([error(ts.transcript[i]).code, error(ts.transcript[i]).data]).toEqual([-32602, { paths: ["/params/taskId"] }]);
     });
   });
 });
 
 describe(`the Python Tasks extension without a task (${VERSION})`, () => {
   it("an optional task's work run inline, for a request without the extension, cannot ask for input: -32603", async () => {
-    const { py, ts } = await both({ steps: [call("tools/call", { name: "optional_ask" }, { tasks: false })] });
+    const py = run({ steps: [call("tools/call", { name: "optional_ask" }, { tasks: false })] });
     expect(error(py.transcript[0])).toEqual({ code: -32603, message: "Internal error: this request has no task to ask for input (the client did not negotiate tasks)" });
-    expect(py).toEqual(ts);
+    expect(py.transcript.length).toBe(1);
   });
 });
 
@@ -461,7 +353,7 @@ describe(`the Python Tasks extension, composed with the author's handlers and sh
       call("tasks/get", { taskId: "task-2" }, { principal: "A" }),
       { op: "release" },
     ];
-    const { py, ts } = await both({ guard: true, options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const py = run({ guard: true, options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     expect(error(t[3])).toEqual(notFound);
     expect(error(t[4])).toEqual(notFound);
@@ -472,7 +364,11 @@ describe(`the Python Tasks extension, composed with the author's handlers and sh
     expect(py.author).toEqual(["tasks/get task-1", "tasks/cancel task-1", "tasks/get task-1", "tasks/cancel task-2", "tasks/get task-2"]);
     // The cancelled task's work saw its cancellation (control.cancelled set, its asyncio task cancelled).
     expect(py.aborted).toEqual(["task-2 true"]);
-    expect(py).toEqual(ts);
+    expect(result(t[0])).toEqual({ ...working("task-1"), resultType: "task" });
+    expect(result(t[1])).toEqual({ ...working("task-2"), resultType: "task" });
+    expect(result(t[2])).toEqual({ ...working("task-1"), resultType: "complete" });
+    // The author's handler refusing (-32050) is its failure, reported; the runtime's unknown-task answers are not.
+    expect(py.failures).toEqual(["request tasks/cancel"]);
   });
 
   it("two routers sharing one TaskStore (as processes would): tasks/get, tasks/update and tasks/cancel sent to B reach the task running in A", async () => {
@@ -490,14 +386,16 @@ describe(`the Python Tasks extension, composed with the author's handlers and sh
       // TypeScript's work goes on after its signal aborts (its outcome dropped) until released.
       { op: "release" },
     ];
-    const { py, ts } = await both({ routers: 2, options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
+    const py = run({ routers: 2, options: { ttlMs: 60_000, pollIntervalMs: 25 }, steps });
     const t = py.transcript;
     expect(result(t[1])).toMatchObject({ status: "input_required", inputRequests: { q: ELICIT } });
     expect(result(t[2])).toEqual({ resultType: "complete" });
     expect(result(t[3])).toMatchObject({ status: "completed", result: { content: [text('{"q":{"action":"accept","content":{"x":1}}}')] } });
     expect(result(t[6])).toMatchObject({ taskId: "task-2", status: "cancelled" });
     expect(py.aborted).toEqual(["task-2 true"]);
-    expect(py).toEqual(ts);
+    expect(result(t[0])).toEqual({ ...working("task-1"), resultType: "task" });
+    expect(result(t[4])).toEqual({ ...working("task-2"), resultType: "task" });
+    expect(result(t[5])).toEqual({ resultType: "complete" });
   });
 });
 

@@ -1,13 +1,14 @@
 // Cross-language agreement: the same JSON inputs through each version's TypeScript normalizers
 // (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Ruby ones (generated/ruby, a
-// Ruby subprocess driven in batches) give the same JSON results, or the same -32603 error, for every
+// Ruby subprocess driven in batches) give the reference normalizer's JSON result, or its -32603 error
+// (`referenceAnswer` of ../typescript/cross-language.ts: the rules applied to the method table's row), for every
 // request of every version and of every extension module (generated/<core>+<name>/, the Ruby EXTENSIONS);
 // the Ruby gate of an extension module answers as its TypeScript dispatcher does. The core versions' gate
 // verdicts and the normalizers' rules are data in test/scenarios/ (docs/scenarios.md).
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tsAnswer, tsExtensionModules, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
+import { normalizedRequests, referenceAnswer, tsAnswer, tsExtensionModules, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
 import { ruby, rubyTestDir } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;
@@ -57,12 +58,13 @@ const withoutNullMembers = (v: unknown): unknown =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null)) : v;
 const handlerReturn = fc.oneof({ arbitrary: handlerObject, weight: 4 }, { arbitrary: fc.jsonValue().map(withoutNullMembers), weight: 1 });
 
-describe("TypeScript and Ruby normalizers", () => {
+describe("TypeScript and Ruby normalizers, held to the reference", () => {
   it("name the same requests in every version", () => {
     const answers = rubyBatch(labels.map((version) => ({ version, catalogue: true as const })));
     labels.forEach((label, i) => {
       const ruby = answers[i] as { requests: string[] };
-      expect(ruby.requests.sort(), label).toEqual(Object.keys(modules.get(label)!.resultNormalizers).sort());
+      expect(ruby.requests.sort(), label).toEqual(normalizedRequests(modules.get(label)!));
+      expect(Object.keys(modules.get(label)!.resultNormalizers).sort(), `TypeScript: ${label}`).toEqual(normalizedRequests(modules.get(label)!));
     });
   });
 
@@ -70,7 +72,7 @@ describe("TypeScript and Ruby normalizers", () => {
     const inputs = fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED });
     const cases: Array<{ version: string; method: string; input: unknown }> = [];
     for (const label of labels) {
-      for (const method of Object.keys(modules.get(label)!.resultNormalizers).sort()) {
+      for (const method of normalizedRequests(modules.get(label)!)) {
         for (const input of inputs) cases.push({ version: label, method, input });
       }
     }
@@ -78,7 +80,8 @@ describe("TypeScript and Ruby normalizers", () => {
     expect(answers.length).toBe(cases.length);
     let errors = 0;
     cases.forEach((c, i) => {
-      const expected = tsAnswer(modules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      const expected = referenceAnswer(modules.get(c.version)!.table[c.method], c.method, c.input);
+      expect(tsAnswer(modules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input)), `TypeScript: ${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
       if ((expected as { error?: unknown }).error !== undefined) errors++;
       expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
     });
@@ -108,7 +111,7 @@ describe("TypeScript and Ruby extension modules", () => {
     const answers = rubyBatch(ext.map((version) => ({ version, catalogue: true as const })));
     ext.forEach((label, i) => {
       const ruby = answers[i] as { requests: string[] };
-      expect(ruby.requests.sort(), label).toEqual(Object.keys(extensionModules.get(label)!.resultNormalizers).sort());
+      expect(ruby.requests.sort(), label).toEqual(normalizedRequests(extensionModules.get(label)!));
     });
   });
 
@@ -116,13 +119,14 @@ describe("TypeScript and Ruby extension modules", () => {
     const inputs = fc.sample(handlerReturn, { numRuns: RUNS_PER_REQUEST, seed: SEED });
     const cases: Array<{ version: string; method: string; input: unknown }> = [];
     for (const [label, m] of extensionModules) {
-      for (const method of Object.keys(m.resultNormalizers).sort()) for (const input of inputs) cases.push({ version: label, method, input });
+      for (const method of normalizedRequests(m)) for (const input of inputs) cases.push({ version: label, method, input });
     }
     const answers = rubyBatch(cases);
     expect(answers.length).toBe(cases.length);
     let tasks = 0;
     cases.forEach((c, i) => {
-      const expected = tsAnswer(extensionModules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input));
+      const expected = referenceAnswer(extensionModules.get(c.version)!.table[c.method], c.method, c.input);
+      expect(tsAnswer(extensionModules.get(c.version)!.resultNormalizers[c.method], structuredClone(c.input)), `TypeScript: ${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
       if ((expected as { ok?: { resultType?: unknown } }).ok?.resultType === "task") tasks++;
       expect(answers[i], `${c.version} ${c.method} ${JSON.stringify(c.input)}`).toEqual(expected);
     });

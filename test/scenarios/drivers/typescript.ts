@@ -2,6 +2,8 @@
 // generated tree carries it (generated/runtime/, generated/<label>/, generated/router.ts) and answers what
 // it observed, in the shape every driver answers (see docs/scenarios.md):
 // { results: { [case id]: actual }, skipped: { [case id]: why }, summary: [lines] }.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { PassThrough } from "node:stream";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,35 +21,92 @@ const load = async <T>(...parts: string[]): Promise<T> => (await import(pathToFi
 type Gate = typeof import("../../../generated/runtime/method-gate.js");
 type Stdio = typeof import("../../../generated/runtime/transport-stdio.js");
 type Router = typeof import("../../../generated/router.js");
+type Http = typeof import("../../../generated/runtime/transport-http.js");
+type Tasks = typeof import("../../../generated/runtime/tasks.js");
+type TaskStore = typeof import("../../../generated/runtime/task-store.js");
+type JsonRpc = typeof import("../../../generated/runtime/jsonrpc.js");
 
-type Context = { signal: AbortSignal; notify(method: string, params?: Record<string, unknown>): Promise<void> };
+type Context = {
+  signal: AbortSignal;
+  _meta?: Record<string, unknown>;
+  principal?: string;
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  request(method: string, params?: Record<string, unknown>): Promise<unknown>;
+};
 
 /** The router being served, for the "publish" tool. */
 let serving: { publish(method: string, params?: Record<string, unknown>): Promise<void> } | undefined;
 
-/** The handlers every served version gets in stdio scenarios (docs/scenarios.md, "The scenario server"). */
-const handlers = {
-  ping: () => ({}),
-  "logging/setLevel": () => ({}),
-  "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
-  "tools/call": async (params: { name?: unknown }, context: Context) => {
-    if (params.name === "log") {
-      for (const level of ["debug", "warning", "error"]) await context.notify("notifications/message", { level, data: level });
-    }
-    if (params.name === "publish") await serving!.publish("notifications/tools/list_changed");
-    if (params.name === "slow") {
-      await new Promise((_resolve, reject) => {
-        if (context.signal.aborted) reject(new Error("cancelled"));
-        context.signal.addEventListener("abort", () => reject(new Error("cancelled")), { once: true });
+const text = (t: string) => ({ content: [{ type: "text", text: t }] });
+const cancelled = (signal: AbortSignal) =>
+  new Promise((_resolve, reject) => {
+    if (signal.aborted) reject(new Error("cancelled"));
+    signal.addEventListener("abort", () => reject(new Error("cancelled")), { once: true });
+  });
+
+/** The handlers every served version gets (docs/scenarios.md, "The scenario server"). */
+function scenarioHandlers(jsonrpc: JsonRpc) {
+  return {
+    ping: () => ({}),
+    "logging/setLevel": () => ({}),
+    "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
+    "tools/call": async (params: { name?: unknown; arguments?: Record<string, unknown> }, context: Context) => {
+      const name = String(params.name);
+      if (name === "log") {
+        for (const level of ["debug", "warning", "error"]) await context.notify("notifications/message", { level, data: level });
+      }
+      if (name === "publish") await serving!.publish("notifications/tools/list_changed");
+      if (name === "publish-updated") await serving!.publish("notifications/resources/updated", { uri: String(params.arguments?.uri) });
+      if (name === "slow") await cancelled(context.signal);
+      if (name === "fail-coded") throw new jsonrpc.JsonRpcError(-32000, "coded failure", { why: "asked" });
+      if (name === "fail-plain") throw new Error("secret detail");
+      if (name === "progress") {
+        const token = context._meta?.progressToken;
+        if (token !== undefined && token !== null) await context.notify("notifications/progress", { progressToken: token, progress: 1, total: 2, message: "half" });
+      }
+      if (name === "sample") return text(JSON.stringify(await context.request("sampling/createMessage", { messages: [], maxTokens: 5 })));
+      if (name === "who") return text(context.principal ?? "none");
+      return text(name);
+    },
+    "resources/subscribe": () => ({}),
+    "resources/unsubscribe": () => ({}),
+  };
+}
+
+/** The scenario server's capabilities. */
+const CAPABILITIES = { tools: { listChanged: true }, logging: {} };
+
+/** The form elicitation `task-ask` asks for. */
+const ELICIT = { method: "elicitation/create", params: { mode: "form", message: "?", requestedSchema: { type: "object", properties: {} } } };
+
+/** The tools/call of the Tasks extension (docs/scenarios.md): `task-done`, `task-slow` (until cancelled), `task-ask`, `task-fail`; any other name answered at once. */
+function taskTools(tasks: Tasks) {
+  return (params: { name?: unknown }) => {
+    const name = String(params.name);
+    if (name === "task-done") return tasks.task(() => text("done"));
+    if (name === "task-slow") return tasks.task(async (control) => (await cancelled(control.signal), text("never")));
+    if (name === "task-ask") return tasks.task(async (control) => text(JSON.stringify(await control.input({ q: ELICIT }))));
+    if (name === "task-fail") {
+      return tasks.task(() => {
+        throw new Error("secret detail");
       });
     }
-    return { content: [{ type: "text", text: String(params.name) }] };
-  },
-};
+    return text(name);
+  };
+}
+
+/** A line as written: `{"$reply": result}` becomes the response to the last request the server wrote (docs/scenarios.md). */
+function reply(line: string, got: readonly unknown[]): string {
+  const parsed = line.startsWith('{"$reply":') ? (JSON.parse(line) as { $reply?: unknown }) : undefined;
+  if (parsed === undefined || Object.keys(parsed).length !== 1) return line;
+  const request = [...got].reverse().find((m) => typeof m === "object" && m !== null && "method" in m && "id" in m) as { id: unknown } | undefined;
+  return JSON.stringify({ jsonrpc: "2.0", id: request?.id ?? null, result: parsed.$reply });
+}
 
 /** Lines written in answer to one line: wait for `count` of them, then a little longer for any extra. */
-async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, router: Router): Promise<unknown[][]> {
-  const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: { tools: { listChanged: true }, logging: {} } }]));
+async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, router: Router, jsonrpc: JsonRpc): Promise<unknown[][]> {
+  const handlers = scenarioHandlers(jsonrpc);
+  const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: CAPABILITIES }]));
   const server = router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
   serving = server;
   const input = new PassThrough();
@@ -65,7 +124,7 @@ async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, rout
   const answers: unknown[][] = [];
   for (const [i, line] of c.lines.entries()) {
     const from = got.length;
-    input.write(line + "\n");
+    input.write(reply(line, got) + "\n");
     const want = c.expect[i].length;
     const deadline = Date.now() + 5000;
     while (got.length - from < want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
@@ -78,10 +137,132 @@ async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, rout
   return answers;
 }
 
+/** The scenario tokens (docs/scenarios.md): each one's AuthInfo; any other token is refused. */
+const RESOURCE = "https://scenario.invalid/mcp";
+const TOKENS: Record<string, object> = {
+  "token-alice": { clientId: "client-a", subject: "alice", scopes: ["mcp"], resource: RESOURCE },
+  "token-bob": { clientId: "client-b", subject: "bob", scopes: ["mcp"], resource: RESOURCE },
+  "token-narrow": { clientId: "client-n", subject: "narrow", scopes: [], resource: RESOURCE },
+  "token-elsewhere": { clientId: "client-e", subject: "elsewhere", scopes: ["mcp"], resource: "https://elsewhere.invalid/mcp" },
+  "token-expired": { clientId: "client-x", subject: "expired", scopes: ["mcp"], resource: RESOURCE, expiresAt: 1 },
+};
+
+interface HttpModules {
+  router: Router;
+  http: Http;
+  tasks: Tasks;
+  store: TaskStore;
+  jsonrpc: JsonRpc;
+}
+
+/** One HTTP request on a running endpoint; an SSE answer read until `events` arrived and a settle passed, or it ended. */
+function exchange(port: number, r: Extract<Case, { kind: "http" }>["requests"][number], session: string | undefined, events: number): Promise<{ status: number; headers: Record<string, unknown>; body: string; events?: unknown[] }> {
+  const defaults: Record<string, string> = r.method === "POST" ? { "content-type": "application/json", accept: "application/json, text/event-stream" } : r.method === "GET" ? { accept: "text/event-stream" } : {};
+  const headers: Record<string, string> = { ...defaults };
+  if (r.session === true && session !== undefined) headers["mcp-session-id"] = session;
+  for (const [k, v] of Object.entries(r.headers ?? {})) {
+    if (v === null) delete headers[k];
+    else headers[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port, method: r.method, path: r.path ?? "/mcp", headers, agent: false }, (res) => {
+      const sse = String(res.headers["content-type"] ?? "").startsWith("text/event-stream");
+      let body = "";
+      const parsed: unknown[] = [];
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, unknown>, body, ...(sse ? { events: parsed } : {}) });
+        res.destroy();
+      };
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+        if (!sse) return;
+        for (let i = body.indexOf("\n\n"); i >= 0; i = body.indexOf("\n\n")) {
+          const data = body.slice(0, i).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
+          if (data.length > 0) parsed.push(JSON.parse(data.join("\n")));
+          body = body.slice(i + 2);
+        }
+        if (parsed.length >= events && timer === undefined) timer = setTimeout(done, 50);
+      });
+      res.on("end", done);
+      res.on("error", done);
+      if (sse && events === 0) timer = setTimeout(done, 50);
+    });
+    req.on("error", reject);
+    req.end(r.body);
+  });
+}
+
+/** An http case: the scenario server behind createHttpHandler on a loopback port, each request answered before the next. */
+async function httpCase(c: Extract<Case, { kind: "http" }>, m: HttpModules): Promise<unknown[]> {
+  const handlers = scenarioHandlers(m.jsonrpc);
+  const versions: Record<string, object> = Object.fromEntries(Object.keys(m.router.eras).map((l) => [l, { handlers, capabilities: CAPABILITIES }]));
+  if (c.server.tasks === true) {
+    let counter = 0;
+    const extension = m.tasks.tasksExtension({
+      store: m.store.createMemoryTaskStore(),
+      newTaskId: () => `task-${++counter}`,
+      ttlMs: 60_000,
+      pollIntervalMs: 25,
+      handlers: { "tools/call": taskTools(m.tasks) },
+      onError: () => undefined,
+    } as never);
+    const { "tools/call": _call, ...rest } = handlers;
+    versions[c.version] = { handlers: rest, capabilities: CAPABILITIES, extensions: { [m.tasks.TASKS_EXTENSION]: extension } };
+  }
+  const server = m.router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
+  serving = server;
+  const auth =
+    c.server.auth === true
+      ? {
+          auth: {
+            resourceMetadata: { resource: RESOURCE, authorization_servers: ["https://as.scenario.invalid"] },
+            requiredScopes: ["mcp"],
+            verifyAccessToken: (token: string) => {
+              const info = TOKENS[token];
+              if (info === undefined) throw new Error("unknown token");
+              return { token, ...info };
+            },
+          },
+        }
+      : { principal: (req: http.IncomingMessage) => (typeof req.headers["x-principal"] === "string" ? req.headers["x-principal"] : undefined) };
+  const handler = m.http.createHttpHandler(server as never, { onError: () => undefined, ...auth } as never);
+  const listener = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const { port } = listener.address() as AddressInfo;
+  const answers: unknown[] = [];
+  let session: string | undefined;
+  try {
+    for (const [i, r] of c.requests.entries()) {
+      const got = await exchange(port, r, session, c.expect[i].events?.length ?? 0);
+      if (typeof got.headers["mcp-session-id"] === "string") session = got.headers["mcp-session-id"];
+      answers.push(answerOf(got));
+    }
+  } finally {
+    await handler.close();
+    server.close();
+    listener.closeAllConnections();
+    await new Promise((resolve) => listener.close(resolve));
+  }
+  return answers;
+}
+
+/** An HTTP answer in the drivers' terms: status, headers, and the body as JSON (application/json), SSE events' data, or text. */
+function answerOf(got: { status: number; headers: Record<string, unknown>; body: string; events?: unknown[] }): unknown {
+  const base = { status: got.status, headers: got.headers };
+  if (got.events !== undefined) return { ...base, events: got.events };
+  if (String(got.headers["content-type"] ?? "").startsWith("application/json") && got.body !== "") return { ...base, body: JSON.parse(got.body) };
+  return { ...base, text: got.body };
+}
+
 export async function runTypeScript(cases: readonly Case[]): Promise<DriverOutput> {
   const gate = await load<Gate>("runtime", "method-gate.ts");
   const stdio = await load<Stdio>("runtime", "transport-stdio.ts");
   const router = await load<Router>("router.ts");
+  const jsonrpc = await load<JsonRpc>("runtime", "jsonrpc.ts");
+  const modules: HttpModules = { router, jsonrpc, http: await load<Http>("runtime", "transport-http.ts"), tasks: await load<Tasks>("runtime", "tasks.ts"), store: await load<TaskStore>("runtime", "task-store.ts") };
   const results: Record<string, unknown> = {};
   for (const c of cases) {
     if (c.kind === "gate") {
@@ -96,8 +277,10 @@ export async function runTypeScript(cases: readonly Case[]): Promise<DriverOutpu
         if (typeof code !== "number") throw e;
         results[c.id] = { error: { code, message } };
       }
+    } else if (c.kind === "stdio") {
+      results[c.id] = await stdioCase(c, stdio, router, jsonrpc);
     } else {
-      results[c.id] = await stdioCase(c, stdio, router);
+      results[c.id] = await httpCase(c, modules);
     }
   }
   const kinds = [...new Set(cases.map((c) => c.kind))];

@@ -6,7 +6,9 @@ object ``{"cases": [...]}``, as test/scenarios/resolve.ts expands them), what th
 
 - ``gate``: the version module's ``method_error(method, side, policy)``: the error object or null;
 - ``normalize``: ``normalize_result(method, input)``: ``{"ok": result}`` or ``{"error": {"code", "message"}}``;
-- ``stdio``: each line written to ``serve_stdio`` (in memory), and the messages written in answer to it.
+- ``stdio``: each line written to ``serve_stdio`` (in memory), and the messages written in answer to it;
+- ``http``: each request sent to ``create_asgi_app`` (called in process, as an ASGI 3 server calls it), and its
+  status, headers and body (JSON, SSE events' data, or text).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ import sys
 from typing import Any, cast
 
 import mcp_codegen
-from mcp_codegen import dispatcher, runtime, stdio
+from mcp_codegen import auth, dispatcher, runtime, stdio, tasks
 from mcp_codegen import router as r
+from mcp_codegen.http import create_asgi_app
 
 serving: list[r.Router] = []
 """The router being served, for the "publish" tool."""
@@ -45,16 +48,79 @@ def handlers() -> dict[str, dispatcher.Handler]:
 
     async def tools_call(params: object, context: dispatcher.RequestContext) -> object:
         name = _text(params)
+        arguments = cast(dict[str, Any], (params.get("arguments") if isinstance(params, dict) else getattr(params, "arguments", None)) or {})
         if name == "log":
             for level in ("debug", "warning", "error"):
                 await context.notify("notifications/message", {"level": level, "data": level})
         if name == "publish":
             await serving[-1].publish("notifications/tools/list_changed")
+        if name == "publish-updated":
+            await serving[-1].publish("notifications/resources/updated", {"uri": str(arguments.get("uri"))})
         if name == "slow":
             await asyncio.Event().wait()
-        return {"content": [{"type": "text", "text": name}]}
+        if name == "fail-coded":
+            raise dispatcher.JsonRpcError(-32000, "coded failure", {"why": "asked"})
+        if name == "fail-plain":
+            raise RuntimeError("secret detail")
+        if name == "progress":
+            token = None if context.meta is None else context.meta.get("progressToken")
+            if token is not None:
+                await context.notify("notifications/progress", {"progressToken": token, "progress": 1, "total": 2, "message": "half"})
+        if name == "sample":
+            answer = await context.request("sampling/createMessage", {"messages": [], "maxTokens": 5})
+            return _content(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
+        if name == "who":
+            return _content(context.principal or "none")
+        return _content(name)
 
-    return {"ping": ping, "logging/setLevel": ping, "tools/list": tools_list, "tools/call": cast(dispatcher.Handler, tools_call)}
+    return {
+        "ping": ping,
+        "logging/setLevel": ping,
+        "tools/list": tools_list,
+        "tools/call": cast(dispatcher.Handler, tools_call),
+        "resources/subscribe": ping,
+        "resources/unsubscribe": ping,
+    }
+
+
+def _content(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}]}
+
+
+CAPABILITIES: dict[str, Any] = {"tools": {"listChanged": True}, "logging": {}}
+"""The scenario server's capabilities."""
+
+
+ELICIT: dict[str, Any] = {"method": "elicitation/create", "params": {"mode": "form", "message": "?", "requestedSchema": {"type": "object", "properties": {}}}}
+"""The form elicitation ``task-ask`` asks for."""
+
+
+def task_tools(params: object, context: object) -> object:
+    """The Tasks extension's tools/call: ``task-done``, ``task-slow`` (until cancelled), ``task-ask``, ``task-fail``; any other name at once."""
+    name = _text(params)
+    if name == "task-done":
+        return tasks.task(lambda control: _content("done"))
+    if name == "task-slow":
+
+        async def slow(control: tasks.TaskControl) -> object:
+            await asyncio.Event().wait()
+            return _content("never")
+
+        return tasks.task(slow)
+    if name == "task-ask":
+
+        async def ask(control: tasks.TaskControl) -> object:
+            answers = await control.input({"q": ELICIT})
+            return _content(json.dumps(answers, separators=(",", ":"), ensure_ascii=False))
+
+        return tasks.task(ask)
+    if name == "task-fail":
+
+        def fail(control: tasks.TaskControl) -> object:
+            raise RuntimeError("secret detail")
+
+        return tasks.task(fail)
+    return _content(name)
 
 
 class _Reader:
@@ -80,6 +146,18 @@ class _Writer:
         return None
 
 
+def _reply(line: str, got: list[object]) -> str:
+    """A line as written: ``{"$reply": result}`` becomes the response to the last request the server wrote."""
+    if not line.startswith('{"$reply":'):
+        return line
+    parsed = cast(dict[str, Any], json.loads(line))
+    if len(parsed) != 1:
+        return line
+    requests = [m for m in got if isinstance(m, dict) and "method" in m and "id" in m]
+    rid = cast(dict[str, Any], requests[-1])["id"] if requests else None
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "result": parsed["$reply"]}, separators=(",", ":"))
+
+
 async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
     served = {label: r.Served(handlers=handlers(), capabilities={"tools": {"listChanged": True}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
     router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
@@ -89,7 +167,7 @@ async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
     answers: list[list[object]] = []
     for line, expected in zip(cast(list[str], case["lines"]), cast(list[list[object]], case["expect"]), strict=True):
         start = len(writer.messages)
-        reader.queue.put_nowait(line.encode("utf-8") + b"\n")
+        reader.queue.put_nowait(_reply(line, writer.messages).encode("utf-8") + b"\n")
         for _ in range(2500):
             if len(writer.messages) - start >= len(expected):
                 break
@@ -98,6 +176,160 @@ async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
         answers.append(writer.messages[start:])
     reader.queue.put_nowait(b"")
     await task
+    return answers
+
+
+RESOURCE = "https://scenario.invalid/mcp"
+TOKENS: dict[str, dict[str, Any]] = {
+    "token-alice": {"client_id": "client-a", "subject": "alice", "scopes": ("mcp",), "resource": RESOURCE},
+    "token-bob": {"client_id": "client-b", "subject": "bob", "scopes": ("mcp",), "resource": RESOURCE},
+    "token-narrow": {"client_id": "client-n", "subject": "narrow", "scopes": (), "resource": RESOURCE},
+    "token-elsewhere": {"client_id": "client-e", "subject": "elsewhere", "scopes": ("mcp",), "resource": "https://elsewhere.invalid/mcp"},
+    "token-expired": {"client_id": "client-x", "subject": "expired", "scopes": ("mcp",), "resource": RESOURCE, "expires_at": 1},
+}
+"""The scenario tokens (docs/scenarios.md); any other token is refused."""
+
+
+def verify(token: str, scope: object) -> auth.AuthInfo:
+    info = TOKENS.get(token)
+    if info is None:
+        raise ValueError("unknown token")
+    return auth.AuthInfo(token=token, **info)
+
+
+def _principal(scope: Any) -> str | None:
+    for name, value in scope["headers"]:
+        if name == b"x-principal":
+            return cast(bytes, value).decode()
+    return None
+
+
+def http_scope(request: dict[str, Any], session: str | None) -> dict[str, Any]:
+    method = cast(str, request["method"])
+    defaults = {"content-type": "application/json", "accept": "application/json, text/event-stream"} if method == "POST" else {"accept": "text/event-stream"} if method == "GET" else {}
+    headers: dict[str, str] = {"host": "127.0.0.1:8000", **defaults}
+    if request.get("session") and session is not None:
+        headers["mcp-session-id"] = session
+    for name, value in cast(dict[str, str | None], request.get("headers", {})).items():
+        if value is None:
+            headers.pop(name, None)
+        else:
+            headers[name] = value
+    path = cast(str, request.get("path", "/mcp"))
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(k.encode(), v.encode()) for k, v in headers.items()],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+async def http_exchange(app: Any, request: dict[str, Any], session: str | None, events: int) -> dict[str, Any]:
+    """One request to the app; an SSE answer read until ``events`` arrived and a settle passed, or it ended."""
+    body = cast(str, request.get("body", "")).encode()
+    chunks: list[dict[str, Any]] = [{"type": "http.request", "body": body, "more_body": False}]
+    gone = asyncio.Event()
+    start: dict[str, Any] = {}
+    text = [b""]
+    parsed: list[object] = []
+    ended = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        if chunks:
+            return chunks.pop(0)
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            start.update(message)
+            return
+        text[0] += message.get("body", b"")
+        while b"\n\n" in text[0]:
+            event, text[0] = text[0].split(b"\n\n", 1)
+            data = [line[5:].lstrip() for line in event.split(b"\n") if line.startswith(b"data:")]
+            if data:
+                parsed.append(json.loads(b"\n".join(data)))
+        if not message.get("more_body", False):
+            ended.set()
+
+    call = asyncio.ensure_future(app(http_scope(request, session), receive, send))
+    for _ in range(2500):
+        if ended.is_set() or call.done():
+            break
+        if start and "text/event-stream" in _header(start, "content-type") and len(parsed) >= events:
+            await asyncio.sleep(SETTLE * 2.5)
+            break
+        await asyncio.sleep(0.002)
+    gone.set()
+    await asyncio.wait_for(call, 5)
+    headers = {k.decode().lower(): v.decode() for k, v in start.get("headers", [])}
+    answer: dict[str, Any] = {"status": start["status"], "headers": headers}
+    if headers.get("content-type", "").startswith("text/event-stream"):
+        answer["events"] = parsed
+    elif headers.get("content-type", "").startswith("application/json") and text[0] != b"":
+        answer["body"] = json.loads(text[0])
+    else:
+        answer["text"] = text[0].decode()
+    return answer
+
+
+def _header(start: dict[str, Any], name: str) -> str:
+    for k, v in start.get("headers", []):
+        if k.decode().lower() == name:
+            return cast(bytes, v).decode()
+    return ""
+
+
+async def http_case(case: dict[str, Any]) -> list[object]:
+    server = cast(dict[str, Any], case["server"])
+    served = {label: r.Served(handlers=handlers(), capabilities=CAPABILITIES) for label in mcp_codegen.VERSION_MODULES}
+    if server.get("tasks"):
+        counter = [0]
+
+        def new_task_id() -> str:
+            counter[0] += 1
+            return f"task-{counter[0]}"
+
+        extension = tasks.tasks_extension(
+            store=tasks.create_memory_task_store(),
+            new_task_id=new_task_id,
+            ttl_ms=60_000,
+            poll_interval_ms=25,
+            handlers={"tools/call": task_tools},
+            on_error=lambda error, task_id: None,
+        )
+        own = {k: v for k, v in handlers().items() if k != "tools/call"}
+        served[case["version"]] = r.Served(handlers=own, capabilities=CAPABILITIES, extensions={tasks.TASKS_EXTENSION: extension})
+    router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
+    serving.append(router)
+    options: dict[str, Any] = {"on_error": lambda error: None}
+    if server.get("auth"):
+        options["auth"] = auth.ResourceServer(
+            verify_access_token=verify,
+            resource_metadata={"resource": RESOURCE, "authorization_servers": ["https://as.scenario.invalid"]},
+            required_scopes=["mcp"],
+        )
+    else:
+        options["principal_of"] = _principal
+    app = create_asgi_app(router, **options)
+    answers: list[object] = []
+    session: str | None = None
+    try:
+        for request, expected in zip(cast(list[dict[str, Any]], case["requests"]), cast(list[dict[str, Any]], case["expect"]), strict=True):
+            got = await http_exchange(app, request, session, len(expected.get("events", [])))
+            session = got["headers"].get("mcp-session-id", session)
+            answers.append(got)
+    finally:
+        await app.close()
+        router.close()
     return answers
 
 
@@ -112,7 +344,9 @@ async def answer(case: dict[str, Any]) -> object:
             return {"ok": module.normalize_result(case["method"], case["input"])}
         except runtime.ResultError as e:
             return {"error": e.to_error()}
-    return await stdio_case(case)
+    if kind == "stdio":
+        return await stdio_case(case)
+    return await http_case(case)
 
 
 async def main() -> None:
