@@ -42,7 +42,7 @@ function rowText(row: MethodRow, definition: string): string {
 
 /** wireTables.ts: one `WireEra` constant per SDK era version the run has, and `WIRE_ERAS` by label. */
 export function wireTablesFile(model: ProtocolModel): string {
-  const versions = model.versions.filter((v) => (SDK_ERA_VERSIONS as readonly string[]).includes(v.label));
+  const versions = eraVersions(model);
   const lines = provenanceLines(versions).map((l) => `// ${l}`);
   lines.push(
     "// The method table's `present` rows of each era the TypeScript SDK validates with (see ADOPTING.md): what",
@@ -80,10 +80,24 @@ export function wireTablesFile(model: ProtocolModel): string {
   return finish(lines.join("\n"));
 }
 
-/** The folder's files, paths relative to the tree. */
+/** The SDK era versions of the run, in its order. */
+function eraVersions(model: ProtocolModel) {
+  return model.versions.filter((v) => (SDK_ERA_VERSIONS as readonly string[]).includes(v.label));
+}
+
+/**
+ * The folder's files, paths relative to the tree. The hand-written ones behind the provenance header: `//`
+ * lines in TypeScript, an HTML comment in Markdown, text before the patch's first diff (git apply skips it).
+ */
 export function emitSdkAdoption(model: ProtocolModel): Map<string, string> {
   const files = new Map<string, string>();
-  for (const f of SDK_ADOPTING_FILES) files.set(`${SDK_FOLDER}/${f}`, readFileSync(path.join(adoptingDir, f), "utf8"));
+  const lines = provenanceLines(eraVersions(model));
+  for (const f of SDK_ADOPTING_FILES) {
+    const text = readFileSync(path.join(adoptingDir, f), "utf8");
+    const header = [...lines, `A copy of generator/emit/typescript/adopting/${f}.`];
+    const copy = f.endsWith(".md") ? `<!-- ${header.join("\n")} -->\n\n${text}` : f.endsWith(".ts") ? `${header.map((l) => `// ${l}`).join("\n")}\n${text}` : `${header.join("\n")}\n\n${text}`;
+    files.set(`${SDK_FOLDER}/${f}`, copy);
+  }
   files.set(`${SDK_FOLDER}/wireTables.ts`, wireTablesFile(model));
   return files;
 }
