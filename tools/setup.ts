@@ -72,7 +72,10 @@ export const SETUP: SetupConfig = {
       for: "the Python SDK's own suite, as shipped and patched (test/emit/python/sdk-suite.test.ts, tools/python-sdk-venv.mjs)",
     },
   ],
-  npm: [{ prefix: "tools/conformance", for: "the 2026-07-28 conformance runner, on Node 22 kept off the root's PATH" }],
+  npm: [
+    { prefix: "tools/conformance", for: "the 2026-07-28 conformance runner, on Node 22 kept off the root's PATH" },
+    { prefix: "tools/pnpm", for: "pnpm 10.26.1, which installs the TypeScript SDK's workspace for its own suite (test/emit/typescript/sdk-suite.test.ts)" },
+  ],
   go: [{ module: "test/emit/go", for: "the Go target's tests: jsonschema-go judges the generated Go types (test/emit/go/)" }],
 };
 

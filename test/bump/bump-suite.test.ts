@@ -140,7 +140,7 @@ function trackedCopy(dir: string): string {
     copyFileSync(path.join(root, file), path.join(dir, file));
   }
   cpSync(schemasDir, path.join(dir, "schemas"), { recursive: true });
-  // What the set-up made, linked (never rebuilt here): the packages, the Python venv, the conformance runner's packages.
+  // What the set-up made, linked (never rebuilt here): the packages, the Python venv, the conformance runner's packages, pnpm.
   for (const made of LINKED) if (existsSync(path.join(root, made))) symlinkSync(path.join(root, made), path.join(dir, made), "dir");
   // The Python SDK suite's venv is copied, not linked: its rig installs the SDK copies it tests into it
   // (editable), and this project's own run of that rig does the same at the same time.
@@ -152,7 +152,7 @@ function trackedCopy(dir: string): string {
 }
 
 /** The set-up's products a copy links to this project's. */
-const LINKED = ["node_modules", ".venv", path.join("tools", "conformance", "node_modules")];
+const LINKED = ["node_modules", ".venv", path.join("tools", "conformance", "node_modules"), path.join("tools", "pnpm", "node_modules")];
 /** The set-up's products a copy gets a copy of (a venv the tests install into; .gitignore keeps it out of the commit). */
 const COPIED = [".venv-python-sdk"];
 

@@ -52,7 +52,7 @@ describe("the project's set-up", () => {
       expect.objectContaining({ dir: ".venv", requirements: ["requirements-python.txt"] }),
       expect.objectContaining({ dir: ".venv-python-sdk", requirements: ["requirements-python-sdk.txt"], pipArgs: ["--no-deps"] }),
     ]);
-    expect(SETUP.npm.map((n) => n.prefix)).toEqual(["tools/conformance"]);
+    expect(SETUP.npm.map((n) => n.prefix)).toEqual(["tools/conformance", "tools/pnpm"]);
     expect(SETUP.go?.map((g) => g.module)).toEqual(["test/emit/go"]);
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
     expect(pkg.scripts.pretest.startsWith("tsx tools/setup.ts && ")).toBe(true);

@@ -17,6 +17,6 @@ export const typescriptTarget: Target = {
   },
   recognizes: (paths) => paths.includes("index.ts"),
   // Its templates and the reviewed capabilities the table reads (the generator's own code and the runtime are hashed anyway).
-  sources: ["emit/typescript/templates", methodCapabilitiesFile, protocolFactsFile],
+  sources: ["emit/typescript/templates", "emit/typescript/adopting", methodCapabilitiesFile, protocolFactsFile],
   runtime: typescriptRuntime,
 };

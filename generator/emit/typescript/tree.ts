@@ -22,6 +22,7 @@ import type { GeneratedFiles, TargetContext } from "../target.js";
 import { emitExtensionModules } from "./extensions.js";
 import { projectionsFile } from "./projections.js";
 import { typescriptProtocolModule } from "./protocol.js";
+import { emitSdkAdoption } from "./sdk-adoption.js";
 
 /** A module identifier for a version label, as the naming pass gives it when the label is alone. */
 export function versionIdent(label: string): string {
@@ -177,6 +178,8 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("router.ts", emitRouter(model, identOf, templates, finish));
   files.set("client.ts", emitClient(model, identOf, templates, finish));
   files.set("projections.ts", projectionsFile(model, templates, finish));
+  // The TypeScript SDK adoption (typescript-sdk/): its files are no entry point of the package.
+  for (const [p, text] of emitSdkAdoption(model)) files.set(p, text);
   files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   return new Map([...files].sort(byKey));

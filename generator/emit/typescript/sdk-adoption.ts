@@ -1,0 +1,103 @@
+// The TypeScript SDK adoption (issue 37): the typescript-sdk/ folder of the TypeScript tree, which replaces
+// the official TypeScript SDK's hand-written method registries and capability switches. It holds
+// wireTables.ts, printed here from the method table (per era the SDK validates with, the rows with status
+// `present`: definition, sender, result definitions, capability paths), and, copied as they are from
+// adopting/ beside this file, the hand-written policy module that reads those tables (sdk-policy.ts), the
+// recipe (ADOPTING.md) and the patch against the SDK.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { MethodRow, ProtocolModel } from "../../model/types.js";
+import { provenanceLines } from "../../print/provenance.js";
+import { finish } from "../../print/text.js";
+import { tableOf } from "../../print/table.js";
+import { generatorSourceDir } from "../../paths.js";
+import { byCodeUnit } from "../../order.js";
+
+/** The folder of the tree the adoption's files go in. */
+export const SDK_FOLDER = "typescript-sdk";
+
+/**
+ * The protocol versions the SDK (2.0.0) validates with, one per era: every legacy version it negotiates is
+ * served with the 2025-11-25 schemas, 2026-07-28 with its own (its `codecForVersion`). A version absent from
+ * the run is left out of wireTables.ts.
+ */
+export const SDK_ERA_VERSIONS = ["2025-11-25", "2026-07-28"] as const;
+
+/** The hand-written files copied into the folder, from generator/emit/typescript/adopting/. */
+export const SDK_ADOPTING_FILES = ["ADOPTING.md", "sdk-policy.ts", "typescript-sdk-2.0.0.patch"] as const;
+
+const adoptingDir = path.join(generatorSourceDir, "emit", "typescript", "adopting");
+
+/** `2025-11-25` → `REV2025_11_25`. */
+export function eraConstant(label: string): string {
+  return `REV${label.replace(/-/g, "_")}`;
+}
+
+function rowText(row: MethodRow, definition: string): string {
+  const fields = [`definition: ${JSON.stringify(definition)}`, `sender: ${JSON.stringify(row.sender)}`];
+  if (row.kind === "request") fields.push(`results: ${JSON.stringify(row.results ?? [])}`);
+  fields.push(`capabilities: ${JSON.stringify(row.capabilities)}`);
+  return `{ ${fields.join(", ")} }`;
+}
+
+/** wireTables.ts: one `WireEra` constant per SDK era version the run has, and `WIRE_ERAS` by label. */
+export function wireTablesFile(model: ProtocolModel): string {
+  const versions = eraVersions(model);
+  const lines = provenanceLines(versions).map((l) => `// ${l}`);
+  lines.push(
+    "// The method table's `present` rows of each era the TypeScript SDK validates with (see ADOPTING.md): what",
+    "// its hand registries listed and its capability switches checked, read through sdk-policy.ts.",
+    'import type { WireEra } from "./sdk-policy.js";',
+    "",
+  );
+  for (const v of versions) {
+    const table = tableOf(model.tables, v.label);
+    const definitions = new Map([...v.requests, ...v.notifications].map((m) => [m.method, m.definition]));
+    const section = (kind: MethodRow["kind"]) =>
+      Object.entries(table)
+        .filter(([method, row]) => row.kind === kind && row.status === "present" && definitions.has(method))
+        .sort(([a], [b]) => byCodeUnit(a, b))
+        .map(([method, row]) => `    ${JSON.stringify(method)}: ${rowText(row, definitions.get(method)!)},`);
+    lines.push(
+      `/** Protocol version ${v.label}: its requests and notifications. */`,
+      `export const ${eraConstant(v.label)} = {`,
+      "  requests: {",
+      ...section("request"),
+      "  },",
+      "  notifications: {",
+      ...section("notification"),
+      "  },",
+      "} as const satisfies WireEra;",
+      "",
+    );
+  }
+  lines.push(
+    "/** The eras by protocol version. */",
+    "export const WIRE_ERAS: Readonly<Record<string, WireEra>> = {",
+    ...versions.map((v) => `  ${JSON.stringify(v.label)}: ${eraConstant(v.label)},`),
+    "};",
+  );
+  return finish(lines.join("\n"));
+}
+
+/** The SDK era versions of the run, in its order. */
+function eraVersions(model: ProtocolModel) {
+  return model.versions.filter((v) => (SDK_ERA_VERSIONS as readonly string[]).includes(v.label));
+}
+
+/**
+ * The folder's files, paths relative to the tree. The hand-written ones behind the provenance header: `//`
+ * lines in TypeScript, an HTML comment in Markdown, text before the patch's first diff (git apply skips it).
+ */
+export function emitSdkAdoption(model: ProtocolModel): Map<string, string> {
+  const files = new Map<string, string>();
+  const lines = provenanceLines(eraVersions(model));
+  for (const f of SDK_ADOPTING_FILES) {
+    const text = readFileSync(path.join(adoptingDir, f), "utf8");
+    const header = [...lines, `A copy of generator/emit/typescript/adopting/${f}.`];
+    const copy = f.endsWith(".md") ? `<!-- ${header.join("\n")} -->\n\n${text}` : f.endsWith(".ts") ? `${header.map((l) => `// ${l}`).join("\n")}\n${text}` : `${header.join("\n")}\n\n${text}`;
+    files.set(`${SDK_FOLDER}/${f}`, copy);
+  }
+  files.set(`${SDK_FOLDER}/wireTables.ts`, wireTablesFile(model));
+  return files;
+}

@@ -1,0 +1,152 @@
+// The recipe (generated/typescript-sdk/ADOPTING.md and typescript-sdk-2.0.0.patch) on copies of the official
+// TypeScript SDK 2.0.0 (../shared/typescript-sdk): both installed with the pinned pnpm (tools/pnpm, set up by
+// tools/setup.ts) as the SDK's README says, the tables vendored and the patch applied to one, then the suites of
+// core-internal (the wire layer), client and server run in each and are compared test by test.
+//
+// The part of the suite that runs: those three packages (core-internal 1,433 tests, client 797, server 468), the
+// ones the patch changes; the SDK's other packages (middleware, codemod, server-legacy, node) do not override
+// what it replaces, and running them too would add about two minutes per copy to `npm test`. The file took 17
+// minutes with the machine's two cores shared by other jobs; the SDK README's timings put it near 6 when idle.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root, tempDir } from "../../support.js";
+
+const pristine = path.join(root, "..", "shared", "typescript-sdk", "typescript-sdk-2.0.0");
+const tree = path.join(root, "generated", "typescript-sdk");
+const pnpmBin = path.join(root, "tools", "pnpm", "node_modules", ".bin");
+const work = tempDir("mcp-codegen-typescript-sdk-");
+const shipped = path.join(work, "shipped");
+const patched = path.join(work, "patched");
+const vendored = path.join(patched, "packages", "core-internal", "src", "wire", "generated");
+/** The packages whose suites run (see the header). */
+const PACKAGES = ["core-internal", "client", "server"];
+
+/**
+ * Every test whose outcome differs between the shipped and the patched SDK, with its cause: none (no test of
+ * these packages pins the replaced key objects or the switches' messages).
+ */
+const CHANGED: ReadonlyMap<string, string> = new Map();
+
+// The SDK's own tests spawn `pnpm` (a package build), so it is on their PATH too.
+const env = { ...process.env, PATH: `${pnpmBin}${path.delimiter}${process.env.PATH ?? ""}`, CI: "1" };
+
+function run(cwd: string, args: string[]): void {
+  const r = spawnSync(path.join(pnpmBin, "pnpm"), args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  expect(r.status, `pnpm ${args.join(" ")} in ${cwd}:\n${r.stdout.slice(-2000)}\n${r.stderr.slice(-2000)}`).toBe(0);
+}
+
+/**
+ * One package's suite (or the test files named, relative to the package) in one copy, through vitest's JSON
+ * report: `<package> <file> > <test>` → outcome.
+ */
+function suite(sdk: string, pkg: string, files: string[] = []): Promise<Map<string, string>> {
+  const report = path.join(sdk, `.rig-${pkg}.json`);
+  rmSync(report, { force: true });
+  const args = ["--filter", `@modelcontextprotocol/${pkg}`, "exec", "vitest", "run", "--reporter=json", `--outputFile=${report}`, ...files];
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(pnpmBin, "pnpm"), args, { cwd: sdk, env, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => (err = (err + d).slice(-4000)));
+    // Bounded: a package takes under a minute and a half on two idle cores, about five with the machine shared.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15 * 60_000);
+    child.on("close", () => {
+      clearTimeout(timer);
+      if (!existsSync(report)) return reject(new Error(`vitest in ${sdk} (${pkg}) wrote no report:\n${err}`));
+      const json = JSON.parse(readFileSync(report, "utf8")) as {
+        testResults: Array<{ name: string; status: string; assertionResults: Array<{ fullName: string; status: string }> }>;
+      };
+      const out = new Map<string, string>();
+      for (const file of json.testResults) {
+        const name = `${pkg} ${path.relative(path.join(sdk, "packages", pkg), file.name)}`;
+        // A file that fails to load has no tests: it counts as one failed entry.
+        if (file.assertionResults.length === 0) out.set(`${name} (file)`, file.status);
+        for (const t of file.assertionResults) out.set(`${name} > ${t.fullName}`, t.status);
+      }
+      resolve(out);
+    });
+  });
+}
+
+beforeAll(() => {
+  for (const dir of [shipped, patched]) {
+    cpSync(pristine, dir, { recursive: true });
+    run(dir, ["install", "--frozen-lockfile", "--ignore-scripts"]);
+  }
+}, 10 * 60_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the recipe", () => {
+  it("ADOPTING.md names the folder the tables are vendored into, and the patch applies cleanly to the pristine copy", () => {
+    const recipe = readFileSync(path.join(tree, "ADOPTING.md"), "utf8");
+    expect(recipe).toContain("cp generated/typescript-sdk/wireTables.ts generated/typescript-sdk/sdk-policy.ts \\\n  ../typescript-sdk/packages/core-internal/src/wire/generated/");
+    mkdirSync(vendored, { recursive: true });
+    for (const f of ["wireTables.ts", "sdk-policy.ts"]) cpSync(path.join(tree, f), path.join(vendored, f));
+    const patch = path.join(tree, "typescript-sdk-2.0.0.patch");
+    const check = spawnSync("git", ["apply", "--check", "--verbose", patch], { cwd: patched, encoding: "utf8" });
+    expect(check.status, check.stderr).toBe(0);
+    const applied = spawnSync("git", ["apply", patch], { cwd: patched, encoding: "utf8" });
+    expect(applied.status, applied.stderr).toBe(0);
+  });
+
+  it("the patched registries list no method and the classes switch on none: both read the vendored tables", () => {
+    const wire = (sdk: string, f: string) => readFileSync(path.join(sdk, "packages", "core-internal", "src", "wire", f), "utf8");
+    for (const f of ["rev2025-11-25/registry.ts", "rev2026-07-28/registry.ts"]) {
+      expect(wire(shipped, f)).toMatch(/const requestMethodKeys/);
+      expect(wire(patched, f)).not.toMatch(/const requestMethodKeys|'tools\/list': null/);
+      expect(wire(patched, f)).toContain("from '../generated/wireTables'");
+    }
+    for (const f of ["client/src/client/client.ts", "server/src/server/server.ts"]) {
+      // A `case` on a method name (`'tools/list'`, `'ping'`); the files' other switches (`'url'`, `'form'`) stay.
+      const cases = (sdk: string) => readFileSync(path.join(sdk, "packages", f), "utf8").match(/^\s+case '(?:\w+\/[\w/]+|ping|initialize)':/gm)?.length ?? 0;
+      expect(cases(shipped)).toBeGreaterThan(10);
+      expect(cases(patched)).toBe(0);
+      expect(readFileSync(path.join(patched, "packages", f), "utf8")).toContain("missingWireCapability(");
+    }
+  });
+
+  it("the patched workspace typechecks (the registries' compile-time guard: the tables' methods are the era's wire unions)", () => {
+    for (const pkg of PACKAGES) run(path.join(patched, "packages", pkg), ["typecheck"]);
+  }, 10 * 60_000);
+});
+
+describe("the TypeScript SDK's own suite (core-internal, client, server)", () => {
+  it("passes as patched at least every test it passes as shipped; every changed outcome is listed with its cause", async () => {
+    const before = new Map<string, string>();
+    const after = new Map<string, string>();
+    for (const pkg of PACKAGES) {
+      for (const [k, v] of await suite(shipped, pkg)) before.set(k, v);
+      for (const [k, v] of await suite(patched, pkg)) after.set(k, v);
+    }
+    const count = (r: Map<string, string>) => [...r.values()].filter((o) => o === "passed").length;
+    // The suites ran: core-internal alone has 1,433 tests.
+    expect(before.size).toBeGreaterThan(2000);
+    const changes = () => [...new Set([...before.keys(), ...after.keys()])].filter((id) => before.get(id) !== after.get(id)).sort();
+    // A changed test's file runs once more in both copies, alone (some of the SDK's tests race timers, and the
+    // machine is shared): a change the rerun repeats is the recipe's.
+    const first = changes();
+    if (first.length > 0 && first.length <= 50) {
+      const files = new Map(first.map((id) => [id.replace(/ (>|\(file\)).*$/, ""), id.split(" ")[0]]));
+      for (const [file, pkg] of files) {
+        const own = file.slice(pkg.length + 1);
+        const [b, a] = [await suite(shipped, pkg, [own]), await suite(patched, pkg, [own])];
+        for (const id of first.filter((i) => i.startsWith(`${file} `))) {
+          if (b.has(id)) before.set(id, b.get(id)!);
+          if (a.has(id)) after.set(id, a.get(id)!);
+        }
+      }
+    }
+    const changed = changes();
+    const report = [
+      `shipped ${count(before)} passed of ${before.size}, patched ${count(after)} passed of ${after.size}`,
+      ...[...before].filter(([id, o]) => o !== "passed" && after.get(id) === o).map(([id, o]) => `${id}: ${o} in both`),
+      ...changed.map((id) => `${id}: shipped ${before.get(id) ?? "absent"}, patched ${after.get(id) ?? "absent"}${CHANGED.has(id) ? ` (${CHANGED.get(id)})` : ""}`),
+    ];
+    console.log(`TypeScript SDK suite (${PACKAGES.join(", ")}): ${report.join("\n  ")}`);
+    expect(changed.filter((id) => !CHANGED.has(id))).toEqual([]);
+    expect(after.size).toBe(before.size);
+    expect(count(after)).toBeGreaterThanOrEqual(count(before));
+  }, 60 * 60_000);
+});
