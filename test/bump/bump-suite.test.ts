@@ -54,6 +54,7 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   "test/bump/bump-suite.test.ts": "this file: it bumps a copy of the project itself (in the copy it would bump a copy of the copy)",
   "test/bump.test.ts": "bumps copies of the project itself, from whatever lock it finds: run in the copy it would only bump again",
   "test/extension-bump.test.ts": "bumps copies of the project itself (its extensions from a folder), from whatever lock it finds",
+  "test/emit/typescript/sdk-suite.test.ts": "runs the TypeScript SDK 2.0.0's own suites (minutes) with the tree's typescript-sdk/ folder, which holds only the SDK's two dated eras: a bump that re-pins draft or adds a label leaves those rows as they were, so a copy would rerun the same proof",
   // Known gaps, left out until fixed (each failed on a drawn sample): the projections take the last label as the
   // newest revision, which a bump that pins an earlier draft as `next` breaks (handlers typed at `next`, params
   // lifted to it; pairs whose every corpus value is refused).
