@@ -253,8 +253,8 @@ export const notifications = {
 /**
  * The method table at this version (the model's, generator/model/table.ts; `mcp-codegen table --help`
  * says what each column means): every method any generated version or extension names, with its status
- * here (present, removed, later, extension), sides, params, results, normalizer kind, `resultType`
- * values, required capabilities and `Mcp-Name` param. Equal, as JSON, to this version's entry of
+ * here (present, removed, later, extension), sides, the gate's verdict at each side, params, results,
+ * normalizer (shape and `resultType` values), required capabilities and `Mcp-Name` param. Equal, as JSON, to this version's entry of
  * `mcp-codegen table --format json`.
  */
 export const METHOD_TABLE = {

@@ -3288,9 +3288,9 @@ METHOD_TABLE: Final[Mapping[str, Mapping[str, object]]] = MappingProxyType(
 )
 """The method table at this version (the model's; `mcp-codegen table --help` says what each column means):
 every method any generated version or extension names, with its status here (present, removed, later,
-extension), sides, params, results, normalizer kind, `resultType` values, required capabilities,
-`Mcp-Name` param and task result. Read-only (mappings and tuples); as JSON, this version's entry of
-`mcp-codegen table --format json`."""
+extension), sides, the gate's verdict at each side, params, results, normalizer (shape and `resultType`
+values), required capabilities, `Mcp-Name` param and task result. Read-only (mappings and tuples); as
+JSON, this version's entry of `mcp-codegen table --format json`."""
 
 
 def normalize_result(method: str, value: object) -> runtime.Result:

@@ -255,9 +255,9 @@ module McpCodegen
 
     # The method table at this version (the model's; `mcp-codegen table --help` says what each column
     # means): every method any generated version or extension names, by method, with its status here
-    # (present, removed, later, extension), sides, params, results, normalizer kind, `resultType`
-    # values, required capabilities and `Mcp-Name` param. As JSON, this version's entry of
-    # `mcp-codegen table --format json`.
+    # (present, removed, later, extension), sides, the gate's verdict at each side, params, results,
+    # normalizer (shape and `resultType` values), required capabilities and `Mcp-Name` param. As JSON,
+    # this version's entry of `mcp-codegen table --format json`.
     METHOD_TABLE = {
       "completion/complete" => { "kind" => "request", "status" => "present", "nearest" => nil, "since" => nil, "otherEra" => false, "extensions" => [].freeze, "sender" => "client", "receivers" => ["server"].freeze, "verdicts" => { "client" => { "accepted" => false, "code" => -32601, "reason" => "wrong_side", "message" => "Method not found: completion/complete is sent by the client only in protocol version 2025-11-25", "policy" => nil }.freeze, "server" => { "accepted" => true }.freeze }.freeze, "params" => { "definition" => "CompleteRequestParams", "required" => true }.freeze, "results" => ["CompleteResult"].freeze, "normalizer" => { "shape" => "object", "resultTypes" => nil }.freeze, "resultTypes" => nil, "capabilities" => [["completions"].freeze].freeze, "nameParam" => nil, "taskResult" => nil, "taskCapability" => nil, "paginated" => false }.freeze,
       "elicitation/create" => { "kind" => "request", "status" => "present", "nearest" => nil, "since" => nil, "otherEra" => false, "extensions" => [].freeze, "sender" => "server", "receivers" => ["client"].freeze, "verdicts" => { "client" => { "accepted" => true }.freeze, "server" => { "accepted" => false, "code" => -32601, "reason" => "wrong_side", "message" => "Method not found: elicitation/create is sent by the server only in protocol version 2025-11-25", "policy" => nil }.freeze }.freeze, "params" => { "definition" => "ElicitRequestParams", "required" => true }.freeze, "results" => ["ElicitResult"].freeze, "normalizer" => { "shape" => "object", "resultTypes" => nil }.freeze, "resultTypes" => nil, "capabilities" => [["elicitation"].freeze].freeze, "nameParam" => nil, "taskResult" => "CreateTaskResult", "taskCapability" => ["tasks", "requests", "elicitation", "create"].freeze, "paginated" => false }.freeze,

@@ -153,9 +153,9 @@ module McpCodegen
 
     # The method table at this version (the model's; `mcp-codegen table --help` says what each column
     # means): every method any generated version or extension names, by method, with its status here
-    # (present, removed, later, extension), sides, params, results, normalizer kind, `resultType`
-    # values, required capabilities and `Mcp-Name` param. As JSON, this version's entry of
-    # `mcp-codegen table --format json`.
+    # (present, removed, later, extension), sides, the gate's verdict at each side, params, results,
+    # normalizer (shape and `resultType` values), required capabilities and `Mcp-Name` param. As JSON,
+    # this version's entry of `mcp-codegen table --format json`.
     METHOD_TABLE = {
       "completion/complete" => { "kind" => "request", "status" => "present", "nearest" => nil, "since" => nil, "otherEra" => false, "extensions" => [].freeze, "sender" => "client", "receivers" => ["server"].freeze, "verdicts" => { "client" => { "accepted" => false, "code" => -32601, "reason" => "wrong_side", "message" => "Method not found: completion/complete is sent by the client only in protocol version 2026-07-28", "policy" => nil }.freeze, "server" => { "accepted" => true }.freeze }.freeze, "params" => { "definition" => "CompleteRequestParams", "required" => true }.freeze, "results" => ["CompleteResult"].freeze, "normalizer" => { "shape" => "object", "resultTypes" => ["complete"].freeze }.freeze, "resultTypes" => ["complete"].freeze, "capabilities" => [["completions"].freeze].freeze, "nameParam" => nil, "taskResult" => nil, "taskCapability" => nil, "paginated" => false }.freeze,
       "elicitation/create" => { "kind" => "request", "status" => "removed", "nearest" => "2025-11-25", "since" => "2026-07-28", "otherEra" => true, "extensions" => [].freeze, "sender" => "server", "receivers" => ["client"].freeze, "verdicts" => { "client" => { "accepted" => false, "code" => -32601, "reason" => "removed", "message" => "Method not found: elicitation/create is not a method of protocol version 2026-07-28 (removed after 2025-11-25)", "policy" => nil }.freeze, "server" => { "accepted" => false, "code" => -32601, "reason" => "removed", "message" => "Method not found: elicitation/create is not a method of protocol version 2026-07-28 (removed after 2025-11-25)", "policy" => nil }.freeze }.freeze, "params" => nil, "results" => nil, "normalizer" => nil, "resultTypes" => nil, "capabilities" => [].freeze, "nameParam" => nil, "taskResult" => nil, "taskCapability" => nil, "paginated" => false }.freeze,
