@@ -13,17 +13,18 @@
 // - `kind`, `sender`, `receivers`: of the version that has it (this one, else `nearest`).
 // - `verdicts`: per receiving side (`client`, `server`), the gate's verdict on the method arriving there
 //   over a connection of this version: `{ accepted: true }`, or the refusal `{ accepted: false, code,
-//   reason, message, policy }`: JSON-RPC -32601 (the reviewed METHOD_NOT_FOUND), `reason` (`wrong_side`: present, but
-//   only the other side receives it; `removed`; `other_era`: later; `unknown`: extension), the message,
-//   and the gate policy that may let it through (`later` for a later method, `custom` for an extension's,
-//   null: always refused). A method no row names gets `unknownMethodVerdict`, whose message has the slots
+//   reason, message, policy }`: JSON-RPC -32601 (the reviewed METHOD_NOT_FOUND), `reason` (`wrong_side`:
+//   present, but only the other side receives it; `removed`; `other_era`: later; `unknown`: extension),
+//   the message, and the gate policy that may let it through (`later` for a later method, `custom` for an
+//   extension's, null: always refused). A method no row names gets `unknownMethodVerdict`, whose message has the slots
 //   `{method}` and `{protocolVersion}`. Every gate is a lookup of these plus its policy: the messages are
 //   written here only.
 // - `params`, `results`, `normalizer`, `resultTypes`, `capabilities`, `nameParam`: this version's, null (or
 //   empty) when it does not have the method. `normalizer` is `{ shape, resultTypes }`: the result shape
-//   (`empty`: only `_meta` passes; `object`) and the `resultType` values (the row's `resultTypes`). `capabilities` are key paths the receiver of a request
-//   (the sender of a notification) must declare; `nameParam` is the param a modern request names itself
-//   by for routing (the HTTP `Mcp-Name` header's value), null when none. `taskResult`: the result a
+//   (`empty`: only `_meta` passes; `object`) and the `resultType` values (the row's `resultTypes`).
+//   `capabilities` are key paths the receiver of a request (the sender of a notification) must declare;
+//   `nameParam` is the param a modern request names itself by for routing (the HTTP `Mcp-Name` header's
+//   value), null when none. `taskResult`: the result a
 //   task-augmented request (its params carry `task`) is answered with instead of `results`
 //   (`CreateTaskResult`), null when the request cannot be task-augmented here; `taskCapability`, the
 //   capability path its receiver declares to accept it as a task (`tasks.requests.tools.call`), or null;
