@@ -141,6 +141,15 @@ export const TASK_STATUSES = {
   },
 } as const;
 
+/** The gate's verdict on a method no row of a version's METHOD_TABLE names (a custom method): refused unless the gate's custom policy passes it; the message's {method} and {protocolVersion} are the refusal's data (the method table's verdicts, generator/model/table.ts). */
+export const UNKNOWN_METHOD = {
+  "accepted": false,
+  "code": -32601,
+  "reason": "unknown",
+  "message": "Method not found: {method} is not a method of protocol version {protocolVersion}",
+  "policy": "custom",
+} as const;
+
 /** Per version (and extension module): its error codes, its _meta keys of requests, notifications and results, and whether it batches. */
 export const VERSIONS = {
   "2024-11-05": {

@@ -152,7 +152,8 @@ export function buildModelFromSpecs(
       );
     });
   const built: ProtocolVersions = extensions.length === 0 ? { versions } : { versions, extensions };
-  return { ...built, tables: buildMethodTables(built, capabilities), protocol: buildProtocolFacts(built, protocolFacts) };
+  const protocol = buildProtocolFacts(built, protocolFacts);
+  return { ...built, tables: buildMethodTables(built, capabilities, protocol), protocol };
 }
 
 export async function generateFiles(

@@ -1,6 +1,7 @@
 // The method table as `mcp-codegen table` prints it: JSON (label → method → row, the same data every
 // target's METHOD_TABLE holds) or Markdown (one table per version and extension module).
-import type { MethodRow, MethodTables } from "../model/types.js";
+import type { MethodRow, MethodTables, Verdict } from "../model/types.js";
+import { normalizerKind } from "../print/table.js";
 
 /** What each column (each row field) means: `table --help` prints it. */
 export const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
@@ -10,9 +11,10 @@ export const TABLE_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["otherEra", "the nearest version is of the other era (legacy: initialize handshake; modern: per-request _meta)"],
   ["extensions", "identifiers of the extensions layered onto this version that add the method"],
   ["sender, receivers", "the side that sends it (client, server, both) and the sides that handle it (of the nearest version when absent)"],
+  ["verdicts", "per receiving side (client, server), the gate's verdict on the method arriving there at this version: {accepted: true}, or {accepted: false, code (-32601), reason (wrong_side, removed, other_era: later, unknown: extension), message, policy (later or custom: the gate policy that may let it through; null: always refused)}; a method no row names gets the protocol module's UNKNOWN_METHOD"],
   ["params", "the params definition (null: inline) and whether params is required; null when absent or without params"],
   ["results", "a request's result definitions (more than one: a union)"],
-  ["normalizer", "a request's normalizer kind: empty (only _meta passes) or object, +resultType in the modern era"],
+  ["normalizer", "a request's normalizer: {shape: empty (only _meta passes) or object, resultTypes: the resultType values, as the resultTypes column}; null for a notification or an absent method"],
   ["resultTypes", "the resultType values a modern result may carry, the default first; null in the legacy era"],
   ["capabilities", "capability key paths the receiver of a request (the sender of a notification) must declare, reviewed in schemas/method-capabilities.json"],
   ["nameParam", "the param a modern request names itself by for routing (the HTTP Mcp-Name header); null when none"],
@@ -36,15 +38,21 @@ function status(r: MethodRow): string {
   return r.status === "removed" ? `removed since ${r.since} (in ${r.nearest}${era})` : `from ${r.since} on${era}`;
 }
 
+/** A side's verdict in a cell: `accepted`, or the refusal's reason (with the policy that may lift it). */
+function verdict(v: Verdict): string {
+  if (v.accepted) return "accepted";
+  return v.policy === null ? v.reason : `${v.reason} (${v.policy} policy)`;
+}
+
 /** The tables as Markdown: one section per label. */
 export function methodTableMarkdown(tables: MethodTables): string {
   const out: string[] = ["# Method table", ""];
   for (const [label, table] of tables) {
-    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | params | results | normalizer | resultType | capabilities | Mcp-Name | task result | paginated |", "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    out.push(`## ${label}`, "", "| method | status | kind | sender → receivers | at server | at client | params | results | normalizer | resultType | capabilities | Mcp-Name | task result | paginated |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (const [method, r] of Object.entries(table)) {
       const params = r.params === null ? "—" : `${r.params.definition === null ? "inline" : code(r.params.definition)}${r.params.required ? "" : " (optional)"}`;
       out.push(
-        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer ?? "—"} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.taskResult === null ? "—" : `${code(r.taskResult)}${r.taskCapability === null ? "" : ` (${code(r.taskCapability.join("."))})`}`} | ${r.paginated ? "yes" : "—"} |`,
+        `| ${code(method)} | ${status(r)}${r.extensions.length > 0 && r.status !== "extension" ? `; added by ${r.extensions.join(", ")}` : ""} | ${r.kind} | ${r.sender} → ${r.receivers.join(", ")} | ${verdict(r.verdicts.server)} | ${verdict(r.verdicts.client)} | ${params} | ${r.results === null ? "—" : cell(r.results.map(code).join(" | "))} | ${r.normalizer === null ? "—" : normalizerKind(r.normalizer)} | ${r.resultTypes === null ? "—" : r.resultTypes.join(", ")} | ${r.capabilities.length === 0 ? "—" : r.capabilities.map((p) => code(p.join("."))).join(", ")} | ${r.nameParam === null ? "—" : code(r.nameParam)} | ${r.taskResult === null ? "—" : `${code(r.taskResult)}${r.taskCapability === null ? "" : ` (${code(r.taskCapability.join("."))})`}`} | ${r.paginated ? "yes" : "—"} |`,
       );
     }
     out.push("");

@@ -11,10 +11,20 @@
 //   method: they add it, or (the clash rule of model/extensions.ts) redefine a method the core has (an
 //   extension module's own methods: its identifier; there they are `present`).
 // - `kind`, `sender`, `receivers`: of the version that has it (this one, else `nearest`).
+// - `verdicts`: per receiving side (`client`, `server`), the gate's verdict on the method arriving there
+//   over a connection of this version: `{ accepted: true }`, or the refusal `{ accepted: false, code,
+//   reason, message, policy }`: JSON-RPC -32601 (the reviewed METHOD_NOT_FOUND), `reason` (`wrong_side`:
+//   present, but only the other side receives it; `removed`; `other_era`: later; `unknown`: extension),
+//   the message, and the gate policy that may let it through (`later` for a later method, `custom` for an
+//   extension's, null: always refused). A method no row names gets `unknownMethodVerdict`, whose message has the slots
+//   `{method}` and `{protocolVersion}`. Every gate is a lookup of these plus its policy: the messages are
+//   written here only.
 // - `params`, `results`, `normalizer`, `resultTypes`, `capabilities`, `nameParam`: this version's, null (or
-//   empty) when it does not have the method. `capabilities` are key paths the receiver of a request
-//   (the sender of a notification) must declare; `nameParam` is the param a modern request names itself
-//   by for routing (the HTTP `Mcp-Name` header's value), null when none. `taskResult`: the result a
+//   empty) when it does not have the method. `normalizer` is `{ shape, resultTypes }`: the result shape
+//   (`empty`: only `_meta` passes; `object`) and the `resultType` values (the row's `resultTypes`).
+//   `capabilities` are key paths the receiver of a request (the sender of a notification) must declare;
+//   `nameParam` is the param a modern request names itself by for routing (the HTTP `Mcp-Name` header's
+//   value), null when none. `taskResult`: the result a
 //   task-augmented request (its params carry `task`) is answered with instead of `results`
 //   (`CreateTaskResult`), null when the request cannot be task-augmented here; `taskCapability`, the
 //   capability path its receiver declares to accept it as a task (`tasks.requests.tools.call`), or null;
@@ -22,14 +32,16 @@
 //   (what a client pages through).
 //
 // Targets print these rows (their METHOD_TABLE) and their gates read them; none recomputes them.
+import { InputError } from "../errors.js";
 import { byCodeUnit } from "../order.js";
 import type { MethodCapabilityData } from "../source/method-capabilities.js";
 import { methodCapabilities, taskCapability } from "./capabilities.js";
 import { extensionLabel } from "./extensions.js";
 import { receivedBy } from "./rules.js";
-import type { Era, ExtensionModel, Method, MethodRow, MethodStatus, MethodTables, ProtocolVersions, Sender, Side, VersionModel, VersionTable } from "./types.js";
+import type { ProtocolFacts } from "./protocol-types.js";
+import type { Era, ExtensionModel, GatePolicyKey, Method, MethodRow, MethodStatus, MethodTables, ProtocolVersions, Refusal, RefusalReason, RowNormalizer, Sender, Side, Verdict, VersionModel, VersionTable } from "./types.js";
 
-export type { MethodRow, MethodStatus, MethodTables, Side, VersionTable } from "./types.js";
+export type { MethodRow, MethodStatus, MethodTables, Refusal, RowNormalizer, Side, Verdict, VersionTable } from "./types.js";
 
 /**
  * The params a modern request names itself by for routing (the transport's `Mcp-Name` rule, SEP-2243;
@@ -50,9 +62,53 @@ function receivers(sender: Sender): Side[] {
   return (["client", "server"] as const).filter((side) => receivedBy(sender, side));
 }
 
-function normalizerKind(m: Method, era: Era): string | null {
+function normalizerOf(m: Method): RowNormalizer | null {
   if (m.kind !== "request") return null;
-  return era === "modern" ? `${m.resultShape}+resultType` : m.resultShape;
+  return { shape: m.resultShape, resultTypes: m.resultTypes === null ? null : [...m.resultTypes] };
+}
+
+/** The code every gate refusal answers with: the protocol facts' METHOD_NOT_FOUND (JSON-RPC's -32601, reviewed). */
+function methodNotFound(protocol: ProtocolFacts): number {
+  const fact = protocol.errors.find((e) => e.name === "METHOD_NOT_FOUND");
+  if (fact === undefined) throw new InputError("the protocol facts name no METHOD_NOT_FOUND error code, which the gate refuses with", protocol.reviewed.file, "/errors");
+  return fact.code;
+}
+
+/** A refusal: `Method not found: <method> <why>`, JSON-RPC's -32601 message followed by what the table says of the method. */
+function refused(code: number, method: string, reason: RefusalReason, policy: GatePolicyKey | null, why: string): Refusal {
+  return { accepted: false, code, reason, message: `Method not found: ${method} ${why}`, policy };
+}
+
+/** The gate's verdict on `method` (whose row says `status`, `sender`, `receivers`, `nearest`) arriving at `side` over a connection of `protocolVersion`. */
+function verdictOf(code: number, method: string, protocolVersion: string, side: Side, row: Pick<MethodRow, "status" | "sender" | "receivers" | "nearest">): Verdict {
+  const absent = `is not a method of protocol version ${protocolVersion}`;
+  switch (row.status) {
+    case "present":
+      return row.receivers.includes(side) ? { accepted: true } : refused(code, method, "wrong_side", null, `is sent by the ${row.sender} only in protocol version ${protocolVersion}`);
+    case "removed":
+      return refused(code, method, "removed", null, `${absent} (removed after ${row.nearest})`);
+    case "later":
+      return refused(code, method, "other_era", "later", `${absent} (first in ${row.nearest})`);
+    case "extension":
+      return refused(code, method, "unknown", "custom", absent);
+  }
+}
+
+/** The row's verdict at each side. */
+function verdicts(code: number, method: string, protocolVersion: string, row: Pick<MethodRow, "status" | "sender" | "receivers" | "nearest">): Record<Side, Verdict> {
+  return { client: verdictOf(code, method, protocolVersion, "client", row), server: verdictOf(code, method, protocolVersion, "server", row) };
+}
+
+/** The slots of `unknownMethodVerdict`'s message, filled by a gate with the refusal's `data` (`method`, `protocolVersion`). */
+export const VERDICT_SLOTS = { method: "{method}", protocolVersion: "{protocolVersion}" } as const;
+
+/**
+ * The verdict on a method no row of a table names (a custom method), at either side: the same refusal as an
+ * `extension` row's, its message a template with the slots `{method}` and `{protocolVersion}` (every
+ * protocol module prints it as UNKNOWN_METHOD); the gate's `custom` policy may let it through.
+ */
+export function unknownMethodVerdict(protocol: ProtocolFacts): Refusal {
+  return verdictOf(methodNotFound(protocol), VERDICT_SLOTS.method, VERDICT_SLOTS.protocolVersion, "server", { status: "extension", sender: "client", receivers: [], nearest: null }) as Refusal;
 }
 
 /**
@@ -117,7 +173,7 @@ function taskColumns(version: VersionModel, m: Method): Pick<MethodRow, "taskRes
   return { taskResult, taskCapability: taskResult === null ? null : taskCapability(version, m) };
 }
 
-function presentRow(version: VersionModel, m: Method, capabilities: string[][], extensions: string[]): MethodRow {
+function presentRow(version: VersionModel, m: Method, capabilities: string[][], extensions: string[], code: number): MethodRow {
   const nameParam = m.kind === "request" && version.era === "modern" && Object.hasOwn(NAME_PARAMS, m.method) && paramsDeclare(version, m, NAME_PARAMS[m.method]) ? NAME_PARAMS[m.method] : null;
   return {
     kind: m.kind,
@@ -128,9 +184,10 @@ function presentRow(version: VersionModel, m: Method, capabilities: string[][], 
     extensions,
     sender: m.sender,
     receivers: receivers(m.sender),
+    verdicts: verdicts(code, m.method, version.label, { status: "present", sender: m.sender, receivers: receivers(m.sender), nearest: null }),
     params: m.params === null ? null : { definition: m.params.definition, required: m.params.required },
     results: m.kind === "request" ? [...m.results] : null,
-    normalizer: normalizerKind(m, version.era),
+    normalizer: normalizerOf(m),
     resultTypes: m.kind === "request" && m.resultTypes !== null ? [...m.resultTypes] : null,
     capabilities,
     nameParam,
@@ -139,7 +196,8 @@ function presentRow(version: VersionModel, m: Method, capabilities: string[][], 
   };
 }
 
-function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null, since: string | null, era: Era, extensions: string[]): MethodRow {
+function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null, since: string | null, own: VersionModel, extensions: string[], code: number): MethodRow {
+  const era: Era = own.era;
   return {
     kind: m.kind,
     status,
@@ -149,6 +207,7 @@ function absentRow(status: MethodStatus, m: Method, nearest: VersionModel | null
     extensions,
     sender: m.sender,
     receivers: receivers(m.sender),
+    verdicts: verdicts(code, m.method, own.label, { status, sender: m.sender, receivers: receivers(m.sender), nearest: nearest?.label ?? null }),
     params: null,
     results: null,
     normalizer: null,
@@ -168,9 +227,11 @@ function extensionCapabilities(ext: ExtensionModel): string[][] {
 
 /**
  * The method tables of a run: one per version, then one per extension module. `capabilities` is the
- * reviewed data (checked here against each version's capability definitions).
+ * reviewed data (checked here against each version's capability definitions); `protocol` the run's
+ * protocol facts (the code the verdicts refuse with).
  */
-export function buildMethodTables(model: ProtocolVersions, capabilities: MethodCapabilityData): MethodTables {
+export function buildMethodTables(model: ProtocolVersions, capabilities: MethodCapabilityData, protocol: ProtocolFacts): MethodTables {
+  const code = methodNotFound(protocol);
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   const required = methodCapabilities(versions, capabilities);
@@ -191,7 +252,7 @@ export function buildMethodTables(model: ProtocolVersions, capabilities: MethodC
     for (const method of methods) {
       const here = methodsOf(own).find((m) => m.method === method);
       if (here !== undefined) {
-        rows[method] = presentRow(own, here, capabilityOf(here), extensionsOf(method));
+        rows[method] = presentRow(own, here, capabilityOf(here), extensionsOf(method), code);
         continue;
       }
       const has = (v: VersionModel) => methodsOf(v).find((m) => m.method === method);
@@ -199,11 +260,11 @@ export function buildMethodTables(model: ProtocolVersions, capabilities: MethodC
       const later = versions.slice(at + 1).find((v) => has(v) !== undefined);
       if (earlier.length > 0) {
         const last = earlier[earlier.length - 1];
-        rows[method] = absentRow("removed", has(last.v)!, last.v, versions[last.i + 1].label, own.era, extensionsOf(method));
+        rows[method] = absentRow("removed", has(last.v)!, last.v, versions[last.i + 1].label, own, extensionsOf(method), code);
       } else if (later !== undefined) {
-        rows[method] = absentRow("later", has(later)!, later, later.label, own.era, extensionsOf(method));
+        rows[method] = absentRow("later", has(later)!, later, later.label, own, extensionsOf(method), code);
       } else {
-        rows[method] = absentRow("extension", universe.get(method)!, null, null, own.era, extensionsOf(method));
+        rows[method] = absentRow("extension", universe.get(method)!, null, null, own, extensionsOf(method), code);
       }
     }
     return rows;

@@ -162,6 +162,30 @@ export interface ProtocolModel extends ProtocolVersions {
 export type MethodStatus = "present" | "removed" | "later" | "extension";
 export type Side = "client" | "server";
 
+/** How a request's result is normalized: its result shape and the `resultType` values (the default first; null in the legacy era). */
+export interface RowNormalizer {
+  shape: "empty" | "object";
+  resultTypes: string[] | null;
+}
+
+/** Why the gate refuses a method: removed, sent by the other side only, only in later versions, or not a method of the version. */
+export type RefusalReason = "removed" | "wrong_side" | "other_era" | "unknown";
+
+/** The gate policy that may let a refused method through (`custom`: a method no version of the tree has; `later`: one only later versions have). */
+export type GatePolicyKey = "custom" | "later";
+
+/** The gate's refusal of a method at one side: the JSON-RPC error's code and message, `data.reason`, and the policy that may lift it (null: none). */
+export interface Refusal {
+  accepted: false;
+  code: number;
+  reason: RefusalReason;
+  message: string;
+  policy: GatePolicyKey | null;
+}
+
+/** The gate's verdict on a method arriving at one side: accepted, or refused. */
+export type Verdict = { accepted: true } | Refusal;
+
 export interface MethodRow {
   kind: "request" | "notification";
   status: MethodStatus;
@@ -176,12 +200,14 @@ export interface MethodRow {
   sender: Sender;
   /** The sides that receive (handle) it, `client` before `server`. */
   receivers: Side[];
+  /** The gate's verdict on the method arriving at each side (see model/table.ts). */
+  verdicts: Record<Side, Verdict>;
   /** The params definition (null: inline or none) and whether `params` is required; null when absent here or without params. */
   params: { definition: string | null; required: boolean } | null;
   /** A request's result definitions here; null for a notification or a method absent here. */
   results: string[] | null;
-  /** A request's normalizer kind here (`empty`, `object`, `empty+resultType`, `object+resultType`), else null. */
-  normalizer: string | null;
+  /** A request's normalizer here: its result shape and `resultType` values (the row's `resultTypes`), else null. */
+  normalizer: RowNormalizer | null;
   /** The `resultType` values a modern result may carry, the default first; null in the legacy era or when absent. */
   resultTypes: string[] | null;
   /** Capability key paths required (`[["resources"], ["resources", "subscribe"]]`); empty when none or absent here. */

@@ -3,6 +3,7 @@
 // runtime imports them. Names and values come from the model's protocol facts (model/protocol.ts);
 // nothing is decided here but the constants' order and names, the same in every language.
 import type { ProtocolFacts } from "../model/protocol-types.js";
+import { unknownMethodVerdict } from "../model/table.js";
 
 /** A constant's value: a scalar, a list, or a map (keys a number or a string, in the order given). */
 export type ProtocolValue = number | string | boolean | null | ProtocolValue[] | ProtocolMap;
@@ -38,6 +39,12 @@ export function protocolConstants(facts: ProtocolFacts): ProtocolConstant[] {
     name: "TASK_STATUSES",
     doc: "Each task status, the task definition whose status is that const, its members and its required members (from the Tasks extension's schemas).",
     value: { map: facts.taskStatuses.map((t) => [t.status, { map: [["definition", t.definition], ["members", t.members], ["required", t.required]] }]) },
+  });
+  const unknown = unknownMethodVerdict(facts);
+  out.push({
+    name: "UNKNOWN_METHOD",
+    doc: "The gate's verdict on a method no row of a version's METHOD_TABLE names (a custom method): refused unless the gate's custom policy passes it; the message's {method} and {protocolVersion} are the refusal's data (the method table's verdicts, generator/model/table.ts).",
+    value: { map: [["accepted", unknown.accepted], ["code", unknown.code], ["reason", unknown.reason], ["message", unknown.message], ["policy", unknown.policy]] },
   });
   out.push({
     name: "VERSIONS",

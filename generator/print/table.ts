@@ -1,18 +1,19 @@
 // The method table as the targets and the reports read it: the model's `tables`, computed once with the model
 // (generator/model/table.ts); nothing here computes a table.
-import type { MethodTables, VersionTable } from "../model/types.js";
+import type { MethodTables, RowNormalizer, VersionTable } from "../model/types.js";
 
-/** How a request's result is normalized, as its row says: the shape of its normalizer kind and the `resultType` values, the default first (null: none). */
-export interface RowNormalizer {
-  readonly shape: "empty" | "object";
-  readonly resultTypes: readonly string[] | null;
-}
+export type { RowNormalizer } from "../model/types.js";
 
 /** The normalizer a request's row of `table` names; a request without a row (or a row without a normalizer) is an error. */
 export function normalizerOf(table: VersionTable, method: string): RowNormalizer {
   const row = Object.hasOwn(table, method) ? table[method] : undefined;
   if (row === undefined || row.normalizer === null) throw new Error(`the method table has no normalizer for the request ${method}`);
-  return { shape: row.normalizer.split("+")[0] === "empty" ? "empty" : "object", resultTypes: row.resultTypes };
+  return row.normalizer;
+}
+
+/** A normalizer as the reports name it: its shape, `+resultType` where results carry `resultType` (`object+resultType`). */
+export function normalizerKind(n: RowNormalizer): string {
+  return n.resultTypes === null ? n.shape : `${n.shape}+resultType`;
 }
 
 /** The table of one label (a version, or an extension module `<core>+<name>`). */

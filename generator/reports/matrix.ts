@@ -4,6 +4,7 @@
 import type { MethodTables, ProtocolModel, VersionModel } from "../model/types.js";
 import { consecutivePairs, diffReportPath, extensionPairs } from "./diffs.js";
 import { errataCounts, errataTables } from "./errata-markdown.js";
+import { normalizerKind } from "../print/table.js";
 import type { Templates } from "../print/templates.js";
 
 /** The method × version rows of one kind, printed from the method table (the model's decisions). */
@@ -20,7 +21,7 @@ function rows(model: ProtocolModel, tables: MethodTables, kind: "request" | "not
       const r = here(label, method);
       if (!r) return "—";
       // Results by the spec's own names; a `|` inside a table cell must be escaped, even within a code span.
-      return r.kind === "request" ? `${r.sender} · \`${r.results!.join(" \\| ")}\` · ${r.normalizer}` : r.sender;
+      return r.kind === "request" ? `${r.sender} · \`${r.results!.join(" \\| ")}\` · ${normalizerKind(r.normalizer!)}` : r.sender;
     }),
   }));
 }

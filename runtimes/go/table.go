@@ -3,6 +3,7 @@ package mcpruntime
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // ParamsRow is a method table row's params column.
@@ -11,26 +12,69 @@ type ParamsRow struct {
 	Required   bool    `json:"required"`
 }
 
+// RowNormalizer is a method table row's normalizer column: the result shape ("empty" or "object") and the
+// resultType values (the default first; nil in the legacy era).
+type RowNormalizer struct {
+	Shape       string   `json:"shape"`
+	ResultTypes []string `json:"resultTypes"`
+}
+
+// Verdict is a method table row's verdict on the method arriving at one side: accepted, or the refusal
+// (the JSON-RPC error's code and message, data.reason, and the gate policy that may let the method
+// through: "custom", "later", or nil for none). The model decides it; the gate looks it up.
+type Verdict struct {
+	Accepted bool    `json:"accepted"`
+	Code     int     `json:"code"`
+	Reason   string  `json:"reason"`
+	Message  string  `json:"message"`
+	Policy   *string `json:"policy"`
+}
+
+// MarshalJSON writes the verdict as the table prints it: {"accepted":true}, or the whole refusal.
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	if v.Accepted {
+		return []byte(`{"accepted":true}`), nil
+	}
+	type refusal Verdict
+	return json.Marshal(refusal(v))
+}
+
+// Verdicts is a method table row's verdicts column: the verdict at each receiving side.
+type Verdicts struct {
+	Client Verdict `json:"client"`
+	Server Verdict `json:"server"`
+}
+
+// MustVerdict reads a verdict printed as JSON by the generator (it panics only on text the generator did not print).
+func MustVerdict(text string) Verdict {
+	var v Verdict
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		panic("mcpruntime: a generated verdict does not read: " + err.Error())
+	}
+	return v
+}
+
 // MethodRow is one row of a version's method table; its JSON is the row `mcp-codegen table --format json`
 // prints (`mcp-codegen table --help` says what each column means).
 type MethodRow struct {
-	Kind           string     `json:"kind"`
-	Status         string     `json:"status"`
-	Nearest        *string    `json:"nearest"`
-	Since          *string    `json:"since"`
-	OtherEra       bool       `json:"otherEra"`
-	Extensions     []string   `json:"extensions"`
-	Sender         string     `json:"sender"`
-	Receivers      []string   `json:"receivers"`
-	Params         *ParamsRow `json:"params"`
-	Results        []string   `json:"results"`
-	Normalizer     *string    `json:"normalizer"`
-	ResultTypes    []string   `json:"resultTypes"`
-	Capabilities   [][]string `json:"capabilities"`
-	NameParam      *string    `json:"nameParam"`
-	TaskResult     *string    `json:"taskResult"`
-	TaskCapability []string   `json:"taskCapability"`
-	Paginated      bool       `json:"paginated"`
+	Kind           string         `json:"kind"`
+	Status         string         `json:"status"`
+	Nearest        *string        `json:"nearest"`
+	Since          *string        `json:"since"`
+	OtherEra       bool           `json:"otherEra"`
+	Extensions     []string       `json:"extensions"`
+	Sender         string         `json:"sender"`
+	Receivers      []string       `json:"receivers"`
+	Verdicts       Verdicts       `json:"verdicts"`
+	Params         *ParamsRow     `json:"params"`
+	Results        []string       `json:"results"`
+	Normalizer     *RowNormalizer `json:"normalizer"`
+	ResultTypes    []string       `json:"resultTypes"`
+	Capabilities   [][]string     `json:"capabilities"`
+	NameParam      *string        `json:"nameParam"`
+	TaskResult     *string        `json:"taskResult"`
+	TaskCapability []string       `json:"taskCapability"`
+	Paginated      bool           `json:"paginated"`
 }
 
 // MethodTable is a version's method table: method → row.
@@ -64,17 +108,19 @@ type Policy struct {
 	RefuseCustom bool `json:"refuseCustom"`
 }
 
-// MethodNotFound is the gate's refusal: JSON-RPC -32601 with its data.
+// MethodNotFound is the gate's refusal: the verdict's JSON-RPC error (-32601) with its data.
 type MethodNotFound struct {
 	Method          string
 	ProtocolVersion string
 	// Reason is unknown, wrong_side, removed or other_era.
 	Reason  string
 	Message string
+	// ErrorCode is the verdict's JSON-RPC error code.
+	ErrorCode int
 }
 
-// Code is the JSON-RPC error code, -32601.
-func (e *MethodNotFound) Code() int { return -32601 }
+// Code is the JSON-RPC error code, the verdict's.
+func (e *MethodNotFound) Code() int { return e.ErrorCode }
 
 func (e *MethodNotFound) Error() string { return e.Message }
 
@@ -84,38 +130,33 @@ func (e *MethodNotFound) Data() map[string]string {
 }
 
 // Refusal is the gate's answer for method arriving over a connection of version (whose table is table):
-// nil lets it through. The verdict is the table's row, under the policy.
-func Refusal(table MethodTable, version, method string, policy Policy) *MethodNotFound {
-	refused := func(reason, why string) *MethodNotFound {
-		return &MethodNotFound{Method: method, ProtocolVersion: version, Reason: reason, Message: fmt.Sprintf("Method not found: %s %s", method, why)}
-	}
-	row, ok := table[method]
-	if !ok || row.Status == "extension" {
-		if !policy.RefuseCustom {
-			return nil
+// nil lets it through. A lookup: the row's verdict at policy.Side, else unknown (the verdict on a method
+// no row names, its message's {method} and {protocolVersion} filled); then the policy: AcrossEras.Serve
+// for a method another version has (the row's nearest), and the verdict's own policy ("custom":
+// RefuseCustom; "later": AcrossEras.Pass).
+func Refusal(table MethodTable, version, method string, policy Policy, unknown Verdict) *MethodNotFound {
+	row, named := table[method]
+	verdict := unknown
+	if named {
+		verdict = row.Verdicts.Server
+		if policy.Side == ClientSide {
+			verdict = row.Verdicts.Client
 		}
-		return refused("unknown", "is not a method of protocol version "+version)
 	}
-	if row.Status == "present" {
-		if contains(row.Receivers, string(policy.Side)) {
-			return nil
-		}
-		return refused("wrong_side", fmt.Sprintf("is sent by the %s only in protocol version %s", row.Sender, version))
-	}
-	if !policy.AcrossEras.Pass && contains(policy.AcrossEras.Serve, method) {
+	if verdict.Accepted {
 		return nil
 	}
-	nearest := ""
-	if row.Nearest != nil {
-		nearest = *row.Nearest
-	}
-	if row.Status == "removed" {
-		return refused("removed", fmt.Sprintf("is not a method of protocol version %s (removed after %s)", version, nearest))
-	}
-	if policy.AcrossEras.Pass {
+	if named && row.Nearest != nil && !policy.AcrossEras.Pass && contains(policy.AcrossEras.Serve, method) {
 		return nil
 	}
-	return refused("other_era", fmt.Sprintf("is not a method of protocol version %s (first in %s)", version, nearest))
+	if verdict.Policy != nil && ((*verdict.Policy == "custom" && !policy.RefuseCustom) || (*verdict.Policy == "later" && policy.AcrossEras.Pass)) {
+		return nil
+	}
+	message := verdict.Message
+	if !named {
+		message = strings.NewReplacer("{method}", method, "{protocolVersion}", version).Replace(message)
+	}
+	return &MethodNotFound{Method: method, ProtocolVersion: version, Reason: verdict.Reason, Message: message, ErrorCode: verdict.Code}
 }
 
 // ResultError is a handler's return that cannot be its method's result: JSON-RPC -32603.

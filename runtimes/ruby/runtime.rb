@@ -57,8 +57,9 @@ module Runtime
   class MethodNotFoundError < Error
     # @param message [String] the JSON-RPC error's message
     # @param data [Hash] `{ method:, protocolVersion:, reason: }`
-    def initialize(message, data)
-      super(message, code: METHOD_NOT_FOUND, data: data)
+    # @param code [Integer] the JSON-RPC error code (the verdict's)
+    def initialize(message, data, code: METHOD_NOT_FOUND)
+      super(message, code: code, data: data)
     end
   end
 
@@ -173,8 +174,13 @@ module Runtime
     version.public_send(entry[:normalizer], value)
   end
 
-  # The method gate's answer for `method` arriving at `side` over a connection of `version`: the
-  # verdict of the version's METHOD_TABLE (the model's), under the gate's policy.
+  # The method gate's answer for `method` arriving at `side` over a connection of `version`: a lookup of
+  # the row's verdict at `side` in the version's METHOD_TABLE (the model's: accepted, or the refusal's
+  # code, reason, message and the policy that may let it through), else, for a method no row names, of
+  # ProtocolFacts::UNKNOWN_METHOD (its message's `{method}` and `{protocolVersion}` filled); then the
+  # gate's policy: `custom` for what the verdict leaves to it as custom, `across_eras` (`:pass`) for a
+  # later method, or (an Array) the methods served wherever another version has them (the row's
+  # `nearest`), removed or later.
   # @param method [String]
   # @param version [Module] the negotiated version's module
   # @param side [Symbol] :server (the method arrives from a client) or :client
@@ -183,32 +189,16 @@ module Runtime
   # @return [MethodNotFoundError, nil] the error to answer with, or nil to let the method through
   def refusal(method, version, side, across_eras, custom = :pass)
     row = version::METHOD_TABLE[method]
-    if row.nil? || row["status"] == "extension"
-      return nil if custom == :pass
+    verdict = row.nil? ? ProtocolFacts::UNKNOWN_METHOD : row["verdicts"][side.to_s]
+    return nil if verdict["accepted"]
+    return nil if across_eras.is_a?(Array) && across_eras.include?(method) && !row.nil? && !row["nearest"].nil?
 
-      return refused(method, version, "unknown", "is not a method of protocol version #{version::PROTOCOL_VERSION}")
-    end
-    if row["status"] == "present"
-      return nil if row["receivers"].include?(side.to_s)
+    lifted = { "custom" => custom, "later" => across_eras }[verdict["policy"]]
+    return nil if lifted == :pass
 
-      return refused(method, version, "wrong_side", "is sent by the #{row["sender"]} only in protocol version #{version::PROTOCOL_VERSION}")
-    end
-    return nil if across_eras.is_a?(Array) && across_eras.include?(method)
-
-    if row["status"] == "removed"
-      return refused(method, version, "removed", "is not a method of protocol version #{version::PROTOCOL_VERSION} (removed after #{row["nearest"]})")
-    end
-    return nil if across_eras == :pass
-
-    refused(method, version, "other_era", "is not a method of protocol version #{version::PROTOCOL_VERSION} (first in #{row["nearest"]})")
-  end
-
-  # @return [MethodNotFoundError]
-  def refused(method, version, reason, why)
-    MethodNotFoundError.new(
-      "Method not found: #{method} #{why}",
-      { method: method, protocolVersion: version::PROTOCOL_VERSION, reason: reason },
-    )
+    data = { method: method, protocolVersion: version::PROTOCOL_VERSION, reason: verdict["reason"] }
+    message = row.nil? ? verdict["message"].gsub(/\{(method|protocolVersion)\}/) { data[Regexp.last_match(1).to_sym] } : verdict["message"]
+    MethodNotFoundError.new(message, data, code: verdict["code"])
   end
 
   # Raises MissingRequiredCapabilityError unless `capabilities` holds every capability path of

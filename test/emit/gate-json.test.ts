@@ -20,7 +20,7 @@ async function run(args: string[]) {
 }
 
 /** What a lookup entry means under the policy that refuses custom and later methods: the reason, or null to serve. */
-const REASON: Record<string, string | null> = { serve: null, wrong_side: "wrong_side", removed: "removed", later: "other_era", extension: "unknown" };
+const REASON: Record<string, string | null> = { serve: null, wrong_side: "wrong_side", removed: "removed", other_era: "other_era", unknown: "unknown" };
 
 describe("a gate printed as a JSON lookup from the table alone", () => {
   it("is generated and checked by the CLI, and agrees with the TypeScript gate for every version, method and side", async () => {

@@ -17,7 +17,7 @@ import { ensureSchemas, generatedDir, runCli } from "../support.js";
 import { run as python } from "./python/support.js";
 import { ruby } from "./ruby/support.js";
 
-type Row = { status: string; kind: string; sender: string; receivers: string[]; nearest: string | null; extensions: string[] };
+type Row = { status: string; kind: string; sender: string; receivers: string[]; nearest: string | null; extensions: string[]; verdicts: import("../../generated/runtime/method-gate.js").GateRow["verdicts"] };
 type Tables = Record<string, Record<string, Row>>;
 type Verdicts = Record<string, string | null>;
 

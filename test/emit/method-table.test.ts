@@ -70,6 +70,55 @@ describe("the method table against the schemas", () => {
     }
   });
 
+  it("verdicts: accepted exactly at the sides that receive a present method (its schema senders' peers); else -32601 with the reason, the policy that may lift it and the message its status gives", () => {
+    type Verdict = { accepted: boolean; code?: number; reason?: string; message?: string; policy?: string | null };
+    const byLabel = new Map(labels.map((l) => [l, schemaMethods(l)]));
+    let refusals = 0;
+    for (const [label, table] of Object.entries(tables)) {
+      const [core] = label.split("+");
+      for (const [method, r] of Object.entries(table)) {
+        const row = r as typeof r & { verdicts: Record<"client" | "server", Verdict> };
+        // Who sends it, read from the schema's unions (an extension module's own methods: the row's sender).
+        const senders = label.includes("+") && row.status === "present" && !byLabel.get(core)!.has(method) ? new Set(row.sender === "both" ? ["client", "server"] : [row.sender]) : byLabel.get(core)!.get(method);
+        for (const side of ["client", "server"] as const) {
+          const v = row.verdicts[side];
+          const receives = senders !== undefined && [...senders].some((s) => s !== side);
+          if (row.status === "present" && receives) {
+            expect(v, `${label} ${method} ${side}`).toEqual({ accepted: true });
+            continue;
+          }
+          refusals++;
+          const absent = `Method not found: ${method} is not a method of protocol version ${core}`;
+          const expected =
+            row.status === "present"
+              ? { reason: "wrong_side", policy: null, message: `Method not found: ${method} is sent by the ${row.sender} only in protocol version ${core}` }
+              : row.status === "removed"
+                ? { reason: "removed", policy: null, message: `${absent} (removed after ${row.nearest})` }
+                : row.status === "later"
+                  ? { reason: "other_era", policy: "later", message: `${absent} (first in ${row.nearest})` }
+                  : { reason: "unknown", policy: "custom", message: absent };
+          expect(v, `${label} ${method} ${side}`).toEqual({ accepted: false, code: -32601, ...expected });
+        }
+      }
+    }
+    expect(refusals).toBeGreaterThan(0);
+  });
+
+  it("normalizer: { shape, resultTypes } for a present request (resultTypes the row's own), null for a notification or an absent method", () => {
+    for (const [label, table] of Object.entries(tables)) {
+      for (const [method, r] of Object.entries(table)) {
+        const row = r as typeof r & { normalizer: { shape: string; resultTypes: string[] | null } | null; resultTypes: string[] | null };
+        if (row.kind !== "request" || row.status !== "present") {
+          expect(row.normalizer, `${label} ${method}`).toBeNull();
+          continue;
+        }
+        expect(Object.keys(row.normalizer!).sort(), `${label} ${method}`).toEqual(["resultTypes", "shape"]);
+        expect(["empty", "object"], `${label} ${method}`).toContain(row.normalizer!.shape);
+        expect(row.normalizer!.resultTypes, `${label} ${method}`).toEqual(row.resultTypes);
+      }
+    }
+  });
+
   it("taskResult: CreateTaskResult exactly for the requests whose params (read as plain JSON) declare task as a TaskMetadata, at versions defining CreateTaskResult; null elsewhere", () => {
     type Node = { $ref?: string; properties?: Record<string, Node>; allOf?: Node[]; anyOf?: Node[]; oneOf?: Node[] };
     let augmented = 0;

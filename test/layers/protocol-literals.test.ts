@@ -7,11 +7,13 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { unknownMethodVerdict, VERDICT_SLOTS } from "../../generator/model/table.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/source/lock.js";
 import { lockFile, modelOptions, root } from "../support.js";
 
-const facts = buildModel({ ...modelOptions, lock: await readLock(lockFile) }).protocol;
+const model = buildModel({ ...modelOptions, lock: await readLock(lockFile) });
+const facts = model.protocol;
 
 /** Every file under `dir` (recursively) whose name `accept` takes, absolute, sorted. */
 function filesUnder(dir: string, accept: (name: string) => boolean): string[] {
@@ -92,6 +94,59 @@ describe("no runtime spells a protocol constant: each imports the generated prot
 
   it("every runtime file under runtimes/ is free of them", () => {
     const found = sources.flatMap(({ file, language }) => hits(readFileSync(file, "utf8"), language, path.relative(root, file)));
+    expect(found).toEqual([]);
+  });
+});
+
+/** The text every gate message opens with, before the method (`Method not found:`), read from the model. */
+const gateOpening = (() => {
+  const unknown = unknownMethodVerdict(facts).message;
+  return unknown.slice(0, unknown.indexOf(VERDICT_SLOTS.method)).trim();
+})();
+
+/**
+ * The gate's wording, read from the model: each refusal message of every table (and UNKNOWN_METHOD's template)
+ * without its method and its version, the text between them (`is sent by the client only in protocol version`).
+ * A file spells a gate message when its code holds the opening and one of these (Ruby's params_errors may say
+ * a method "is not a method of protocol version …" to its caller, without the opening: that is no answer to a peer).
+ */
+function gateWording(): string[] {
+  const out = new Set<string>();
+  const unknown = unknownMethodVerdict(facts).message;
+  const between = (message: string, method: string, version: string) => message.slice(message.indexOf(method) + method.length, message.indexOf(version, message.indexOf(method) + method.length)).trim();
+  out.add(between(unknown, VERDICT_SLOTS.method, VERDICT_SLOTS.protocolVersion));
+  for (const [label, table] of model.tables) {
+    const version = label.split("+")[0];
+    for (const [method, row] of Object.entries(table)) for (const v of Object.values(row.verdicts)) if (!v.accepted) out.add(between(v.message, method, version));
+  }
+  return [...out].sort();
+}
+
+describe("no runtime writes a gate message: each looks the verdict up in its METHOD_TABLE (or UNKNOWN_METHOD)", () => {
+  it("the model's refusals have wording to look for", () => {
+    const wording = gateWording();
+    expect(wording.length).toBeGreaterThanOrEqual(2);
+    for (const w of wording) expect(w.length, w).toBeGreaterThan(10);
+    expect(gateOpening.length).toBeGreaterThan(5);
+  });
+
+  /** What of the gate's wording a file's code spells beside the opening, as `file: wording`. */
+  const spelled = (text: string, language: "typescript" | "python" | "ruby", file: string): string[] => {
+    const code = codeOnly(text, language);
+    return code.includes(gateOpening) ? gateWording().filter((w) => code.includes(w)).map((w) => `${file}: ${w}`) : [];
+  };
+
+  it("the search finds a gate message written in code, its opening and wording apart, and none in comments", () => {
+    const [wording] = gateWording();
+    expect(spelled(`const m = \`${gateOpening} \${method} \${why}\`;\nrefused("${wording} \${v}");\n`, "typescript", "x.ts")).toEqual([`x.ts: ${wording}`]);
+    expect(spelled(`# ${gateOpening} x ${wording}\n`, "ruby", "x.rb")).toEqual([]);
+    expect(spelled(`raise Error, "x ${wording} y"\n`, "ruby", "x.rb")).toEqual([]);
+  });
+
+  it("no runtime file spells it in code (the Go runtime's included)", () => {
+    const go = filesUnder(path.join(runtimes, "go"), (n) => n.endsWith(".go")).map((file) => ({ file, language: "typescript" as const }));
+    expect(go.length).toBeGreaterThan(0);
+    const found = [...sources, ...go].flatMap(({ file, language }) => spelled(readFileSync(file, "utf8"), language, path.relative(root, file)));
     expect(found).toEqual([]);
   });
 });

@@ -594,12 +594,7 @@ DEFAULT_GATE_POLICY: Final[GatePolicy] = {"custom": "refuse", "later": "refuse"}
 """The Python gate's policy unless told otherwise: every method the version does not serve is refused."""
 
 
-def _refused(method: str, protocol_version: str, reason: str, why: str) -> ErrorObject:
-    return {
-        "code": METHOD_NOT_FOUND,
-        "message": f"Method not found: {method} {why}",
-        "data": {"method": method, "protocolVersion": protocol_version, "reason": reason},
-    }
+_SLOT = re.compile(r"\{(method|protocolVersion)\}")
 
 
 def gate(
@@ -611,25 +606,26 @@ def gate(
 ) -> ErrorObject | None:
     """The -32601 error for ``method`` arriving at ``side`` under ``policy``, read from the version's METHOD_TABLE, else None.
 
-    ``data.reason`` says why: ``"removed"``, ``"wrong_side"``, ``"other_era"`` (only later versions have
-    it) or ``"unknown"`` (custom, under a refusing policy).
+    A lookup: the row's verdict at ``side`` (the model's: accepted, or the refusal's code, reason, message
+    and the policy that may let it through), else, for a method no row names, the protocol module's
+    ``UNKNOWN_METHOD`` (its message's ``{method}`` and ``{protocolVersion}`` filled). ``data.reason`` says
+    why: ``"removed"``, ``"wrong_side"``, ``"other_era"`` (only later versions have it) or ``"unknown"``.
     """
     row = table.get(method)
-    status = None if row is None else row["status"]
-    if row is None or status == "extension":
-        if policy["custom"] == "pass":
-            return None
-        return _refused(method, protocol_version, "unknown", f"is not a method of protocol version {protocol_version}")
-    if status == "present":
-        receivers = cast("tuple[str, ...]", row["receivers"])
-        if side in receivers:
-            return None
-        return _refused(method, protocol_version, "wrong_side", f"is sent by the {row['sender']} only in protocol version {protocol_version}")
-    if status == "removed":
-        return _refused(method, protocol_version, "removed", f"is not a method of protocol version {protocol_version} (removed after {row['nearest']})")
-    if policy["later"] == "pass":
+    verdict = cast(
+        Mapping[str, object],
+        protocol.UNKNOWN_METHOD if row is None else cast(Mapping[str, object], row["verdicts"])[side],
+    )
+    if verdict["accepted"]:
         return None
-    return _refused(method, protocol_version, "other_era", f"is not a method of protocol version {protocol_version} (first in {row['nearest']})")
+    lifted_by = verdict["policy"]
+    if lifted_by is not None and policy[cast(Literal["custom", "later"], lifted_by)] == "pass":
+        return None
+    data = {"method": method, "protocolVersion": protocol_version, "reason": cast(str, verdict["reason"])}
+    message = cast(str, verdict["message"])
+    if row is None:
+        message = _SLOT.sub(lambda m: data[m.group(1)], message)
+    return {"code": cast(int, verdict["code"]), "message": message, "data": data}
 
 
 class VersionModule(Protocol):

@@ -160,6 +160,15 @@ module McpCodegen
       }.freeze,
     }.freeze
 
+    # The gate's verdict on a method no row of a version's METHOD_TABLE names (a custom method): refused unless the gate's custom policy passes it; the message's {method} and {protocolVersion} are the refusal's data (the method table's verdicts, generator/model/table.ts).
+    UNKNOWN_METHOD = {
+      "accepted" => false,
+      "code" => -32601,
+      "reason" => "unknown",
+      "message" => "Method not found: {method} is not a method of protocol version {protocolVersion}",
+      "policy" => "custom",
+    }.freeze
+
     # Per version (and extension module): its error codes, its _meta keys of requests, notifications and results, and whether it batches.
     VERSION_FACTS = {
       "2024-11-05" => {

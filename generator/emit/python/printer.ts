@@ -449,7 +449,7 @@ function pyTuple(items: readonly string[]): string {
 
 function normalizerDef(r: RequestMethod, row: RowNormalizer, name: string): string {
   const expected = r.results.join(" | ");
-  // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
+  // The row says how: its normalizer's shape and `resultType` values, the default first.
   const types = row.resultTypes;
   const resultTypes = types === null ? "None" : pyTuple(types);
   if (row.shape === "empty") {
@@ -489,9 +489,9 @@ function pyTable(table: VersionTable): string {
     ")",
     '"""The method table at this version (the model\'s; `mcp-codegen table --help` says what each column means):',
     "every method any generated version or extension names, with its status here (present, removed, later,",
-    "extension), sides, params, results, normalizer kind, `resultType` values, required capabilities,",
-    "`Mcp-Name` param and task result. Read-only (mappings and tuples); as JSON, this version's entry of",
-    '`mcp-codegen table --format json`."""',
+    "extension), sides, the gate's verdict at each side, params, results, normalizer (shape and `resultType`",
+    "values), required capabilities, `Mcp-Name` param and task result. Read-only (mappings and tuples); as",
+    'JSON, this version\'s entry of `mcp-codegen table --format json`."""',
   ].join("\n");
 }
 

@@ -98,7 +98,7 @@ function requestEntry(r: RequestMethod, row: RowNormalizer, constant: string, no
 
 function normalizerDef(r: RequestMethod, row: RowNormalizer, constant: string, normalizer: string): string {
   const expected = r.results.join(" | ");
-  // The row says how: its normalizer kind's shape and the `resultType` values, the default first.
+  // The row says how: its normalizer's shape and `resultType` values, the default first.
   const types = row.resultTypes;
   const lines: string[] = [];
   if (row.shape === "empty") {
@@ -221,9 +221,9 @@ function versionBody(
     [
       "# The method table at this version (the model's; `mcp-codegen table --help` says what each column",
       "# means): every method any generated version or extension names, by method, with its status here",
-      "# (present, removed, later, extension), sides, params, results, normalizer kind, `resultType`",
-      "# values, required capabilities and `Mcp-Name` param. As JSON, this version's entry of",
-      "# `mcp-codegen table --format json`.",
+      "# (present, removed, later, extension), sides, the gate's verdict at each side, params, results,",
+      "# normalizer (shape and `resultType` values), required capabilities and `Mcp-Name` param. As JSON,",
+      "# this version's entry of `mcp-codegen table --format json`.",
       rubyTable(table),
     ].join("\n"),
   );

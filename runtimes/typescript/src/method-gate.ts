@@ -1,15 +1,29 @@
-// The method gate over a version's METHOD_TABLE (generated/<version>/methods.ts): the model's verdict
-// on a method arriving at one side, under a gate policy. The Ruby gate (Runtime.refusal) and the Python
-// gate (runtime.gate) read the same table under the same policy data and give the same verdict; nothing
-// here decides which methods a version has, removed or sends from which side.
-import { METHOD_NOT_FOUND } from "../protocol.js";
+// The method gate over a version's METHOD_TABLE (generated/<version>/methods.ts): each row carries the
+// model's verdict on the method arriving at each side (accepted, or the refusal: code, reason, message,
+// and the policy that may let it through); the gate looks it up and applies its policy, the only rule
+// left here. A method no row names gets the protocol module's UNKNOWN_METHOD. The Ruby gate
+// (Runtime.refusal), the Python gate (runtime.gate) and the Go gate (mcpruntime.Refusal) do the same
+// lookup under the same policy data; none writes a message or decides a verdict.
+import { UNKNOWN_METHOD } from "../protocol.js";
 
-/** A row of METHOD_TABLE, the fields the gate reads. */
+/** Why a method is refused: removed, sent by the other side only, only in later versions, or not a method of any version. */
+export type RefusalReason = "removed" | "wrong_side" | "other_era" | "unknown";
+
+/** A refusal as the table states it: the JSON-RPC error's code and message, `data.reason`, and the gate policy that may let the method through (null: none). */
+export interface Refused {
+  readonly accepted: false;
+  readonly code: number;
+  readonly reason: string;
+  readonly message: string;
+  readonly policy: "custom" | "later" | null;
+}
+
+/** A row's verdict at one side. */
+export type Verdict = { readonly accepted: true } | Refused;
+
+/** A row of METHOD_TABLE, the fields the gate reads: its verdict at each receiving side. */
 export interface GateRow {
-  readonly status: string;
-  readonly sender: string;
-  readonly receivers: readonly string[];
-  readonly nearest: string | null;
+  readonly verdicts: { readonly client: Verdict; readonly server: Verdict };
 }
 
 /** A row of METHOD_TABLE as the runtime reads it: the gate's fields, the param a modern request names itself by (`Mcp-Name`), its `resultType` values. */
@@ -25,25 +39,23 @@ export type RoutedMethodTable = Readonly<Record<string, RoutedRow>>;
 /**
  * What the gate does besides the table's verdicts. `custom`: a method no generated version has (or
  * only an extension the version does not serve). `later`: a method only later versions have. A removed
- * method and one only the other side sends are always refused.
+ * method and one only the other side sends are always refused. Each names the verdicts whose `policy` it is.
  */
 export interface GatePolicy {
   readonly custom: "pass" | "refuse";
   readonly later: "pass" | "refuse";
 }
 
-/** Why a method is refused: removed, sent by the other side only, only in later versions, or not a method of any version. */
-export type RefusalReason = "removed" | "wrong_side" | "other_era" | "unknown";
-
 /** The -32601 error to answer with. */
 export interface MethodRefusal {
-  code: typeof METHOD_NOT_FOUND;
+  code: number;
   message: string;
   data: { method: string; protocolVersion: string; reason: RefusalReason };
 }
 
-function refused(method: string, protocolVersion: string, reason: RefusalReason, why: string): MethodRefusal {
-  return { code: METHOD_NOT_FOUND, message: `Method not found: ${method} ${why}`, data: { method, protocolVersion, reason } };
+/** UNKNOWN_METHOD's message with its `{method}` and `{protocolVersion}` slots filled from the refusal's data (a row's message is complete). */
+function filled(message: string, data: MethodRefusal["data"]): string {
+  return message.replace(/\{(method|protocolVersion)\}/g, (_, slot: "method" | "protocolVersion") => data[slot]);
 }
 
 /** The refusal of `method` arriving at `side` over a connection of `protocolVersion` (whose METHOD_TABLE is `table`), or null to serve it. */
@@ -54,13 +66,9 @@ export function methodRefusal(
   side: "client" | "server",
   policy: GatePolicy,
 ): MethodRefusal | null {
-  const row = Object.hasOwn(table, method) ? table[method] : undefined;
-  if (row === undefined || row.status === "extension") {
-    return policy.custom === "pass" ? null : refused(method, protocolVersion, "unknown", `is not a method of protocol version ${protocolVersion}`);
-  }
-  if (row.status === "present") {
-    return row.receivers.includes(side) ? null : refused(method, protocolVersion, "wrong_side", `is sent by the ${row.sender} only in protocol version ${protocolVersion}`);
-  }
-  if (row.status === "removed") return refused(method, protocolVersion, "removed", `is not a method of protocol version ${protocolVersion} (removed after ${row.nearest})`);
-  return policy.later === "pass" ? null : refused(method, protocolVersion, "other_era", `is not a method of protocol version ${protocolVersion} (first in ${row.nearest})`);
+  const named = Object.hasOwn(table, method);
+  const verdict: Verdict = named ? table[method].verdicts[side] : UNKNOWN_METHOD;
+  if (verdict.accepted || (verdict.policy !== null && policy[verdict.policy] === "pass")) return null;
+  const data = { method, protocolVersion, reason: verdict.reason as RefusalReason };
+  return { code: verdict.code, message: named ? verdict.message : filled(verdict.message, data), data };
 }

@@ -7,8 +7,11 @@ import { emptyNormalizer, objectNormalizer } from "../src/normalize.js";
 import { legacySessions } from "../src/router-legacy.js";
 import { ServedVersions } from "../src/router-served.js";
 import { Audience } from "../src/router-subscriptions.js";
+import { METHOD_NOT_FOUND } from "../protocol.js";
 
-const present = { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: null, resultTypes: null };
+// A request a client sends: the server accepts it, a client refuses it (the table's verdicts; the message is this test's).
+const verdicts = { server: { accepted: true }, client: { accepted: false, code: METHOD_NOT_FOUND, reason: "wrong_side", message: "Method not found: sent by the client only", policy: null } } as const;
+const present = { status: "present", sender: "client", receivers: ["server"], nearest: null, verdicts, nameParam: null, resultTypes: null };
 const methodTable: RoutedMethodTable = { initialize: present, "resources/subscribe": present, "tools/list": present };
 
 function version<V extends string>(label: V) {

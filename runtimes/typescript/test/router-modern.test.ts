@@ -7,8 +7,11 @@ import { objectNormalizer } from "../src/normalize.js";
 import { eraOf, modernRoutes } from "../src/router-modern.js";
 import { ServedVersions } from "../src/router-served.js";
 import { Audience } from "../src/router-subscriptions.js";
+import { METHOD_NOT_FOUND } from "../protocol.js";
 
-const present = (nameParam: string | null = null) => ({ status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam, resultTypes: ["complete"] });
+// A request a client sends: the server accepts it, a client refuses it (the table's verdicts; the message is this test's).
+const verdicts = { server: { accepted: true }, client: { accepted: false, code: METHOD_NOT_FOUND, reason: "wrong_side", message: "Method not found: sent by the client only", policy: null } } as const;
+const present = (nameParam: string | null = null) => ({ status: "present", sender: "client", receivers: ["server"], nearest: null, verdicts, nameParam, resultTypes: ["complete"] });
 
 function dispatcherOver(label: string, methods: string[], methodTable: RoutedMethodTable) {
   return (handlers: object, options?: DispatcherOptions) =>

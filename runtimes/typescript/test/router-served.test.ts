@@ -4,8 +4,11 @@ import { describe, expect, it } from "vitest";
 import { createDispatcher, type DispatcherOptions } from "../src/dispatcher.js";
 import { objectNormalizer } from "../src/normalize.js";
 import { caller, ServedVersions, servedExtensions } from "../src/router-served.js";
+import { METHOD_NOT_FOUND } from "../protocol.js";
 
-const row = { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: null, resultTypes: null };
+// A request a client sends: the server accepts it, a client refuses it (the table's verdicts; the message is this test's).
+const verdicts = { server: { accepted: true }, client: { accepted: false, code: METHOD_NOT_FOUND, reason: "wrong_side", message: "Method not found: sent by the client only", policy: null } } as const;
+const row = { status: "present", sender: "client", receivers: ["server"], nearest: null, verdicts, nameParam: null, resultTypes: null };
 
 function version<V extends string, E extends "legacy" | "modern">(label: V, era: E) {
   const resultTypes = era === "modern" ? ["complete"] : null;

@@ -4,6 +4,7 @@ import { createDispatcher, type DispatcherOptions, type DispatcherTables } from 
 import { emptyNormalizer, objectNormalizer } from "../src/normalize.js";
 import type { RoutedMethodTable } from "../src/method-gate.js";
 import { createRouter, type RouterTable } from "../src/router.js";
+import { METHOD_NOT_FOUND } from "../protocol.js";
 
 /** The tables of a tiny version: ping and tools/list, plus initialize in the legacy era. */
 function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTables {
@@ -16,13 +17,22 @@ function tables(protocolVersion: string, era: "legacy" | "modern"): DispatcherTa
   return { protocolVersion, side: "server", requests, notifications: ["notifications/cancelled"], methodTable: methodTable(era) };
 }
 
-/** The METHOD_TABLE of a tiny version: its requests present, sent by the client (ping by both); initialize removed from the modern one. */
+const accepted = { accepted: true } as const;
+const refused = (reason: string, message: string) => ({ accepted: false, code: METHOD_NOT_FOUND, reason, message, policy: null }) as const;
+/** A request the client sends, as the gate and router read its row: the table's verdicts (the server accepts it, a client refuses it). */
+const fromClient = (method: string, nameParam: string | null = null) => ({
+  verdicts: { server: accepted, client: refused("wrong_side", `Method not found: ${method} is sent by the client only`) },
+  nameParam,
+  resultTypes: null,
+});
+
+/** The METHOD_TABLE of a tiny version (`next` the modern one): its requests present, sent by the client (ping by both); initialize removed from the modern one. */
 function methodTable(era: "legacy" | "modern"): RoutedMethodTable {
-  const present = (sender: string, receivers: string[]) => ({ status: "present", sender, receivers, nearest: null, nameParam: null, resultTypes: null });
+  const removed = refused("removed", "Method not found: initialize is not a method of protocol version next (removed after rev-a)");
   return {
-    ping: present("both", ["client", "server"]),
-    "tools/list": present("client", ["server"]),
-    initialize: era === "legacy" ? present("client", ["server"]) : { status: "removed", sender: "client", receivers: ["server"], nearest: "rev-a", nameParam: null, resultTypes: null },
+    ping: { verdicts: { server: accepted, client: accepted }, nameParam: null, resultTypes: null },
+    "tools/list": fromClient("tools/list"),
+    initialize: era === "legacy" ? fromClient("initialize") : { verdicts: { server: removed, client: removed }, nameParam: null, resultTypes: null },
   };
 }
 
@@ -98,8 +108,8 @@ describe("a router of one modern version", () => {
   });
 
   it("names a request for routing (Mcp-Name) by its METHOD_TABLE row's nameParam, else a served extension module's row", () => {
-    const named = { ...methodTable("modern"), "tools/call": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "name", resultTypes: null } };
-    const extensionTable = { ...named, "ext/get": { status: "present", sender: "client", receivers: ["server"], nearest: null, nameParam: "id", resultTypes: null } };
+    const named = { ...methodTable("modern"), "tools/call": fromClient("tools/call", "name") };
+    const extensionTable = { ...named, "ext/get": fromClient("ext/get", "id") };
     const base = version("next", "modern");
     const withExtension: RouterTable<never, "next"> = {
       versions: [{ ...base, methodTable: named, extensions: { "example.com/ext": { createDispatcher: base.createDispatcher, methods: ["ext/get"], methodTable: extensionTable } } }],

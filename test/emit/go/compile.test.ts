@@ -3,7 +3,7 @@
 // `go build ./...` and `go vet ./...`; the committed-run tree's MethodTable of every package equals
 // `mcp-codegen table --format json`; each package's gate (Refusal) answers every method of its table,
 // at both sides and under each cross-era policy, as the README's gate rule reads the row; each
-// package's NormalizeResult gives every request's result the shape its row's normalizer kind names
+// package's NormalizeResult gives every request's result the shape its row's normalizer names
 // (resources/subscribe|unsubscribe: only an object _meta passes).
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
@@ -163,7 +163,7 @@ describe("what the Go packages say", () => {
     for (const m of modules) {
       for (const [method, row] of Object.entries(model.tables.get(m.label)!)) {
         if (row.status !== "present" || row.normalizer === null) continue;
-        const empty = row.normalizer.startsWith("empty");
+        const empty = row.normalizer.shape === "empty";
         if (method === "resources/subscribe" || method === "resources/unsubscribe") {
           expect(empty, `${m.label} ${method}`).toBe(true);
           subscribe++;

@@ -132,6 +132,8 @@ def stub_module(label: str) -> types.ModuleType:
     table = dict(core.METHOD_TABLE)
     row = dict(table["tasks/get"])
     row.update({"status": "present", "sender": "client", "receivers": ("server",), "params": None, "results": (), "resultTypes": ("complete",), "nameParam": "taskId"})
+    # The gate reads the row's verdicts: the server accepts it (the client keeps the core row's refusal).
+    row["verdicts"] = {"server": {"accepted": True}, "client": row["verdicts"]["client"]}
     table["tasks/get"] = row
     requests = dict(core.REQUESTS)
     requests["tasks/get"] = runtime.RequestEntry(

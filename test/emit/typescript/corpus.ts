@@ -396,7 +396,8 @@ export function ajvOracle(dialect: Dialect, defs: Record<string, unknown>) {
  */
 /** A run's model of synthetic versions, with its method table (over the tool's reviewed capability data) and protocol facts (over its reviewed prose facts), as the pipeline builds it. */
 export function syntheticProtocolModel(...versions: VersionModel[]): ProtocolModel {
-  return { versions, tables: buildMethodTables({ versions }, readMethodCapabilities(methodCapabilitiesFile)), protocol: buildProtocolFacts({ versions }, readProtocolFacts(protocolFactsFile)) };
+  const protocol = buildProtocolFacts({ versions }, readProtocolFacts(protocolFactsFile));
+  return { versions, tables: buildMethodTables({ versions }, readMethodCapabilities(methodCapabilitiesFile), protocol), protocol };
 }
 
 export function syntheticModel(label: string, dialect: Dialect, definitions: Record<string, JsonSchema>): VersionModel {

@@ -197,7 +197,7 @@ describe("dispatcher validation hooks run the guard first", () => {
         side: "server",
         requests: { "tools/call": { paramsRequired: false, normalize: (v) => v as object, params, result, expected: "CallToolResult", paramsGuard, resultGuard } },
         notifications: [],
-        methodTable: { "tools/call": { status: "present", sender: "client", receivers: ["server"], nearest: null } },
+        methodTable: { "tools/call": { verdicts: { server: { accepted: true }, client: { accepted: true } } } },
       },
       { "tools/call": () => ({ content: [] }) },
     );
