@@ -15,9 +15,9 @@ processes given the same Redis and prefix share one fan-out and one task store:
 
 The official client, redis-py (``redis.asyncio``), is an optional dependency of the generated package
 (``pip install redis``, the ``redis`` extra); only this module imports it, when a store or fan-out is made.
-While Redis is unreachable every command fails at once (no retries), a command unanswered after
-``command_timeout_ms`` fails naming it, local delivery of ``publish`` goes on, and the subscriptions reconnect
-by themselves with a capped backoff (and re-subscribe).
+While Redis is unreachable every command fails at once (a command is sent again once, at once, only when its
+pooled link turns out lost), a command unanswered after ``command_timeout_ms`` fails naming it, local delivery
+of ``publish`` goes on, and the subscriptions reconnect by themselves with a capped backoff (and re-subscribe).
 """
 
 from __future__ import annotations
@@ -45,14 +45,22 @@ per client as ``maxQueuedCommands`` does there: one more fails at once)."""
 
 OnRedisError = Callable[[BaseException], None]
 
+# A command is sent again once when the link was lost (a pooled connection Redis closed, e.g. by a restart), so the
+# scripts take a second run of the same call: it finds its own value and succeeds without changing or publishing.
+# Otherwise they are TypeScript's (runtime/redis): the same keys, values and messages.
+
 # Store the task unless its key exists; publish it on its channel. 1 stored, 0 exists.
-_CREATE: Final = """if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+_CREATE: Final = """local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then return 1 end
+if current then return 0 end
 if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2]) else redis.call('SET', KEYS[1], ARGV[1]) end
 redis.call('PUBLISH', ARGV[3], ARGV[1])
 return 1"""
 
 # Replace the task only if it is still what was read (compare and set); publish it. 1 replaced, 0 changed meanwhile.
-_REPLACE: Final = """if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+_REPLACE: Final = """local current = redis.call('GET', KEYS[1])
+if current == ARGV[2] then return 1 end
+if current ~= ARGV[1] then return 0 end
 if ARGV[3] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3]) else redis.call('SET', KEYS[1], ARGV[2]) end
 redis.call('PUBLISH', ARGV[4], ARGV[2])
 return 1"""
@@ -89,6 +97,7 @@ class _Connection:
             from redis.asyncio import Redis
             from redis.asyncio.retry import Retry
             from redis.backoff import NoBackoff
+            from redis.exceptions import ConnectionError as LinkLost
         except ImportError as error:
             raise RuntimeError("the Redis fan-out and task store use redis-py, which is not installed: pip install redis") from error
         keep_alive: dict[int, int | bytes] = {}
@@ -108,7 +117,8 @@ class _Connection:
             socket_keepalive=True,
             socket_keepalive_options=keep_alive,
             health_check_interval=ping_interval_ms / 1000,
-            retry=Retry(NoBackoff(), 0),
+            # Once more at once on a lost link (a stale pooled connection); refused again while Redis is down.
+            retry=Retry(NoBackoff(), 1, supported_errors=(LinkLost,)),
             max_connections=max_connections,
         )
         self._pubsub: Any = self.client.pubsub()  # pyright: ignore[reportUnknownMemberType]

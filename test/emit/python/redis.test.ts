@@ -203,4 +203,37 @@ describe("two Python server processes and a TypeScript one sharing one Redis", (
     expect(await request(ts, "tasks/get", { taskId: ownedId })).toEqual(unknown);
     expect((await request(py1, "tasks/cancel", { taskId: ownedId }, { principal: "carol" })).result).toEqual({ resultType: "complete" });
   }, 30_000);
+
+  // Last: it stops Redis.
+  it("survive a Redis restart: while it is down a publish is answered -32603 and still reaches its own process's listeners, a task request is answered -32603 at once; afterwards every process hears publishes and serves tasks again", async () => {
+    const listeners = [py1, py2, ts].map((url) => listen(url, { toolsListChanged: true }));
+    await Promise.all(listeners.map((l) => l.acknowledged));
+    const counts = () => listeners.map((l) => l.received("notifications/tools/list_changed").length);
+    await redis.stop();
+    const failed = await request(py1, "tools/call", { name: "announce", arguments: {} });
+    expect(failed.error).toMatchObject({ code: -32603 });
+    await expect.poll(counts).toEqual([1, 0, 0]);
+    const began = Date.now();
+    expect((await request(py2, "tasks/get", { taskId: "any" })).error).toMatchObject({ code: -32603 });
+    expect(Date.now() - began).toBeLessThan(1500); // not after the 2 s command timeout: refused at once
+    await redis.start();
+    // The subscriptions reconnect and re-subscribe by themselves; announce from each Python process until all hear it.
+    for (const url of [py2, py1]) {
+      const before = counts();
+      await expect
+        .poll(
+          async () => {
+            await request(url, "tools/call", { name: "announce", arguments: {} });
+            return counts().every((n, i) => n > before[i]);
+          },
+          { timeout: 20_000, interval: 500 },
+        )
+        .toBe(true);
+    }
+    const created = await request(py1, "tools/call", { name: "long-task", arguments: {} });
+    const taskId = created.result!.taskId as string;
+    expect((await request(py2, "tasks/get", { taskId })).result).toMatchObject({ taskId, status: "working" });
+    expect((await request(py2, "tasks/cancel", { taskId })).result).toEqual({ resultType: "complete" });
+    for (const l of listeners) l.close();
+  }, 60_000);
 });
