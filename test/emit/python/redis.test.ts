@@ -15,7 +15,7 @@ import { TASKS_EXTENSION } from "../../../generated/runtime/tasks.js";
 import { lockedLabels, root } from "../../support.js";
 import { type RedisServer, startRedis } from "../../transports/redis-server.js";
 import { MODERN } from "../../transports/support.js";
-import { pythonBin, pythonTestDir, pythonTree } from "./support.js";
+import { pythonBin, pythonTestDir, pythonTree, run } from "./support.js";
 
 const PREFIX = "mixed:";
 let redis: RedisServer;
@@ -117,6 +117,32 @@ function listen(url: string, notifications: Record<string, unknown>, principal?:
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 300));
+
+describe("the Redis TaskStore (redis_store.py: two stores on one Redis)", () => {
+  it("expires as expires_at says, refuses a duplicate, reads many in order, loses no concurrent update, leaves a terminal task as it is, and tells watchers of every change until they stop", () => {
+    // A createdAt ahead of the clock, so that no task expires while the script runs (the ttlMs 0 one's second included).
+    const now = new Date(Date.now() + 30_000).toISOString();
+    const created = Date.parse(now);
+    const r = run("python", [path.join(pythonTestDir, "redis_store.py")], { input: JSON.stringify({ url: redis.url, prefix: "store:", now }) });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    // ttlMs after creation; none for ttlMs null; ttlMs 0 kept 1 s after its last change; one expired already never stored.
+    expect(out.expiry).toEqual({ a: created + 60_000, b: -1, c: created + 1000, old: -2 });
+    expect(out.stored).toEqual({ taskId: "a", status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: 60_000 });
+    expect(out.old).toEqual({ get: null, exists: 0 });
+    expect(out.duplicate).toBe("task a exists");
+    expect(out.many).toEqual(["b", null, "a"]);
+    expect(out.counted).toBe(20);
+    expect(out.unchanged).toBe(true);
+    const settled = { taskId: "a", status: "completed", createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, n: 20, result: { content: [] } };
+    expect(out.settled).toEqual(settled);
+    expect(out.terminal).toEqual(settled);
+    expect(out.unknown).toBeNull();
+    expect(out.seen).toEqual([...Array.from({ length: 20 }, (_, i) => `working ${i + 1}`), "completed 20"]);
+    expect(out.heard).toEqual(["first"]);
+  }, 30_000);
+});
 
 describe("two Python server processes and a TypeScript one sharing one Redis", () => {
   it("serve the Tasks extension at the version the TypeScript fixture serves", () => {

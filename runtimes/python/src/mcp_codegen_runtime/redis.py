@@ -43,22 +43,16 @@ per client as ``maxQueuedCommands`` does there: one more fails at once)."""
 
 OnRedisError = Callable[[BaseException], None]
 
-# A command is sent again once when the link was lost (a pooled connection Redis closed, e.g. by a restart), so the
-# scripts take a second run of the same call: it finds its own value and succeeds without changing or publishing.
-# Otherwise they are TypeScript's (runtime/redis): the same keys, values and messages.
+# The scripts are TypeScript's (runtime/redis): the same keys, values and messages.
 
 # Store the task unless its key exists; publish it on its channel. 1 stored, 0 exists.
-_CREATE: Final = """local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then return 1 end
-if current then return 0 end
+_CREATE: Final = """if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[2]) else redis.call('SET', KEYS[1], ARGV[1]) end
 redis.call('PUBLISH', ARGV[3], ARGV[1])
 return 1"""
 
 # Replace the task only if it is still what was read (compare and set); publish it. 1 replaced, 0 changed meanwhile.
-_REPLACE: Final = """local current = redis.call('GET', KEYS[1])
-if current == ARGV[2] then return 1 end
-if current ~= ARGV[1] then return 0 end
+_REPLACE: Final = """if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[3] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PXAT', ARGV[3]) else redis.call('SET', KEYS[1], ARGV[2]) end
 redis.call('PUBLISH', ARGV[4], ARGV[2])
 return 1"""
@@ -115,7 +109,10 @@ class _Connection:
             socket_keepalive=True,
             socket_keepalive_options=keep_alive,
             health_check_interval=ping_interval_ms / 1000,
-            # Once more at once on a lost link (a stale pooled connection); refused again while Redis is down.
+            # Once more at once on a lost link: a pooled connection Redis closed (a restart) fails its next command, which
+            # TypeScript's single reconnecting link never meets. Refused again while Redis is down. A compare-and-set sent
+            # again after its first run applied finds the task changed and reads it again (``update``'s loop); a create
+            # finds its own record (``create``).
             retry=Retry(NoBackoff(), 1, supported_errors=(LinkLost,)),
             max_connections=max_connections,
         )
@@ -347,7 +344,8 @@ class RedisTaskStore:
             return  # expired already: nothing to keep
         task_id = str(task["taskId"])
         stored = await self._redis.command("EVAL", _CREATE, 1, self._key(task_id), text, at, self._channel(task_id))
-        if stored != 1:
+        # A command sent again after a lost link may find what its first run stored (a random id's record, byte for byte).
+        if stored != 1 and await self._redis.command("GET", self._key(task_id)) != text:
             raise ValueError(f"task {task_id} exists")
 
     async def get(self, task_id: str) -> TaskRecord | None:
