@@ -230,6 +230,21 @@ describe("two Python server processes and a TypeScript one sharing one Redis", (
     expect((await request(py1, "tasks/cancel", { taskId: ownedId }, { principal: "carol" })).result).toEqual({ resultType: "complete" });
   }, 30_000);
 
+  it("survive a hung Redis (SIGSTOP): a task request is answered -32603 after the 2 s command timeout, not held; once it runs again so do they", async () => {
+    redis.signal("SIGSTOP");
+    try {
+      const began = Date.now();
+      const hung = await request(py2, "tasks/get", { taskId: "any" });
+      const took = Date.now() - began;
+      expect(hung.error).toMatchObject({ code: -32603 });
+      expect(took).toBeGreaterThanOrEqual(1900);
+      expect(took).toBeLessThan(6000);
+    } finally {
+      redis.signal("SIGCONT");
+    }
+    await expect.poll(async () => (await request(py2, "tasks/get", { taskId: "any" })).error, { timeout: 10_000, interval: 300 }).toEqual({ code: -32602, message: "Failed to retrieve task: Task not found" });
+  }, 30_000);
+
   // Last: it stops Redis.
   it("survive a Redis restart: while it is down a publish is answered -32603 and still reaches its own process's listeners, a task request is answered -32603 at once; afterwards every process hears publishes and serves tasks again", async () => {
     const listeners = [py1, py2, ts].map((url) => listen(url, { toolsListChanged: true }));
