@@ -12,7 +12,7 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASKS_EXTENSION } from "../../../generated/runtime/tasks.js";
-import { lockedLabels, root } from "../../support.js";
+import { lockedLabels, root, schemaMethods } from "../../support.js";
 import { type RedisServer, startRedis } from "../../transports/redis-server.js";
 import { MODERN } from "../../transports/support.js";
 import { pythonBin, pythonTestDir, pythonTree, run } from "./support.js";
@@ -163,6 +163,35 @@ describe("two Python server processes and a TypeScript one sharing one Redis", (
     await settle();
     expect(counts()).toEqual([3, 3, 3]);
     for (const l of listeners) l.close();
+  });
+
+  it("a legacy session on one Python process hears a publish made on the other", async () => {
+    const legacy = lockedLabels().filter((label) => schemaMethods(label).has("initialize"));
+    const version = legacy[legacy.length - 1];
+    const post = (body: unknown, session?: string) =>
+      fetch(py1, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(session === undefined ? {} : { "mcp-session-id": session, "mcp-protocol-version": version }) }, body: JSON.stringify(body) });
+    const opened = await post({ jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "legacy", version: "1" } } });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const session = opened.headers.get("mcp-session-id")!;
+    expect(session).toBeTruthy();
+    expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).status).toBe(202);
+    let stream = "";
+    const controller = new AbortController();
+    const get = await fetch(py1, { headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": version }, signal: controller.signal });
+    expect(get.status).toBe(200);
+    const reader = get.body!.getReader();
+    void (async () => {
+      for (;;) {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (done) return;
+        stream += new TextDecoder().decode(value);
+      }
+    })();
+    await settle();
+    expect(textOf((await request(py2, "tools/call", { name: "announce", arguments: {} })).result)).toBe("announced");
+    await expect.poll(() => stream.split("notifications/tools/list_changed").length - 1, { timeout: 10_000 }).toBe(1);
+    controller.abort();
   });
 
   it("a task created through one Python process is read, watched and cancelled through the other, its work cancelled where it runs; another principal finds no such task", async () => {
