@@ -110,9 +110,10 @@ class _Connection:
             socket_keepalive_options=keep_alive,
             health_check_interval=ping_interval_ms / 1000,
             # Once more at once on a lost link: a pooled connection Redis closed (a restart) fails its next command, which
-            # TypeScript's single reconnecting link never meets. Refused again while Redis is down. A compare-and-set sent
-            # again after its first run applied finds the task changed and reads it again (``update``'s loop); a create
-            # finds its own record (``create``).
+            # TypeScript's single reconnecting link never meets. Refused again while Redis is down. Should the link be
+            # lost after a first run applied, a create finds its own record (``create``), and a compare-and-set finds the
+            # task changed, so ``update`` reads it and applies the change to it again: the tasks runtime's changes set
+            # values (a status, requests merged, answers taken), so twice is as once; a PUBLISH may be delivered twice.
             retry=Retry(NoBackoff(), 1, supported_errors=(LinkLost,)),
             max_connections=max_connections,
         )
