@@ -120,7 +120,6 @@ class _Connection:
         self._pubsub: Any = self.client.pubsub()  # pyright: ignore[reportUnknownMemberType]
         self._wanted: set[str] = set()
         self._resubscribe = False
-        self._started = asyncio.Event()
         self._pending: set[asyncio.Task[None]] = set()
         self._reader: asyncio.Task[None] | None = None
 
@@ -167,7 +166,6 @@ class _Connection:
     def _start(self) -> None:
         if self._reader is None:
             self._reader = asyncio.ensure_future(self._read())
-        self._started.set()
 
     async def _read(self) -> None:
         """Read the subscriptions' messages until closed; after a lost link, back off (50 ms doubling up to the cap)
