@@ -86,6 +86,19 @@ class RelatedSend(Protocol):
     def __call__(self, message: dict[str, Any], *, related_request_id: RequestId | None = None) -> Awaitable[None]: ...
 
 
+class Fanout(Protocol):
+    """How ``publish`` reaches other processes serving the same clients (several instances behind a load balancer,
+    e.g. ``redis.create_redis_fanout``): each publishes what its router publishes and delivers what the others do."""
+
+    async def publish(self, method: str, params: Mapping[str, Any] | None) -> None:
+        """Hand a notification to the other processes; raise when it cannot (the local delivery is done already)."""
+        ...
+
+    def subscribe(self, receive: Callable[[str, Mapping[str, Any] | None], None]) -> Callable[[], None]:
+        """Receive the other processes' notifications (never this process's own) until the returned function is called."""
+        ...
+
+
 def takes_related(send: object) -> bool:
     """Whether ``send`` takes the ``related_request_id`` keyword (by name, or through ``**kwargs``)."""
     try:
@@ -878,6 +891,7 @@ class Router:
         discover_cache: Mapping[str, Any] | None = None,
         max_listen_streams_per_principal: int = MAX_LISTEN_STREAMS_PER_PRINCIPAL,
         max_listen_streams: int = MAX_LISTEN_STREAMS,
+        fanout: Fanout | None = None,
     ) -> None:
         self.server_info: Mapping[str, Any] = server_info
         self.instructions = instructions
@@ -909,6 +923,9 @@ class Router:
                 for table in tables:
                     check_custom_methods(custom, table, label)
         self._audience = Audience(max_listen_streams_per_principal, max_listen_streams)
+        self._fanout = fanout
+        self._remote: set[asyncio.Task[None]] = set()
+        self._unsubscribe = None if fanout is None else fanout.subscribe(self._received)
         self._connections: set[LegacyConnection] = set()
         self._modern: dict[str, _ModernRoutes] = {}
         # A modern version's handler factory is called once, here as before (it imports nothing).
@@ -1136,11 +1153,28 @@ class Router:
     async def publish(self, method: str, params: Mapping[str, Any] | None = None) -> None:
         """Tell clients about a change: ``notifications/{tools,prompts,resources}/list_changed`` go to every
         legacy connection whose version's capabilities declare that ``listChanged`` and to the modern
-        subscriptions that asked for them; ``notifications/resources/updated`` to those subscribed to its ``uri``."""
+        subscriptions that asked for them; ``notifications/resources/updated`` to those subscribed to its ``uri``.
+        With ``fanout``, the other processes' clients get it too; raises when the fanout cannot carry it (after the
+        local delivery)."""
+        remote = None if self._fanout is None else asyncio.ensure_future(self._fanout.publish(method, params))
+        if remote is not None:
+            # Retrieved here so a failure is never reported as unretrieved while the local delivery runs.
+            remote.add_done_callback(lambda t: None if t.cancelled() else t.exception())
         await self._audience.deliver(method, params)
+        if remote is not None:
+            await remote
+
+    def _received(self, method: str, params: Mapping[str, Any] | None) -> None:
+        """Another process's publish (from the fanout): delivered here as a local one."""
+        delivery = asyncio.ensure_future(self._audience.deliver(method, params))
+        self._remote.add(delivery)
+        delivery.add_done_callback(self._remote.discard)
 
     def close(self) -> None:
         """End every modern subscription gracefully (their ``subscriptions/listen`` results are sent) and close legacy connections."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
         self._audience.end_all()
         for connection in list(self._connections):
             connection.close()
@@ -1185,6 +1219,7 @@ def create_router(
     discover_cache: Mapping[str, Any] | None = None,
     max_listen_streams_per_principal: int = MAX_LISTEN_STREAMS_PER_PRINCIPAL,
     max_listen_streams: int = MAX_LISTEN_STREAMS,
+    fanout: Fanout | None = None,
 ) -> Router:
     """A server router over the generated versions: ``versions`` maps each served label to its ``Served``.
 
@@ -1192,7 +1227,8 @@ def create_router(
     ``on_error``: every served version's dispatcher's error hook where its ``Served.on_error`` is not set
     (default: one line on stderr). At most ``max_listen_streams_per_principal`` ``subscriptions/listen``
     streams are open per principal and ``max_listen_streams`` in all; one more is refused -32000 naming the
-    limit (and reported to ``on_error``). Raises ValueError for a label the tree lacks, or a served extension
+    limit (and reported to ``on_error``). ``fanout`` carries ``publish`` to the other processes serving the same
+    clients (``redis.create_redis_fanout``; default none: this process only). Raises ValueError for a label the tree lacks, or a served extension
     the tree has no module of.
 
     One handler set for every version (``router_projected.py``): ``versions`` a list of labels, ``handlers``
@@ -1211,6 +1247,7 @@ def create_router(
         discover_cache=discover_cache,
         max_listen_streams_per_principal=max_listen_streams_per_principal,
         max_listen_streams=max_listen_streams,
+        fanout=fanout,
     )
 
 
@@ -1234,6 +1271,7 @@ __all__ = [
     "Era",
     "Exchange",
     "ExtensionModule",
+    "Fanout",
     "LegacyConnection",
     "ListenPart",
     "ListeningExtension",
