@@ -62,6 +62,11 @@ export interface ClientVersionEntry {
   /** The schema (and guard) of each request's `taskResult` (METHOD_TABLE), by method: what a task-augmented request resolves to. */
   readonly taskResultSchemas?: Readonly<Record<string, SchemaLike>>;
   readonly taskResultGuards?: Readonly<Record<string, Guard | undefined>>;
+  /**
+   * The extension modules layered onto this version (`<label>+<name>`), by identifier: the client uses one
+   * in place of this entry when its own capabilities and the server's both declare the extension.
+   */
+  readonly extensions?: ReadonlyArray<{ readonly identifier: string; readonly module: string; readonly entry: ClientVersionEntry }>;
 }
 
 /** The part of a METHOD_TABLE row the client reads. */
@@ -197,6 +202,8 @@ export interface Negotiated {
   readonly instructions: string | undefined;
   /** When modern negotiation was tried and the client fell back to legacy: why. */
   readonly fellBack: string | undefined;
+  /** The extensions in use (declared by both sides; their module answers): identifiers, e.g. `io.modelcontextprotocol/tasks`. */
+  readonly extensions: readonly string[];
 }
 
 interface Pending {
@@ -230,8 +237,13 @@ function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): { signal: Abo
 
 /** Whether `capabilities` declares the dotted path (a present value that is not false or null). */
 export function declares(capabilities: unknown, path: string): boolean {
+  return declaresKeys(capabilities, path.split("."));
+}
+
+/** Whether `capabilities` declares the path of keys (a key may hold dots: an extension's identifier). */
+function declaresKeys(capabilities: unknown, keys: readonly string[]): boolean {
   let at: unknown = capabilities;
-  for (const key of path.split(".")) {
+  for (const key of keys) {
     if (!isPlainObject(at) || !Object.hasOwn(at, key)) return false;
     at = at[key];
   }
@@ -415,7 +427,8 @@ export class ClientCore {
         const reason = `the server supports ${supported.join(", ") || "no version"}; this client offers ${modern.join(", ")} (modern)`;
         return { error: new ClientError("negotiation", reason) };
       }
-      const won = this.table.get(chosen)!;
+      const serverCapabilities = isPlainObject(result.capabilities) ? result.capabilities : {};
+      const { entry: won, extensions } = this.withExtension(this.table.get(chosen)!, serverCapabilities);
       this.attach(won);
       const meta = isPlainObject(result._meta) ? result._meta : {};
       const serverInfo = isPlainObject(result.serverInfo) ? result.serverInfo : isPlainObject(meta[META_SERVER_INFO]) ? meta[META_SERVER_INFO] : undefined;
@@ -423,7 +436,8 @@ export class ClientCore {
         negotiated: {
           protocolVersion: chosen,
           era: "modern",
-          serverCapabilities: isPlainObject(result.capabilities) ? result.capabilities : {},
+          extensions,
+          serverCapabilities,
           serverInfo,
           instructions: typeof result.instructions === "string" ? result.instructions : undefined,
           fellBack: undefined,
@@ -431,6 +445,21 @@ export class ClientCore {
       };
     }
     return { error: new ClientError("negotiation", "server/discover: no common version") };
+  }
+
+  /**
+   * The entry that answers at a negotiated modern version: the module of an extension layered onto it that
+   * the client's capabilities and the server's both declare (`capabilities.extensions[identifier]`), else the
+   * version's own. One module is built per extension, so with two such extensions the first (by identifier)
+   * is used and the other reported to onError.
+   */
+  private withExtension(entry: ClientVersionEntry, serverCapabilities: Record<string, unknown>): { entry: ClientVersionEntry; extensions: string[] } {
+    // Identifiers hold dots, so they are looked up as one key of `extensions`, not as a dotted path.
+    const declared = (capabilities: unknown, identifier: string): boolean => declaresKeys(capabilities, ["extensions", identifier]);
+    const both = (entry.extensions ?? []).filter((e) => declared(this.options.capabilities, e.identifier) && declared(serverCapabilities, e.identifier));
+    if (both.length === 0) return { entry, extensions: [] };
+    for (const other of both.slice(1)) this.onError(new ClientError("negotiation", `the extension ${other.identifier} is declared by both sides but only one extension module is used at a time (${both[0].module}); its methods are refused`));
+    return { entry: both[0].entry, extensions: [both[0].identifier] };
   }
 
   /** Legacy negotiation: `initialize` offering the newest legacy version, then `notifications/initialized`. */
@@ -454,6 +483,7 @@ export class ClientCore {
       serverInfo: isPlainObject(result.serverInfo) ? result.serverInfo : undefined,
       instructions: typeof result.instructions === "string" ? result.instructions : undefined,
       fellBack,
+      extensions: [],
     };
   }
 
@@ -481,7 +511,7 @@ export class ClientCore {
     const row = this.row(entry, method, "request");
     for (const keys of row.capabilities) {
       const path = keys.join(".");
-      if (!declares(this.negotiated!.serverCapabilities, path)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
+      if (!declaresKeys(this.negotiated!.serverCapabilities, keys)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
     }
     const base = params ?? {};
     if (Object.hasOwn(base, "task")) return this.taskRequest(entry, row, method, base, options);
@@ -500,7 +530,7 @@ export class ClientCore {
         continue;
       }
       if (method === "tools/list") return this.keepTools(entry, result);
-      if (method === "tools/call" && typeof base.name === "string") this.checkStructured(base.name, result);
+      if (method === "tools/call" && typeof base.name === "string" && result.resultType !== "task") this.checkStructured(base.name, result);
       return result;
     }
   }
@@ -511,7 +541,7 @@ export class ClientCore {
     const schema = entry.taskResultSchemas?.[method];
     if (taskResult === null || schema === undefined) throw new ClientError("task", `${method} cannot be task-augmented at ${entry.label} (its params have no task)`);
     const capability = row.taskCapability ?? null;
-    if (capability !== null && !declares(this.negotiated!.serverCapabilities, capability.join("."))) {
+    if (capability !== null && !declaresKeys(this.negotiated!.serverCapabilities, capability)) {
       throw new ClientError("capability", `the server does not accept ${method} as a task at ${entry.label}: its capabilities do not declare ${capability.join(".")}`);
     }
     if (method === "tools/call" && typeof params.name === "string") {
@@ -529,29 +559,120 @@ export class ClientCore {
 
 
   /**
-   * The task API (at a version whose table has `tasks/*`): `get`, `list` and `cancel` as their requests;
-   * `result` waits for the task's outcome (`tasks/result`), validated as the result of `method` when given
-   * (the request that created the task), else as the version's `tasks/result` result.
+   * The task API, at a version whose table has `tasks/*`: 2025-11-25's core methods, or the Tasks extension's
+   * at 2026-07-28 (where both sides declare it). `get`, `list`, `update` and `cancel` are their requests (a
+   * method the version lacks is refused as `request` refuses it: `list` has no 2026 counterpart, `update`
+   * no 2025-11-25 one). `result` waits for the task's outcome: 2025-11-25, `tasks/result`; with the
+   * extension, `tasks/get` polled until the task settles (its `inputRequests` answered by the client's
+   * handlers through `tasks/update`, each key once; a `completed` task's `result`; a `failed` one's `error`
+   * rejected as a JsonRpcError; `cancelled` a ClientError of kind "task"). Either is validated as the result
+   * of `method` when given (the request that created the task).
    */
   readonly tasks = {
     get: (taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/get", { taskId }, options),
-    result: async (taskId: string, options: RequestOptions & { method?: string } = {}): Promise<Record<string, unknown>> => {
+    result: async (taskId: string, options: TaskCallOptions & { method?: string } = {}): Promise<Record<string, unknown>> => {
       const { method, ...rest } = options;
-      const payload = await this.request("tasks/result", { taskId }, rest);
+      const entry = this.connected();
+      if (entry.table["tasks/result"]?.status !== "present" && entry.table["tasks/get"]?.status === "present") {
+        return this.settleTask(entry, taskId, undefined, method, rest);
+      }
+      const { ttl: _ttl, pollIntervalMs: _poll, ...request } = rest;
+      const payload = await this.request("tasks/result", { taskId }, request);
       return method === undefined ? payload : this.checkResult(this.connected(), method, payload);
     },
     list: (cursor?: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/list", cursor === undefined ? {} : { cursor }, options),
+    update: (taskId: string, inputResponses: Record<string, unknown>, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/update", { taskId, inputResponses }, options),
     cancel: (taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/cancel", { taskId }, options),
   };
 
+  /** Callers waiting on a task, by task id: a `notifications/tasks` for it wakes them (they then poll at once). */
+  private readonly taskWaiters = new Map<string, Set<() => void>>();
+
+  /** Resolves after `ms`, or as soon as a `notifications/tasks` names `taskId`; rejects when `signal` aborts. */
+  private taskPause(taskId: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const wake = new AbortController();
+    const waiters = this.taskWaiters.get(taskId) ?? new Set<() => void>();
+    const waiter = (): void => wake.abort();
+    waiters.add(waiter);
+    this.taskWaiters.set(taskId, waiters);
+    const { signal: either, release } = eitherSignal(wake.signal, signal);
+    return pause(ms, either)
+      .catch((error: unknown) => {
+        if (signal?.aborted === true) throw error;
+      })
+      .finally(() => {
+        release();
+        waiters.delete(waiter);
+        if (waiters.size === 0) this.taskWaiters.delete(taskId);
+      });
+  }
+
   /**
-   * Call a tool as a task and wait for its result: `tools/call` with `task`, then `tasks/get` every
-   * `pollInterval` (the task's, else `pollIntervalMs`) while the task is `working`, then `tasks/result`
-   * (which also carries what an `input_required` task asks the client's handlers). Resolves with the
-   * tool's result (validated as tools/call's); a signal or timeout sends `tasks/cancel` and rejects.
+   * The Tasks extension: poll `tasks/get` (every `pollIntervalMs` the task names, else the option's, default
+   * 1000 ms; at once when a `notifications/tasks` for it arrives) until the task settles, answering its
+   * `inputRequests` (each key once) with `tasks/update`. `first`: the task as created, when known.
+   */
+  private async settleTask(entry: ClientVersionEntry, taskId: string, first: Record<string, unknown> | undefined, method: string | undefined, options: TaskCallOptions): Promise<Record<string, unknown>> {
+    const { ttl: _ttl, pollIntervalMs, ...request } = options;
+    const deadline = request.timeoutMs === undefined || !Number.isFinite(request.timeoutMs) ? undefined : Date.now() + request.timeoutMs;
+    const left = (): number | undefined => (deadline === undefined ? undefined : Math.max(1, deadline - Date.now()));
+    const answered = new Set<string>();
+    let task = first ?? (await this.tasks.get(taskId, { signal: request.signal, timeoutMs: left() }));
+    for (;;) {
+      switch (task.status) {
+        case "completed": {
+          const result = isPlainObject(task.result) ? task.result : {};
+          if (method === undefined) return result;
+          const checked = this.checkResult(entry, method, result);
+          if (method === "tools/call" && isPlainObject(first) && typeof first.name === "string") this.checkStructured(first.name, checked);
+          return checked;
+        }
+        case "failed": {
+          const e = isPlainObject(task.error) ? task.error : {};
+          throw new JsonRpcError(typeof e.code === "number" ? e.code : ErrorCode.InternalError, typeof e.message === "string" ? e.message : `the task ${taskId} failed`, e.data);
+        }
+        case "cancelled":
+          throw new ClientError("task", `the task ${taskId} was cancelled${typeof task.statusMessage === "string" ? `: ${task.statusMessage}` : ""}`);
+        case "input_required": {
+          const outstanding = Object.fromEntries(Object.entries(isPlainObject(task.inputRequests) ? task.inputRequests : {}).filter(([key]) => !answered.has(key)));
+          if (Object.keys(outstanding).length > 0) {
+            const inputResponses = await this.answerInputs(entry, outstanding, request.signal);
+            for (const key of Object.keys(outstanding)) answered.add(key);
+            await this.tasks.update(taskId, inputResponses, { signal: request.signal, timeoutMs: left() });
+          }
+          break;
+        }
+      }
+      const wait = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : (pollIntervalMs ?? 1000);
+      await this.taskPause(taskId, Math.min(wait, left() ?? wait), request.signal);
+      if (deadline !== undefined && Date.now() >= deadline) throw new ClientError("timeout", `the task ${taskId} did not finish within ${request.timeoutMs} ms`);
+      task = await this.tasks.get(taskId, { signal: request.signal, timeoutMs: left() });
+    }
+  }
+
+  /**
+   * Call a tool and wait for its result, through a task where the version has them. 2025-11-25: `tools/call`
+   * with `task`, then `tasks/get` every `pollInterval` (the task's, else `pollIntervalMs`) while the task is
+   * `working`, then `tasks/result` (which also carries what an `input_required` task asks the client's
+   * handlers). With the 2026 Tasks extension the server decides: `tools/call` is sent as it is, and a
+   * `CreateTaskResult` (`resultType: "task"`) is settled as `tasks.result` does; any other result is returned
+   * as `request` returns it. Resolves with the tool's result (validated as tools/call's); a signal or
+   * timeout sends `tasks/cancel` and rejects.
    */
   async callToolAsTask(params: Record<string, unknown>, options: TaskCallOptions = {}): Promise<Record<string, unknown>> {
     const { ttl, pollIntervalMs, ...request } = options;
+    const entry = this.connected();
+    if (entry.era === "modern") {
+      const created = await this.request("tools/call", params, request);
+      if (created.resultType !== "task") return created;
+      const taskId = created.taskId as string;
+      try {
+        return await this.settleTask(entry, taskId, { ...created, name: params.name }, "tools/call", { ...request, pollIntervalMs });
+      } catch (error) {
+        if (request.signal?.aborted === true || (error instanceof ClientError && error.kind === "timeout")) await this.tasks.cancel(taskId).catch(() => undefined);
+        throw error;
+      }
+    }
     const created = await this.request("tools/call", { ...params, task: ttl === undefined ? {} : { ttl } }, request);
     let task = created.task as Record<string, unknown>;
     const taskId = task.taskId as string;
@@ -888,6 +1009,9 @@ export class ClientCore {
           this.onError(error);
         }
       }
+    }
+    if (envelope.kind === "notification" && envelope.method === "notifications/tasks" && isPlainObject(envelope.params) && typeof envelope.params.taskId === "string") {
+      for (const wake of this.taskWaiters.get(envelope.params.taskId) ?? []) wake();
     }
     if (envelope.kind === "notification" && this.streams.size > 0 && this.toStream(envelope.method, isPlainObject(envelope.params) ? envelope.params : undefined)) taken = true;
     if (envelope.kind === "notification" && !taken && this.catchAll !== undefined && !this.handlers.has(envelope.method)) {
