@@ -22,6 +22,7 @@ import * as draft_tasks from "./draft+tasks/index.js";
 
 export { ClientError, declares } from "./runtime/client.js";
 export type { ClientErrorKind, Implementation, Listening, Negotiated, NotificationMessage, RequestOptions, TaskCallOptions, VersionView } from "./runtime/client.js";
+export type { ClientTaskOptions, ReceivedTask } from "./runtime/client-tasks.js";
 export { httpClientTransport, HttpStatusError } from "./runtime/client-http.js";
 export type { HttpClientOptions } from "./runtime/client-http.js";
 export { INHERITED_ENV_VARS, inheritedEnvironment, stdioClientTransport } from "./runtime/client-stdio.js";

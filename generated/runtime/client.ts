@@ -33,7 +33,8 @@
 import * as z from "zod";
 import type { ClientTransport, OutgoingInfo } from "./client-transport.js";
 import { invalidHeaderDesignation } from "./client-headers.js";
-import type { Dispatcher, DispatcherOptions, Guard, SchemaLike } from "./dispatcher.js";
+import { ClientTasks, type ClientTaskOptions } from "./client-tasks.js";
+import type { Dispatcher, DispatcherOptions, Guard, MethodValidator, SchemaLike } from "./dispatcher.js";
 import { ErrorCode, isPlainObject, JsonRpcError, PeerError, readEnvelope, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "./jsonrpc.js";
 import type { Peer } from "./peer.js";
 import { META_SUBSCRIPTION_ID } from "./router-api.js";
@@ -144,6 +145,8 @@ export interface ClientOptions {
   maxInputRounds?: number;
   /** Check a tools/call result's `structuredContent` against the tool's `outputSchema` (from the last tools/list naming it). Default true. */
   validateStructuredContent?: boolean;
+  /** The tasks this client runs for the server's task-augmented requests (2025-11-25): their lifetime, poll interval, limits. */
+  taskReceiver?: ClientTaskOptions;
 }
 
 /** A 2026-07-28 `subscriptions/listen` stream, open from its acknowledgement until `close()` or the server ends it. */
@@ -380,20 +383,92 @@ export class ClientCore {
     this.entry = entry;
     // One function per method the version has, calling whatever handler is set when the message arrives.
     const calls: Record<string, AnyHandler> = {};
+    const validators: Record<string, MethodValidator> = {};
     for (const [method, row] of Object.entries(entry.table)) {
       if (row.status !== "present") continue;
-      calls[method] =
-        row.kind === "request"
-          ? (params, context) => {
-              const handler = this.handlers.get(method);
-              if (handler === undefined) throw new PeerError(ErrorCode.MethodNotFound, `Method not found: no handler for ${method} (protocol version ${entry.label})`);
-              return handler(params, context);
-            }
-          : (params, context) => this.handlers.get(method)?.(params, context);
+      if (row.kind !== "request") {
+        calls[method] = (params, context) => this.handlers.get(method)?.(params, context);
+        continue;
+      }
+      // A task-augmented request (params carrying `task`) the client declared the row's taskCapability for
+      // is answered with a task (CreateTaskResult) while its handler runs; the rows' facts decide which.
+      const asTask = row.taskResult != null && entry.taskResultSchemas?.[method] !== undefined && row.taskCapability != null && declaresKeys(this.options.capabilities, row.taskCapability);
+      if (asTask) validators[method] = this.taskAugmentedValidator(entry, method);
+      calls[method] = (params, context) => {
+        const handler = this.handlers.get(method) ?? this.taskMethod(entry, method, row);
+        if (handler === undefined) throw new PeerError(ErrorCode.MethodNotFound, `Method not found: no handler for ${method} (protocol version ${entry.label})`);
+        if (asTask && isPlainObject(params) && isPlainObject(params.task)) {
+          const peer = this.peer(entry);
+          return this.receivedTasks(entry).create(
+            params.task.ttl,
+            (signal, taskId) => handler(params, { requestId: context.requestId, _meta: context._meta, protocolVersion: entry.label, signal, taskId, notify: peer.notify, request: (m: string, p?: Record<string, unknown>) => peer.request(m, p, context.requestId, signal) }),
+            (result) => this.handlerResult(entry, method, result),
+            this.life.signal,
+          );
+        }
+        return handler(params, context);
+      };
     }
     this.dispatcher = entry.createClientDispatcher(calls, {
       onError: (error: unknown) => this.onError(error),
+      validators,
     });
+  }
+
+  /** The tasks this client runs for task-augmented server requests (made on first use). */
+  private received: ClientTasks | undefined;
+  private receivedTasks(entry: ClientVersionEntry): ClientTasks {
+    this.received ??= new ClientTasks(this.options.taskReceiver ?? {}, (method, params) => {
+      if (this.closed || !Object.hasOwn(entry.table, method) || entry.table[method].status !== "present") return;
+      this.transport?.send({ jsonrpc: "2.0", method, params }, { protocolVersion: entry.label, era: entry.era }).catch((error: unknown) => this.onError(error));
+    });
+    return this.received;
+  }
+
+  /**
+   * The client's own answer to the server's `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` about
+   * the tasks it runs, where the client's capabilities declare what the row asks of the receiver (a handler
+   * set for the method replaces it); undefined otherwise.
+   */
+  private taskMethod(entry: ClientVersionEntry, method: string, row: MethodRow): AnyHandler | undefined {
+    if (!row.capabilities.every((keys) => declaresKeys(this.options.capabilities, keys))) return undefined;
+    const id = (params: unknown): unknown => (isPlainObject(params) ? params.taskId : undefined);
+    switch (method) {
+      case "tasks/get":
+        return (params) => this.receivedTasks(entry).get(id(params));
+      case "tasks/result":
+        return (params, context: { signal: AbortSignal }) => this.receivedTasks(entry).result(id(params), eitherSignal(this.life.signal, context.signal).signal);
+      case "tasks/list":
+        return (params) => this.receivedTasks(entry).list(isPlainObject(params) ? params.cursor : undefined);
+      case "tasks/cancel":
+        return (params) => this.receivedTasks(entry).cancel(id(params));
+      default:
+        return undefined;
+    }
+  }
+
+  /** A handler's result for `method`, normalized and validated as the version's result of it; -32603 naming the pointers when it is not. */
+  private handlerResult(entry: ClientVersionEntry, method: string, value: unknown): Record<string, unknown> {
+    const normalize = entry.normalizers[method];
+    const result = (normalize === undefined ? value : normalize(value)) as Record<string, unknown>;
+    const check = schemaCheck(entry.resultSchemas[method], result, entry.resultGuards?.[method]);
+    if (!check.ok) throw new PeerError(ErrorCode.InternalError, `Internal error: the ${method} handler's result is not valid at ${entry.label}: ${check.message}`, { pointers: check.pointers });
+    return result;
+  }
+
+  /** Params as the version's schema says; a result either the method's own (validated as the dispatcher would) or its taskResult. */
+  private taskAugmentedValidator(entry: ClientVersionEntry, method: string): MethodValidator {
+    return {
+      params: (params) => {
+        const check = schemaCheck(entry.paramsSchemas[method], params, entry.paramsGuards?.[method]);
+        if (!check.ok) throw new PeerError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${check.message}`, { pointers: check.pointers });
+        return params;
+      },
+      result: (result) => {
+        const asTask = schemaCheck(entry.taskResultSchemas![method], result, entry.taskResultGuards?.[method]);
+        return asTask.ok ? result : this.handlerResult(entry, method, result);
+      },
+    };
   }
 
   /** Modern negotiation; `negotiated` when it won, else the error to fall back on (or throw). */
