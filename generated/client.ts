@@ -30,14 +30,14 @@ export type { StdioClientOptions } from "./runtime/client-stdio.js";
 export type { ClientTransport } from "./runtime/client-transport.js";
 export type { ClientFetch } from "./runtime/client-fetch.js";
 
-/** Each version's request, notification and client handler types, by label. */
+/** Each version's request, notification and client handler types, by label (handlers: with those of the extensions layered onto it). */
 export interface ClientVersions {
   "2024-11-05": { requests: v2024_11_05.RequestTypes; notifications: v2024_11_05.NotificationTypes; handlers: v2024_11_05.ClientHandlers };
   "2025-03-26": { requests: v2025_03_26.RequestTypes; notifications: v2025_03_26.NotificationTypes; handlers: v2025_03_26.ClientHandlers };
   "2025-06-18": { requests: v2025_06_18.RequestTypes; notifications: v2025_06_18.NotificationTypes; handlers: v2025_06_18.ClientHandlers };
   "2025-11-25": { requests: v2025_11_25.RequestTypes; notifications: v2025_11_25.NotificationTypes; handlers: v2025_11_25.ClientHandlers };
-  "2026-07-28": { requests: v2026_07_28.RequestTypes; notifications: v2026_07_28.NotificationTypes; handlers: v2026_07_28.ClientHandlers };
-  "draft": { requests: draft.RequestTypes; notifications: draft.NotificationTypes; handlers: draft.ClientHandlers };
+  "2026-07-28": { requests: v2026_07_28.RequestTypes; notifications: v2026_07_28.NotificationTypes; handlers: v2026_07_28.ClientHandlers & Pick<v2026_07_28_tasks.ClientHandlers, "notifications/tasks"> };
+  "draft": { requests: draft.RequestTypes; notifications: draft.NotificationTypes; handlers: draft.ClientHandlers & Pick<draft_tasks.ClientHandlers, "notifications/tasks"> };
 }
 export type ClientVersion = keyof ClientVersions;
 

@@ -84,6 +84,8 @@ describe("the 2026 Tasks extension from the generated client", () => {
     it(`${version} over streamable HTTP: listen({ taskIds }) streams the task's notifications/tasks; tasks.cancel settles it "cancelled"; tasks.result says so`, async () => {
       const client = createClient({ clientInfo, versions: [version], capabilities: withTasks });
       await client.connect(httpClientTransport(await http(version)));
+      const heard: string[] = [];
+      client.setNotificationHandler("notifications/tasks", (params: { taskId: string; status: string }) => void heard.push(`${params.taskId} ${params.status}`));
       const created = (await client.anyVersion().request("tools/call", { name: "slow", arguments: {} })) as Record<string, unknown>;
       const taskId = created.taskId as string;
       const stream = await client.listen({ taskIds: [taskId] });
@@ -96,6 +98,9 @@ describe("the 2026 Tasks extension from the generated client", () => {
         if (n.params?.status === "cancelled") break;
       }
       expect(seen.at(-1)).toMatchObject({ taskId, status: "cancelled" });
+      // The handler set for notifications/tasks hears them too (typed by the extension module's ClientHandlers).
+      for (let i = 0; i < 50 && !heard.includes(`${taskId} cancelled`); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(heard).toContain(`${taskId} cancelled`);
       await stream.close();
       const outcome = await client.tasks.result(taskId).catch((e: unknown) => e);
       expect(outcome).toBeInstanceOf(ClientError);

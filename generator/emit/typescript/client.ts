@@ -26,7 +26,14 @@ export function emitClient(model: ProtocolModel, ident: (label: string) => strin
       taskResults,
       extensions: (model.extensions ?? [])
         .filter((e) => e.core === v.label)
-        .map((e) => ({ identifier: e.identifier, folder: extensionLabel(e), ident: `${ident(v.label)}_${e.name.replace(/-/g, "_")}`, inputResponse: Object.hasOwn(e.model.definitions, "InputResponse") }))
+        .map((e) => ({
+          identifier: e.identifier,
+          folder: extensionLabel(e),
+          ident: `${ident(v.label)}_${e.name.replace(/-/g, "_")}`,
+          inputResponse: Object.hasOwn(e.model.definitions, "InputResponse"),
+          // What the extension adds that a client handles: its notifications (the server sends them).
+          handled: e.notifications.length === 0 ? null : [...e.notifications].sort(byCodeUnit).map((m) => JSON.stringify(m)).join(" | "),
+        }))
         .sort((a, b) => byCodeUnit(a.identifier, b.identifier)),
     };
   });
