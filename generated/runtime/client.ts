@@ -24,6 +24,13 @@
 //   sent plainly for a tool listed with `execution.taskSupport: "required"` (or with `task` for one listed
 //   "forbidden" or without taskSupport) is refused before anything is sent. `notifications/tasks/status`
 //   goes to the handler of that name, like every notification.
+// - The Tasks extension (2026-07-28): an extension module layered onto the negotiated version (the entry's
+//   `extensions`) answers instead of it when the client's capabilities and the server's both declare the
+//   extension; `tasks.result` and `callToolAsTask` then poll `tasks/get` until the task settles, answering
+//   its `inputRequests` through `tasks/update`, woken early by its `notifications/tasks`.
+// - As the receiver of task-augmented requests (2025-11-25): a server request carrying `task`, where the
+//   client declares the row's `taskCapability`, is answered with a CreateTaskResult while its handler runs,
+//   and the server's `tasks/*` about it are answered (./client-tasks.ts).
 // - Tool `inputSchema`s and every other result value are passed on as received (no dereferencing).
 // - `pages` walks a list's pages (which methods page is the table's `paginated` column); handlers can be
 //   set and replaced at any time (the dispatcher calls through the client's current set); `onNotification`
@@ -287,6 +294,8 @@ export class ClientCore {
   /** The handlers of the server's requests and notifications, by method: the dispatcher calls through these. */
   private readonly handlers = new Map<string, AnyHandler>();
   private catchAll: ((notification: NotificationMessage) => unknown) | undefined;
+  /** The tasks this client runs for the server's task-augmented requests (2025-11-25), made on first use. */
+  private received: ClientTasks | undefined;
   /** The open `subscriptions/listen` streams, by their request id. */
   private readonly streams = new Map<RequestId, Stream>();
   private nextId = 1;
@@ -416,7 +425,6 @@ export class ClientCore {
   }
 
   /** The tasks this client runs for task-augmented server requests (made on first use). */
-  private received: ClientTasks | undefined;
   private receivedTasks(entry: ClientVersionEntry): ClientTasks {
     this.received ??= new ClientTasks(this.options.taskReceiver ?? {}, (method, params) => {
       if (this.closed || !Object.hasOwn(entry.table, method) || entry.table[method].status !== "present") return;
