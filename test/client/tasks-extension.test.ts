@@ -76,6 +76,9 @@ describe("the 2026 Tasks extension from the generated client", () => {
       expect(failure).toBeInstanceOf(JsonRpcError);
       expect([(failure as JsonRpcError).code, (failure as JsonRpcError).message, (failure as JsonRpcError).data]).toEqual([-32050, "the report could not be made", { topic: "tides" }]);
 
+      // A completed task's tool result is checked as a tools/call result is: its structuredContent against the tool's outputSchema.
+      await expect(client.callToolAsTask({ name: "weather", arguments: {} })).rejects.toMatchObject({ kind: "invalid-result", pointers: ["/structuredContent/celsius"] });
+
       // An abort of callToolAsTask sends tasks/cancel: the server's work sees its signal abort.
       const before = cancelled.length;
       const stop = new AbortController();

@@ -443,7 +443,10 @@ export class ClientCore {
       case "tasks/get":
         return (params) => this.receivedTasks(entry).get(id(params));
       case "tasks/result":
-        return (params, context: { signal: AbortSignal }) => this.receivedTasks(entry).result(id(params), eitherSignal(this.life.signal, context.signal).signal);
+        return (params, context: { signal: AbortSignal }) => {
+          const { signal, release } = eitherSignal(this.life.signal, context.signal);
+          return this.receivedTasks(entry).result(id(params), signal).finally(release);
+        };
       case "tasks/list":
         return (params) => this.receivedTasks(entry).list(isPlainObject(params) ? params.cursor : undefined);
       case "tasks/cancel":
@@ -691,9 +694,10 @@ export class ClientCore {
   /**
    * The Tasks extension: poll `tasks/get` (every `pollIntervalMs` the task names, else the option's, default
    * 1000 ms; at once when a `notifications/tasks` for it arrives) until the task settles, answering its
-   * `inputRequests` (each key once) with `tasks/update`. `first`: the task as created, when known.
+   * `inputRequests` (each key once) with `tasks/update`. `first`: the task as created, when known; `tool`: the
+   * tool a tools/call task calls, whose outputSchema its result's structuredContent is checked against.
    */
-  private async settleTask(entry: ClientVersionEntry, taskId: string, first: Record<string, unknown> | undefined, method: string | undefined, options: TaskCallOptions): Promise<Record<string, unknown>> {
+  private async settleTask(entry: ClientVersionEntry, taskId: string, first: Record<string, unknown> | undefined, method: string | undefined, options: TaskCallOptions, tool?: string): Promise<Record<string, unknown>> {
     const { ttl: _ttl, pollIntervalMs, ...request } = options;
     const deadline = request.timeoutMs === undefined || !Number.isFinite(request.timeoutMs) ? undefined : Date.now() + request.timeoutMs;
     const left = (): number | undefined => (deadline === undefined ? undefined : Math.max(1, deadline - Date.now()));
@@ -705,7 +709,7 @@ export class ClientCore {
           const result = isPlainObject(task.result) ? task.result : {};
           if (method === undefined) return result;
           const checked = this.checkResult(entry, method, result);
-          if (method === "tools/call" && isPlainObject(first) && typeof first.name === "string") this.checkStructured(first.name, checked);
+          if (method === "tools/call" && tool !== undefined) this.checkStructured(tool, checked);
           return checked;
         }
         case "failed": {
@@ -748,7 +752,7 @@ export class ClientCore {
       if (created.resultType !== "task") return created;
       const taskId = created.taskId as string;
       try {
-        return await this.settleTask(entry, taskId, { ...created, name: params.name }, "tools/call", { ...request, pollIntervalMs });
+        return await this.settleTask(entry, taskId, created, "tools/call", { ...request, pollIntervalMs }, typeof params.name === "string" ? params.name : undefined);
       } catch (error) {
         if (request.signal?.aborted === true || (error instanceof ClientError && error.kind === "timeout")) await this.tasks.cancel(taskId).catch(() => undefined);
         throw error;
