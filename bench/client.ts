@@ -1,8 +1,8 @@
 // Client benchmarks: requests per second through the generated client (generated/client.ts) vs the
 // official SDK's Client (1.32.2 at 2025-11-25, @modelcontextprotocol/client 2.4.0 at 2026-07-28)
 // against the same server process (the generated router, bench/transport-server.ts `ours`), side by
-// side in one run: C loops each calling tools/call one after another; rounds alternate between the
-// two clients after a warm-up each; throughput is the median round's.
+// side in one run, over loopback HTTP and stdio at both eras: C loops each calling tools/call one after
+// another; rounds alternate between the two clients after a warm-up each; throughput is the median round's.
 
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,6 +10,7 @@ import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.j
 import { StdioClientTransport as LegacyStdio } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
 // The compiled generated client (dist/generated, built by `npm run bench`), as the SDK clients it is compared with are.
 import { createClient, httpClientTransport, stdioClientTransport } from "../dist/generated/client.js";
 import type { Row } from "./run.js";
@@ -33,7 +34,7 @@ async function sdk(transport: "http" | "stdio", era: "legacy" | "modern", url: s
     return { call: (text) => client.callTool({ name: "echo", arguments: { text } }), close: () => client.close() };
   }
   const client = new ModernClient({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new ModernHttp(new URL(url)));
+  await client.connect(transport === "http" ? new ModernHttp(new URL(url)) : new ModernStdio({ command: process.execPath, args: serverArgs }));
   return { call: (text) => client.callTool({ name: "echo", arguments: { text } }), close: () => client.close() };
 }
 
@@ -51,6 +52,7 @@ export async function clientBenchmarks(rounds: number): Promise<Row[]> {
     { transport: "http", era: "legacy", clients: 8, sdkName: "SDK 1.32.2 Client at 2025-11-25" },
     { transport: "http", era: "modern", clients: 8, sdkName: "@modelcontextprotocol/client 2.4.0 at 2026-07-28" },
     { transport: "stdio", era: "legacy", clients: 1, sdkName: "SDK 1.32.2 Client at 2025-11-25" },
+    { transport: "stdio", era: "modern", clients: 1, sdkName: "@modelcontextprotocol/client 2.4.0 at 2026-07-28" },
   ] as const;
   for (const c of cases) {
     const server = c.transport === "http" ? await startHttp("ours") : undefined;

@@ -16,10 +16,13 @@ import * as v2025_03_26 from "./2025-03-26/index.js";
 import * as v2025_06_18 from "./2025-06-18/index.js";
 import * as v2025_11_25 from "./2025-11-25/index.js";
 import * as v2026_07_28 from "./2026-07-28/index.js";
+import * as v2026_07_28_tasks from "./2026-07-28+tasks/index.js";
 import * as draft from "./draft/index.js";
+import * as draft_tasks from "./draft+tasks/index.js";
 
 export { ClientError, declares } from "./runtime/client.js";
 export type { ClientErrorKind, Implementation, Listening, Negotiated, NotificationMessage, RequestOptions, TaskCallOptions, VersionView } from "./runtime/client.js";
+export type { ClientTaskOptions, ReceivedTask } from "./runtime/client-tasks.js";
 export { httpClientTransport, HttpStatusError } from "./runtime/client-http.js";
 export type { HttpClientOptions } from "./runtime/client-http.js";
 export { INHERITED_ENV_VARS, inheritedEnvironment, stdioClientTransport } from "./runtime/client-stdio.js";
@@ -27,14 +30,14 @@ export type { StdioClientOptions } from "./runtime/client-stdio.js";
 export type { ClientTransport } from "./runtime/client-transport.js";
 export type { ClientFetch } from "./runtime/client-fetch.js";
 
-/** Each version's request, notification and client handler types, by label. */
+/** Each version's request, notification and client handler types, by label (handlers: with those of the extensions layered onto it). */
 export interface ClientVersions {
   "2024-11-05": { requests: v2024_11_05.RequestTypes; notifications: v2024_11_05.NotificationTypes; handlers: v2024_11_05.ClientHandlers };
   "2025-03-26": { requests: v2025_03_26.RequestTypes; notifications: v2025_03_26.NotificationTypes; handlers: v2025_03_26.ClientHandlers };
   "2025-06-18": { requests: v2025_06_18.RequestTypes; notifications: v2025_06_18.NotificationTypes; handlers: v2025_06_18.ClientHandlers };
   "2025-11-25": { requests: v2025_11_25.RequestTypes; notifications: v2025_11_25.NotificationTypes; handlers: v2025_11_25.ClientHandlers };
-  "2026-07-28": { requests: v2026_07_28.RequestTypes; notifications: v2026_07_28.NotificationTypes; handlers: v2026_07_28.ClientHandlers };
-  "draft": { requests: draft.RequestTypes; notifications: draft.NotificationTypes; handlers: draft.ClientHandlers };
+  "2026-07-28": { requests: v2026_07_28.RequestTypes; notifications: v2026_07_28.NotificationTypes; handlers: v2026_07_28.ClientHandlers & Pick<v2026_07_28_tasks.ClientHandlers, "notifications/tasks"> };
+  "draft": { requests: draft.RequestTypes; notifications: draft.NotificationTypes; handlers: draft.ClientHandlers & Pick<draft_tasks.ClientHandlers, "notifications/tasks"> };
 }
 export type ClientVersion = keyof ClientVersions;
 
@@ -106,6 +109,25 @@ const entries: ClientVersionEntry[] = [
     createClientDispatcher: v2026_07_28.createClientDispatcher,
     table: v2026_07_28.METHOD_TABLE,
     inputResponse: v2026_07_28.InputResponseSchema,
+    // Used instead of the above when the client's capabilities and the server's both declare the extension.
+    extensions: [
+      {
+        identifier: "io.modelcontextprotocol/tasks",
+        module: "2026-07-28+tasks",
+        entry: {
+          label: "2026-07-28",
+          era: "modern",
+          paramsSchemas: v2026_07_28_tasks.requestParamsSchemas,
+          paramsGuards: v2026_07_28_tasks.requestParamsGuards,
+          resultSchemas: v2026_07_28_tasks.resultSchemas,
+          resultGuards: v2026_07_28_tasks.resultGuards,
+          normalizers: v2026_07_28_tasks.resultNormalizers,
+          createClientDispatcher: v2026_07_28_tasks.createClientDispatcher,
+          table: v2026_07_28_tasks.METHOD_TABLE,
+          inputResponse: v2026_07_28_tasks.InputResponseSchema,
+        },
+      },
+    ],
   },
   {
     label: "draft",
@@ -118,6 +140,25 @@ const entries: ClientVersionEntry[] = [
     createClientDispatcher: draft.createClientDispatcher,
     table: draft.METHOD_TABLE,
     inputResponse: draft.InputResponseSchema,
+    // Used instead of the above when the client's capabilities and the server's both declare the extension.
+    extensions: [
+      {
+        identifier: "io.modelcontextprotocol/tasks",
+        module: "draft+tasks",
+        entry: {
+          label: "draft",
+          era: "modern",
+          paramsSchemas: draft_tasks.requestParamsSchemas,
+          paramsGuards: draft_tasks.requestParamsGuards,
+          resultSchemas: draft_tasks.resultSchemas,
+          resultGuards: draft_tasks.resultGuards,
+          normalizers: draft_tasks.resultNormalizers,
+          createClientDispatcher: draft_tasks.createClientDispatcher,
+          table: draft_tasks.METHOD_TABLE,
+          inputResponse: draft_tasks.InputResponseSchema,
+        },
+      },
+    ],
   },
 ];
 

@@ -53,6 +53,9 @@ export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel" as const;
 /** The _meta key io.modelcontextprotocol/protocolVersion (from the schemas' _meta objects). */
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion" as const;
 
+/** The _meta key io.modelcontextprotocol/related-task (from the schemas' _meta objects). */
+export const META_RELATED_TASK = "io.modelcontextprotocol/related-task" as const;
+
 /** The _meta key io.modelcontextprotocol/serverInfo (from the schemas' _meta objects). */
 export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo" as const;
 

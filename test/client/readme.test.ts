@@ -1,5 +1,6 @@
 // docs/client.md's examples, run as written: each ```ts block it marks as run by this test is written to a file with its import pointed at this tree's generated/client.ts, the stdio one
-// spawning the SDK 1.32.2 fixture server, the HTTP one connecting to it over streamable HTTP, the API one
+// spawning the SDK 1.32.2 fixture server, the HTTP one connecting to it over streamable HTTP, the tasks one to
+// the generated router serving the Tasks extension (test/client/fixtures/tasks-extension-server.ts), the API one
 // spawning server-everything.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -61,8 +62,30 @@ describe("docs/client.md: the client examples", () => {
     expect(out.stdout).toBe('true true {"temperature":36,"conditions":"Light rain / drizzle","humidity":82}\n');
   });
 
+  it("tasks-client.ts negotiates the Tasks extension with the generated router serving it and works two tasks", async () => {
+    const tasksServer = path.join(root, "test/client/fixtures/tasks-extension-server.ts");
+    const child = spawn(process.execPath, ["--import", "tsx", tasksServer, "http", "2026-07-28"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const url = await new Promise<string>((resolve) => {
+        let text = "";
+        child.stdout!.on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          const m = /listening (\S+)/.exec(text);
+          if (m) resolve(m[1]);
+        });
+      });
+      const out = run("tasks-client.ts", example("tasks-client.ts"), { MCP_URL: url });
+      expect(out.stderr).toBe("");
+      expect(out.stdout).toBe(
+        ["io.modelcontextprotocol/tasks", JSON.stringify([{ type: "text", text: JSON.stringify({ action: "accept", content: { topic: "tides" } }) }]), "true", JSON.stringify([{ type: "text", text: "Report on tides" }])].join("\n") + "\n",
+      );
+    } finally {
+      if (child.exitCode === null) process.kill(child.pid!, "SIGTERM");
+    }
+  }, 60_000);
+
   it("every example type-checks (strict) against the generated declarations", () => {
-    const files = ["stdio-client.ts", "http-client.ts", "client-api.ts"].map((f) => path.join(dir, f));
+    const files = ["stdio-client.ts", "http-client.ts", "client-api.ts", "tasks-client.ts"].map((f) => path.join(dir, f));
     const tsc = path.join(root, "node_modules/typescript/bin/tsc");
     const out = spawnSync(process.execPath, [tsc, "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext", "--target", "es2022", "--types", "node", "--skipLibCheck", ...files], { cwd: root, encoding: "utf8", timeout: 180_000 });
     expect(out.stdout + out.stderr).toBe("");

@@ -40,6 +40,12 @@ function typing(): void {
   // @ts-expect-error only 2026-07-28 is offered
   only.at("2025-11-25");
   expectTypeOf(only.view().protocolVersion).toEqualTypeOf<"2026-07-28">();
+  // The Tasks extension's notification is handled at the version it is layered onto, typed by its module.
+  only.setNotificationHandler("notifications/tasks", (params) => {
+    expectTypeOf(params.taskId).toEqualTypeOf<string>();
+  });
+  // @ts-expect-error 2025-11-25 has no notifications/tasks (its status notification is notifications/tasks/status)
+  createClient({ clientInfo, versions: ["2025-11-25"] }).setNotificationHandler("notifications/tasks", () => undefined);
 }
 
 describe("the client's types (tsc checks this file through test/handlers/typecheck.test.ts)", () => {

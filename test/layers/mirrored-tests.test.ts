@@ -60,6 +60,7 @@ const RUNTIME_MIRRORED = [
   "client-http.ts",
   "client-oauth.ts",
   "client-stdio.ts",
+  "client-tasks.ts",
   "client.ts",
   "custom-methods.ts",
   "jsonrpc.ts",

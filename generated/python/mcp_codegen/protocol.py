@@ -55,6 +55,9 @@ META_LOG_LEVEL: Final = "io.modelcontextprotocol/logLevel"
 # The _meta key io.modelcontextprotocol/protocolVersion (from the schemas' _meta objects).
 META_PROTOCOL_VERSION: Final = "io.modelcontextprotocol/protocolVersion"
 
+# The _meta key io.modelcontextprotocol/related-task (from the schemas' _meta objects).
+META_RELATED_TASK: Final = "io.modelcontextprotocol/related-task"
+
 # The _meta key io.modelcontextprotocol/serverInfo (from the schemas' _meta objects).
 META_SERVER_INFO: Final = "io.modelcontextprotocol/serverInfo"
 

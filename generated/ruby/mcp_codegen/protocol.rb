@@ -56,6 +56,9 @@ module McpCodegen
     # The _meta key io.modelcontextprotocol/protocolVersion (from the schemas' _meta objects).
     META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 
+    # The _meta key io.modelcontextprotocol/related-task (from the schemas' _meta objects).
+    META_RELATED_TASK = "io.modelcontextprotocol/related-task"
+
     # The _meta key io.modelcontextprotocol/serverInfo (from the schemas' _meta objects).
     META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 

@@ -22,6 +22,13 @@
 //   sent plainly for a tool listed with `execution.taskSupport: "required"` (or with `task` for one listed
 //   "forbidden" or without taskSupport) is refused before anything is sent. `notifications/tasks/status`
 //   goes to the handler of that name, like every notification.
+// - The Tasks extension (2026-07-28): an extension module layered onto the negotiated version (the entry's
+//   `extensions`) answers instead of it when the client's capabilities and the server's both declare the
+//   extension; `tasks.result` and `callToolAsTask` then poll `tasks/get` until the task settles, answering
+//   its `inputRequests` through `tasks/update`, woken early by its `notifications/tasks`.
+// - As the receiver of task-augmented requests (2025-11-25): a server request carrying `task`, where the
+//   client declares the row's `taskCapability`, is answered with a CreateTaskResult while its handler runs,
+//   and the server's `tasks/*` about it are answered (./client-tasks.ts).
 // - Tool `inputSchema`s and every other result value are passed on as received (no dereferencing).
 // - `pages` walks a list's pages (which methods page is the table's `paginated` column); handlers can be
 //   set and replaced at any time (the dispatcher calls through the client's current set); `onNotification`
@@ -31,7 +38,8 @@
 import * as z from "zod";
 import type { ClientTransport, OutgoingInfo } from "./client-transport.js";
 import { invalidHeaderDesignation } from "./client-headers.js";
-import type { Dispatcher, DispatcherOptions, Guard, SchemaLike } from "./dispatcher.js";
+import { ClientTasks, type ClientTaskOptions } from "./client-tasks.js";
+import type { Dispatcher, DispatcherOptions, Guard, MethodValidator, SchemaLike } from "./dispatcher.js";
 import { ErrorCode, isPlainObject, JsonRpcError, PeerError, readEnvelope, type JsonRpcMessage, type JsonRpcRequest, type RequestId } from "./jsonrpc.js";
 import type { Peer } from "./peer.js";
 import { META_SUBSCRIPTION_ID } from "./router-api.js";
@@ -60,6 +68,11 @@ export interface ClientVersionEntry {
   /** The schema (and guard) of each request's `taskResult` (METHOD_TABLE), by method: what a task-augmented request resolves to. */
   readonly taskResultSchemas?: Readonly<Record<string, SchemaLike>>;
   readonly taskResultGuards?: Readonly<Record<string, Guard | undefined>>;
+  /**
+   * The extension modules layered onto this version (`<label>+<name>`), by identifier: the client uses one
+   * in place of this entry when its own capabilities and the server's both declare the extension.
+   */
+  readonly extensions?: ReadonlyArray<{ readonly identifier: string; readonly module: string; readonly entry: ClientVersionEntry }>;
 }
 
 /** The part of a METHOD_TABLE row the client reads. */
@@ -137,6 +150,8 @@ export interface ClientOptions {
   maxInputRounds?: number;
   /** Check a tools/call result's `structuredContent` against the tool's `outputSchema` (from the last tools/list naming it). Default true. */
   validateStructuredContent?: boolean;
+  /** The tasks this client runs for the server's task-augmented requests (2025-11-25): their lifetime, poll interval, limits. */
+  taskReceiver?: ClientTaskOptions;
 }
 
 /** A 2026-07-28 `subscriptions/listen` stream, open from its acknowledgement until `close()` or the server ends it. */
@@ -195,6 +210,8 @@ export interface Negotiated {
   readonly instructions: string | undefined;
   /** When modern negotiation was tried and the client fell back to legacy: why. */
   readonly fellBack: string | undefined;
+  /** The extensions in use (declared by both sides; their module answers): identifiers, e.g. `io.modelcontextprotocol/tasks`. */
+  readonly extensions: readonly string[];
 }
 
 interface Pending {
@@ -228,8 +245,13 @@ function eitherSignal(a: AbortSignal, b: AbortSignal | undefined): { signal: Abo
 
 /** Whether `capabilities` declares the dotted path (a present value that is not false or null). */
 export function declares(capabilities: unknown, path: string): boolean {
+  return declaresKeys(capabilities, path.split("."));
+}
+
+/** Whether `capabilities` declares the path of keys (a key may hold dots: an extension's identifier). */
+function declaresKeys(capabilities: unknown, keys: readonly string[]): boolean {
   let at: unknown = capabilities;
-  for (const key of path.split(".")) {
+  for (const key of keys) {
     if (!isPlainObject(at) || !Object.hasOwn(at, key)) return false;
     at = at[key];
   }
@@ -270,6 +292,8 @@ export class ClientCore {
   /** The handlers of the server's requests and notifications, by method: the dispatcher calls through these. */
   private readonly handlers = new Map<string, AnyHandler>();
   private catchAll: ((notification: NotificationMessage) => unknown) | undefined;
+  /** The tasks this client runs for the server's task-augmented requests (2025-11-25), made on first use. */
+  private received: ClientTasks | undefined;
   /** The open `subscriptions/listen` streams, by their request id. */
   private readonly streams = new Map<RequestId, Stream>();
   private nextId = 1;
@@ -366,20 +390,94 @@ export class ClientCore {
     this.entry = entry;
     // One function per method the version has, calling whatever handler is set when the message arrives.
     const calls: Record<string, AnyHandler> = {};
+    const validators: Record<string, MethodValidator> = {};
     for (const [method, row] of Object.entries(entry.table)) {
       if (row.status !== "present") continue;
-      calls[method] =
-        row.kind === "request"
-          ? (params, context) => {
-              const handler = this.handlers.get(method);
-              if (handler === undefined) throw new PeerError(ErrorCode.MethodNotFound, `Method not found: no handler for ${method} (protocol version ${entry.label})`);
-              return handler(params, context);
-            }
-          : (params, context) => this.handlers.get(method)?.(params, context);
+      if (row.kind !== "request") {
+        calls[method] = (params, context) => this.handlers.get(method)?.(params, context);
+        continue;
+      }
+      // A task-augmented request (params carrying `task`) the client declared the row's taskCapability for
+      // is answered with a task (CreateTaskResult) while its handler runs; the rows' facts decide which.
+      const asTask = row.taskResult != null && entry.taskResultSchemas?.[method] !== undefined && row.taskCapability != null && declaresKeys(this.options.capabilities, row.taskCapability);
+      if (asTask) validators[method] = this.taskAugmentedValidator(entry, method);
+      calls[method] = (params, context) => {
+        const handler = this.handlers.get(method) ?? this.taskMethod(entry, method, row);
+        if (handler === undefined) throw new PeerError(ErrorCode.MethodNotFound, `Method not found: no handler for ${method} (protocol version ${entry.label})`);
+        if (asTask && isPlainObject(params) && isPlainObject(params.task)) {
+          const peer = this.peer(entry);
+          return this.receivedTasks(entry).create(
+            params.task.ttl,
+            (signal, taskId) => handler(params, { requestId: context.requestId, _meta: context._meta, protocolVersion: entry.label, signal, taskId, notify: peer.notify, request: (m: string, p?: Record<string, unknown>) => peer.request(m, p, context.requestId, signal) }),
+            (result) => this.handlerResult(entry, method, result),
+            this.life.signal,
+          );
+        }
+        return handler(params, context);
+      };
     }
     this.dispatcher = entry.createClientDispatcher(calls, {
       onError: (error: unknown) => this.onError(error),
+      validators,
     });
+  }
+
+  /** The tasks this client runs for task-augmented server requests (made on first use). */
+  private receivedTasks(entry: ClientVersionEntry): ClientTasks {
+    this.received ??= new ClientTasks(this.options.taskReceiver ?? {}, (method, params) => {
+      if (this.closed || !Object.hasOwn(entry.table, method) || entry.table[method].status !== "present") return;
+      this.transport?.send({ jsonrpc: "2.0", method, params }, { protocolVersion: entry.label, era: entry.era }).catch((error: unknown) => this.onError(error));
+    });
+    return this.received;
+  }
+
+  /**
+   * The client's own answer to the server's `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` about
+   * the tasks it runs, where the client's capabilities declare what the row asks of the receiver (a handler
+   * set for the method replaces it); undefined otherwise.
+   */
+  private taskMethod(entry: ClientVersionEntry, method: string, row: MethodRow): AnyHandler | undefined {
+    if (!row.capabilities.every((keys) => declaresKeys(this.options.capabilities, keys))) return undefined;
+    const id = (params: unknown): unknown => (isPlainObject(params) ? params.taskId : undefined);
+    switch (method) {
+      case "tasks/get":
+        return (params) => this.receivedTasks(entry).get(id(params));
+      case "tasks/result":
+        return (params, context: { signal: AbortSignal }) => {
+          const { signal, release } = eitherSignal(this.life.signal, context.signal);
+          return this.receivedTasks(entry).result(id(params), signal).finally(release);
+        };
+      case "tasks/list":
+        return (params) => this.receivedTasks(entry).list(isPlainObject(params) ? params.cursor : undefined);
+      case "tasks/cancel":
+        return (params) => this.receivedTasks(entry).cancel(id(params));
+      default:
+        return undefined;
+    }
+  }
+
+  /** A handler's result for `method`, normalized and validated as the version's result of it; -32603 naming the pointers when it is not. */
+  private handlerResult(entry: ClientVersionEntry, method: string, value: unknown): Record<string, unknown> {
+    const normalize = entry.normalizers[method];
+    const result = (normalize === undefined ? value : normalize(value)) as Record<string, unknown>;
+    const check = schemaCheck(entry.resultSchemas[method], result, entry.resultGuards?.[method]);
+    if (!check.ok) throw new PeerError(ErrorCode.InternalError, `Internal error: the ${method} handler's result is not valid at ${entry.label}: ${check.message}`, { pointers: check.pointers });
+    return result;
+  }
+
+  /** Params as the version's schema says; a result either the method's own (validated as the dispatcher would) or its taskResult. */
+  private taskAugmentedValidator(entry: ClientVersionEntry, method: string): MethodValidator {
+    return {
+      params: (params) => {
+        const check = schemaCheck(entry.paramsSchemas[method], params, entry.paramsGuards?.[method]);
+        if (!check.ok) throw new PeerError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${check.message}`, { pointers: check.pointers });
+        return params;
+      },
+      result: (result) => {
+        const asTask = schemaCheck(entry.taskResultSchemas![method], result, entry.taskResultGuards?.[method]);
+        return asTask.ok ? result : this.handlerResult(entry, method, result);
+      },
+    };
   }
 
   /** Modern negotiation; `negotiated` when it won, else the error to fall back on (or throw). */
@@ -413,7 +511,8 @@ export class ClientCore {
         const reason = `the server supports ${supported.join(", ") || "no version"}; this client offers ${modern.join(", ")} (modern)`;
         return { error: new ClientError("negotiation", reason) };
       }
-      const won = this.table.get(chosen)!;
+      const serverCapabilities = isPlainObject(result.capabilities) ? result.capabilities : {};
+      const { entry: won, extensions } = this.withExtension(this.table.get(chosen)!, serverCapabilities);
       this.attach(won);
       const meta = isPlainObject(result._meta) ? result._meta : {};
       const serverInfo = isPlainObject(result.serverInfo) ? result.serverInfo : isPlainObject(meta[META_SERVER_INFO]) ? meta[META_SERVER_INFO] : undefined;
@@ -421,7 +520,8 @@ export class ClientCore {
         negotiated: {
           protocolVersion: chosen,
           era: "modern",
-          serverCapabilities: isPlainObject(result.capabilities) ? result.capabilities : {},
+          extensions,
+          serverCapabilities,
           serverInfo,
           instructions: typeof result.instructions === "string" ? result.instructions : undefined,
           fellBack: undefined,
@@ -429,6 +529,21 @@ export class ClientCore {
       };
     }
     return { error: new ClientError("negotiation", "server/discover: no common version") };
+  }
+
+  /**
+   * The entry that answers at a negotiated modern version: the module of an extension layered onto it that
+   * the client's capabilities and the server's both declare (`capabilities.extensions[identifier]`), else the
+   * version's own. One module is built per extension, so with two such extensions the first (by identifier)
+   * is used and the other reported to onError.
+   */
+  private withExtension(entry: ClientVersionEntry, serverCapabilities: Record<string, unknown>): { entry: ClientVersionEntry; extensions: string[] } {
+    // Identifiers hold dots, so they are looked up as one key of `extensions`, not as a dotted path.
+    const declared = (capabilities: unknown, identifier: string): boolean => declaresKeys(capabilities, ["extensions", identifier]);
+    const both = (entry.extensions ?? []).filter((e) => declared(this.options.capabilities, e.identifier) && declared(serverCapabilities, e.identifier));
+    if (both.length === 0) return { entry, extensions: [] };
+    for (const other of both.slice(1)) this.onError(new ClientError("negotiation", `the extension ${other.identifier} is declared by both sides but only one extension module is used at a time (${both[0].module}); its methods are refused`));
+    return { entry: both[0].entry, extensions: [both[0].identifier] };
   }
 
   /** Legacy negotiation: `initialize` offering the newest legacy version, then `notifications/initialized`. */
@@ -452,6 +567,7 @@ export class ClientCore {
       serverInfo: isPlainObject(result.serverInfo) ? result.serverInfo : undefined,
       instructions: typeof result.instructions === "string" ? result.instructions : undefined,
       fellBack,
+      extensions: [],
     };
   }
 
@@ -479,7 +595,7 @@ export class ClientCore {
     const row = this.row(entry, method, "request");
     for (const keys of row.capabilities) {
       const path = keys.join(".");
-      if (!declares(this.negotiated!.serverCapabilities, path)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
+      if (!declaresKeys(this.negotiated!.serverCapabilities, keys)) throw new ClientError("capability", `the server does not offer ${method} at ${entry.label}: its capabilities do not declare ${path}`);
     }
     const base = params ?? {};
     if (Object.hasOwn(base, "task")) return this.taskRequest(entry, row, method, base, options);
@@ -498,7 +614,7 @@ export class ClientCore {
         continue;
       }
       if (method === "tools/list") return this.keepTools(entry, result);
-      if (method === "tools/call" && typeof base.name === "string") this.checkStructured(base.name, result);
+      if (method === "tools/call" && typeof base.name === "string" && result.resultType !== "task") this.checkStructured(base.name, result);
       return result;
     }
   }
@@ -509,7 +625,7 @@ export class ClientCore {
     const schema = entry.taskResultSchemas?.[method];
     if (taskResult === null || schema === undefined) throw new ClientError("task", `${method} cannot be task-augmented at ${entry.label} (its params have no task)`);
     const capability = row.taskCapability ?? null;
-    if (capability !== null && !declares(this.negotiated!.serverCapabilities, capability.join("."))) {
+    if (capability !== null && !declaresKeys(this.negotiated!.serverCapabilities, capability)) {
       throw new ClientError("capability", `the server does not accept ${method} as a task at ${entry.label}: its capabilities do not declare ${capability.join(".")}`);
     }
     if (method === "tools/call" && typeof params.name === "string") {
@@ -527,29 +643,121 @@ export class ClientCore {
 
 
   /**
-   * The task API (at a version whose table has `tasks/*`): `get`, `list` and `cancel` as their requests;
-   * `result` waits for the task's outcome (`tasks/result`), validated as the result of `method` when given
-   * (the request that created the task), else as the version's `tasks/result` result.
+   * The task API, at a version whose table has `tasks/*`: 2025-11-25's core methods, or the Tasks extension's
+   * at 2026-07-28 (where both sides declare it). `get`, `list`, `update` and `cancel` are their requests (a
+   * method the version lacks is refused as `request` refuses it: `list` has no 2026 counterpart, `update`
+   * no 2025-11-25 one). `result` waits for the task's outcome: 2025-11-25, `tasks/result`; with the
+   * extension, `tasks/get` polled until the task settles (its `inputRequests` answered by the client's
+   * handlers through `tasks/update`, each key once; a `completed` task's `result`; a `failed` one's `error`
+   * rejected as a JsonRpcError; `cancelled` a ClientError of kind "task"). Either is validated as the result
+   * of `method` when given (the request that created the task).
    */
   readonly tasks = {
     get: (taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/get", { taskId }, options),
-    result: async (taskId: string, options: RequestOptions & { method?: string } = {}): Promise<Record<string, unknown>> => {
+    result: async (taskId: string, options: TaskCallOptions & { method?: string } = {}): Promise<Record<string, unknown>> => {
       const { method, ...rest } = options;
-      const payload = await this.request("tasks/result", { taskId }, rest);
+      const entry = this.connected();
+      if (entry.table["tasks/result"]?.status !== "present" && entry.table["tasks/get"]?.status === "present") {
+        return this.settleTask(entry, taskId, undefined, method, rest);
+      }
+      const { ttl: _ttl, pollIntervalMs: _poll, ...request } = rest;
+      const payload = await this.request("tasks/result", { taskId }, request);
       return method === undefined ? payload : this.checkResult(this.connected(), method, payload);
     },
     list: (cursor?: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/list", cursor === undefined ? {} : { cursor }, options),
+    update: (taskId: string, inputResponses: Record<string, unknown>, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/update", { taskId, inputResponses }, options),
     cancel: (taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> => this.request("tasks/cancel", { taskId }, options),
   };
 
+  /** Callers waiting on a task, by task id: a `notifications/tasks` for it wakes them (they then poll at once). */
+  private readonly taskWaiters = new Map<string, Set<() => void>>();
+
+  /** Resolves after `ms`, or as soon as a `notifications/tasks` names `taskId`; rejects when `signal` aborts. */
+  private taskPause(taskId: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const wake = new AbortController();
+    const waiters = this.taskWaiters.get(taskId) ?? new Set<() => void>();
+    const waiter = (): void => wake.abort();
+    waiters.add(waiter);
+    this.taskWaiters.set(taskId, waiters);
+    const { signal: either, release } = eitherSignal(wake.signal, signal);
+    return pause(ms, either)
+      .catch((error: unknown) => {
+        if (signal?.aborted === true) throw error;
+      })
+      .finally(() => {
+        release();
+        waiters.delete(waiter);
+        if (waiters.size === 0) this.taskWaiters.delete(taskId);
+      });
+  }
+
   /**
-   * Call a tool as a task and wait for its result: `tools/call` with `task`, then `tasks/get` every
-   * `pollInterval` (the task's, else `pollIntervalMs`) while the task is `working`, then `tasks/result`
-   * (which also carries what an `input_required` task asks the client's handlers). Resolves with the
-   * tool's result (validated as tools/call's); a signal or timeout sends `tasks/cancel` and rejects.
+   * The Tasks extension: poll `tasks/get` (every `pollIntervalMs` the task names, else the option's, default
+   * 1000 ms; at once when a `notifications/tasks` for it arrives) until the task settles, answering its
+   * `inputRequests` (each key once) with `tasks/update`. `first`: the task as created, when known; `tool`: the
+   * tool a tools/call task calls, whose outputSchema its result's structuredContent is checked against.
+   */
+  private async settleTask(entry: ClientVersionEntry, taskId: string, first: Record<string, unknown> | undefined, method: string | undefined, options: TaskCallOptions, tool?: string): Promise<Record<string, unknown>> {
+    const { ttl: _ttl, pollIntervalMs, ...request } = options;
+    const deadline = request.timeoutMs === undefined || !Number.isFinite(request.timeoutMs) ? undefined : Date.now() + request.timeoutMs;
+    const left = (): number | undefined => (deadline === undefined ? undefined : Math.max(1, deadline - Date.now()));
+    const answered = new Set<string>();
+    let task = first ?? (await this.tasks.get(taskId, { signal: request.signal, timeoutMs: left() }));
+    for (;;) {
+      switch (task.status) {
+        case "completed": {
+          const result = isPlainObject(task.result) ? task.result : {};
+          if (method === undefined) return result;
+          const checked = this.checkResult(entry, method, result);
+          if (method === "tools/call" && tool !== undefined) this.checkStructured(tool, checked);
+          return checked;
+        }
+        case "failed": {
+          const e = isPlainObject(task.error) ? task.error : {};
+          throw new JsonRpcError(typeof e.code === "number" ? e.code : ErrorCode.InternalError, typeof e.message === "string" ? e.message : `the task ${taskId} failed`, e.data);
+        }
+        case "cancelled":
+          throw new ClientError("task", `the task ${taskId} was cancelled${typeof task.statusMessage === "string" ? `: ${task.statusMessage}` : ""}`);
+        case "input_required": {
+          const outstanding = Object.fromEntries(Object.entries(isPlainObject(task.inputRequests) ? task.inputRequests : {}).filter(([key]) => !answered.has(key)));
+          if (Object.keys(outstanding).length > 0) {
+            const inputResponses = await this.answerInputs(entry, outstanding, request.signal);
+            for (const key of Object.keys(outstanding)) answered.add(key);
+            await this.tasks.update(taskId, inputResponses, { signal: request.signal, timeoutMs: left() });
+          }
+          break;
+        }
+      }
+      const wait = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : (pollIntervalMs ?? 1000);
+      await this.taskPause(taskId, Math.min(wait, left() ?? wait), request.signal);
+      if (deadline !== undefined && Date.now() >= deadline) throw new ClientError("timeout", `the task ${taskId} did not finish within ${request.timeoutMs} ms`);
+      task = await this.tasks.get(taskId, { signal: request.signal, timeoutMs: left() });
+    }
+  }
+
+  /**
+   * Call a tool and wait for its result, through a task where the version has them. 2025-11-25: `tools/call`
+   * with `task`, then `tasks/get` every `pollInterval` (the task's, else `pollIntervalMs`) while the task is
+   * `working`, then `tasks/result` (which also carries what an `input_required` task asks the client's
+   * handlers). With the 2026 Tasks extension the server decides: `tools/call` is sent as it is, and a
+   * `CreateTaskResult` (`resultType: "task"`) is settled as `tasks.result` does; any other result is returned
+   * as `request` returns it. Resolves with the tool's result (validated as tools/call's); a signal or
+   * timeout sends `tasks/cancel` and rejects.
    */
   async callToolAsTask(params: Record<string, unknown>, options: TaskCallOptions = {}): Promise<Record<string, unknown>> {
     const { ttl, pollIntervalMs, ...request } = options;
+    const entry = this.connected();
+    if (entry.era === "modern") {
+      const created = await this.request("tools/call", params, request);
+      if (created.resultType !== "task") return created;
+      const taskId = created.taskId as string;
+      try {
+        return await this.settleTask(entry, taskId, created, "tools/call", { ...request, pollIntervalMs }, typeof params.name === "string" ? params.name : undefined);
+      } catch (error) {
+        if (request.signal?.aborted === true || (error instanceof ClientError && error.kind === "timeout")) await this.tasks.cancel(taskId).catch(() => undefined);
+        throw error;
+      }
+    }
     const created = await this.request("tools/call", { ...params, task: ttl === undefined ? {} : { ttl } }, request);
     let task = created.task as Record<string, unknown>;
     const taskId = task.taskId as string;
@@ -886,6 +1094,9 @@ export class ClientCore {
           this.onError(error);
         }
       }
+    }
+    if (envelope.kind === "notification" && envelope.method === "notifications/tasks" && isPlainObject(envelope.params) && typeof envelope.params.taskId === "string") {
+      for (const wake of this.taskWaiters.get(envelope.params.taskId) ?? []) wake();
     }
     if (envelope.kind === "notification" && this.streams.size > 0 && this.toStream(envelope.method, isPlainObject(envelope.params) ? envelope.params : undefined)) taken = true;
     if (envelope.kind === "notification" && !taken && this.catchAll !== undefined && !this.handlers.has(envelope.method)) {
