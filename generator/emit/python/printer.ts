@@ -884,9 +884,10 @@ const PYTHON_DEPENDENCIES = ["pydantic>=2.11,<3", "typing_extensions>=4.12.2"];
 /**
  * Extras, imported only when a function that needs them is called: the client's HTTP transport and OAuth
  * (client_http.py, client_oauth.py) use httpx2; http.py's `serve_http` runs its ASGI app under uvicorn;
- * auth_jwt.py's `jwt_verifier` checks tokens with PyJWT; redis.py's fan-out and task store use redis-py.
+ * auth_jwt.py's `jwt_verifier` checks tokens with PyJWT, and client_oauth.py's DPoP proofs are signed with PyJWT
+ * over a `cryptography` key (imported by name, so declared by name); redis.py's fan-out and task store use redis-py.
  */
-const PYTHON_EXTRAS: Readonly<Record<string, readonly string[]>> = { client: ["httpx2>=2.16"], http: ["uvicorn>=0.30"], jwt: ["pyjwt[crypto]>=2.8"], redis: ["redis>=5.0.1"] };
+const PYTHON_EXTRAS: Readonly<Record<string, readonly string[]>> = { client: ["httpx2>=2.16"], http: ["uvicorn>=0.30"], jwt: ["pyjwt[crypto]>=2.8", "cryptography>=42"], redis: ["redis>=5.0.1"] };
 
 /** The distribution's name: the package's, dots and underscores as dashes (`acme.mcp_protocol` → `acme-mcp-protocol`). */
 function distributionName(pkg: string): string {

@@ -49,7 +49,7 @@ describe("the Python package, built and installed", () => {
     const { undeclared, declared, extras } = JSON.parse(r.stdout) as { undeclared: string[]; declared: string[]; extras: string[] };
     expect(undeclared).toEqual([]);
     expect(declared).toEqual(["pydantic", "typing_extensions"]);
-    expect(extras).toEqual(["httpx2", "pyjwt", "redis", "uvicorn"]);
+    expect(extras).toEqual(["cryptography", "httpx2", "pyjwt", "redis", "uvicorn"]);
   });
 
   it("the wheel in a fresh venv with its dependencies alone: imports every version and extension module, runs its README's example", () => {
