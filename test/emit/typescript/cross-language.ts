@@ -12,7 +12,7 @@ import { generatedDir, lockFile } from "../../support.js";
 export type Normalizer = (value: unknown) => unknown;
 /** What a method table row (the model's facts, generated/<v>/methods.ts) says about a request's result. */
 export interface ResultRow {
-  normalizer: "empty" | "object" | "empty+resultType" | "object+resultType" | null;
+  normalizer: { shape: "empty" | "object"; resultTypes: readonly string[] | null } | null;
   results: readonly string[] | null;
   resultTypes: readonly string[] | null;
 }
@@ -98,7 +98,7 @@ function described(v: unknown): string {
 export function referenceAnswer(row: ResultRow, method: string, input: unknown): { ok: unknown } | { error: { code: number; message: string } } {
   const meta = plain(input) && plain(input._meta) ? input._meta : undefined;
   const types = row.resultTypes;
-  if (row.normalizer === "empty" || row.normalizer === "empty+resultType") {
+  if (row.normalizer?.shape === "empty") {
     return { ok: { ...(meta === undefined ? {} : { _meta: meta }), ...(types === null ? {} : { resultType: types[0] }) } };
   }
   const expected = (row.results ?? []).join(" | ");
