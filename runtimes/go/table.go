@@ -3,6 +3,8 @@ package mcpruntime
 import (
 	"encoding/json"
 	"fmt"
+
+	"mcpcodegen/protocol"
 )
 
 // ParamsRow is a method table row's params column.
@@ -64,7 +66,7 @@ type Policy struct {
 	RefuseCustom bool `json:"refuseCustom"`
 }
 
-// MethodNotFound is the gate's refusal: JSON-RPC -32601 with its data.
+// MethodNotFound is the gate's refusal: JSON-RPC's method-not-found error with its data.
 type MethodNotFound struct {
 	Method          string
 	ProtocolVersion string
@@ -73,8 +75,8 @@ type MethodNotFound struct {
 	Message string
 }
 
-// Code is the JSON-RPC error code, -32601.
-func (e *MethodNotFound) Code() int { return -32601 }
+// Code is the JSON-RPC error code, protocol.MethodNotFound.
+func (e *MethodNotFound) Code() int { return protocol.MethodNotFound }
 
 func (e *MethodNotFound) Error() string { return e.Message }
 
@@ -118,13 +120,13 @@ func Refusal(table MethodTable, version, method string, policy Policy) *MethodNo
 	return refused("other_era", fmt.Sprintf("is not a method of protocol version %s (first in %s)", version, nearest))
 }
 
-// ResultError is a handler's return that cannot be its method's result: JSON-RPC -32603.
+// ResultError is a handler's return that cannot be its method's result: JSON-RPC's internal error.
 type ResultError struct{ Message string }
 
 func (e *ResultError) Error() string { return e.Message }
 
-// Code is the JSON-RPC error code, -32603.
-func (e *ResultError) Code() int { return -32603 }
+// Code is the JSON-RPC error code, protocol.InternalError.
+func (e *ResultError) Code() int { return protocol.InternalError }
 
 // EmptyResult is the result of a request whose result carries only `_meta`: `{"_meta": meta}` when the
 // handler's return is an object whose `_meta` is an object, else `{}`; with `resultType` set to

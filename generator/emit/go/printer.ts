@@ -1,5 +1,6 @@
 // The Go tree: go.mod (the module the --go-package option names), the runtime package (mcpruntime/, a
-// copy of runtimes/go/), per version and extension module a package (types.go: a type for every
+// copy of runtimes/go/), the protocol module (protocol/: the model's protocol facts, which the runtime
+// imports), per version and extension module a package (types.go: a type for every
 // definition; methods.go: method-name constants, the method table, the gate and one result normalizer
 // per request), and a root package listing every table. Every protocol fact is the model's, printed.
 import { InputError } from "../../errors.js";
@@ -13,9 +14,10 @@ import { finish } from "../../print/text.js";
 import { copyRuntime } from "../runtime-copy.js";
 import { exported, goComment, goString, packageName, versionPackage } from "./language.js";
 import { DEFAULT_GO_PACKAGE, goPackageOption } from "./options.js";
-import { GO_RUNTIME_PACKAGE, goTemplatesDir } from "./paths.js";
+import { GO_PROTOCOL_PACKAGE, GO_RUNTIME_PACKAGE, goTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 import { goRuntime } from "./runtime.js";
+import { goProtocolModule } from "./protocol.js";
 import { GoTypes, PACKAGE_NAMES } from "./types.js";
 
 const RT = GO_RUNTIME_PACKAGE;
@@ -130,12 +132,12 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
   // The provenance header as Go comments (its first line is Go's generated-code marker).
   const head = (lines: string[]) => templates.get("header.go.hbs")({ lines }).trimEnd();
   const files = new Map<string, string>();
-  for (const [file, text] of copyRuntime(goRuntime)) files.set(file, text);
+  for (const [file, text] of copyRuntime(goRuntime, { [goPackageOption.flag]: module })) files.set(file, text);
   const packages = new Map<string, string>();
   const emitPackage = (label: string, version: VersionModel, previous: VersionModel | null, extension?: ExtensionModel) => {
     const pkg = versionPackage(label);
     const clash = packages.get(pkg);
-    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE) throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
+    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE || pkg === GO_PROTOCOL_PACKAGE) throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
     packages.set(pkg, label);
     const header = provenanceLines([version], regenerate);
     if (extension !== undefined) header.splice(2, 0, extensionProvenanceLine(extension));
@@ -154,6 +156,7 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
     emitPackage(extensionLabel(ext), ext.model, i <= 0 ? null : versions[i - 1], ext);
   }
   const header = provenanceLines(versions, regenerate);
+  files.set(`${GO_PROTOCOL_PACKAGE}/protocol.go`, goProtocolModule(model, head(header)));
   files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
   const root = packageName(module);
   const labels = [...versions.map((v) => v.label), ...extensions.map(extensionLabel)];
