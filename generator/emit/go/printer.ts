@@ -137,7 +137,8 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
   const emitPackage = (label: string, version: VersionModel, previous: VersionModel | null, extension?: ExtensionModel) => {
     const pkg = versionPackage(label);
     const clash = packages.get(pkg);
-    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE || pkg === GO_PROTOCOL_PACKAGE) throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
+    // The root package (tables.go) imports every version package beside mcpruntime and encoding/json.
+    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE || pkg === GO_PROTOCOL_PACKAGE || pkg === "json") throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
     packages.set(pkg, label);
     const header = provenanceLines([version], regenerate);
     if (extension !== undefined) header.splice(2, 0, extensionProvenanceLine(extension));
@@ -168,10 +169,30 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
     ...labels.map((l) => `\tt[${goString(l)}] = ${versionPackage(l)}.MethodTable`),
     "\treturn t",
     "}",
+    "",
+    "// Version is a generated version's (or extension module's) package as values: what a host that picks the",
+    "// version at run time (by the negotiated protocol version) reads.",
+    "type Version struct {",
+    "\tProtocolVersion string",
+    "\tEra             string",
+    `\tTable           ${RT}.MethodTable`,
+    `\tRefusal         func(method string, policy ${RT}.Policy) *${RT}.MethodNotFound`,
+    "\tNormalizeResult func(method string, value json.RawMessage) (json.RawMessage, error)",
+    "}",
+    "",
+    "// Versions is every generated version and extension module, by label.",
+    "func Versions() map[string]Version {",
+    "\tv := map[string]Version{}",
+    ...labels.map((l) => {
+      const p = versionPackage(l);
+      return `\tv[${goString(l)}] = Version{ProtocolVersion: ${p}.ProtocolVersion, Era: ${p}.Era, Table: ${p}.MethodTable, Refusal: ${p}.Refusal, NormalizeResult: ${p}.NormalizeResult}`;
+    }),
+    "\treturn v",
+    "}",
   ].join("\n");
   files.set(
     "tables.go",
-    finish(`${head(header)}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
+    finish(`${head(header)}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n\t"encoding/json"\n\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
   );
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }
