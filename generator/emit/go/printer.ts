@@ -3,6 +3,8 @@
 // imports), per version and extension module a package (types.go: a type for every
 // definition; methods.go: method-name constants, the method table, the gate and one result normalizer
 // per request), and a root package listing every table. Every protocol fact is the model's, printed.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
 import type { ExtensionModel, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
@@ -14,7 +16,7 @@ import { finish } from "../../print/text.js";
 import { copyRuntime } from "../runtime-copy.js";
 import { exported, goComment, goString, packageName, versionPackage } from "./language.js";
 import { DEFAULT_GO_PACKAGE, goPackageOption } from "./options.js";
-import { GO_PROTOCOL_PACKAGE, GO_RUNTIME_PACKAGE, goTemplatesDir } from "./paths.js";
+import { GO_PROTOCOL_PACKAGE, GO_RUNTIME_PACKAGE, goAdoptingDir, goTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 import { goRuntime } from "./runtime.js";
 import { goProtocolModule } from "./protocol.js";
@@ -158,6 +160,12 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
   }
   const header = provenanceLines(versions, regenerate);
   files.set(`${GO_PROTOCOL_PACKAGE}/protocol.go`, goProtocolModule(model, head(header)));
+  // The recipe that adopts the tree in the official Go SDK (hand-written beside the printer), behind the header.
+  for (const file of readdirSync(goAdoptingDir).sort(byCodeUnit)) {
+    const text = readFileSync(path.join(goAdoptingDir, file), "utf8");
+    const note = [...header, `A copy of generator/emit/go/adopting/${file}.`].join("\n");
+    files.set(file, file.endsWith(".md") ? `<!-- ${note} -->\n\n${text}` : `${note}\n\n${text}`);
+  }
   files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
   const root = packageName(module);
   const labels = [...versions.map((v) => v.label), ...extensions.map(extensionLabel)];
