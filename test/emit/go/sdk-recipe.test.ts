@@ -2,10 +2,12 @@
 // SDK (../shared/go-sdk): the tree generated into internal/mcpgen with the versions the SDK supports (read
 // from its mcp/shared.go), `--check` on it, the patch applied, then the SDK's own suite (`go test -json ./...`)
 // run as shipped and patched: the patched run passes every test the shipped one passes, and every changed
-// outcome is listed with its cause. The shipped SDK is the oracle. Go modules come from the module proxy,
+// outcome is listed with its cause; and the SDK's conformance server passes the 2025-11-25 and 2026-07-28
+// requirement sets patched as shipped, scenario by scenario. The shipped SDK is the oracle. Go modules come from the module proxy,
 // into the go tool's usual caches (GOMODCACHE, GOCACHE), so a second run builds little.
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { toolRoot } from "../../../generator/paths.js";
@@ -97,7 +99,71 @@ beforeAll(async () => {
       }
     }
   }
+  await runConformance(shipped, "shipped");
+  await runConformance(recipe, "patched");
 }, 3_600_000);
+
+/**
+ * The SDK's conformance server (conformance/everything-server) of each copy, run by the conformance suite
+ * 0.2.0-alpha.12 (tools/conformance) with each revision's requirement set: 2025-11-25 against the stateful
+ * server (as the SDK's scripts/server-conformance.sh runs it), 2026-07-28 against the stateless one (the
+ * sessionless era; the stateful server fails that set as shipped). Per copy and revision: the exit status
+ * and each scenario's line (`✓ tools-list: 4 passed, 0 failed`).
+ */
+const conformance: Record<string, { code: number | null; lines: string[]; total: string }> = {};
+const alphaNode = path.join(toolRoot, "tools", "conformance", "node_modules", "node", "bin", "node");
+const alphaCli = path.join(toolRoot, "tools", "conformance", "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+const REVISIONS: Array<{ revision: string; stateless: boolean }> = [
+  { revision: "2025-11-25", stateless: false },
+  { revision: "2026-07-28", stateless: true },
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function runProcess(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: process.env });
+    let output = "";
+    child.stdout.on("data", (c: Buffer) => (output += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (output += c.toString("utf8")));
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+async function runConformance(copy: string, name: string): Promise<void> {
+  const server = path.join(work, `everything-server-${name}`);
+  const build = spawnSync("go", ["build", "-o", server, "./conformance/everything-server"], { cwd: copy, env: goEnv, encoding: "utf8" });
+  expect(build.status, build.stderr).toBe(0);
+  for (const { revision, stateless } of REVISIONS) {
+    const port = await freePort();
+    const child = spawn(server, [`-http=127.0.0.1:${port}`, `-stateless=${stateless}`], { stdio: "ignore" });
+    try {
+      // Listening once a TCP connection opens.
+      for (let i = 0; i < 100; i++) {
+        const up = await new Promise<boolean>((resolve) => {
+          const s = createConnection(port, "127.0.0.1", () => (s.end(), resolve(true)));
+          s.on("error", () => resolve(false));
+        });
+        if (up) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const run = await runProcess(alphaNode, [alphaCli, "server", "--url", `http://127.0.0.1:${port}`, "--requirements", revision], work);
+      const lines = run.output.split("\n").filter((l) => /^\s*[✓✗] /.test(l)).map((l) => l.trim()).sort();
+      conformance[`${name} ${revision}`] = { code: run.code, lines, total: /^Total: .*$/m.exec(run.output)?.[0] ?? run.output.slice(-2000) };
+    } finally {
+      child.kill();
+    }
+  }
+}
 
 /** Tests that failed in the patched run and passed when run again: their first failure's output. */
 const reruns = new Map<string, string[]>();
@@ -146,5 +212,15 @@ describe("the go-sdk recipe", () => {
     expect(own.map(([k, o]) => `${k.split(" ")[1]} ${o.action}`).sort()).toEqual(
       ["TestGeneratedFlagsAreTheHandFlags", "TestGeneratedGate", "TestGeneratedSubscribeResult", "TestMissingParamsLeniencyIsNeeded"].map((t) => `${t} pass`),
     );
+  });
+
+  it.each(REVISIONS.map((r) => r.revision))("its conformance server passes the %s requirement set patched as shipped, scenario by scenario", (revision) => {
+    const before = conformance[`shipped ${revision}`];
+    const after = conformance[`patched ${revision}`];
+    console.log(`go-sdk conformance ${revision}: shipped ${before.total} (exit ${before.code}); patched ${after.total} (exit ${after.code})`);
+    expect(before.lines.length).toBeGreaterThan(0);
+    expect(before.code).toBe(0);
+    expect(after.code).toBe(0);
+    expect(after.lines).toEqual(before.lines);
   });
 });
