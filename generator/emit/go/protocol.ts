@@ -86,6 +86,7 @@ function declaration(name: string, v: ProtocolValue, t: GoType): string {
   if (t.kind === "scalar") return `const ${name} = ${literal(v, t)}`;
   if (t.kind !== "map") return `var ${name} = ${literal(v, t)}`;
   const keys = (v as { map: [number | string, ProtocolValue][] }).map.map(([k, x]) => [`${typeof k === "string" ? goString(k) : k}:`, literal(x, t.of, true)] as const);
+  if (keys.length === 0) return `var ${name} = ${typeName(t)}{}`;
   // gofmt aligns the values of consecutive key-value lines (keys this short are one section).
   const width = Math.max(0, ...keys.map(([k]) => k.length));
   return [`var ${name} = ${typeName(t)}{`, ...keys.map(([k, x]) => `\t${k.padEnd(width)} ${x},`), "}"].join("\n");
