@@ -11,6 +11,8 @@
 package mcpcodegen
 
 import (
+	"encoding/json"
+
 	"mcpcodegen/draft"
 	"mcpcodegen/draft_tasks"
 	"mcpcodegen/mcpruntime"
@@ -34,4 +36,28 @@ func Tables() map[string]mcpruntime.MethodTable {
 	t["2026-07-28+tasks"] = v2026_07_28_tasks.MethodTable
 	t["draft+tasks"] = draft_tasks.MethodTable
 	return t
+}
+
+// Version is a generated version's (or extension module's) package as values: what a host that picks the
+// version at run time (by the negotiated protocol version) reads.
+type Version struct {
+	ProtocolVersion string
+	Era             string
+	Table           mcpruntime.MethodTable
+	Refusal         func(method string, policy mcpruntime.Policy) *mcpruntime.MethodNotFound
+	NormalizeResult func(method string, value json.RawMessage) (json.RawMessage, error)
+}
+
+// Versions is every generated version and extension module, by label.
+func Versions() map[string]Version {
+	v := map[string]Version{}
+	v["2024-11-05"] = Version{ProtocolVersion: v2024_11_05.ProtocolVersion, Era: v2024_11_05.Era, Table: v2024_11_05.MethodTable, Refusal: v2024_11_05.Refusal, NormalizeResult: v2024_11_05.NormalizeResult}
+	v["2025-03-26"] = Version{ProtocolVersion: v2025_03_26.ProtocolVersion, Era: v2025_03_26.Era, Table: v2025_03_26.MethodTable, Refusal: v2025_03_26.Refusal, NormalizeResult: v2025_03_26.NormalizeResult}
+	v["2025-06-18"] = Version{ProtocolVersion: v2025_06_18.ProtocolVersion, Era: v2025_06_18.Era, Table: v2025_06_18.MethodTable, Refusal: v2025_06_18.Refusal, NormalizeResult: v2025_06_18.NormalizeResult}
+	v["2025-11-25"] = Version{ProtocolVersion: v2025_11_25.ProtocolVersion, Era: v2025_11_25.Era, Table: v2025_11_25.MethodTable, Refusal: v2025_11_25.Refusal, NormalizeResult: v2025_11_25.NormalizeResult}
+	v["2026-07-28"] = Version{ProtocolVersion: v2026_07_28.ProtocolVersion, Era: v2026_07_28.Era, Table: v2026_07_28.MethodTable, Refusal: v2026_07_28.Refusal, NormalizeResult: v2026_07_28.NormalizeResult}
+	v["draft"] = Version{ProtocolVersion: draft.ProtocolVersion, Era: draft.Era, Table: draft.MethodTable, Refusal: draft.Refusal, NormalizeResult: draft.NormalizeResult}
+	v["2026-07-28+tasks"] = Version{ProtocolVersion: v2026_07_28_tasks.ProtocolVersion, Era: v2026_07_28_tasks.Era, Table: v2026_07_28_tasks.MethodTable, Refusal: v2026_07_28_tasks.Refusal, NormalizeResult: v2026_07_28_tasks.NormalizeResult}
+	v["draft+tasks"] = Version{ProtocolVersion: draft_tasks.ProtocolVersion, Era: draft_tasks.Era, Table: draft_tasks.MethodTable, Refusal: draft_tasks.Refusal, NormalizeResult: draft_tasks.NormalizeResult}
+	return v
 }

@@ -1,6 +1,6 @@
 // No runtime spells a protocol constant (issue 36, item 2): the error codes, `_meta` keys, extension
 // identifiers, the batch date, the header annotation and the log levels are the generated protocol
-// module's (protocol.ts / protocol.py / protocol.rb, printed from the model), and every runtime file under
+// module's (protocol.ts / protocol.py / protocol.rb / protocol/protocol.go, printed from the model), and every runtime file under
 // runtimes/ imports them. The values searched for are read from the model the generator builds from the
 // pinned schemas and schemas/protocol-facts.json, never from a hand list; a hit names file:line.
 // Comments and docstrings may name a code (they explain it); code may not.
@@ -23,10 +23,12 @@ function filesUnder(dir: string, accept: (name: string) => boolean): string[] {
     .sort();
 }
 
+type Language = "typescript" | "python" | "ruby" | "go";
+
 /** The text with comments (and Python's docstrings) blanked, line breaks kept so that line numbers hold. */
-export function codeOnly(text: string, language: "typescript" | "python" | "ruby"): string {
+export function codeOnly(text: string, language: Language): string {
   const blank = (m: string) => m.replace(/[^\n]/g, " ");
-  if (language === "typescript") return text.replace(/\/\*[\s\S]*?\*\//g, blank).replace(/(^|[ \t])\/\/.*$/gm, (m, lead: string) => lead + blank(m.slice(lead.length)));
+  if (language === "typescript" || language === "go") return text.replace(/\/\*[\s\S]*?\*\//g, blank).replace(/(^|[ \t])\/\/.*$/gm, (m, lead: string) => lead + blank(m.slice(lead.length)));
   if (language === "python") return text.replace(/^([ \t]*)("""[\s\S]*?""")/gm, (m, lead: string, doc: string) => lead + blank(doc)).replace(/(^|[ \t])#.*$/gm, (m, lead: string) => lead + blank(m.slice(lead.length)));
   return text.replace(/(^|[ \t])#(?!\{).*$/gm, (m, lead: string) => lead + blank(m.slice(lead.length)));
 }
@@ -54,14 +56,15 @@ function spellings(): { what: string; pattern: RegExp }[] {
 }
 
 const runtimes = path.join(root, "runtimes");
-const sources: { file: string; language: "typescript" | "python" | "ruby" }[] = [
+const sources: { file: string; language: Language }[] = [
   ...filesUnder(path.join(runtimes, "typescript", "src"), (n) => n.endsWith(".ts")).map((file) => ({ file, language: "typescript" as const })),
   ...filesUnder(path.join(runtimes, "python", "src"), (n) => n.endsWith(".py")).map((file) => ({ file, language: "python" as const })),
   ...filesUnder(path.join(runtimes, "ruby"), (n) => n.endsWith(".rb")).map((file) => ({ file, language: "ruby" as const })),
+  ...filesUnder(path.join(runtimes, "go"), (n) => n.endsWith(".go")).map((file) => ({ file, language: "go" as const })),
 ];
 
 /** Every spelled protocol value in `text` (code only), as `file:line: what`. */
-function hits(text: string, language: "typescript" | "python" | "ruby", file: string): string[] {
+function hits(text: string, language: Language, file: string): string[] {
   const out: string[] = [];
   const lines = codeOnly(text, language).split("\n");
   for (const { what, pattern } of spellings()) {
@@ -80,6 +83,7 @@ describe("no runtime spells a protocol constant: each imports the generated prot
     expect(sources.filter((s) => s.language === "typescript").length).toBeGreaterThan(10);
     expect(sources.filter((s) => s.language === "python").length).toBeGreaterThan(5);
     expect(sources.filter((s) => s.language === "ruby").length).toBeGreaterThan(1);
+    expect(sources.filter((s) => s.language === "go").length).toBeGreaterThan(1);
   });
 
   it("the search finds each kind of spelling in code, and none in comments or docstrings", () => {
@@ -90,6 +94,7 @@ describe("no runtime spells a protocol constant: each imports the generated prot
     expect(hits(`// answered ${code}\n/** ${code} */\n`, "typescript", "x.ts")).toEqual([]);
     expect(hits(`def f():\n    """Answered ${code}\n    "${meta}"."""\n    return 1  # not ${code}\n`, "python", "x.py")).toEqual([]);
     expect(hits(`# ${code}\nx = "#{y}"\n`, "ruby", "x.rb")).toEqual([]);
+    expect(hits(`func (e *E) Code() int { return ${code} }\nvar k = \`${meta}\`\n// ${code}\n`, "go", "x.go")).toEqual([`x.go:1: METHOD_NOT_FOUND (${code})`, `x.go:2: META_${facts.meta[0].name} (${JSON.stringify(meta)})`]);
   });
 
   it("every runtime file under runtimes/ is free of them", () => {

@@ -2,11 +2,14 @@
 // expanded at every locked version with the properties each names (resolve.ts, facts.ts: read from the
 // schemas), run by each runtime's driver, every answer matched against the scenario's data (match.ts).
 // A driver says what it runs and skips and why; a runtime that skips a kind it supports fails.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pythonRuntimePackage, run as runProgram } from "../emit/python/support.js";
+import { go } from "../emit/go/support.js";
 import { ruby } from "../emit/ruby/support.js";
+import { tempDir } from "../support.js";
 import { type DriverOutput, runTypeScript } from "./drivers/typescript.js";
 import { definitions, extensionCores, lockLabels, schemaDefinesBatches } from "./facts.js";
 import { mismatch } from "./match.js";
@@ -17,6 +20,7 @@ const SUPPORTS: Record<string, readonly Kind[]> = {
   typescript: KINDS,
   python: KINDS,
   ruby: ["gate", "normalize"],
+  go: ["gate", "normalize"],
 };
 
 const scenarios = loadScenarios();
@@ -34,7 +38,18 @@ function rubyDriver(input: readonly Case[]): DriverOutput {
   return JSON.parse(r.stdout) as DriverOutput;
 }
 
-const DRIVERS: Record<string, (input: readonly Case[]) => DriverOutput | Promise<DriverOutput>> = { typescript: runTypeScript, python, ruby: rubyDriver };
+/** The Go driver: a program (drivers/go, its go.mod requiring generated/go) built once, fed the cases on stdin. */
+function goDriver(input: readonly Case[]): DriverOutput {
+  const dir = path.join(scenariosDir, "drivers", "go");
+  const binary = path.join(tempDir("mcp-codegen-go-driver-"), "driver");
+  const build = go(["build", "-o", binary, "."], dir);
+  if (build.status !== 0) throw new Error(`drivers/go does not build:\n${build.stderr.slice(-4000)}`);
+  const r = spawnSync(binary, [], { input: JSON.stringify({ cases: input }), encoding: "utf8", maxBuffer: 1 << 28 });
+  if (r.status !== 0 || r.stderr !== "") throw new Error(`drivers/go exited ${r.status}:\n${r.stderr.slice(-4000)}`);
+  return JSON.parse(r.stdout) as DriverOutput;
+}
+
+const DRIVERS: Record<string, (input: readonly Case[]) => DriverOutput | Promise<DriverOutput>> = { typescript: runTypeScript, python, ruby: rubyDriver, go: goDriver };
 const outputs: Record<string, DriverOutput> = {};
 
 beforeAll(async () => {
@@ -100,13 +115,18 @@ describe("the suite's own code", () => {
     for (const [file, from] of imports) expect(from, `${file} imports ${from}`).not.toMatch(/generated|runtimes|emit\//);
   });
 
-  it("has drivers clean by their language's own checks (ruff with the runtime's configuration, ruby -wc)", () => {
+  it("has drivers clean by their language's own checks (ruff with the runtime's configuration, ruby -wc, gofmt and go vet)", () => {
     const py = runProgram("ruff", ["check", "--no-cache", "--config", path.join(pythonRuntimePackage, "ruff.toml"), "--output-format", "concise", path.join(scenariosDir, "drivers", "python")]);
     expect(py.stdout + py.stderr).toContain("All checks passed");
     const rb = ruby(["-wc", path.join(scenariosDir, "drivers", "ruby", "driver.rb")], { loadPath: [] });
     expect(rb.stderr).toBe("");
     expect(rb.stdout.trim()).toBe("Syntax OK");
-  });
+    const goDir = path.join(scenariosDir, "drivers", "go");
+    const fmt = spawnSync("gofmt", ["-l", "."], { cwd: goDir, encoding: "utf8" });
+    expect(fmt.stdout + fmt.stderr).toBe("");
+    const vet = go(["vet", "."], goDir);
+    expect(vet.status, vet.stderr).toBe(0);
+  }, 120_000);
 
   it("matches by the declared rules: exact (member order aside), $any of a type, $subset of an object", () => {
     expect(mismatch({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 })).toBeNull();

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"mcpcodegen/protocol"
 )
 
 // ParamsRow is a method table row's params column.
@@ -162,13 +164,13 @@ func Refusal(table MethodTable, version, method string, policy Policy, unknown V
 	return &MethodNotFound{Method: method, ProtocolVersion: version, Reason: verdict.Reason, Message: message, ErrorCode: verdict.Code}
 }
 
-// ResultError is a handler's return that cannot be its method's result: JSON-RPC -32603.
+// ResultError is a handler's return that cannot be its method's result: JSON-RPC's internal error.
 type ResultError struct{ Message string }
 
 func (e *ResultError) Error() string { return e.Message }
 
-// Code is the JSON-RPC error code, -32603.
-func (e *ResultError) Code() int { return -32603 }
+// Code is the JSON-RPC error code, protocol.InternalError.
+func (e *ResultError) Code() int { return protocol.InternalError }
 
 // EmptyResult is the result of a request whose result carries only `_meta`: `{"_meta": meta}` when the
 // handler's return is an object whose `_meta` is an object, else `{}`; with `resultType` set to

@@ -10,3 +10,7 @@ export const goRuntimeDir = path.join(runtimesDir, "go");
 export const GO_RUNTIME_PACKAGE = "mcpruntime";
 /** The Go target's templates (its provenance header). */
 export const goTemplatesDir = path.join(goSourceDir, "templates");
+/** The package the tree's protocol module is (the model's protocol facts, which the runtime imports). */
+export const GO_PROTOCOL_PACKAGE = "protocol";
+/** The recipe that adopts the tree in the official Go SDK (ADOPTING.md and the patch), copied into every tree. */
+export const goAdoptingDir = path.join(goSourceDir, "adopting");

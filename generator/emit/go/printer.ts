@@ -1,7 +1,10 @@
 // The Go tree: go.mod (the module the --go-package option names), the runtime package (mcpruntime/, a
-// copy of runtimes/go/), per version and extension module a package (types.go: a type for every
+// copy of runtimes/go/), the protocol module (protocol/: the model's protocol facts, which the runtime
+// imports), per version and extension module a package (types.go: a type for every
 // definition; methods.go: method-name constants, the method table, the gate and one result normalizer
 // per request), and a root package listing every table. Every protocol fact is the model's, printed.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
 import { unknownMethodVerdict } from "../../model/table.js";
@@ -14,9 +17,10 @@ import { finish } from "../../print/text.js";
 import { copyRuntime } from "../runtime-copy.js";
 import { exported, goComment, goString, packageName, versionPackage } from "./language.js";
 import { DEFAULT_GO_PACKAGE, goPackageOption } from "./options.js";
-import { GO_RUNTIME_PACKAGE, goTemplatesDir } from "./paths.js";
+import { GO_PROTOCOL_PACKAGE, GO_RUNTIME_PACKAGE, goAdoptingDir, goTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 import { goRuntime } from "./runtime.js";
+import { goProtocolModule } from "./protocol.js";
 import { GoTypes, PACKAGE_NAMES } from "./types.js";
 
 const RT = GO_RUNTIME_PACKAGE;
@@ -137,12 +141,13 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
   // The provenance header as Go comments (its first line is Go's generated-code marker).
   const head = (lines: string[]) => templates.get("header.go.hbs")({ lines }).trimEnd();
   const files = new Map<string, string>();
-  for (const [file, text] of copyRuntime(goRuntime)) files.set(file, text);
+  for (const [file, text] of copyRuntime(goRuntime, { [goPackageOption.flag]: module })) files.set(file, text);
   const packages = new Map<string, string>();
   const emitPackage = (label: string, version: VersionModel, previous: VersionModel | null, extension?: ExtensionModel) => {
     const pkg = versionPackage(label);
     const clash = packages.get(pkg);
-    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE) throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
+    // The root package (tables.go) imports every version package beside mcpruntime and encoding/json.
+    if (clash !== undefined || pkg === GO_RUNTIME_PACKAGE || pkg === GO_PROTOCOL_PACKAGE || pkg === "json") throw new InputError(`version label "${label}" maps to the Go package ${pkg}, which ${clash !== undefined ? `"${clash}" also maps to` : "the Go tree uses itself"}; rename one folder`);
     packages.set(pkg, label);
     const header = provenanceLines([version], regenerate);
     if (extension !== undefined) header.splice(2, 0, extensionProvenanceLine(extension));
@@ -161,6 +166,13 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
     emitPackage(extensionLabel(ext), ext.model, i <= 0 ? null : versions[i - 1], ext);
   }
   const header = provenanceLines(versions, regenerate);
+  files.set(`${GO_PROTOCOL_PACKAGE}/protocol.go`, goProtocolModule(model, head(header)));
+  // The recipe that adopts the tree in the official Go SDK (hand-written beside the printer), behind the header.
+  for (const file of readdirSync(goAdoptingDir).sort(byCodeUnit)) {
+    const text = readFileSync(path.join(goAdoptingDir, file), "utf8");
+    const note = [...header, `A copy of generator/emit/go/adopting/${file}.`].join("\n");
+    files.set(file, file.endsWith(".md") ? `<!-- ${note} -->\n\n${text}` : `${note}\n\n${text}`);
+  }
   files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
   const root = packageName(module);
   const labels = [...versions.map((v) => v.label), ...extensions.map(extensionLabel)];
@@ -172,10 +184,30 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
     ...labels.map((l) => `\tt[${goString(l)}] = ${versionPackage(l)}.MethodTable`),
     "\treturn t",
     "}",
+    "",
+    "// Version is a generated version's (or extension module's) package as values: what a host that picks the",
+    "// version at run time (by the negotiated protocol version) reads.",
+    "type Version struct {",
+    "\tProtocolVersion string",
+    "\tEra             string",
+    `\tTable           ${RT}.MethodTable`,
+    `\tRefusal         func(method string, policy ${RT}.Policy) *${RT}.MethodNotFound`,
+    "\tNormalizeResult func(method string, value json.RawMessage) (json.RawMessage, error)",
+    "}",
+    "",
+    "// Versions is every generated version and extension module, by label.",
+    "func Versions() map[string]Version {",
+    "\tv := map[string]Version{}",
+    ...labels.map((l) => {
+      const p = versionPackage(l);
+      return `\tv[${goString(l)}] = Version{ProtocolVersion: ${p}.ProtocolVersion, Era: ${p}.Era, Table: ${p}.MethodTable, Refusal: ${p}.Refusal, NormalizeResult: ${p}.NormalizeResult}`;
+    }),
+    "\treturn v",
+    "}",
   ].join("\n");
   files.set(
     "tables.go",
-    finish(`${head(header)}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
+    finish(`${head(header)}\n\n// Package ${root} lists the generated protocol versions; each is a package of its own.\npackage ${root}\n\nimport (\n\t"encoding/json"\n\n${imports.map((i) => `\t${i}`).join("\n")}\n)\n\n${body}`),
   );
   return new Map([...files].sort((a, b) => byCodeUnit(a[0], b[0])));
 }

@@ -6,7 +6,7 @@
 // package's NormalizeResult gives every request's result the shape its row's normalizer names
 // (resources/subscribe|unsubscribe: only an object _meta passes).
 import { spawnSync } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -38,12 +38,56 @@ function check(dir: string): string[] {
 const subsets = [...labels.map((l) => [l]), [labels[0], labels[labels.length - 1]]];
 
 describe("the Go tree compiles", () => {
-  it("its runtime (runtimes/go/, a Go module) is gofmt-clean, passes go vet and imports the standard library only", () => {
+  it("its runtime (runtimes/go/, a Go module) is gofmt-clean, passes go vet and imports the standard library and the generated protocol module only", () => {
     const dir = path.join(toolRoot, "runtimes", "go");
     expect(check(dir)).toEqual([]);
     const deps = go(["list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./..."], dir);
     expect(deps.status, deps.stderr).toBe(0);
-    expect(deps.stdout.trim().split("\n")).toEqual(["mcpcodegen/runtimes/go"]);
+    expect(deps.stdout.trim().split("\n").sort()).toEqual(["mcpcodegen/protocol", "mcpcodegen/runtimes/go"]);
+  }, 120_000);
+
+  it("its protocol package holds the model's protocol facts, and the runtime reads it under the tree's own module path", () => {
+    const module = "example.com/mcp/proto";
+    const dir = tempDir("mcp-codegen-go-protocol-");
+    const files = writeGoTree(model, path.join(dir, "tree"), module);
+    expect(files.get("mcpruntime/table.go")).toContain(`"${module}/protocol"`);
+    expect(files.get("mcpruntime/table.go")).not.toContain('"mcpcodegen/protocol"');
+    const facts = model.protocol;
+    // The Go name of a shared constant, read as the docs say: each word capitalized (METHOD_NOT_FOUND → MethodNotFound).
+    const goName = (name: string) => name.toLowerCase().split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join("");
+    const entries = (prefix: string, list: { name: string }[], type: string) => `map[string]${type}{${list.map((e) => `${JSON.stringify(e.name)}: p.${goName(prefix + e.name)}`).join(", ")}}`;
+    const main = [
+      "package main",
+      "",
+      'import (\n\t"encoding/json"\n\t"os"\n',
+      `\trt "${module}/mcpruntime"\n\tp "${module}/protocol"\n)`,
+      "",
+      "func main() {",
+      "\t_ = json.NewEncoder(os.Stdout).Encode(map[string]any{",
+      `\t\t"errors": ${entries("", facts.errors, "int")},`,
+      `\t\t"meta": ${entries("META_", facts.meta, "string")},`,
+      `\t\t"extensions": ${entries("EXTENSION_", facts.extensions, "string")},`,
+      '\t\t"httpStatus": p.HttpStatus, "logLevels": p.LogLevels, "headerAnnotation": p.HeaderAnnotation, "versions": p.Versions,',
+      '\t\t"codes": []int{(&rt.MethodNotFound{}).Code(), (&rt.ResultError{}).Code()},',
+      "\t})",
+      "}",
+    ].join("\n");
+    mkdirSync(path.join(dir, "main"));
+    writeFileSync(path.join(dir, "main", "main.go"), main);
+    writeFileSync(path.join(dir, "main", "go.mod"), `module probe\n\ngo 1.22\n\nrequire ${module} v0.0.0\n\nreplace ${module} => ../tree\n`);
+    const run = go(["run", "."], path.join(dir, "main"));
+    expect(run.status, run.stderr).toBe(0);
+    const code = (name: string) => facts.errors.find((e) => e.name === name)!.code;
+    expect(JSON.parse(run.stdout)).toEqual({
+      errors: Object.fromEntries(facts.errors.map((e) => [e.name, e.code])),
+      meta: Object.fromEntries(facts.meta.map((m) => [m.name, m.key])),
+      extensions: Object.fromEntries(facts.extensions.map((e) => [e.name, e.identifier])),
+      httpStatus: Object.fromEntries(facts.reviewed.httpStatus.map((h) => [String(h.code), h.status])),
+      logLevels: facts.reviewed.logLevels.order,
+      headerAnnotation: facts.reviewed.headerAnnotation.keyword,
+      versions: Object.fromEntries(facts.versions.map((v) => [v.label, { Errors: v.errors.map((e) => e.code), Meta: { Request: v.meta.request, Notification: v.meta.notification, Result: v.meta.result }, Batches: v.batches }])),
+      codes: [code("METHOD_NOT_FOUND"), code("INTERNAL_ERROR")],
+    });
   }, 120_000);
 
   it.each(subsets.map((s) => [s.join(","), s] as const))("versions %s: gofmt-clean, go build and go vet pass", (_, versions) => {
