@@ -136,7 +136,7 @@ describe("no runtime writes a gate message: each looks the verdict up in its MET
   });
 
   /** What of the gate's wording a file's code spells beside the opening, as `file: wording`. */
-  const spelled = (text: string, language: "typescript" | "python" | "ruby", file: string): string[] => {
+  const spelled = (text: string, language: Language, file: string): string[] => {
     const code = codeOnly(text, language);
     return code.includes(gateOpening) ? gateWording().filter((w) => code.includes(w)).map((w) => `${file}: ${w}`) : [];
   };
@@ -149,9 +149,8 @@ describe("no runtime writes a gate message: each looks the verdict up in its MET
   });
 
   it("no runtime file spells it in code (the Go runtime's included)", () => {
-    const go = filesUnder(path.join(runtimes, "go"), (n) => n.endsWith(".go")).map((file) => ({ file, language: "typescript" as const }));
-    expect(go.length).toBeGreaterThan(0);
-    const found = [...sources, ...go].flatMap(({ file, language }) => spelled(readFileSync(file, "utf8"), language, path.relative(root, file)));
+    expect(sources.some((s) => s.language === "go")).toBe(true);
+    const found = sources.flatMap(({ file, language }) => spelled(readFileSync(file, "utf8"), language, path.relative(root, file)));
     expect(found).toEqual([]);
   });
 });
