@@ -1,8 +1,11 @@
 // Projections between protocol versions (issue 41), over every version the lock pins (no label assumed):
+// - the protocol order ("newest" is its last), checked against what each schema file and label says:
+//   legacy (the schema defines InitializeRequest) before modern, dated labels by date, the others after;
 // - the property: every request result of every ordered pair of versions, over the differential corpus
 //   of the source version (values Ajv accepts at the source), projected by the runtime's interpreter
 //   on the model's data, is valid at the target by Ajv on the target's own schema.json, or refused with
-//   a JSON pointer into the value: never silently invalid. The same for params lifted to the newest version;
+//   a JSON pointer into the value: never silently invalid. The same for params lifted to the newest version
+//   in protocol order;
 // - targeted: the members a target's result does not declare (read from the schema files' `properties`,
 //   not from the model) never reach it; a member the target requires that the source does not declare
 //   is supplied where the method has a default `resultType`, and refused with its pointer otherwise;
@@ -13,7 +16,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pointerToken } from "../../generator/errors.js";
-import { buildProjections, projectionSummary, type Projections } from "../../generator/model/projections.js";
+import { buildProjections, projectionSummary, protocolOrder, type Projections } from "../../generator/model/projections.js";
 import { projectionsMarkdown } from "../../generator/reports/projections.js";
 import type { ProtocolModel, VersionModel } from "../../generator/model/types.js";
 import { buildModel } from "../../generator/pipeline.js";
@@ -38,6 +41,9 @@ interface Oracle {
 let model: ProtocolModel;
 let projections: Projections;
 let labels: string[];
+/** The labels in protocol order (the model's rule), and its last: the version one handler set is written for. */
+let order: string[];
+let newest: string;
 const oracles = new Map<string, Oracle>();
 
 function oracle(label: string): Oracle {
@@ -109,11 +115,46 @@ beforeAll(async () => {
   labels = Object.keys(lock.versions).sort();
   model = buildModel({ ...modelOptions, versions: labels, lock });
   projections = buildProjections(model);
+  order = protocolOrder(model.versions);
+  newest = order[order.length - 1];
+});
+
+/** Whether a version's schema file defines InitializeRequest (the legacy era's handshake), read from the file. */
+function hasInitialize(label: string): boolean {
+  const doc = JSON.parse(readFileSync(path.join(modelOptions.schemasDir, label, "schema.json"), "utf8")) as { definitions?: object; $defs?: object };
+  return Object.hasOwn(doc.$defs ?? doc.definitions ?? {}, "InitializeRequest");
+}
+
+describe("the protocol order", () => {
+  it("puts every version whose schema has initialize before every one without, dated labels by date within each, labels that are no date after them", () => {
+    expect([...order].sort()).toEqual(labels);
+    const dated = (l: string) => /^\d{4}-\d{2}-\d{2}$/.test(l);
+    for (const [i, a] of order.entries()) {
+      for (const b of order.slice(i + 1)) {
+        // a comes before b: never a version without initialize before one with it,
+        expect(!hasInitialize(a) && hasInitialize(b), `${a} before ${b}`).toBe(false);
+        if (hasInitialize(a) !== hasInitialize(b)) continue;
+        // within an era, never an undated label before a dated one, nor a later date before an earlier one.
+        expect(!dated(a) && dated(b), `${a} before ${b}`).toBe(false);
+        if (dated(a) && dated(b)) expect(Date.parse(a) < Date.parse(b), `${a} before ${b}`).toBe(true);
+      }
+    }
+  });
+
+  it("orders the projection data, and the trees print it: TypeScript's protocolOrder and Python's ORDER", async () => {
+    expect(projections.versions.map((v) => v.label)).toEqual(order);
+    const tree = (await import("../../generated/projections.js")) as { protocolOrder: readonly string[]; projections: Record<string, unknown> };
+    expect([...tree.protocolOrder]).toEqual(order);
+    expect(Object.keys(tree.projections)).toEqual(order);
+    const py = run("python", ["-c", "import json; from mcp_codegen.projections import ORDER, PROJECTIONS; print(json.dumps([list(ORDER), list(PROJECTIONS)]))"]);
+    expect(py.stderr).toBe("");
+    expect(JSON.parse(py.stdout)).toEqual([order, order]);
+  });
 });
 
 describe("projection data", () => {
   it("has one entry per version of the run, each with every request's result", () => {
-    expect(projections.versions.map((v) => v.label)).toEqual(labels);
+    expect(projections.versions.map((v) => v.label).sort()).toEqual(labels);
     for (const v of model.versions) expect(Object.keys(dataOf(v.label).results)).toEqual(v.requests.map((r) => r.method).sort());
   });
 });
@@ -153,10 +194,9 @@ describe("every result of every ordered pair of versions: valid at the target by
   });
 
   it("params of every version lifted to the newest: valid there by Ajv, or refused with a pointer", { timeout: 600_000 }, () => {
-    const newest = labels[labels.length - 1];
     const silent: string[] = [];
     let lifted = 0;
-    for (const from of labels.slice(0, -1)) {
+    for (const from of order.slice(0, -1)) {
       for (const r of versionOf(from).requests) {
         const target = versionOf(newest).requests.find((q) => q.method === r.method);
         if (!r.params || !target?.params) continue;
@@ -183,12 +223,11 @@ describe("every result of every ordered pair of versions: valid at the target by
 
 describe("the reports' projections section", () => {
   it("names as dropped exactly the root members the newest result declares and an older one does not (schema files)", () => {
-    const newest = labels[labels.length - 1];
     let compared = 0;
     for (const r of versionOf(newest).requests) {
       if (r.results.length !== 1) continue;
       const mine = declaredNames(oracle(newest), oracle(newest).defs[r.results[0]]);
-      for (const to of labels.slice(0, -1)) {
+      for (const to of order.slice(0, -1)) {
         const target = versionOf(to).requests.find((q) => q.method === r.method);
         if (!target || target.results.length !== 1 || openRoot(oracle(to), oracle(to).defs[target.results[0]])) continue;
         const theirs = declaredNames(oracle(to), oracle(to).defs[target.results[0]]);
@@ -205,7 +244,8 @@ describe("the reports' projections section", () => {
     const text = projectionsMarkdown(model);
     expect(projectionsMarkdown(model)).toBe(text);
     if (labels.length > 1) expect(text).toMatch(/^## Projections\n/);
-    for (const [, method] of text.matchAll(/^### (.+)$/gm)) expect(versionOf(labels[labels.length - 1]).requests.some((r) => r.method === method)).toBe(true);
+    if (labels.length > 1) expect(text).toContain(`written for the newest version (${newest})`);
+    for (const [, method] of text.matchAll(/^### (.+)$/gm)) expect(versionOf(newest).requests.some((r) => r.method === method)).toBe(true);
   });
 });
 

@@ -1,10 +1,12 @@
 // The Python router's one handler set (issue 41, item 5): create_router(handlers=..., versions=[...]) with
-// handlers written for the newest generated version. Every legacy version's session (initialize, then
-// tools/list and tools/call) receives results carrying only the root members its version's result declares
-// (read from the schema file), and the handler is told the negotiated version.
+// handlers written for the newest generated version (in protocol order). Every legacy version's session
+// (initialize, then tools/list and tools/call) receives results carrying only the root members its version's
+// result declares (read from the schema file), and the handler is told the negotiated version; where the
+// newest version is modern, the lifted request carries the session's facts in its `_meta` envelope.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { protocolOrder } from "../../generated/projections.js";
 import { eras } from "../../generated/router.js";
 import { run } from "../emit/python/support.js";
 import { modelOptions } from "../support.js";
@@ -28,14 +30,15 @@ async def main():
         return {"tools": [{"name": "echo", "title": context.protocol_version, "inputSchema": {"type": "object"}}]}
     def tools_call(params, context):
         name = params["name"] if isinstance(params, dict) else params.name
-        return {"content": [{"type": "text", "text": name}], "structuredContent": {"ok": True}}
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        return {"content": [{"type": "text", "text": json.dumps({"name": name, "meta": meta})}], "structuredContent": {"ok": True}}
     router = create_router(server_info={"name": "py", "version": "1"}, versions=${JSON.stringify(labels)}, handlers={"tools/list": tools_list, "tools/call": tools_call}, capabilities={"tools": {}}, cache_hints={"ttlMs": 5, "cacheScope": "public"})
     out = {}
     for label in legacy:
         async def send(*args, **kwargs):
             return None
         c = router.connect(send)
-        await c.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": label, "capabilities": {}, "clientInfo": {"name": "c", "version": "1"}}})
+        await c.handle({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": label, "capabilities": {"roots": {}}, "clientInfo": {"name": "c", "version": "1"}}})
         listed = await c.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
         called = await c.handle({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "echo", "arguments": {}}})
         out[label] = {"list": listed, "call": called}
@@ -59,6 +62,15 @@ describe("the Python router's one handler set", () => {
       expect((list.result!.tools as Array<{ title?: string; name: string }>)[0].name).toBe("echo");
       // The handler saw the negotiated version (where the version's Tool declares `title`, it arrives).
       if (declared(label, "Tool").includes("title")) expect((list.result!.tools as Array<{ title?: string }>)[0].title).toBe(label);
+      // Lifted to a modern newest version: the session's version, capabilities and client info in the envelope.
+      const seen = JSON.parse((call.result!.content as Array<{ text: string }>)[0].text) as { name: string; meta: Record<string, unknown> | null };
+      expect(seen.name).toBe("echo");
+      const newest = protocolOrder[protocolOrder.length - 1];
+      if (eras[newest] === "modern") {
+        expect(seen.meta?.["io.modelcontextprotocol/protocolVersion"], label).toBe(label);
+        expect(seen.meta?.["io.modelcontextprotocol/clientCapabilities"], label).toEqual({ roots: {} });
+        if (declared(newest, "RequestMetaObject").includes("io.modelcontextprotocol/clientInfo")) expect(seen.meta?.["io.modelcontextprotocol/clientInfo"], label).toEqual({ name: "c", version: "1" });
+      }
     }
   });
 });
