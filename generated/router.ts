@@ -137,6 +137,16 @@ export interface CapabilitiesAt {
   "draft": draft.ServerCapabilities;
 }
 
+/** The extensions a version may serve, by identifier (none at a version the tree has no extension module for). */
+export interface ExtensionsAt {
+  "2024-11-05": {};
+  "2025-03-26": {};
+  "2025-06-18": {};
+  "2025-11-25": {};
+  "2026-07-28": { "io.modelcontextprotocol/tasks"?: ServedExtension<Omit<v2026_07_28_tasks.ServerHandlers, ModernOwned>>; };
+  "draft": { "io.modelcontextprotocol/tasks"?: ServedExtension<Omit<draft_tasks.ServerHandlers, ModernOwned>>; };
+}
+
 /** The newest of the versions `S` in protocol order (`protocolOrder`: legacy before modern, dated labels by date, `draft` last). */
 export type NewestOf<S extends RoutedVersion, O extends readonly RoutedVersion[] = typeof protocolOrder> = O extends readonly [...infer Rest extends readonly RoutedVersion[], infer Last]
   ? Last extends S
@@ -154,10 +164,19 @@ export type ServingHandlers<H, S extends string> = {
 
 /**
  * One handler set for every served version `S`: written for the newest of them in protocol order
- * (`NewestOf<S>`), its context's `protocolVersion` the negotiated one, typed as any of `S`.
+ * (`NewestOf<S>`), its context's `protocolVersion` the negotiated one, typed as any of `S`. The extensions,
+ * given once (typed at the newest), are served at every served version the tree has a module of each for.
  */
 export type OneSetOptions<S extends RoutedVersion> = Omit<AnyRouterOptions<never>, "versions"> &
-  Omit<OneHandlerSet<S, ServingHandlers<HandlersAt[NewestOf<S>], S>, CapabilitiesAt[NewestOf<S>]>, "versions"> & { versions: readonly S[] };
+  Omit<OneHandlerSet<S, ServingHandlers<HandlersAt[NewestOf<S>], S>, CapabilitiesAt[NewestOf<S>]>, "versions" | "extensions"> & { versions: readonly S[]; extensions?: ExtensionsAt[NewestOf<S>] };
+
+/** The tree's facts one handler set is served over: projections, protocol order, eras, extension modules per version. */
+const oneSetTree = {
+  projections,
+  order: protocolOrder,
+  eras,
+  extensions: Object.fromEntries(table.versions.map((v) => [v.label, Object.keys(v.extensions ?? {})])),
+};
 
 /**
  * A server over the served versions: see ./runtime/router.ts for what it answers itself. Either one
@@ -167,5 +186,5 @@ export type OneSetOptions<S extends RoutedVersion> = Omit<AnyRouterOptions<never
 export function createServerRouter(options: RouterOptions): ServerRouter;
 export function createServerRouter<const S extends RoutedVersion>(options: OneSetOptions<S>): ServerRouter;
 export function createServerRouter(options: RouterOptions | OneSetOptions<RoutedVersion>): ServerRouter {
-  return createRouter<LegacyVersion, ModernVersion>(table, Array.isArray(options.versions) ? (routerOptionsOfOneSet(options as OneSetOptions<RoutedVersion>, projections, protocolOrder, eras) as RouterOptions) : (options as RouterOptions));
+  return createRouter<LegacyVersion, ModernVersion>(table, Array.isArray(options.versions) ? (routerOptionsOfOneSet(options as OneSetOptions<RoutedVersion>, oneSetTree) as RouterOptions) : (options as RouterOptions));
 }

@@ -12,11 +12,15 @@
 //   declare dropped, defaults supplied — before that version's normalizer and validator run; a result
 //   with no faithful value there is answered -32603 naming the JSON pointer and the reason.
 // - The capabilities, given once, are projected onto each version's ServerCapabilities.
+// - The extensions (Tasks), given once, are served at each served version the tree has a module of the
+//   extension for (none at a legacy version); their handlers are wrapped as the core ones, except that a
+//   value only the extension understands (a task handle) goes to its `resolve` unprojected.
 // Which members each version declares is the generator's data (projections.ts); nothing is decided here.
 import { ErrorCode, JsonRpcError } from "./jsonrpc.js";
 import type { DispatcherOptions } from "./dispatcher.js";
 import { projectParams, projectResult, projectShape, type VersionProjection } from "./projection.js";
 import { META_CLIENT_INFO } from "../protocol.js";
+import { isExtensionValue, type ServedExtension } from "./router-extensions.js";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION, type ConnectionInfo, type Era, type Served } from "./router-api.js";
 
 /** Cache hints of list results (`ttlMs`, `cacheScope`), put on results of the versions that declare them. */
@@ -34,6 +38,8 @@ export interface OneHandlerSet<V extends string, Handlers, Capabilities> {
   cacheHints?: CacheHints;
   /** Options for every served version's dispatcher. */
   dispatcher?: DispatcherOptions;
+  /** The extensions served, by identifier, given once: served at every served version the tree has a module of each for. */
+  extensions?: Readonly<Record<string, ServedExtension<object> | undefined>>;
 }
 
 type Handler = (params: unknown, context: unknown) => unknown;
@@ -61,6 +67,8 @@ function handlersAt(handlers: object, at: VersionProjection, newest: VersionProj
         lifted = p.value;
       }
       let result = await (handler as Handler).call(handlers, lifted, context);
+      // A value only a served extension understands (a task handle): its `resolve` makes the result.
+      if (isExtensionValue(result)) return result;
       if (hints !== undefined && typeof result === "object" && result !== null && !Array.isArray(result)) {
         result = { ...hints, ...(result as Record<string, unknown>) };
       }
@@ -72,23 +80,32 @@ function handlersAt(handlers: object, at: VersionProjection, newest: VersionProj
   return out;
 }
 
+/** The tree's facts a one handler set is served over (the generated router.ts gives them). */
+export interface OneSetTree {
+  /** Every version's projection data (projections.ts). */
+  projections: Readonly<Record<string, VersionProjection>>;
+  /** The versions in protocol order, the newest last (projections.ts). */
+  order: readonly string[];
+  eras: Readonly<Record<string, Era>>;
+  /** The identifiers of the extensions the tree has a module of, per version. */
+  extensions: Readonly<Record<string, readonly string[]>>;
+}
+
 /**
  * The per-version served map of a one-handler-set option: every served version's handlers wrapped, its
- * capabilities projected. `projections` and `order` are the tree's data (projections.ts: the versions'
- * shapes, and the versions in protocol order).
+ * capabilities projected, the extensions it has a module of served.
  */
-export function servedFromOneSet<V extends string>(
-  options: OneHandlerSet<V, object, object>,
-  projections: Readonly<Record<string, VersionProjection>>,
-  order: readonly string[],
-  eras: Readonly<Record<string, Era>>,
-): Record<string, Served<object, object>> {
+export function servedFromOneSet<V extends string>(options: OneHandlerSet<V, object, object>, tree: OneSetTree): Record<string, Served<object, object>> {
+  const { projections, order, eras } = tree;
   const labels = options.versions;
   if (labels.length === 0) throw new Error("createServerRouter: versions names no version");
   const missing = labels.filter((l) => projections[l] === undefined);
   if (missing.length > 0) throw new Error(`createServerRouter: no generated version ${missing.join(", ")}`);
   const newestLabel = [...labels].sort((a, b) => order.indexOf(a) - order.indexOf(b)).at(-1)!;
   const newest = projections[newestLabel];
+  const servedExtensions = Object.entries(options.extensions ?? {}).filter((e): e is [string, ServedExtension<object>] => e[1] !== undefined);
+  const unserved = servedExtensions.filter(([id]) => !labels.some((l) => tree.extensions[l]?.includes(id))).map(([id]) => id);
+  if (unserved.length > 0) throw new Error(`createServerRouter: no served version has extension ${unserved.join(", ")} in the generated tree`);
   const served: Record<string, Served<object, object>> = {};
   for (const label of labels) {
     const at = projections[label];
@@ -110,23 +127,23 @@ export function servedFromOneSet<V extends string>(
         : null;
     const handlersOf = (connection: ConnectionInfo | undefined) =>
       handlersAt(typeof given === "function" ? (given as (c: ConnectionInfo | undefined) => object)(connection) : given, at, newest, options.cacheHints, envelope(connection));
+    // The extensions this version has a module of, their handlers wrapped as the core ones (modern versions: no envelope).
+    const extensions = servedExtensions
+      .filter(([id]) => tree.extensions[label]?.includes(id))
+      .map(([id, e]) => [id, e.handlers === undefined ? e : { ...e, handlers: handlersAt(e.handlers, at, newest, options.cacheHints, envelope(undefined)) }] as const);
     served[label] = {
       // Legacy: once per connection (its initialize params fill the envelope); modern: once.
       handlers: eras[label] === "legacy" ? (connection: ConnectionInfo) => handlersOf(connection) : handlersOf(undefined),
       capabilities: caps.value as object,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(extensions.length > 0 ? { extensions: Object.fromEntries(extensions) } : {}),
     };
   }
   return served;
 }
 
 /** The router's options of the one-handler-set form: the common options as given, `versions` the served map. */
-export function routerOptionsOfOneSet<O extends OneHandlerSet<string, object, object>>(
-  options: O,
-  projections: Readonly<Record<string, VersionProjection>>,
-  order: readonly string[],
-  eras: Readonly<Record<string, Era>>,
-): Omit<O, keyof OneHandlerSet<string, object, object>> & { versions: Record<string, Served<object, object>> } {
-  const { versions, handlers, capabilities, cacheHints, dispatcher, ...common } = options;
-  return { ...common, versions: servedFromOneSet({ versions, handlers, capabilities, cacheHints, dispatcher }, projections, order, eras) };
+export function routerOptionsOfOneSet<O extends OneHandlerSet<string, object, object>>(options: O, tree: OneSetTree): Omit<O, keyof OneHandlerSet<string, object, object>> & { versions: Record<string, Served<object, object>> } {
+  const { versions, handlers, capabilities, cacheHints, dispatcher, extensions, ...common } = options;
+  return { ...common, versions: servedFromOneSet({ versions, handlers, capabilities, cacheHints, dispatcher, extensions }, tree) };
 }

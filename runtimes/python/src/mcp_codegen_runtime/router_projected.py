@@ -10,7 +10,10 @@ envelope from the session: its version, and the capabilities and client info dec
 pointer when they cannot be; the cache hints given once are put on an object result that carries none; the
 result is projected onto the negotiated version before its normalizer and validator, -32603 naming the
 pointer when it has no faithful value there. The capabilities, given once, are projected onto each version's
-ServerCapabilities. Which members each version declares is the generator's data (``projections.py``).
+ServerCapabilities. The extensions (Tasks), given once, are served at every served version the tree has a
+module of each for (none at a legacy version), their handlers wrapped as the core ones, except that a value
+that is no result (a task handle) goes to the extension's ``resolve`` unprojected. Which members each version
+declares is the generator's data (``projections.py``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from .router import (
     META_PROTOCOL_VERSION,
     ConnectionInfo,
     Served,
+    ServedExtension,
+    _extension_module_name,  # pyright: ignore[reportPrivateUsage]
 )
 
 HandlerSet = Mapping[str, Handler] | Callable[[ConnectionInfo], Mapping[str, Handler]]
@@ -66,6 +71,9 @@ def _wrap(method: str, handler: Handler, at: Mapping[str, Any], newest: Mapping[
             result = await result
         if isinstance(result, BaseModel):
             result = result.model_dump(mode="json", by_alias=True, exclude_unset=True)
+        elif result is not None and not isinstance(result, Mapping):
+            # No result (a task handle): a served extension's ``resolve`` makes the result of it.
+            return result
         if hints is not None and isinstance(result, Mapping):
             result = {**hints, **cast(Mapping[str, Any], result)}
         r = project_result(at, method, result if result is not None else {})
@@ -80,16 +88,37 @@ def _handlers_at(handlers: Mapping[str, Handler], at: Mapping[str, Any], newest:
     return {method: (_wrap(method, h, at, newest, hints, envelope) if method in at["results"] else h) for method, h in handlers.items()}
 
 
+class _ProjectedExtension:
+    """A served extension as given, its handlers wrapped for one served version (the rest is the extension's)."""
+
+    def __init__(self, inner: ServedExtension, handlers: Mapping[str, Handler]) -> None:
+        self._inner = inner
+        self.handlers = handlers
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
 def served_from_one_set(
-    versions: Sequence[str], eras: Mapping[str, str], handlers: HandlerSet, capabilities: Mapping[str, Any], cache_hints: Mapping[str, Any] | None = None
+    versions: Sequence[str],
+    eras: Mapping[str, str],
+    handlers: HandlerSet,
+    capabilities: Mapping[str, Any],
+    cache_hints: Mapping[str, Any] | None = None,
+    extensions: Mapping[str, ServedExtension] | None = None,
 ) -> dict[str, Served]:
-    """The per-version ``Served`` of one handler set, written for the newest of ``versions`` (protocol order)."""
+    """The per-version ``Served`` of one handler set, written for the newest of ``versions`` (protocol order);
+    ``extensions`` served at every one of them the tree has a module of each for."""
     projections, order = _projections()
     missing = [label for label in versions if label not in projections]
     if not versions or missing:
         raise ValueError(f"create_router: no generated version {', '.join(missing)}" if missing else "create_router: versions names no version")
     newest_label = max(versions, key=order.index)
     newest = projections[newest_label]
+    given_extensions = dict(extensions or {})
+    unserved = [i for i in given_extensions if not any(_extension_module_name(label, i) is not None for label in versions)]
+    if unserved:
+        raise ValueError(f"create_router: no served version has extension {', '.join(unserved)} in the generated tree")
     served: dict[str, Served] = {}
     for label in versions:
         at = projections[label]
@@ -118,7 +147,13 @@ def served_from_one_set(
             served[label] = Served(handlers=factory, capabilities=caps)
         else:
             given = handlers if not callable(handlers) else handlers(ConnectionInfo())
-            served[label] = Served(handlers=_handlers_at(given, at, newest, cache_hints, None), capabilities=caps)
+            # The extensions this version has a module of, their handlers wrapped as the core ones.
+            own = {
+                i: cast(ServedExtension, _ProjectedExtension(e, _handlers_at(e.handlers, at, newest, cache_hints, None)))
+                for i, e in given_extensions.items()
+                if _extension_module_name(label, i) is not None
+            }
+            served[label] = Served(handlers=_handlers_at(given, at, newest, cache_hints, None), capabilities=caps, extensions=own)
     return served
 
 
