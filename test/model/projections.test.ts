@@ -26,6 +26,7 @@ import { projectParams, projectResult, type VersionProjection } from "../../runt
 import { labelledCorpus, oracleDocument, seedOf, type Json } from "../emit/typescript/corpus.js";
 import { ensureSchemas, lockFile, modelOptions } from "../support.js";
 import { run } from "../emit/python/support.js";
+import { ruby } from "../emit/ruby/support.js";
 
 const WANTED = 12;
 const MAX_ATTEMPTS = 150;
@@ -294,6 +295,39 @@ describe("the Python interpreter on the Python tree's data", () => {
     });
     expect(got.length).toBe(cases.length);
     const differ = cases.flatMap((c, i) => (JSON.stringify(got[i]) === JSON.stringify(want[i]) ? [] : [`${c.method} → ${c.to}: ${JSON.stringify(c.value)}\n  python ${JSON.stringify(got[i])}\n  ts     ${JSON.stringify(want[i])}`]));
+    expect(differ.slice(0, 3)).toEqual([]);
+    expect(want.some((w) => w.ok) && want.some((w) => !w.ok)).toBe(true);
+  });
+});
+
+describe("the Ruby interpreter on the Ruby tree's data", () => {
+  it("projects every corpus value as the TypeScript one does (value, dropped and added pointers, refusal pointer), over ORDER as protocolOrder", { timeout: 600_000 }, () => {
+    const cases: Array<{ to: string; method: string; value: Json }> = [];
+    for (const from of labels) {
+      for (const r of versionOf(from).requests) {
+        const corpus = r.results.flatMap((name) => validCorpus(from, name)).slice(0, 4);
+        for (const to of labels) if (to !== from && versionOf(to).requests.some((q) => q.method === r.method)) for (const value of corpus) cases.push({ to, method: r.method, value });
+      }
+    }
+    const script = [
+      'require "json"',
+      'require "mcp_codegen"',
+      "out = JSON.parse($stdin.read).map do |c|",
+      '  r = McpCodegen::Projection.project_result(McpCodegen::Projections::BY_VERSION.fetch(c["to"]), c["method"], c["value"])',
+      '  r.ok? ? { "ok" => true, "value" => r.value, "dropped" => r.dropped, "added" => r.added } : { "ok" => false, "pointer" => r.pointer }',
+      "end",
+      'print JSON.generate({ "order" => McpCodegen::Projections::ORDER, "out" => out })',
+    ].join("\n");
+    const rb = ruby(["-w", "-e", script], { input: JSON.stringify(cases) });
+    expect(rb.stderr).toBe("");
+    const got = JSON.parse(rb.stdout) as { order: string[]; out: unknown[] };
+    expect(got.order).toEqual(order);
+    const want = cases.map((c) => {
+      const r = projectResult(dataOf(c.to), c.method, c.value);
+      return r.ok ? { ok: true, value: r.value, dropped: r.dropped, added: r.added } : { ok: false, pointer: r.pointer };
+    });
+    expect(got.out.length).toBe(cases.length);
+    const differ = cases.flatMap((c, i) => (JSON.stringify(got.out[i]) === JSON.stringify(want[i]) ? [] : [`${c.method} → ${c.to}: ${JSON.stringify(c.value)}\n  ruby ${JSON.stringify(got.out[i])}\n  ts   ${JSON.stringify(want[i])}`]));
     expect(differ.slice(0, 3)).toEqual([]);
     expect(want.some((w) => w.ok) && want.some((w) => !w.ok)).toBe(true);
   });
