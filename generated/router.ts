@@ -165,7 +165,7 @@ export type ServingHandlers<H, S extends string> = {
 /**
  * One handler set for every served version `S`: written for the newest of them in protocol order
  * (`NewestOf<S>`), its context's `protocolVersion` the negotiated one, typed as any of `S`. The extensions,
- * given once (typed at the newest), are served at every served version the tree has a module of each for.
+ * given once (typed at the newest), are served at every served modern version the tree has a module of each for.
  */
 export type OneSetOptions<S extends RoutedVersion> = Omit<AnyRouterOptions<never>, "versions"> &
   Omit<OneHandlerSet<S, ServingHandlers<HandlersAt[NewestOf<S>], S>, CapabilitiesAt[NewestOf<S>]>, "versions" | "extensions"> & { versions: readonly S[]; extensions?: ExtensionsAt[NewestOf<S>] };

@@ -1,10 +1,12 @@
 // Tasks under one handler set (issue 41): createServerRouter({ handlers, versions: [...], extensions }) with the
-// Tasks extension given once, its handlers written for the newest version. Every served version the tree has
-// a Tasks module for (read from the model's extension modules, no label assumed) serves it: a tools/call that
+// Tasks extension given once, its handlers written for the newest version. Every served modern version the tree
+// has a Tasks module for (read from the model's extension modules, no label assumed) serves it: a tools/call that
 // negotiates Tasks and returns a task handle is answered with a task (`resultType` "task"), which completes
 // with the work's result through tasks/get, and `server/discover` advertises the extension; a plain result of
-// the extension's handler is projected as a core result is. A legacy session is answered by the core handler
-// (no legacy version has the extension), with only the members its version's result declares.
+// the extension's handler is projected as a core result is; a request whose `_meta` lacks a key the newest
+// version requires (and the session cannot supply) is refused -32602 naming it, as the schemas say. A legacy
+// session is answered by the core handler (a legacy session has no extensions), with only the members its
+// version's result declares.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -14,18 +16,19 @@ import { task, tasksExtension, TASKS_EXTENSION } from "../../generated/runtime/t
 import type { ProtocolModel } from "../../generator/model/types.js";
 import { buildModel } from "../../generator/pipeline.js";
 import { readLock } from "../../generator/source/lock.js";
-import { requestMeta } from "../request-meta.js";
+import { protocolOrder } from "../../generated/projections.js";
+import { declaresProperty, META_CLIENT_INFO, requestMeta, requiredRequestMetaKeys, TEST_CLIENT_INFO } from "../request-meta.js";
 import { lockFile, modelOptions } from "../support.js";
 
 const labels = Object.keys(eras) as RoutedVersion[];
 const text = (t: string) => ({ type: "text" as const, text: t });
 let model: ProtocolModel;
-/** The served versions the tree has a Tasks module for. */
+/** The served modern versions the tree has a Tasks module for. */
 let tasksAt: string[];
 
 beforeAll(async () => {
   model = buildModel({ ...modelOptions, versions: labels, lock: await readLock(lockFile) });
-  tasksAt = (model.extensions ?? []).filter((e) => e.identifier === TASKS_EXTENSION && labels.includes(e.core as RoutedVersion)).map((e) => e.core);
+  tasksAt = (model.extensions ?? []).filter((e) => e.identifier === TASKS_EXTENSION && eras[e.core as RoutedVersion] === "modern").map((e) => e.core);
 });
 
 /** The root members a version's CallToolResult declares, from its schema.json (`$ref` and `allOf` followed). */
@@ -62,14 +65,25 @@ function router() {
 }
 
 describe("Tasks under one handler set", () => {
-  it("every served version with a Tasks module serves it: a task created, completed through tasks/get, the extension advertised", async () => {
+  it("every served modern version with a Tasks module serves it: a task created, completed through tasks/get, the extension advertised", async () => {
     const { r, extension } = router();
     try {
-      if (tasksAt.length === 0) return expect((model.extensions ?? []).filter((e) => e.identifier === TASKS_EXTENSION && labels.includes(e.core as RoutedVersion))).toEqual([]);
+      if (tasksAt.length === 0) return expect((model.extensions ?? []).filter((e) => e.identifier === TASKS_EXTENSION && eras[e.core as RoutedVersion] === "modern")).toEqual([]);
+      const newest = protocolOrder[protocolOrder.length - 1];
       let id = 0;
       for (const label of tasksAt) {
-        const meta = requestMeta(label, { extensions: { [TASKS_EXTENSION]: {} } });
-        const call = async (method: string, params: Record<string, unknown>) => (await r.handle({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: meta } })) as { result?: Record<string, unknown>; error?: unknown };
+        const capabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+        // What the label requires in `_meta`, and the client info where its request declares it (as a client sends it).
+        const meta = requestMeta(label, capabilities, declaresProperty(label, "RequestMetaObject", META_CLIENT_INFO) ? { [META_CLIENT_INFO]: TEST_CLIENT_INFO } : {});
+        const call = async (method: string, params: Record<string, unknown>, m = meta) => (await r.handle({ jsonrpc: "2.0", id: ++id, method, params: { ...params, _meta: m } })) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+        // Only what the label requires: lifted to the newest version, a key it requires beyond those has no faithful value.
+        const beyond = eras[newest] === "modern" ? requiredRequestMetaKeys(newest).filter((k) => !requiredRequestMetaKeys(label).includes(k)) : [];
+        const bare = await call("tools/call", { name: "instant", arguments: {} }, requestMeta(label, capabilities));
+        if (beyond.length === 0) expect(bare.error, label).toBeUndefined();
+        else {
+          expect(bare.error?.code, label).toBe(-32602);
+          expect(bare.error?.message, label).toContain(`/_meta/${beyond[0].replace(/~/g, "~0").replace(/\//g, "~1")}`);
+        }
         const created = await call("tools/call", { name: "slow", arguments: {} });
         expect(created.error, label).toBeUndefined();
         expect(created.result!.resultType, label).toBe("task");
@@ -97,7 +111,6 @@ describe("Tasks under one handler set", () => {
   it("a legacy session is answered by the core handler, with only the members its version's result declares", async () => {
     const legacy = labels.filter((l) => eras[l] === "legacy");
     expect(legacy.length).toBeGreaterThan(0);
-    expect(legacy.filter((l) => tasksAt.includes(l))).toEqual([]);
     const { r, extension } = router();
     try {
       for (const label of legacy) {

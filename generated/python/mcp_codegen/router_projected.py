@@ -12,8 +12,8 @@ envelope from the session: its version, and the capabilities and client info dec
 pointer when they cannot be; the cache hints given once are put on an object result that carries none; the
 result is projected onto the negotiated version before its normalizer and validator, -32603 naming the
 pointer when it has no faithful value there. The capabilities, given once, are projected onto each version's
-ServerCapabilities. The extensions (Tasks), given once, are served at every served version the tree has a
-module of each for (none at a legacy version), their handlers wrapped as the core ones, except that a value
+ServerCapabilities. The extensions (Tasks), given once, are served at every served modern version the tree has
+a module of each for (never at a legacy version), their handlers wrapped as the core ones, except that a value
 that is no result (a task handle) goes to the extension's ``resolve`` unprojected. Which members each version
 declares is the generator's data (``projections.py``).
 """
@@ -110,7 +110,7 @@ def served_from_one_set(
     extensions: Mapping[str, ServedExtension] | None = None,
 ) -> dict[str, Served]:
     """The per-version ``Served`` of one handler set, written for the newest of ``versions`` (protocol order);
-    ``extensions`` served at every one of them the tree has a module of each for."""
+    ``extensions`` served at every modern one of them the tree has a module of each for."""
     projections, order = _projections()
     missing = [label for label in versions if label not in projections]
     if not versions or missing:
@@ -118,9 +118,9 @@ def served_from_one_set(
     newest_label = max(versions, key=order.index)
     newest = projections[newest_label]
     given_extensions = dict(extensions or {})
-    unserved = [i for i in given_extensions if not any(_extension_module_name(label, i) is not None for label in versions)]
+    unserved = [i for i in given_extensions if not any(eras[label] == "modern" and _extension_module_name(label, i) is not None for label in versions)]
     if unserved:
-        raise ValueError(f"create_router: no served version has extension {', '.join(unserved)} in the generated tree")
+        raise ValueError(f"create_router: no served modern version has extension {', '.join(unserved)} in the generated tree")
     served: dict[str, Served] = {}
     for label in versions:
         at = projections[label]

@@ -12,8 +12,8 @@
 //   declare dropped, defaults supplied — before that version's normalizer and validator run; a result
 //   with no faithful value there is answered -32603 naming the JSON pointer and the reason.
 // - The capabilities, given once, are projected onto each version's ServerCapabilities.
-// - The extensions (Tasks), given once, are served at each served version the tree has a module of the
-//   extension for (none at a legacy version); their handlers are wrapped as the core ones, except that a
+// - The extensions (Tasks), given once, are served at each served modern version the tree has a module of
+//   the extension for (never at a legacy version: a legacy session has no extensions); their handlers are wrapped as the core ones, except that a
 //   value only the extension understands (a task handle) goes to its `resolve` unprojected.
 // Which members each version declares is the generator's data (projections.ts); nothing is decided here.
 import { ErrorCode, JsonRpcError } from "./jsonrpc.js";
@@ -38,7 +38,7 @@ export interface OneHandlerSet<V extends string, Handlers, Capabilities> {
   cacheHints?: CacheHints;
   /** Options for every served version's dispatcher. */
   dispatcher?: DispatcherOptions;
-  /** The extensions served, by identifier, given once: served at every served version the tree has a module of each for. */
+  /** The extensions served, by identifier, given once: served at every served modern version the tree has a module of each for. */
   extensions?: Readonly<Record<string, ServedExtension<object> | undefined>>;
 }
 
@@ -104,8 +104,8 @@ export function servedFromOneSet<V extends string>(options: OneHandlerSet<V, obj
   const newestLabel = [...labels].sort((a, b) => order.indexOf(a) - order.indexOf(b)).at(-1)!;
   const newest = projections[newestLabel];
   const servedExtensions = Object.entries(options.extensions ?? {}).filter((e): e is [string, ServedExtension<object>] => e[1] !== undefined);
-  const unserved = servedExtensions.filter(([id]) => !labels.some((l) => tree.extensions[l]?.includes(id))).map(([id]) => id);
-  if (unserved.length > 0) throw new Error(`createServerRouter: no served version has extension ${unserved.join(", ")} in the generated tree`);
+  const unserved = servedExtensions.filter(([id]) => !labels.some((l) => eras[l] === "modern" && tree.extensions[l]?.includes(id))).map(([id]) => id);
+  if (unserved.length > 0) throw new Error(`createServerRouter: no served modern version has extension ${unserved.join(", ")} in the generated tree`);
   const served: Record<string, Served<object, object>> = {};
   for (const label of labels) {
     const at = projections[label];
@@ -127,9 +127,9 @@ export function servedFromOneSet<V extends string>(options: OneHandlerSet<V, obj
         : null;
     const handlersOf = (connection: ConnectionInfo | undefined) =>
       handlersAt(typeof given === "function" ? (given as (c: ConnectionInfo | undefined) => object)(connection) : given, at, newest, options.cacheHints, envelope(connection));
-    // The extensions this version has a module of, their handlers wrapped as the core ones (modern versions: no envelope).
+    // The extensions this modern version has a module of, their handlers wrapped as the core ones (no envelope).
     const extensions = servedExtensions
-      .filter(([id]) => tree.extensions[label]?.includes(id))
+      .filter(([id]) => eras[label] === "modern" && tree.extensions[label]?.includes(id))
       .map(([id, e]) => [id, e.handlers === undefined ? e : { ...e, handlers: handlersAt(e.handlers, at, newest, options.cacheHints, envelope(undefined)) }] as const);
     served[label] = {
       // Legacy: once per connection (its initialize params fill the envelope); modern: once.
