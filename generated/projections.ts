@@ -11,6 +11,12 @@
 // runtime/projection.ts interprets them: projectResult(projections["2025-11-25"], method, value).
 import type { VersionProjection } from "./runtime/projection.js";
 
+/**
+ * The generated versions in protocol order, the newest last: legacy before modern, dated labels by date
+ * within an era, labels that are no date (`draft`) after them by label (generator/model/projections.ts).
+ */
+export const protocolOrder = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"] as const;
+
 export const projections: Readonly<Record<string, VersionProjection>> = {
   "2024-11-05": {
     "label": "2024-11-05",

@@ -21,7 +21,7 @@ import {
   type ServerRouter as AnyServerRouter,
 } from "./runtime/router.js";
 import { routerOptionsOfOneSet, type OneHandlerSet } from "./runtime/router-projected.js";
-import { projections } from "./projections.js";
+import { projections, protocolOrder } from "./projections.js";
 import type { ServedExtension } from "./runtime/router-extensions.js";
 import * as v2024_11_05 from "./2024-11-05/index.js";
 import * as v2025_03_26 from "./2025-03-26/index.js";
@@ -137,9 +137,46 @@ export interface CapabilitiesAt {
   "draft": draft.ServerCapabilities;
 }
 
-/** One handler set for every served version: written for `N`, the newest of `versions` (inferred from a tuple's last element, or given). */
-export type OneSetOptions<N extends RoutedVersion> = Omit<AnyRouterOptions<never>, "versions"> &
-  Omit<OneHandlerSet<RoutedVersion, HandlersAt[N], CapabilitiesAt[N]>, "versions"> & { versions: readonly [...RoutedVersion[], N] | readonly RoutedVersion[] };
+/** The extensions a version may serve, by identifier (none at a version the tree has no extension module for). */
+export interface ExtensionsAt {
+  "2024-11-05": {};
+  "2025-03-26": {};
+  "2025-06-18": {};
+  "2025-11-25": {};
+  "2026-07-28": { "io.modelcontextprotocol/tasks"?: ServedExtension<Omit<v2026_07_28_tasks.ServerHandlers, ModernOwned>>; };
+  "draft": { "io.modelcontextprotocol/tasks"?: ServedExtension<Omit<draft_tasks.ServerHandlers, ModernOwned>>; };
+}
+
+/** The newest of the versions `S` in protocol order (`protocolOrder`: legacy before modern, dated labels by date, `draft` last). */
+export type NewestOf<S extends RoutedVersion, O extends readonly RoutedVersion[] = typeof protocolOrder> = O extends readonly [...infer Rest extends readonly RoutedVersion[], infer Last]
+  ? Last extends S
+    ? Last
+    : NewestOf<S, Rest>
+  : never;
+
+/** A handler context told the negotiated version: one of the served versions `S`. */
+type ServedContext<C, S extends string> = Omit<C, "protocolVersion"> & { readonly protocolVersion: S };
+
+/** Handlers `H` (written for one version) with their context's `protocolVersion` any of the served versions `S`. */
+export type ServingHandlers<H, S extends string> = {
+  [M in keyof H]?: NonNullable<H[M]> extends (params: infer P, context: infer C) => infer R ? (params: P, context: ServedContext<C, S>) => R : H[M];
+};
+
+/**
+ * One handler set for every served version `S`: written for the newest of them in protocol order
+ * (`NewestOf<S>`), its context's `protocolVersion` the negotiated one, typed as any of `S`. The extensions,
+ * given once (typed at the newest), are served at every served modern version the tree has a module of each for.
+ */
+export type OneSetOptions<S extends RoutedVersion> = Omit<AnyRouterOptions<never>, "versions"> &
+  Omit<OneHandlerSet<S, ServingHandlers<HandlersAt[NewestOf<S>], S>, CapabilitiesAt[NewestOf<S>]>, "versions" | "extensions"> & { versions: readonly S[]; extensions?: ExtensionsAt[NewestOf<S>] };
+
+/** The tree's facts one handler set is served over: projections, protocol order, eras, extension modules per version. */
+const oneSetTree = {
+  projections,
+  order: protocolOrder,
+  eras,
+  extensions: Object.fromEntries(table.versions.map((v) => [v.label, Object.keys(v.extensions ?? {})])),
+};
 
 /**
  * A server over the served versions: see ./runtime/router.ts for what it answers itself. Either one
@@ -147,7 +184,7 @@ export type OneSetOptions<N extends RoutedVersion> = Omit<AnyRouterOptions<never
  * every version (`versions: [labels]`, results projected onto each negotiated version).
  */
 export function createServerRouter(options: RouterOptions): ServerRouter;
-export function createServerRouter<N extends RoutedVersion>(options: OneSetOptions<N>): ServerRouter;
+export function createServerRouter<const S extends RoutedVersion>(options: OneSetOptions<S>): ServerRouter;
 export function createServerRouter(options: RouterOptions | OneSetOptions<RoutedVersion>): ServerRouter {
-  return createRouter<LegacyVersion, ModernVersion>(table, Array.isArray(options.versions) ? (routerOptionsOfOneSet(options as OneSetOptions<RoutedVersion>, projections, eras) as RouterOptions) : (options as RouterOptions));
+  return createRouter<LegacyVersion, ModernVersion>(table, Array.isArray(options.versions) ? (routerOptionsOfOneSet(options as OneSetOptions<RoutedVersion>, oneSetTree) as RouterOptions) : (options as RouterOptions));
 }

@@ -19,6 +19,7 @@ require_relative "mcp_codegen/v2026_07_28_tasks"
 require_relative "mcp_codegen/draft_tasks"
 require_relative "mcp_codegen/methods"
 require_relative "mcp_codegen/gate"
+require_relative "mcp_codegen/projection"
 
 module McpCodegen
   # Every generated protocol version: label → module, in label order.

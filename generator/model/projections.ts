@@ -14,6 +14,17 @@
 //   content block type the target lacks);
 // - a literal, string, number, boolean or null must already be what the target allows, else refused.
 // A refusal names the JSON pointer (RFC 6901) of the value at fault and the reason.
+//
+// "Newer" is the protocol order (protocolOrder below), never the order of labels: one handler set is
+// written for the newest version served, params are lifted to it, and the reports print what it sends
+// to each older one. The rule, from what the schemas and the labels say:
+// 1. era: every legacy version (its schema has `initialize`) before every modern one (the stateless
+//    revisions that removed it);
+// 2. within an era, a label that is a protocol version date (`YYYY-MM-DD`, the string the version is
+//    negotiated by and the spec dates its releases with) by its date;
+// 3. a label that is no date (`draft`, a bump's new label) names a revision not released under a date:
+//    after the dated ones of its era, those among themselves by label (nothing in the lock or the
+//    schemas orders them further).
 import type { IrNode, LiteralValue, SchemaIR } from "./ir.js";
 import type { ProtocolModel, VersionModel } from "./types.js";
 import { byCodeUnit } from "../order.js";
@@ -57,8 +68,22 @@ export interface VersionProjections {
 }
 
 export interface Projections {
-  /** Versions in label order (the newest last). */
+  /** Versions in protocol order (protocolOrder: the newest last). */
   versions: VersionProjections[];
+}
+
+/** A label that is a protocol version date. */
+const DATED = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The labels of `versions` in protocol order (this file's header states the rule), the newest last. */
+export function protocolOrder(versions: readonly Pick<VersionModel, "label" | "era">[]): string[] {
+  const rank = (v: Pick<VersionModel, "label" | "era">) => [v.era === "legacy" ? 0 : 1, DATED.test(v.label) ? 0 : 1] as const;
+  return [...versions]
+    .sort((a, b) => {
+      const [x, y] = [rank(a), rank(b)];
+      return x[0] - y[0] || x[1] - y[1] || byCodeUnit(a.label, b.label);
+    })
+    .map((v) => v.label);
 }
 
 const ANY: Shape = { k: "any" };
@@ -208,9 +233,10 @@ export function versionProjections(version: VersionModel, open: ReadonlySet<stri
   return { label: version.label, definitions, results, params, serverCapabilities };
 }
 
-/** The projection data of every version of a run (extension modules aside). */
+/** The projection data of every version of a run (extension modules aside), in protocol order. */
 export function buildProjections(model: Pick<ProtocolModel, "versions">): Projections {
-  const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
+  const order = protocolOrder(model.versions);
+  const versions = [...model.versions].sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label));
   const open = openLocations(versions);
   return { versions: versions.map((v) => versionProjections(v, open)) };
 }

@@ -1,5 +1,5 @@
 // The reports' projections section (issue 41): per method, what a handler written for the newest version
-// sends to each older version — the members dropped, the defaults added, what is refused — so a spec
+// (in protocol order, model/projections.ts) sends to each older version — the members dropped, the defaults added, what is refused — so a spec
 // bump shows what it does to old clients. Printed from the model's projection data (model/projections.ts).
 import { buildProjections, projectionSummary } from "../model/projections.js";
 import type { ProtocolModel } from "../model/types.js";

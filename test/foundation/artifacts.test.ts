@@ -62,7 +62,7 @@ describe("the packed generator", () => {
       if (lock.versions[v].schemaTs) expect(packed).toContain(`schemas/${v}/schema.ts`);
     }
     for (const [name, ext] of Object.entries(lock.extensions ?? {})) for (const v of Object.keys(ext.versions)) expect(packed).toContain(`schemas/extensions/${name}/${v}/schema.json`);
-    expect(packed).toEqual(expect.arrayContaining(["schemas/lock.json", "schemas/LICENSE-mcp-spec", "LICENSE", "dist/generator/bin.js", "runtimes/typescript/src/jsonrpc.ts", "runtimes/python/src/mcp_codegen_runtime/runtime.py", "runtimes/ruby/runtime.rb", "runtimes/ruby/gate.rb", "runtimes/ruby/methods.rb"]));
+    expect(packed).toEqual(expect.arrayContaining(["schemas/lock.json", "schemas/LICENSE-mcp-spec", "LICENSE", "dist/generator/bin.js", "runtimes/typescript/src/jsonrpc.ts", "runtimes/python/src/mcp_codegen_runtime/runtime.py", "runtimes/ruby/runtime.rb", "runtimes/ruby/gate.rb", "runtimes/ruby/methods.rb", "runtimes/ruby/projection.rb"]));
     expect(packed.filter((f) => f.startsWith("test/") || f.startsWith(".venv/") || f.startsWith("tools/"))).toEqual([]);
   });
 

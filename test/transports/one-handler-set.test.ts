@@ -1,10 +1,11 @@
 // One handler set for every generated version (issue 41): createServerRouter({ handlers, versions: [...] })
-// with handlers written for the newest generated version, served over HTTP to the official SDK 1.32.2
+// with handlers written for the newest generated version (in the tree's protocolOrder), served over HTTP to the official SDK 1.32.2
 // client pinned (its initialize rewritten) to each legacy version it supports and the version generated
 // here, and to the 2.4.0 client pinned to the modern version it speaks. Every client accepts every result;
 // every result a legacy client receives carries only root members its version's result declares (read
 // from the schema file, not from the projection data), so never the later revisions' `resultType`, `ttlMs`,
-// `cacheScope`; the handler is told the negotiated version.
+// `cacheScope`; the handler is told the negotiated version, and where the newest version is modern, a
+// legacy session's request reaches it with the session's client info in the `_meta` envelope.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Client as LegacyClient } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,6 +13,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotoc
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { protocolOrder } from "../../generated/projections.js";
 import { createServerRouter, eras, type RoutedVersion } from "../../generated/router.js";
 import { serveHttp } from "../../generated/runtime/transport-http.js";
 import type { ProtocolModel } from "../../generator/model/types.js";
@@ -41,6 +43,15 @@ function declared(label: string, method: string): Set<string> {
 }
 
 const seen: Array<{ version: string; method: string }> = [];
+/** The `_meta` of every tools/call the handler received. */
+const calledMeta: Array<Record<string, unknown> | undefined> = [];
+
+/** Whether the newest version's request `_meta` declares the client info key (its schema.json's RequestMetaObject). */
+function newestDeclaresClientInfo(): boolean {
+  const newest = protocolOrder[protocolOrder.length - 1];
+  const doc = JSON.parse(readFileSync(path.join(modelOptions.schemasDir, newest, "schema.json"), "utf8")) as { definitions?: Record<string, { properties?: object }>; $defs?: Record<string, { properties?: object }> };
+  return Object.hasOwn((doc.$defs ?? doc.definitions!).RequestMetaObject?.properties ?? {}, "io.modelcontextprotocol/clientInfo");
+}
 
 function router() {
   const tool = { name: "echo", title: "Echo", description: "echoes", inputSchema: { type: "object" as const, properties: { text: { type: "string" } }, additionalProperties: false } };
@@ -53,10 +64,10 @@ function router() {
         seen.push({ version: context.protocolVersion, method: "tools/list" });
         return { tools: [tool], ttlMs: 60_000, cacheScope: "public" as const };
       },
-      "tools/call": (params: { name: string; arguments?: Record<string, unknown> }) => ({
-        content: [{ type: "text" as const, text: String(params.arguments?.text ?? "") }],
-        structuredContent: { text: params.arguments?.text ?? "" },
-      }),
+      "tools/call": (params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> }) => {
+        calledMeta.push(params._meta);
+        return { content: [{ type: "text" as const, text: String(params.arguments?.text ?? "") }], structuredContent: { text: params.arguments?.text ?? "" } };
+      },
       "resources/list": () => ({ resources: [{ uri: "file:///a.txt", name: "a", mimeType: "text/plain" }], ttlMs: 0, cacheScope: "private" as const }),
       "resources/read": (params: { uri: string }) => ({ contents: [{ uri: params.uri, mimeType: "text/plain", text: "A" }] }),
       "prompts/list": () => ({ prompts: [{ name: "greet", arguments: [{ name: "who", required: true }] }], ttlMs: 0, cacheScope: "public" as const }),
@@ -103,6 +114,12 @@ describe("one handler set serving every generated version", () => {
         methods.push("tools/list");
         const called = await client.callTool({ name: "echo", arguments: { text: "hi" } });
         expect(called.content).toEqual([{ type: "text", text: "hi" }]);
+        // Lifted to a modern newest version: the session's facts in the envelope, its client info among them.
+        const newest = protocolOrder[protocolOrder.length - 1];
+        if (eras[newest] === "modern") {
+          expect(calledMeta.at(-1)?.["io.modelcontextprotocol/protocolVersion"], version).toBe(version);
+          if (newestDeclaresClientInfo()) expect(calledMeta.at(-1)?.["io.modelcontextprotocol/clientInfo"], version).toEqual({ name: "pinned", version: "1" });
+        }
         methods.push("tools/call");
         expect((await client.listResources()).resources.map((x) => x.uri)).toEqual(["file:///a.txt"]);
         methods.push("resources/list");

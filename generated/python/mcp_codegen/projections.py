@@ -13,6 +13,11 @@ at that version, decided from the schemas by the generator. mcp_codegen.projecti
 
 from typing import Any
 
+ORDER: tuple[str, ...] = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft")
+"""The generated versions in protocol order, the newest last: legacy before modern, dated labels by date
+within an era, labels that are no date (``draft``) after them by label (generator/model/projections.ts).
+"""
+
 PROJECTIONS: dict[str, dict[str, Any]] = {
     "2024-11-05": {
         "label": "2024-11-05",

@@ -1214,6 +1214,7 @@ def create_router(
     handlers: Mapping[str, Handler] | Callable[[ConnectionInfo], Mapping[str, Handler]] | None = None,
     capabilities: Mapping[str, Any] | None = None,
     cache_hints: Mapping[str, Any] | None = None,
+    extensions: Mapping[str, ServedExtension] | None = None,
     instructions: str | None = None,
     on_error: OnError | None = None,
     discover_cache: Mapping[str, Any] | None = None,
@@ -1232,13 +1233,13 @@ def create_router(
     the tree has no module of.
 
     One handler set for every version (``router_projected.py``): ``versions`` a list of labels, ``handlers``
-    written for the newest of them, ``capabilities`` and ``cache_hints`` given once; results are projected onto
-    each negotiated version."""
+    written for the newest of them, ``capabilities``, ``cache_hints`` and ``extensions`` given once; results are
+    projected onto each negotiated version."""
     if not isinstance(versions, Mapping):
         from .router_projected import served_from_one_set  # noqa: PLC0415 (it imports this module)
 
         labels = list(versions)
-        versions = served_from_one_set(labels, {label: _era(label) for label in labels}, handlers if handlers is not None else {}, capabilities or {}, cache_hints)
+        versions = served_from_one_set(labels, {label: _era(label) for label in labels}, handlers if handlers is not None else {}, capabilities or {}, cache_hints, extensions)
     return Router(
         server_info=server_info,
         versions=versions,

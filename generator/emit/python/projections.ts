@@ -1,6 +1,6 @@
 // The Python tree's projections.py: the model's projection data of every version (issue 41), printed as
-// one dict literal keyed by version label (one line per definition and method); the runtime's
-// projection.py interprets it.
+// one dict literal keyed by version label in protocol order (one line per definition and method), with that
+// order as ORDER; the runtime's projection.py interprets it.
 import { buildProjections, type VersionProjections } from "../../model/projections.js";
 import type { ProtocolModel } from "../../model/types.js";
 
@@ -28,7 +28,8 @@ function versionLiteral(v: VersionProjections): string {
 }
 
 export function projectionsModule(model: ProtocolModel, header: string, pkg: string): string {
-  const body = buildProjections(model).versions.map((v) => `    ${JSON.stringify(v.label)}: ${versionLiteral(v)},`).join("\n");
+  const { versions } = buildProjections(model);
+  const body = versions.map((v) => `    ${JSON.stringify(v.label)}: ${versionLiteral(v)},`).join("\n");
   return [
     `${header}"""Every version's projection shapes (issue 41): what a result or params value of another version becomes`,
     `at that version, decided from the schemas by the generator. ${pkg}.projection interprets them:`,
@@ -36,6 +37,11 @@ export function projectionsModule(model: ProtocolModel, header: string, pkg: str
     '"""',
     "",
     "from typing import Any",
+    "",
+    `ORDER: tuple[str, ...] = (${versions.map((v) => JSON.stringify(v.label)).join(", ")}${versions.length === 1 ? "," : ""})`,
+    '"""The generated versions in protocol order, the newest last: legacy before modern, dated labels by date',
+    "within an era, labels that are no date (``draft``) after them by label (generator/model/projections.ts).",
+    '"""',
     "",
     "PROJECTIONS: dict[str, dict[str, Any]] = {",
     body,

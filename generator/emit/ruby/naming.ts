@@ -21,7 +21,7 @@ import { constantCase, moduleConstant, RUBY_KEYWORDS, VERSION_MODULE_CONSTANTS }
  * `Methods` (methods.rb), `Gate` (gate.rb), `VERSIONS` and `EXTENSIONS` (the root file), `ProtocolFacts`
  * (protocol.rb, the protocol module), and `Protocol`, whose version file would be protocol.rb.
  */
-export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS", "EXTENSIONS", "ProtocolFacts", "Protocol"]);
+export const TREE_CONSTANTS: ReadonlySet<string> = new Set(["Runtime", "Methods", "Gate", "VERSIONS", "EXTENSIONS", "ProtocolFacts", "Protocol", "Projection", "Projections"]);
 
 /**
  * The constants a version module takes itself, the modules the runtime declares (language.ts) and the

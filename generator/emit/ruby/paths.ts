@@ -11,6 +11,8 @@ export const rubyRuntimeSource = path.join(rubyRuntimeDir, "runtime.rb");
 /** Hand-written Ruby of the gate (gate.rb, copied like runtime.rb) and of the Methods helpers (methods.rb, printed after the method constants). */
 export const rubyGateSource = path.join(rubyRuntimeDir, "gate.rb");
 export const rubyMethodsSource = path.join(rubyRuntimeDir, "methods.rb");
+/** Hand-written Ruby of the projection interpreter (projection.rb, copied like runtime.rb), over the tree's projections.rb. */
+export const rubyProjectionSource = path.join(rubyRuntimeDir, "projection.rb");
 /** The Ruby target's templates (its header). */
 export const rubyTemplatesDir = path.join(rubySourceDir, "templates");
 /** The hand-written recipe that adopts the tree in the Ruby SDK (ADOPTING.md, the patch), copied into every Ruby tree. */

@@ -4,6 +4,7 @@
 // the tree in the Ruby SDK, and a root file that requires them. Reads the language-neutral catalogue
 // of the model (method, sender, params, results, resultShape, era) and the reviewed capability data;
 // the rules themselves live in runtime.rb.
+import { rubyProjectionsModule } from "./projections.js";
 import { rubyProtocolModule } from "./protocol.js";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -390,6 +391,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
   const files = new Map<string, string>();
   for (const [file, text] of copyRuntime(rubyRuntime, { [rubyModuleOption.flag]: name })) files.set(file, text);
   files.set(`${root}/protocol.rb`, rubyProtocolModule(model, namespace, root));
+  files.set(`${root}/projections.rb`, rubyProjectionsModule(model, namespace, root));
   files.set(`${root}/methods.rb`, methodsFile(versions, extensions, name, head));
   versions.forEach((v, i) => {
     const body = versionBody(v, i === 0 ? null : versions[i - 1], name, tableCapabilities(tableOf(tables, v.label)), versionModuleConstants(), undefined, tableOf(tables, v.label));
@@ -405,7 +407,7 @@ export function emitRubyTree(model: ProtocolModel, options: RubyOptions = {}): M
     files.set(`${root}/${paramsFile(label)}`, paramsDocument(ext.model, regenerate, ext));
   }
   const base = path.posix.basename(root);
-  const requires = ["runtime", ...[...versions.map((v) => v.label), ...extensions.map(extensionLabel)].map((l) => fileName(moduleConstant(l))), "methods", "gate"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
+  const requires = ["runtime", ...[...versions.map((v) => v.label), ...extensions.map(extensionLabel)].map((l) => fileName(moduleConstant(l))), "methods", "gate", "projection"].map((f) => `require_relative ${rubyString(`${base}/${f}`)}`);
   const table = [
     "# Every generated protocol version: label → module, in label order.",
     "VERSIONS = {",

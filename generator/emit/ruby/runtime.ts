@@ -1,4 +1,4 @@
-// The Ruby runtime (runtimes/ruby/): runtime.rb and gate.rb are copied into the tree by the one copier
+// The Ruby runtime (runtimes/ruby/): runtime.rb, gate.rb and projection.rb are copied into the tree by the one copier
 // (emit/runtime-copy.ts), behind the header naming their source. The one transform a copy takes is the
 // namespace: a Ruby tree lives in the module its option names (`McpCodegen`, `MCP::Protocol`), so the
 // source's requires go first and the rest is put inside that module. methods.rb is no copy: its helpers
@@ -8,14 +8,14 @@ import { finish } from "../../print/text.js";
 import type { TargetRuntime } from "../target.js";
 import { inNamespace, modulePath } from "./language.js";
 import { DEFAULT_RUBY_MODULE, rubyModuleOption } from "./options.js";
-import { rubyGateSource, rubyRuntimeDir, rubyRuntimeSource } from "./paths.js";
+import { rubyGateSource, rubyProjectionSource, rubyRuntimeDir, rubyRuntimeSource } from "./paths.js";
 
 const MAGIC_COMMENT = "# frozen_string_literal: true";
 
-/** runtimes/ruby/{gate,runtime}.rb → <namespace path>/{gate,runtime}.rb of the tree, inside the namespace. */
+/** runtimes/ruby/{gate,projection,runtime}.rb → <namespace path>/{gate,projection,runtime}.rb of the tree, inside the namespace. */
 export const rubyRuntime: TargetRuntime = {
   dir: rubyRuntimeDir,
-  files: () => [path.basename(rubyGateSource), path.basename(rubyRuntimeSource)],
+  files: () => [path.basename(rubyGateSource), path.basename(rubyProjectionSource), path.basename(rubyRuntimeSource)],
   destination: (file, options) => `${modulePath(options[rubyModuleOption.flag] ?? DEFAULT_RUBY_MODULE)}/${file}`,
   wrap: (source, header, options) => {
     const lines = source.split("\n");

@@ -59,6 +59,6 @@ export const TREE_NAMES: ReadonlySet<string> = new Set(
     "VersionModule VersionView createClient createRouter createServerRouter declares entries eras forVersion " +
     "httpClientTransport isPlainObject isProtocolVersion latestVersion modules stdioClientTransport table versions " +
     "INHERITED_ENV_VARS Listening NotificationMessage TaskCallOptions inheritedEnvironment " +
-    "CapabilitiesAt HandlersAt OneSetOptions OneHandlerSet VersionProjection projections routerOptionsOfOneSet"
+    "CapabilitiesAt ExtensionsAt HandlersAt NewestOf OneSetOptions OneHandlerSet ServedContext ServingHandlers VersionProjection oneSetTree projections protocolOrder routerOptionsOfOneSet"
   ).split(" "),
 );

@@ -1,6 +1,7 @@
 // The TypeScript tree's projections.ts: the model's projection data of every version (issue 41),
-// printed as one JSON literal keyed by version label (one line per definition and method, so a spec
-// bump's diff reads per definition); the runtime's projection.ts interprets it.
+// printed as one JSON literal keyed by version label in protocol order (one line per definition and
+// method, so a spec bump's diff reads per definition), with that order as `protocolOrder`; the runtime's
+// projection.ts interprets it.
 import { buildProjections, type VersionProjections } from "../../model/projections.js";
 import type { ProtocolModel } from "../../model/types.js";
 import type { Templates } from "../../print/templates.js";
@@ -22,6 +23,7 @@ export function projectionLiteral(v: VersionProjections, indent = "  "): string 
 }
 
 export function projectionsFile(model: ProtocolModel, templates: Templates, finish: (text: string) => string): string {
-  const data = `{\n${buildProjections(model).versions.map((v) => `  ${JSON.stringify(v.label)}: ${projectionLiteral(v)}`).join(",\n")}\n}`;
-  return finish(templates.get("projections.ts.hbs")({ versions: model.versions, data }));
+  const { versions } = buildProjections(model);
+  const data = `{\n${versions.map((v) => `  ${JSON.stringify(v.label)}: ${projectionLiteral(v)}`).join(",\n")}\n}`;
+  return finish(templates.get("projections.ts.hbs")({ versions: model.versions, order: versions.map((v) => v.label), data }));
 }

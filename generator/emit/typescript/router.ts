@@ -31,6 +31,12 @@ function servedType(id: string, owned: string, extensions: readonly ExtensionVie
   ].join("\n");
 }
 
+/** A version's member type of ExtensionsAt: each extension it has a module of, optional; `{}` when none. */
+function extensionsType(extensions: readonly ExtensionView[]): string {
+  if (extensions.length === 0) return "{}";
+  return `{ ${extensions.map((e) => `${JSON.stringify(e.identifier)}?: ServedExtension<Omit<${e.ident}.ServerHandlers, ModernOwned>>;`).join(" ")} }`;
+}
+
 /** A version's entry of the router table: its dispatcher, and each extension module's with the methods it adds. */
 function tableEntry(label: string, era: string, id: string, extensions: readonly ExtensionView[]): string {
   if (extensions.length === 0) return `    { label: ${JSON.stringify(label)}, era: ${JSON.stringify(era)}, createDispatcher: ${id}.createServerDispatcher, methodTable: ${id}.METHOD_TABLE, customResultTypes: ${id}.customResultTypes, discoverServerInfo: ${id}.discoverServerInfo },`;
@@ -56,7 +62,19 @@ export function emitRouter(model: ProtocolModel, ident: (label: string) => strin
     const extensions = (model.extensions ?? []).filter((e) => e.core === v.label).map((e) => extensionView(v, e, ident));
     const id = ident(v.label);
     const owned = v.era === "legacy" ? "LegacyOwned" : "ModernOwned";
-    return { label: v.label, era: v.era, ident: id, legacy: v.era === "legacy", owned, extensions, served: servedType(id, owned, extensions), handlersAt: `Omit<${id}.ServerHandlers, ${owned}>`, capabilitiesAt: `${id}.ServerCapabilities`, entry: tableEntry(v.label, v.era, id, extensions) };
+    return {
+      label: v.label,
+      era: v.era,
+      ident: id,
+      legacy: v.era === "legacy",
+      owned,
+      extensions,
+      served: servedType(id, owned, extensions),
+      handlersAt: `Omit<${id}.ServerHandlers, ${owned}>`,
+      capabilitiesAt: `${id}.ServerCapabilities`,
+      extensionsAt: extensionsType(extensions),
+      entry: tableEntry(v.label, v.era, id, extensions),
+    };
   });
   // The modules imported: each version's, followed by its extension modules'.
   const modules = versions.flatMap((v) => [{ ident: v.ident, folder: v.label }, ...v.extensions.map((e) => ({ ident: e.ident, folder: e.folder }))]);

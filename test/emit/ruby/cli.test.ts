@@ -84,6 +84,8 @@ describe("generate --target", () => {
         "mcp/protocol.rb",
         "mcp/protocol/gate.rb",
         "mcp/protocol/methods.rb",
+        "mcp/protocol/projection.rb",
+        "mcp/protocol/projections.rb",
         "mcp/protocol/protocol.rb",
         "mcp/protocol/runtime.rb",
         "mcp/protocol/v2025_06_18.params.json",

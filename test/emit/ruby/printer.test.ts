@@ -10,8 +10,8 @@ const sources = readdirSync(rubyRuntimeDir).filter((f) => f.endsWith(".rb")).sor
 const indented = (lines: string[], by: string) => lines.map((l) => (l === "" ? "" : by + l));
 
 describe("the Ruby runtime (runtimes/ruby/)", () => {
-  it("is runtime.rb, gate.rb and methods.rb", () => {
-    expect(sources).toEqual(["gate.rb", "methods.rb", "runtime.rb"]);
+  it("is runtime.rb, gate.rb, methods.rb and projection.rb", () => {
+    expect(sources).toEqual(["gate.rb", "methods.rb", "projection.rb", "runtime.rb"]);
   });
 
   it.each(sources)("%s: `ruby -wc` says Syntax OK, with no warning", (file) => {
