@@ -106,7 +106,7 @@ export interface NumberNode extends NodeBase {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
-  /** Positive safe integer only (the one form every validator agrees on). */
+  /** Positive, exactly a binary fraction (2, 0.5, 0.25): where dividing in binary and in decimal agree. */
   multipleOf?: number;
 }
 
