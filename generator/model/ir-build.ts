@@ -52,7 +52,7 @@ const TYPE_KEYWORDS: Readonly<Record<string, "object" | "array" | "string" | "nu
 /** Keywords that apply to any instance type. */
 const APPLICATORS: ReadonlySet<string> = new Set(["$ref", "allOf", "anyOf", "oneOf", "not", "type", "const", "enum"]);
 /** Keywords lowered into the nodes above (see ir.ts): conditionals and `unevaluatedProperties`. */
-const LOWERED: ReadonlySet<string> = new Set(["if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties"]);
+const LOWERED: ReadonlySet<string> = new Set(["if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "unevaluatedProperties", "unevaluatedItems"]);
 /** Keywords of one dialect only: elsewhere they are not keywords, and refused as unknown. */
 const DIALECT_ONLY: Readonly<Record<string, "draft-07" | "2020-12">> = {
   minContains: "2020-12",
@@ -60,10 +60,37 @@ const DIALECT_ONLY: Readonly<Record<string, "draft-07" | "2020-12">> = {
   dependentRequired: "2020-12",
   dependentSchemas: "2020-12",
   unevaluatedProperties: "2020-12",
+  unevaluatedItems: "2020-12",
   dependencies: "draft-07",
   prefixItems: "2020-12",
   additionalItems: "draft-07",
 };
+
+/** What a schema evaluates under some conditions (IrBuilder.evaluations). */
+interface Evaluation {
+  /** Nodes that must all hold for this to be what was evaluated (branches matched or not). */
+  conditions: IrNode[];
+  names: Set<string>;
+  patterns: string[];
+  allProperties: boolean;
+  /** How many leading items `prefixItems` evaluated. */
+  prefix: number;
+  allItems: boolean;
+  /** Schemas of `contains`: an item matching one is evaluated. */
+  contains: IrNode[];
+}
+const empty = (): Evaluation => ({ conditions: [], names: new Set(), patterns: [], allProperties: false, prefix: 0, allItems: false, contains: [] });
+const merged = (a: Evaluation, b: Evaluation): Evaluation => ({
+  conditions: [...a.conditions, ...b.conditions],
+  names: new Set([...a.names, ...b.names]),
+  patterns: [...a.patterns, ...b.patterns],
+  allProperties: a.allProperties || b.allProperties,
+  prefix: Math.max(a.prefix, b.prefix),
+  allItems: a.allItems || b.allItems,
+  contains: [...a.contains, ...b.contains],
+});
+/** The most alternatives one `unevaluated*` is lowered into (each a branch of the printed union). */
+const MAX_EVALUATIONS = 64;
 
 const isObject = (v: unknown): v is JsonSchema => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -343,8 +370,10 @@ export class IrBuilder {
           return v;
         };
         const m = node.multipleOf;
-        // zod's multipleOf rounds through decimal strings; only integer divisors agree with Ajv everywhere.
-        if (m !== undefined && (typeof m !== "number" || !Number.isSafeInteger(m) || m <= 0)) this.fail("only positive integer multipleOf is supported", [...at, "multipleOf"]);
+        if (m !== undefined && (typeof m !== "number" || !Number.isFinite(m) || m <= 0)) this.fail("expected multipleOf to be a positive number", [...at, "multipleOf"]);
+        // The targets divide in binary (TypeScript, Python, like Ajv) or in decimal (Ruby's json_schemer): they
+        // agree where the divisor written is exactly a binary fraction (2, 0.5, 0.25; not 0.1, which no double is).
+        if (m !== undefined && !exactInBinary(m as number)) this.fail(`multipleOf ${m} is not exactly a binary fraction: validators that divide in binary (TypeScript, Python) and in decimal (Ruby) would disagree (0.3 is a multiple of 0.1 in decimal, not in binary)`, [...at, "multipleOf"]);
         return {
           kind: "number",
           ...base,
@@ -437,58 +466,127 @@ export class IrBuilder {
         parts.push(this.dependency(name, then, tokens));
       }
     }
-    if (node.unevaluatedProperties !== undefined) {
-      const tokens = [...at, "unevaluatedProperties"];
-      const evaluated = this.evaluated(node, at, new Set(), true);
-      if (evaluated !== "all") {
-        const where = this.at(tokens);
-        const any: IrNode = { kind: "any", at: where, annotations: {} };
-        parts.push({
-          kind: "object",
-          at: where,
-          annotations: {},
-          impliedType: true,
-          properties: [...evaluated.names].map((name) => ({ name, node: any, required: false })),
-          additional: this.build(node.unevaluatedProperties, tokens),
-          ...(evaluated.patterns.length === 0 ? {} : { patternProperties: evaluated.patterns.map((pattern) => ({ pattern, node: any })) }),
-        });
-      }
-    }
+    if (node.unevaluatedProperties !== undefined || node.unevaluatedItems !== undefined) parts.push(...this.unevaluated(node, at));
     return parts;
   }
 
   /**
-   * The property names and patterns a schema evaluates whatever the instance (its own and those of
-   * its `allOf` and `$ref` parts), or "all" (an `additionalProperties` or `unevaluatedProperties`
-   * among them). Refused where the set depends on which branch matched.
+   * `unevaluatedProperties`/`unevaluatedItems`, lowered. What a schema evaluates can depend on which of its
+   * branches (`anyOf`, `oneOf`, `if`, `dependentSchemas`) an instance matches, so the evaluations are listed
+   * as alternatives, each with the conditions that select it (a branch matched, the others not): the
+   * unevaluated members must match where an alternative's conditions hold. One alternative without
+   * conditions (no branch evaluates anything) is the rest schema alone.
    */
-  private evaluated(node: unknown, at: Tokens, seen: Set<string>, root = false): { names: Set<string>; patterns: string[] } | "all" {
-    const out = { names: new Set<string>(), patterns: [] as string[] };
-    if (!isObject(node)) return out;
-    // At the root, its own `unevaluatedProperties` is the one being lowered: only `additionalProperties` evaluates every name.
-    if (node.additionalProperties !== undefined || (!root && node.unevaluatedProperties !== undefined)) return "all";
-    for (const name of Object.keys(isObject(node.properties) ? node.properties : {})) out.names.add(name);
-    out.patterns.push(...Object.keys(isObject(node.patternProperties) ? node.patternProperties : {}));
-    const conditional = ["anyOf", "oneOf", "if", "then", "else", "dependentSchemas", "dependencies"].filter((k) => node[k] !== undefined);
-    for (const k of conditional) {
-      if (JSON.stringify(node[k]).match(/"(properties|patternProperties|additionalProperties|unevaluatedProperties|\$ref)"/)) {
-        this.fail(`unevaluatedProperties where the evaluated properties depend on which "${k}" branch matched is not supported`, [...at, k]);
+  private unevaluated(node: JsonSchema, at: Tokens): IrNode[] {
+    const alternatives = this.evaluations(node, at, new Set(), true);
+    const where = this.at(at);
+    const any: IrNode = { kind: "any", at: where, annotations: {} };
+    const rest = (e: Evaluation): IrNode[] => {
+      const out: IrNode[] = [];
+      if (node.unevaluatedProperties !== undefined && !e.allProperties) {
+        const tokens = [...at, "unevaluatedProperties"];
+        out.push({
+          kind: "object",
+          at: this.at(tokens),
+          annotations: {},
+          impliedType: true,
+          properties: [...e.names].map((name) => ({ name, node: any, required: false })),
+          additional: this.build(node.unevaluatedProperties, tokens),
+          ...(e.patterns.length === 0 ? {} : { patternProperties: [...new Set(e.patterns)].map((pattern) => ({ pattern, node: any })) }),
+        });
       }
-    }
-    const merge = (inner: ReturnType<IrBuilder["evaluated"]>): boolean => {
-      if (inner === "all") return true;
-      for (const n of inner.names) out.names.add(n);
-      out.patterns.push(...inner.patterns);
-      return false;
+      if (node.unevaluatedItems !== undefined && !e.allItems) {
+        const tokens = [...at, "unevaluatedItems"];
+        const left = this.build(node.unevaluatedItems, tokens);
+        // An item a `contains` matches is evaluated by it (2020-12): past the prefix, an item matches one of them or the rest schema.
+        const items: IrNode = e.contains.length === 0 ? left : { kind: "union", at: this.at(tokens), annotations: {}, exclusive: false, branches: [...e.contains, left], source: "anyOf" };
+        out.push({ kind: "array", at: this.at(tokens), annotations: {}, impliedType: true, items, ...(e.prefix === 0 ? {} : { prefixItems: Array.from({ length: e.prefix }, () => any) }) });
+      }
+      return out;
     };
-    if (Array.isArray(node.allOf)) {
-      for (const [i, part] of node.allOf.entries()) if (merge(this.evaluated(part, [...at, "allOf", i], seen))) return "all";
+    const arms = alternatives.map((e) => [...e.conditions, ...rest(e)]);
+    if (arms.length === 1) return arms[0];
+    const branches: IrNode[] = arms.map((parts) => (parts.length === 0 ? any : parts.length === 1 ? parts[0] : { kind: "intersection", at: where, annotations: {}, parts, source: "siblings" }));
+    return [{ kind: "union", at: where, annotations: {}, exclusive: false, branches, source: "anyOf" }];
+  }
+
+  /**
+   * What a schema evaluates (2020-12 annotations: the property names and patterns, the prefix of items, the
+   * `contains` schemas; or every property / item: an `additionalProperties`/`items`, a nested
+   * `unevaluated*`), as alternatives, each with the conditions under which it is what the schema evaluated:
+   * its own keywords and its `allOf` and `$ref` parts always; a branch of `anyOf`/`oneOf`, `then` (with
+   * `if`), `else` and a `dependentSchemas` entry only where it applies and holds (an instance failing a
+   * branch leaves no annotation from it). `not` evaluates nothing.
+   */
+  private evaluations(node: unknown, at: Tokens, seen: Set<string>, root = false): Evaluation[] {
+    const own: Evaluation = { conditions: [], names: new Set(), patterns: [], allProperties: false, prefix: 0, allItems: false, contains: [] };
+    if (!isObject(node)) return [own];
+    if (node.additionalProperties !== undefined || (!root && node.unevaluatedProperties !== undefined)) own.allProperties = true;
+    for (const name of Object.keys(isObject(node.properties) ? node.properties : {})) own.names.add(name);
+    own.patterns.push(...Object.keys(isObject(node.patternProperties) ? node.patternProperties : {}));
+    if (this.spec.dialect === "2020-12") {
+      if (node.items !== undefined || (!root && node.unevaluatedItems !== undefined)) own.allItems = true;
+      if (Array.isArray(node.prefixItems)) own.prefix = node.prefixItems.length;
+      if (node.contains !== undefined) own.contains.push(this.build(node.contains, [...at, "contains"]));
     }
+    let out: Evaluation[] = [own];
+    const and = (more: Evaluation[]) => {
+      out = out.flatMap((a) => more.map((b) => merged(a, b)));
+      if (out.length > MAX_EVALUATIONS) this.fail(`unevaluatedProperties/unevaluatedItems over more than ${MAX_EVALUATIONS} combinations of the branches an instance may match is not supported`, at);
+    };
+    if (Array.isArray(node.allOf)) node.allOf.forEach((part, i) => and(this.evaluations(part, [...at, "allOf", i], seen)));
     if (typeof node.$ref === "string") {
       const name = refName(node.$ref);
-      if (!seen.has(name) && Object.hasOwn(this.spec.defs, name)) {
-        seen.add(name);
-        if (merge(this.evaluated(this.spec.defs[name], [name], seen))) return "all";
+      if (!seen.has(name) && Object.hasOwn(this.spec.defs, name)) and(this.evaluations(this.spec.defs[name], [name], new Set([...seen, name])));
+    }
+    // A branch that evaluates nothing whatever the instance says nothing here (its keyword still validates elsewhere).
+    const relevant = (e: Evaluation[]) => e.some((x) => x.allProperties || x.allItems || x.names.size > 0 || x.patterns.length > 0 || x.prefix > 0 || x.contains.length > 0);
+    const not = (n: IrNode, tokens: Tokens): IrNode => ({ kind: "not", at: this.at(tokens), annotations: {}, node: n });
+    for (const key of ["anyOf", "oneOf"] as const) {
+      if (!Array.isArray(node[key])) continue;
+      const branches = (node[key] as unknown[])
+        .map((b, i) => ({ tokens: [...at, key, i], evaluations: this.evaluations(b, [...at, key, i], seen), schema: b }))
+        .filter((b) => relevant(b.evaluations))
+        .map((b) => ({ ...b, node: this.build(b.schema, b.tokens) }));
+      if (branches.length === 0) continue;
+      const alternatives: Evaluation[] = [];
+      // anyOf: every branch that holds leaves its annotations, so each set of holding branches is an alternative;
+      // oneOf: at most one holds (else the schema fails anyway).
+      const sets = key === "oneOf" ? [[], ...branches.map((_, i) => [i])] : Array.from({ length: 2 ** branches.length }, (_, m) => branches.map((_, i) => i).filter((i) => m & (1 << i)));
+      for (const set of sets) {
+        let chosen: Evaluation[] = [{ ...empty(), conditions: branches.map((b, i) => (set.includes(i) ? b.node : not(b.node, b.tokens))) }];
+        if (key === "oneOf" && set.length === 1) chosen = [{ ...empty(), conditions: [branches[set[0]].node] }];
+        for (const i of set) chosen = chosen.flatMap((a) => branches[i].evaluations.map((b) => merged(a, b)));
+        alternatives.push(...chosen);
+      }
+      and(alternatives);
+    }
+    if (node.if !== undefined && (node.then !== undefined || node.else !== undefined)) {
+      const condition = this.evaluations(node.if, [...at, "if"], seen);
+      const then = node.then === undefined ? [empty()] : this.evaluations(node.then, [...at, "then"], seen);
+      const otherwise = node.else === undefined ? [empty()] : this.evaluations(node.else, [...at, "else"], seen);
+      if (relevant(condition) || relevant(then) || relevant(otherwise)) {
+        const test = this.build(node.if, [...at, "if"]);
+        and([
+          ...condition.flatMap((c) => then.map((t) => merged(merged({ ...empty(), conditions: [test] }, c), t))),
+          ...otherwise.map((e) => merged({ ...empty(), conditions: [not(test, [...at, "if"])] }, e)),
+        ]);
+      }
+    } else if (node.if !== undefined) {
+      // `if` alone validates nothing, but leaves its annotations where it holds.
+      const condition = this.evaluations(node.if, [...at, "if"], seen);
+      if (relevant(condition)) {
+        const test = this.build(node.if, [...at, "if"]);
+        and([...condition.map((c) => merged({ ...empty(), conditions: [test] }, c)), { ...empty(), conditions: [not(test, [...at, "if"])] }]);
+      }
+    }
+    if (isObject(node.dependentSchemas)) {
+      for (const [name, schema] of Object.entries(node.dependentSchemas)) {
+        const tokens = [...at, "dependentSchemas", name];
+        const inner = this.evaluations(schema, tokens, seen);
+        if (!relevant(inner)) continue;
+        const present = this.requiring([name], tokens, false);
+        and([...inner.map((e) => merged({ ...empty(), conditions: [present] }, e)), { ...empty(), conditions: [not(present, tokens)] }]);
       }
     }
     return out;
@@ -533,6 +631,18 @@ export class IrBuilder {
       ...optional("maxProperties", this.count(node, "maxProperties", at)),
     };
   }
+}
+
+/**
+ * Whether a positive number's shortest decimal form (what JSON writes) is exactly its binary value: a double
+ * k/2^e (k odd) has exactly e decimal places, so it is exact when its shortest form has that many.
+ */
+function exactInBinary(m: number): boolean {
+  let e = 0;
+  while (!Number.isInteger(m * 2 ** e) && e < 1100) e++;
+  const [mantissa, exponent] = m.toExponential().split("e");
+  const decimals = Math.max(0, (mantissa.split(".")[1] ?? "").length - Number(exponent));
+  return decimals === e || (e === 0 && decimals === 0);
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

@@ -18,8 +18,10 @@
 //   array `dependencies`) and `dependentSchemas` (schema `dependencies`) are, per name, `¬(an object
 //   with the name) ∨ (what it requires)`; `unevaluatedProperties` is an object node whose declared
 //   properties and patterns are every name the schema evaluates (its own, its `allOf` and `$ref`
-//   parts'), `additional` the unevaluated schema — refused when the evaluated names depend on which
-//   branch of an `anyOf`/`oneOf`/`if` matched.
+//   parts'), `additional` the unevaluated schema; where the evaluated names depend on which branches of
+//   an `anyOf`/`oneOf`/`if`/`dependentSchemas` hold, a union of one such node per combination, each beside
+//   the branches it assumes (and the negations of the others). `unevaluatedItems` likewise, as an array
+//   node: the evaluated prefix, then items matching a `contains` or the unevaluated schema.
 // - `pattern` and `patternProperties` keys are ECMA-262 (`u` flag), parsed by model/pattern.ts;
 //   a construct whose meaning differs between ECMA-262, Python and Ruby is refused.
 
@@ -106,7 +108,7 @@ export interface NumberNode extends NodeBase {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
-  /** Positive safe integer only (the one form every validator agrees on). */
+  /** Positive, exactly a binary fraction (2, 0.5, 0.25): where dividing in binary and in decimal agree. */
   multipleOf?: number;
 }
 

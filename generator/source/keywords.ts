@@ -17,6 +17,9 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "contentMediaType",
   "contentEncoding",
   "contentSchema",
+  // Identifiers a reference may name (the loader resolves `#name` references to them); they validate nothing.
+  "$anchor",
+  "$dynamicAnchor",
 ]);
 
 /** Keywords whose values map names to schemas: inside them, keys are names, not keywords. */

@@ -63,8 +63,9 @@ export function loadSpecBytes(bytes: Uint8Array, file: string, label: string, op
 
   const defs: Record<string, JsonSchema> = {};
   const sourceDefs = source as Record<string, unknown>;
+  const anchors = dialect === "2020-12" ? anchorsOf(sourceDefs) : new Map<string, string>();
   for (const [name, def] of Object.entries(sourceDefs)) {
-    defs[name] = withoutOwnDialect(normalizeNode(def, { file, dialect, container, defs: sourceDefs }, [container, name]), root.$schema, file, [container, name]) as JsonSchema;
+    defs[name] = withoutOwnDialect(normalizeNode(def, { file, dialect, container, defs: sourceDefs, anchors }, [container, name]), root.$schema, file, [container, name]) as JsonSchema;
   }
   return deepFreeze({ label, file, sha256: digest, dialect, container, patches, defs });
 }
@@ -104,6 +105,21 @@ interface Ctx {
   dialect: Dialect;
   container: "definitions" | "$defs";
   defs: Record<string, unknown>;
+  /** 2020-12: each `$anchor`/`$dynamicAnchor` name a definition carries on itself → that definition. */
+  anchors: Map<string, string>;
+}
+
+/** The anchors (`$anchor`, `$dynamicAnchor`) definitions carry on themselves, by name. */
+function anchorsOf(defs: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, def] of Object.entries(defs)) {
+    if (typeof def !== "object" || def === null) continue;
+    for (const k of ["$anchor", "$dynamicAnchor"]) {
+      const anchor = (def as Record<string, unknown>)[k];
+      if (typeof anchor === "string") out.set(anchor, name);
+    }
+  }
+  return out;
 }
 
 /**
@@ -140,11 +156,22 @@ function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unk
     }
     at.pop();
   }
+  if (obj.$dynamicRef !== undefined && ctx.dialect === "2020-12") {
+    // One document is one schema resource (an `$id` inside it is refused by the model), so a `$dynamicRef`
+    // has one target whatever the dynamic scope: the anchor's one holder, as a `$ref` to it would.
+    at.push("$dynamicRef");
+    if (typeof obj.$dynamicRef !== "string") throw new InputError("expected $dynamicRef to be a string", ctx.file, pointer(...at));
+    if (obj.$ref !== undefined) throw new InputError("expected $ref or $dynamicRef, not both", ctx.file, pointer(...at));
+    obj.$ref = resolveRef(obj.$dynamicRef, ctx, at);
+    delete obj.$dynamicRef;
+    at.pop();
+  } else if (typeof obj.$ref === "string") {
+    at.push("$ref");
+    obj.$ref = resolveRef(obj.$ref, ctx, at);
+    at.pop();
+  }
   if (typeof obj.$ref !== "string") return obj;
 
-  at.push("$ref");
-  obj.$ref = resolveRef(obj.$ref, ctx, at);
-  at.pop();
   const siblings = Object.keys(obj).filter((k) => k !== "$ref");
   if (siblings.length === 0) return obj;
   // draft-07 ignores every keyword beside $ref.
@@ -154,14 +181,20 @@ function normalizeNode(node: unknown, ctx: Ctx, at: Array<string | number>): unk
   if (validating.length === 0) return obj;
   const result: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
-  // `unevaluatedProperties` stays beside the allOf: it sees what the reference evaluates.
-  for (const k of siblings) (ANNOTATION_KEYWORDS.has(k) || k === "unevaluatedProperties" ? result : rest)[k] = obj[k];
+  // `unevaluatedProperties`/`unevaluatedItems` stay beside the allOf: they see what the reference evaluates.
+  for (const k of siblings) (ANNOTATION_KEYWORDS.has(k) || k === "unevaluatedProperties" || k === "unevaluatedItems" ? result : rest)[k] = obj[k];
   result.allOf = [{ $ref: obj.$ref }, rest];
   return result;
 }
 
 function resolveRef(ref: string, ctx: Ctx, at: Array<string | number>): string {
   const prefix = `#/${ctx.container}/`;
+  // 2020-12: a plain-name fragment names an anchor; one a definition carries on itself is that definition.
+  if (ctx.dialect === "2020-12" && /^#[A-Za-z_][-A-Za-z0-9._]*$/.test(ref)) {
+    const held = ctx.anchors.get(ref.slice(1));
+    if (held === undefined) throw new InputError(`the reference "${ref}" names no anchor a definition carries on itself ($anchor or $dynamicAnchor at a definition's root)`, ctx.file, pointer(...at));
+    return `#/$defs/${held}`;
+  }
   if (!ref.startsWith(prefix)) {
     throw new InputError(`expected a local reference to ${prefix}<Name>, got "${ref}"`, ctx.file, pointer(...at));
   }

@@ -55,10 +55,6 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   "test/bump.test.ts": "bumps copies of the project itself, from whatever lock it finds: run in the copy it would only bump again",
   "test/extension-bump.test.ts": "bumps copies of the project itself (its extensions from a folder), from whatever lock it finds",
   "test/emit/typescript/sdk-suite.test.ts": "runs the TypeScript SDK 2.0.0's own suites (minutes) with the tree's typescript-sdk/ folder, which holds only the SDK's two dated eras: a bump that re-pins draft or adds a label leaves those rows as they were, so a copy would rerun the same proof",
-  // A history revision without schema.ts (hist-050 drawn as draft) gets resources/subscribe's result as an open
-  // Result, not EmptyResult: the empty-result normalize scenario and the Go normalizer check assume EmptyResult.
-  "test/scenarios/scenarios.test.ts": "its normalize scenarios assume subscribe's result is EmptyResult, which a revision without schema.ts does not give: not yet bump-proof",
-  "test/emit/go/compile.test.ts": "its normalizer check assumes subscribe's result is EmptyResult, which a revision without schema.ts does not give: not yet bump-proof",
   "test/emit/go/sdk-recipe.test.ts": "runs the official Go SDK's suite twice (minutes each); it vendors the dated versions the SDK names, which the bump copies leave as they are",
 };
 

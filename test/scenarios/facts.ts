@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { lockFile, schemasDir } from "../support.js";
 
-type Schema = { $ref?: string; anyOf?: Schema[]; type?: string | string[]; properties?: Record<string, Schema>; const?: unknown; required?: string[] };
+type Schema = { $ref?: string; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; type?: string | string[]; properties?: Record<string, Schema>; const?: unknown; required?: string[] };
 interface Lock {
   versions: Record<string, unknown>;
   extensions?: Record<string, { versions: Record<string, { core: string[] }> }>;
@@ -94,4 +94,47 @@ export function requestDefinition(label: string, method: string): string | undef
 export function extensionCores(name: string): string[] {
   const versions = Object.values(lock.extensions?.[name]?.versions ?? {});
   return lockLabels.filter((l) => versions.some((v) => v.core.includes(l)));
+}
+
+/** The member names a definition declares, its own and those it takes by `$ref` and `allOf`; null when it is a union (`anyOf`/`oneOf`). */
+function members(label: string, name: string, seen = new Set<string>()): Set<string> | null {
+  const defs = definitions(label);
+  const out = new Set<string>();
+  const walk = (s: Schema | undefined): boolean => {
+    if (s === undefined) return true;
+    if (s.anyOf !== undefined || s.oneOf !== undefined) return false;
+    for (const k of Object.keys(s.properties ?? {})) out.add(k);
+    const target = refName(s);
+    if (target !== undefined && !seen.has(target)) {
+      seen.add(target);
+      if (!walk(defs[target])) return false;
+    }
+    return (s.allOf ?? []).every(walk);
+  };
+  return walk(defs[name]) ? out : null;
+}
+
+/**
+ * The version's empty result (`EmptyResult`, else `Result`: what ping, logging/setLevel and resources/(un)subscribe
+ * answer with) declares no member but `_meta`. Not so in a revision whose `Result` carries another member (a legacy
+ * draft with `result_type`): there those results are objects like any other.
+ */
+export function emptyResultIsBare(label: string): boolean {
+  const found = members(label, Object.hasOwn(definitions(label), "EmptyResult") ? "EmptyResult" : "Result");
+  return found !== null && [...found].every((k) => k === "_meta");
+}
+
+/**
+ * The results `method` may answer with at `label`, as its response declaration names them: the `result` of
+ * `<Base>ResultResponse` (else `<Base>Response`), a reference or a union of references, in order; else
+ * `<Base>Result` (what `{result}` in a scenario's message stands for, joined by " | ").
+ */
+export function resultNames(label: string, method: string): string[] {
+  const defs = definitions(label);
+  const base = requestDefinition(label, method)!.replace(/Request$/, "");
+  const response = defs[`${base}ResultResponse`] ?? defs[`${base}Response`];
+  const declared = response?.properties?.result ?? (response !== undefined && refName(response) !== undefined ? response : undefined);
+  const arms = declared === undefined ? [] : (declared.anyOf ?? [declared]);
+  const names = arms.map(refName);
+  return names.length > 0 && names.every((n) => n !== undefined) ? (names as string[]) : [`${base}Result`];
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { requestMeta } from "../request-meta.js";
-import { clientNotifications, definitions, eraOf, extensionCores, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
+import { clientNotifications, definitions, emptyResultIsBare, eraOf, extensionCores, requestMetaKeys, lockLabels, methods, requestDefinition, requests, resultNames, resultRequiresResultType, schemaDefinesBatches } from "./facts.js";
 
 export const scenariosDir = path.dirname(fileURLToPath(import.meta.url));
 export const KINDS = ["gate", "normalize", "stdio", "http"] as const;
@@ -19,7 +19,7 @@ export interface Scenario {
   name: string;
   spec: string;
   kind: Kind;
-  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; sends?: string; notifies?: string; meta?: string; extension?: string; defines?: string; latest?: boolean };
+  versions: { era?: "legacy" | "modern" | "any"; batches?: boolean; resultType?: boolean; emptyResult?: boolean; sends?: string; notifies?: string; meta?: string; extension?: string; defines?: string; latest?: boolean };
   pick?: "clientRequest" | "serverOnlyRequest" | "clientOnlyRequest" | "removed" | "later" | "custom";
   side?: "client" | "server";
   policy?: Policy;
@@ -94,6 +94,7 @@ export function versionsOf(scenario: Scenario): string[] {
       (v.era === undefined || v.era === "any" || eraOf(label) === v.era) &&
       (v.batches === undefined || schemaDefinesBatches(label) === v.batches) &&
       (v.resultType === undefined || resultRequiresResultType(label) === v.resultType) &&
+      (v.emptyResult === undefined || emptyResultIsBare(label) === v.emptyResult) &&
       (v.sends === undefined || requests(label).client.includes(v.sends)) &&
       (v.notifies === undefined || clientNotifications(label).includes(v.notifies)) &&
       (v.meta === undefined || requestMetaKeys(label).includes(v.meta)) &&
@@ -182,8 +183,7 @@ export function expand(scenario: Scenario): Case[] {
       }
     } else if (scenario.kind === "normalize") {
       for (const method of scenario.methods!.filter((m) => requests(version).client.includes(m))) {
-        const request = requestDefinition(version, method)!;
-        const vars = { version, method, result: request.replace(/Request$/, "Result") };
+        const vars = { version, method, result: resultNames(version, method).join(" | ") };
         scenario.cases!.forEach((c, i) => {
           cases.push({ ...base, id: `${scenario.name} @ ${version} ${method} #${i}`, kind: "normalize", method, input: c.input, expect: fill(c.expect, vars) });
         });

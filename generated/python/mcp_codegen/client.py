@@ -554,10 +554,8 @@ class Client:
         key = (label, method, "params")
         if key not in self._adapters:
             module = _module(label)
-            params_row = cast(Mapping[str, object] | None, module.METHOD_TABLE[method].get("params"))
-            name = None if params_row is None else params_row.get("definition")
-            definition = module.DEFINITIONS.get(name) if isinstance(name, str) else None
-            self._adapters[key] = None if definition is None else TypeAdapter(cast(Any, definition))
+            # A version whose schema inlines its params (the table names no definition) is checked too.
+            self._adapters[key] = dispatch.params_adapter(module.DEFINITIONS, module.METHOD_TABLE[method], method)
         return self._adapters[key]
 
     def _result_adapter(self, label: str, method: str) -> TypeAdapter[Any] | None:

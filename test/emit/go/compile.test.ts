@@ -3,8 +3,9 @@
 // `go build ./...` and `go vet ./...`; the committed-run tree's MethodTable of every package equals
 // `mcp-codegen table --format json`; each package's gate (Refusal) answers every method of its table,
 // at both sides and under each cross-era policy, as the README's gate rule reads the row; each
-// package's NormalizeResult gives every request's result the shape its row's normalizer names
-// (resources/subscribe|unsubscribe: only an object _meta passes).
+// package's NormalizeResult gives every request's result the shape its row's normalizer's shape names
+// (resources/subscribe|unsubscribe: empty, only an object _meta passing, exactly when the schema's result declares no
+// other member).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -200,7 +201,7 @@ describe("what the Go packages say", () => {
     expect(wrong.slice(0, 5)).toEqual([]);
   });
 
-  it("each package's normalizers give every request's result the shape its row names; resources/subscribe keeps only an object _meta", () => {
+  it("each package's normalizers give every request's result the shape its row names; resources/subscribe's row is empty exactly when its result declares no member but _meta", () => {
     const values = [{ _meta: { k: 1 }, x: 1, n: null }, { _meta: "s", x: [1] }, "text"];
     const calls: Array<{ label: string; method: string; value: unknown }> = [];
     const expected: Array<unknown> = [];
@@ -210,7 +211,12 @@ describe("what the Go packages say", () => {
         if (row.status !== "present" || row.normalizer === null) continue;
         const empty = row.normalizer.shape === "empty";
         if (method === "resources/subscribe" || method === "resources/unsubscribe") {
-          expect(empty, `${m.label} ${method}`).toBe(true);
+          // The headline rule, read from the schema (not the IR): one result whose members, its own and those it
+          // takes by $ref and allOf, are only _meta (and resultType in the modern era). A legacy draft whose
+          // Result carries another member (result_type) answers subscribe with an object.
+          const declared = row.results!.length === 1 ? members(m.version.definitions, row.results![0]) : null;
+          const allowed = m.version.era === "modern" ? ["_meta", "resultType"] : ["_meta"];
+          expect(empty, `${m.label} ${method}: ${row.results!.join(" | ")} declares ${declared === null ? "a union" : [...declared].join(", ")}`).toBe(declared !== null && [...declared].every((k) => allowed.includes(k)));
           subscribe++;
         }
         const typed = (o: Record<string, unknown>) => (row.resultTypes === null ? o : { ...o, resultType: row.resultTypes[0] });
@@ -229,6 +235,24 @@ describe("what the Go packages say", () => {
     expect(wrong.slice(0, 5)).toEqual([]);
   });
 });
+
+/** The member names a definition declares, its own and those it takes by `$ref` and `allOf`; null when it is (or takes) a union. */
+function members(definitions: Readonly<Record<string, Record<string, unknown>>>, name: string): Set<string> | null {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (s: Record<string, unknown> | undefined): boolean => {
+    if (s === undefined) return true;
+    if (s.anyOf !== undefined || s.oneOf !== undefined) return false;
+    for (const k of Object.keys((s.properties ?? {}) as object)) out.add(k);
+    const target = typeof s.$ref === "string" ? decodeURIComponent(s.$ref.replace(/^#\/(\$defs|definitions)\//, "")) : undefined;
+    if (target !== undefined && !seen.has(target)) {
+      seen.add(target);
+      if (!walk(definitions[target])) return false;
+    }
+    return ((s.allOf ?? []) as Array<Record<string, unknown>>).every(walk);
+  };
+  return walk(definitions[name]) ? out : null;
+}
 
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);

@@ -72,6 +72,12 @@ describe("the Python client's rules (a scripted server in memory)", () => {
     });
   });
 
+  it("refuses invalid params before sending at every generated version, those whose schema inlines the params included", () => {
+    // tools/call without its required `name`, each version alone (the labels the generated package lists).
+    const expected = Object.fromEntries((facts.labels as string[]).map((label) => [label, { kind: "invalid-params", pointers: ["/params/name"], sent: 0 }]));
+    expect(facts.cases.invalidParamsEveryVersion).toEqual(expected);
+  });
+
   it("falls back from server/discover to initialize, offering the newest legacy version; legacy requests carry no envelope", () => {
     expect(facts.cases.fallback).toEqual({
       methods: ["server/discover", "initialize", "notifications/initialized", "tools/list"],

@@ -174,6 +174,28 @@ async def refusals() -> dict[str, Any]:
     return out
 
 
+async def invalid_params_every_version() -> dict[str, Any]:
+    """tools/call without its required ``name``, at each generated version alone: refused before sending (the
+    versions whose schema inlines the params included), or, if sent, answered by nobody (a short timeout)."""
+    out: dict[str, Any] = {}
+    for label, era in sorted(mcp_codegen.VERSION_ERAS.items()):
+
+        def modern(message: Message, _: Scripted, label: str = label) -> list[Message]:
+            if message.get("method") == "server/discover":
+                return result(message, {"supportedVersions": [label], "capabilities": {"tools": {}}, "serverInfo": {"name": "m", "version": "1"}, "resultType": "complete", "ttlMs": 0, "cacheScope": "public"})
+            return []
+
+        client, transport = await connected(legacy_server({"tools": {}}) if era == "legacy" else modern, versions=[label])
+        before = len(transport.sent)
+        try:
+            await client.request("tools/call", {"arguments": {}}, timeout=0.5)
+            out[label] = "answered"
+        except ClientError as error:
+            out[label] = {**error_of(error), "sent": len(transport.sent) - before}
+        await client.close()
+    return out
+
+
 async def fallback_and_envelope() -> dict[str, Any]:
     client, transport = await connected(legacy_server({"tools": {}}, lambda m: result(m, {"tools": []})), versions=[MODERN[0], LEGACY[0]])
     negotiated = client.connection
@@ -419,6 +441,7 @@ async def main() -> dict[str, Any]:
         "invalidResult": invalid_result,
         "capability": capability_refused,
         "refusals": refusals,
+        "invalidParamsEveryVersion": invalid_params_every_version,
         "fallback": fallback_and_envelope,
         "modern": modern_envelope_and_retry,
         "serverCancels": server_cancels_handler,
@@ -433,4 +456,4 @@ async def main() -> dict[str, Any]:
     return {name: await case() for name, case in cases.items()}
 
 
-print(json.dumps({"modern": MODERN, "legacy": LEGACY, "cases": asyncio.run(main())}))
+print(json.dumps({"modern": MODERN, "legacy": LEGACY, "labels": sorted(mcp_codegen.VERSION_ERAS), "cases": asyncio.run(main())}))

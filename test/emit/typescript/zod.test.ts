@@ -205,19 +205,20 @@ describe("the IR builder refuses what no printer can express", () => {
   };
 
   it("names the file, the definition and the JSON pointer of an unsupported keyword", () => {
-    const error = fails({ Bad: { type: "object", properties: { x: { type: "array", unevaluatedItems: false } } } });
+    const error = fails({ Bad: { type: "object", properties: { x: { type: "array", $recursiveRef: "#" } } } });
     expect(error).toBeInstanceOf(InputError);
     expect(error?.file).toBe("synthetic-2020-12/schema.json");
-    expect(error?.pointer).toBe("/$defs/Bad/properties/x/unevaluatedItems");
-    expect(error?.message).toContain('cannot express Bad: the keyword "unevaluatedItems" is not supported');
+    expect(error?.pointer).toBe("/$defs/Bad/properties/x/$recursiveRef");
+    expect(error?.message).toContain('cannot express Bad: the keyword "$recursiveRef" is not supported');
   });
 
   it("points into `definitions` for draft-07", () => {
     expect(fails({ Later: { type: "array", prefixItems: [{ type: "string" }] } }, "draft-07")?.pointer).toBe("/definitions/Later/prefixItems");
   });
 
-  it("refuses a non-integer multipleOf and a pattern that is not ECMA-262 (u)", () => {
-    expect(fails({ Third: { type: "number", multipleOf: 0.5 } })?.pointer).toBe("/$defs/Third/multipleOf");
+  it("refuses a multipleOf that is no binary fraction and a pattern that is not ECMA-262 (u)", () => {
+    expect(fails({ Tenth: { type: "number", multipleOf: 0.1 } })?.pointer).toBe("/$defs/Tenth/multipleOf");
+    expect(fails({ Half: { type: "number", multipleOf: 0.5 } })).toBeNull();
     expect(fails({ Bad: { type: "string", pattern: "(?<" } })?.pointer).toBe("/$defs/Bad/pattern");
   });
 });

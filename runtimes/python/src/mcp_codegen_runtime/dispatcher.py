@@ -678,6 +678,17 @@ def _inline_params(definitions: Mapping[str, runtime.Definition], method: str) -
     return None
 
 
+def params_adapter(definitions: Mapping[str, runtime.Definition], row: Mapping[str, object], method: str) -> TypeAdapter[Any] | None:
+    """The params type of ``method`` by its table ``row`` (the one rule the dispatcher and the client read): the
+    params definition the row names, else, where the schema inlines its params, the inline type; ``None`` when the
+    method has no params here."""
+    params_row = cast(Mapping[str, object] | None, row.get("params"))
+    if params_row is None:
+        return None
+    named = params_row.get("definition")
+    return _adapter(definitions, (named,)) if isinstance(named, str) else _inline_params(definitions, method)
+
+
 DISPATCHER_POLICY: runtime.GatePolicy = {"custom": "refuse", "later": "refuse"}
 """The dispatcher's gate policy (as TypeScript's DISPATCHER_POLICY): a method it has no route for is refused as the
 table says; a custom method is refused (a host serves its own in front of the dispatcher)."""
@@ -706,11 +717,7 @@ def create_dispatcher(
             continue
         row = present[method]
         params_row = cast(Mapping[str, object] | None, row.get("params"))
-        params_def = cast(str | None, params_row.get("definition")) if params_row is not None else None
-        if params_def is not None:
-            params = _adapter(definitions, (params_def,))
-        else:
-            params = _inline_params(definitions, method) if params_row is not None else None
+        params = params_adapter(definitions, row, method)
         if row.get("kind") == "request":
             results = cast(tuple[str, ...], row.get("results", ()))
             routes[method] = _Route(
