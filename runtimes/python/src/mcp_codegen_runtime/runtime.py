@@ -93,7 +93,7 @@ def _only_bool(value: object) -> object:
     return value
 
 
-def multiple_of(divisor: int) -> AfterValidator:
+def multiple_of(divisor: float) -> AfterValidator:
     """JSON Schema's ``multipleOf`` as Ajv decides it: the quotient, in double precision, is an integer
     JavaScript writes without an exponent (below 1e21). So 2**60 is a "multiple" of 3 (the quotient rounds
     to an integer) and 3e24 is not, where exact arithmetic says the opposite."""
