@@ -50,13 +50,15 @@ type Verdicts struct {
 	Server Verdict `json:"server"`
 }
 
-// MustVerdict reads a verdict printed as JSON by the generator (it panics only on text the generator did not print).
-func MustVerdict(text string) Verdict {
-	var v Verdict
-	if err := json.Unmarshal([]byte(text), &v); err != nil {
-		panic("mcpruntime: a generated verdict does not read: " + err.Error())
+// unknownVerdict is the gate's verdict on a method no row names: the protocol module's UnknownMethod (the
+// model's; its message's {method} and {protocolVersion} are filled by Refusal).
+func unknownVerdict() Verdict {
+	u := protocol.UnknownMethod
+	var policy *string
+	if u.Policy != "" {
+		policy = &u.Policy
 	}
-	return v
+	return Verdict{Accepted: u.Accepted, Code: u.Code, Reason: u.Reason, Message: u.Message, Policy: policy}
 }
 
 // MethodRow is one row of a version's method table; its JSON is the row `mcp-codegen table --format json`
@@ -135,13 +137,13 @@ func (e *MethodNotFound) Data() map[string]string {
 }
 
 // Refusal is the gate's answer for method arriving over a connection of version (whose table is table):
-// nil lets it through. A lookup: the row's verdict at policy.Side, else unknown (the verdict on a method
+// nil lets it through. A lookup: the row's verdict at policy.Side, else unknownVerdict (the verdict on a method
 // no row names, its message's {method} and {protocolVersion} filled); then the policy: AcrossEras.Serve
 // for a method another version has (the row's nearest), and the verdict's own policy ("custom":
 // RefuseCustom; "later": AcrossEras.Pass).
-func Refusal(table MethodTable, version, method string, policy Policy, unknown Verdict) *MethodNotFound {
+func Refusal(table MethodTable, version, method string, policy Policy) *MethodNotFound {
 	row, named := table[method]
-	verdict := unknown
+	verdict := unknownVerdict()
 	if named {
 		verdict = row.Verdicts.Server
 		if policy.Side == ClientSide {

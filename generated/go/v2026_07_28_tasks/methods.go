@@ -100,12 +100,8 @@ var MethodTable = mcpruntime.MustTable(`{ "completion/complete": { "kind": "requ
 // Refusal is the gate's answer for method arriving at policy.Side over a connection of this version: the
 // verdict of its MethodTable row under the policy (nil lets the method through).
 func Refusal(method string, policy mcpruntime.Policy) *mcpruntime.MethodNotFound {
-	return mcpruntime.Refusal(MethodTable, ProtocolVersion, method, policy, unknownMethod)
+	return mcpruntime.Refusal(MethodTable, ProtocolVersion, method, policy)
 }
-
-// unknownMethod is the gate's verdict on a method no MethodTable row names (the model's; its message's
-// {method} and {protocolVersion} are filled by the gate).
-var unknownMethod = mcpruntime.MustVerdict(`{"accepted":false,"code":-32601,"reason":"unknown","message":"Method not found: {method} is not a method of protocol version {protocolVersion}","policy":"custom"}`)
 
 // NormalizeCompletionComplete is the "completion/complete" result (CompleteResult): the handler's object without null members and a
 // _meta that is no object, resultType defaulted to "complete".

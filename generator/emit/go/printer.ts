@@ -7,8 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
-import { unknownMethodVerdict } from "../../model/table.js";
-import type { ExtensionModel, ProtocolModel, Refusal, VersionModel, VersionTable } from "../../model/types.js";
+import type { ExtensionModel, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
 import { byCodeUnit } from "../../order.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { normalizerOf, tableOf } from "../../print/table.js";
@@ -68,7 +67,7 @@ function goRaw(text: string): string {
   return text.includes("`") || text.includes("\r") ? goString(text) : `\`${text}\``;
 }
 
-function methodsBody(version: VersionModel, previous: VersionModel | null, table: VersionTable, unknown: Refusal, constants: Map<string, string>, normalizers: Map<string, string>, extension?: ExtensionModel): string {
+function methodsBody(version: VersionModel, previous: VersionModel | null, table: VersionTable, constants: Map<string, string>, normalizers: Map<string, string>, extension?: ExtensionModel): string {
   const parts: string[] = [];
   parts.push(`// ProtocolVersion is the protocol version of this package.\nconst ProtocolVersion = ${goString(version.label)}`);
   parts.push(`// Era is "legacy" (the initialize handshake) or "modern" (the per-request _meta envelope).\nconst Era = ${goString(version.era)}`);
@@ -92,14 +91,8 @@ function methodsBody(version: VersionModel, previous: VersionModel | null, table
         "Refusal is the gate's answer for method arriving at policy.Side over a connection of this version: the\nverdict of its MethodTable row under the policy (nil lets the method through).",
       ),
       `func Refusal(method string, policy ${RT}.Policy) *${RT}.MethodNotFound {`,
-      `\treturn ${RT}.Refusal(MethodTable, ProtocolVersion, method, policy, unknownMethod)`,
+      `\treturn ${RT}.Refusal(MethodTable, ProtocolVersion, method, policy)`,
       "}",
-    ].join("\n"),
-  );
-  parts.push(
-    [
-      goComment("unknownMethod is the gate's verdict on a method no MethodTable row names (the model's; its message's\n{method} and {protocolVersion} are filled by the gate)."),
-      `var unknownMethod = ${RT}.MustVerdict(${goRaw(JSON.stringify(unknown))})`,
     ].join("\n"),
   );
   const requests = [...version.requests].sort((a, b) => byCodeUnit(a.method, b.method));
@@ -158,7 +151,7 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
       `Package ${pkg} is protocol version ${version.label} (${version.era} era)${extension === undefined ? "" : ` with the extension ${extension.identifier} ${extension.label} layered onto it`}: a type for every definition\nof its schema, the method table, the method names, the gate and one result normalizer per request.`,
     );
     files.set(`${pkg}/types.go`, goFile(head(header), pkg, types.print(), module).replace(/\npackage /, `\n${doc}\npackage `));
-    files.set(`${pkg}/methods.go`, goFile(head(header), pkg, methodsBody(version, previous, tableOf(model.tables, label), unknownMethodVerdict(model.protocol), constants, normalizers, extension), module));
+    files.set(`${pkg}/methods.go`, goFile(head(header), pkg, methodsBody(version, previous, tableOf(model.tables, label), constants, normalizers, extension), module));
   };
   versions.forEach((v, i) => emitPackage(v.label, v, i === 0 ? null : versions[i - 1]));
   for (const ext of extensions) {
