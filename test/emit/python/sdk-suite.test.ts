@@ -161,6 +161,85 @@ describe("the recipe", () => {
   });
 });
 
+describe("the patched SDK's server results at a pre-2026 session: the generated projection strips the later revision's members", () => {
+  // The hints `mcp.server.runner` puts on a cacheable result (`ttlMs`, `cacheScope`) and the `resultType` a
+  // handler written for 2026-07-28 sets; 2025-11-25's ListToolsResult declares none of them (read from the schema).
+  const schema = JSON.parse(readFileSync(path.join(root, "schemas", "2025-11-25", "schema.json"), "utf8")) as {
+    $defs?: Record<string, { properties?: Record<string, unknown> }>;
+    definitions?: Record<string, { properties?: Record<string, unknown> }>;
+  };
+  const laterMembers = ["resultType", "ttlMs", "cacheScope"];
+
+  it("2025-11-25's ListToolsResult declares none of resultType, ttlMs, cacheScope", () => {
+    const declared = Object.keys((schema.$defs ?? schema.definitions)!.ListToolsResult.properties ?? {});
+    expect(declared).toContain("tools");
+    for (const member of laterMembers) expect(declared).not.toContain(member);
+  });
+
+  it("a 2025-11-25 session's tools/list result has none of them, with the sieve off too (the projection's doing), the rest sent as is", () => {
+    installSdk(patched);
+    const script = [
+      "import asyncio, dataclasses, json",
+      "from mcp_types import methods",
+      "from mcp_codegen import runtime",
+      "data = {'tools': [{'name': 'echo', 'inputSchema': {'type': 'object'}}], 'ttlMs': 60000, 'cacheScope': 'public', 'resultType': 'complete', '_meta': {'k': 1}}",
+      "out = {'sieved': methods.serialize_server_result('tools/list', '2025-11-25', data), 'modern': methods.serialize_server_result('tools/list', '2026-07-28', data)}",
+      "policy = methods.SDK_POLICY",
+      "methods.SDK_POLICY = dataclasses.replace(policy, sieve=False)",
+      "out['unsieved'] = methods.serialize_server_result('tools/list', '2025-11-25', data)",
+      // The control: the same validated value dumped without the sieve and without the projection keeps them.
+      "out['control'] = runtime.dump(methods._validate(methods.SERVER_RESULTS[('tools/list', '2025-11-25')], data), methods.SDK_POLICY)",
+      "methods.SDK_POLICY = policy",
+      "print(json.dumps(out, sort_keys=True))",
+    ].join("\n");
+    const env = { ...process.env };
+    delete env.PYTHONPATH;
+    const r = spawnSync(sdkPython, ["-c", script], { cwd: patched, env, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
+    const rest = { _meta: { k: 1 }, tools: [{ inputSchema: { type: "object" }, name: "echo" }] };
+    expect(out.sieved).toEqual(rest);
+    expect(out.unsieved).toEqual(rest);
+    expect(out.control).toEqual({ ...rest, resultType: "complete", ttlMs: 60000, cacheScope: "public" });
+    expect(out.modern).toEqual({ ...rest, resultType: "complete", ttlMs: 60000, cacheScope: "public" });
+  });
+
+  it("through the SDK's server: its own two pre-2026 cache-hint tests pass with the sieve off, and fail with the projection off too", async () => {
+    // tests/server/test_runner.py's tests that a 2025-11-25 session gets only the schema's fields from tools/list
+    // (a handler-set and a configured ttlMs/cacheScope), rerun with the sieve off: the projection alone strips
+    // them; with the projection off as well (the control) they fail, so the rerun can tell.
+    const file = path.join(patched, "tests", "server", "test_rig_legacy_projection.py");
+    const names = ["test_runner_outbound_sieve_drops_2026_only_result_keys_at_a_pre_2026_version", "test_runner_outbound_sieve_drops_configured_cache_hints_at_a_pre_2026_version"];
+    writeFileSync(
+      file,
+      [
+        "import dataclasses",
+        "import pytest",
+        "from mcp_types import methods",
+        `from tests.server.test_runner import server, ${names.join(", ")}`,
+        "",
+        "",
+        '@pytest.fixture(params=["projection", "neither"], autouse=True)',
+        "def outbound(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:",
+        '    monkeypatch.setattr(methods, "SDK_POLICY", dataclasses.replace(methods.SDK_POLICY, sieve=False))',
+        '    if request.param == "neither":',
+        '        monkeypatch.setattr(methods, "_project_legacy", lambda method, version, data: data)',
+        "",
+      ].join("\n"),
+    );
+    try {
+      const run = await pytest(patched, [path.relative(patched, file)], 1);
+      const outcome = (name: string, param: string) => run.get(`tests/server/test_rig_legacy_projection.py::${name}[${param}]`);
+      for (const name of names) {
+        expect(outcome(name, "projection"), name).toBe("passed");
+        expect(outcome(name, "neither"), name).toBe("failed");
+      }
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }, 10 * 60_000);
+});
+
 describe("the Python SDK's own suite (the files that import mcp_types)", () => {
   it("passes as patched at least every test it passes as shipped; every changed outcome is listed with its cause", async () => {
     const files = suiteFiles(pristine);
