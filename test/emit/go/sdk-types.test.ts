@@ -197,4 +197,20 @@ describe(`the Go SDK's public types (${SDK_NAME}) against the generated Go types
     }
     expect(actual).toEqual(JSON.parse(readFileSync(listFile, "utf8")));
   });
+
+  it("are summed up in docs/go.md as the reviewed list says", () => {
+    const list = JSON.parse(readFileSync(listFile, "utf8")) as Outcome;
+    const rows = list.versions.map((label) => {
+      const here = Object.values(list.paired).filter((p) => p.versions.includes(label));
+      const cell = (k: Kind) => {
+        const defs = here.filter((p) => p[k]?.counts[label]);
+        return defs.length === 0 ? "0" : `${defs.length} (${defs.reduce((n, p) => n + p[k]!.counts[label], 0)})`;
+      };
+      const unpaired = Object.values(list.unpairedDefinitions).filter((ls) => ls.includes(label)).length;
+      return `| ${label} | ${here.length} | ${unpaired} | ${KINDS.map(cell).join(" | ")} |`;
+    });
+    const docs = readFileSync(path.join(toolRoot, "docs", "go.md"), "utf8");
+    const table = docs.split("\n").filter((line) => list.versions.some((l) => line.startsWith(`| ${l} |`)));
+    expect(table).toEqual(rows);
+  });
 });
