@@ -32,13 +32,20 @@ type Package struct {
 
 var packages = map[string]Package{}
 
-// RoundTrip is the codec of the generated type T.
-func RoundTrip[T any](data []byte) ([]byte, error) {
+// RoundTrip is the codec of the type T. It encodes a *T, so that a MarshalJSON on the pointer receiver (as
+// the go-sdk's types have) is the one used, as when a caller encodes the value it decoded into. A panic
+// while decoding or encoding is returned as an error starting "panic: ".
+func RoundTrip[T any](data []byte) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
 	var v T
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
+	return json.Marshal(&v)
 }
 
 // Case is one definition's instances, with the schema document that judges them.

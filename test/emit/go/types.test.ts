@@ -8,8 +8,6 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pointerToken } from "../../../generator/errors.js";
 import { extensionLabel } from "../../../generator/model/extensions.js";
@@ -18,13 +16,10 @@ import { buildModel } from "../../../generator/pipeline.js";
 import { extensionSchemasDir } from "../../../generator/source/extensions.js";
 import { loadSpec } from "../../../generator/source/load.js";
 import { readLock } from "../../../generator/source/lock.js";
-import type { VersionModel } from "../../../generator/model/types.js";
 import { ensureSchemas, lockFile, modelOptions, schemasDir, tempDir } from "../../support.js";
-import { extensionModuleDocument, type Json, labelledCorpus, oracleDocument, sameJson, seedOf } from "../typescript/corpus.js";
+import { extensionModuleDocument, oracleDocument, sameJson } from "../typescript/corpus.js";
+import { type Module, moduleCorpus } from "./corpus.js";
 import { go, writeGoTree, writeHarness } from "./support.js";
-
-const WANTED = 30;
-const MAX_ATTEMPTS = 400;
 
 interface Verdict {
   label: string;
@@ -41,38 +36,15 @@ await ensureSchemas();
 const model = buildModel({ ...modelOptions, lock: await readLock(lockFile) });
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
 
-interface Module {
-  label: string;
-  version: VersionModel;
-  definitions: string[];
-  document: Record<string, unknown>;
-  instances: Map<string, Json[]>;
-}
-
-/** A module's corpus: per definition, instances drawn from `defs` and labelled (to get both kinds) by Ajv on `document`. */
-function corpus(label: string, version: VersionModel, document: Record<string, unknown>, defs: Record<string, never>, definitions: string[]): Module {
-  const container = Object.hasOwn(document, "$defs") ? "$defs" : "definitions";
-  const options = { strict: false, validateFormats: false, allErrors: false } as const;
-  const ajv = document.$schema === "https://json-schema.org/draft/2020-12/schema" ? new Ajv2020(options) : new Ajv(options);
-  ajv.addSchema(document, "doc");
-  const instances = new Map<string, Json[]>();
-  for (const name of definitions) {
-    const validate = ajv.getSchema(`doc#/${container}/${pointerToken(name)}`) as ValidateFunction;
-    const c = labelledCorpus(defs, name, seedOf(`${label}/${name}`), (i) => validate(i) as boolean, WANTED, MAX_ATTEMPTS);
-    instances.set(name, [...c.valid, ...c.invalid]);
-  }
-  return { label, version, definitions, document, instances };
-}
-
 const modules: Module[] = [];
 for (const label of labels) {
   const spec = loadSpec(path.join(defaultSchemasDir, label, "schema.json"), label, { patchesDir: defaultPatchesDir });
   const version = model.versions.find((v) => v.label === label)!;
-  modules.push(corpus(label, version, oracleDocument(defaultSchemasDir, defaultPatchesDir, label), spec.defs as Record<string, never>, Object.keys(spec.defs).sort()));
+  modules.push(moduleCorpus(label, version, oracleDocument(defaultSchemasDir, defaultPatchesDir, label), spec.defs as Record<string, never>, Object.keys(spec.defs).sort()));
 }
 for (const ext of model.extensions ?? []) {
   const spec = loadSpec(path.join(extensionSchemasDir(schemasDir, ext.name), ext.label, "schema.json"), ext.label);
-  modules.push(corpus(extensionLabel(ext), ext.model, extensionModuleDocument(schemasDir, defaultPatchesDir, ext), spec.defs as Record<string, never>, [...ext.definitions]));
+  modules.push(moduleCorpus(extensionLabel(ext), ext.model, extensionModuleDocument(schemasDir, defaultPatchesDir, ext), spec.defs as Record<string, never>, [...ext.definitions]));
 }
 
 let verdicts: Verdict[] = [];
