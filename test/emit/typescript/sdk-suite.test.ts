@@ -8,7 +8,7 @@
 // what it replaces, and running them too would add about two minutes per copy to `npm test`. The file took 17
 // minutes with the machine's two cores shared by other jobs; the SDK README's timings put it near 6 when idle.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, tempDir } from "../../support.js";
@@ -69,6 +69,52 @@ function suite(sdk: string, pkg: string, files: string[] = []): Promise<Map<stri
   });
 }
 
+/**
+ * A test written into a copy's server package, then removed: a `resources/subscribe` or `unsubscribe` handler's
+ * result as the low-level `Server` sends it, at 2025-11-25 over an in-memory pair (the SDK's own test helpers).
+ */
+const SUBSCRIBE_PROBE = "test/server/mcpCodegenSubscribeMeta.test.ts";
+const subscribeProbe = `// Written by mcp-codegen's test/emit/typescript/sdk-suite.test.ts: a resources/subscribe or unsubscribe
+// handler's result on the wire, from the low-level Server over an in-memory pair at 2025-11-25.
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/core-internal';
+import { InMemoryTransport, isJSONRPCResultResponse } from '@modelcontextprotocol/core-internal';
+import { expect, it } from 'vitest';
+
+import { Server } from '../../src/server/server';
+
+async function answer(method: 'resources/subscribe' | 'resources/unsubscribe', result: Record<string, unknown>): Promise<unknown> {
+    const server = new Server({ name: 'probe', version: '1.0.0' }, { capabilities: { resources: { subscribe: true } } });
+    server.setRequestHandler(method, () => result as never);
+    const [peer, own] = InMemoryTransport.createLinkedPair();
+    const waiters = new Map<string | number, (m: JSONRPCMessage) => void>();
+    peer.onmessage = m => {
+        const id = (m as { id?: string | number }).id;
+        if (id !== undefined) waiters.get(id)?.(m);
+    };
+    await server.connect(own);
+    await peer.start();
+    const request = (m: JSONRPCRequest) => new Promise<JSONRPCMessage>(resolve => {
+        waiters.set(m.id, resolve);
+        void peer.send(m);
+    });
+    await request({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    await peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const reply = await request({ jsonrpc: '2.0', id: 2, method, params: { uri: 'file:///a' } });
+    await server.close();
+    if (!isJSONRPCResultResponse(reply)) throw new Error(\`not a result: \${JSON.stringify(reply)}\`);
+    return reply.result;
+}
+
+for (const method of ['resources/subscribe', 'resources/unsubscribe'] as const) {
+    it(\`\${method}: an object _meta\`, async () => {
+        expect(await answer(method, { _meta: { 'example.com/k': 1 }, extra: 1 })).toEqual({ _meta: { 'example.com/k': 1 } });
+    });
+    it(\`\${method}: a non-object _meta\`, async () => {
+        expect(await answer(method, { _meta: 'x', extra: 1 })).toEqual({});
+    });
+}
+`;
+
 beforeAll(() => {
   for (const dir of [shipped, patched]) {
     cpSync(pristine, dir, { recursive: true });
@@ -109,6 +155,33 @@ describe("the recipe", () => {
 
   it("the patched workspace typechecks (the registries' compile-time guard: the tables' methods are the era's wire unions)", () => {
     for (const pkg of PACKAGES) run(path.join(patched, "packages", pkg), ["typecheck"]);
+  }, 10 * 60_000);
+});
+
+describe("resources/subscribe and unsubscribe results through the server", () => {
+  async function probe(sdk: string): Promise<Map<string, string>> {
+    const file = path.join(sdk, "packages", "server", SUBSCRIBE_PROBE);
+    writeFileSync(file, subscribeProbe);
+    try {
+      return await suite(sdk, "server", [SUBSCRIBE_PROBE]);
+    } finally {
+      rmSync(file);
+    }
+  }
+  const id = (method: string, meta: string) => `server ${SUBSCRIBE_PROBE} > ${method}: ${meta}`;
+
+  it("patched, the generated normalizer answers: an object _meta and nothing else, or {} when _meta is not an object", async () => {
+    const after = await probe(patched);
+    expect([...after.keys()].sort()).toEqual(["resources/subscribe", "resources/unsubscribe"].flatMap((m) => [id(m, "a non-object _meta"), id(m, "an object _meta")]));
+    expect([...after.values()]).toEqual(["passed", "passed", "passed", "passed"]);
+  }, 10 * 60_000);
+
+  it("shipped, the handler's result went out as it was (`extra` and a string `_meta` included)", async () => {
+    const before = await probe(shipped);
+    for (const m of ["resources/subscribe", "resources/unsubscribe"]) {
+      expect(before.get(id(m, "an object _meta"))).toBe("failed");
+      expect(before.get(id(m, "a non-object _meta"))).toBe("failed");
+    }
   }, 10 * 60_000);
 });
 
