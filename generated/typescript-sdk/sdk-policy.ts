@@ -20,6 +20,8 @@ export interface WireRow {
   readonly sender: WireSender;
   /** A request's result definitions, in the schema's order (`["InputRequiredResult", "CallToolResult"]`). */
   readonly results?: readonly string[];
+  /** A request's result shape (its normalizer's): `empty` when the result has no member but `_meta` (and `resultType`). */
+  readonly shape?: "empty" | "object";
   /**
    * Capability key paths that must be declared (each a path into a capabilities object): the receiver's
    * for a request, the sender's for a notification. Empty when none.
@@ -146,4 +148,23 @@ export function missingCapabilityFor(
   const row = rowOf(eras, kind, method);
   if (row === undefined || (row.sender !== sender && row.sender !== "both")) return null;
   return missingCapability(requiredCapabilities(row, method, site, policy), capabilities);
+}
+
+/**
+ * The era's normalizer of an `empty`-shape result, as the generated code's: `{ _meta }` when `value` is a plain
+ * object whose own `_meta` is a plain object, else `{}`; nothing else is sent. Undefined when the era has no
+ * such request or its result is not `empty`-shaped (the value is then the caller's to keep). The modern era's
+ * `resultType` is not added: the SDK's own encode seam stamps it.
+ */
+export function emptyResult(era: WireEra, method: string, value: unknown): { _meta?: Record<string, unknown> } | undefined {
+  const row = Object.prototype.hasOwnProperty.call(era.requests, method) ? era.requests[method] : undefined;
+  if (row?.shape !== "empty") return undefined;
+  const meta = plain(value) && Object.prototype.hasOwnProperty.call(value, "_meta") ? (value as Record<string, unknown>)._meta : undefined;
+  return plain(meta) ? { _meta: meta } : {};
+}
+
+function plain(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
 }

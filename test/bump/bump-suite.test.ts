@@ -54,7 +54,7 @@ const EXCLUDED: Readonly<Record<string, string>> = {
   "test/bump/bump-suite.test.ts": "this file: it bumps a copy of the project itself (in the copy it would bump a copy of the copy)",
   "test/bump.test.ts": "bumps copies of the project itself, from whatever lock it finds: run in the copy it would only bump again",
   "test/extension-bump.test.ts": "bumps copies of the project itself (its extensions from a folder), from whatever lock it finds",
-  "test/emit/typescript/sdk-suite.test.ts": "runs the TypeScript SDK 2.0.0's own suites (minutes) with the tree's typescript-sdk/ folder, which holds only the SDK's two dated eras: a bump that re-pins draft or adds a label leaves those rows as they were, so a copy would rerun the same proof",
+  "test/emit/typescript/sdk-suite.test.ts": "runs the TypeScript SDK 2.0.0's own suites and conformance runs (minutes) with the tree's typescript-sdk/ folder, which holds only the SDK's two dated eras: a bump that re-pins draft or adds a label leaves those rows as they were, so a copy would rerun the same proof",
   "test/emit/go/sdk-recipe.test.ts": "runs the official Go SDK's suite twice (minutes each); it vendors the dated versions the SDK names, which the bump copies leave as they are",
   "test/emit/go/sdk-types.test.ts": "compares the official Go SDK's public types with the generated ones at the dated versions the SDK names, which the bump copies leave as they are; its reviewed list of differences is of those versions",
 };

@@ -1,7 +1,7 @@
 // The TypeScript SDK adoption (issue 37): the typescript-sdk/ folder of the TypeScript tree, which replaces
 // the official TypeScript SDK's hand-written method registries and capability switches. It holds
 // wireTables.ts, printed here from the method table (per era the SDK validates with, the rows with status
-// `present`: definition, sender, result definitions, capability paths), and, copied as they are from
+// `present`: definition, sender, result definitions and shape, capability paths), and, copied as they are from
 // adopting/ beside this file, the hand-written policy module that reads those tables (sdk-policy.ts), the
 // recipe (ADOPTING.md) and the patch against the SDK.
 import { readFileSync } from "node:fs";
@@ -35,7 +35,7 @@ export function eraConstant(label: string): string {
 
 function rowText(row: MethodRow, definition: string): string {
   const fields = [`definition: ${JSON.stringify(definition)}`, `sender: ${JSON.stringify(row.sender)}`];
-  if (row.kind === "request") fields.push(`results: ${JSON.stringify(row.results ?? [])}`);
+  if (row.kind === "request") fields.push(`results: ${JSON.stringify(row.results ?? [])}`, `shape: ${JSON.stringify(row.normalizer?.shape ?? "object")}`);
   fields.push(`capabilities: ${JSON.stringify(row.capabilities)}`);
   return `{ ${fields.join(", ")} }`;
 }

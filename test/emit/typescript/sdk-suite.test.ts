@@ -7,8 +7,10 @@
 // ones the patch changes; the SDK's other packages (middleware, codemod, server-legacy, node) do not override
 // what it replaces, and running them too would add about two minutes per copy to `npm test`. The file took 17
 // minutes with the machine's two cores shared by other jobs; the SDK README's timings put it near 6 when idle.
+// After the suites: a test written into each copy's server package (the subscribe results), then the SDK's own
+// conformance runs in both copies (about three minutes per copy: see the last describe).
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, tempDir } from "../../support.js";
@@ -69,6 +71,64 @@ function suite(sdk: string, pkg: string, files: string[] = []): Promise<Map<stri
   });
 }
 
+/**
+ * A test written into a copy's server package, then removed: a `resources/subscribe` or `unsubscribe` handler's
+ * result as the low-level `Server` sends it, at 2025-11-25 over an in-memory pair (the SDK's own test helpers).
+ */
+const SUBSCRIBE_PROBE = "test/server/mcpCodegenSubscribeMeta.test.ts";
+const subscribeProbe = `// Written by mcp-codegen's test/emit/typescript/sdk-suite.test.ts: a resources/subscribe or unsubscribe
+// handler's result on the wire, from the low-level Server over an in-memory pair at 2025-11-25.
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/core-internal';
+import { InMemoryTransport, isJSONRPCResultResponse } from '@modelcontextprotocol/core-internal';
+import { expect, it } from 'vitest';
+
+import { Server } from '../../src/server/server';
+
+async function answer(method: 'resources/subscribe' | 'resources/unsubscribe', result: Record<string, unknown>): Promise<unknown> {
+    const server = new Server({ name: 'probe', version: '1.0.0' }, { capabilities: { resources: { subscribe: true } } });
+    server.setRequestHandler(method, () => result as never);
+    const [peer, own] = InMemoryTransport.createLinkedPair();
+    const waiters = new Map<string | number, (m: JSONRPCMessage) => void>();
+    peer.onmessage = m => {
+        const id = (m as { id?: string | number }).id;
+        if (id !== undefined) waiters.get(id)?.(m);
+    };
+    await server.connect(own);
+    await peer.start();
+    const request = (m: JSONRPCRequest) => new Promise<JSONRPCMessage>(resolve => {
+        waiters.set(m.id, resolve);
+        void peer.send(m);
+    });
+    await request({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } } });
+    await peer.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const reply = await request({ jsonrpc: '2.0', id: 2, method, params: { uri: 'file:///a' } });
+    await server.close();
+    if (!isJSONRPCResultResponse(reply)) throw new Error(\`not a result: \${JSON.stringify(reply)}\`);
+    return reply.result;
+}
+
+for (const method of ['resources/subscribe', 'resources/unsubscribe'] as const) {
+    it(\`\${method}: an object _meta\`, async () => {
+        expect(await answer(method, { _meta: { 'example.com/k': 1 }, extra: 1 })).toEqual({ _meta: { 'example.com/k': 1 } });
+    });
+    it(\`\${method}: a non-object _meta\`, async () => {
+        expect(await answer(method, { _meta: 'x', extra: 1 })).toEqual({});
+    });
+}
+`;
+
+/** Vendors the tables into the patched copy and applies the patch, once (a test run alone with `-t` applies it too). */
+function applyRecipe(): void {
+  if (existsSync(path.join(vendored, "wireTables.ts"))) return;
+  mkdirSync(vendored, { recursive: true });
+  for (const f of ["wireTables.ts", "sdk-policy.ts"]) cpSync(path.join(tree, f), path.join(vendored, f));
+  const patch = path.join(tree, "typescript-sdk-2.0.0.patch");
+  const check = spawnSync("git", ["apply", "--check", "--verbose", patch], { cwd: patched, encoding: "utf8" });
+  expect(check.status, check.stderr).toBe(0);
+  const applied = spawnSync("git", ["apply", patch], { cwd: patched, encoding: "utf8" });
+  expect(applied.status, applied.stderr).toBe(0);
+}
+
 beforeAll(() => {
   for (const dir of [shipped, patched]) {
     cpSync(pristine, dir, { recursive: true });
@@ -82,13 +142,7 @@ describe("the recipe", () => {
   it("ADOPTING.md names the folder the tables are vendored into, and the patch applies cleanly to the pristine copy", () => {
     const recipe = readFileSync(path.join(tree, "ADOPTING.md"), "utf8");
     expect(recipe).toContain("cp generated/typescript-sdk/wireTables.ts generated/typescript-sdk/sdk-policy.ts \\\n  ../typescript-sdk/packages/core-internal/src/wire/generated/");
-    mkdirSync(vendored, { recursive: true });
-    for (const f of ["wireTables.ts", "sdk-policy.ts"]) cpSync(path.join(tree, f), path.join(vendored, f));
-    const patch = path.join(tree, "typescript-sdk-2.0.0.patch");
-    const check = spawnSync("git", ["apply", "--check", "--verbose", patch], { cwd: patched, encoding: "utf8" });
-    expect(check.status, check.stderr).toBe(0);
-    const applied = spawnSync("git", ["apply", patch], { cwd: patched, encoding: "utf8" });
-    expect(applied.status, applied.stderr).toBe(0);
+    applyRecipe();
   });
 
   it("the patched registries list no method and the classes switch on none: both read the vendored tables", () => {
@@ -109,6 +163,34 @@ describe("the recipe", () => {
 
   it("the patched workspace typechecks (the registries' compile-time guard: the tables' methods are the era's wire unions)", () => {
     for (const pkg of PACKAGES) run(path.join(patched, "packages", pkg), ["typecheck"]);
+  }, 10 * 60_000);
+});
+
+describe("resources/subscribe and unsubscribe results through the server", () => {
+  async function probe(sdk: string): Promise<Map<string, string>> {
+    const file = path.join(sdk, "packages", "server", SUBSCRIBE_PROBE);
+    writeFileSync(file, subscribeProbe);
+    try {
+      return await suite(sdk, "server", [SUBSCRIBE_PROBE]);
+    } finally {
+      rmSync(file);
+    }
+  }
+  const id = (method: string, meta: string) => `server ${SUBSCRIBE_PROBE} > ${method}: ${meta}`;
+
+  it("patched, the generated normalizer answers: an object _meta and nothing else, or {} when _meta is not an object", async () => {
+    applyRecipe();
+    const after = await probe(patched);
+    expect([...after.keys()].sort()).toEqual(["resources/subscribe", "resources/unsubscribe"].flatMap((m) => [id(m, "a non-object _meta"), id(m, "an object _meta")]));
+    expect([...after.values()]).toEqual(["passed", "passed", "passed", "passed"]);
+  }, 10 * 60_000);
+
+  it("shipped, the handler's result went out as it was (`extra` and a string `_meta` included)", async () => {
+    const before = await probe(shipped);
+    for (const m of ["resources/subscribe", "resources/unsubscribe"]) {
+      expect(before.get(id(m, "an object _meta"))).toBe("failed");
+      expect(before.get(id(m, "a non-object _meta"))).toBe("failed");
+    }
   }, 10 * 60_000);
 });
 
@@ -149,4 +231,65 @@ describe("the TypeScript SDK's own suite (core-internal, client, server)", () =>
     expect(after.size).toBe(before.size);
     expect(count(after)).toBeGreaterThanOrEqual(count(before));
   }, 60 * 60_000);
+});
+
+/**
+ * The SDK's own conformance runs (test/conformance, its pinned @modelcontextprotocol/conformance 0.2.0-alpha.10
+ * and its expected-failures baselines), as its package.json scripts run them: the client and the server, each
+ * `--suite all` at the default version (2025-11-25) and `--spec-version 2026-07-28`. They need the packages
+ * built (tsdown) and Node 22 (the runner imports `fs.globSync`): the project's tools/conformance Node. Each run
+ * exits 0 when only its baseline's scenarios fail. About three minutes per copy (a build of 70 s, four runs of
+ * 10–45 s), so they run here, in the proof's copies after the suites, not in a file of their own.
+ */
+describe("the TypeScript SDK's own conformance runs (client and server, 2025-11-25 and 2026-07-28)", () => {
+  const node22 = path.join(root, "tools", "conformance", "node_modules", "node", "bin", "node");
+  const RUNS: ReadonlyArray<{ name: string; args: string[] }> = [
+    { name: "client 2025-11-25", args: ["node_modules/.bin/conformance", "client", "--command", "node --import tsx ./src/everythingClient.ts", "--suite", "all", "--expected-failures", "./expected-failures.yaml"] },
+    { name: "client 2026-07-28", args: ["node_modules/.bin/conformance", "client", "--command", "node --import tsx ./src/everythingClient.ts", "--suite", "all", "--spec-version", "2026-07-28", "--expected-failures", "./expected-failures.2026-07-28.yaml"] },
+    { name: "server 2025-11-25", args: ["scripts/run-server-conformance.sh", "--suite", "all", "--expected-failures", "./expected-failures.yaml"] },
+    { name: "server 2026-07-28", args: ["scripts/run-server-conformance.sh", "--suite", "all", "--spec-version", "2026-07-28", "--expected-failures", "./expected-failures.2026-07-28.yaml"] },
+  ];
+
+  async function freePort(): Promise<number> {
+    const { createServer } = await import("node:net");
+    return new Promise((resolve, reject) => {
+      const srv = createServer();
+      srv.on("error", reject);
+      srv.listen(0, "127.0.0.1", () => {
+        const port = (srv.address() as { port: number }).port;
+        srv.close(() => resolve(port));
+      });
+    });
+  }
+
+  /** Each run's exit status and its `Total:` line, in one copy (its packages built first). */
+  async function conformance(sdk: string): Promise<Map<string, string>> {
+    run(sdk, ["-r", "--filter", "./packages/**", "build"]);
+    const dir = path.join(sdk, "test", "conformance");
+    const out = new Map<string, string>();
+    for (const r of RUNS) {
+      const port = await freePort();
+      const runEnv = { ...env, PORT: String(port), PATH: `${path.dirname(node22)}${path.delimiter}${path.join(dir, "node_modules", ".bin")}${path.delimiter}${env.PATH}` };
+      const [cmd, ...args] = r.args;
+      const res = spawnSync(path.join(dir, cmd), args, { cwd: dir, env: runEnv, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, timeout: 10 * 60_000 });
+      const total = /Total: [^\n]*/.exec(res.stdout ?? "")?.[0] ?? `no total: ${(res.stderr ?? "").slice(-500)}`;
+      out.set(r.name, `exit ${res.status}, ${total}`);
+    }
+    return out;
+  }
+
+  // Shipped, every run exits 0 on an idle machine; under load a client scenario may end in a warning (the runner
+  // then exits 1), in both copies alike: the criterion is the patched run's exit status and totals equal to the
+  // shipped run's.
+  it("pass patched as they do shipped: every run exits as it does shipped, with the same totals", async () => {
+    expect(existsSync(node22), `${node22} (tools/setup.ts installs it)`).toBe(true);
+    applyRecipe();
+    const before = await conformance(shipped);
+    const after = await conformance(patched);
+    console.log(`TypeScript SDK conformance:\n  ${RUNS.map((r) => `${r.name}: shipped ${before.get(r.name)}; patched ${after.get(r.name)}`).join("\n  ")}`);
+    for (const r of RUNS) {
+      expect(before.get(r.name), `shipped ${r.name}`).toMatch(/^exit [01], Total: \d+ passed/);
+      expect(after.get(r.name), `patched ${r.name}`).toBe(before.get(r.name));
+    }
+  }, 30 * 60_000);
 });

@@ -45,6 +45,21 @@ describe("wireTables.ts", () => {
     for (const name of names) expect(build, name).toMatch(new RegExp(`\\bconst ${name}\\b`));
   });
 
+  it.each(eras)("%s: a request's shape is empty exactly when its one result declares no member but _meta and resultType (or schemas/overrides.json says)", (label) => {
+    type Node = { $ref?: string; properties?: Record<string, unknown>; allOf?: Node[] };
+    const schema = JSON.parse(readFileSync(path.join(root, "schemas", label, "schema.json"), "utf8")) as { definitions?: Record<string, Node>; $defs?: Record<string, Node> };
+    const defs = schema.$defs ?? schema.definitions ?? {};
+    const members = (n: Node): string[] => [...Object.keys(n.properties ?? {}), ...(n.$ref ? members(defs[n.$ref.replace(/^#\/(\$defs|definitions)\//, "")]) : []), ...(n.allOf ?? []).flatMap(members)];
+    const overrides = (JSON.parse(readFileSync(path.join(root, "schemas", "overrides.json"), "utf8")) as { overrides: Array<{ versions: string[] | "*"; method: string; resultShape?: string }> }).overrides;
+    const era = WIRE_ERAS[label];
+    for (const method of policy.requestMethods(era)) {
+      const row = era.requests[method];
+      const override = overrides.find((o) => o.method === method && o.resultShape !== undefined && (o.versions === "*" || o.versions.includes(label)));
+      const structural = row.results!.length === 1 && members(defs[row.results![0]]).every((k) => k === "_meta" || k === "resultType") ? "empty" : "object";
+      expect(row.shape, method).toBe(override?.resultShape ?? structural);
+    }
+  });
+
   it("2026-07-28 (when locked) has no sampling, elicitation or roots request: its schema demoted them", () => {
     if (!eras.includes("2026-07-28")) return;
     for (const m of ["sampling/createMessage", "elicitation/create", "roots/list"]) expect(policy.requestSchemaName(WIRE_ERAS["2026-07-28"], m)).toBeUndefined();
@@ -98,6 +113,26 @@ describe("sdk-policy.ts", () => {
     // No capabilities object at all: the first path is missing.
     expect(policy.missingCapabilityFor([era], "request", "tools/call", "client", "send", undefined)).toEqual(["tools"]);
     expect(policy.missingCapability([["tools"]], { tools: false })).toEqual(["tools"]);
+  });
+
+  it("emptyResult: an empty-shaped request's result is { _meta } when _meta is a plain object, else {}; other requests' undefined", () => {
+    const shaped: policy.WireEra = {
+      requests: {
+        "resources/subscribe": { ...era.requests["resources/subscribe"], shape: "empty" },
+        "tools/call": { ...era.requests["tools/call"], shape: "object" },
+      },
+      notifications: {},
+    };
+    const meta = { "example.com/k": 1 };
+    const out = policy.emptyResult(shaped, "resources/subscribe", { _meta: meta, extra: 1 });
+    expect(out).toEqual({ _meta: meta });
+    expect(out!._meta).toBe(meta);
+    expect(policy.emptyResult(shaped, "resources/subscribe", { _meta: "x", extra: 1 })).toEqual({});
+    expect(policy.emptyResult(shaped, "resources/subscribe", { _meta: [1] })).toEqual({});
+    expect(policy.emptyResult(shaped, "resources/subscribe", null)).toEqual({});
+    expect(policy.emptyResult(shaped, "resources/subscribe", Object.create({ _meta: meta }))).toEqual({});
+    expect(policy.emptyResult(shaped, "tools/call", { content: [] })).toBeUndefined();
+    expect(policy.emptyResult(shaped, "nope", {})).toBeUndefined();
   });
 
   it("the copy in the tree is the hand-written source behind the provenance header, and the SDK copy is present to compare with", () => {
