@@ -11,8 +11,9 @@ import json
 import sys
 from typing import Any, cast
 
-from mcp_codegen.redis import create_redis_task_store
 from redis.asyncio import Redis
+
+from mcp_codegen.redis import create_redis_task_store
 
 
 def record(task_id: str, created: str, ttl: int | None, status: str = "working", **more: Any) -> dict[str, Any]:
