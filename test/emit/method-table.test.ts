@@ -46,6 +46,25 @@ function schemaMethods(label: string): Map<string, Set<string>> {
   return out;
 }
 
+/**
+ * The methods the extensions layered onto a module label (`core+name`) define: every `method` const of the
+ * extension's schema files whose versions the lock lays onto that core. Their senders are the extension's (the
+ * row's), also where the core has a method of the same name (a bump may pin a core that does).
+ */
+function extensionMethods(label: string): Set<string> {
+  const [core, ...names] = label.split("+");
+  const lock = JSON.parse(readFileSync(lockFile, "utf8")) as { extensions?: Record<string, { versions: Record<string, { core: string[] }> }> };
+  const out = new Set<string>();
+  for (const name of names) {
+    for (const [version, entry] of Object.entries(lock.extensions?.[name]?.versions ?? {})) {
+      if (!entry.core.includes(core)) continue;
+      const text = readFileSync(path.join(schemasDir, "extensions", name, version, "schema.json"), "utf8");
+      for (const m of text.matchAll(/"method"\s*:\s*\{[^{}]*"const"\s*:\s*"([^"]+)"/g)) out.add(m[1]);
+    }
+  }
+  return out;
+}
+
 describe("the method table against the schemas", () => {
   it("has an entry per locked version and a row per method any version names", () => {
     expect(Object.keys(tables).filter((l) => !l.includes("+"))).toEqual(labels);
@@ -78,8 +97,9 @@ describe("the method table against the schemas", () => {
       const [core] = label.split("+");
       for (const [method, r] of Object.entries(table)) {
         const row = r as typeof r & { verdicts: Record<"client" | "server", Verdict> };
-        // Who sends it, read from the schema's unions (an extension module's own methods: the row's sender).
-        const senders = label.includes("+") && row.status === "present" && !byLabel.get(core)!.has(method) ? new Set(row.sender === "both" ? ["client", "server"] : [row.sender]) : byLabel.get(core)!.get(method);
+        // Who sends it, read from the schema's unions (a method an extension module's extension defines: the row's sender).
+        const own = label.includes("+") && row.status === "present" && (!byLabel.get(core)!.has(method) || extensionMethods(label).has(method));
+        const senders = own ? new Set(row.sender === "both" ? ["client", "server"] : [row.sender]) : byLabel.get(core)!.get(method);
         for (const side of ["client", "server"] as const) {
           const v = row.verdicts[side];
           const receives = senders !== undefined && [...senders].some((s) => s !== side);
