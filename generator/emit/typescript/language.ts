@@ -48,7 +48,7 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
 export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs", "client.ts.hbs", "projections.ts.hbs"];
 export const TREE_NAMES: ReadonlySet<string> = new Set(
   (
-    "AnyClientOptions AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter Client ClientError " +
+    "AnyClientOptions AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter Client ClientError ClientTaskOptions ReceivedTask " +
     "ClientErrorKind ClientFetch ClientHandlers ClientOptions ClientTransport ClientVersion ClientVersionEntry " +
     "ClientVersions ConnectionInfo Dispatcher DispatcherOptions Era ErrorCode Exchange FailureContext FailureKind " +
     "HandlerOf HttpClientOptions HttpStatusError Implementation JsonRpcError JsonRpcResponse LegacyConnection LegacyOwned " +
