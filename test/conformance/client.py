@@ -70,7 +70,7 @@ def report(error: BaseException) -> None:
 
 def transport_for(url: str, scenario: str, context: Json) -> HttpClientTransport:
     """The HTTP transport; for an ``auth/*`` scenario through an httpx2 client with OAuth configured from the context
-    alone (a pre-registered client id and secret, the issuer they belong to; a workload's JWT; an enterprise IdP's
+    alone (a pre-registered client id and secret or key, the issuer they belong to; a workload's JWT; an enterprise IdP's
     token endpoint and the user's ID token there). DPoP needs nothing here: the client asks for it where the
     authorization server lists ES256."""
     if not scenario.startswith("auth/"):
@@ -80,6 +80,19 @@ def transport_for(url: str, scenario: str, context: Json) -> HttpClientTransport
         value = context.get(key)
         return value if isinstance(value, str) else None
 
+    if scenario.startswith("auth/client-credentials-"):
+        # The Client Credentials extension: no user; the pre-registered client's secret, or its key (private_key_jwt).
+        return HttpClientTransport(
+            url,
+            auth=OAuth(
+                redirect_uri=CONFORMANCE_REDIRECT_URI,
+                grant="client_credentials",
+                client_id=text("client_id"),
+                client_secret=text("client_secret"),
+                client_key=text("private_key_pem"),
+                client_key_alg=text("signing_algorithm") or "ES256",
+            ),
+        )
     idp_token_endpoint = text("idp_token_endpoint")
     workload_token = text("valid_jwt")
     if idp_token_endpoint is not None:

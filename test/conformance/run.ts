@@ -303,8 +303,10 @@ try {
       const { code, output } = await run(suite, "");
       if (!output.includes("=== SUITE SUMMARY ===")) process.stderr.write(output);
       const c = clientScenarios(output);
-      // A non-zero exit with every scored scenario green still fails (the runner saw a problem).
-      const unexpected = code === 0 ? 0 : Math.max(c.failed, 1);
+      // Every scored scenario that failed counts, whatever the exit (with an --expected-failures file the runner lists
+      // extension scenarios among the scored and exits 0 over their failures); a non-zero exit with every scored
+      // scenario green still fails (the runner saw a problem).
+      const unexpected = code === 0 ? c.failed : Math.max(c.failed, 1);
       count(suite, c.passed, unexpected);
       lines.push(`${suite.name}: ${c.passed} scored scenarios passed, ${c.failed} failed, exit ${code}` + (c.failing.length === 0 ? "" : ` (failing: ${c.failing.join(", ")})`));
       for (const line of c.notScored) lines.push(`  ${line}`);

@@ -17,6 +17,7 @@ extra, imported where a function needs it).
 - scopes: the challenge's ``scope``, else the resource's ``scopes_supported``, else none; on step-up the union with
   what was asked before; ``offline_access`` added when the authorization server lists it;
 - ``client_secret_basic`` / ``client_secret_post`` / ``none`` at the token endpoint, as registered or advertised;
+  ``private_key_jwt`` (RFC 7523 §2.2) when the pre-registered client is given a ``client_key`` (signed by PyJWT);
 - refresh on 401 when there is a refresh token; at most ``max_attempts`` authorizations per request;
 - ``grant="client_credentials"``: no user, the pre-registered client's own credentials (no PKCE, no redirect);
 - ``grant="jwt_bearer"`` (RFC 7523) with an ``assertion`` the caller supplies: a workload identity token
@@ -47,6 +48,7 @@ UserAgent = Callable[[str, str], Awaitable[str]]
 """``user_agent(authorization_url, redirect_uri)``: the URL the user's browser is sent back to (with the code)."""
 
 JWT_BEARER: Final = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+CLIENT_ASSERTION_TYPE: Final = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 TOKEN_EXCHANGE: Final = "urn:ietf:params:oauth:grant-type:token-exchange"
 ID_TOKEN_TYPE: Final = "urn:ietf:params:oauth:token-type:id_token"
 ID_JAG_TYPE: Final = "urn:ietf:params:oauth:token-type:id-jag"
@@ -278,11 +280,15 @@ class OAuth:
         assertion: Assertion | None = None,
         dpop: bool | None = None,
         dpop_key: Any = None,
+        client_key: Any = None,
+        client_key_alg: str = "ES256",
     ) -> None:
         """``grant``: ``authorization_code`` (a user authorizes through ``user_agent``), ``client_credentials`` (the
         pre-registered client on its own behalf) or ``jwt_bearer`` (with ``assertion``). ``dpop``: True always asks
         for DPoP-bound tokens, False never, None when the authorization server lists ES256. ``dpop_key``: the P-256
-        private key (``cryptography``) proofs are signed with; default: one made on first use, for this object's life."""
+        private key (``cryptography``) proofs are signed with; default: one made on first use, for this object's life.
+        ``client_key``: the pre-registered client's private key (``cryptography``, or PEM text) for ``private_key_jwt``
+        at the token endpoint, signed with ``client_key_alg``; its assertion's audience is the issuer."""
         self.redirect_uri = redirect_uri
         self.user_agent = user_agent
         self.client_id = client_id
@@ -295,6 +301,8 @@ class OAuth:
         self.assertion = assertion
         self.dpop = dpop
         self.dpop_key = dpop_key
+        self.client_key = client_key
+        self.client_key_alg = client_key_alg
         self._dpop: DPoPKey | None = None
         self.state = _State()
         """The tokens (per protected resource) and registrations (per issuer) obtained, in this process's memory."""
@@ -449,8 +457,18 @@ class OAuth:
         self.state.clients[issuer] = registration
         return registration
 
-    def _client_auth(self, registration: Registration, metadata: dict[str, Any], form: dict[str, str]) -> dict[str, str]:
+    def _client_auth(self, issuer: str, registration: Registration, metadata: dict[str, Any], form: dict[str, str]) -> dict[str, str]:
         """The token request's client authentication: adds to ``form``, returns the headers."""
+        if self.client_key is not None and registration.client_id == self.client_id:
+            # private_key_jwt (RFC 7523 §2.2): a short-lived assertion by the client about itself, for this issuer.
+            import jwt
+
+            now = int(time.time())
+            claims = {"iss": registration.client_id, "sub": registration.client_id, "aud": issuer, "jti": _b64url(secrets.token_bytes(16)), "iat": now, "exp": now + 60}
+            form["client_id"] = registration.client_id
+            form["client_assertion_type"] = CLIENT_ASSERTION_TYPE
+            form["client_assertion"] = jwt.encode(claims, self.client_key, algorithm=self.client_key_alg)
+            return {}
         method = registration.auth_method
         if method is None:
             supported = metadata.get("token_endpoint_auth_methods_supported")
@@ -467,7 +485,7 @@ class OAuth:
         endpoint = metadata.get("token_endpoint")
         if not isinstance(endpoint, str):
             raise OAuthFlowError("metadata", f"{issuer} names no token endpoint")
-        headers = {**self._client_auth(registration, metadata, form), "accept": "application/json"}
+        headers = {**self._client_auth(issuer, registration, metadata, form), "accept": "application/json"}
         dpop = self._dpop_for(metadata)
         response = await client.post(endpoint, data=form, headers=headers if dpop is None else {**headers, "dpop": dpop.proof("POST", endpoint)})
         if dpop is not None and dpop.remember(endpoint, response) and response.status_code in (400, 401) and _error_code(response) == DPOP_NONCE_ERROR:
@@ -489,6 +507,16 @@ class OAuth:
             issuer,
             token_type if isinstance(token_type, str) else "Bearer",
         )
+
+    async def _without_user(
+        self, client: Any, issuer: str, metadata: dict[str, Any], registration: Registration, server: str, form: dict[str, str], scopes: list[str]
+    ) -> Tokens:
+        """A grant no user takes part in (client credentials, JWT bearer): one token request asking ``scopes``, kept for ``server``."""
+        if scopes:
+            form["scope"] = " ".join(scopes)
+        tokens = await self._token(client, issuer, metadata, registration, form, scopes)
+        self.state.tokens[server] = tokens
+        return tokens
 
     async def refresh(self, server: str, tokens: Tokens) -> Tokens | None:
         """New tokens from the refresh token, else None."""
@@ -536,12 +564,7 @@ class OAuth:
                     raise OAuthFlowError("registration", "the jwt_bearer grant needs an assertion")
                 registration = await self._client(client, issuer, metadata)
                 assertion = self.assertion if isinstance(self.assertion, str) else await self.assertion(AssertionTarget(issuer, resource, tuple(scopes)))
-                form = {"grant_type": JWT_BEARER, "assertion": assertion, "resource": resource}
-                if scopes:
-                    form["scope"] = " ".join(scopes)
-                tokens = await self._token(client, issuer, metadata, registration, form, scopes)
-                self.state.tokens[server] = tokens
-                return tokens
+                return await self._without_user(client, issuer, metadata, registration, server, {"grant_type": JWT_BEARER, "assertion": assertion, "resource": resource}, scopes)
             supported = metadata.get("scopes_supported")
             if isinstance(supported, list) and "offline_access" in supported and "offline_access" not in scopes and scopes:
                 scopes.append("offline_access")
@@ -550,12 +573,7 @@ class OAuth:
                 if self.client_id is None:
                     raise OAuthFlowError("registration", "the client-credentials grant needs a pre-registered client_id")
                 registration = await self._client(client, issuer, metadata)
-                form = {"grant_type": "client_credentials", "resource": resource}
-                if scopes:
-                    form["scope"] = " ".join(scopes)
-                tokens = await self._token(client, issuer, metadata, registration, form, scopes)
-                self.state.tokens[server] = tokens
-                return tokens
+                return await self._without_user(client, issuer, metadata, registration, server, {"grant_type": "client_credentials", "resource": resource}, scopes)
             methods = metadata.get("code_challenge_methods_supported")
             if not isinstance(methods, list) or "S256" not in methods:
                 raise OAuthFlowError("metadata", f"the authorization server {issuer} does not advertise PKCE S256 (code_challenge_methods_supported: {methods!r})")
