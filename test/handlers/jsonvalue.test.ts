@@ -188,7 +188,11 @@ describe.each(model.versions.filter((v) => "ElicitResult" in v.definitions).map(
     const guards = (await import(`../../generated/${label}/guards.ts`)) as { isElicitResult(v: unknown): boolean };
     const schemas = (await import(`../../generated/${label}/schemas.ts`)) as { ElicitResultSchema: { safeParse(v: unknown): { success: boolean } } };
     if (patched) expect(validate({ action: "accept", content: { ratio: 0.5 } })).toBe(true);
-    expect(validate({ action: "accept", content: { bad: { nested: 1 } } })).toBe(false);
+    // A nested object is refused where the schema constrains content's values (every published revision since
+    // forms got typed fields); an early draft whose values are any JSON (`additionalProperties: {}`) accepts it.
+    const values = (model.versions.find((v) => v.label === label)!.definitions.ElicitResult as { properties?: { content?: { additionalProperties?: unknown } } }).properties?.content?.additionalProperties;
+    const anyValue = values === undefined || values === true || (typeof values === "object" && values !== null && Object.keys(values).length === 0);
+    expect(validate({ action: "accept", content: { bad: { nested: 1 } } })).toBe(anyValue);
     for (const content of answers) {
       const result = { action: "accept", content };
       const valid = validate(result) as boolean;
