@@ -1,5 +1,5 @@
 // Shared test helpers: where the spec's files are, running the CLI as a user would, fixture schemas.
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -193,4 +193,13 @@ export function missingMethodWhy(label: string, method: string): { reason: "remo
   const later = labels.slice(at + 1).find((l) => schemaMethods(l).has(method));
   if (later === undefined) throw new Error(`no locked version has ${method}`);
   return { reason: "other_era", text: `(first in ${later})` };
+}
+
+/** Stops a child process by its pid (SIGTERM) and resolves once it has exited (at once when it already has). */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    process.kill(child.pid!, "SIGTERM");
+  });
 }

@@ -267,15 +267,21 @@ describe("the reports' projections section", () => {
   });
 });
 
+/** What the interpreters of the other languages are run on: up to four corpus results per request, to every other version having it. */
+function interpreterCases(): Array<{ to: string; method: string; value: Json }> {
+  const cases: Array<{ to: string; method: string; value: Json }> = [];
+  for (const from of labels) {
+    for (const r of versionOf(from).requests) {
+      const corpus = r.results.flatMap((name) => validCorpus(from, name)).slice(0, 4);
+      for (const to of labels) if (to !== from && versionOf(to).requests.some((q) => q.method === r.method)) for (const value of corpus) cases.push({ to, method: r.method, value });
+    }
+  }
+  return cases;
+}
+
 describe("the Python interpreter on the Python tree's data", () => {
   it("projects every corpus value as the TypeScript one does (value, dropped and added pointers, refusal pointer)", { timeout: 600_000 }, () => {
-    const cases: Array<{ to: string; method: string; value: Json }> = [];
-    for (const from of labels) {
-      for (const r of versionOf(from).requests) {
-        const corpus = r.results.flatMap((name) => validCorpus(from, name)).slice(0, 4);
-        for (const to of labels) if (to !== from && versionOf(to).requests.some((q) => q.method === r.method)) for (const value of corpus) cases.push({ to, method: r.method, value });
-      }
-    }
+    const cases = interpreterCases();
     const script = [
       "import json, sys",
       "from mcp_codegen.projection import project_result",
@@ -302,13 +308,7 @@ describe("the Python interpreter on the Python tree's data", () => {
 
 describe("the Ruby interpreter on the Ruby tree's data", () => {
   it("projects every corpus value as the TypeScript one does (value, dropped and added pointers, refusal pointer), over ORDER as protocolOrder", { timeout: 600_000 }, () => {
-    const cases: Array<{ to: string; method: string; value: Json }> = [];
-    for (const from of labels) {
-      for (const r of versionOf(from).requests) {
-        const corpus = r.results.flatMap((name) => validCorpus(from, name)).slice(0, 4);
-        for (const to of labels) if (to !== from && versionOf(to).requests.some((q) => q.method === r.method)) for (const value of corpus) cases.push({ to, method: r.method, value });
-      }
-    }
+    const cases = interpreterCases();
     const script = [
       'require "json"',
       'require "mcp_codegen"',

@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from "@modelcontextprotoc
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASKS_EXTENSION } from "../../generated/runtime/tasks.js";
+import { stopChild } from "../support.js";
 import { MODERN } from "./support.js";
 import { type RedisServer, startRedis } from "./redis-server.js";
 
@@ -76,16 +77,7 @@ beforeAll(async () => {
 afterAll(async () => {
   proxy?.closeAllConnections();
   await new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve()));
-  await Promise.all(
-    backends.map(
-      ({ child }) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          process.kill(child.pid!, "SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(backends.map(({ child }) => stopChild(child)));
   await redis?.dispose();
 });
 

@@ -26,7 +26,7 @@ import { readLock } from "../../../generator/source/lock.js";
 import { ensureSchemas, lockFile, modelOptions, tempDir } from "../../support.js";
 import { type Json, oracleDocument, sameJson } from "../typescript/corpus.js";
 import { type Module, moduleCorpus } from "./corpus.js";
-import { go, writeGoTree, writeHarness } from "./support.js";
+import { go, type Verdict, writeGoTree, writeHarness } from "./support.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const SDK_NAME = "go-sdk-1.7.0-27-g3d6450f";
@@ -34,17 +34,6 @@ const sdkDir = path.resolve(process.env.GO_SDK_DIR || path.join(toolRoot, "..", 
 const SDK_MODULE = "github.com/modelcontextprotocol/go-sdk";
 const listFile = path.join(here, "sdk-types-differences.json");
 const SDK = "go-sdk ";
-
-interface Verdict {
-  label: string;
-  definition: string;
-  index: number;
-  schema: boolean;
-  schemaError?: string;
-  decoded: boolean;
-  decodeError?: string;
-  encoded: string | null;
-}
 
 type Kind = "refuses" | "panics" | "changes" | "accepts";
 const KINDS: readonly Kind[] = ["refuses", "panics", "changes", "accepts"];

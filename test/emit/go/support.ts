@@ -34,6 +34,18 @@ export function writeGoTree(model: ProtocolModel, dir: string, module = "mcpcode
   return files;
 }
 
+/** One line of the harness's output: an instance of a definition, as the schema and the Go types judged it. */
+export interface Verdict {
+  label: string;
+  definition: string;
+  index: number;
+  schema: boolean;
+  schemaError?: string;
+  decoded: boolean;
+  decodeError?: string;
+  encoded: string | null;
+}
+
 /**
  * The proof harness in `dir`/harness against the tree in `dir`/tree: main.go, go.mod and go.sum of this
  * folder, the tree required by a replace directive, and registry.go naming each definition's Go type

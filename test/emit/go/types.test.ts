@@ -19,18 +19,7 @@ import { readLock } from "../../../generator/source/lock.js";
 import { ensureSchemas, lockFile, modelOptions, schemasDir, tempDir } from "../../support.js";
 import { extensionModuleDocument, oracleDocument, sameJson } from "../typescript/corpus.js";
 import { type Module, moduleCorpus } from "./corpus.js";
-import { go, writeGoTree, writeHarness } from "./support.js";
-
-interface Verdict {
-  label: string;
-  definition: string;
-  index: number;
-  schema: boolean;
-  schemaError?: string;
-  decoded: boolean;
-  decodeError?: string;
-  encoded: string | null;
-}
+import { go, type Verdict, writeGoTree, writeHarness } from "./support.js";
 
 await ensureSchemas();
 const model = buildModel({ ...modelOptions, lock: await readLock(lockFile) });

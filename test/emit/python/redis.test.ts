@@ -12,7 +12,7 @@ import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TASKS_EXTENSION } from "../../../generated/runtime/tasks.js";
-import { lockedLabels, root, schemaMethods } from "../../support.js";
+import { lockedLabels, root, schemaMethods, stopChild } from "../../support.js";
 import { type RedisServer, startRedis } from "../../transports/redis-server.js";
 import { MODERN } from "../../transports/support.js";
 import { pythonBin, pythonTestDir, pythonTree, run } from "./support.js";
@@ -48,16 +48,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          process.kill(child.pid!, "SIGTERM");
-        }),
-    ),
-  );
+  await Promise.all(children.map(stopChild));
   await redis?.dispose();
 });
 
