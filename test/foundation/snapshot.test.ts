@@ -26,6 +26,7 @@ function runtimeSourceOf(file: string): string | null {
     [/^python\/mcp_codegen\/(\w+\.py)$/, "runtimes/python/src/mcp_codegen_runtime/"],
     [/^ruby\/mcp_codegen\/(\w+\.rb)$/, "runtimes/ruby/"],
     [/^go\/mcpruntime\/(\w+\.go)$/, "runtimes/go/"],
+    [/^typescript-sdk\/([\w-]+\.ts)$/, "runtimes/typescript/sdk/"],
   ];
   for (const [pattern, dir] of candidates) {
     const m = pattern.exec(file);

@@ -106,7 +106,7 @@ describe("each runtime is a package checked by its own language's tools", () => 
     const tsc = path.join(root, "node_modules", "typescript", "bin", "tsc");
     const config = JSON.parse(readFileSync(path.join(ts, "tsconfig.json"), "utf8")) as { compilerOptions: { strict?: boolean }; include: string[] };
     expect(config.compilerOptions.strict).toBe(true);
-    expect(config.include).toEqual(["src/**/*.ts", "protocol.ts"]);
+    expect(config.include).toEqual(["src/**/*.ts", "sdk/**/*.ts", "protocol.ts"]);
     const r = spawnSync(process.execPath, [tsc, "-p", ts], { cwd: root, encoding: "utf8" });
     expect(r.stdout + r.stderr).toBe("");
     expect(r.status).toBe(0);

@@ -1,16 +1,18 @@
 // The TypeScript SDK adoption (issue 37): the typescript-sdk/ folder of the TypeScript tree, which replaces
 // the official TypeScript SDK's hand-written method registries and capability switches. It holds
 // wireTables.ts, printed here from the method table (per era the SDK validates with, the rows with status
-// `present`: definition, sender, result definitions and shape, capability paths), and, copied as they are from
-// adopting/ beside this file, the hand-written policy module that reads those tables (sdk-policy.ts), the
-// recipe (ADOPTING.md) and the patch against the SDK.
+// `present`: definition, sender, result definitions and shape, capability paths); the hand-written policy
+// module that reads those tables (runtimes/typescript/sdk/sdk-policy.ts, copied by the one runtime copier);
+// and, from adopting/ beside this file, the recipe (ADOPTING.md) and the patch against the SDK.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { MethodRow, ProtocolModel } from "../../model/types.js";
 import { provenanceLines } from "../../print/provenance.js";
 import { finish } from "../../print/text.js";
 import { tableOf } from "../../print/table.js";
-import { generatorSourceDir } from "../../paths.js";
+import { generatorSourceDir, runtimesDir } from "../../paths.js";
+import { copyRuntime, filesIn } from "../runtime-copy.js";
+import type { TargetRuntime } from "../target.js";
 import { byCodeUnit } from "../../order.js";
 
 /** The folder of the tree the adoption's files go in. */
@@ -23,8 +25,16 @@ export const SDK_FOLDER = "typescript-sdk";
  */
 export const SDK_ERA_VERSIONS = ["2025-11-25", "2026-07-28"] as const;
 
-/** The hand-written files copied into the folder, from generator/emit/typescript/adopting/. */
-export const SDK_ADOPTING_FILES = ["ADOPTING.md", "sdk-policy.ts", "typescript-sdk-2.0.0.patch"] as const;
+/** The recipe's files copied into the folder, from generator/emit/typescript/adopting/. */
+export const SDK_ADOPTING_FILES = ["ADOPTING.md", "typescript-sdk-2.0.0.patch"] as const;
+
+/** The adoption's hand-written code: runtimes/typescript/sdk/<name>.ts → typescript-sdk/<name>.ts, behind the runtime copy header. */
+export const sdkPolicyRuntime: TargetRuntime = {
+  dir: path.join(runtimesDir, "typescript", "sdk"),
+  files: () => filesIn(sdkPolicyRuntime.dir, (n) => n.endsWith(".ts")),
+  destination: (file) => `${SDK_FOLDER}/${file}`,
+  wrap: (source, header) => header.map((line) => `// ${line}\n`).join("") + source,
+};
 
 const adoptingDir = path.join(generatorSourceDir, "emit", "typescript", "adopting");
 
@@ -95,9 +105,10 @@ export function emitSdkAdoption(model: ProtocolModel): Map<string, string> {
   for (const f of SDK_ADOPTING_FILES) {
     const text = readFileSync(path.join(adoptingDir, f), "utf8");
     const header = [...lines, `A copy of generator/emit/typescript/adopting/${f}.`];
-    const copy = f.endsWith(".md") ? `<!-- ${header.join("\n")} -->\n\n${text}` : f.endsWith(".ts") ? `${header.map((l) => `// ${l}`).join("\n")}\n${text}` : `${header.join("\n")}\n\n${text}`;
+    const copy = f.endsWith(".md") ? `<!-- ${header.join("\n")} -->\n\n${text}` : `${header.join("\n")}\n\n${text}`;
     files.set(`${SDK_FOLDER}/${f}`, copy);
   }
+  for (const [file, text] of copyRuntime(sdkPolicyRuntime)) files.set(file, text);
   files.set(`${SDK_FOLDER}/wireTables.ts`, wireTablesFile(model));
   return files;
 }

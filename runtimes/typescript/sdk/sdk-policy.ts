@@ -1,5 +1,5 @@
-// The TypeScript SDK adoption's policy (hand-written; copied as it is into the TypeScript tree's
-// typescript-sdk/ folder beside the generated wireTables.ts). It reads the generated per-era tables
+// The TypeScript SDK adoption's policy (hand-written; the one copier puts it, as it is, in the TypeScript
+// tree's typescript-sdk/ folder beside the generated wireTables.ts). It reads the generated per-era tables
 // (`WireEra`: the METHOD_TABLE rows with status `present`) and answers the questions the SDK's hand
 // registries and capability switches answered. Every SDK choice that differs from the schema is an option
 // of `SdkPolicy`, off in `STRICT` (the schema's behaviour); the adoption's patch selects them.
