@@ -12,6 +12,7 @@ import type {
   IrProperty,
   JsonType,
   LiteralValue,
+  MultipleOf,
   ObjectNode,
   SchemaIR,
   SourceRef,
@@ -371,9 +372,6 @@ export class IrBuilder {
         };
         const m = node.multipleOf;
         if (m !== undefined && (typeof m !== "number" || !Number.isFinite(m) || m <= 0)) this.fail("expected multipleOf to be a positive number", [...at, "multipleOf"]);
-        // The targets divide in binary (TypeScript, Python, like Ajv) or in decimal (Ruby's json_schemer): they
-        // agree where the divisor written is exactly a binary fraction (2, 0.5, 0.25; not 0.1, which no double is).
-        if (m !== undefined && !exactInBinary(m as number)) this.fail(`multipleOf ${m} is not exactly a binary fraction: validators that divide in binary (TypeScript, Python) and in decimal (Ruby) would disagree (0.3 is a multiple of 0.1 in decimal, not in binary)`, [...at, "multipleOf"]);
         return {
           kind: "number",
           ...base,
@@ -383,7 +381,7 @@ export class IrBuilder {
           ...optional("maximum", bound("maximum")),
           ...optional("exclusiveMinimum", bound("exclusiveMinimum")),
           ...optional("exclusiveMaximum", bound("exclusiveMaximum")),
-          ...optional("multipleOf", m as number | undefined),
+          ...optional("multipleOf", m === undefined ? undefined : multipleOf(m as number)),
         };
       }
       case "array": {
@@ -634,15 +632,15 @@ export class IrBuilder {
 }
 
 /**
- * Whether a positive number's shortest decimal form (what JSON writes) is exactly its binary value: a double
- * k/2^e (k odd) has exactly e decimal places, so it is exact when its shortest form has that many.
+ * A positive number's shortest decimal form (what JSON writes, JavaScript's `String(m)`) as an integer and its
+ * decimal places: 0.1 → ("1", 1), 0.25 → ("25", 2), 2 → ("2", 0), 1e21 → ("1000000000000000000000", 0).
  */
-function exactInBinary(m: number): boolean {
-  let e = 0;
-  while (!Number.isInteger(m * 2 ** e) && e < 1100) e++;
+export function multipleOf(m: number): MultipleOf {
   const [mantissa, exponent] = m.toExponential().split("e");
-  const decimals = Math.max(0, (mantissa.split(".")[1] ?? "").length - Number(exponent));
-  return decimals === e || (e === 0 && decimals === 0);
+  const [whole, fraction = ""] = mantissa.split(".");
+  const places = fraction.length - Number(exponent);
+  const digits = BigInt(whole + fraction) * 10n ** BigInt(Math.max(0, -places));
+  return { value: m, digits: digits.toString(), scale: Math.max(0, places) };
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

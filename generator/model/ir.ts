@@ -108,8 +108,24 @@ export interface NumberNode extends NodeBase {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
-  /** Positive, exactly a binary fraction (2, 0.5, 0.25): where dividing in binary and in decimal agree. */
-  multipleOf?: number;
+  /** `multipleOf`, positive: see {@link MultipleOf} for the one rule every target follows. */
+  multipleOf?: MultipleOf;
+}
+
+/**
+ * A `multipleOf` divisor as every target divides by it: JSON Schema's "the division results in an integer" taken in
+ * exact decimal arithmetic on the shortest decimal forms (what JSON writes) of the value and of the divisor, so 0.3
+ * is a multiple of 0.1 (Ajv, dividing in binary, says no) and 1e21 of 3 is not. The divisor is
+ * `digits` × 10^-`scale`; a value's own shortest form is scaled alike by each target's runtime (BigInt in
+ * TypeScript, `fractions` in Python, BigDecimal in Ruby's json_schemer, `math/big` in Go).
+ */
+export interface MultipleOf {
+  /** The divisor as the schema writes it. */
+  value: number;
+  /** The divisor's shortest decimal form without its point, as an integer in decimal ("1" for 0.1, "25" for 0.25). */
+  digits: string;
+  /** The divisor's decimal places (1 for 0.1, 0 for 2 and for 1e21). */
+  scale: number;
 }
 
 export interface ArrayNode extends NodeBase {

@@ -3,7 +3,7 @@
 // tree in its own dialect (`printPattern`), every construct spelled so that it means exactly what it
 // means in ECMA-262:
 // - `^`/`$` are the input's ends (Ruby's are line anchors, Python's `$` also matches before a final
-//   newline): printed `\A` and `\z` (Ruby) / `\Z` (Python);
+//   newline): printed `\A` and `\z` (Ruby, Go) / `\Z` (Python);
 // - `.` is any code point but a line terminator (\n \r \u2028 \u2029; Ruby and Python exclude \n only);
 // - `\d \w \s` (and `\D \W \S`, `\b \B`) are ASCII digits, ASCII word characters and ECMA-262's
 //   white space and line terminators: printed as explicit sets (Python's are Unicode sets);
@@ -14,8 +14,10 @@
 // reference to a group that did not take part matches the empty string; Python and Ruby fail),
 // Unicode property escapes (`\p{…}`: Python's `re` has none, Ruby's property names differ), a
 // negated set escape (`\D \W \S`) inside a class, a lone surrogate (not a code point in Ruby).
+// Go's RE2 has no lookaround and counts to 1000: printing a lookahead, `\b`/`\B` or a larger count in Go's
+// dialect is a `PatternError` (the Go target refuses such a pattern, naming it, the file and the pointer).
 
-export type PatternDialect = "python" | "ruby";
+export type PatternDialect = "python" | "ruby" | "go";
 
 export class PatternError extends Error {}
 
@@ -240,6 +242,7 @@ function char(cp: number, dialect: PatternDialect): string {
   if (/^[A-Za-z0-9_]$/.test(String.fromCodePoint(cp))) return String.fromCodePoint(cp);
   const hex = cp.toString(16).toUpperCase();
   if (dialect === "ruby") return cp < 0x80 ? `\\x${hex.padStart(2, "0")}` : `\\u{${hex}}`;
+  if (dialect === "go") return `\\x{${hex}}`;
   if (cp < 0x100) return `\\x${hex.padStart(2, "0")}`;
   return cp < 0x10000 ? `\\u${hex.padStart(4, "0")}` : `\\U${hex.padStart(8, "0")}`;
 }
@@ -257,24 +260,27 @@ function printTerm(t: Term, d: PatternDialect): string {
     case "start":
       return "\\A";
     case "end":
-      return d === "ruby" ? "\\z" : "\\Z";
+      return d === "python" ? "\\Z" : "\\z";
     case "boundary": {
+      if (d === "go") throw new PatternError(`Go's RE2 has no lookaround, which \\${t.negated ? "B" : "b"} needs`);
       const w = `[${ranges(WORD, d)}]`;
       return t.negated ? `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))` : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`;
     }
     case "set":
       return `[${t.c === t.c.toUpperCase() ? "^" : ""}${ranges(SETS[t.c.toLowerCase() as "d"], d)}]`;
     case "class": {
-      if (t.items.length === 0) return t.negated ? `[${char(0, d)}-${char(0x10ffff, d)}]` : "(?!)";
+      if (t.items.length === 0) return t.negated ? `[${char(0, d)}-${char(0x10ffff, d)}]` : d === "go" ? `[^${char(0, d)}-${char(0x10ffff, d)}]` : "(?!)";
       const items = t.items.map((i) => (i.t === "cp" ? char(i.cp, d) : i.t === "range" ? `${char(i.from, d)}-${char(i.to, d)}` : ranges(SETS[i.c], d)));
       return `[${t.negated ? "^" : ""}${items.join("")}]`;
     }
     case "group": {
+      if (d === "go" && (t.kind === "ahead" || t.kind === "not-ahead")) throw new PatternError("Go's RE2 has no lookahead");
       const body = printDisjunction(t.body, d);
       const open = { capture: "(", plain: "(?:", named: d === "python" ? `(?P<${t.name}>` : `(?<${t.name}>`, ahead: "(?=", "not-ahead": "(?!" }[t.kind];
       return `${open}${body})`;
     }
     case "quantified": {
+      if (d === "go" && Math.max(t.min, t.max ?? 0) > 1000) throw new PatternError("Go's RE2 counts repetitions to 1000");
       const q = t.max === null ? (t.min === 0 ? "*" : t.min === 1 ? "+" : `{${t.min},}`) : t.min === 0 && t.max === 1 ? "?" : t.min === t.max ? `{${t.min}}` : `{${t.min},${t.max}}`;
       return `${printTerm(t.atom, d)}${q}${t.lazy ? "?" : ""}`;
     }
@@ -285,7 +291,7 @@ function printDisjunction(body: Disjunction, d: PatternDialect): string {
   return body.map((alt) => alt.map((t) => printTerm(t, d)).join("")).join("|");
 }
 
-/** The pattern in a target's dialect: Python's `re` (searched with `re.search`) or Ruby's Regexp (`match?`). */
+/** The pattern in a target's dialect: Python's `re` (searched with `re.search`), Ruby's Regexp (`match?`) or Go's RE2 (`MatchString`). */
 export function printPattern(pattern: ParsedPattern, dialect: PatternDialect): string {
   return printDisjunction(pattern.body, dialect);
 }

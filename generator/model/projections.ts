@@ -10,24 +10,21 @@
 //   (`_meta`, `inputSchema`, `structuredContent`): there extra members are kept whole;
 // - a member the target requires and the value lacks is supplied where the spec gives a default (a
 //   schema `default`, or the method's default `resultType`), else the value is refused;
-// - a union takes the branch that accepts the value dropping the fewest members; none: refused (a
-//   content block type the target lacks);
+// - a union whose branches are told apart by one member's constants (a content block's `type`, a
+//   result's `resultType`) takes the branches that member's value names, none: refused (a content block
+//   type the target lacks); of the branches left, the one that accepts the value dropping the fewest
+//   members; none: refused (where every branch refuses at the same place inside the value, there);
 // - a literal, string, number, boolean or null must already be what the target allows, else refused.
 // A refusal names the JSON pointer (RFC 6901) of the value at fault and the reason.
 //
-// "Newer" is the protocol order (protocolOrder below), never the order of labels: one handler set is
+// "Newer" is the protocol order (model/protocol-order.ts), never the order of labels: one handler set is
 // written for the newest version served, params are lifted to it, and the reports print what it sends
-// to each older one. The rule, from what the schemas and the labels say:
-// 1. era: every legacy version (its schema has `initialize`) before every modern one (the stateless
-//    revisions that removed it);
-// 2. within an era, a label that is a protocol version date (`YYYY-MM-DD`, the string the version is
-//    negotiated by and the spec dates its releases with) by its date;
-// 3. a label that is no date (`draft`, a bump's new label) names a revision not released under a date:
-//    after the dated ones of its era, those among themselves by label (nothing in the lock or the
-//    schemas orders them further).
+// to each older one.
 import type { IrNode, LiteralValue, SchemaIR } from "./ir.js";
 import type { ProtocolModel, VersionModel } from "./types.js";
 import { byCodeUnit } from "../order.js";
+import { inProtocolOrder } from "./protocol-order.js";
+import { resultTypesOfDefinition } from "./rules.js";
 
 /** One node of a target version's shape (plain JSON: printed as data). */
 export type Shape =
@@ -41,7 +38,19 @@ export type Shape =
   | { k: "arr"; items: Shape; minItems?: number; maxItems?: number }
   | { k: "obj"; props: ShapeMember[]; extra: Shape | null }
   | { k: "ref"; name: string; open?: true }
-  | { k: "union"; branches: Shape[] };
+  | { k: "union"; branches: Shape[]; tag?: UnionTag };
+
+/**
+ * How a union's branches are told apart before any is tried: by the value of one member, `values[i]`
+ * being those branch i takes (null: it leaves the member open). A content block's `type` (every branch
+ * requires it, each with its own constants) or a modern result's `resultType` (model/rules.ts). A value
+ * whose member matches no branch is refused at the union; one that lacks the member is the method's
+ * default (`resultType`), else every branch is tried.
+ */
+export interface UnionTag {
+  member: string;
+  values: (LiteralValue[] | null)[];
+}
 
 export interface ShapeMember {
   name: string;
@@ -68,22 +77,8 @@ export interface VersionProjections {
 }
 
 export interface Projections {
-  /** Versions in protocol order (protocolOrder: the newest last). */
+  /** Versions in protocol order (model/protocol-order.ts: the newest last). */
   versions: VersionProjections[];
-}
-
-/** A label that is a protocol version date. */
-const DATED = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The labels of `versions` in protocol order (this file's header states the rule), the newest last. */
-export function protocolOrder(versions: readonly Pick<VersionModel, "label" | "era">[]): string[] {
-  const rank = (v: Pick<VersionModel, "label" | "era">) => [v.era === "legacy" ? 0 : 1, DATED.test(v.label) ? 0 : 1] as const;
-  return [...versions]
-    .sort((a, b) => {
-      const [x, y] = [rank(a), rank(b)];
-      return x[0] - y[0] || x[1] - y[1] || byCodeUnit(a.label, b.label);
-    })
-    .map((v) => v.label);
 }
 
 const ANY: Shape = { k: "any" };
@@ -187,8 +182,11 @@ class ShapeBuilder {
         const extra = n.additional !== null ? (n.additional.kind === "never" ? null : this.node(n.additional, def, [...path, "{}"])) : isOpen || n.properties.length === 0 ? ANY : null;
         return { k: "obj", props, extra };
       }
-      case "union":
-        return { k: "union", branches: n.branches.map((b) => this.node(b, def, path)) };
+      case "union": {
+        const branches = n.branches.map((b) => this.node(b, def, path));
+        const tag = discriminator(this.ir, n.branches);
+        return tag === null ? { k: "union", branches } : { k: "union", branches, tag };
+      }
       case "intersection": {
         const merged = mergedObject(this.ir, n.parts);
         if (merged === null) return ANY;
@@ -200,6 +198,31 @@ class ShapeBuilder {
         return ANY;
     }
   }
+}
+
+/**
+ * The member that tells a union's branches apart, where there is one: every branch an object (refs and
+ * `allOf` followed) requiring it with constants of its own, no constant shared by two branches; the first
+ * such member of the first branch. Null otherwise (the branches are then tried in turn).
+ */
+function discriminator(ir: SchemaIR, branches: readonly IrNode[]): UnionTag | null {
+  if (branches.length < 2) return null;
+  const objects = branches.map((b) => mergedObject(ir, [b]));
+  if (objects.some((o) => o === null)) return null;
+  const constants = (o: NonNullable<(typeof objects)[number]>, name: string): LiteralValue[] | null => {
+    const p = o.props.get(name);
+    if (p === undefined || !p.required || p.nodes.length !== 1) return null;
+    let n = p.nodes[0];
+    while (n.kind === "ref") n = n.target.node;
+    return n.kind === "literal" ? n.values : null;
+  };
+  for (const name of objects[0]!.props.keys()) {
+    const values = objects.map((o) => constants(o!, name));
+    if (values.some((v) => v === null)) continue;
+    const all = values.flatMap((v) => v!.map((x) => JSON.stringify(x)));
+    if (new Set(all).size === all.length) return { member: name, values };
+  }
+  return null;
 }
 
 function member(name: string, s: Shape, required: boolean, def: unknown): ShapeMember {
@@ -220,7 +243,10 @@ export function versionProjections(version: VersionModel, open: ReadonlySet<stri
       b.definition(name);
       return { k: "ref", name };
     });
-    results[r.method] = { shape: branches.length === 1 ? branches[0] : { k: "union", branches }, defaults: r.resultTypes ? { resultType: r.resultTypes[0] } : {} };
+    // A modern result union is told apart by `resultType` (model/rules.ts), a legacy one by what its branches accept.
+    const tag: UnionTag | null = r.resultTypes !== null && branches.length > 1 ? { member: "resultType", values: r.results.map((name) => resultTypesOfDefinition(version.ir, name)) } : null;
+    const shape: Shape = branches.length === 1 ? branches[0] : tag === null ? { k: "union", branches } : { k: "union", branches, tag };
+    results[r.method] = { shape, defaults: r.resultTypes ? { resultType: r.resultTypes[0] } : {} };
     if (r.params) params[r.method] = r.params.definition ? (b.definition(r.params.definition), { k: "ref", name: r.params.definition }) : b.node(r.params.node, r.definition, ["params"]);
   }
   let serverCapabilities: Shape | null = null;
@@ -235,8 +261,7 @@ export function versionProjections(version: VersionModel, open: ReadonlySet<stri
 
 /** The projection data of every version of a run (extension modules aside), in protocol order. */
 export function buildProjections(model: Pick<ProtocolModel, "versions">): Projections {
-  const order = protocolOrder(model.versions);
-  const versions = [...model.versions].sort((a, b) => order.indexOf(a.label) - order.indexOf(b.label));
+  const versions = inProtocolOrder(model.versions);
   const open = openLocations(versions);
   return { versions: versions.map((v) => versionProjections(v, open)) };
 }

@@ -22,6 +22,18 @@ export function resultTypesOf(results: readonly string[], era: Era, ir: SchemaIR
 }
 
 /**
+ * The `resultType` values one result definition of the modern era answers: those it fixes with a const
+ * (`CreateTaskResult`'s `"task"`), `input_required` for the InputRequiredResult, else the default
+ * `complete`. A union of results is told apart by them (a legacy value, which has no `resultType`, is
+ * the default's), never by which branch happens to accept a value.
+ */
+export function resultTypesOfDefinition(ir: SchemaIR, definition: string): string[] {
+  const fixed = fixedResultTypes(ir, definition);
+  if (fixed.length > 0) return fixed;
+  return [definition === INPUT_REQUIRED_RESULT ? "input_required" : DEFAULT_RESULT_TYPE];
+}
+
+/**
  * The `resultType` values of a custom request (a method no table has, so no result definition) at a
  * version of `era`, the default first; null in the legacy era. The trees export it as data (the
  * TypeScript `customResultTypes` of <label>/methods.ts) for their custom-method runtimes.

@@ -3,7 +3,8 @@
 // version or extension names, saying what that method is *at this version*:
 //
 // - `status`: `present` (the version has it); `removed` (an earlier version has it, this one not;
-//   `nearest` is the latest such version, `since` the first version after it); `later` (only later
+//   `nearest` is the latest such version, `since` the first version after it; earlier and later in the
+//   protocol order of model/protocol-order.ts); `later` (only later
 //   versions have it; `nearest` = `since` = the first that does); `extension` (no core version has it,
 //   an extension layered onto this version adds it). `otherEra` says the nearest version is of the other
 //   era (`initialize` at draft; `server/discover` at 2025-11-25).
@@ -37,6 +38,7 @@ import { byCodeUnit } from "../order.js";
 import type { MethodCapabilityData } from "../source/method-capabilities.js";
 import { methodCapabilities, taskCapability } from "./capabilities.js";
 import { extensionLabel } from "./extensions.js";
+import { inProtocolOrder } from "./protocol-order.js";
 import { receivedBy } from "./rules.js";
 import type { ProtocolFacts } from "./protocol-types.js";
 import type { Era, ExtensionModel, GatePolicyKey, Method, MethodRow, MethodStatus, MethodTables, ProtocolVersions, Refusal, RefusalReason, RowNormalizer, Sender, Side, Verdict, VersionModel, VersionTable } from "./types.js";
@@ -232,7 +234,10 @@ function extensionCapabilities(ext: ExtensionModel): string[][] {
  */
 export function buildMethodTables(model: ProtocolVersions, capabilities: MethodCapabilityData, protocol: ProtocolFacts): MethodTables {
   const code = methodNotFound(protocol);
-  const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
+  // Earlier and later are the protocol order's (a bump's legacy `draft` is earlier than every modern version);
+  // the tables are listed by label.
+  const versions = inProtocolOrder(model.versions);
+  const byLabel = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
   const required = methodCapabilities(versions, capabilities);
   const paths = (label: string, method: string) => (required.get(label)?.get(method) ?? []).map((p) => p.split("."));
@@ -246,7 +251,7 @@ export function buildMethodTables(model: ProtocolVersions, capabilities: MethodC
   const addedBy = (core: string, method: string) =>
     extensions.filter((x) => x.core === core && (x.requests.includes(method) || x.notifications.includes(method))).map((x) => x.identifier).sort(byCodeUnit);
 
-  /** One table: `at` is the core version's index among `versions`, `own` the methods the module has. */
+  /** One table: `at` is the core version's index among `versions` (protocol order), `own` the methods the module has. */
   const table = (at: number, own: VersionModel, capabilityOf: (m: Method) => string[][], extensionsOf: (method: string) => string[]): VersionTable => {
     const rows: Record<string, MethodRow> = {};
     for (const method of methods) {
@@ -271,7 +276,7 @@ export function buildMethodTables(model: ProtocolVersions, capabilities: MethodC
   };
 
   const out = new Map<string, VersionTable>();
-  versions.forEach((v, i) => out.set(v.label, table(i, v, (m) => paths(v.label, m.method), (method) => addedBy(v.label, method))));
+  for (const v of byLabel) out.set(v.label, table(versions.indexOf(v), v, (m) => paths(v.label, m.method), (method) => addedBy(v.label, method)));
   for (const x of extensions) {
     const at = versions.findIndex((v) => v.label === x.core);
     const own = (method: string) => x.requests.includes(method) || x.notifications.includes(method);

@@ -11,12 +11,26 @@ export interface ProtocolMap {
   map: [number | string, ProtocolValue][];
 }
 
+/**
+ * A constant's type, stated where its values alone may not show it (a map with no entries: TASK_STATUSES in a
+ * model without the Tasks extension), for the languages that declare types.
+ */
+export type ProtocolType =
+  | "string"
+  | "int"
+  | "bool"
+  | { list: ProtocolType }
+  | { map: "int" | "string"; of: ProtocolType }
+  | { record: [string, ProtocolType][] };
+
 export interface ProtocolConstant {
   /** SCREAMING_SNAKE, the same in every target. */
   name: string;
   /** One line saying what it is and where it comes from. */
   doc: string;
   value: ProtocolValue;
+  /** The value's type, where the values may not show it. */
+  type?: ProtocolType;
 }
 
 /** The module's constants, in print order; a name given twice throws (the model names each once). */
@@ -39,6 +53,8 @@ export function protocolConstants(facts: ProtocolFacts): ProtocolConstant[] {
     name: "TASK_STATUSES",
     doc: "Each task status, the task definition whose status is that const, its members and its required members (from the Tasks extension's schemas).",
     value: { map: facts.taskStatuses.map((t) => [t.status, { map: [["definition", t.definition], ["members", t.members], ["required", t.required]] }]) },
+    // Empty without the Tasks extension: the type says what an entry would be.
+    type: { map: "string", of: { record: [["definition", "string"], ["members", { list: "string" }], ["required", { list: "string" }]] } },
   });
   const unknown = unknownMethodVerdict(facts);
   out.push({

@@ -192,6 +192,22 @@ describe("the IR builder", () => {
     expect(mixed.kind === "intersection" && [mixed.source, mixed.parts.map((p) => p.kind)]).toEqual(["siblings", ["ref", "string", "string"]]);
   });
 
+  it("decides multipleOf once, as the divisor's shortest decimal form (digits × 10^-scale), binary fraction or not", () => {
+    const r = ir({ A: { type: "number", multipleOf: 0.1 }, B: { type: "number", multipleOf: 0.25 }, C: { type: "integer", multipleOf: 3 }, D: { type: "number", multipleOf: 1.5e-7 }, E: { type: "number", multipleOf: 2.5e3 }, F: { type: "number", multipleOf: 1e21 } });
+    const of = (name: string) => {
+      const n = r.definitions.get(name)!.node;
+      return n.kind === "number" ? n.multipleOf : undefined;
+    };
+    expect(["A", "B", "C", "D", "E", "F"].map(of)).toEqual([
+      { value: 0.1, digits: "1", scale: 1 },
+      { value: 0.25, digits: "25", scale: 2 },
+      { value: 3, digits: "3", scale: 0 },
+      { value: 1.5e-7, digits: "15", scale: 8 },
+      { value: 2500, digits: "2500", scale: 0 },
+      { value: 1e21, digits: "1000000000000000000000", scale: 0 },
+    ]);
+  });
+
   it("refuses a reference to no definition, naming the file and the pointer", () => {
     const error = (() => {
       try {

@@ -1,13 +1,17 @@
-// ECMA-262 patterns in Python's and Ruby's dialects (generator/model/pattern.ts): each translated
-// pattern is run by the real engine (the venv's Python `re.search`, Ruby's `Regexp#match?`) over
+// ECMA-262 patterns in Python's, Ruby's and Go's dialects (generator/model/pattern.ts): each translated
+// pattern is run by the real engine (the venv's Python `re.search`, Ruby's `Regexp#match?`, Go's RE2 `MatchString`) over
 // strings chosen where the dialects' own readings differ (line anchors, a final newline, Unicode
 // digits and word characters, `.` and line terminators, ECMA-262's white space), and must give
 // JavaScript's verdict (`RegExp` with the `u` flag: the oracle) on every one. Constructs whose
-// meaning differs are refused, naming the construct.
+// meaning differs are refused, naming the construct; Go's dialect refuses lookaround (RE2 has none).
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePattern, PatternError, translatePattern } from "../../generator/model/pattern.js";
 import { run } from "../emit/python/support.js";
+import { goEnv } from "../emit/go/support.js";
 
 const cases: Array<{ pattern: string; strings: string[] }> = [
   { pattern: "^https?://", strings: ["https://a", "http://a", "ftp://a", "x https://a", "x\nhttps://a", "HTTPS://a"] },
@@ -48,6 +52,19 @@ function ruby(items: Array<{ pattern: string; text: string }>): boolean[] {
   return JSON.parse(r.stdout) as boolean[];
 }
 
+function go(items: Array<{ pattern: string; text: string }>): boolean[] {
+  const dir = mkdtempSync(path.join(tmpdir(), "mcp-codegen-go-pattern-"));
+  writeFileSync(path.join(dir, "go.mod"), "module probe\n\ngo 1.22\n");
+  const main = 'package main\n\nimport (\n\t"encoding/json"\n\t"os"\n\t"regexp"\n)\n\nfunc main() {\n\tvar items []struct{ Pattern, Text string }\n\tif err := json.NewDecoder(os.Stdin).Decode(&items); err != nil {\n\t\tpanic(err)\n\t}\n\tout := []bool{}\n\tfor _, i := range items {\n\t\tout = append(out, regexp.MustCompile(i.Pattern).MatchString(i.Text))\n\t}\n\t_ = json.NewEncoder(os.Stdout).Encode(out)\n}\n';
+  writeFileSync(path.join(dir, "main.go"), main);
+  const r = spawnSync("go", ["run", "."], { cwd: dir, env: goEnv, input: JSON.stringify(items.map((i) => ({ Pattern: i.pattern, Text: i.text }))), encoding: "utf8" });
+  expect(r.stderr).toBe("");
+  return JSON.parse(r.stdout) as boolean[];
+}
+
+/** The patterns Go's RE2 cannot say (lookahead, and `\b`/`\B`, which need lookaround): refused in its dialect. */
+const NOT_IN_RE2 = ["\\bcat\\b", "\\Bcat", "^(?<scheme>[a-z]+):(?=//)", "^(?!x)\\u{1F600}\\u00e9\\x41\\t\\/\\.$"];
+
 describe("translated patterns", () => {
   const items = cases.flatMap(({ pattern, strings }) => strings.map((text) => ({ pattern, text, js: new RegExp(pattern, "u").test(text) })));
 
@@ -55,14 +72,29 @@ describe("translated patterns", () => {
     for (const { pattern } of cases) expect(new Set(items.filter((i) => i.pattern === pattern).map((i) => i.js)).size, pattern).toBe(2);
   });
 
-  for (const dialect of ["python", "ruby"] as const) {
+  for (const dialect of ["python", "ruby", "go"] as const) {
     it(`match in ${dialect} exactly where ECMA-262 matches`, () => {
-      const translated = items.map((i) => ({ pattern: translatePattern(i.pattern, dialect), text: i.text }));
-      const verdicts = dialect === "python" ? python(translated) : ruby(translated);
-      const wrong = items.filter((item, k) => verdicts[k] !== item.js).map((i) => ({ pattern: i.pattern, text: i.text, expected: i.js }));
+      const said = dialect === "go" ? items.filter((i) => !NOT_IN_RE2.includes(i.pattern)) : items;
+      const translated = said.map((i) => ({ pattern: translatePattern(i.pattern, dialect), text: i.text }));
+      const verdicts = dialect === "python" ? python(translated) : dialect === "ruby" ? ruby(translated) : go(translated);
+      const wrong = said.filter((item, k) => verdicts[k] !== item.js).map((i) => ({ pattern: i.pattern, text: i.text, expected: i.js }));
       expect(wrong).toEqual([]);
-    });
+    }, 120_000);
   }
+
+  it("refuses in Go's dialect exactly the patterns that need lookaround", () => {
+    const refused = cases.map((c) => c.pattern).filter((p) => {
+      try {
+        translatePattern(p, "go");
+        return false;
+      } catch (e) {
+        expect(e).toBeInstanceOf(PatternError);
+        expect((e as Error).message).toMatch(/Go's RE2 has no look/);
+        return true;
+      }
+    });
+    expect(refused).toEqual(NOT_IN_RE2);
+  });
 
   it("prints the issue's patterns plainly", () => {
     expect(translatePattern("^https?://", "python")).toBe("\\Ahttps?\\x3A\\x2F\\x2F");

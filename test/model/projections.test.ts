@@ -16,7 +16,8 @@ import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { pointerToken } from "../../generator/errors.js";
-import { buildProjections, projectionSummary, protocolOrder, type Projections } from "../../generator/model/projections.js";
+import { buildProjections, projectionSummary, type Projections } from "../../generator/model/projections.js";
+import { protocolOrder } from "../../generator/model/protocol-order.js";
 import { projectionsMarkdown } from "../../generator/reports/projections.js";
 import type { ProtocolModel, VersionModel } from "../../generator/model/types.js";
 import { buildModel } from "../../generator/pipeline.js";
@@ -27,6 +28,7 @@ import { labelledCorpus, oracleDocument, seedOf, type Json } from "../emit/types
 import { ensureSchemas, lockFile, modelOptions } from "../support.js";
 import { run } from "../emit/python/support.js";
 import { ruby } from "../emit/ruby/support.js";
+import { alternatives, contentTypes, fitsSome } from "./schema-alternatives.js";
 
 const WANTED = 12;
 const MAX_ATTEMPTS = 150;
@@ -344,13 +346,15 @@ describe("members and defaults, from the schema files", () => {
           if (to === from || !target) continue;
           // A result the schema leaves open on purpose (`additionalProperties`) keeps its extra members.
           if (target.results.some((name) => openRoot(oracle(to), oracle(to).defs[name]))) continue;
-          const declared = new Set(target.results.flatMap((name) => [...declaredNames(oracle(to), oracle(to).defs[name])]));
+          // The value sent is one alternative of the target's result (a union's branch): every member it carries is one
+          // that alternative declares.
+          const alts = target.results.flatMap((name) => alternatives(oracle(to).defs, oracle(to).defs[name]));
+          const everDeclared = new Set(alts.flatMap((a) => [...a.declared]));
           for (const value of corpus) {
             const out = projectResult(dataOf(to), r.method, value);
             if (!out.ok) continue;
-            const undeclared = Object.keys(out.value as object).filter((k) => !declared.has(k));
-            expect(undeclared, `${r.method} ${from} → ${to}`).toEqual([]);
-            checked += Object.keys(value as object).filter((k) => !declared.has(k)).length;
+            expect(fitsSome(alts, out.value as object), `${r.method} ${from} → ${to}: the members ${JSON.stringify(Object.keys(out.value as object))} are no alternative's`).toBe(true);
+            checked += Object.keys(value as object).filter((k) => !everDeclared.has(k)).length;
           }
         }
       }
@@ -367,21 +371,26 @@ describe("members and defaults, from the schema files", () => {
         for (const r of versionOf(from).requests) {
           const target = versionOf(to).requests.find((q) => q.method === r.method);
           if (!target || target.results.length !== 1 || r.results.length !== 1) continue;
-          const [src, dst] = [oracle(from).defs[r.results[0]], oracle(to).defs[target.results[0]]];
-          const required = ((dst.required as string[] | undefined) ?? []).filter((m) => !declaredNames(oracle(from), src).has(m));
-          if (required.length === 0) continue;
-          const value = validCorpus(from, r.results[0])[0];
+          const value = validCorpus(from, r.results[0])[0] as Record<string, unknown> | undefined;
           if (value === undefined) continue;
+          // What each alternative of the target's result (a union's branch) requires that the value lacks.
+          const lacks = alternatives(oracle(to).defs, oracle(to).defs[target.results[0]]).map((a) => [...a.required].filter((m) => !Object.hasOwn(value, m)));
+          if (lacks.some((l) => l.length === 0)) continue;
           const out = projectResult(dataOf(to), r.method, value);
-          const withoutDefault = required.filter((m) => !(m === "resultType" && target.resultTypes !== null));
+          const withoutDefaults = lacks.map((l) => l.filter((m) => !(m === "resultType" && target.resultTypes !== null)));
+          const withoutDefault = withoutDefaults.some((l) => l.length === 0) ? [] : [...new Set(withoutDefaults.flat())];
           if (withoutDefault.length === 0) {
             expect(out.ok, `${r.method} ${from} → ${to}: ${JSON.stringify(out)}`).toBe(true);
             if (out.ok) expect((out.value as Record<string, unknown>).resultType).toBe(target.resultTypes![0]);
             cases.push("default");
           } else {
             expect(out.ok, `${r.method} ${from} → ${to}`).toBe(false);
-            // Refused at a required member without a default, or at a member the value carries whose value the target does not allow.
-            if (!out.ok && !withoutDefault.map((m) => `/${pointerToken(m)}`).includes(out.pointer)) expect(carries(value, out.pointer), `${r.method} ${from} → ${to}: ${out.pointer} (${out.reason}) in ${JSON.stringify(value)}`).toBe(true);
+            // Refused at a required member without a default (at the root, or inside an object the value carries: an
+            // early draft's Tool.outputSchema requires `type`), or at a member the value carries whose value the
+            // target does not allow.
+            const parent = out.ok ? "" : out.pointer.slice(0, out.pointer.lastIndexOf("/"));
+            const nestedRequired = !out.ok && /requires this member/.test(out.reason) && carries(value, parent);
+            if (!out.ok && !nestedRequired && !withoutDefault.map((m) => `/${pointerToken(m)}`).includes(out.pointer)) expect(carries(value, out.pointer), `${r.method} ${from} → ${to}: ${out.pointer} (${out.reason}) in ${JSON.stringify(value)}`).toBe(true);
             cases.push("refused");
           }
         }
@@ -389,6 +398,26 @@ describe("members and defaults, from the schema files", () => {
     }
     // Whether these arise depends on the lock; when both eras are generated, both do.
     if (model.versions.some((v) => v.era === "legacy") && model.versions.some((v) => v.era === "modern")) expect(new Set(cases)).toEqual(new Set(["default", "refused"]));
+  });
+
+  it("a result union is told apart by resultType: a tools/call result without one is the default's, its unknown block refused there", () => {
+    let unions = 0;
+    for (const to of labels) {
+      const call = versionOf(to).requests.find((q) => q.method === "tools/call");
+      if (!call || call.results.length < 2 || call.resultTypes === null) continue;
+      unions++;
+      const types = new Set(call.results.flatMap((name) => alternatives(oracle(to).defs, oracle(to).defs[name]).flatMap((a) => (a.content ? [...contentTypes(oracle(to).defs, a.content)] : []))));
+      const unknown = `not-${[...types].sort().join("-")}`;
+      // Some branch (the input-required result) would accept this value by dropping `content`: the tag, not the
+      // fewest dropped members, decides, and the default result refuses the block.
+      const out = projectResult(dataOf(to), "tools/call", { content: [{ type: unknown, text: "x" }] });
+      expect(out.ok, `${to}: ${JSON.stringify(out)}`).toBe(false);
+      if (!out.ok) expect(out.pointer).toBe("/content/0");
+      const named = projectResult(dataOf(to), "tools/call", { resultType: "no-such-result-type", content: [] });
+      expect(named.ok ? named : { pointer: named.pointer, reason: /has no variant whose resultType is "no-such-result-type"/.test(named.reason) }).toEqual({ pointer: "", reason: true });
+    }
+    // Whether one arises depends on the lock: a modern tools/call with more than one result.
+    if (model.versions.some((v) => v.era === "modern" && v.requests.some((r) => r.method === "tools/call" && r.results.length > 1))) expect(unions).toBeGreaterThan(0);
   });
 
   it("a content block type the target lacks is refused at the block", () => {
@@ -399,8 +428,9 @@ describe("members and defaults, from the schema files", () => {
         const call = versionOf(from).requests.find((q) => q.method === "tools/call");
         const targetCall = versionOf(to).requests.find((q) => q.method === "tools/call");
         if (to === from || !call || !targetCall) continue;
-        const targetTypes = new Set(targetCall.results.flatMap((name) => [...contentTypes(oracle(to), oracle(to).defs[name])]));
-        const sourceTypes = new Set(call.results.flatMap((name) => [...contentTypes(oracle(from), oracle(from).defs[name])]));
+        const types = (label: string, results: readonly string[]) => new Set(results.flatMap((name) => alternatives(oracle(label).defs, oracle(label).defs[name]).flatMap((a) => (a.content ? [...contentTypes(oracle(label).defs, a.content)] : []))));
+        const targetTypes = types(to, targetCall.results);
+        const sourceTypes = types(from, call.results);
         if ([...sourceTypes].some((t) => !targetTypes.has(t))) lacking++;
         for (const value of call.results.flatMap((name) => validCorpus(from, name))) {
           const content = (value as { content?: Array<{ type?: unknown }> }).content;
@@ -409,10 +439,16 @@ describe("members and defaults, from the schema files", () => {
           const out = projectResult(dataOf(to), "tools/call", value);
           if (missing < 0) continue;
           expect(out.ok, `${from} → ${to}: a ${JSON.stringify(content[missing].type)} block`).toBe(false);
-          // Refused at a block, or first at a member the target requires without a default that the value lacks
-          // (an early draft's CallToolResult requires `toolResult`).
-          const lacked = targetCall.results.flatMap((name) => ((oracle(to).defs[name].required as string[] | undefined) ?? []).filter((m) => !(m in (value as object)) && !(m === "resultType" && targetCall.resultTypes !== null)));
-          if (!out.ok && !lacked.map((m) => `/${pointerToken(m)}`).includes(out.pointer)) expect(out.pointer).toMatch(/^\/content\/\d+$/);
+          // Refused at the block (a tagged union refuses a type it lacks there), or first at a member the target requires
+          // without a default that the value lacks (an early draft's CallToolResult requires `toolResult`), or first at a
+          // fault inside an earlier block (an early draft's `annotations.audience` is one role, not a list).
+          const lacked = targetCall.results.flatMap((name) => alternatives(oracle(to).defs, oracle(to).defs[name]).flatMap((a) => [...a.required].filter((m) => !(m in (value as object)) && !(m === "resultType" && targetCall.resultTypes !== null))));
+          if (!out.ok && !lacked.map((m) => `/${pointerToken(m)}`).includes(out.pointer)) {
+            const at = /^\/content\/(\d+)(\/.*)?$/.exec(out.pointer);
+            expect(at, `${from} → ${to}: refused at ${out.pointer}`).not.toBeNull();
+            const [index, inside] = [Number(at![1]), at![2]];
+            expect(index === missing ? inside === undefined : index < missing, `${from} → ${to}: refused at ${out.pointer} (${out.reason}); block ${missing} is the first of a type the target lacks`).toBe(true);
+          }
           refusedBlocks++;
         }
       }
@@ -430,18 +466,3 @@ function openRoot(o: Oracle, schema: Record<string, unknown>): boolean {
   return typeof schema.$ref === "string" && openRoot(o, o.defs[schema.$ref.split("/").pop()!]);
 }
 
-/** The `type` constants of a result's `content` items (the schema file: `$ref`, `anyOf`/`oneOf` followed). */
-function contentTypes(o: Oracle, result: Record<string, unknown>): Set<string> {
-  const out = new Set<string>();
-  const resolve = (s: Record<string, unknown>): Record<string, unknown> => (typeof s.$ref === "string" ? resolve(o.defs[s.$ref.split("/").pop()!]) : s);
-  const walk = (s: Record<string, unknown>) => {
-    const r = resolve(s);
-    for (const key of ["anyOf", "oneOf"]) for (const b of (r[key] as Record<string, unknown>[] | undefined) ?? []) walk(b);
-    const t = (r.properties as Record<string, Record<string, unknown>> | undefined)?.type;
-    if (t?.const !== undefined) out.add(String(t.const));
-    for (const e of (t?.enum as unknown[] | undefined) ?? []) out.add(String(e));
-  };
-  const content = (resolve(result).properties as Record<string, Record<string, unknown>> | undefined)?.content;
-  if (content?.items) walk(content.items as Record<string, unknown>);
-  return out;
-}

@@ -10,7 +10,8 @@ module McpCodegen
   # at one protocol version projected onto another version's shape of the same method's result or params. The
   # shapes are data the generator decides from the schemas (projections.rb: Projections::BY_VERSION, the
   # versions in protocol order as Projections::ORDER); this only walks them: undeclared members of a closed
-  # object dropped, required members supplied from the defaults given, the union branch dropping the fewest
+  # object dropped, required members supplied from the defaults given, a union's branches narrowed by its tag
+  # member (the value's, else the default given), of those the branch dropping the fewest
   # members taken, and anything else refused with the JSON pointer at fault and the reason. No protocol fact
   # is decided here.
   #
@@ -130,16 +131,23 @@ module McpCodegen
       def union(value, shape, at, defaults, open)
         best = nil
         first = nil
-        shape["branches"].each do |branch|
+        agreed = true
+        branches = tagged(value, shape, at, defaults)
+        branches.each do |branch|
           w = Walker.new(@data)
           begin
             v = w.walk(value, branch, at, defaults, open)
             best = [v, w] if best.nil? || w.dropped.length < best[1].dropped.length
           rescue Refusal => e
             first ||= e
+            agreed &&= e.pointer == first.pointer
           end
         end
         if best.nil?
+          # One branch named by the tag, or every branch refusing at the same place inside the value: that refusal
+          # says where the value fails.
+          raise first if first && (branches.length == 1 || (agreed && first.pointer != at))
+
           type = value.is_a?(Hash) && value["type"].is_a?(String) ? " (type #{JSON.generate(value["type"])})" : ""
           detail = first && first.pointer != at ? ": #{first.pointer}: #{first.reason}" : ""
           raise Refusal.new(at, "no variant of version #{label} accepts this value#{type}#{detail}")
@@ -147,6 +155,28 @@ module McpCodegen
         @dropped.concat(best[1].dropped)
         @added.concat(best[1].added)
         best[0]
+      end
+
+      # The branches a union's tag names for the value (the value's member, else its default); all where it names none.
+      def tagged(value, shape, at, defaults)
+        tag = shape["tag"]
+        return shape["branches"] if tag.nil? || !value.is_a?(Hash)
+
+        member = tag["member"]
+        if value.key?(member)
+          given = value[member]
+        elsif !defaults.nil? && defaults.key?(member)
+          given = defaults[member]
+        else
+          return shape["branches"]
+        end
+        named = shape["branches"].each_with_index.filter_map do |branch, i|
+          values = tag["values"][i]
+          branch if values.nil? || values.any? { |v| Projection.same_literal?(v, given) }
+        end
+        raise Refusal.new(at, "version #{label} has no variant whose #{member} is #{JSON.generate(given)}") if named.empty?
+
+        named
       end
 
       def object(value, shape, at, defaults, open)

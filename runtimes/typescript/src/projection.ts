@@ -2,8 +2,9 @@
 // version's shape of the same method's result or params. The shapes are data the generator decides
 // from the schemas (generator/model/projections.ts, printed as projections.ts of the tree); this only
 // walks them: undeclared members of a closed object dropped, required members supplied from the
-// defaults given, the union branch dropping the fewest members taken, and anything else refused with
-// the JSON pointer at fault and the reason. No protocol fact is decided here.
+// defaults given, a union's branches narrowed by the member the data names for telling them apart (the
+// value's, else the default given), of those the branch dropping the fewest members taken, and anything
+// else refused with the JSON pointer at fault and the reason. No protocol fact is decided here.
 import { pointerToken } from "./schema-support.js";
 
 export type ProjectionLiteral = string | number | boolean | null;
@@ -19,7 +20,13 @@ export type ProjectionShape =
   | { k: "arr"; items: ProjectionShape; minItems?: number; maxItems?: number }
   | { k: "obj"; props: readonly ProjectionMember[]; extra: ProjectionShape | null }
   | { k: "ref"; name: string; open?: true }
-  | { k: "union"; branches: readonly ProjectionShape[] };
+  | { k: "union"; branches: readonly ProjectionShape[]; tag?: ProjectionTag };
+
+/** The member a union's branches are told apart by, `values[i]` those branch i takes (null: any). */
+export interface ProjectionTag {
+  member: string;
+  values: readonly (readonly ProjectionLiteral[] | null)[];
+}
 
 export interface ProjectionMember {
   name: string;
@@ -115,7 +122,9 @@ class Walker {
       case "union": {
         let best: { value: unknown; dropped: string[]; added: string[] } | null = null;
         let first: Refusal | null = null;
-        for (const branch of shape.branches) {
+        let agreed = true;
+        const branches = this.tagged(value, shape, at, defaults);
+        for (const branch of branches) {
           const w = new Walker(this.data);
           try {
             const v = w.walk(value, branch, at, defaults, open);
@@ -123,9 +132,13 @@ class Walker {
           } catch (e) {
             if (!(e instanceof Refusal)) throw e;
             first ??= e;
+            agreed &&= e.pointer === first.pointer;
           }
         }
         if (best === null) {
+          // One branch named by the tag, or every branch refusing at the same place inside the value: that refusal
+          // says where the value fails.
+          if (first !== null && (branches.length === 1 || (agreed && first.pointer !== at))) throw first;
           const type = isPlainObject(value) && typeof value.type === "string" ? ` (type ${JSON.stringify(value.type)})` : "";
           throw new Refusal(at, `no variant of version ${this.data.label} accepts this value${type}${first && first.pointer !== at ? `: ${first.pointer}: ${first.reason}` : ""}`);
         }
@@ -158,6 +171,17 @@ class Walker {
         return out;
       }
     }
+  }
+
+  /** The branches a union's tag names for the value (the value's member, else its default); all where it names none. */
+  private tagged(value: unknown, shape: Extract<ProjectionShape, { k: "union" }>, at: string, defaults: Readonly<Record<string, unknown>> | null): readonly ProjectionShape[] {
+    const tag = shape.tag;
+    if (tag === undefined || !isPlainObject(value)) return shape.branches;
+    const given = Object.hasOwn(value, tag.member) ? value[tag.member] : defaults !== null && Object.hasOwn(defaults, tag.member) ? defaults[tag.member] : undefined;
+    if (given === undefined) return shape.branches;
+    const named = shape.branches.filter((_, i) => tag.values[i] === null || tag.values[i]!.some((v) => v === given));
+    if (named.length === 0) throw new Refusal(at, `version ${this.data.label} has no variant whose ${tag.member} is ${JSON.stringify(given)}`);
+    return named;
   }
 
   private type(at: string, expected: string, value: unknown): Refusal {

@@ -3,13 +3,15 @@
 Hand-written Python, the mirror of the TypeScript runtime's ``projection.ts``. The shapes are data the
 generator decides from the schemas (``generator/model/projections.ts``, printed as the tree's
 ``projections.py``); this only walks them: undeclared members of a closed object dropped, required
-members supplied from the defaults given, the union branch dropping the fewest members taken, and
-anything else refused with the JSON pointer at fault and the reason. No protocol fact is decided here.
+members supplied from the defaults given, a union's branches narrowed by the member the data names for
+telling them apart (the value's, else the default given), of those the branch dropping the fewest
+members taken, and anything else refused with the JSON pointer at fault and the reason. No protocol fact is decided here.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -83,7 +85,7 @@ class _Walker:
             raise _Refusal(at, f"version {self.label} allows no value here")
         if kind == "lit":
             if not any(_same_literal(v, value) for v in shape["values"]):
-                raise _Refusal(at, f"version {self.label} allows only {', '.join(map(repr, shape['values']))} here, not {value!r}")
+                raise _Refusal(at, f"version {self.label} allows only {', '.join(map(_json, shape['values']))} here, not {_json(value)}")
             return value
         if kind == "str":
             if not isinstance(value, str):
@@ -131,22 +133,48 @@ class _Walker:
         best: _Walker | None = None
         best_value: Any = None
         first: _Refusal | None = None
-        for branch in shape["branches"]:
+        agreed = True
+        branches = self._tagged(value, shape, at, defaults)
+        for branch in branches:
             w = _Walker(self.data)
             try:
                 v = w.walk(value, branch, at, defaults, is_open)
             except _Refusal as e:
                 first = first or e
+                agreed = agreed and e.pointer == first.pointer
                 continue
             if best is None or len(w.dropped) < len(best.dropped):
                 best, best_value = w, v
         if best is None:
-            kind = f" (type {value['type']!r})" if isinstance(value, dict) and isinstance(value.get("type"), str) else ""  # pyright: ignore[reportUnknownMemberType]
+            # One branch named by the tag, or every branch refusing at the same place inside the value: that
+            # refusal says where the value fails.
+            if first is not None and (len(branches) == 1 or (agreed and first.pointer != at)):
+                raise first
+            kind = f" (type {_json(value['type'])})" if isinstance(value, dict) and isinstance(value.get("type"), str) else ""  # pyright: ignore[reportUnknownMemberType]
             detail = f": {first.pointer}: {first.reason}" if first is not None and first.pointer != at else ""
             raise _Refusal(at, f"no variant of version {self.label} accepts this value{kind}{detail}")
         self.dropped.extend(best.dropped)
         self.added.extend(best.added)
         return best_value
+
+    def _tagged(self, value: Any, shape: Mapping[str, Any], at: str, defaults: Mapping[str, Any] | None) -> list[Any]:
+        """The branches a union's tag names for the value (the value's member, else its default); all where it names none."""
+        tag = shape.get("tag")
+        if tag is None or not isinstance(value, dict):
+            return list(shape["branches"])
+        member = tag["member"]
+        members: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+        given: Any
+        if member in members:
+            given = members[member]
+        elif defaults is not None and member in defaults:
+            given = defaults[member]
+        else:
+            return list(shape["branches"])
+        named = [b for b, values in zip(shape["branches"], tag["values"], strict=True) if values is None or any(_same_literal(v, given) for v in values)]
+        if not named:
+            raise _Refusal(at, f"version {self.label} has no variant whose {member} is {_json(given)}")
+        return named
 
     def _object(self, value: Any, shape: Mapping[str, Any], at: str, defaults: Mapping[str, Any] | None, is_open: bool) -> Any:
         if not isinstance(value, dict):
@@ -177,6 +205,11 @@ class _Walker:
             else:
                 out[name] = self.walk(member, extra, where, None)
         return out
+
+
+def _json(value: Any) -> str:
+    """A value in a reason as JSON text, as the other runtimes write it (``"text"``, not ``'text'``)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _same_literal(a: Any, b: Any) -> bool:
