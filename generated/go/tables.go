@@ -48,6 +48,22 @@ type Version struct {
 	NormalizeResult func(method string, value json.RawMessage) (json.RawMessage, error)
 }
 
+// ProtocolOrder is the generated versions in protocol order, the newest last: legacy before modern, dated labels
+// by date within an era, labels that are no date (draft) after them (mcp-codegen's generator/model/projections.ts).
+var ProtocolOrder = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"}
+
+// Projections is every generated version's projection data, by label (extension modules have none of their own).
+func Projections() map[string]*mcpruntime.Projection {
+	p := map[string]*mcpruntime.Projection{}
+	p["2024-11-05"] = v2024_11_05.Projection
+	p["2025-03-26"] = v2025_03_26.Projection
+	p["2025-06-18"] = v2025_06_18.Projection
+	p["2025-11-25"] = v2025_11_25.Projection
+	p["2026-07-28"] = v2026_07_28.Projection
+	p["draft"] = draft.Projection
+	return p
+}
+
 // Versions is every generated version and extension module, by label.
 func Versions() map[string]Version {
 	v := map[string]Version{}

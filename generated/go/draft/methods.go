@@ -16,7 +16,7 @@ const ProtocolVersion = "draft"
 // Era is "legacy" (the initialize handshake) or "modern" (the per-request _meta envelope).
 const Era = "modern"
 
-// PreviousVersion is the version before this one among those generated, or "".
+// PreviousVersion is the version before this one among those generated (in protocol order), or "".
 const PreviousVersion = "2026-07-28"
 
 // MethodCompletionComplete is the method "completion/complete".

@@ -16,7 +16,7 @@ const ProtocolVersion = "2024-11-05"
 // Era is "legacy" (the initialize handshake) or "modern" (the per-request _meta envelope).
 const Era = "legacy"
 
-// PreviousVersion is the version before this one among those generated, or "".
+// PreviousVersion is the version before this one among those generated (in protocol order), or "".
 const PreviousVersion = ""
 
 // MethodCompletionComplete is the method "completion/complete".

@@ -66,6 +66,9 @@ type Annotated struct {
 
 // UnmarshalJSON decodes a JSON object into Annotated, refusing a value the type cannot hold.
 func (x *Annotated) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Annotated", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Annotated")
 	if err != nil {
 		return err
@@ -276,6 +279,9 @@ type CallToolResult struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResult, refusing a value the type cannot hold.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResult")
 	if err != nil {
 		return err
@@ -594,6 +600,9 @@ type ClientResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ClientResult that accepts the value, in the schema's order.
 func (u *ClientResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ClientResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ClientResult",
 		func(d []byte) (ClientResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ClientResult")
@@ -965,6 +974,9 @@ type CreateMessageRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequest, refusing a value the type cannot hold.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequest")
 	if err != nil {
 		return err
@@ -1043,6 +1055,9 @@ type CreateMessageResult struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageResult, refusing a value the type cannot hold.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageResult")
 	if err != nil {
 		return err
@@ -1191,6 +1206,9 @@ type EmbeddedResource struct {
 
 // UnmarshalJSON decodes a JSON object into EmbeddedResource, refusing a value the type cannot hold.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("EmbeddedResource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "EmbeddedResource")
 	if err != nil {
 		return err
@@ -1322,6 +1340,9 @@ type GetPromptResult struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResult, refusing a value the type cannot hold.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResult")
 	if err != nil {
 		return err
@@ -1421,6 +1442,9 @@ type ImageContent struct {
 
 // UnmarshalJSON decodes a JSON object into ImageContent, refusing a value the type cannot hold.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ImageContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ImageContent")
 	if err != nil {
 		return err
@@ -2326,6 +2350,9 @@ type ListResourceTemplatesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResult, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResult")
 	if err != nil {
 		return err
@@ -2450,6 +2477,9 @@ type ListResourcesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResult, refusing a value the type cannot hold.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResult")
 	if err != nil {
 		return err
@@ -2952,6 +2982,9 @@ type ModelPreferences struct {
 
 // UnmarshalJSON decodes a JSON object into ModelPreferences, refusing a value the type cannot hold.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ModelPreferences", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ModelPreferences")
 	if err != nil {
 		return err
@@ -3640,6 +3673,9 @@ type PromptMessage struct {
 
 // UnmarshalJSON decodes a JSON object into PromptMessage, refusing a value the type cannot hold.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("PromptMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "PromptMessage")
 	if err != nil {
 		return err
@@ -4099,6 +4135,9 @@ type Resource struct {
 
 // UnmarshalJSON decodes a JSON object into Resource, refusing a value the type cannot hold.
 func (x *Resource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Resource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Resource")
 	if err != nil {
 		return err
@@ -4371,6 +4410,9 @@ type ResourceTemplate struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceTemplate, refusing a value the type cannot hold.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceTemplate", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceTemplate")
 	if err != nil {
 		return err
@@ -4703,6 +4745,9 @@ type SamplingMessage struct {
 
 // UnmarshalJSON decodes a JSON object into SamplingMessage, refusing a value the type cannot hold.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "SamplingMessage")
 	if err != nil {
 		return err
@@ -4949,6 +4994,9 @@ type ServerRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerRequest that accepts the value, in the schema's order.
 func (u *ServerRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerRequest",
 		func(d []byte) (ServerRequestValue, error) {
 			return mcpruntime.As[PingRequest](d, false, "ServerRequest")
@@ -4988,6 +5036,9 @@ type ServerResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerResult that accepts the value, in the schema's order.
 func (u *ServerResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerResult",
 		func(d []byte) (ServerResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ServerResult")
@@ -5261,6 +5312,9 @@ type TextContent struct {
 
 // UnmarshalJSON decodes a JSON object into TextContent, refusing a value the type cannot hold.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TextContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TextContent")
 	if err != nil {
 		return err

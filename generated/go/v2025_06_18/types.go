@@ -40,6 +40,9 @@ type Annotations struct {
 
 // UnmarshalJSON decodes a JSON object into Annotations, refusing a value the type cannot hold.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Annotations", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Annotations")
 	if err != nil {
 		return err
@@ -99,6 +102,9 @@ type AudioContent struct {
 
 // UnmarshalJSON decodes a JSON object into AudioContent, refusing a value the type cannot hold.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("AudioContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "AudioContent")
 	if err != nil {
 		return err
@@ -395,6 +401,9 @@ type CallToolResult struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResult, refusing a value the type cannot hold.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResult")
 	if err != nil {
 		return err
@@ -723,6 +732,9 @@ type ClientResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ClientResult that accepts the value, in the schema's order.
 func (u *ClientResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ClientResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ClientResult",
 		func(d []byte) (ClientResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ClientResult")
@@ -1040,6 +1052,9 @@ type ContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of ContentBlock that accepts the value, in the schema's order.
 func (u *ContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ContentBlock",
 		func(d []byte) (ContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "ContentBlock")
@@ -1182,6 +1197,9 @@ type CreateMessageRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequest, refusing a value the type cannot hold.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequest")
 	if err != nil {
 		return err
@@ -1263,6 +1281,9 @@ type CreateMessageResult struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageResult, refusing a value the type cannot hold.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageResult")
 	if err != nil {
 		return err
@@ -1665,6 +1686,9 @@ type EmbeddedResource struct {
 
 // UnmarshalJSON decodes a JSON object into EmbeddedResource, refusing a value the type cannot hold.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("EmbeddedResource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "EmbeddedResource")
 	if err != nil {
 		return err
@@ -1862,6 +1886,9 @@ type GetPromptResult struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResult, refusing a value the type cannot hold.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResult")
 	if err != nil {
 		return err
@@ -1921,6 +1948,9 @@ type ImageContent struct {
 
 // UnmarshalJSON decodes a JSON object into ImageContent, refusing a value the type cannot hold.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ImageContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ImageContent")
 	if err != nil {
 		return err
@@ -2847,6 +2877,9 @@ type ListResourceTemplatesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResult, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResult")
 	if err != nil {
 		return err
@@ -2971,6 +3004,9 @@ type ListResourcesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResult, refusing a value the type cannot hold.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResult")
 	if err != nil {
 		return err
@@ -3476,6 +3512,9 @@ type ModelPreferences struct {
 
 // UnmarshalJSON decodes a JSON object into ModelPreferences, refusing a value the type cannot hold.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ModelPreferences", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ModelPreferences")
 	if err != nil {
 		return err
@@ -4270,6 +4309,9 @@ type PromptMessage struct {
 
 // UnmarshalJSON decodes a JSON object into PromptMessage, refusing a value the type cannot hold.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("PromptMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "PromptMessage")
 	if err != nil {
 		return err
@@ -4708,6 +4750,9 @@ type Resource struct {
 
 // UnmarshalJSON decodes a JSON object into Resource, refusing a value the type cannot hold.
 func (x *Resource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Resource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Resource")
 	if err != nil {
 		return err
@@ -4850,6 +4895,9 @@ type ResourceLink struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceLink, refusing a value the type cannot hold.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceLink", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceLink")
 	if err != nil {
 		return err
@@ -5011,6 +5059,9 @@ type ResourceTemplate struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceTemplate, refusing a value the type cannot hold.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceTemplate", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceTemplate")
 	if err != nil {
 		return err
@@ -5410,6 +5461,9 @@ type SamplingMessage struct {
 
 // UnmarshalJSON decodes a JSON object into SamplingMessage, refusing a value the type cannot hold.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "SamplingMessage")
 	if err != nil {
 		return err
@@ -5662,6 +5716,9 @@ type ServerRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerRequest that accepts the value, in the schema's order.
 func (u *ServerRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerRequest",
 		func(d []byte) (ServerRequestValue, error) {
 			return mcpruntime.As[PingRequest](d, false, "ServerRequest")
@@ -5704,6 +5761,9 @@ type ServerResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerResult that accepts the value, in the schema's order.
 func (u *ServerResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerResult",
 		func(d []byte) (ServerResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ServerResult")
@@ -6020,6 +6080,9 @@ type TextContent struct {
 
 // UnmarshalJSON decodes a JSON object into TextContent, refusing a value the type cannot hold.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TextContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TextContent")
 	if err != nil {
 		return err

@@ -40,6 +40,9 @@ type Annotations struct {
 
 // UnmarshalJSON decodes a JSON object into Annotations, refusing a value the type cannot hold.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Annotations", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Annotations")
 	if err != nil {
 		return err
@@ -100,6 +103,9 @@ type AudioContent struct {
 
 // UnmarshalJSON decodes a JSON object into AudioContent, refusing a value the type cannot hold.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("AudioContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "AudioContent")
 	if err != nil {
 		return err
@@ -472,6 +478,9 @@ type CallToolResult struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResult, refusing a value the type cannot hold.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResult")
 	if err != nil {
 		return err
@@ -704,6 +713,9 @@ type CancelTaskResult struct {
 
 // UnmarshalJSON decodes a JSON object into CancelTaskResult, refusing a value the type cannot hold.
 func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CancelTaskResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CancelTaskResult")
 	if err != nil {
 		return err
@@ -1197,6 +1209,9 @@ type ClientNotificationValue interface {
 
 // UnmarshalJSON decodes the first arm of ClientNotification that accepts the value, in the schema's order.
 func (u *ClientNotification) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ClientNotification", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ClientNotification",
 		func(d []byte) (ClientNotificationValue, error) {
 			return mcpruntime.As[CancelledNotification](d, false, "ClientNotification")
@@ -1323,6 +1338,9 @@ type ClientResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ClientResult that accepts the value, in the schema's order.
 func (u *ClientResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ClientResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ClientResult",
 		func(d []byte) (ClientResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ClientResult")
@@ -1715,6 +1733,9 @@ type ContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of ContentBlock that accepts the value, in the schema's order.
 func (u *ContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ContentBlock",
 		func(d []byte) (ContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "ContentBlock")
@@ -1787,6 +1808,9 @@ type CreateMessageRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequest, refusing a value the type cannot hold.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequest")
 	if err != nil {
 		return err
@@ -1911,6 +1935,9 @@ type CreateMessageRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequestParams, refusing a value the type cannot hold.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequestParams")
 	if err != nil {
 		return err
@@ -2068,6 +2095,9 @@ type CreateMessageResult struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageResult, refusing a value the type cannot hold.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageResult")
 	if err != nil {
 		return err
@@ -2908,6 +2938,9 @@ type EmbeddedResource struct {
 
 // UnmarshalJSON decodes a JSON object into EmbeddedResource, refusing a value the type cannot hold.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("EmbeddedResource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "EmbeddedResource")
 	if err != nil {
 		return err
@@ -3193,6 +3226,9 @@ type GetPromptResult struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResult, refusing a value the type cannot hold.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResult")
 	if err != nil {
 		return err
@@ -3544,6 +3580,9 @@ type GetTaskResult struct {
 
 // UnmarshalJSON decodes a JSON object into GetTaskResult, refusing a value the type cannot hold.
 func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetTaskResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetTaskResult")
 	if err != nil {
 		return err
@@ -3743,6 +3782,9 @@ type ImageContent struct {
 
 // UnmarshalJSON decodes a JSON object into ImageContent, refusing a value the type cannot hold.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ImageContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ImageContent")
 	if err != nil {
 		return err
@@ -4711,6 +4753,9 @@ type ListResourceTemplatesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResult, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResult")
 	if err != nil {
 		return err
@@ -4827,6 +4872,9 @@ type ListResourcesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResult, refusing a value the type cannot hold.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResult")
 	if err != nil {
 		return err
@@ -5429,6 +5477,9 @@ type ModelPreferences struct {
 
 // UnmarshalJSON decodes a JSON object into ModelPreferences, refusing a value the type cannot hold.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ModelPreferences", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ModelPreferences")
 	if err != nil {
 		return err
@@ -6330,6 +6381,9 @@ type PromptMessage struct {
 
 // UnmarshalJSON decodes a JSON object into PromptMessage, refusing a value the type cannot hold.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("PromptMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "PromptMessage")
 	if err != nil {
 		return err
@@ -6878,6 +6932,9 @@ type Resource struct {
 
 // UnmarshalJSON decodes a JSON object into Resource, refusing a value the type cannot hold.
 func (x *Resource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Resource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Resource")
 	if err != nil {
 		return err
@@ -7035,6 +7092,9 @@ type ResourceLink struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceLink, refusing a value the type cannot hold.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceLink", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceLink")
 	if err != nil {
 		return err
@@ -7269,6 +7329,9 @@ type ResourceTemplate struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceTemplate, refusing a value the type cannot hold.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceTemplate", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceTemplate")
 	if err != nil {
 		return err
@@ -7714,6 +7777,9 @@ type SamplingMessage struct {
 
 // UnmarshalJSON decodes a JSON object into SamplingMessage, refusing a value the type cannot hold.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "SamplingMessage")
 	if err != nil {
 		return err
@@ -7755,6 +7821,9 @@ type SamplingMessageContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of SamplingMessageContentBlock that accepts the value, in the schema's order.
 func (u *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessageContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "SamplingMessageContentBlock",
 		func(d []byte) (SamplingMessageContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "SamplingMessageContentBlock")
@@ -8078,6 +8147,9 @@ type ServerNotificationValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerNotification that accepts the value, in the schema's order.
 func (u *ServerNotification) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerNotification", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerNotification",
 		func(d []byte) (ServerNotificationValue, error) {
 			return mcpruntime.As[CancelledNotification](d, false, "ServerNotification")
@@ -8135,6 +8207,9 @@ type ServerRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerRequest that accepts the value, in the schema's order.
 func (u *ServerRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerRequest",
 		func(d []byte) (ServerRequestValue, error) {
 			return mcpruntime.As[PingRequest](d, false, "ServerRequest")
@@ -8189,6 +8264,9 @@ type ServerResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerResult that accepts the value, in the schema's order.
 func (u *ServerResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerResult",
 		func(d []byte) (ServerResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ServerResult")
@@ -8949,6 +9027,9 @@ type TaskStatusNotification struct {
 
 // UnmarshalJSON decodes a JSON object into TaskStatusNotification, refusing a value the type cannot hold.
 func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TaskStatusNotification", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TaskStatusNotification")
 	if err != nil {
 		return err
@@ -9062,6 +9143,9 @@ type TaskStatusNotificationParams struct {
 
 // UnmarshalJSON decodes a JSON object into TaskStatusNotificationParams, refusing a value the type cannot hold.
 func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TaskStatusNotificationParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TaskStatusNotificationParams")
 	if err != nil {
 		return err
@@ -9140,6 +9224,9 @@ type TextContent struct {
 
 // UnmarshalJSON decodes a JSON object into TextContent, refusing a value the type cannot hold.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TextContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TextContent")
 	if err != nil {
 		return err
@@ -9994,6 +10081,9 @@ type ToolResultContent struct {
 
 // UnmarshalJSON decodes a JSON object into ToolResultContent, refusing a value the type cannot hold.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ToolResultContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ToolResultContent")
 	if err != nil {
 		return err
@@ -10215,6 +10305,9 @@ type URLElicitationRequiredError struct {
 
 // UnmarshalJSON decodes a JSON object into URLElicitationRequiredError, refusing a value the type cannot hold.
 func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("URLElicitationRequiredError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "URLElicitationRequiredError")
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ const ProtocolVersion = "2026-07-28"
 // Era is "legacy" (the initialize handshake) or "modern" (the per-request _meta envelope).
 const Era = "modern"
 
-// PreviousVersion is the version before this one among those generated, or "".
+// PreviousVersion is the version before this one among those generated (in protocol order), or "".
 const PreviousVersion = "2025-11-25"
 
 // MethodCompletionComplete is the method "completion/complete".

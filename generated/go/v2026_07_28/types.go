@@ -40,6 +40,9 @@ type Annotations struct {
 
 // UnmarshalJSON decodes a JSON object into Annotations, refusing a value the type cannot hold.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Annotations", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Annotations")
 	if err != nil {
 		return err
@@ -99,6 +102,9 @@ type AudioContent struct {
 
 // UnmarshalJSON decodes a JSON object into AudioContent, refusing a value the type cannot hold.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("AudioContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "AudioContent")
 	if err != nil {
 		return err
@@ -335,6 +341,9 @@ type CacheableResult struct {
 
 // UnmarshalJSON decodes a JSON object into CacheableResult, refusing a value the type cannot hold.
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CacheableResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CacheableResult")
 	if err != nil {
 		return err
@@ -407,6 +416,9 @@ type CallToolRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolRequest, refusing a value the type cannot hold.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolRequest")
 	if err != nil {
 		return err
@@ -456,6 +468,9 @@ type CallToolRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolRequestParams, refusing a value the type cannot hold.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolRequestParams")
 	if err != nil {
 		return err
@@ -531,6 +546,9 @@ type CallToolResult struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResult, refusing a value the type cannot hold.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResult")
 	if err != nil {
 		return err
@@ -629,6 +647,9 @@ type CallToolResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResultResponse, refusing a value the type cannot hold.
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResultResponse")
 	if err != nil {
 		return err
@@ -997,6 +1018,9 @@ type ClientRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of ClientRequest that accepts the value, in the schema's order.
 func (u *ClientRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ClientRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ClientRequest",
 		func(d []byte) (ClientRequestValue, error) {
 			return mcpruntime.As[DiscoverRequest](d, false, "ClientRequest")
@@ -1337,6 +1361,9 @@ type CompleteResult struct {
 
 // UnmarshalJSON decodes a JSON object into CompleteResult, refusing a value the type cannot hold.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CompleteResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CompleteResult")
 	if err != nil {
 		return err
@@ -1391,6 +1418,9 @@ type CompleteResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into CompleteResultResponse, refusing a value the type cannot hold.
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CompleteResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CompleteResultResponse")
 	if err != nil {
 		return err
@@ -1432,6 +1462,9 @@ type ContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of ContentBlock that accepts the value, in the schema's order.
 func (u *ContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ContentBlock",
 		func(d []byte) (ContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "ContentBlock")
@@ -1489,6 +1522,9 @@ type CreateMessageRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequest, refusing a value the type cannot hold.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequest")
 	if err != nil {
 		return err
@@ -1565,6 +1601,9 @@ type CreateMessageRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequestParams, refusing a value the type cannot hold.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequestParams")
 	if err != nil {
 		return err
@@ -1713,6 +1752,9 @@ type CreateMessageResult struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageResult, refusing a value the type cannot hold.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageResult")
 	if err != nil {
 		return err
@@ -1894,6 +1936,9 @@ type DiscoverResult struct {
 
 // UnmarshalJSON decodes a JSON object into DiscoverResult, refusing a value the type cannot hold.
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("DiscoverResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "DiscoverResult")
 	if err != nil {
 		return err
@@ -1964,6 +2009,9 @@ type DiscoverResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into DiscoverResultResponse, refusing a value the type cannot hold.
 func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("DiscoverResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "DiscoverResultResponse")
 	if err != nil {
 		return err
@@ -2522,6 +2570,9 @@ type EmbeddedResource struct {
 
 // UnmarshalJSON decodes a JSON object into EmbeddedResource, refusing a value the type cannot hold.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("EmbeddedResource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "EmbeddedResource")
 	if err != nil {
 		return err
@@ -2686,6 +2737,9 @@ type GetPromptRequest struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptRequest, refusing a value the type cannot hold.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptRequest")
 	if err != nil {
 		return err
@@ -2735,6 +2789,9 @@ type GetPromptRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptRequestParams, refusing a value the type cannot hold.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptRequestParams")
 	if err != nil {
 		return err
@@ -2793,6 +2850,9 @@ type GetPromptResult struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResult, refusing a value the type cannot hold.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResult")
 	if err != nil {
 		return err
@@ -2887,6 +2947,9 @@ type GetPromptResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResultResponse, refusing a value the type cannot hold.
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResultResponse")
 	if err != nil {
 		return err
@@ -2998,6 +3061,9 @@ type HeaderMismatchError struct {
 
 // UnmarshalJSON decodes a JSON object into HeaderMismatchError, refusing a value the type cannot hold.
 func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("HeaderMismatchError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "HeaderMismatchError")
 	if err != nil {
 		return err
@@ -3176,6 +3242,9 @@ type ImageContent struct {
 
 // UnmarshalJSON decodes a JSON object into ImageContent, refusing a value the type cannot hold.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ImageContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ImageContent")
 	if err != nil {
 		return err
@@ -3304,6 +3373,9 @@ type InputRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of InputRequest that accepts the value, in the schema's order.
 func (u *InputRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "InputRequest",
 		func(d []byte) (InputRequestValue, error) {
 			return mcpruntime.As[CreateMessageRequest](d, false, "InputRequest")
@@ -3360,6 +3432,9 @@ type InputRequiredResult struct {
 
 // UnmarshalJSON decodes a JSON object into InputRequiredResult, refusing a value the type cannot hold.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputRequiredResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "InputRequiredResult")
 	if err != nil {
 		return err
@@ -3405,6 +3480,9 @@ type InputResponseValue interface {
 
 // UnmarshalJSON decodes the first arm of InputResponse that accepts the value, in the schema's order.
 func (u *InputResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputResponse", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "InputResponse",
 		func(d []byte) (InputResponseValue, error) {
 			return mcpruntime.As[CreateMessageResult](d, false, "InputResponse")
@@ -3442,6 +3520,9 @@ type InputResponseRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into InputResponseRequestParams, refusing a value the type cannot hold.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputResponseRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "InputResponseRequestParams")
 	if err != nil {
 		return err
@@ -4329,6 +4410,9 @@ type ListPromptsResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListPromptsResult, refusing a value the type cannot hold.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListPromptsResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListPromptsResult")
 	if err != nil {
 		return err
@@ -4395,6 +4479,9 @@ type ListPromptsResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListPromptsResultResponse, refusing a value the type cannot hold.
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListPromptsResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListPromptsResultResponse")
 	if err != nil {
 		return err
@@ -4552,6 +4639,9 @@ type ListResourceTemplatesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResult, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResult")
 	if err != nil {
 		return err
@@ -4618,6 +4708,9 @@ type ListResourceTemplatesResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResultResponse, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResultResponse")
 	if err != nil {
 		return err
@@ -4775,6 +4868,9 @@ type ListResourcesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResult, refusing a value the type cannot hold.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResult")
 	if err != nil {
 		return err
@@ -4841,6 +4937,9 @@ type ListResourcesResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResultResponse, refusing a value the type cannot hold.
 func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResultResponse")
 	if err != nil {
 		return err
@@ -5115,6 +5214,9 @@ type ListToolsResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListToolsResult, refusing a value the type cannot hold.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListToolsResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListToolsResult")
 	if err != nil {
 		return err
@@ -5181,6 +5283,9 @@ type ListToolsResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListToolsResultResponse, refusing a value the type cannot hold.
 func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListToolsResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListToolsResultResponse")
 	if err != nil {
 		return err
@@ -5541,6 +5646,9 @@ type MissingRequiredClientCapabilityError struct {
 
 // UnmarshalJSON decodes a JSON object into MissingRequiredClientCapabilityError, refusing a value the type cannot hold.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("MissingRequiredClientCapabilityError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "MissingRequiredClientCapabilityError")
 	if err != nil {
 		return err
@@ -5652,6 +5760,9 @@ type ModelPreferences struct {
 
 // UnmarshalJSON decodes a JSON object into ModelPreferences, refusing a value the type cannot hold.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ModelPreferences", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ModelPreferences")
 	if err != nil {
 		return err
@@ -6556,6 +6667,9 @@ type PromptMessage struct {
 
 // UnmarshalJSON decodes a JSON object into PromptMessage, refusing a value the type cannot hold.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("PromptMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "PromptMessage")
 	if err != nil {
 		return err
@@ -6681,6 +6795,9 @@ type ReadResourceRequest struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceRequest, refusing a value the type cannot hold.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceRequest")
 	if err != nil {
 		return err
@@ -6728,6 +6845,9 @@ type ReadResourceRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceRequestParams, refusing a value the type cannot hold.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceRequestParams")
 	if err != nil {
 		return err
@@ -6850,6 +6970,9 @@ type ReadResourceResult struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceResult, refusing a value the type cannot hold.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceResult")
 	if err != nil {
 		return err
@@ -6948,6 +7071,9 @@ type ReadResourceResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceResultResponse, refusing a value the type cannot hold.
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceResultResponse")
 	if err != nil {
 		return err
@@ -7236,6 +7362,9 @@ type Resource struct {
 
 // UnmarshalJSON decodes a JSON object into Resource, refusing a value the type cannot hold.
 func (x *Resource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Resource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Resource")
 	if err != nil {
 		return err
@@ -7391,6 +7520,9 @@ type ResourceLink struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceLink, refusing a value the type cannot hold.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceLink", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceLink")
 	if err != nil {
 		return err
@@ -7591,6 +7723,9 @@ type ResourceTemplate struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceTemplate, refusing a value the type cannot hold.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceTemplate", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceTemplate")
 	if err != nil {
 		return err
@@ -8028,6 +8163,9 @@ type SamplingMessage struct {
 
 // UnmarshalJSON decodes a JSON object into SamplingMessage, refusing a value the type cannot hold.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "SamplingMessage")
 	if err != nil {
 		return err
@@ -8069,6 +8207,9 @@ type SamplingMessageContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of SamplingMessageContentBlock that accepts the value, in the schema's order.
 func (u *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessageContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "SamplingMessageContentBlock",
 		func(d []byte) (SamplingMessageContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "SamplingMessageContentBlock")
@@ -8343,6 +8484,9 @@ type ServerResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerResult that accepts the value, in the schema's order.
 func (u *ServerResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerResult",
 		func(d []byte) (ServerResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ServerResult")
@@ -8988,6 +9132,9 @@ type TextContent struct {
 
 // UnmarshalJSON decodes a JSON object into TextContent, refusing a value the type cannot hold.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TextContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TextContent")
 	if err != nil {
 		return err
@@ -9764,6 +9911,9 @@ type ToolResultContent struct {
 
 // UnmarshalJSON decodes a JSON object into ToolResultContent, refusing a value the type cannot hold.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ToolResultContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ToolResultContent")
 	if err != nil {
 		return err
@@ -9994,6 +10144,9 @@ type UnsupportedProtocolVersionError struct {
 
 // UnmarshalJSON decodes a JSON object into UnsupportedProtocolVersionError, refusing a value the type cannot hold.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("UnsupportedProtocolVersionError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "UnsupportedProtocolVersionError")
 	if err != nil {
 		return err

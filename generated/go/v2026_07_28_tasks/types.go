@@ -41,6 +41,9 @@ type Annotations struct {
 
 // UnmarshalJSON decodes a JSON object into Annotations, refusing a value the type cannot hold.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Annotations", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Annotations")
 	if err != nil {
 		return err
@@ -100,6 +103,9 @@ type AudioContent struct {
 
 // UnmarshalJSON decodes a JSON object into AudioContent, refusing a value the type cannot hold.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("AudioContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "AudioContent")
 	if err != nil {
 		return err
@@ -336,6 +342,9 @@ type CacheableResult struct {
 
 // UnmarshalJSON decodes a JSON object into CacheableResult, refusing a value the type cannot hold.
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CacheableResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CacheableResult")
 	if err != nil {
 		return err
@@ -408,6 +417,9 @@ type CallToolRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolRequest, refusing a value the type cannot hold.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolRequest")
 	if err != nil {
 		return err
@@ -457,6 +469,9 @@ type CallToolRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolRequestParams, refusing a value the type cannot hold.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolRequestParams")
 	if err != nil {
 		return err
@@ -532,6 +547,9 @@ type CallToolResult struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResult, refusing a value the type cannot hold.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResult")
 	if err != nil {
 		return err
@@ -630,6 +648,9 @@ type CallToolResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into CallToolResultResponse, refusing a value the type cannot hold.
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CallToolResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CallToolResultResponse")
 	if err != nil {
 		return err
@@ -725,6 +746,9 @@ type CancelTaskRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CancelTaskRequest, refusing a value the type cannot hold.
 func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CancelTaskRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CancelTaskRequest")
 	if err != nil {
 		return err
@@ -780,6 +804,9 @@ type CancelTaskResult struct {
 
 // UnmarshalJSON decodes a JSON object into CancelTaskResult, refusing a value the type cannot hold.
 func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CancelTaskResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CancelTaskResult")
 	if err != nil {
 		return err
@@ -1016,6 +1043,9 @@ type CancelledTask struct {
 
 // UnmarshalJSON decodes a JSON object into CancelledTask, refusing a value the type cannot hold.
 func (x *CancelledTask) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CancelledTask", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CancelledTask")
 	if err != nil {
 		return err
@@ -1282,6 +1312,9 @@ type ClientRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of ClientRequest that accepts the value, in the schema's order.
 func (u *ClientRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ClientRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ClientRequest",
 		func(d []byte) (ClientRequestValue, error) {
 			return mcpruntime.As[DiscoverRequest](d, false, "ClientRequest")
@@ -1631,6 +1664,9 @@ type CompleteResult struct {
 
 // UnmarshalJSON decodes a JSON object into CompleteResult, refusing a value the type cannot hold.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CompleteResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CompleteResult")
 	if err != nil {
 		return err
@@ -1685,6 +1721,9 @@ type CompleteResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into CompleteResultResponse, refusing a value the type cannot hold.
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CompleteResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CompleteResultResponse")
 	if err != nil {
 		return err
@@ -1795,6 +1834,9 @@ type CompletedTask struct {
 
 // UnmarshalJSON decodes a JSON object into CompletedTask, refusing a value the type cannot hold.
 func (x *CompletedTask) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CompletedTask", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CompletedTask")
 	if err != nil {
 		return err
@@ -1856,6 +1898,9 @@ type ContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of ContentBlock that accepts the value, in the schema's order.
 func (u *ContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ContentBlock",
 		func(d []byte) (ContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "ContentBlock")
@@ -1913,6 +1958,9 @@ type CreateMessageRequest struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequest, refusing a value the type cannot hold.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequest")
 	if err != nil {
 		return err
@@ -1989,6 +2037,9 @@ type CreateMessageRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageRequestParams, refusing a value the type cannot hold.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageRequestParams")
 	if err != nil {
 		return err
@@ -2137,6 +2188,9 @@ type CreateMessageResult struct {
 
 // UnmarshalJSON decodes a JSON object into CreateMessageResult, refusing a value the type cannot hold.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateMessageResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateMessageResult")
 	if err != nil {
 		return err
@@ -2366,6 +2420,9 @@ type CreateTaskResult struct {
 
 // UnmarshalJSON decodes a JSON object into CreateTaskResult, refusing a value the type cannot hold.
 func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("CreateTaskResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "CreateTaskResult")
 	if err != nil {
 		return err
@@ -3076,6 +3133,9 @@ type DetailedTaskValue interface {
 
 // UnmarshalJSON decodes the first arm of DetailedTask that accepts the value, in the schema's order.
 func (u *DetailedTask) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("DetailedTask", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "DetailedTask",
 		func(d []byte) (DetailedTaskValue, error) {
 			return mcpruntime.As[DetailedTask1](d, false, "DetailedTask")
@@ -3248,6 +3308,9 @@ type DiscoverResult struct {
 
 // UnmarshalJSON decodes a JSON object into DiscoverResult, refusing a value the type cannot hold.
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("DiscoverResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "DiscoverResult")
 	if err != nil {
 		return err
@@ -3318,6 +3381,9 @@ type DiscoverResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into DiscoverResultResponse, refusing a value the type cannot hold.
 func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("DiscoverResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "DiscoverResultResponse")
 	if err != nil {
 		return err
@@ -3876,6 +3942,9 @@ type EmbeddedResource struct {
 
 // UnmarshalJSON decodes a JSON object into EmbeddedResource, refusing a value the type cannot hold.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("EmbeddedResource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "EmbeddedResource")
 	if err != nil {
 		return err
@@ -4082,6 +4151,9 @@ type FailedTask struct {
 
 // UnmarshalJSON decodes a JSON object into FailedTask, refusing a value the type cannot hold.
 func (x *FailedTask) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("FailedTask", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "FailedTask")
 	if err != nil {
 		return err
@@ -4170,6 +4242,9 @@ type GetPromptRequest struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptRequest, refusing a value the type cannot hold.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptRequest")
 	if err != nil {
 		return err
@@ -4219,6 +4294,9 @@ type GetPromptRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptRequestParams, refusing a value the type cannot hold.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptRequestParams")
 	if err != nil {
 		return err
@@ -4277,6 +4355,9 @@ type GetPromptResult struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResult, refusing a value the type cannot hold.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResult")
 	if err != nil {
 		return err
@@ -4371,6 +4452,9 @@ type GetPromptResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into GetPromptResultResponse, refusing a value the type cannot hold.
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetPromptResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetPromptResultResponse")
 	if err != nil {
 		return err
@@ -4466,6 +4550,9 @@ type GetTaskRequest struct {
 
 // UnmarshalJSON decodes a JSON object into GetTaskRequest, refusing a value the type cannot hold.
 func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("GetTaskRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "GetTaskRequest")
 	if err != nil {
 		return err
@@ -4584,6 +4671,9 @@ type HeaderMismatchError struct {
 
 // UnmarshalJSON decodes a JSON object into HeaderMismatchError, refusing a value the type cannot hold.
 func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("HeaderMismatchError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "HeaderMismatchError")
 	if err != nil {
 		return err
@@ -4762,6 +4852,9 @@ type ImageContent struct {
 
 // UnmarshalJSON decodes a JSON object into ImageContent, refusing a value the type cannot hold.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ImageContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ImageContent")
 	if err != nil {
 		return err
@@ -4890,6 +4983,9 @@ type InputRequestValue interface {
 
 // UnmarshalJSON decodes the first arm of InputRequest that accepts the value, in the schema's order.
 func (u *InputRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputRequest", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "InputRequest",
 		func(d []byte) (InputRequestValue, error) {
 			return mcpruntime.As[CreateMessageRequest](d, false, "InputRequest")
@@ -4946,6 +5042,9 @@ type InputRequiredResult struct {
 
 // UnmarshalJSON decodes a JSON object into InputRequiredResult, refusing a value the type cannot hold.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputRequiredResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "InputRequiredResult")
 	if err != nil {
 		return err
@@ -5060,6 +5159,9 @@ type InputRequiredTask struct {
 
 // UnmarshalJSON decodes a JSON object into InputRequiredTask, refusing a value the type cannot hold.
 func (x *InputRequiredTask) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputRequiredTask", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "InputRequiredTask")
 	if err != nil {
 		return err
@@ -5121,6 +5223,9 @@ type InputResponseValue interface {
 
 // UnmarshalJSON decodes the first arm of InputResponse that accepts the value, in the schema's order.
 func (u *InputResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputResponse", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "InputResponse",
 		func(d []byte) (InputResponseValue, error) {
 			return mcpruntime.As[CreateMessageResult](d, false, "InputResponse")
@@ -5158,6 +5263,9 @@ type InputResponseRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into InputResponseRequestParams, refusing a value the type cannot hold.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("InputResponseRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "InputResponseRequestParams")
 	if err != nil {
 		return err
@@ -6032,6 +6140,9 @@ type ListPromptsResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListPromptsResult, refusing a value the type cannot hold.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListPromptsResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListPromptsResult")
 	if err != nil {
 		return err
@@ -6098,6 +6209,9 @@ type ListPromptsResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListPromptsResultResponse, refusing a value the type cannot hold.
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListPromptsResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListPromptsResultResponse")
 	if err != nil {
 		return err
@@ -6255,6 +6369,9 @@ type ListResourceTemplatesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResult, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResult")
 	if err != nil {
 		return err
@@ -6321,6 +6438,9 @@ type ListResourceTemplatesResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourceTemplatesResultResponse, refusing a value the type cannot hold.
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourceTemplatesResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourceTemplatesResultResponse")
 	if err != nil {
 		return err
@@ -6478,6 +6598,9 @@ type ListResourcesResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResult, refusing a value the type cannot hold.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResult")
 	if err != nil {
 		return err
@@ -6544,6 +6667,9 @@ type ListResourcesResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListResourcesResultResponse, refusing a value the type cannot hold.
 func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListResourcesResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListResourcesResultResponse")
 	if err != nil {
 		return err
@@ -6818,6 +6944,9 @@ type ListToolsResult struct {
 
 // UnmarshalJSON decodes a JSON object into ListToolsResult, refusing a value the type cannot hold.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListToolsResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListToolsResult")
 	if err != nil {
 		return err
@@ -6884,6 +7013,9 @@ type ListToolsResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ListToolsResultResponse, refusing a value the type cannot hold.
 func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ListToolsResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ListToolsResultResponse")
 	if err != nil {
 		return err
@@ -7244,6 +7376,9 @@ type MissingRequiredClientCapabilityError struct {
 
 // UnmarshalJSON decodes a JSON object into MissingRequiredClientCapabilityError, refusing a value the type cannot hold.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("MissingRequiredClientCapabilityError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "MissingRequiredClientCapabilityError")
 	if err != nil {
 		return err
@@ -7355,6 +7490,9 @@ type ModelPreferences struct {
 
 // UnmarshalJSON decodes a JSON object into ModelPreferences, refusing a value the type cannot hold.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ModelPreferences", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ModelPreferences")
 	if err != nil {
 		return err
@@ -8259,6 +8397,9 @@ type PromptMessage struct {
 
 // UnmarshalJSON decodes a JSON object into PromptMessage, refusing a value the type cannot hold.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("PromptMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "PromptMessage")
 	if err != nil {
 		return err
@@ -8384,6 +8525,9 @@ type ReadResourceRequest struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceRequest, refusing a value the type cannot hold.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceRequest")
 	if err != nil {
 		return err
@@ -8431,6 +8575,9 @@ type ReadResourceRequestParams struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceRequestParams, refusing a value the type cannot hold.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceRequestParams", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceRequestParams")
 	if err != nil {
 		return err
@@ -8553,6 +8700,9 @@ type ReadResourceResult struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceResult, refusing a value the type cannot hold.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceResult")
 	if err != nil {
 		return err
@@ -8651,6 +8801,9 @@ type ReadResourceResultResponse struct {
 
 // UnmarshalJSON decodes a JSON object into ReadResourceResultResponse, refusing a value the type cannot hold.
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ReadResourceResultResponse", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ReadResourceResultResponse")
 	if err != nil {
 		return err
@@ -8939,6 +9092,9 @@ type Resource struct {
 
 // UnmarshalJSON decodes a JSON object into Resource, refusing a value the type cannot hold.
 func (x *Resource) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Resource", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Resource")
 	if err != nil {
 		return err
@@ -9094,6 +9250,9 @@ type ResourceLink struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceLink, refusing a value the type cannot hold.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceLink", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceLink")
 	if err != nil {
 		return err
@@ -9294,6 +9453,9 @@ type ResourceTemplate struct {
 
 // UnmarshalJSON decodes a JSON object into ResourceTemplate, refusing a value the type cannot hold.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ResourceTemplate", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ResourceTemplate")
 	if err != nil {
 		return err
@@ -9731,6 +9893,9 @@ type SamplingMessage struct {
 
 // UnmarshalJSON decodes a JSON object into SamplingMessage, refusing a value the type cannot hold.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessage", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "SamplingMessage")
 	if err != nil {
 		return err
@@ -9772,6 +9937,9 @@ type SamplingMessageContentBlockValue interface {
 
 // UnmarshalJSON decodes the first arm of SamplingMessageContentBlock that accepts the value, in the schema's order.
 func (u *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("SamplingMessageContentBlock", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "SamplingMessageContentBlock",
 		func(d []byte) (SamplingMessageContentBlockValue, error) {
 			return mcpruntime.As[TextContent](d, false, "SamplingMessageContentBlock")
@@ -9992,6 +10160,9 @@ type ServerNotificationValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerNotification that accepts the value, in the schema's order.
 func (u *ServerNotification) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerNotification", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerNotification",
 		func(d []byte) (ServerNotificationValue, error) {
 			return mcpruntime.As[CancelledNotification](d, false, "ServerNotification")
@@ -10049,6 +10220,9 @@ type ServerResultValue interface {
 
 // UnmarshalJSON decodes the first arm of ServerResult that accepts the value, in the schema's order.
 func (u *ServerResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ServerResult", data); err != nil {
+		return err
+	}
 	v, err := mcpruntime.DecodeUnion(data, "ServerResult",
 		func(d []byte) (ServerResultValue, error) {
 			return mcpruntime.As[Result](d, false, "ServerResult")
@@ -10843,6 +11017,9 @@ type Task struct {
 
 // UnmarshalJSON decodes a JSON object into Task, refusing a value the type cannot hold.
 func (x *Task) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("Task", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "Task")
 	if err != nil {
 		return err
@@ -11034,6 +11211,9 @@ type TaskStatusNotification struct {
 
 // UnmarshalJSON decodes a JSON object into TaskStatusNotification, refusing a value the type cannot hold.
 func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TaskStatusNotification", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TaskStatusNotification")
 	if err != nil {
 		return err
@@ -11172,6 +11352,9 @@ type TextContent struct {
 
 // UnmarshalJSON decodes a JSON object into TextContent, refusing a value the type cannot hold.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("TextContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "TextContent")
 	if err != nil {
 		return err
@@ -11948,6 +12131,9 @@ type ToolResultContent struct {
 
 // UnmarshalJSON decodes a JSON object into ToolResultContent, refusing a value the type cannot hold.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("ToolResultContent", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "ToolResultContent")
 	if err != nil {
 		return err
@@ -12178,6 +12364,9 @@ type UnsupportedProtocolVersionError struct {
 
 // UnmarshalJSON decodes a JSON object into UnsupportedProtocolVersionError, refusing a value the type cannot hold.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("UnsupportedProtocolVersionError", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "UnsupportedProtocolVersionError")
 	if err != nil {
 		return err
@@ -12476,6 +12665,9 @@ type UpdateTaskRequest struct {
 
 // UnmarshalJSON decodes a JSON object into UpdateTaskRequest, refusing a value the type cannot hold.
 func (x *UpdateTaskRequest) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("UpdateTaskRequest", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "UpdateTaskRequest")
 	if err != nil {
 		return err
@@ -12531,6 +12723,9 @@ type UpdateTaskResult struct {
 
 // UnmarshalJSON decodes a JSON object into UpdateTaskResult, refusing a value the type cannot hold.
 func (x *UpdateTaskResult) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("UpdateTaskResult", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "UpdateTaskResult")
 	if err != nil {
 		return err
@@ -12636,6 +12831,9 @@ type WorkingTask struct {
 
 // UnmarshalJSON decodes a JSON object into WorkingTask, refusing a value the type cannot hold.
 func (x *WorkingTask) UnmarshalJSON(data []byte) error {
+	if err := schemaChecks.Check("WorkingTask", data); err != nil {
+		return err
+	}
 	m, err := mcpruntime.DecodeObject(data, "WorkingTask")
 	if err != nil {
 		return err

@@ -2,20 +2,21 @@
 // the method table, method-name constants, the gate and one result normalizer per request), the runtime
 // package they share, the protocol module, the go-sdk recipe and a go.mod naming the module. Its printer loads only when it emits.
 import type { Target } from "../target.js";
-import { goPackageOption } from "./options.js";
+import { goModuleOption, goPackageOption, type GoModuleKind } from "./options.js";
 import { goRuntime } from "./runtime.js";
 
 export const goTarget: Target = {
   name: "go",
   title: "Go",
   folder: "go",
-  options: [goPackageOption],
+  options: [goPackageOption, goModuleOption],
   async emit(model, context) {
     const { emitGoTree } = await import("./printer.js");
-    return emitGoTree(model, { module: context.options["go-package"], cacheDir: context.cacheDir });
+    return emitGoTree(model, { module: context.options["go-package"], moduleKind: context.options["go-module"] as GoModuleKind | undefined, cacheDir: context.cacheDir });
   },
-  // go.mod carries the generated header; the packages are .go files.
-  recognizes: (paths) => paths.includes("go.mod") && paths.some((p) => p.endsWith(".go")),
+  // The root package (tables.go, behind the generated header) and the runtime package; go.mod too unless the
+  // tree is a folder of an enclosing module.
+  recognizes: (paths) => paths.includes("tables.go") && paths.some((p) => p.startsWith("mcpruntime/") && p.endsWith(".go")),
   // Besides its TypeScript: the header template and the go-sdk recipe.
   sources: ["emit/go/templates", "emit/go/adopting"],
   runtime: goRuntime,

@@ -1,26 +1,30 @@
-// The Go tree: go.mod (the module the --go-package option names), the runtime package (mcpruntime/, a
+// The Go tree: go.mod (the module the --go-package option names; none with --go-module enclosing), the runtime package (mcpruntime/, a
 // copy of runtimes/go/), the protocol module (protocol/: the model's protocol facts, which the runtime
 // imports), per version and extension module a package (types.go: a type for every
-// definition; methods.go: method-name constants, the method table, the gate and one result normalizer
+// definition; schema.go: what the types check beyond themselves; methods.go: method-name constants, the method table, the gate and one result normalizer
 // per request), and a root package listing every table. Every protocol fact is the model's, printed.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { InputError } from "../../errors.js";
 import { extensionLabel } from "../../model/extensions.js";
 import type { ExtensionModel, ProtocolModel, VersionModel, VersionTable } from "../../model/types.js";
+import { inProtocolOrder } from "../../model/protocol-order.js";
 import { byCodeUnit } from "../../order.js";
+import { buildProjections } from "../../model/projections.js";
 import { extensionProvenanceLine, provenanceLines } from "../../print/provenance.js";
 import { normalizerOf, tableOf } from "../../print/table.js";
 import { Templates } from "../../print/templates.js";
 import { finish } from "../../print/text.js";
 import { copyRuntime } from "../runtime-copy.js";
 import { exported, goComment, goString, packageName, versionPackage } from "./language.js";
-import { DEFAULT_GO_PACKAGE, goPackageOption } from "./options.js";
+import { DEFAULT_GO_PACKAGE, goModuleOption, goPackageOption, type GoModuleKind } from "./options.js";
 import { GO_PROTOCOL_PACKAGE, GO_RUNTIME_PACKAGE, goAdoptingDir, goTemplatesDir } from "./paths.js";
 import { regenerateCommand } from "./provenance.js";
 import { goRuntime } from "./runtime.js";
 import { goProtocolModule } from "./protocol.js";
-import { GoTypes, PACKAGE_NAMES } from "./types.js";
+import { projectionBody } from "./projections.js";
+import { GoTypes, PACKAGE_NAMES, SCHEMA_VAR } from "./types.js";
+import { schemaText } from "./schema.js";
 
 const RT = GO_RUNTIME_PACKAGE;
 
@@ -71,7 +75,7 @@ function methodsBody(version: VersionModel, previous: VersionModel | null, table
   const parts: string[] = [];
   parts.push(`// ProtocolVersion is the protocol version of this package.\nconst ProtocolVersion = ${goString(version.label)}`);
   parts.push(`// Era is "legacy" (the initialize handshake) or "modern" (the per-request _meta envelope).\nconst Era = ${goString(version.era)}`);
-  parts.push(`// PreviousVersion is the version before this one among those generated, or "".\nconst PreviousVersion = ${goString(previous?.label ?? "")}`);
+  parts.push(`// PreviousVersion is the version before this one among those generated (in protocol order), or "".\nconst PreviousVersion = ${goString(previous?.label ?? "")}`);
   if (extension !== undefined) {
     parts.push(`// Extension is the extension layered onto ProtocolVersion (negotiated under capabilities.extensions).\nconst Extension = ${goString(extension.identifier)}`);
     parts.push(`// ExtensionVersion is the extension's version.\nconst ExtensionVersion = ${goString(extension.label)}`);
@@ -123,19 +127,23 @@ function methodsBody(version: VersionModel, previous: VersionModel | null, table
 }
 
 /** The Go tree: paths relative to its own folder. */
-export function emitGoTree(model: ProtocolModel, options: { module?: string; cacheDir?: string } = {}): Map<string, string> {
+export function emitGoTree(model: ProtocolModel, options: { module?: string; moduleKind?: GoModuleKind; cacheDir?: string } = {}): Map<string, string> {
   const module = options.module ?? DEFAULT_GO_PACKAGE;
-  const problem = goPackageOption.validate!(module);
-  if (problem !== null) throw new InputError(`--${goPackageOption.flag} ${problem}`);
+  const moduleKind = options.moduleKind ?? "own";
+  for (const [option, value] of [[goPackageOption, module], [goModuleOption, moduleKind]] as const) {
+    const problem = option.validate!(value);
+    if (problem !== null) throw new InputError(`--${option.flag} ${problem}`);
+  }
   const versions = [...model.versions].sort((a, b) => byCodeUnit(a.label, b.label));
   const extensions = [...(model.extensions ?? [])].sort((a, b) => byCodeUnit(extensionLabel(a), extensionLabel(b)));
-  const regenerate = regenerateCommand(versions, module);
+  const regenerate = regenerateCommand(versions, module, moduleKind);
   const templates = new Templates({ dir: goTemplatesDir, cacheDir: options.cacheDir });
   // The provenance header as Go comments (its first line is Go's generated-code marker).
   const head = (lines: string[]) => templates.get("header.go.hbs")({ lines }).trimEnd();
   const files = new Map<string, string>();
   for (const [file, text] of copyRuntime(goRuntime, { [goPackageOption.flag]: module })) files.set(file, text);
   const packages = new Map<string, string>();
+  const projections = buildProjections(model);
   const emitPackage = (label: string, version: VersionModel, previous: VersionModel | null, extension?: ExtensionModel) => {
     const pkg = versionPackage(label);
     const clash = packages.get(pkg);
@@ -151,13 +159,25 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
       `Package ${pkg} is protocol version ${version.label} (${version.era} era)${extension === undefined ? "" : ` with the extension ${extension.identifier} ${extension.label} layered onto it`}: a type for every definition\nof its schema, the method table, the method names, the gate and one result normalizer per request.`,
     );
     files.set(`${pkg}/types.go`, goFile(head(header), pkg, types.print(), module).replace(/\npackage /, `\n${doc}\npackage `));
+    if (types.checked.size > 0) {
+      const schema = [
+        goComment(
+          `${SCHEMA_VAR} is what the types cannot say (string lengths and patterns, numeric bounds, multipleOf, array\nsizes, key rules, not, oneOf, ...): the schema of the definitions that need it, as the generator's model reads\nit. Their UnmarshalJSON checks it before decoding.`,
+        ),
+        `var ${SCHEMA_VAR} = ${RT}.MustSchema(${goRaw(schemaText(version.ir.definitions, types.checked))})`,
+      ].join("\n");
+      files.set(`${pkg}/schema.go`, goFile(head(header), pkg, schema, module));
+    }
     files.set(`${pkg}/methods.go`, goFile(head(header), pkg, methodsBody(version, previous, tableOf(model.tables, label), constants, normalizers, extension), module));
+    // The model projects between the protocol versions (an extension module has no data of its own).
+    const data = extension === undefined ? projections.versions.find((p) => p.label === label) : undefined;
+    if (data !== undefined) files.set(`${pkg}/projection.go`, goFile(head(header), pkg, projectionBody(data, goRaw), module));
   };
-  versions.forEach((v, i) => emitPackage(v.label, v, i === 0 ? null : versions[i - 1]));
-  for (const ext of extensions) {
-    const i = versions.findIndex((v) => v.label === ext.core);
-    emitPackage(extensionLabel(ext), ext.model, i <= 0 ? null : versions[i - 1], ext);
-  }
+  // PreviousVersion: the version before in protocol order (model/protocol-order.ts); packages are emitted by label.
+  const ordered = inProtocolOrder(versions);
+  const previousOf = (label: string) => ordered[ordered.findIndex((v) => v.label === label) - 1] ?? null;
+  for (const v of versions) emitPackage(v.label, v, previousOf(v.label));
+  for (const ext of extensions) emitPackage(extensionLabel(ext), ext.model, previousOf(ext.core), ext);
   const header = provenanceLines(versions, regenerate);
   files.set(`${GO_PROTOCOL_PACKAGE}/protocol.go`, goProtocolModule(model, head(header)));
   // The recipe that adopts the tree in the official Go SDK (hand-written beside the printer), behind the header.
@@ -166,7 +186,8 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
     const note = [...header, `A copy of generator/emit/go/adopting/${file}.`].join("\n");
     files.set(file, file.endsWith(".md") ? `<!-- ${note} -->\n\n${text}` : `${note}\n\n${text}`);
   }
-  files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
+  // A folder of an enclosing module has no go.mod: its packages are that module's.
+  if (moduleKind === "own") files.set("go.mod", `${head(header)}\n\nmodule ${module}\n\ngo 1.22\n`);
   const root = packageName(module);
   const labels = [...versions.map((v) => v.label), ...extensions.map(extensionLabel)];
   const imports = [`"${module}/${RT}"`, ...labels.map((l) => `"${module}/${versionPackage(l)}"`)].sort(byCodeUnit);
@@ -186,6 +207,17 @@ export function emitGoTree(model: ProtocolModel, options: { module?: string; cac
     `\tTable           ${RT}.MethodTable`,
     `\tRefusal         func(method string, policy ${RT}.Policy) *${RT}.MethodNotFound`,
     "\tNormalizeResult func(method string, value json.RawMessage) (json.RawMessage, error)",
+    "}",
+    "",
+    "// ProtocolOrder is the generated versions in protocol order, the newest last: legacy before modern, dated labels",
+    "// by date within an era, labels that are no date (draft) after them (mcp-codegen's generator/model/projections.ts).",
+    `var ProtocolOrder = []string{${projections.versions.map((p) => goString(p.label)).join(", ")}}`,
+    "",
+    "// Projections is every generated version's projection data, by label (extension modules have none of their own).",
+    `func Projections() map[string]*${RT}.Projection {`,
+    `\tp := map[string]*${RT}.Projection{}`,
+    ...projections.versions.map((p) => `\tp[${goString(p.label)}] = ${versionPackage(p.label)}.Projection`),
+    "\treturn p",
     "}",
     "",
     "// Versions is every generated version and extension module, by label.",

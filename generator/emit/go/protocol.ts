@@ -3,10 +3,11 @@
 // case (METHOD_NOT_FOUND → MethodNotFound, META_PROGRESS_TOKEN → MetaProgressToken). A scalar is a const;
 // a list a slice; a constant's map a Go map (int or string keys); a map inside one a struct, named after the
 // constant in the singular with `Facts` (VERSIONS → VersionFacts; its `meta` → VersionFactsMeta), its
-// field types read from every entry (an empty list takes its siblings' element type, else string).
+// field types read from every entry (an empty list takes its siblings' element type, else string), or from
+// the constant's stated type where it has one (TASK_STATUSES: empty in a model without Tasks).
 import { InputError } from "../../errors.js";
 import type { ProtocolModel } from "../../model/types.js";
-import { isProtocolMap, protocolConstants, type ProtocolValue } from "../../print/protocol.js";
+import { isProtocolMap, protocolConstants, type ProtocolType, type ProtocolValue } from "../../print/protocol.js";
 import { finish } from "../../print/text.js";
 import { exported, goComment, goString } from "./language.js";
 import { GO_PROTOCOL_PACKAGE } from "./paths.js";
@@ -51,6 +52,17 @@ function typeOf(values: ProtocolValue[], name: string, depth: number, structs: G
     return type;
   }
   throw new InputError(`protocol module: ${name} mixes kinds of values`);
+}
+
+/** The Go type of a constant's stated type (named as typeOf names its structs). */
+function declaredType(t: ProtocolType, name: string, depth: number, structs: GoType[]): GoType {
+  if (typeof t === "string") return { kind: "scalar", go: t === "bool" ? "bool" : t };
+  if ("list" in t) return { kind: "slice", of: declaredType(t.list, name, depth + 1, structs) };
+  if ("map" in t) return { kind: "map", key: t.map, of: declaredType(t.of, singular(name), depth + 1, structs) };
+  const type: GoType = { kind: "struct", name: depth === 0 ? singular(name) : name, fields: [] };
+  structs.push(type);
+  for (const [key, of] of t.record) type.fields.push({ key, field: exported(key), type: declaredType(of, `${name}${exported(key)}`, depth + 1, structs) });
+  return type;
 }
 
 /** Whether `values` (nulls aside) are all strings, all booleans, all numbers, all lists or all maps. */
@@ -116,7 +128,8 @@ export function goProtocolModule(model: ProtocolModel, header: string): string {
     if (seen.has(name)) throw new InputError(`protocol module: ${c.name} would be the Go constant ${name} twice`);
     seen.add(name);
     const structs: GoType[] = [];
-    const t = typeOf([c.value], name, 0, structs);
+    // A stated type holds also when the values cannot show it (an empty map); else the values decide.
+    const t = c.type !== undefined ? declaredType(c.type, name, 0, structs) : typeOf([c.value], name, 0, structs);
     for (const s of structs) types.push(structDeclaration(s as Extract<GoType, { kind: "struct" }>, name));
     parts.push(`${goComment(`${name} (${c.name}): ${c.doc}`)}\n${declaration(name, c.value, t)}`);
   }

@@ -3,20 +3,30 @@
 // unions (a holder struct whose UnmarshalJSON takes the first arm that decodes, in the schema's order),
 // named constants for enums, the runtime's Integer (any size, as its text) for integers and float64 for other numbers. Every struct and union
 // has its own (Un)MarshalJSON over the runtime's helpers, so a decoded value encodes as the same JSON.
-// What Go's types cannot say (string patterns and lengths, numeric bounds, array sizes, `not`, key rules,
-// intersections that are no merge of objects) is not checked: the types accept it.
+// What Go's types cannot say (string patterns and lengths, numeric bounds, multipleOf, array sizes, `not`, key
+// rules, intersections that are no merge of objects, `oneOf`) is checked against the schema (schema.ts, the
+// runtime's Schema) by the UnmarshalJSON of each definition's struct or union that needs it, before it decodes.
 import type { IrDefinition, IrNode, IrProperty, ObjectNode } from "../../model/ir.js";
-import { intersectionObjects } from "../../model/ir-objects.js";
+import { acceptsNull, intersectionObjects } from "../../model/ir-objects.js";
 import type { VersionModel } from "../../model/types.js";
 import { unique } from "../../model/naming.js";
 import { byCodeUnit } from "../../order.js";
 import { exported, goComment, goString, GO_KEYWORDS } from "./language.js";
 import { GO_RUNTIME_PACKAGE } from "./paths.js";
+import { needsCheck } from "./schema.js";
 
 const RT = GO_RUNTIME_PACKAGE;
 
+/** The package variable holding the schema the types check (schema.go, the runtime's Schema). */
+export const SCHEMA_VAR = "schemaChecks";
+
+/** The lines that refuse `data` when the definition's schema does, before a type decodes it. */
+function checkLines(definition: string | undefined): string[] {
+  return definition === undefined ? [] : [`	if err := ${SCHEMA_VAR}.Check(${goString(definition)}, data); err != nil {`, "		return err", "	}"];
+}
+
 /** The names a version package declares besides its types (methods.go). */
-export const PACKAGE_NAMES: ReadonlySet<string> = new Set(["ProtocolVersion", "Era", "PreviousVersion", "MethodTable", "Refusal", "Normalizers", "NormalizeResult", "Extension", "ExtensionVersion"]);
+export const PACKAGE_NAMES: ReadonlySet<string> = new Set(["ProtocolVersion", "Era", "PreviousVersion", "MethodTable", "Refusal", "Normalizers", "NormalizeResult", "Extension", "ExtensionVersion", "Projection"]);
 
 interface GoType {
   expr: string;
@@ -29,32 +39,6 @@ interface Shape {
   extra: { kind: "allow" } | { kind: "forbid" } | { kind: "typed"; node: IrNode };
 }
 
-function acceptsNull(node: IrNode, seen = new Set<string>()): boolean {
-  switch (node.kind) {
-    case "any":
-    case "null":
-    case "not":
-      return true;
-    case "literal":
-      return node.values.includes(null);
-    case "string":
-    case "number":
-    case "array":
-    case "object":
-      return node.impliedType;
-    case "ref":
-      if (seen.has(node.name)) return false;
-      seen.add(node.name);
-      return acceptsNull(node.target.node, seen);
-    case "union":
-      return node.branches.some((b) => acceptsNull(b, seen));
-    case "intersection":
-      return node.parts.every((p) => acceptsNull(p, seen));
-    default:
-      return false;
-  }
-}
-
 /** Prints one version's definitions as Go declarations. */
 export class GoTypes {
   readonly names: ReadonlyMap<string, string>;
@@ -65,6 +49,8 @@ export class GoTypes {
   /** Marker methods each arm type gets, by type. */
   private readonly markers = new Map<string, string[]>();
   private nullType: string | null = null;
+  /** The definitions whose type checks the schema when it decodes (what the Go types cannot say). */
+  readonly checked = new Set<string>();
 
   constructor(
     private readonly version: VersionModel,
@@ -100,19 +86,19 @@ export class GoTypes {
 
   private definition(d: IrDefinition): void {
     const name = this.names.get(d.name)!;
-    this.declare(name, d.node, `is the definition ${goString(d.name)} of the schema.`);
+    this.declare(name, d.node, `is the definition ${goString(d.name)} of the schema.`, needsCheck(d.node) ? d.name : undefined);
   }
 
   /** Declares `name` as the Go type of `node`. */
-  private declare(name: string, node: IrNode, what: string): void {
+  private declare(name: string, node: IrNode, what: string, check?: string): void {
     const doc = this.doc(name, node, what);
     const shape = this.shape(node);
-    if (shape !== null) return this.struct(name, shape, doc);
+    if (shape !== null) return this.struct(name, shape, doc, check);
     switch (node.kind) {
       case "union": {
         const branches = node.branches.filter((b) => b.kind !== "never");
         if (branches.length === 1) break;
-        return this.union(name, branches, doc);
+        return this.union(name, branches, doc, check);
       }
       case "literal":
         return this.literal(name, node.values, doc);
@@ -143,8 +129,9 @@ export class GoTypes {
     return mergeable(parts);
   }
 
-  private struct(name: string, shape: Shape, doc: string): void {
+  private struct(name: string, shape: Shape, doc: string, check?: string): void {
     this.local.add(name);
+    if (check !== undefined) this.checked.add(check);
     const fieldNames = new Set<string>(["MarshalJSON", "UnmarshalJSON"]);
     const fields: Array<{ name: string; prop: IrProperty; type: GoType; tag: string; note: string | null }> = [];
     for (const p of shape.properties) {
@@ -190,6 +177,7 @@ export class GoTypes {
     const decode: string[] = [
       `// UnmarshalJSON decodes a JSON object into ${name}, refusing a value the type cannot hold.`,
       `func (x *${name}) UnmarshalJSON(data []byte) error {`,
+      ...checkLines(check),
       `\tm, err := ${RT}.DecodeObject(data, ${goString(name)})`,
       "\tif err != nil {",
       "\t\treturn err",
@@ -210,8 +198,9 @@ export class GoTypes {
     this.out.push([`${doc}\ntype ${name} struct {`, ...lines, "}"].join("\n"), decode.join("\n"), encode.join("\n"));
   }
 
-  private union(name: string, branches: IrNode[], doc: string): void {
+  private union(name: string, branches: IrNode[], doc: string, check?: string): void {
     this.local.add(name);
+    if (check !== undefined) this.checked.add(check);
     const iface = this.fresh(`${name}Value`);
     const marker = `is${name}`;
     const arms: GoType[] = branches.map((b, i) => {
@@ -233,6 +222,7 @@ export class GoTypes {
       [
         `// UnmarshalJSON decodes the first arm of ${name} that accepts the value, in the schema's order.`,
         `func (u *${name}) UnmarshalJSON(data []byte) error {`,
+        ...checkLines(check),
         `\tv, err := ${RT}.DecodeUnion(data, ${goString(name)},`,
         ...arms.map((a) => `\t\tfunc(d []byte) (${iface}, error) {\n\t\t\treturn ${RT}.As[${a.expr}](d, ${a.nullable}, ${goString(name)})\n\t\t},`),
         "\t)",
@@ -363,7 +353,7 @@ export class GoTypes {
           return { expr: name, nullable: false };
         }
         const a = node.additional;
-        const value = a === null || a.kind === "any" ? "json.RawMessage" : this.type(a, `${context}Value`).expr;
+        const value = a === null || a.kind === "any" || node.patternProperties !== undefined ? "json.RawMessage" : this.type(a, `${context}Value`).expr;
         return { expr: `map[string]${value}`, nullable: false };
       }
       case "union": {
@@ -386,6 +376,9 @@ export class GoTypes {
 }
 
 function extraOf(node: ObjectNode): Shape["extra"] {
+  // Which members are additional depends on patternProperties, which Go's types cannot say: kept as they are
+  // (the schema check decides).
+  if (node.patternProperties !== undefined) return { kind: "allow" };
   const a = node.additional;
   if (a === null || a.kind === "any") return { kind: "allow" };
   if (a.kind === "never") return { kind: "forbid" };

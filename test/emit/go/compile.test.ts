@@ -47,7 +47,18 @@ describe("the Go tree compiles", () => {
     expect(deps.stdout.trim().split("\n").sort()).toEqual(["mcpcodegen/protocol", "mcpcodegen/runtimes/go"]);
   }, 120_000);
 
-  it("its protocol package holds the model's protocol facts, and the runtime reads it under the tree's own module path", () => {
+  // The locked model (its extensions included) and, where a locked version has no extension layered onto it,
+  // that version alone: a model without the Tasks extension, whose task statuses are none.
+  let bare: typeof model | undefined;
+  for (const l of labels) {
+    const m = buildModel({ ...modelOptions, lock, versions: [l] });
+    if ((m.extensions ?? []).length === 0) {
+      bare = m;
+      break;
+    }
+  }
+  const protocolModels = [{ name: "the locked versions", model }, ...(bare === undefined ? [] : [{ name: `${bare.versions[0].label} alone (no extension)`, model: bare }])];
+  it.each(protocolModels)("$name: its protocol package holds the model's protocol facts, and the runtime reads it under the tree's own module path", ({ model }) => {
     const module = "example.com/mcp/proto";
     const dir = tempDir("mcp-codegen-go-protocol-");
     const files = writeGoTree(model, path.join(dir, "tree"), module);
@@ -63,12 +74,15 @@ describe("the Go tree compiles", () => {
       'import (\n\t"encoding/json"\n\t"os"\n',
       `\trt "${module}/mcpruntime"\n\tp "${module}/protocol"\n)`,
       "",
+      // The task statuses' type is the facts' also in a model without the Tasks extension (no entries to show it).
+      "var _ map[string]p.TaskStatusFacts = p.TaskStatuses",
+      "",
       "func main() {",
       "\t_ = json.NewEncoder(os.Stdout).Encode(map[string]any{",
       `\t\t"errors": ${entries("", facts.errors, "int")},`,
       `\t\t"meta": ${entries("META_", facts.meta, "string")},`,
       `\t\t"extensions": ${entries("EXTENSION_", facts.extensions, "string")},`,
-      '\t\t"httpStatus": p.HttpStatus, "logLevels": p.LogLevels, "headerAnnotation": p.HeaderAnnotation, "versions": p.Versions,',
+      '\t\t"httpStatus": p.HttpStatus, "logLevels": p.LogLevels, "headerAnnotation": p.HeaderAnnotation, "versions": p.Versions, "taskStatuses": p.TaskStatuses,',
       // The gate's refusal carries its verdict's code (the method table's); a result error's is the module's.
       '\t\t"codes": []int{(&rt.ResultError{}).Code()},',
       "\t})",
@@ -88,6 +102,7 @@ describe("the Go tree compiles", () => {
       logLevels: facts.reviewed.logLevels.order,
       headerAnnotation: facts.reviewed.headerAnnotation.keyword,
       versions: Object.fromEntries(facts.versions.map((v) => [v.label, { Errors: v.errors.map((e) => e.code), Meta: { Request: v.meta.request, Notification: v.meta.notification, Result: v.meta.result }, Batches: v.batches }])),
+      taskStatuses: Object.fromEntries(facts.taskStatuses.map((t) => [t.status, { Definition: t.definition, Members: t.members, Required: t.required }])),
       codes: [code("INTERNAL_ERROR")],
     });
   }, 120_000);

@@ -4,7 +4,10 @@
 //     decoded with the generated Go type of its definition and, when it decodes, encoded again; one JSON
 //     line per instance (types.test.ts compares the encoding with the instance as JSON);
 //   - `table`: every package's MethodTable as JSON, label → method → row;
-//   - `calls CALLS`: each generated package's Refusal (the gate) and NormalizeResult on the given calls.
+//   - `calls CALLS`: each generated package's Refusal (the gate) and NormalizeResult on the given calls;
+//   - `project PROJECTIONS`: values of a method's result projected onto another version's (its package's
+//     Projection, read by mcpruntime's interpreter), each projected value judged by jsonschema-go against the
+//     target version's result definitions; one JSON line per value.
 package main
 
 import (
@@ -31,6 +34,9 @@ type Package struct {
 }
 
 var packages = map[string]Package{}
+
+// projections: version label → its package's projection data (registry.go fills it; extension modules have none).
+var projections = map[string]*mcpruntime.Projection{}
 
 // RoundTrip is the codec of the type T. It encodes a *T, so that a MarshalJSON on the pointer receiver (as
 // the go-sdk's types have) is the one used, as when a caller encodes the value it decoded into. A panic
@@ -78,6 +84,8 @@ func main() {
 		err = tables()
 	case "calls":
 		err = calls(os.Args[2])
+	case "project":
+		err = project(os.Args[2])
 	default:
 		err = fmt.Errorf("unknown mode %q", os.Args[1])
 	}
@@ -228,4 +236,99 @@ func calls(file string) error {
 	}
 	_, err = os.Stdout.Write(out)
 	return err
+}
+
+// Projection is values of a method's result (valid at From) to project onto To, whose result definitions are
+// at Pointers of the schema document Schema.
+type Projection struct {
+	From      string            `json:"from"`
+	To        string            `json:"to"`
+	Method    string            `json:"method"`
+	Schema    string            `json:"schema"`
+	Pointers  []string          `json:"pointers"`
+	Instances []json.RawMessage `json:"instances"`
+}
+
+// Projected is what happened to one value: refused (with the pointer and reason), or projected and judged.
+type Projected struct {
+	From        string          `json:"from"`
+	To          string          `json:"to"`
+	Method      string          `json:"method"`
+	Index       int             `json:"index"`
+	Refused     bool            `json:"refused"`
+	Pointer     string          `json:"pointer"`
+	Reason      string          `json:"reason,omitempty"`
+	Value       json.RawMessage `json:"value,omitempty"`
+	Dropped     []string        `json:"dropped"`
+	Added       []string        `json:"added"`
+	Valid       bool            `json:"valid"`
+	SchemaError string          `json:"schemaError,omitempty"`
+}
+
+func project(file string) error {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var list []Projection
+	if err := json.Unmarshal(text, &list); err != nil {
+		return err
+	}
+	documents := map[string]map[string]any{}
+	resolved := map[string]*jsonschema.Resolved{}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	for _, c := range list {
+		doc, ok := documents[c.Schema]
+		if !ok {
+			raw, err := os.ReadFile(c.Schema)
+			if err != nil {
+				return err
+			}
+			if err := json.Unmarshal(raw, &doc); err != nil {
+				return err
+			}
+			documents[c.Schema] = doc
+		}
+		target, ok := projections[c.To]
+		if !ok {
+			return fmt.Errorf("no projection data registered for %s", c.To)
+		}
+		for i, instance := range c.Instances {
+			v := Projected{From: c.From, To: c.To, Method: c.Method, Index: i}
+			projected, refused := target.ProjectResult(c.Method, instance)
+			if refused != nil {
+				v.Refused, v.Pointer, v.Reason = true, refused.Pointer, refused.Reason
+			} else {
+				v.Value, v.Dropped, v.Added = projected.Value, projected.Dropped, projected.Added
+				var value any
+				if err := json.Unmarshal(projected.Value, &value); err != nil {
+					return err
+				}
+				// Valid when one of the target's result definitions accepts it.
+				for _, pointer := range c.Pointers {
+					key := c.Schema + pointer
+					r, ok := resolved[key]
+					if !ok {
+						if r, err = resolve(doc, pointer); err != nil {
+							return fmt.Errorf("%s %s: %w", c.To, pointer, err)
+						}
+						resolved[key] = r
+					}
+					if err := r.Validate(value); err != nil {
+						v.SchemaError = err.Error()
+					} else {
+						v.Valid, v.SchemaError = true, ""
+						break
+					}
+				}
+			}
+			line, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			out.Write(append(line, '\n'))
+		}
+	}
+	return nil
 }

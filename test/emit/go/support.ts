@@ -49,9 +49,10 @@ export interface Verdict {
 /**
  * The proof harness in `dir`/harness against the tree in `dir`/tree: main.go, go.mod and go.sum of this
  * folder, the tree required by a replace directive, and registry.go naming each definition's Go type
- * of every module in `modules` (label → model, definitions).
+ * of every module in `modules` (label → model, definitions), and the projection data of those `projected`
+ * (the versions; an extension module has none of its own).
  */
-export function writeHarness(dir: string, modules: ReadonlyArray<{ label: string; version: VersionModel; definitions: readonly string[] }>, module = "mcpcodegen"): string {
+export function writeHarness(dir: string, modules: ReadonlyArray<{ label: string; version: VersionModel; definitions: readonly string[]; projected?: boolean }>, module = "mcpcodegen"): string {
   const harness = path.join(dir, "harness");
   mkdirSync(harness, { recursive: true });
   for (const f of ["main.go", "go.sum"]) copyFileSync(path.join(here, f), path.join(harness, f));
@@ -65,6 +66,7 @@ export function writeHarness(dir: string, modules: ReadonlyArray<{ label: string
       ...m.definitions.map((d) => `\t\t${JSON.stringify(d)}: RoundTrip[${pkg}.${names.get(d)!}],`),
       "\t}",
       `\tpackages[${JSON.stringify(m.label)}] = Package{Table: ${pkg}.MethodTable, Refusal: ${pkg}.Refusal, Normalize: ${pkg}.NormalizeResult}`,
+      ...(m.projected === true ? [`\tprojections[${JSON.stringify(m.label)}] = ${pkg}.Projection`] : []),
     ];
   });
   writeFileSync(path.join(harness, "registry.go"), `package main\n\nimport (\n${imports.join("\n")}\n)\n\nfunc init() {\n${inits.join("\n")}\n}\n`);

@@ -2,7 +2,8 @@
 // ({"cases": [...]}, as test/scenarios/resolve.ts expands them), what the generated Go tree (generated/go,
 // required by go.mod) answered on stdout: {"results": {id: actual}, "skipped": {id: why}, "summary": [lines]}.
 //
-//	gate      → the version package's Refusal(method, policy) under the case's side and policy (later: pass →
+//	gate      → the module's package's Refusal(method, policy) (the version's, or the extension module's, by
+//	            its label in Versions()) under the case's side and policy (later: pass →
 //	            AcrossEras.Pass; custom: refuse → RefuseCustom): the error object, or null
 //	normalize → the version package's NormalizeResult(method, input): {"ok": result} or {"error": {code, message}}
 //	stdio     → skipped: the Go tree has no transport (it adapts the Go SDK's server)
@@ -22,6 +23,7 @@ type testCase struct {
 	ID      string `json:"id"`
 	Kind    string `json:"kind"`
 	Version string `json:"version"`
+	Module  string `json:"module"`
 	Method  string `json:"method"`
 	Side    string `json:"side"`
 	Policy  struct {
@@ -61,9 +63,13 @@ func main() {
 			left[c.Kind]++
 			continue
 		}
-		v, ok := versions[c.Version]
+		label := c.Version
+		if c.Kind == "gate" {
+			label = c.Module
+		}
+		v, ok := versions[label]
 		if !ok {
-			fail("%s: version %q is not in the generated Go tree", c.ID, c.Version)
+			fail("%s: module %q is not in the generated Go tree", c.ID, label)
 		}
 		ran[c.Kind]++
 		if c.Kind == "gate" {
