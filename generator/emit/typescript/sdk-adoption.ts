@@ -14,6 +14,7 @@ import { generatorSourceDir, runtimesDir } from "../../paths.js";
 import { copyRuntime, filesIn } from "../runtime-copy.js";
 import type { TargetRuntime } from "../target.js";
 import { byCodeUnit } from "../../order.js";
+import { zodModule } from "./zod.js";
 
 /** The folder of the tree the adoption's files go in. */
 export const SDK_FOLDER = "typescript-sdk";
@@ -90,6 +91,52 @@ export function wireTablesFile(model: ProtocolModel): string {
   return finish(lines.join("\n"));
 }
 
+/**
+ * The definitions wireSchemas.ts leaves out: the JSON-RPC envelope (`JSONRPCMessage`, `JSONRPCRequest`, …),
+ * which the SDK validates with its version-free layer before the era's codec sees a message (its client
+ * package pins that no bundled module defines `JSONRPCMessageSchema`: test/client/coreBoundary.test.ts).
+ */
+export const SDK_ENVELOPE_PREFIX = "JSONRPC";
+
+/** `2025-11-25` → `schemas2025_11_25`. */
+export function eraSchemasFunction(label: string): string {
+  return `schemas${label.replace(/-/g, "_")}`;
+}
+
+/**
+ * wireSchemas.ts: per SDK era version of the run, a function answering every definition's generated zod schema
+ * (but the JSON-RPC envelope's, SDK_ENVELOPE_PREFIX)
+ * under the name the SDK's `buildSchemas` gave it (`<Definition>Schema`), through a validation policy
+ * (sdk-validation.ts; `EXACT` leaves every schema as generated). It imports the version's schemas.ts of the tree.
+ */
+export function wireSchemasFile(model: ProtocolModel): string {
+  const versions = eraVersions(model);
+  const lines = provenanceLines(versions).map((l) => `// ${l}`);
+  lines.push(
+    "// Each era's generated zod schemas under the names the TypeScript SDK's buildSchemas gave them (see",
+    "// ADOPTING.md), through a validation policy: the SDK's choices are sdk-validation.ts's options.",
+    ...versions.map((v) => `import * as ${eraConstant(v.label)}_SCHEMAS from "../${v.label}/schemas.js";`),
+    'import { applyValidationPolicy, type ValidationPolicy } from "./sdk-validation.js";',
+    `import { ${versions.map((v) => eraConstant(v.label)).join(", ")} } from "./wireTables.js";`,
+    "",
+  );
+  for (const v of versions) {
+    const declarations = [...zodModule(v).declarations]
+      .filter((d) => !d.definition.startsWith(SDK_ENVELOPE_PREFIX))
+      .sort((a, b) => byCodeUnit(a.definition, b.definition));
+    lines.push(
+      `/** Every definition of ${v.label} as its generated zod schema, named <Definition>Schema, under the policy. */`,
+      `export function ${eraSchemasFunction(v.label)}(policy: ValidationPolicy) {`,
+      "  return applyValidationPolicy({",
+      ...declarations.map((d) => `    ${d.definition}Schema: ${eraConstant(v.label)}_SCHEMAS.${d.name},`),
+      `  }, ${eraConstant(v.label)}, policy);`,
+      "}",
+      "",
+    );
+  }
+  return finish(lines.join("\n"));
+}
+
 /** The SDK era versions of the run, in its order. */
 function eraVersions(model: ProtocolModel) {
   return model.versions.filter((v) => (SDK_ERA_VERSIONS as readonly string[]).includes(v.label));
@@ -110,5 +157,6 @@ export function emitSdkAdoption(model: ProtocolModel): Map<string, string> {
   }
   for (const [file, text] of copyRuntime(sdkPolicyRuntime)) files.set(file, text);
   files.set(`${SDK_FOLDER}/wireTables.ts`, wireTablesFile(model));
+  files.set(`${SDK_FOLDER}/wireSchemas.ts`, wireSchemasFile(model));
   return files;
 }

@@ -40,6 +40,11 @@ export interface SdkPolicy {
    * result map has no task family (`tasks/`), whose results callers validate with a schema they pass.
    */
   readonly resultsNotBuiltIn?: readonly string[];
+  /**
+   * Result definitions a request's result union is read without (`InputRequiredResult`, which the SDK's
+   * multi-round-trip driver takes before its result map is asked): one definition left names the result.
+   */
+  readonly resultsLeftOut?: readonly string[];
   /** Result schema names replacing `<Result>Schema` for a method: the SDK's wire-seam wrappers. */
   readonly resultSchemaNames?: Readonly<Record<string, string>>;
   /**
@@ -84,15 +89,16 @@ export function notificationSchemaName(era: WireEra, method: string): string | u
 
 /**
  * The schema name of a request's result under the policy: its override, else `<Result>Schema` of its one
- * result definition; undefined when the era lacks the request, the policy leaves its result out, or the
- * result is a union (the SDK's own dispatch schemas name those).
+ * result definition (but those the policy's `resultsLeftOut` names); undefined when the era lacks the request,
+ * the policy leaves its result out, or the result is a union.
  */
 export function resultSchemaName(era: WireEra, method: string, policy: SdkPolicy = STRICT): string | undefined {
   const row = Object.prototype.hasOwnProperty.call(era.requests, method) ? era.requests[method] : undefined;
   if (row === undefined || listed(method, policy.resultsNotBuiltIn)) return undefined;
   const override = policy.resultSchemaNames?.[method];
   if (override !== undefined) return override;
-  return row.results?.length === 1 ? `${row.results[0]}Schema` : undefined;
+  const results = (row.results ?? []).filter((r) => !(policy.resultsLeftOut ?? []).includes(r));
+  return results.length === 1 ? `${results[0]}Schema` : undefined;
 }
 
 /** The methods of the era whose results the policy keeps, in the table's order. */

@@ -1,16 +1,14 @@
 // The recipe (generated/typescript-sdk/ADOPTING.md and typescript-sdk-2.0.0.patch) on copies of the official
 // TypeScript SDK 2.0.0 (../shared/typescript-sdk): both installed with the pinned pnpm (tools/pnpm, set up by
-// tools/setup.ts) as the SDK's README says, the tables vendored and the patch applied to one, then the suites of
-// core-internal (the wire layer), client and server run in each and are compared test by test.
-//
-// The part of the suite that runs: those three packages (core-internal 1,433 tests, client 797, server 468), the
-// ones the patch changes; the SDK's other packages (middleware, codemod, server-legacy, node) do not override
-// what it replaces, and running them too would add about two minutes per copy to `npm test`. The file took 17
-// minutes with the machine's two cores shared by other jobs; the SDK README's timings put it near 6 when idle.
+// tools/setup.ts) as the SDK's README says, the tables and schemas vendored (ADOPTING.md's commands) and the patch applied to one, then every
+// package's suite runs in each (the SDK README's 3,674 tests: core-internal 1,433, client 797, server 468, codemod
+// 629, server-legacy 168, node 99, express 42, fastify 22, hono 14, core 2) and they are compared test by test.
+// The seven packages the patch does not change take about 45 s per copy on two idle cores; the whole file took
+// 10 to 11 minutes on the shared two cores (load 4-5): the suites about 5, the conformance runs 4 to 5.
 // After the suites: a test written into each copy's server package (the subscribe results), then the SDK's own
 // conformance runs in both copies (about three minutes per copy: see the last describe).
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root, tempDir } from "../../support.js";
@@ -22,8 +20,19 @@ const work = tempDir("mcp-codegen-typescript-sdk-");
 const shipped = path.join(work, "shipped");
 const patched = path.join(work, "patched");
 const vendored = path.join(patched, "packages", "core-internal", "src", "wire", "generated");
-/** The packages whose suites run (see the header). */
-const PACKAGES = ["core-internal", "client", "server"];
+/** The workspace packages whose suites run (see the header): name (`@modelcontextprotocol/<name>`) → folder. */
+const PACKAGES: ReadonlyMap<string, string> = new Map([
+  ["core-internal", "packages/core-internal"],
+  ["core", "packages/core"],
+  ["client", "packages/client"],
+  ["server", "packages/server"],
+  ["server-legacy", "packages/server-legacy"],
+  ["codemod", "packages/codemod"],
+  ["express", "packages/middleware/express"],
+  ["fastify", "packages/middleware/fastify"],
+  ["hono", "packages/middleware/hono"],
+  ["node", "packages/middleware/node"],
+]);
 
 /**
  * Every test whose outcome differs between the shipped and the patched SDK, with its cause: none (no test of
@@ -61,10 +70,15 @@ function suite(sdk: string, pkg: string, files: string[] = []): Promise<Map<stri
       };
       const out = new Map<string, string>();
       for (const file of json.testResults) {
-        const name = `${pkg} ${path.relative(path.join(sdk, "packages", pkg), file.name)}`;
+        const name = `${pkg} ${path.relative(path.join(sdk, PACKAGES.get(pkg)!), file.name)}`;
         // A file that fails to load has no tests: it counts as one failed entry.
         if (file.assertionResults.length === 0) out.set(`${name} (file)`, file.status);
-        for (const t of file.assertionResults) out.set(`${name} > ${t.fullName}`, t.status);
+        // Tests of one file with the same full name (the SDK has a few) are told apart by their order: `… #2`.
+        for (const t of file.assertionResults) {
+          let id = `${name} > ${t.fullName}`;
+          for (let n = 2; out.has(id); n++) id = `${name} > ${t.fullName} #${n}`;
+          out.set(id, t.status);
+        }
       }
       resolve(out);
     });
@@ -117,11 +131,24 @@ for (const method of ['resources/subscribe', 'resources/unsubscribe'] as const) 
 }
 `;
 
-/** Vendors the tables into the patched copy and applies the patch, once (a test run alone with `-t` applies it too). */
+/** The recipe's vendoring commands: the `sh` block of ADOPTING.md's first step. */
+function vendoringBlock(): string {
+  const recipe = readFileSync(path.join(tree, "ADOPTING.md"), "utf8");
+  const step = recipe.slice(recipe.indexOf("## 1."), recipe.indexOf("## 2."));
+  const block = /```sh\n([\s\S]*?)```/.exec(step);
+  expect(block, "ADOPTING.md's first step has an sh block").not.toBeNull();
+  return block![1];
+}
+
+/**
+ * Vendors the tables and schemas into the patched copy (ADOPTING.md's commands, run from the project's root
+ * with the copy for `../typescript-sdk`) and applies the patch, once (a test run alone with `-t` applies it too).
+ */
 function applyRecipe(): void {
-  if (existsSync(path.join(vendored, "wireTables.ts"))) return;
-  mkdirSync(vendored, { recursive: true });
-  for (const f of ["wireTables.ts", "sdk-policy.ts"]) cpSync(path.join(tree, f), path.join(vendored, f));
+  if (existsSync(path.join(vendored, "typescript-sdk", "wireTables.ts"))) return;
+  const commands = vendoringBlock().replaceAll("../typescript-sdk", patched);
+  const vendoring = spawnSync("bash", ["-eu", "-c", commands], { cwd: root, encoding: "utf8" });
+  expect(vendoring.status, vendoring.stderr).toBe(0);
   const patch = path.join(tree, "typescript-sdk-2.0.0.patch");
   const check = spawnSync("git", ["apply", "--check", "--verbose", patch], { cwd: patched, encoding: "utf8" });
   expect(check.status, check.stderr).toBe(0);
@@ -139,10 +166,12 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the recipe", () => {
-  it("ADOPTING.md names the folder the tables are vendored into, and the patch applies cleanly to the pristine copy", () => {
-    const recipe = readFileSync(path.join(tree, "ADOPTING.md"), "utf8");
-    expect(recipe).toContain("cp generated/typescript-sdk/wireTables.ts generated/typescript-sdk/sdk-policy.ts \\\n  ../typescript-sdk/packages/core-internal/src/wire/generated/");
+  it("ADOPTING.md's commands vendor the typescript-sdk folder and the era schemas it imports, and the patch applies cleanly to the pristine copy", () => {
+    expect(vendoringBlock()).toContain("w=../typescript-sdk/packages/core-internal/src/wire/generated\n");
     applyRecipe();
+    for (const f of ["typescript-sdk/wireTables.ts", "typescript-sdk/sdk-policy.ts", "typescript-sdk/sdk-validation.ts", "typescript-sdk/wireSchemas.ts", "2025-11-25/schemas.ts", "runtime/schema-support.ts", "protocol.ts"]) {
+      expect(existsSync(path.join(vendored, f)), f).toBe(true);
+    }
   });
 
   it("the patched registries list no method and the classes switch on none: both read the vendored tables", () => {
@@ -150,8 +179,17 @@ describe("the recipe", () => {
     for (const f of ["rev2025-11-25/registry.ts", "rev2026-07-28/registry.ts"]) {
       expect(wire(shipped, f)).toMatch(/const requestMethodKeys/);
       expect(wire(patched, f)).not.toMatch(/const requestMethodKeys|'tools\/list': null/);
-      expect(wire(patched, f)).toContain("from '../generated/wireTables'");
+      expect(wire(patched, f)).toContain("from '../generated/typescript-sdk/wireTables'");
     }
+    // The zod schemas of both eras: generated, through the SDK's validation policies (the 2026 dispatch maps derived from the table).
+    expect(wire(shipped, "rev2025-11-25/buildSchemas.ts").split("\n").length).toBeGreaterThan(2000);
+    expect(wire(patched, "rev2025-11-25/buildSchemas.ts")).toContain("schemas2025_11_25(SDK_VALIDATION_2025)");
+    expect(wire(patched, "rev2025-11-25/buildSchemas.ts").split("\n").length).toBeLessThan(150);
+    expect(wire(shipped, "rev2026-07-28/buildSchemas.ts").split("\n").length).toBeGreaterThan(1400);
+    expect(wire(patched, "rev2026-07-28/buildSchemas.ts")).toContain("schemas2026_07_28(SDK_VALIDATION_2026)");
+    expect(wire(patched, "rev2026-07-28/buildSchemas.ts")).toMatch(/requestMethods\(REV2026_07_28\)/);
+    expect(wire(patched, "rev2026-07-28/buildSchemas.ts")).not.toMatch(/'tools\/call': |wireResult\(|dispatchRequest\('/);
+    expect(wire(patched, "rev2026-07-28/buildSchemas.ts").split("\n").length).toBeLessThan(250);
     for (const f of ["client/src/client/client.ts", "server/src/server/server.ts"]) {
       // A `case` on a method name (`'tools/list'`, `'ping'`); the files' other switches (`'url'`, `'form'`) stay.
       const cases = (sdk: string) => readFileSync(path.join(sdk, "packages", f), "utf8").match(/^\s+case '(?:\w+\/[\w/]+|ping|initialize)':/gm)?.length ?? 0;
@@ -161,8 +199,8 @@ describe("the recipe", () => {
     }
   });
 
-  it("the patched workspace typechecks (the registries' compile-time guard: the tables' methods are the era's wire unions)", () => {
-    for (const pkg of PACKAGES) run(path.join(patched, "packages", pkg), ["typecheck"]);
+  it("the patched workspace typechecks, every package (the registries' compile-time guard: the tables' methods are the era's wire unions)", () => {
+    for (const dir of PACKAGES.values()) run(path.join(patched, dir), ["typecheck"]);
   }, 10 * 60_000);
 });
 
@@ -194,17 +232,19 @@ describe("resources/subscribe and unsubscribe results through the server", () =>
   }, 10 * 60_000);
 });
 
-describe("the TypeScript SDK's own suite (core-internal, client, server)", () => {
-  it("passes as patched at least every test it passes as shipped; every changed outcome is listed with its cause", async () => {
+describe("the TypeScript SDK's own suite (every package)", () => {
+  it("passes as patched at least every test it passes as shipped, package by package; every changed outcome is listed with its cause", async () => {
     const before = new Map<string, string>();
     const after = new Map<string, string>();
-    for (const pkg of PACKAGES) {
+    for (const pkg of PACKAGES.keys()) {
       for (const [k, v] of await suite(shipped, pkg)) before.set(k, v);
       for (const [k, v] of await suite(patched, pkg)) after.set(k, v);
     }
-    const count = (r: Map<string, string>) => [...r.values()].filter((o) => o === "passed").length;
-    // The suites ran: core-internal alone has 1,433 tests.
-    expect(before.size).toBeGreaterThan(2000);
+    const count = (r: Map<string, string>, pkg?: string) => [...r].filter(([id, o]) => o === "passed" && (pkg === undefined || id.startsWith(`${pkg} `))).length;
+    const size = (r: Map<string, string>, pkg: string) => [...r.keys()].filter((id) => id.startsWith(`${pkg} `)).length;
+    // Every package's suite ran (the SDK README counts 3,674 tests; core-internal alone has 1,433).
+    for (const pkg of PACKAGES.keys()) expect(size(before, pkg), pkg).toBeGreaterThan(0);
+    expect(before.size).toBeGreaterThanOrEqual(3674);
     const changes = () => [...new Set([...before.keys(), ...after.keys()])].filter((id) => before.get(id) !== after.get(id)).sort();
     // A changed test's file runs once more in both copies, alone (some of the SDK's tests race timers, and the
     // machine is shared): a change the rerun repeats is the recipe's.
@@ -223,13 +263,14 @@ describe("the TypeScript SDK's own suite (core-internal, client, server)", () =>
     const changed = changes();
     const report = [
       `shipped ${count(before)} passed of ${before.size}, patched ${count(after)} passed of ${after.size}`,
+      ...[...PACKAGES.keys()].map((pkg) => `${pkg}: shipped ${count(before, pkg)} passed of ${size(before, pkg)}, patched ${count(after, pkg)} passed of ${size(after, pkg)}`),
       ...[...before].filter(([id, o]) => o !== "passed" && after.get(id) === o).map(([id, o]) => `${id}: ${o} in both`),
       ...changed.map((id) => `${id}: shipped ${before.get(id) ?? "absent"}, patched ${after.get(id) ?? "absent"}${CHANGED.has(id) ? ` (${CHANGED.get(id)})` : ""}`),
     ];
-    console.log(`TypeScript SDK suite (${PACKAGES.join(", ")}): ${report.join("\n  ")}`);
+    console.log(`TypeScript SDK suite (${[...PACKAGES.keys()].join(", ")}): ${report.join("\n  ")}`);
     expect(changed.filter((id) => !CHANGED.has(id))).toEqual([]);
     expect(after.size).toBe(before.size);
-    expect(count(after)).toBeGreaterThanOrEqual(count(before));
+    for (const pkg of PACKAGES.keys()) expect(count(after, pkg), pkg).toBeGreaterThanOrEqual(count(before, pkg));
   }, 60 * 60_000);
 });
 
@@ -262,12 +303,12 @@ describe("the TypeScript SDK's own conformance runs (client and server, 2025-11-
     });
   }
 
-  /** Each run's exit status and its `Total:` line, in one copy (its packages built first). */
-  async function conformance(sdk: string): Promise<Map<string, string>> {
-    run(sdk, ["-r", "--filter", "./packages/**", "build"]);
+  /** Each run's exit status and its `Total:` line, in one copy (its packages built first; `only`: those runs, already built). */
+  async function conformance(sdk: string, only?: readonly string[]): Promise<Map<string, string>> {
+    if (only === undefined) run(sdk, ["-r", "--filter", "./packages/**", "build"]);
     const dir = path.join(sdk, "test", "conformance");
     const out = new Map<string, string>();
-    for (const r of RUNS) {
+    for (const r of RUNS.filter((x) => only === undefined || only.includes(x.name))) {
       const port = await freePort();
       const runEnv = { ...env, PORT: String(port), PATH: `${path.dirname(node22)}${path.delimiter}${path.join(dir, "node_modules", ".bin")}${path.delimiter}${env.PATH}` };
       const [cmd, ...args] = r.args;
@@ -279,17 +320,41 @@ describe("the TypeScript SDK's own conformance runs (client and server, 2025-11-
   }
 
   // Shipped, every run exits 0 on an idle machine; under load a client scenario may end in a warning (the runner
-  // then exits 1), in both copies alike: the criterion is the patched run's exit status and totals equal to the
-  // shipped run's.
-  it("pass patched as they do shipped: every run exits as it does shipped, with the same totals", async () => {
+  // then exits 1) in either copy, the shipped one included (seen in CI: shipped 438 passed, 9 failed, 1 warning,
+  // exit 1; patched 439 / 9, exit 0). The criterion: the patched run passes at least as many checks as the shipped
+  // one, fails no more, and exits 0 wherever the shipped run does. A patched run that misses it is run once more
+  // (both results printed), so one timing scenario's flake under load does not decide; a regression fails twice.
+  type Outcome = { exit: number; passed: number; failed: number };
+  function parse(line: string | undefined): Outcome | undefined {
+    const m = /^exit (\d+), Total: (\d+) passed, (\d+) failed/.exec(line ?? "");
+    return m === null ? undefined : { exit: Number(m[1]), passed: Number(m[2]), failed: Number(m[3]) };
+  }
+  function asGood(now: Outcome | undefined, was: Outcome | undefined): boolean {
+    return now !== undefined && was !== undefined && now.passed >= was.passed && now.failed <= was.failed && (was.exit !== 0 || now.exit === 0);
+  }
+
+  it("pass patched as they do shipped: no fewer checks passed, no more failed, exit 0 wherever shipped exits 0", async () => {
     expect(existsSync(node22), `${node22} (tools/setup.ts installs it)`).toBe(true);
     applyRecipe();
     const before = await conformance(shipped);
     const after = await conformance(patched);
+    const worse = RUNS.map((r) => r.name).filter((name) => !asGood(parse(after.get(name)), parse(before.get(name))));
+    if (worse.length > 0) {
+      const again = await conformance(patched, worse);
+      for (const name of worse) {
+        console.log(`TypeScript SDK conformance, ${name} patched run again: ${after.get(name)} -> ${again.get(name)}`);
+        after.set(name, again.get(name)!);
+      }
+    }
     console.log(`TypeScript SDK conformance:\n  ${RUNS.map((r) => `${r.name}: shipped ${before.get(r.name)}; patched ${after.get(r.name)}`).join("\n  ")}`);
     for (const r of RUNS) {
-      expect(before.get(r.name), `shipped ${r.name}`).toMatch(/^exit [01], Total: \d+ passed/);
-      expect(after.get(r.name), `patched ${r.name}`).toBe(before.get(r.name));
+      const was = parse(before.get(r.name));
+      const now = parse(after.get(r.name));
+      expect(was, `shipped ${r.name}: ${before.get(r.name)}`).toBeDefined();
+      expect(now, `patched ${r.name}: ${after.get(r.name)}`).toBeDefined();
+      expect(now!.passed, `patched ${r.name} passes no fewer checks than shipped`).toBeGreaterThanOrEqual(was!.passed);
+      expect(now!.failed, `patched ${r.name} fails no more checks than shipped`).toBeLessThanOrEqual(was!.failed);
+      if (was!.exit === 0) expect(now!.exit, `patched ${r.name} exits 0 as shipped does`).toBe(0);
     }
   }, 30 * 60_000);
 });

@@ -95,6 +95,10 @@ describe("sdk-policy.ts", () => {
     expect(policy.resultSchemaName(era, "tasks/get")).toBe("GetTaskResultSchema");
     expect(policy.resultSchemaName(era, "tasks/get", sdkLike)).toBeUndefined();
     expect(policy.resultMethods(era, sdkLike)).toEqual(["resources/subscribe", "tools/call", "ping"]);
+    // A union read without the definitions `resultsLeftOut` names: one left names the result, none or two do not.
+    expect(policy.resultSchemaName(era, "tools/call", { resultsLeftOut: ["InputRequiredResult"] })).toBe("CallToolResultSchema");
+    expect(policy.resultSchemaName(era, "tools/call", { resultsLeftOut: ["InputRequiredResult", "CallToolResult"] })).toBeUndefined();
+    expect(policy.resultSchemaName(era, "tools/call", { resultsLeftOut: ["EmptyResult"] })).toBeUndefined();
   });
 
   it("STRICT requires every path of a row; the SDK's options the first, all for subscribe, none where unchecked", () => {
