@@ -4,7 +4,8 @@
 - ``ours``: the generated package's router (2025-11-25 and 2026-07-28) through its shipped transports
   (``serve_http``, under uvicorn; ``serve_stdio``);
 - ``sdk``: the official Python SDK's server (``mcp`` 2.3.0, ``MCPServer``) as its README writes one, over its
-  streamable HTTP app (under uvicorn) or its stdio transport.
+  streamable HTTP app (under uvicorn, on a listening socket bound as ``serve_http`` binds ours, TCP_NODELAY on its
+  connections as ``mcp.run("streamable-http")`` has them) or its stdio transport.
 
 Each serves one tool, ``echo``, whose ``text`` argument (a string, checked) comes back as text content. Over HTTP
 it prints ``listening <url>`` on stdout once it accepts connections.
@@ -69,7 +70,10 @@ def sdk(transport: str) -> None:
         return
     import uvicorn
 
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # As serve_http binds ours, and as uvicorn binds a host and port itself: with the protocol named IPPROTO_TCP,
+    # so asyncio turns Nagle's algorithm off on the connections it accepts (with 0 every response's body waited
+    # for the client's delayed ACK, ~40 ms).
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]

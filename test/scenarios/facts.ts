@@ -3,14 +3,14 @@
 // generated code decides which version batches, which side sends a method, or what a version removed.
 // A scenario names a property ("a legacy version whose schema defines batches"); these functions say
 // which locked labels have it, so the suite follows the lock through a bump.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { lockFile, schemasDir } from "../support.js";
+import { lockFile, lockedProtocolOrder, schemasDir } from "../support.js";
 
 type Schema = { $ref?: string; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; type?: string | string[]; properties?: Record<string, Schema>; const?: unknown; required?: string[] };
 interface Lock {
   versions: Record<string, unknown>;
-  extensions?: Record<string, { versions: Record<string, { core: string[] }> }>;
+  extensions?: Record<string, { identifier: string; versions: Record<string, { core: string[] }> }>;
 }
 
 const lock = JSON.parse(readFileSync(lockFile, "utf8")) as Lock;
@@ -31,6 +31,17 @@ export function definitions(label: string): Record<string, Schema> {
 }
 
 const refName = (s: Schema): string | undefined => s.$ref?.replace(/^#\/(\$defs|definitions)\//, "");
+
+/** The `method` const a message definition fixes, in its own properties or an `allOf` branch's. */
+function methodConst(def: Schema | undefined): string | undefined {
+  const own = def?.properties?.method?.const;
+  if (typeof own === "string") return own;
+  for (const branch of def?.allOf ?? []) {
+    const m = branch.properties?.method?.const;
+    if (typeof m === "string") return m;
+  }
+  return undefined;
+}
 
 /** Legacy: the schema defines the `initialize` handshake (InitializeRequest); modern: it does not (requests carry their version in `_meta`). */
 export function eraOf(label: string): "legacy" | "modern" {
@@ -138,3 +149,53 @@ export function resultNames(label: string, method: string): string[] {
   const names = arms.map(refName);
   return names.length > 0 && names.every((n) => n !== undefined) ? (names as string[]) : [`${base}Result`];
 }
+
+/** The locked labels in protocol order, the newest last (test/support.ts: the model's rule applied to the schema files). */
+export const protocolOrder: readonly string[] = lockedProtocolOrder();
+
+/**
+ * Whether the version's schema declares `what`: a definition (`ResourceLink`), or a member of one
+ * (`ListToolsResult/ttlMs`: its own properties and those it takes by `$ref` and `allOf`).
+ */
+export function declares(label: string, what: string): boolean {
+  const [definition, member] = what.split("/");
+  if (!Object.hasOwn(definitions(label), definition)) return false;
+  return member === undefined || (members(label, definition)?.has(member) ?? false);
+}
+/** An extension module (`<core>+<name>`): what the extension's schema adds to its core version, read as the model's rules say (docs/scenarios.md). */
+export interface ExtensionAdds {
+  /** The extension's name in the lock, and the identifier negotiated under `capabilities.extensions`. */
+  name: string;
+  identifier: string;
+  /** The requests it adds (the client sends them) and its notifications (the server sends them). */
+  requests: string[];
+  notifications: string[];
+  /** The core's methods whose definitions the extension's replace (they leave the core's unions). */
+  replaced: string[];
+}
+
+/**
+ * What the locked extension `name` adds at core version `label` (undefined when the lock has none for it), from
+ * schemas/extensions/<name>/<version>/: its own definitions are those its schema.ts declares and those its
+ * schema.json defines that the core's does not; its requests are the own ones built on `JSONRPCRequest` (an
+ * `allOf` with that `$ref`) fixing `method`, its notifications likewise on `JSONRPCNotification`.
+ */
+export function extensionAdds(name: string, label: string): ExtensionAdds | undefined {
+  const ext = lock.extensions?.[name];
+  const version = Object.entries(ext?.versions ?? {}).find(([, v]) => v.core.includes(label))?.[0];
+  if (ext === undefined || version === undefined) return undefined;
+  const dir = path.join(schemasDir, "extensions", name, version);
+  const doc = JSON.parse(readFileSync(path.join(dir, "schema.json"), "utf8")) as { definitions?: Record<string, Schema>; $defs?: Record<string, Schema> };
+  const defs = doc.$defs ?? doc.definitions ?? {};
+  const ts = path.join(dir, "schema.ts");
+  const declared = new Set(existsSync(ts) ? [...readFileSync(ts, "utf8").matchAll(/^(?:export )?(?:interface|type) (\w+)/gm)].map((m) => m[1]) : []);
+  const core = definitions(label);
+  const own = Object.keys(defs).filter((d) => !Object.hasOwn(core, d) || declared.has(d));
+  const on = (def: Schema, envelope: string) => (def.allOf ?? []).some((b) => refName(b) === envelope);
+  const adds = (envelope: string) => own.filter((d) => on(defs[d], envelope)).flatMap((d) => methodConst(defs[d]) ?? []).sort();
+  const replaced = own.filter((d) => Object.hasOwn(core, d)).flatMap((d) => methodConst(core[d]) ?? []);
+  return { name, identifier: ext.identifier, requests: adds("JSONRPCRequest"), notifications: adds("JSONRPCNotification"), replaced };
+}
+
+/** The names of the lock's extensions. */
+export const lockExtensions: readonly string[] = Object.keys(lock.extensions ?? {}).sort();

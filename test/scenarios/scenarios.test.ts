@@ -11,7 +11,7 @@ import { go } from "../emit/go/support.js";
 import { ruby } from "../emit/ruby/support.js";
 import { tempDir } from "../support.js";
 import { type DriverOutput, runTypeScript } from "./drivers/typescript.js";
-import { definitions, extensionCores, lockLabels, schemaDefinesBatches } from "./facts.js";
+import { definitions, extensionAdds, extensionCores, lockExtensions, lockLabels, methods, schemaDefinesBatches } from "./facts.js";
 import { mismatch } from "./match.js";
 import { type Case, type Kind, KINDS, expand, loadScenarios, scenariosDir, versionsOf } from "./resolve.js";
 
@@ -89,6 +89,30 @@ describe("the scenario files", () => {
   });
 });
 
+describe("the gate scenarios", () => {
+  it("run in every extension module the lock has, each extension request and notification read from the extension's schema at both sides", () => {
+    const gate = cases.filter((c): c is Extract<Case, { kind: "gate" }> => c.kind === "gate");
+    for (const name of lockExtensions) {
+      for (const label of extensionCores(name)) {
+        const adds = extensionAdds(name, label)!;
+        expect(adds.requests.length + adds.notifications.length, `${name} @ ${label}`).toBeGreaterThan(0);
+        const here = gate.filter((c) => c.module === `${label}+${name}`);
+        for (const method of [...adds.requests, ...adds.notifications]) {
+          expect(new Set(here.filter((c) => c.method === method).map((c) => c.side)), `${label}+${name} ${method}`).toEqual(new Set(["client", "server"]));
+        }
+        // The core scenarios run there too; to the version's own gate, a method only extensions have is a custom one.
+        expect(new Set(here.map((c) => c.scenario)), `${label}+${name}`).toContain("client-request-at-server");
+        for (const method of [...adds.requests, ...adds.notifications].filter((m) => !inSomeCore(m))) {
+          expect(gate.filter((c) => c.module === label && c.method === method).map((c) => c.scenario).sort(), `${label} ${method}`).toEqual(["extension-method-at-core-passed", "extension-method-at-core-refused"]);
+        }
+      }
+    }
+  });
+});
+
+/** Some locked core version has this method (its schema's unions). */
+const inSomeCore = (method: string) => lockLabels.some((l) => methods(l).has(method));
+
 describe("the http scenarios", () => {
   it("pick versions by the lock and the schemas: Tasks where the lock has the extension for the core version, the modern header rules where the schema defines HeaderMismatchError", () => {
     for (const name of ["tasks-two-principals", "tasks-input"]) {
@@ -99,9 +123,21 @@ describe("the http scenarios", () => {
     for (const l of versionsOf(scenarios.find((s) => s.name === "modern-post")!)) expect(Object.hasOwn(definitions(l), "HeaderMismatchError"), l).toBe(true);
   });
 
-  it("each state a status per request, and a body, events or text only where the answer has one", () => {
+  it("each state a status per request, and a body, events or text only where the answer has one; a read names a stream an earlier request kept open", () => {
     for (const s of scenarios.filter((x) => x.kind === "http")) {
-      for (const [i, e] of s.exchanges!.entries()) expect([e.expect.body, e.expect.events, e.expect.text].filter((x) => x !== undefined).length, `${s.name} #${i}`).toBe(1);
+      const open = new Set<string>();
+      for (const [i, e] of s.exchanges!.entries()) {
+        if ("read" in e) {
+          expect(open.has(e.read), `${s.name} #${i} reads ${e.read}`).toBe(true);
+          continue;
+        }
+        expect([e.expect.body, e.expect.events, e.expect.text].filter((x) => x !== undefined).length, `${s.name} #${i}`).toBe(1);
+        if (e.request.stream === undefined) continue;
+        // A stream kept open is an SSE answer, named once.
+        expect(e.expect.events, `${s.name} #${i}`).toBeDefined();
+        expect(open.has(e.request.stream), `${s.name} #${i} names ${e.request.stream} again`).toBe(false);
+        open.add(e.request.stream);
+      }
     }
   });
 });

@@ -24,6 +24,8 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache
 from types import MappingProxyType, UnionType
 from typing import (
@@ -95,19 +97,21 @@ def _only_bool(value: object) -> object:
     return value
 
 
-def multiple_of(divisor: float) -> AfterValidator:
-    """JSON Schema's ``multipleOf`` as Ajv decides it: the quotient, in double precision, is an integer
-    JavaScript writes without an exponent (below 1e21). So 2**60 is a "multiple" of 3 (the quotient rounds
-    to an integer) and 3e24 is not, where exact arithmetic says the opposite."""
+def multiple_of(digits: int, scale: int) -> AfterValidator:
+    """JSON Schema's ``multipleOf`` by the one rule every target follows: the value divided by the divisor
+    ``digits`` * 10**-``scale`` is an integer in exact decimal arithmetic on the value's shortest decimal form
+    (what JSON writes, ``repr`` of a float). So 0.3 is a multiple of 0.1, although ``0.3 / 0.1`` is
+    2.9999999999999996 in binary, and 1e21 is no multiple of 3."""
+    divisor = Fraction(digits, 10**scale)
 
     def check(value: float) -> float:
         try:
-            quotient = float(value) / divisor
-            ok = quotient.is_integer() and abs(quotient) < 1e21
-        except OverflowError:
+            exact = Fraction(value) if isinstance(value, int) else Fraction(repr(value))
+            ok = (exact / divisor).denominator == 1
+        except ValueError:  # nan, inf
             ok = False
         if not ok:
-            raise ValueError(f"expected a multiple of {divisor}")
+            raise ValueError(f"expected a multiple of {Decimal(digits).scaleb(-scale)}")
         return value
 
     return AfterValidator(check)

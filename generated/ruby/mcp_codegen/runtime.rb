@@ -95,6 +95,11 @@ module McpCodegen
     # The sides of a connection.
     SIDES = [:client, :server].freeze
 
+    # The keywords whose values are JSON values, not schemas.
+    VALUE_KEYWORDS = %w[const enum default examples].freeze
+    # The keywords whose values map names to schemas.
+    SCHEMA_MAPS = %w[properties patternProperties dependentSchemas dependencies $defs definitions].freeze
+
     module_function
 
     # The `_meta` to send: the Hash's `_meta` (symbol key, else string key) when it is a Hash, else nil.
@@ -273,13 +278,38 @@ module McpCodegen
         # an annotation in both dialects, as in every other target: never asserted.
         patterns = document.fetch("patterns", {})
         resolver = proc { |pattern| Regexp.new(patterns.fetch(pattern) { raise ArgumentError, "no Ruby translation of the pattern #{pattern.inspect}" }) }
-        JSONSchemer.schema(schema, regexp_resolver: resolver, format: false)
+        JSONSchemer.schema(decimal_divisors(schema), regexp_resolver: resolver, format: false)
       end
     end
 
     # A version's params document, read once from `path`.
     def read_params_document(path)
       JSON.parse(File.read(path)).freeze
+    end
+
+    # The schema `node` with each `multipleOf` number the BigDecimal of its shortest decimal form: json_schemer
+    # divides the value's decimal form by it, and a Float divisor would be rounded to 16 digits on the way
+    # (0.12345678901234568 no multiple of itself); so Ruby follows the rule every target follows, exact decimal
+    # arithmetic on the numbers JSON writes. BigDecimal is json_schemer's (it requires it), as this is only
+    # called once json_schemer is loaded. `const`, `enum`, `default` and `examples` hold values, not schemas
+    # (left as they are); `properties` and the other maps of names hold schemas.
+    def decimal_divisors(node)
+      case node
+      when Array then node.map { |x| decimal_divisors(x) }
+      when Hash
+        node.to_h do |key, value|
+          if key == "multipleOf" && value.is_a?(Numeric)
+            [key, BigDecimal(value.to_s)]
+          elsif VALUE_KEYWORDS.include?(key)
+            [key, value]
+          elsif SCHEMA_MAPS.include?(key) && value.is_a?(Hash)
+            [key, value.transform_values { |schema| decimal_divisors(schema) }]
+          else
+            [key, decimal_divisors(value)]
+          end
+        end
+      else node
+      end
     end
 
     # A value's kind in JSON's words (what the peer reads in the error message).

@@ -3,7 +3,6 @@
 ``version`` is a version label; with ``extension`` (an identifier), the case is that extension module's.
 
 - ``{"version": label, "method": m, "input": json}`` → ``{"ok": result}`` or ``{"error": {"code", "message"}}``
-- ``{"version": label, "gate": m}`` → ``{"gate": error object or null}``
 - ``{"version": label, "catalogue": true}`` → ``{"requests": [...], "notifications": [...]}``
 - ``{"version": label, "definition": name, "instances": [json text, ...]}`` → ``{"valid": [bool, ...], "changed": [index, ...]}``
   (each instance validated from its JSON text by the generated model; ``changed``: accepted instances
@@ -66,9 +65,6 @@ def validate(module: runtime.VersionModule, name: str, instances: list[str]) -> 
 def answer(case: dict[str, Any]) -> dict[str, Any]:
     label = case["version"]
     module = mcp_codegen.extension(label, case["extension"]) if "extension" in case else mcp_codegen.version(label)
-    if "gate" in case:
-        # The gate's verdict at a server; a notification is never a request the dispatcher answers.
-        return {"gate": module.method_error(case["gate"]), "notification": case["gate"] in module.NOTIFICATIONS}
     if "catalogue" in case:
         return {"requests": list(module.REQUESTS), "notifications": list(module.NOTIFICATIONS)}
     if "definition" in case:

@@ -23,7 +23,9 @@ Message = dict[str, Any]
 Server = Callable[[Message, "Scripted"], list[Message]]
 
 MODERN = sorted((v for v, era in mcp_codegen.VERSION_ERAS.items() if era == "modern" and v[0].isdigit()), reverse=True)
-LEGACY = sorted((v for v, era in mcp_codegen.VERSION_ERAS.items() if era == "legacy"), reverse=True)
+# Published (dated) versions, as MODERN: a legacy draft a bump pins may require result members these scripted
+# servers do not write (an early draft's ListToolsResult requires ttl).
+LEGACY = sorted((v for v, era in mcp_codegen.VERSION_ERAS.items() if era == "legacy" and v[0].isdigit()), reverse=True)
 INFO = {"name": "units", "version": "1.0.0"}
 
 

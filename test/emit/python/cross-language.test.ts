@@ -3,11 +3,11 @@
 // one Python process per batch) give the reference normalizer's JSON result, or its -32603 error
 // (`referenceAnswer`: the normalize rules applied to the method table's row; no runtime is the oracle), for
 // every request of every version and of every extension module (generated/<core>+<name>/, the Python
-// EXTENSION_MODULES); the Python gate of each extension module answers as its TypeScript dispatcher does.
-// The core versions' gate verdicts and the normalizers' rules are data in test/scenarios/ (docs/scenarios.md).
+// EXTENSION_MODULES). The gate verdicts, of the core versions and of the extension modules, and the
+// normalizers' rules are data in test/scenarios/ (docs/scenarios.md), run by the Python driver.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { gateNames, normalizedRequests, referenceAnswer, tsAnswer, tsExtensionModules, tsGate, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
+import { normalizedRequests, referenceAnswer, tsAnswer, tsExtensionModules, tsVersions, type TsExtensionModule, type TsVersion } from "../typescript/cross-language.js";
 import { pythonJson } from "./support.js";
 
 const RUNS_PER_REQUEST = 150;
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 /** `extension`: the case is the extension module's (`version` its core version, `extension` its identifier). */
-type Case = ({ version: string; method: string; input: unknown } | { version: string; gate: string } | { version: string; catalogue: true }) & { extension?: string };
+type Case = ({ version: string; method: string; input: unknown } | { version: string; catalogue: true }) & { extension?: string };
 
 const pythonBatch = (cases: Case[]) => pythonJson<unknown[]>("batch.py", cases);
 
@@ -79,7 +79,6 @@ describe("TypeScript and Python normalizers, held to the reference", () => {
     expect(errors).toBeLessThan(cases.length);
     expect(nulls).toBeGreaterThan(0);
   });
-  // The gate of each core version: test/scenarios/gate/ states its verdicts as data, the Python driver runs them.
 });
 
 describe("TypeScript and Python extension modules, the normalizers held to the reference", () => {
@@ -116,24 +115,5 @@ describe("TypeScript and Python extension modules, the normalizers held to the r
     expect(tasks).toBeGreaterThan(0);
   });
 
-  it("gate as the extension module's TypeScript dispatcher does: -32601 for exactly the methods it refuses", async () => {
-    const known = new Set<string>();
-    for (const v of [...modules.values(), ...extensionModules.values()]) for (const method of Object.keys(v.resultNormalizers)) known.add(method);
-    const names = [...gateNames(modules, SEED), ...known];
-    let gated = 0;
-    for (const [label, m] of extensionModules) {
-      const answers = pythonBatch(names.map((gate) => ({ ...moduleOf(label), gate }))) as Array<{ gate: { code: number } | null; notification: boolean }>;
-      for (const [i, method] of names.entries()) {
-        const expected = await tsGate(m, label, method);
-        if (expected !== null) gated++;
-        expect(answers[i].gate !== null || answers[i].notification, `${label} ${JSON.stringify(method)}`).toBe(expected !== null);
-        if (answers[i].gate !== null) expect(answers[i].gate!.code).toBe(-32601);
-      }
-      // The extension's own requests pass the gate of its module.
-      for (const method of Object.keys(m.resultNormalizers).filter((x) => !Object.hasOwn(modules.get(m.core)!.resultNormalizers, x))) {
-        expect(answers[names.indexOf(method)].gate, `${label} ${method}`).toBeNull();
-      }
-    }
-    expect(gated).toBeGreaterThan(0);
-  });
+  // The gate of each extension module: test/scenarios/gate/ states its verdicts as data (modules: extension).
 });

@@ -606,6 +606,56 @@ describe("2026-07-28 over HTTP", () => {
   });
 });
 
+/** Send each body as one POST, in one write, on one kept-alive socket with Nagle off, the next once the answer's
+ * last chunk came (each answer checked); each answer's time (ms, for a reader: no test asserts a time). */
+async function keptAlive(port: number, headers: Record<string, string>, bodies: string[]): Promise<number[]> {
+  const socket = net.connect({ port, host: "127.0.0.1", noDelay: true });
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  let buffered = Buffer.alloc(0);
+  let wake = () => undefined as void;
+  socket.on("data", (chunk: Buffer) => ((buffered = Buffer.concat([buffered, chunk])), wake()));
+  const times: number[] = [];
+  try {
+    for (const body of bodies) {
+      const head = [`POST /mcp HTTP/1.1`, `host: 127.0.0.1:${port}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `content-length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n");
+      const start = process.hrtime.bigint();
+      socket.write(head + body);
+      // The answer is whole at the last chunk of its chunked body (a JSON text holds no raw CR LF).
+      let last: number;
+      while ((last = buffered.indexOf("\r\n0\r\n\r\n")) < 0) await new Promise<void>((resolve) => (wake = resolve));
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+      const split = buffered.indexOf("\r\n\r\n");
+      expect(buffered.subarray(0, split).toString()).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*^transfer-encoding: chunked$/im);
+      const chunks: Buffer[] = [];
+      for (let at = split + 4; at < last + 2; ) {
+        const line = buffered.indexOf("\r\n", at);
+        const size = parseInt(buffered.subarray(at, line).toString(), 16);
+        chunks.push(buffered.subarray(line + 2, line + 2 + size));
+        at = line + 2 + size + 2;
+      }
+      expect(JSON.parse(Buffer.concat(chunks).toString())).toMatchObject({ id: (JSON.parse(body) as { id: number }).id, result: { content: [{ type: "text" }] } });
+      buffered = buffered.subarray(last + 7);
+    }
+  } finally {
+    socket.destroy();
+  }
+  return times;
+}
+
+describe("a kept-alive connection", () => {
+  // A response's second write made with Nagle's algorithm on waits for the client's delayed ACK (at least 40 ms on
+  // Linux) on every request after the first few; serve_http makes one write per answer, with Nagle off. Both are
+  // asserted by what the server does (its sends, its socket option), not by timing: speed is the bench's.
+  it("answers request after request on one kept-alive socket, each answer whole in its chunked body", async () => {
+    const bodies = Array.from({ length: 15 }, (_, i) => JSON.stringify(modernCall(100 + i, "echo", { text: String(i) })));
+    expect(await keptAlive(py.port, { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, bodies)).toHaveLength(15);
+  });
+
+  it("sends each JSON answer in one send, not uvicorn's head, body and last chunk apart, with Nagle's algorithm off (http_writes.py counts the server's sends)", () => {
+    expect(pythonJson("http_writes.py", { label: LEGACY })).toEqual({ initialize: 1, initialized: 1, ping: 1, "unknown session": 1, "nagle off": true });
+  });
+});
+
 describe("the same answers as the TypeScript transport", () => {
   /** Status, the headers both transports set (not Date, keep-alive, the session id's value) and body. */
   async function answer(url: string, init: RequestInit): Promise<{ status: number; headers: Record<string, string>; body: string }> {

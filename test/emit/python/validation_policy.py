@@ -3,7 +3,8 @@
 stdin: a JSON list of cases, each ``{"era": "legacy"|"modern", "results": [definition names], "data": value,
 "policy": {option: value} | null, "declares"?: [definition, member]}`` (``null``: the defaults, no policy
 argument at all; ``declares``: the version's definition must declare that wire member). The version is the
-latest of the era whose module defines every name (the test reads no version label).
+latest of the era whose module defines every name (the test reads no version label), or the case's ``"at"``
+(a label the test chose from the schema files).
 
 stdout: a JSON list, per case ``{"version", "arms": [names, in union order], "ok": true, "type": name,
 "dump": value, "waived": [locations]}`` or ``{"version", "arms", "ok": false, "errors": [[location, message]]}``.
@@ -30,7 +31,12 @@ def declares(module: runtime.VersionModule, definition: str, member: str) -> boo
     return any(member in (name, getattr(f, "alias", None), getattr(f, "serialization_alias", None)) for name, f in fields.items())
 
 
-def module_for(era: str, names: list[str], declared: list[str] | None) -> runtime.VersionModule:
+def module_for(era: str, names: list[str], declared: list[str] | None, at: str | None = None) -> runtime.VersionModule:
+    if at is not None:
+        module = mcp_codegen.version(at)
+        if module.ERA != era or not all(name in module.DEFINITIONS for name in names):
+            raise SystemExit(f"version {at} is not {era} or does not define {names}")
+        return module
     for label in sorted(mcp_codegen.VERSION_MODULES, reverse=True):
         module = mcp_codegen.version(label)
         if module.ERA != era or not all(name in module.DEFINITIONS for name in names):
@@ -62,7 +68,7 @@ def arms(target: object) -> list[str]:
 
 def answer(case: Mapping[str, Any]) -> dict[str, Any]:
     names = cast(list[str], case["results"])
-    module = module_for(cast(str, case["era"]), names, cast(list[str] | None, case.get("declares")))
+    module = module_for(cast(str, case["era"]), names, cast(list[str] | None, case.get("declares")), cast(str | None, case.get("at")))
     given = cast(Mapping[str, Any] | None, case["policy"])
     policy = None if given is None else policy_of(given)
     target = runtime.result_type(module.DEFINITIONS, tuple(names)) if policy is None else runtime.result_type(module.DEFINITIONS, tuple(names), policy)

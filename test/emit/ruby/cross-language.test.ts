@@ -2,9 +2,9 @@
 // (generated/<v>/normalizers.ts, `resultNormalizers[method]`) and the Ruby ones (generated/ruby, a
 // Ruby subprocess driven in batches) give the reference normalizer's JSON result, or its -32603 error
 // (`referenceAnswer` of ../typescript/cross-language.ts: the rules applied to the method table's row), for every
-// request of every version and of every extension module (generated/<core>+<name>/, the Ruby EXTENSIONS);
-// the Ruby gate of an extension module answers as its TypeScript dispatcher does. The core versions' gate
-// verdicts and the normalizers' rules are data in test/scenarios/ (docs/scenarios.md).
+// request of every version and of every extension module (generated/<core>+<name>/, the Ruby EXTENSIONS).
+// The gate verdicts, of the core versions and of the extension modules (a Gate serving the extension), and the
+// normalizers' rules are data in test/scenarios/ (docs/scenarios.md), run by the Ruby driver.
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -23,10 +23,7 @@ beforeAll(async () => {
   extensionModules = await tsExtensionModules();
 });
 
-type Case =
-  | { version: string; method: string; input: unknown }
-  | { version: string; gate: string; extensions?: string[] }
-  | { version: string; catalogue: true };
+type Case = { version: string; method: string; input: unknown } | { version: string; catalogue: true };
 
 /** Run cases through the Ruby driver in one process. */
 function rubyBatch(cases: Case[]): unknown[] {
@@ -134,29 +131,5 @@ describe("TypeScript and Ruby extension modules", () => {
     expect(tasks).toBeGreaterThan(0);
   });
 
-  it("gate as the extension module's TypeScript dispatcher does when the Ruby gate serves the extension; without it, an extension method an earlier version had is refused as removed", async () => {
-    let refused = 0;
-    for (const [label, m] of extensionModules) {
-      const known = new Set<string>();
-      for (const v of [...modules.values(), ...extensionModules.values()]) for (const method of Object.keys(v.resultNormalizers)) known.add(method);
-      const names = [...known].sort();
-      const served = rubyBatch(names.map((gate) => ({ version: label, gate, extensions: [m.identifier] }))) as Array<{ gate: { code: number; data: { reason: string } } | null }>;
-      const handlers = Object.fromEntries(Object.keys(m.resultNormalizers).map((method) => [method, () => ({})]));
-      const dispatcher = m.createServerDispatcher(handlers, { onError: () => undefined });
-      for (const [i, method] of names.entries()) {
-        const response = (await dispatcher.handle({ jsonrpc: "2.0", id: 1, method })) as { error?: { code: number } };
-        expect(served[i].gate !== null, `${label} ${method}`).toBe(response.error?.code === -32601);
-        if (served[i].gate !== null) refused++;
-      }
-      // Not served: the extension's methods get the core version's answer, "removed" where an earlier locked version has the method.
-      const own = Object.keys(m.resultNormalizers).filter((method) => !Object.hasOwn(modules.get(m.core)!.resultNormalizers, method)).sort();
-      expect(own.length, label).toBeGreaterThan(0);
-      const unserved = rubyBatch(own.map((gate) => ({ version: label, gate }))) as Array<{ gate: { code: number; data: { reason: string } } | null }>;
-      own.forEach((method, i) => {
-        const earlier = labels.filter((l) => l < m.core).some((l) => Object.hasOwn(modules.get(l)!.resultNormalizers, method));
-        expect(unserved[i].gate?.data.reason ?? null, `${label} ${method}`).toBe(earlier ? "removed" : null);
-      });
-    }
-    expect(refused).toBeGreaterThan(0);
-  });
+  // The gate of each extension module, served or not: test/scenarios/gate/ states its verdicts as data.
 });

@@ -18,6 +18,13 @@ class MethodsGateTest < Minitest::Test
   EXTENSIONS = McpCodegen::EXTENSIONS
   MODULES = VERSIONS.values + EXTENSIONS.values
   ALL = MODULES.flat_map { |v| v::REQUESTS.keys + v::NOTIFICATIONS.keys }.uniq.sort
+  # The labels in protocol order, earlier to later (generator/model/protocol-order.ts's rule, applied to the
+  # schema files): those whose schema defines InitializeRequest (legacy) first; dates by date, then the others.
+  ORDERED = VERSIONS.keys.sort_by do |label|
+    doc = JSON.parse(File.read(File.expand_path("../../../schemas/#{label}/schema.json", __dir__)))
+    legacy = (doc["$defs"] || doc["definitions"] || {}).key?("InitializeRequest")
+    [(legacy ? 0 : 2) + (label.match?(/\A\d{4}-\d{2}-\d{2}\z/) ? 0 : 1), label]
+  end.freeze
 
   def defines?(version, method)
     version::REQUESTS.key?(method) || version::NOTIFICATIONS.key?(method)
@@ -154,7 +161,7 @@ class MethodsGateTest < Minitest::Test
     return (entry[:sender] == :both || entry[:sender] == sender ? nil : "wrong_side") if entry
     return nil if across_eras.is_a?(Array) && across_eras.include?(method)
 
-    labels = VERSIONS.keys
+    labels = ORDERED
     index = labels.index(label)
     return "removed" if labels[0...index].any? { |l| defines?(VERSIONS[l], method) }
     return nil unless labels[(index + 1)..-1].any? { |l| defines?(VERSIONS[l], method) }
@@ -209,7 +216,7 @@ class MethodsGateTest < Minitest::Test
     VERSIONS.each_key do |label|
       [:server, :client].each do |side|
         sender = side == :server ? :client : :server
-        labels = VERSIONS.keys
+        labels = ORDERED
         earlier = labels[0...labels.index(label)].map { |l| VERSIONS[l] }
         expected = earlier.flat_map { |v| v::REQUESTS.select { |_, r| [:both, sender].include?(r[:sender]) }.keys }.uniq
         expected = expected.reject { |m| VERSIONS[label]::REQUESTS.key?(m) }.sort

@@ -2,8 +2,6 @@
 
 # Driver for the cross-language test: reads a JSON array of cases on stdin, answers a JSON array.
 #   { "version": label, "method": m, "input": json } → { "ok": result } or { "error": { code, message } }
-#   { "version": label, "gate": m }                  → { "gate": the server gate's error object (across_eras: :refuse) or null }
-#     with "extensions": [identifier, ...]          → the same from a gate serving those extensions
 #   { "version": label, "catalogue": true }          → { "requests": [...], "notifications": [...] }
 #   { "version": label, "params_of": m, "params": json or absent } → { "params": [errors] or null (no json_schemer 2) }
 #   { "version": label, "layered": true }            → an extension module's constants and catalogue entries
@@ -11,14 +9,11 @@
 require "json"
 require "mcp_codegen"
 
-gates = Hash.new { |h, extensions| h[extensions] = McpCodegen::Gate.new(side: :server, across_eras: :refuse, extensions: extensions) }
 cases = JSON.parse($stdin.read)
 answers = cases.map do |c|
   label = c.fetch("version")
   version = McpCodegen::VERSIONS[label] || McpCodegen::EXTENSIONS.fetch(label)
-  if c.key?("gate")
-    { gate: gates[c.fetch("extensions", [])].refusal(c["gate"], version::PROTOCOL_VERSION)&.to_h }
-  elsif c.key?("layered")
+  if c.key?("layered")
     {
       extensions: McpCodegen::EXTENSIONS.keys,
       protocol_version: version::PROTOCOL_VERSION,

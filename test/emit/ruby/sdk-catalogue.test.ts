@@ -5,7 +5,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLock } from "../../../generator/source/lock.js";
-import { lockFile } from "../../support.js";
+import { lockedProtocolOrder, lockFile } from "../../support.js";
 import { ruby, rubyTestDir } from "./support.js";
 
 interface GeneratedVersion {
@@ -40,6 +40,7 @@ function dump(): Dump {
 describe("generated catalogue vs the Ruby SDK's MCP::Methods", () => {
   const data = dump();
   const labels = Object.keys(data.generated).sort();
+  const ordered = lockedProtocolOrder();
   const methodsOf = (v: GeneratedVersion) => [...Object.keys(v.requests), ...v.notifications];
 
   it("covers every version of the lock", async () => {
@@ -95,10 +96,10 @@ describe("generated catalogue vs the Ruby SDK's MCP::Methods", () => {
       // among the generated gate's removed requests (which add the ones MODERN_REMOVED_METHODS lacks).
       for (const m of sdkRemoved) expect(legacySenders(m).length, `${m}: a request of a legacy version`).toBeGreaterThan(0);
       // The gate's removed requests are its table's `removed` rows a server receives: a request of a label before
-      // this one, received by a server at the nearest such label (the latest, in label order: the table's `nearest`).
+      // this one, received by a server at the nearest such label (the latest, in protocol order: the table's `nearest`).
       // One only a later label has (a bump may pin an older revision as draft) is a `later` row, refused too; one the
       // nearest earlier label has a server send only (a bump's legacy draft may have a client send it too) is not.
-      const nearestSender = (m: string) => labels.slice(0, labels.indexOf(l)).filter((x) => m in data.generated[x].requests).map((x) => data.generated[x].requests[m]).at(-1);
+      const nearestSender = (m: string) => ordered.slice(0, ordered.indexOf(l)).filter((x) => m in data.generated[x].requests).map((x) => data.generated[x].requests[m]).at(-1);
       const removedBefore = specOnly.filter((m) => ![undefined, "server"].includes(nearestSender(m)));
       expect(v.removed_requests.filter((m) => !sdkRemoved.has(m)).sort()).toEqual(removedBefore.sort());
       expect(v.removed_requests.filter((m) => sdkRemoved.has(m)).sort()).toEqual([...sdkRemoved].sort());

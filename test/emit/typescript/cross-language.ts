@@ -1,11 +1,9 @@
 // The TypeScript side of the cross-language tests (test/emit/ruby/, test/emit/python/): each locked version's
-// generated normalizers, method table and dispatcher, a normalizer's answer and the gate's in the drivers'
-// terms (`{ ok }` / `{ error }`, an error object or null), the method names the gates are asked about, and the
-// reference normalizer every runtime's answers are held to (`referenceAnswer`: the rules of
+// generated normalizers and method table, a normalizer's answer in the drivers' terms (`{ ok }` / `{ error }`),
+// and the reference normalizer every runtime's answers are held to (`referenceAnswer`: the rules of
 // docs/scenarios.md's normalize kind, applied to the method table's row, run by no runtime).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import fc from "fast-check";
 import { readLock } from "../../../generator/source/lock.js";
 import { generatedDir, lockFile } from "../../support.js";
 
@@ -20,18 +18,16 @@ export interface TsVersion {
   resultNormalizers: Record<string, Normalizer>;
   /** The version's METHOD_TABLE. */
   table: Record<string, ResultRow>;
-  createServerDispatcher: (handlers: object, options?: object) => { handle(message: unknown): Promise<unknown> };
 }
 
-/** The locked labels, sorted, and each one's generated/<v>/normalizers.ts and index.ts. */
+/** The locked labels, sorted, and each one's generated/<v>/normalizers.ts and methods.ts. */
 export async function tsVersions(): Promise<{ labels: string[]; modules: Map<string, TsVersion> }> {
   const labels = Object.keys((await readLock(lockFile)).versions).sort();
   const modules = new Map<string, TsVersion>();
   for (const label of labels) {
     const normalizers = await import(pathToFileURL(path.join(generatedDir, label, "normalizers.ts")).href);
-    const index = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
     const { METHOD_TABLE } = await import(pathToFileURL(path.join(generatedDir, label, "methods.ts")).href);
-    modules.set(label, { resultNormalizers: normalizers.resultNormalizers, table: METHOD_TABLE, createServerDispatcher: index.createServerDispatcher });
+    modules.set(label, { resultNormalizers: normalizers.resultNormalizers, table: METHOD_TABLE });
   }
   return { labels, modules };
 }
@@ -54,9 +50,8 @@ export async function tsExtensionModules(): Promise<Map<string, TsExtensionModul
   const modules = new Map<string, TsExtensionModule>();
   for (const [label, facts] of entries.sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     const normalizers = await import(pathToFileURL(path.join(generatedDir, label, "normalizers.ts")).href);
-    const index = await import(pathToFileURL(path.join(generatedDir, label, "index.ts")).href);
     const { METHOD_TABLE } = await import(pathToFileURL(path.join(generatedDir, label, "methods.ts")).href);
-    modules.set(label, { ...facts, resultNormalizers: normalizers.resultNormalizers, table: METHOD_TABLE, createServerDispatcher: index.createServerDispatcher });
+    modules.set(label, { ...facts, resultNormalizers: normalizers.resultNormalizers, table: METHOD_TABLE });
   }
   return modules;
 }
@@ -112,22 +107,4 @@ export function referenceAnswer(row: ResultRow, method: string, input: unknown):
     }
   }
   return { ok: out };
-}
-
-/** Method names to gate: every request of any version, two notifications, unknown names and fuzzed strings. */
-export function gateNames(modules: ReadonlyMap<string, TsVersion>, seed: number): string[] {
-  const known = new Set<string>();
-  for (const m of modules.values()) for (const method of Object.keys(m.resultNormalizers)) known.add(method);
-  return [...known, "notifications/initialized", "notifications/cancelled", "no/such", "", ...fc.sample(fc.string(), { numRuns: 40, seed })];
-}
-
-/**
- * The TypeScript dispatcher's gate for `method`: its -32601 error object when a server dispatcher with a
- * handler for every name refuses it (its METHOD_TABLE's verdict, or a notification sent as a request),
- * else null (the handler ran: a result or another error).
- */
-export async function tsGate(version: TsVersion, _label: string, method: string): Promise<{ code: number; message: string } | null> {
-  const everyHandler = new Proxy({}, { get: () => () => ({}) });
-  const response = (await version.createServerDispatcher(everyHandler, { validateResults: false, onError: () => {} }).handle({ jsonrpc: "2.0", id: 1, method })) as { error?: { code: number; message: string } };
-  return response.error?.code === -32601 ? response.error : null;
 }

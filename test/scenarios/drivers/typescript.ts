@@ -36,6 +36,8 @@ type Context = {
 
 /** The router being served, for the "publish" tool. */
 let serving: { publish(method: string, params?: Record<string, unknown>): Promise<void> } | undefined;
+/** How many `slow` calls saw their cancellation, on the server being served (the "aborted" tool). */
+let aborted = 0;
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 const cancelled = (signal: AbortSignal) =>
@@ -57,7 +59,15 @@ function scenarioHandlers(jsonrpc: JsonRpc) {
       }
       if (name === "publish") await serving!.publish("notifications/tools/list_changed");
       if (name === "publish-updated") await serving!.publish("notifications/resources/updated", { uri: String(params.arguments?.uri) });
-      if (name === "slow") await cancelled(context.signal);
+      if (name === "slow") {
+        const token = context._meta?.progressToken;
+        if (token !== undefined && token !== null) await context.notify("notifications/progress", { progressToken: token, progress: 0 });
+        await cancelled(context.signal).catch((e: unknown) => {
+          aborted++;
+          throw e;
+        });
+      }
+      if (name === "aborted") return text(String(aborted));
       if (name === "fail-coded") throw new jsonrpc.JsonRpcError(-32000, "coded failure", { why: "asked" });
       if (name === "fail-plain") throw new Error("secret detail");
       if (name === "progress") {
@@ -65,6 +75,7 @@ function scenarioHandlers(jsonrpc: JsonRpc) {
         if (token !== undefined && token !== null) await context.notify("notifications/progress", { progressToken: token, progress: 1, total: 2, message: "half" });
       }
       if (name === "sample") return text(JSON.stringify(await context.request("sampling/createMessage", { messages: [], maxTokens: 5 })));
+      if (name === "elicit") return text(JSON.stringify(await context.request("elicitation/create", { message: "?", requestedSchema: { type: "object", properties: {} } })));
       if (name === "who") return text(context.principal ?? "none");
       return text(name);
     },
@@ -104,11 +115,12 @@ function reply(line: string, got: readonly unknown[]): string {
 }
 
 /** Lines written in answer to one line: wait for `count` of them, then a little longer for any extra. */
-async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, router: Router, jsonrpc: JsonRpc): Promise<unknown[][]> {
+async function stdioCase(c: Extract<Case, { kind: "stdio" | "projections" }>, stdio: Stdio, router: Router, jsonrpc: JsonRpc): Promise<unknown[][]> {
   const handlers = scenarioHandlers(jsonrpc);
   const versions = Object.fromEntries(Object.keys(router.eras).map((l) => [l, { handlers, capabilities: CAPABILITIES }]));
-  const server = router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
+  const server = c.kind === "projections" ? oneSetServer(router) : router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
   serving = server;
+  aborted = 0;
   const input = new PassThrough();
   const output = new PassThrough();
   const got: unknown[] = [];
@@ -137,6 +149,35 @@ async function stdioCase(c: Extract<Case, { kind: "stdio" }>, stdio: Stdio, rout
   return answers;
 }
 
+/** The `_meta` keys of a modern request's envelope that the "lifted" tool reports. */
+const LIFTED_KEYS = { protocolVersion: "io.modelcontextprotocol/protocolVersion", clientCapabilities: "io.modelcontextprotocol/clientCapabilities" };
+
+/**
+ * The one-handler-set server of the projections cases (docs/scenarios.md): every generated version served by
+ * one handler set written for the newest, the capabilities and list-result cache hints given once.
+ */
+function oneSetServer(router: Router) {
+  const handlers = {
+    "tools/list": () => ({ tools: [{ name: "echo", inputSchema: { type: "object" } }] }),
+    "tools/call": (params: { name?: unknown; _meta?: Record<string, unknown> }, context: { protocolVersion: string }) => {
+      const name = String(params.name);
+      if (name === "version") return text(context.protocolVersion);
+      if (name === "structured") return { ...text(name), structuredContent: { ok: true } };
+      if (name === "link") return { content: [{ type: "resource_link", uri: "file:///a.txt", name: "a" }] };
+      if (name === "lifted") return text(JSON.stringify(Object.fromEntries(Object.entries(LIFTED_KEYS).map(([k, key]) => [k, params._meta?.[key] ?? null]))));
+      return text(name);
+    },
+  };
+  return router.createServerRouter({
+    serverInfo: { name: "scenario-server", version: "1.0.0" },
+    versions: Object.keys(router.eras) as never,
+    handlers: handlers as never,
+    capabilities: { tools: { listChanged: true } },
+    cacheHints: { ttlMs: 60_000, cacheScope: "public" },
+    onError: () => undefined,
+  });
+}
+
 /** The scenario tokens (docs/scenarios.md): each one's AuthInfo; any other token is refused. */
 const RESOURCE = "https://scenario.invalid/mcp";
 const TOKENS: Record<string, object> = {
@@ -155,47 +196,76 @@ interface HttpModules {
   jsonrpc: JsonRpc;
 }
 
-/** One HTTP request on a running endpoint; an SSE answer read until `events` arrived and a settle passed, or it ended. */
-function exchange(port: number, r: Extract<Case, { kind: "http" }>["requests"][number], session: string | undefined, events: number): Promise<{ status: number; headers: Record<string, unknown>; body: string; events?: unknown[] }> {
-  const defaults: Record<string, string> = r.method === "POST" ? { "content-type": "application/json", accept: "application/json, text/event-stream" } : r.method === "GET" ? { accept: "text/event-stream" } : {};
-  const headers: Record<string, string> = { ...defaults };
-  if (r.session === true && session !== undefined) headers["mcp-session-id"] = session;
-  for (const [k, v] of Object.entries(r.headers ?? {})) {
-    if (v === null) delete headers[k];
-    else headers[k] = v;
-  }
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method: r.method, path: r.path ?? "/mcp", headers, agent: false }, (res) => {
-      const sse = String(res.headers["content-type"] ?? "").startsWith("text/event-stream");
-      let body = "";
-      const parsed: unknown[] = [];
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, unknown>, body, ...(sse ? { events: parsed } : {}) });
-        res.destroy();
-      };
+type HttpStep = Extract<Case, { kind: "http" }>["requests"][number];
+type Sent = Exclude<HttpStep, { read: string }>;
+
+/** One HTTP request on a running endpoint and its answer as it arrives: status, headers, the body, its SSE events' data. */
+class Answer {
+  status = 0;
+  headers: Record<string, unknown> = {};
+  sse = false;
+  body = "";
+  events: unknown[] = [];
+  /** Events a read has reported already. */
+  taken = 0;
+  ended = false;
+  private readonly req: http.ClientRequest;
+
+  /** `heard`: every SSE event's data of every stream, in arrival order (for `$reply`). */
+  constructor(port: number, r: Sent, session: string | undefined, heard: unknown[]) {
+    const defaults: Record<string, string> = r.method === "POST" ? { "content-type": "application/json", accept: "application/json, text/event-stream" } : r.method === "GET" ? { accept: "text/event-stream" } : {};
+    const headers: Record<string, string> = { ...defaults };
+    if (r.session === true && session !== undefined) headers["mcp-session-id"] = session;
+    for (const [k, v] of Object.entries(r.headers ?? {})) {
+      if (v === null) delete headers[k];
+      else headers[k] = v;
+    }
+    this.req = http.request({ host: "127.0.0.1", port, method: r.method, path: r.path ?? "/mcp", headers, agent: false }, (res) => {
+      this.status = res.statusCode ?? 0;
+      this.headers = res.headers as Record<string, unknown>;
+      this.sse = String(res.headers["content-type"] ?? "").startsWith("text/event-stream");
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
-        body += chunk;
-        if (!sse) return;
-        for (let i = body.indexOf("\n\n"); i >= 0; i = body.indexOf("\n\n")) {
-          const data = body.slice(0, i).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
-          if (data.length > 0) parsed.push(JSON.parse(data.join("\n")));
-          body = body.slice(i + 2);
+        this.body += chunk;
+        if (!this.sse) return;
+        for (let i = this.body.indexOf("\n\n"); i >= 0; i = this.body.indexOf("\n\n")) {
+          const data = this.body.slice(0, i).split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart());
+          if (data.length > 0) {
+            const event = JSON.parse(data.join("\n")) as unknown;
+            this.events.push(event);
+            heard.push(event);
+          }
+          this.body = this.body.slice(i + 2);
         }
-        if (parsed.length >= events && timer === undefined) timer = setTimeout(done, 50);
       });
-      res.on("end", done);
-      res.on("error", done);
-      if (sse && events === 0) timer = setTimeout(done, 50);
+      res.on("end", () => (this.ended = true));
+      res.on("error", () => (this.ended = true));
     });
-    req.on("error", reject);
-    req.end(r.body);
-  });
+    this.req.on("error", () => (this.ended = true));
+    this.req.end(r.body === undefined ? undefined : reply(r.body, heard));
+  }
+
+  /** Wait until `count` events arrived since the last read and a settle passed (an SSE answer), or until it ended (always, with `end`). */
+  async until(count: number, end: boolean): Promise<void> {
+    const deadline = Date.now() + 5000;
+    const enough = () => this.status !== 0 && this.sse && this.events.length - this.taken >= count && !end;
+    while (!this.ended && !enough() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+    if (!this.ended) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  /** The events since the last read. */
+  take(): unknown[] {
+    const out = this.events.slice(this.taken);
+    this.taken = this.events.length;
+    return out;
+  }
+
+  close(): void {
+    this.req.destroy();
+  }
 }
 
-/** An http case: the scenario server behind createHttpHandler on a loopback port, each request answered before the next. */
+/** An http case: the scenario server behind createHttpHandler on a loopback port, each request answered before the next (a named stream left open for later reads). */
 async function httpCase(c: Extract<Case, { kind: "http" }>, m: HttpModules): Promise<unknown[]> {
   const handlers = scenarioHandlers(m.jsonrpc);
   const versions: Record<string, object> = Object.fromEntries(Object.keys(m.router.eras).map((l) => [l, { handlers, capabilities: CAPABILITIES }]));
@@ -214,6 +284,7 @@ async function httpCase(c: Extract<Case, { kind: "http" }>, m: HttpModules): Pro
   }
   const server = m.router.createServerRouter({ serverInfo: { name: "scenario-server", version: "1.0.0" }, versions: versions as never, onError: () => undefined });
   serving = server;
+  aborted = 0;
   const auth =
     c.server.auth === true
       ? {
@@ -234,13 +305,26 @@ async function httpCase(c: Extract<Case, { kind: "http" }>, m: HttpModules): Pro
   const { port } = listener.address() as AddressInfo;
   const answers: unknown[] = [];
   let session: string | undefined;
+  const streams = new Map<string, Answer>();
+  const heard: unknown[] = [];
   try {
     for (const [i, r] of c.requests.entries()) {
-      const got = await exchange(port, r, session, c.expect[i].events?.length ?? 0);
+      const expected = c.expect[i];
+      if ("read" in r) {
+        const stream = streams.get(r.read)!;
+        await stream.until(expected.events?.length ?? 0, (expected as { ended?: boolean }).ended === true);
+        answers.push({ events: stream.take(), ended: stream.ended });
+        continue;
+      }
+      const got = new Answer(port, r, session, heard);
+      await got.until(expected.events?.length ?? 0, false);
       if (typeof got.headers["mcp-session-id"] === "string") session = got.headers["mcp-session-id"];
       answers.push(answerOf(got));
+      if (r.stream === undefined) got.close();
+      else streams.set(r.stream, got);
     }
   } finally {
+    for (const stream of streams.values()) stream.close();
     await handler.close();
     server.close();
     listener.closeAllConnections();
@@ -250,9 +334,9 @@ async function httpCase(c: Extract<Case, { kind: "http" }>, m: HttpModules): Pro
 }
 
 /** An HTTP answer in the drivers' terms: status, headers, and the body as JSON (application/json), SSE events' data, or text. */
-function answerOf(got: { status: number; headers: Record<string, unknown>; body: string; events?: unknown[] }): unknown {
+function answerOf(got: Answer): unknown {
   const base = { status: got.status, headers: got.headers };
-  if (got.events !== undefined) return { ...base, events: got.events };
+  if (got.sse) return { ...base, events: got.take() };
   if (String(got.headers["content-type"] ?? "").startsWith("application/json") && got.body !== "") return { ...base, body: JSON.parse(got.body) };
   return { ...base, text: got.body };
 }
@@ -266,7 +350,7 @@ export async function runTypeScript(cases: readonly Case[]): Promise<DriverOutpu
   const results: Record<string, unknown> = {};
   for (const c of cases) {
     if (c.kind === "gate") {
-      const { METHOD_TABLE, protocolVersion } = await load<{ METHOD_TABLE: Record<string, import("../../../generated/runtime/method-gate.js").GateRow>; protocolVersion: string }>(c.version, "methods.ts");
+      const { METHOD_TABLE, protocolVersion } = await load<{ METHOD_TABLE: Record<string, import("../../../generated/runtime/method-gate.js").GateRow>; protocolVersion: string }>(c.module, "methods.ts");
       results[c.id] = gate.methodRefusal(METHOD_TABLE, c.method, protocolVersion, c.side, c.policy);
     } else if (c.kind === "normalize") {
       const { resultNormalizers } = await load<{ resultNormalizers: Record<string, (v: unknown) => unknown> }>(c.version, "normalizers.ts");
@@ -277,7 +361,7 @@ export async function runTypeScript(cases: readonly Case[]): Promise<DriverOutpu
         if (typeof code !== "number") throw e;
         results[c.id] = { error: { code, message } };
       }
-    } else if (c.kind === "stdio") {
+    } else if (c.kind === "stdio" || c.kind === "projections") {
       results[c.id] = await stdioCase(c, stdio, router, jsonrpc);
     } else {
       results[c.id] = await httpCase(c, modules);

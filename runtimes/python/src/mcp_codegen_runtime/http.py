@@ -1142,6 +1142,90 @@ def create_asgi_app(router: RoutedServer, **options: Any) -> HttpApp:
     return HttpApp(router, **options)
 
 
+class _CoalescingTransport(asyncio.Transport):
+    """A connection's transport whose writes of one turn of the event loop leave in one send.
+
+    uvicorn writes a response's head, its body and (chunked) its last chunk apart, and on a loopback connection
+    with Nagle off each write is a send that wakes the client, which takes the CPU from the server to read a part
+    of the answer: under load that costs more than the request. Joined, a JSON answer is one send; an SSE event
+    written alone is sent at the end of the turn it was written in."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        super().__init__()
+        self._transport = transport
+        self._pending: list[bytes] = []
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if not data:
+            return
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._pending.append(bytes(data))
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        data = b"".join(self._pending)
+        self._pending.clear()
+        if not self._transport.is_closing():
+            self._transport.write(data)
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def abort(self) -> None:
+        self._pending.clear()
+        self._transport.abort()
+
+    def write_eof(self) -> None:
+        self._flush()
+        self._transport.write_eof()
+
+    def can_write_eof(self) -> bool:
+        return self._transport.can_write_eof()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return self._transport.get_extra_info(name, default)
+
+    def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
+        self._transport.set_protocol(protocol)
+
+    def get_protocol(self) -> asyncio.BaseProtocol:
+        return self._transport.get_protocol()
+
+    def is_reading(self) -> bool:
+        return self._transport.is_reading()
+
+    def pause_reading(self) -> None:
+        self._transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self._transport.resume_reading()
+
+    def set_write_buffer_limits(self, high: int | None = None, low: int | None = None) -> None:
+        self._transport.set_write_buffer_limits(high, low)
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size() + sum(len(d) for d in self._pending)
+
+    def get_write_buffer_limits(self) -> tuple[int, int]:
+        return self._transport.get_write_buffer_limits()
+
+
+def _coalescing(protocol: type[asyncio.Protocol]) -> type[asyncio.Protocol]:
+    """uvicorn's HTTP protocol class, its connections' writes coalesced (``_CoalescingTransport``)."""
+
+    class Coalescing(protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(_CoalescingTransport(cast(asyncio.Transport, transport)))
+
+    return Coalescing
+
+
 @dataclass
 class HttpServer:
     """A running ``serve_http``: its endpoint's URL, the app, ``close()``."""
@@ -1177,7 +1261,10 @@ async def serve_http(router: RoutedServer, host: str = "127.0.0.1", port: int = 
         raise RuntimeError("serve_http runs the ASGI app under uvicorn, which is not installed: pip install uvicorn (or serve create_asgi_app(router) with any ASGI server)") from error
     app = create_asgi_app(router, **options)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named, not 0: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on accepted sockets whose
+    # protocol says TCP, and uvicorn writes a response's head and body separately, so with Nagle on the body waits
+    # for the client's delayed ACK (~40 ms on Linux) on every request of a kept-alive connection.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     bound = cast(int, sock.getsockname()[1])
@@ -1191,6 +1278,8 @@ async def serve_http(router: RoutedServer, host: str = "127.0.0.1", port: int = 
         timeout_graceful_shutdown=1,
         h11_max_incomplete_event_size=max(64 * 1024, 2 * max_header),
     )
+    config.load()
+    config.http_protocol_class = _coalescing(config.http_protocol_class)
     server = uvicorn.Server(config)
     task = asyncio.ensure_future(server.serve(sockets=[sock]))
     while not server.started:

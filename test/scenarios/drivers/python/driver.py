@@ -4,11 +4,13 @@ object ``{"cases": [...]}``, as test/scenarios/resolve.ts expands them), what th
 
     {"results": {case id: actual}, "skipped": {case id: why}, "summary": [lines]}
 
-- ``gate``: the version module's ``method_error(method, side, policy)``: the error object or null;
+- ``gate``: the version module's (or the extension module's) ``method_error(method, side, policy)``: the error object or null;
 - ``normalize``: ``normalize_result(method, input)``: ``{"ok": result}`` or ``{"error": {"code", "message"}}``;
 - ``stdio``: each line written to ``serve_stdio`` (in memory), and the messages written in answer to it;
+- ``projections``: the same, served by one handler set for every version (``one_set_router``);
 - ``http``: each request sent to ``create_asgi_app`` (called in process, as an ASGI 3 server calls it), and its
-  status, headers and body (JSON, SSE events' data, or text).
+  status, headers and body (JSON, SSE events' data, or text); a stream a request names kept open, and what
+  arrived on it by each later read of it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from mcp_codegen.http import create_asgi_app
 serving: list[r.Router] = []
 """The router being served, for the "publish" tool."""
 
+aborted = [0]
+"""How many ``slow`` calls saw their cancellation, on the server being served (the "aborted" tool)."""
+
 SETTLE = 0.02
 """Seconds to wait, after the messages a line expects, for any it does not."""
 
@@ -38,7 +43,8 @@ def _text(params: object) -> str:
 def handlers() -> dict[str, dispatcher.Handler]:
     """The scenario server's handlers (docs/scenarios.md): ping, tools/list (one tool, echo), tools/call (the name as
     text; "log" first sends notifications/message at debug, warning and error; "publish" first publishes
-    notifications/tools/list_changed; "slow" waits to be cancelled)."""
+    notifications/tools/list_changed; "slow" waits to be cancelled, after progress 0 for a progressToken; "aborted"
+    the number of "slow" calls cancelled)."""
 
     def ping(params: object, context: object) -> object:
         return {}
@@ -57,7 +63,16 @@ def handlers() -> dict[str, dispatcher.Handler]:
         if name == "publish-updated":
             await serving[-1].publish("notifications/resources/updated", {"uri": str(arguments.get("uri"))})
         if name == "slow":
-            await asyncio.Event().wait()
+            token = None if context.meta is None else context.meta.get("progressToken")
+            if token is not None:
+                await context.notify("notifications/progress", {"progressToken": token, "progress": 0})
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                aborted[0] += 1
+                raise
+        if name == "aborted":
+            return _content(str(aborted[0]))
         if name == "fail-coded":
             raise dispatcher.JsonRpcError(-32000, "coded failure", {"why": "asked"})
         if name == "fail-plain":
@@ -68,6 +83,9 @@ def handlers() -> dict[str, dispatcher.Handler]:
                 await context.notify("notifications/progress", {"progressToken": token, "progress": 1, "total": 2, "message": "half"})
         if name == "sample":
             answer = await context.request("sampling/createMessage", {"messages": [], "maxTokens": 5})
+            return _content(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
+        if name == "elicit":
+            answer = await context.request("elicitation/create", {"message": "?", "requestedSchema": {"type": "object", "properties": {}}})
             return _content(json.dumps(answer, separators=(",", ":"), ensure_ascii=False))
         if name == "who":
             return _content(context.principal or "none")
@@ -158,10 +176,48 @@ def _reply(line: str, got: list[object]) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": rid, "result": parsed["$reply"]}, separators=(",", ":"))
 
 
+LIFTED_KEYS = {"protocolVersion": "io.modelcontextprotocol/protocolVersion", "clientCapabilities": "io.modelcontextprotocol/clientCapabilities"}
+"""The ``_meta`` keys of a modern request's envelope that the "lifted" tool reports."""
+
+
+def one_set_router() -> r.Router:
+    """The one-handler-set server of the projections cases (docs/scenarios.md): every generated version served by
+    one handler set written for the newest, the capabilities and list-result cache hints given once."""
+
+    def tools_list(params: object, context: object) -> object:
+        return {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+
+    def tools_call(params: object, context: dispatcher.RequestContext) -> object:
+        name = _text(params)
+        if name == "version":
+            return _content(context.protocol_version)
+        if name == "structured":
+            return {**_content(name), "structuredContent": {"ok": True}}
+        if name == "link":
+            return {"content": [{"type": "resource_link", "uri": "file:///a.txt", "name": "a"}]}
+        if name == "lifted":
+            meta = cast(dict[str, Any], (params.get("_meta") if isinstance(params, dict) else getattr(params, "meta", None)) or {})
+            return _content(json.dumps({k: meta.get(key) for k, key in LIFTED_KEYS.items()}, separators=(",", ":"), ensure_ascii=False))
+        return _content(name)
+
+    return r.create_router(
+        server_info={"name": "scenario-server", "version": "1.0.0"},
+        versions=list(mcp_codegen.VERSION_MODULES),
+        handlers={"tools/list": tools_list, "tools/call": cast(dispatcher.Handler, tools_call)},
+        capabilities={"tools": {"listChanged": True}},
+        cache_hints={"ttlMs": 60_000, "cacheScope": "public"},
+        on_error=lambda failure: None,
+    )
+
+
 async def stdio_case(case: dict[str, Any]) -> list[list[object]]:
-    served = {label: r.Served(handlers=handlers(), capabilities={"tools": {"listChanged": True}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
-    router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
+    if case["kind"] == "projections":
+        router = one_set_router()
+    else:
+        served = {label: r.Served(handlers=handlers(), capabilities={"tools": {"listChanged": True}, "logging": {}}) for label in mcp_codegen.VERSION_MODULES}
+        router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
     serving.append(router)
+    aborted[0] = 0
     reader, writer = _Reader(), _Writer()
     task = asyncio.ensure_future(stdio.serve_stdio(router, reader=reader, writer=writer, on_error=lambda error: None))
     answers: list[list[object]] = []
@@ -231,54 +287,80 @@ def http_scope(request: dict[str, Any], session: str | None) -> dict[str, Any]:
     }
 
 
-async def http_exchange(app: Any, request: dict[str, Any], session: str | None, events: int) -> dict[str, Any]:
-    """One request to the app; an SSE answer read until ``events`` arrived and a settle passed, or it ended."""
-    body = cast(str, request.get("body", "")).encode()
-    chunks: list[dict[str, Any]] = [{"type": "http.request", "body": body, "more_body": False}]
-    gone = asyncio.Event()
-    start: dict[str, Any] = {}
-    text = [b""]
-    parsed: list[object] = []
-    ended = asyncio.Event()
+class _Answer:
+    """One request to the app (called in process, as an ASGI 3 server calls it) and its answer as it arrives."""
 
-    async def receive() -> dict[str, Any]:
-        if chunks:
-            return chunks.pop(0)
-        await gone.wait()
+    def __init__(self, app: Any, request: dict[str, Any], session: str | None, heard: list[object]) -> None:
+        body = _reply(cast(str, request.get("body", "")), heard).encode()
+        self.chunks: list[dict[str, Any]] = [{"type": "http.request", "body": body, "more_body": False}]
+        self.gone = asyncio.Event()
+        self.start: dict[str, Any] = {}
+        self.text = b""
+        self.events: list[object] = []
+        self.taken = 0
+        self.finished = False
+        self.heard = heard
+        """Every SSE event's data of every stream, in arrival order (for ``$reply``)."""
+        self.call = asyncio.ensure_future(app(http_scope(request, session), self.receive, self.send))
+
+    async def receive(self) -> dict[str, Any]:
+        if self.chunks:
+            return self.chunks.pop(0)
+        await self.gone.wait()
         return {"type": "http.disconnect"}
 
-    async def send(message: Any) -> None:
+    async def send(self, message: Any) -> None:
         if message["type"] == "http.response.start":
-            start.update(message)
+            self.start.update(message)
             return
-        text[0] += message.get("body", b"")
-        while b"\n\n" in text[0]:
-            event, text[0] = text[0].split(b"\n\n", 1)
+        self.text += message.get("body", b"")
+        while b"\n\n" in self.text:
+            event, self.text = self.text.split(b"\n\n", 1)
             data = [line[5:].lstrip() for line in event.split(b"\n") if line.startswith(b"data:")]
             if data:
-                parsed.append(json.loads(b"\n".join(data)))
+                parsed = json.loads(b"\n".join(data))
+                self.events.append(parsed)
+                self.heard.append(parsed)
         if not message.get("more_body", False):
-            ended.set()
+            self.finished = True
 
-    call = asyncio.ensure_future(app(http_scope(request, session), receive, send))
-    for _ in range(2500):
-        if ended.is_set() or call.done():
-            break
-        if start and "text/event-stream" in _header(start, "content-type") and len(parsed) >= events:
+    @property
+    def ended(self) -> bool:
+        return self.finished or self.call.done()
+
+    @property
+    def sse(self) -> bool:
+        return "text/event-stream" in _header(self.start, "content-type")
+
+    async def until(self, count: int, end: bool) -> None:
+        """Wait until ``count`` events arrived since the last read and a settle passed (an SSE answer), or it ended (always, with ``end``)."""
+        for _ in range(2500):
+            if self.ended or (not end and self.start and self.sse and len(self.events) - self.taken >= count):
+                break
+            await asyncio.sleep(0.002)
+        if not self.ended:
             await asyncio.sleep(SETTLE * 2.5)
-            break
-        await asyncio.sleep(0.002)
-    gone.set()
-    await asyncio.wait_for(call, 5)
-    headers = {k.decode().lower(): v.decode() for k, v in start.get("headers", [])}
-    answer: dict[str, Any] = {"status": start["status"], "headers": headers}
-    if headers.get("content-type", "").startswith("text/event-stream"):
-        answer["events"] = parsed
-    elif headers.get("content-type", "").startswith("application/json") and text[0] != b"":
-        answer["body"] = json.loads(text[0])
-    else:
-        answer["text"] = text[0].decode()
-    return answer
+
+    def take(self) -> list[object]:
+        """The events since the last read."""
+        out = self.events[self.taken :]
+        self.taken = len(self.events)
+        return out
+
+    def answer(self) -> dict[str, Any]:
+        headers = {k.decode().lower(): v.decode() for k, v in self.start.get("headers", [])}
+        answer: dict[str, Any] = {"status": self.start["status"], "headers": headers}
+        if headers.get("content-type", "").startswith("text/event-stream"):
+            answer["events"] = self.take()
+        elif headers.get("content-type", "").startswith("application/json") and self.text != b"":
+            answer["body"] = json.loads(self.text)
+        else:
+            answer["text"] = self.text.decode()
+        return answer
+
+    async def close(self) -> None:
+        self.gone.set()
+        await asyncio.wait_for(self.call, 5)
 
 
 def _header(start: dict[str, Any], name: str) -> str:
@@ -310,6 +392,7 @@ async def http_case(case: dict[str, Any]) -> list[object]:
         served[case["version"]] = r.Served(handlers=own, capabilities=CAPABILITIES, extensions={tasks.TASKS_EXTENSION: extension})
     router = r.create_router(server_info={"name": "scenario-server", "version": "1.0.0"}, versions=served, on_error=lambda failure: None)
     serving.append(router)
+    aborted[0] = 0
     options: dict[str, Any] = {"on_error": lambda error: None}
     if server.get("auth"):
         options["auth"] = auth.ResourceServer(
@@ -322,12 +405,27 @@ async def http_case(case: dict[str, Any]) -> list[object]:
     app = create_asgi_app(router, **options)
     answers: list[object] = []
     session: str | None = None
+    streams: dict[str, _Answer] = {}
+    heard: list[object] = []
     try:
         for request, expected in zip(cast(list[dict[str, Any]], case["requests"]), cast(list[dict[str, Any]], case["expect"]), strict=True):
-            got = await http_exchange(app, request, session, len(expected.get("events", [])))
-            session = got["headers"].get("mcp-session-id", session)
-            answers.append(got)
+            if "read" in request:
+                stream = streams[request["read"]]
+                await stream.until(len(expected.get("events", [])), expected.get("ended") is True)
+                answers.append({"events": stream.take(), "ended": stream.ended})
+                continue
+            got = _Answer(app, request, session, heard)
+            await got.until(len(expected.get("events", [])), False)
+            answer = got.answer()
+            session = answer["headers"].get("mcp-session-id", session)
+            answers.append(answer)
+            if "stream" in request:
+                streams[request["stream"]] = got
+            else:
+                await got.close()
     finally:
+        for stream in streams.values():
+            await stream.close()
         await app.close()
         router.close()
     return answers
@@ -336,7 +434,8 @@ async def http_case(case: dict[str, Any]) -> list[object]:
 async def answer(case: dict[str, Any]) -> object:
     kind = case["kind"]
     if kind == "gate":
-        module = mcp_codegen.version(case["version"])
+        extension = case["extension"]
+        module = mcp_codegen.version(case["version"]) if extension is None else mcp_codegen.extension(case["version"], extension)
         return module.method_error(case["method"], case["side"], case["policy"])
     if kind == "normalize":
         module = mcp_codegen.version(case["version"])
@@ -344,7 +443,7 @@ async def answer(case: dict[str, Any]) -> object:
             return {"ok": module.normalize_result(case["method"], case["input"])}
         except runtime.ResultError as e:
             return {"error": e.to_error()}
-    if kind == "stdio":
+    if kind in ("stdio", "projections"):
         return await stdio_case(case)
     return await http_case(case)
 

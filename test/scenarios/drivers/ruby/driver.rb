@@ -4,7 +4,7 @@
 # ({"cases": [...]}, as test/scenarios/resolve.ts expands them), what the generated Ruby tree answered on
 # stdout: {"results": {id => actual}, "skipped": {id => why}, "summary": [lines]}.
 #   gate      → McpCodegen::Gate#refusal(method, label) under the case's policy (custom: :pass left to
-#               Gate's default), the error object or null
+#               Gate's default), serving the case's extension if it names one: the error object or null
 #   normalize → version.normalize_result(method, input): {"ok" => result} or {"error" => {code, message}}
 #   stdio     → skipped: the Ruby tree has no transport (it adapts the Ruby SDK's server)
 require "json"
@@ -19,7 +19,8 @@ cases.each do |c|
     policy = c.fetch("policy")
     across = policy.fetch("later") == "pass" ? :pass : :refuse
     custom = policy.fetch("custom") == "pass" ? {} : { custom: :refuse }
-    gate = McpCodegen::Gate.new(side: c.fetch("side").to_sym, across_eras: across, **custom)
+    extensions = c.fetch("extension") ? [c.fetch("extension")] : []
+    gate = McpCodegen::Gate.new(side: c.fetch("side").to_sym, across_eras: across, extensions: extensions, **custom)
     results[c.fetch("id")] = gate.refusal(c.fetch("method"), c.fetch("version"))&.to_h
   when "normalize"
     version = McpCodegen::VERSIONS.fetch(c.fetch("version"))
