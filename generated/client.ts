@@ -41,6 +41,14 @@ export interface ClientVersions {
 }
 export type ClientVersion = keyof ClientVersions;
 
+/** Each extension module's request, notification and client handler types, by module (`<label>+<name>`): `client.at(module)` once both sides declared it. */
+export interface ClientModules {
+  "2026-07-28+tasks": { requests: v2026_07_28_tasks.RequestTypes; notifications: v2026_07_28_tasks.NotificationTypes; handlers: v2026_07_28_tasks.ClientHandlers };
+  "draft+tasks": { requests: draft_tasks.RequestTypes; notifications: draft_tasks.NotificationTypes; handlers: draft_tasks.ClientHandlers };
+}
+/** The extension modules layered onto the offered versions. */
+export type ClientModulesOf<Offered extends ClientVersion> = Pick<ClientModules, Extract<keyof ClientModules, `${Offered}+${string}`>>;
+
 /** A handler for a server request or notification, written for any one version's types. */
 export type ClientHandlers = { [M in { [V in ClientVersion]: keyof ClientVersions[V]["handlers"] }[ClientVersion]]?: HandlerOf<ClientVersions, M> };
 
@@ -166,6 +174,6 @@ const entries: ClientVersionEntry[] = [
  * A client over the generated versions (`versions`: those offered, each typed): `await client.connect(transport)`, then
  * `client.at(version).request(...)`, `client.view()` (narrowed by its `protocolVersion`) or `client.anyVersion()`.
  */
-export function createClient<Offered extends ClientVersion = ClientVersion>(options: ClientOptions<Offered>): Client<Pick<ClientVersions, Offered>> {
-  return new Client<Pick<ClientVersions, Offered>>(entries, options as AnyClientOptions);
+export function createClient<Offered extends ClientVersion = ClientVersion>(options: ClientOptions<Offered>): Client<Pick<ClientVersions, Offered>, ClientModulesOf<Offered>> {
+  return new Client<Pick<ClientVersions, Offered>, ClientModulesOf<Offered>>(entries, options as AnyClientOptions);
 }

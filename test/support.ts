@@ -158,6 +158,20 @@ export function lockedLabels(): string[] {
 }
 
 /**
+ * The locked labels in protocol order, the newest last, by the rule generator/model/protocol-order.ts states,
+ * applied to the schema files (not through the model): every label whose schema defines InitializeRequest
+ * (legacy) before every other (modern); within each, labels that are dates by date, then the others by label.
+ */
+export function lockedProtocolOrder(): string[] {
+  const legacy = (label: string) => {
+    const doc = JSON.parse(readFileSync(path.join(schemasDir, label, "schema.json"), "utf8")) as { $defs?: object; definitions?: object };
+    return Object.hasOwn(doc.$defs ?? doc.definitions ?? {}, "InitializeRequest");
+  };
+  const rank = (l: string) => (legacy(l) ? 0 : 2) + (/^\d{4}-\d{2}-\d{2}$/.test(l) ? 0 : 1);
+  return lockedLabels().sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
  * The methods a locked version's schema has as messages: the `method` constants of the members of its
  * ClientRequest, ServerRequest, ClientNotification and ServerNotification (read from
  * schemas/<label>/schema.json, not through the model).
@@ -181,10 +195,10 @@ export function schemaMethods(label: string): Set<string> {
 /**
  * Why a locked version lacks a method, as its -32601 refusal says it, read from the lock and the schemas:
  * `removed after <the latest earlier label that has it>`, else `first in <the first later label that has it>`
- * (labels in code-unit order).
+ * (earlier and later in protocol order, `lockedProtocolOrder`).
  */
 export function missingMethodWhy(label: string, method: string): { reason: "removed" | "other_era"; text: string } {
-  const labels = lockedLabels();
+  const labels = lockedProtocolOrder();
   const at = labels.indexOf(label);
   if (at < 0) throw new Error(`${label} is not a label of ${lockFile}`);
   if (schemaMethods(label).has(method)) throw new Error(`${label} has ${method}`);

@@ -21,6 +21,28 @@ export function integer(): z.ZodNumber {
   return z.number().refine(Number.isInteger, { message: "Invalid input: expected integer" });
 }
 
+/**
+ * JSON Schema `multipleOf` by the one rule every target follows: `n` divided by the divisor `digits` × 10^-`scale`
+ * is an integer in exact decimal arithmetic on `n`'s shortest decimal form (what JSON writes), so 0.3 is a multiple
+ * of 0.1 although 0.3 / 0.1 is 2.9999999999999996 in binary.
+ */
+export function multipleOf(n: number, digits: string, scale: number): boolean {
+  if (!Number.isFinite(n)) return false;
+  // toExponential always writes "<mantissa>e<exponent>" (defaults only for noUncheckedIndexedAccess readers).
+  const [mantissa = "0", exponent = "0"] = n.toExponential().split("e");
+  const [whole = "0", fraction = ""] = mantissa.split(".");
+  // n = value × 10^-places, exactly.
+  let value = BigInt(whole + fraction);
+  let places = fraction.length - Number(exponent);
+  if (places < 0) {
+    value *= 10n ** BigInt(-places);
+    places = 0;
+  }
+  // n / divisor = value × 10^(scale - places) / digits.
+  const divisor = BigInt(digits);
+  return scale >= places ? (value * 10n ** BigInt(scale - places)) % divisor === 0n : value % (divisor * 10n ** BigInt(places - scale)) === 0n;
+}
+
 /** `Object.prototype`, which guards consult before trusting a plain property read. */
 export const OP: object = Object.prototype;
 
@@ -39,7 +61,26 @@ export function pointerToken(token: PropertyKey): string {
 
 /** What the issue helpers read of a validation error (a zod error, or any schema's alike). */
 export interface IssueList {
-  readonly issues: ReadonlyArray<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }>;
+  readonly issues: ReadonlyArray<Issue>;
+}
+
+/** One issue: where and why; a union none of whose branches accepted the value carries each branch's issues (zod's `invalid_union`). */
+interface Issue {
+  readonly path: ReadonlyArray<PropertyKey>;
+  readonly message: string;
+  readonly errors?: ReadonlyArray<ReadonlyArray<Issue>>;
+}
+
+/**
+ * The issues of the values rejected, a union's replaced by its branches' (their paths below the union's): a result
+ * no branch of its union accepts is refused where each branch refused it, as every target's validator says it.
+ */
+function leafIssues(issues: ReadonlyArray<Issue>, prefix: ReadonlyArray<PropertyKey> = []): Array<{ path: PropertyKey[]; message: string }> {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    const branches = issue.errors ?? [];
+    return branches.length > 0 ? branches.flatMap((b) => leafIssues(b, path)) : [{ path, message: issue.message }];
+  });
 }
 
 /** The JSON pointer of an issue path ("" is the whole value). */
@@ -49,12 +90,12 @@ function pathPointer(path: ReadonlyArray<PropertyKey>): string {
 
 /** The JSON pointers (RFC 6901; "" is the whole value) of the values a validation error rejects, each once. */
 export function issuePaths(error: IssueList): string[] {
-  return [...new Set(error.issues.map((issue) => pathPointer(issue.path)))];
+  return [...new Set(leafIssues(error.issues).map((issue) => pathPointer(issue.path)))];
 }
 
 /** One line per failing value: `<pointer>: <message>`, joined by "; ". */
 export function formatIssues(error: IssueList): string {
-  return error.issues.map((issue) => `${pathPointer(issue.path) || "(root)"}: ${issue.message}`).join("; ");
+  return leafIssues(error.issues).map((issue) => `${pathPointer(issue.path) || "(root)"}: ${issue.message}`).join("; ");
 }
 
 /** The property names a type declares (index signatures left out), over every member of a union. */

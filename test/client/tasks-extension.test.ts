@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { ClientError, createClient, httpClientTransport, stdioClientTransport, type ClientVersion } from "../../generated/client.js";
+import { ClientError, createClient, httpClientTransport, stdioClientTransport, type ClientModules, type ClientVersion } from "../../generated/client.js";
 import { eras } from "../../generated/router.js";
 import { JsonRpcError } from "../../generated/runtime/jsonrpc.js";
 import { serveHttp, type HttpServer } from "../../generated/runtime/transport-http.js";
@@ -32,6 +32,13 @@ const listens = Object.fromEntries(
   ),
 ) as Record<string, boolean>;
 
+/**
+ * The task arm of the extension modules' typed tools/call result (`client.at(module)`); a compile-time check that
+ * it exists and types the task's id (were there no arm, this would be `never` and the assignment below would not compile).
+ */
+type TaskArm = Extract<ClientModules[keyof ClientModules]["requests"]["tools/call"]["result"], { resultType: "task" }>;
+const taskArmTypesItsId: TaskArm["taskId"] extends string ? true : false = true;
+
 const clientInfo = { name: "tasks-extension-test", version: "1.0.0" };
 const withTasks = { extensions: { [ID]: {} }, elicitation: { form: {} } };
 const text = (t: string) => ({ type: "text", text: t });
@@ -52,19 +59,22 @@ async function http(version: string): Promise<string> {
 describe("the 2026 Tasks extension from the generated client", () => {
   it("the lock layers the Tasks extension onto some generated modern version", () => {
     expect(CORES.length).toBeGreaterThan(0);
+    expect(taskArmTypesItsId).toBe(true);
   });
 
   for (const version of CORES) {
     it(`${version} over streamable HTTP: tools/call answers a task; tasks.get, tasks.result, callToolAsTask (inputRequests answered by the handlers), a failed task, cancellation`, async () => {
       const client = createClient({ clientInfo, versions: [version], capabilities: withTasks, handlers: answerTopic });
       const negotiated = await client.connect(httpClientTransport(await http(version)));
-      expect([negotiated.protocolVersion, negotiated.extensions]).toEqual([version, [ID]]);
+      const module = `${version}+tasks` as keyof ClientModules;
+      expect([negotiated.protocolVersion, negotiated.extensions, negotiated.module]).toEqual([version, [ID], module]);
       const v = client.anyVersion();
       await v.request("tools/list", {});
 
-      const created = (await v.request("tools/call", { name: "report", arguments: { topic: "tides" } })) as Record<string, unknown>;
+      // The extension module's typed view: its tools/call result has the task arm, told apart by resultType.
+      const created = await client.at(module).request("tools/call", { name: "report", arguments: { topic: "tides" } });
       expect(created).toMatchObject({ resultType: "task", status: "working", taskId: expect.any(String), ttlMs: expect.anything() });
-      const taskId = created.taskId as string;
+      const taskId: string = (created as TaskArm).taskId;
       expect(await client.tasks.result(taskId, { method: "tools/call" })).toEqual({ content: [text("Report on tides")], resultType: "complete" });
       expect(await client.tasks.get(taskId)).toMatchObject({ taskId, status: "completed", resultType: "complete", result: { content: [text("Report on tides")] } });
 
@@ -124,8 +134,11 @@ describe("the 2026 Tasks extension from the generated client", () => {
     it(`${version} over streamable HTTP: a client not declaring the extension gets the core module (tools/call answered plainly, tasks.get refused locally)`, async () => {
       const client = createClient({ clientInfo, versions: [version] });
       const negotiated = await client.connect(httpClientTransport(await http(version)));
-      expect(negotiated.extensions).toEqual([]);
+      expect([negotiated.extensions, negotiated.module]).toEqual([[], version]);
       expect(negotiated.serverCapabilities).toMatchObject({ extensions: { [ID]: {} } });
+      // The extension module does not answer here, so its typed view is refused; the version's is given.
+      expect(() => client.at(`${version}+tasks` as keyof ClientModules)).toThrow(new ClientError("not-connected", `the client negotiated ${version}, not ${version}+tasks`));
+      expect(client.at(version).protocolVersion).toBe(version);
       expect(await client.anyVersion().request("tools/call", { name: "report", arguments: { topic: "tides" } })).toEqual({ content: [text("Report on tides")], resultType: "complete" });
       await expect(client.tasks.get("any")).rejects.toMatchObject({ kind: "unknown-method" });
       await client.close();

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { moduleName } from "../../generator/emit/python/language.js";
 import { moduleConstant } from "../../generator/emit/ruby/language.js";
 import { readLock } from "../../generator/source/lock.js";
-import { ensureSchemas, generatedDir, lockFile, runCli, schemasDir } from "../support.js";
+import { ensureSchemas, generatedDir, lockedProtocolOrder, lockFile, runCli, schemasDir } from "../support.js";
 import { run as python } from "./python/support.js";
 import { ruby } from "./ruby/support.js";
 
@@ -72,14 +72,16 @@ describe("the method table against the schemas", () => {
     for (const label of labels) for (const m of all) expect(tables[label][m], `${label} ${m}`).toBeDefined();
   });
 
-  it("says present exactly for the methods a version's unions name, with their senders; removed where only an earlier version has one; later where only a later one does", () => {
+  it("says present exactly for the methods a version's unions name, with their senders; removed where only an earlier version has one; later where only a later one does (in protocol order)", () => {
     const byLabel = new Map(labels.map((l) => [l, schemaMethods(l)]));
-    for (const [i, label] of labels.entries()) {
+    const ordered = lockedProtocolOrder();
+    expect([...ordered].sort()).toEqual(labels);
+    for (const [i, label] of ordered.entries()) {
       const here = byLabel.get(label)!;
       for (const [method, row] of Object.entries(tables[label])) {
         const senders = here.get(method);
-        const earlier = labels.slice(0, i).filter((l) => byLabel.get(l)!.has(method));
-        const later = labels.slice(i + 1).filter((l) => byLabel.get(l)!.has(method));
+        const earlier = ordered.slice(0, i).filter((l) => byLabel.get(l)!.has(method));
+        const later = ordered.slice(i + 1).filter((l) => byLabel.get(l)!.has(method));
         const expected = senders !== undefined ? "present" : earlier.length > 0 ? "removed" : later.length > 0 ? "later" : "extension";
         expect(row.status, `${label} ${method}`).toBe(expected);
         if (senders !== undefined) expect(row.sender, `${label} ${method}`).toBe(senders.size === 2 ? "both" : [...senders][0]);

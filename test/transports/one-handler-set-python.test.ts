@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { isDated } from "../../generator/model/protocol-order.js";
 import { protocolOrder } from "../../generated/projections.js";
 import { eras } from "../../generated/router.js";
 import { run } from "../emit/python/support.js";
@@ -13,7 +14,11 @@ import { declaresProperty, META_CLIENT_INFO, requestMeta, TEST_CLIENT_INFO } fro
 import { modelOptions } from "../support.js";
 
 const labels = Object.keys(eras);
-const legacy = labels.filter((l) => eras[l as keyof typeof eras] === "legacy");
+// The published legacy revisions (dated labels): a legacy draft a bump pins may require members no handler written
+// for the newest version gives (an early draft's ListToolsResult requires `ttl`), which the router then refuses by
+// the projection (test/model/projections.test.ts holds those refusals), as the TypeScript test serves the dated
+// versions the SDK client supports.
+const legacy = labels.filter((l) => eras[l as keyof typeof eras] === "legacy" && isDated(l));
 
 /** The root members of `definition` in a version's schema.json. */
 function declared(label: string, definition: string): string[] {

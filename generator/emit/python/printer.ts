@@ -6,7 +6,7 @@
 import { pythonProtocolModule } from "./protocol.js";
 import { InputError } from "../../errors.js";
 import type { IrDefinition, IrNode, IrProperty, ObjectNode } from "../../model/ir.js";
-import { hasKeyRules, intersectionObjects } from "../../model/ir-objects.js";
+import { acceptsNull, hasKeyRules, intersectionObjects } from "../../model/ir-objects.js";
 import type { ExtensionModel, ProtocolModel, RequestMethod, VersionModel, VersionTable } from "../../model/types.js";
 import { extensionLabel } from "../../model/extensions.js";
 import { translatePattern } from "../../model/pattern.js";
@@ -298,7 +298,7 @@ class ModelPrinter {
           gt: node.exclusiveMinimum,
           lt: node.exclusiveMaximum,
         });
-        return node.multipleOf === undefined ? base : annotated(base, `runtime.multiple_of(${node.multipleOf})`);
+        return node.multipleOf === undefined ? base : annotated(base, `runtime.multiple_of(${node.multipleOf.digits}, ${node.multipleOf.scale})`);
       }
       case "array": {
         if (node.impliedType) return this.ifType(node, context);
@@ -350,23 +350,6 @@ class ModelPrinter {
   }
 }
 
-
-/** Whether a node's type admits JSON null. */
-function acceptsNull(node: IrNode): boolean {
-  switch (node.kind) {
-    case "any":
-    case "null":
-      return true;
-    case "literal":
-      return node.values.includes(null);
-    case "union":
-      return node.branches.some(acceptsNull);
-    case "ref":
-      return acceptsNull(node.target.node);
-    default:
-      return false;
-  }
-}
 
 /**
  * The stricter of two property schemas of an intersection when one implies the other (the same

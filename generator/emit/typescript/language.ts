@@ -38,7 +38,7 @@ export const VERSION_MODULE_NAMES: ReadonlySet<string> = new Set(
     "JsonRpcResultResponse METHOD_TABLE MaybePromise MethodValidator NotificationContext NotificationInfo NotificationMethod NotificationTypes OP " +
     "OnError RequestContext RequestInfo RequestMethod RequestTypes ResultNormalizer SchemasMatchTypes ServerHandlers T Within " +
     "acceptAny clientTables codePoints createClientDispatcher createDispatcher createServerDispatcher customResultTypes " +
-    "emptyNormalizer era formatIssues integer isPlainObject issuePaths normalizers notificationParams notificationParamsGuards " +
+    "emptyNormalizer era formatIssues integer isPlainObject issuePaths multipleOf normalizers notificationParams notificationParamsGuards " +
     "notificationParamsSchemas notifications objectNormalizer params paramsGuards pointerToken protocolVersion " +
     "requestParamsGuards requestParamsSchemas requests resultGuards resultNormalizers resultSchemas results serverTables discoverServerInfo uniqueItems z"
   ).split(" "),
@@ -49,7 +49,7 @@ export const TREE_TEMPLATES: readonly string[] = ["index.ts.hbs", "router.ts.hbs
 export const TREE_NAMES: ReadonlySet<string> = new Set(
   (
     "AnyClientOptions AnyConnectionInfo AnyLegacyConnection AnyRouterOptions AnyServed AnyServerRouter Client ClientError ClientTaskOptions ReceivedTask " +
-    "ClientErrorKind ClientFetch ClientHandlers ClientOptions ClientTransport ClientVersion ClientVersionEntry " +
+    "ClientErrorKind ClientFetch ClientHandlers ClientModules ClientModulesOf ClientOptions ClientTransport ClientVersion ClientVersionEntry " +
     "ClientVersions ConnectionInfo Dispatcher DispatcherOptions Era ErrorCode Exchange FailureContext FailureKind " +
     "HandlerOf HttpClientOptions HttpStatusError Implementation JsonRpcError JsonRpcResponse LegacyConnection LegacyOwned " +
     "LegacyVersion ListChangedMethod META_CLIENT_CAPABILITIES META_LOG_LEVEL META_PROTOCOL_VERSION META_SERVER_INFO " +

@@ -23,16 +23,16 @@ import { emitExtensionModules } from "./extensions.js";
 import { projectionsFile } from "./projections.js";
 import { typescriptProtocolModule } from "./protocol.js";
 import { emitSdkAdoption } from "./sdk-adoption.js";
+import { inProtocolOrder, protocolOrder } from "../../model/protocol-order.js";
 
 /** A module identifier for a version label, as the naming pass gives it when the label is alone. */
 export function versionIdent(label: string): string {
   return versionIdents([label]).get(label)!;
 }
 
-/** The newest label that is a release date, or null when none is. */
-export function latestReleased(labels: string[]): string | null {
-  const dated = labels.filter((l) => /^\d{4}-\d{2}-\d{2}$/.test(l)).sort();
-  return dated.length > 0 ? dated[dated.length - 1] : null;
+/** The newest label that is a release date (in protocol order), or null when none is. */
+export function latestReleased(versions: readonly Pick<VersionModel, "label" | "era">[]): string | null {
+  return protocolOrder(versions).filter((l) => /^\d{4}-\d{2}-\d{2}$/.test(l)).at(-1) ?? null;
 }
 
 /** The definitions a version's method types name: what methods.ts imports from types.ts. */
@@ -180,7 +180,8 @@ export async function emitTypeScriptTree(model: ProtocolModel, context: Pick<Tar
   files.set("projections.ts", projectionsFile(model, templates, finish));
   // The TypeScript SDK adoption (typescript-sdk/): its files are no entry point of the package.
   for (const [p, text] of emitSdkAdoption(model)) files.set(p, text);
-  files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions, latest: latestReleased(model.versions.map((v) => v.label)) })));
+  // index.ts lists the versions oldest first: in protocol order.
+  files.set("index.ts", finish(templates.get("index.ts.hbs")({ versions: inProtocolOrder(versions), latest: latestReleased(model.versions) })));
   for (const [p, text] of emitPackageFiles(files.keys())) files.set(p, text);
   return new Map([...files].sort(byKey));
 }

@@ -108,7 +108,11 @@ class ZodPrinter {
       if (n.maximum !== undefined) s += `.lte(${JSON.stringify(n.maximum)})`;
       if (n.exclusiveMinimum !== undefined) s += `.gt(${JSON.stringify(n.exclusiveMinimum)})`;
       if (n.exclusiveMaximum !== undefined) s += `.lt(${JSON.stringify(n.exclusiveMaximum)})`;
-      if (n.multipleOf !== undefined) s += `.refine((n) => Number.isInteger(n / ${n.multipleOf}), { message: "Invalid input: expected a multiple of ${n.multipleOf}" })`;
+      if (n.multipleOf !== undefined) {
+        this.runtime.add("multipleOf");
+        const { value, digits, scale } = n.multipleOf;
+        s += `.refine((n) => multipleOf(n, ${JSON.stringify(digits)}, ${scale}), { message: "Invalid input: expected a multiple of ${value}" })`;
+      }
       return this.implied(n, s);
     },
     array: (n) => {

@@ -212,6 +212,8 @@ export interface Negotiated {
   readonly fellBack: string | undefined;
   /** The extensions in use (declared by both sides; their module answers): identifiers, e.g. `io.modelcontextprotocol/tasks`. */
   readonly extensions: readonly string[];
+  /** The generated module that answers: the version's label, or the extension module's (`<label>+<name>`) when one is in use. */
+  readonly module: string;
 }
 
 interface Pending {
@@ -512,7 +514,7 @@ export class ClientCore {
         return { error: new ClientError("negotiation", reason) };
       }
       const serverCapabilities = isPlainObject(result.capabilities) ? result.capabilities : {};
-      const { entry: won, extensions } = this.withExtension(this.table.get(chosen)!, serverCapabilities);
+      const { entry: won, extensions, module } = this.withExtension(this.table.get(chosen)!, serverCapabilities);
       this.attach(won);
       const meta = isPlainObject(result._meta) ? result._meta : {};
       const serverInfo = isPlainObject(result.serverInfo) ? result.serverInfo : isPlainObject(meta[META_SERVER_INFO]) ? meta[META_SERVER_INFO] : undefined;
@@ -521,6 +523,7 @@ export class ClientCore {
           protocolVersion: chosen,
           era: "modern",
           extensions,
+          module,
           serverCapabilities,
           serverInfo,
           instructions: typeof result.instructions === "string" ? result.instructions : undefined,
@@ -537,13 +540,13 @@ export class ClientCore {
    * version's own. One module is built per extension, so with two such extensions the first (by identifier)
    * is used and the other reported to onError.
    */
-  private withExtension(entry: ClientVersionEntry, serverCapabilities: Record<string, unknown>): { entry: ClientVersionEntry; extensions: string[] } {
+  private withExtension(entry: ClientVersionEntry, serverCapabilities: Record<string, unknown>): { entry: ClientVersionEntry; extensions: string[]; module: string } {
     // Identifiers hold dots, so they are looked up as one key of `extensions`, not as a dotted path.
     const declared = (capabilities: unknown, identifier: string): boolean => declaresKeys(capabilities, ["extensions", identifier]);
     const both = (entry.extensions ?? []).filter((e) => declared(this.options.capabilities, e.identifier) && declared(serverCapabilities, e.identifier));
-    if (both.length === 0) return { entry, extensions: [] };
+    if (both.length === 0) return { entry, extensions: [], module: entry.label };
     for (const other of both.slice(1)) this.onError(new ClientError("negotiation", `the extension ${other.identifier} is declared by both sides but only one extension module is used at a time (${both[0].module}); its methods are refused`));
-    return { entry: both[0].entry, extensions: [both[0].identifier] };
+    return { entry: both[0].entry, extensions: [both[0].identifier], module: both[0].module };
   }
 
   /** Legacy negotiation: `initialize` offering the newest legacy version, then `notifications/initialized`. */
@@ -568,6 +571,7 @@ export class ClientCore {
       instructions: typeof result.instructions === "string" ? result.instructions : undefined,
       fellBack,
       extensions: [],
+      module: answered,
     };
   }
 
@@ -1253,7 +1257,12 @@ export type HandlerOf<Versions extends { [K in keyof Versions]: VersionTypes }, 
 /** The methods some version's ClientHandlers name. */
 export type HandledMethod<Versions extends { [K in keyof Versions]: VersionTypes }> = { [V in keyof Versions]: keyof Versions[V]["handlers"] & string }[keyof Versions];
 
-export class Client<Versions extends { [K in keyof Versions]: VersionTypes }> extends ClientCore {
+/**
+ * `Versions` are the offered versions' types by label; `Modules` the extension modules layered onto them
+ * (`<label>+<name>`, e.g. the Tasks extension's `2026-07-28+tasks`), whose requests type what that module answers
+ * (a task-augmented `tools/call` resolving to a task, the extension's own requests).
+ */
+export class Client<Versions extends { [K in keyof Versions]: VersionTypes }, Modules extends { [K in keyof Modules]: VersionTypes } = Record<never, VersionTypes>> extends ClientCore {
   /** Typed: answer the server's `method` requests (ClientCore.setRequestHandler). */
   override setRequestHandler<M extends HandledMethod<Versions>>(method: M, handler: HandlerOf<Versions, M> | undefined): void {
     super.setRequestHandler(method, handler as AnyHandler | undefined);
@@ -1269,10 +1278,20 @@ export class Client<Versions extends { [K in keyof Versions]: VersionTypes }> ex
     return this.protocolVersion === version;
   }
 
-  /** The typed view of the negotiated version; throws a ClientError when another version won (or none yet). */
-  at<V extends keyof Versions & string>(version: V): VersionView<Versions[V]> {
-    if (this.protocolVersion !== version) throw new ClientError("not-connected", `the client negotiated ${this.protocolVersion ?? "no version yet"}, not ${version}`);
-    return this.untypedView(version) as unknown as VersionView<Versions[V]>;
+  /**
+   * The typed view of the negotiated version, or of the extension module answering at it (`<label>+<name>`: both
+   * sides declared the extension); throws a ClientError when another version or module answers (or none yet).
+   */
+  at<V extends keyof Versions & string>(version: V): VersionView<Versions[V]>;
+  at<M extends keyof Modules & string>(module: M): VersionView<Modules[M]>;
+  at(label: string): object {
+    const negotiated = this.connection;
+    const answering = label.includes("+") ? negotiated?.module : negotiated?.protocolVersion;
+    if (negotiated === undefined || answering !== label) {
+      const now = negotiated === undefined ? "no version yet" : negotiated.module === negotiated.protocolVersion ? negotiated.protocolVersion : `${negotiated.protocolVersion} (module ${negotiated.module})`;
+      throw new ClientError("not-connected", `the client negotiated ${now}, not ${label}`);
+    }
+    return this.untypedView(negotiated.protocolVersion);
   }
 
   /** The negotiated version's view, typed as the union of every offered version's: compare its `protocolVersion` to narrow. Throws before `connect`. */

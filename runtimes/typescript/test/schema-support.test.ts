@@ -1,7 +1,7 @@
 // runtimes/typescript/src/schema-support.ts as source: the helpers every schemas.ts and guards.ts import.
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { acceptAny, codePoints, formatIssues, integer, isPlainObject, issuePaths, OP, pointerToken } from "../src/schema-support.js";
+import { acceptAny, codePoints, formatIssues, integer, isPlainObject, issuePaths, multipleOf, OP, pointerToken } from "../src/schema-support.js";
 
 describe("codePoints", () => {
   it("counts code points as JSON Schema does, a lone surrogate as one", () => {
@@ -22,6 +22,18 @@ describe("integer", () => {
     for (const v of [0, -3, 1.0, 2 ** 60, -0]) expect(s.safeParse(v).success, String(v)).toBe(true);
     for (const v of [1.5, NaN, Infinity, "1", null]) expect(s.safeParse(v).success, String(v)).toBe(false);
     expect(s.safeParse(1.5).error?.issues[0].message).toBe("Invalid input: expected integer");
+  });
+});
+
+describe("multipleOf", () => {
+  it("divides in decimal on the shortest forms: 0.3 is a multiple of 0.1, 1e21 and 2^60 are none of 3", () => {
+    // Worked by hand: 0.3 = 3 × 10^-1; 1e21 = 10^21 ≡ 1 (mod 3); 2^60 = 1152921504606846976, digit sum 76 ≡ 1 (mod 3).
+    for (const v of [0.3, 1.1, 0.7, -0.3, 0, 2, 1e21, 12345.6]) expect(multipleOf(v, "1", 1), String(v)).toBe(true);
+    for (const v of [0.35, 0.01, 1e-7, NaN, Infinity]) expect(multipleOf(v, "1", 1), String(v)).toBe(false);
+    for (const v of [9, -3, 3e21, 3e300]) expect(multipleOf(v, "3", 0), String(v)).toBe(true);
+    for (const v of [10, 1e21, 2 ** 60]) expect(multipleOf(v, "3", 0), String(v)).toBe(false);
+    expect([0.75, 1.5e-7, 3e-7, 3e3, 1e-7, 2.5e3].map((v) => multipleOf(v, "15", 8))).toEqual([true, true, true, true, false, false]);
+    expect([1e-8, 0.3].map((v) => multipleOf(v, "25", 2))).toEqual([false, false]);
   });
 });
 
