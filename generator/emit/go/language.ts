@@ -2,6 +2,7 @@
 // No knowledge of MCP here.
 import { labelIdentifier } from "../../model/naming.js";
 import { words } from "../../print/text.js";
+import { goDocComment } from "./doc-comment.js";
 
 /** Go's keywords and predeclared identifiers a package-level name must not be. */
 export const GO_KEYWORDS: ReadonlySet<string> = new Set(
@@ -41,8 +42,13 @@ export function goString(text: string): string {
   return JSON.stringify(text).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-/** Go line comments: every line behind `// ` (empty lines become `//`). */
+/**
+ * Go line comments. At the top level (no indent) they are a declaration's doc comment, laid out as gofmt lays doc
+ * comments out (code blocks behind a tab, lists, blank lines between blocks); indented ones (struct fields, members
+ * of a declaration group) gofmt leaves alone: every line behind `// `, empty lines as `//`.
+ */
 export function goComment(text: string, indent = ""): string {
+  if (indent === "") return goDocComment(text);
   return text
     .replace(/\r\n?/g, "\n")
     .trimEnd()
