@@ -17,8 +17,7 @@ const DEFAULT_RESULT_TYPE = "complete";
  */
 export function resultTypesOf(results: readonly string[], era: Era, ir: SchemaIR): string[] | null {
   if (era !== "modern") return null;
-  const fixed = results.flatMap((d) => fixedResultTypes(ir, d));
-  return [...new Set([DEFAULT_RESULT_TYPE, ...(results.includes(INPUT_REQUIRED_RESULT) ? ["input_required"] : []), ...fixed])];
+  return [...new Set([DEFAULT_RESULT_TYPE, ...results.flatMap((d) => resultTypesOfDefinition(ir, d))])];
 }
 
 /**

@@ -384,7 +384,6 @@ func (w *walker) object(v any, s *Shape, at string, defaults map[string]json.Raw
 	return out, nil
 }
 
-// sameLiteral is JSON equality of primitives (true is not 1; 1 equals 1.0).
 // tagged gives the branches a union's tag names for the value (the value's member, else its default);
 // all where it names none.
 func (w *walker) tagged(v any, s *Shape, at string, defaults map[string]json.RawMessage) ([]*Shape, *Refused) {
@@ -426,6 +425,7 @@ func (w *walker) tagged(v any, s *Shape, at string, defaults map[string]json.Raw
 	return named, nil
 }
 
+// sameLiteral is JSON equality of primitives (true is not 1; 1 equals 1.0).
 func sameLiteral(a, b any) bool {
 	switch x := a.(type) {
 	case json.Number:
