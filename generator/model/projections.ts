@@ -183,9 +183,7 @@ class ShapeBuilder {
         return { k: "obj", props, extra };
       }
       case "union": {
-        const branches = n.branches.map((b) => this.node(b, def, path));
-        const tag = discriminator(this.ir, n.branches);
-        return tag === null ? { k: "union", branches } : { k: "union", branches, tag };
+        return union(n.branches.map((b) => this.node(b, def, path)), discriminator(this.ir, n.branches));
       }
       case "intersection": {
         const merged = mergedObject(this.ir, n.parts);
@@ -225,6 +223,11 @@ function discriminator(ir: SchemaIR, branches: readonly IrNode[]): UnionTag | nu
   return null;
 }
 
+/** A union shape, with its tag where its branches have one. */
+function union(branches: Shape[], tag: UnionTag | null): Shape {
+  return tag === null ? { k: "union", branches } : { k: "union", branches, tag };
+}
+
 function member(name: string, s: Shape, required: boolean, def: unknown): ShapeMember {
   return def === undefined ? { name, s, required } : { name, s, required, default: def };
 }
@@ -245,7 +248,7 @@ export function versionProjections(version: VersionModel, open: ReadonlySet<stri
     });
     // A modern result union is told apart by `resultType` (model/rules.ts), a legacy one by what its branches accept.
     const tag: UnionTag | null = r.resultTypes !== null && branches.length > 1 ? { member: "resultType", values: r.results.map((name) => resultTypesOfDefinition(version.ir, name)) } : null;
-    const shape: Shape = branches.length === 1 ? branches[0] : tag === null ? { k: "union", branches } : { k: "union", branches, tag };
+    const shape: Shape = branches.length === 1 ? branches[0] : union(branches, tag);
     results[r.method] = { shape, defaults: r.resultTypes ? { resultType: r.resultTypes[0] } : {} };
     if (r.params) params[r.method] = r.params.definition ? (b.definition(r.params.definition), { k: "ref", name: r.params.definition }) : b.node(r.params.node, r.definition, ["params"]);
   }
