@@ -28,7 +28,7 @@ import { labelledCorpus, oracleDocument, seedOf, type Json } from "../emit/types
 import { ensureSchemas, lockFile, modelOptions } from "../support.js";
 import { run } from "../emit/python/support.js";
 import { ruby } from "../emit/ruby/support.js";
-import { alternatives, contentTypes, fitsSome } from "./schema-alternatives.js";
+import { alternatives, fitsSome, openRoot, resultContentTypes } from "./schema-alternatives.js";
 
 const WANTED = 12;
 const MAX_ATTEMPTS = 150;
@@ -249,7 +249,7 @@ describe("the reports' projections section", () => {
       const mine = declaredNames(oracle(newest), oracle(newest).defs[r.results[0]]);
       for (const to of order.slice(0, -1)) {
         const target = versionOf(to).requests.find((q) => q.method === r.method);
-        if (!target || target.results.length !== 1 || openRoot(oracle(to), oracle(to).defs[target.results[0]])) continue;
+        if (!target || target.results.length !== 1 || openRoot(oracle(to).defs, oracle(to).defs[target.results[0]])) continue;
         const theirs = declaredNames(oracle(to), oracle(to).defs[target.results[0]]);
         const summary = projectionSummary(modelData(newest), modelData(to), r.method)!;
         const rootDropped = summary.dropped.filter((d) => d.startsWith(`${r.results[0]}.`)).map((d) => d.slice(r.results[0].length + 1));
@@ -345,7 +345,7 @@ describe("members and defaults, from the schema files", () => {
           const target = versionOf(to).requests.find((q) => q.method === r.method);
           if (to === from || !target) continue;
           // A result the schema leaves open on purpose (`additionalProperties`) keeps its extra members.
-          if (target.results.some((name) => openRoot(oracle(to), oracle(to).defs[name]))) continue;
+          if (target.results.some((name) => openRoot(oracle(to).defs, oracle(to).defs[name]))) continue;
           // The value sent is one alternative of the target's result (a union's branch): every member it carries is one
           // that alternative declares.
           const alts = target.results.flatMap((name) => alternatives(oracle(to).defs, oracle(to).defs[name]));
@@ -406,7 +406,7 @@ describe("members and defaults, from the schema files", () => {
       const call = versionOf(to).requests.find((q) => q.method === "tools/call");
       if (!call || call.results.length < 2 || call.resultTypes === null) continue;
       unions++;
-      const types = new Set(call.results.flatMap((name) => alternatives(oracle(to).defs, oracle(to).defs[name]).flatMap((a) => (a.content ? [...contentTypes(oracle(to).defs, a.content)] : []))));
+      const types = resultContentTypes(oracle(to).defs, call.results);
       const unknown = `not-${[...types].sort().join("-")}`;
       // Some branch (the input-required result) would accept this value by dropping `content`: the tag, not the
       // fewest dropped members, decides, and the default result refuses the block.
@@ -428,7 +428,7 @@ describe("members and defaults, from the schema files", () => {
         const call = versionOf(from).requests.find((q) => q.method === "tools/call");
         const targetCall = versionOf(to).requests.find((q) => q.method === "tools/call");
         if (to === from || !call || !targetCall) continue;
-        const types = (label: string, results: readonly string[]) => new Set(results.flatMap((name) => alternatives(oracle(label).defs, oracle(label).defs[name]).flatMap((a) => (a.content ? [...contentTypes(oracle(label).defs, a.content)] : []))));
+        const types = (label: string, results: readonly string[]) => resultContentTypes(oracle(label).defs, results);
         const targetTypes = types(to, targetCall.results);
         const sourceTypes = types(from, call.results);
         if ([...sourceTypes].some((t) => !targetTypes.has(t))) lacking++;
@@ -458,11 +458,3 @@ describe("members and defaults, from the schema files", () => {
     if (lacking > 0) expect(refusedBlocks).toBeGreaterThan(0);
   });
 });
-
-/** Whether a raw definition (its `$ref`s and `allOf` parts followed) sets `additionalProperties` to anything but `false`. */
-function openRoot(o: Oracle, schema: Record<string, unknown>): boolean {
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return true;
-  if (((schema.allOf as Record<string, unknown>[] | undefined) ?? []).some((part) => openRoot(o, part))) return true;
-  return typeof schema.$ref === "string" && openRoot(o, o.defs[schema.$ref.split("/").pop()!]);
-}
-

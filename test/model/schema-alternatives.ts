@@ -55,8 +55,20 @@ export function fitsSome(alts: readonly Alternative[], value: object): boolean {
   return alts.some((a) => a.open || keys.every((k) => a.declared.has(k)));
 }
 
+/** Whether a raw definition leaves its root open on purpose (`additionalProperties` other than false), following `$ref` and `allOf`. */
+export function openRoot(defs: Readonly<Record<string, RawSchema>>, schema: RawSchema): boolean {
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return true;
+  if (((schema.allOf as RawSchema[] | undefined) ?? []).some((part) => openRoot(defs, part))) return true;
+  return typeof schema.$ref === "string" && openRoot(defs, defs[schema.$ref.split("/").pop()!]);
+}
+
+/** The content block `type`s any of the result definitions `results` allows in its `content` member. */
+export function resultContentTypes(defs: Readonly<Record<string, RawSchema>>, results: readonly string[]): Set<string> {
+  return new Set(results.flatMap((name) => alternatives(defs, defs[name]).flatMap((a) => (a.content ? [...contentTypes(defs, a.content)] : []))));
+}
+
 /** The `type` constants of a `content` member's items (`$ref`, `anyOf`/`oneOf` followed). */
-export function contentTypes(defs: Readonly<Record<string, RawSchema>>, content: RawSchema): Set<string> {
+function contentTypes(defs: Readonly<Record<string, RawSchema>>, content: RawSchema): Set<string> {
   const out = new Set<string>();
   const resolve = (s: RawSchema): RawSchema => (typeof s.$ref === "string" ? resolve(defs[s.$ref.split("/").pop()!]) : s);
   const walk = (s: RawSchema) => {

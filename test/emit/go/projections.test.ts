@@ -26,7 +26,7 @@ import { readLock } from "../../../generator/source/lock.js";
 import { projectResult, type VersionProjection } from "../../../runtimes/typescript/src/projection.js";
 import { ensureSchemas, lockFile, modelOptions, tempDir } from "../../support.js";
 import { type Json, labelledCorpus, oracleDocument, sameJson, seedOf } from "../typescript/corpus.js";
-import { type Alternative, alternatives, fitsSome } from "../../model/schema-alternatives.js";
+import { type Alternative, alternatives, fitsSome, openRoot } from "../../model/schema-alternatives.js";
 import { go, writeGoTree, writeHarness } from "./support.js";
 
 const WANTED = 6;
@@ -58,12 +58,6 @@ const alternativesAtTarget = new Map<string, Alternative[] | null>();
 
 type RawSchema = Record<string, unknown>;
 
-/** Whether a raw definition leaves its root open on purpose (`additionalProperties` other than false), following `$ref` and `allOf`. */
-function openRoot(defs: Record<string, RawSchema>, schema: RawSchema): boolean {
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return true;
-  if (((schema.allOf as RawSchema[] | undefined) ?? []).some((part) => openRoot(defs, part))) return true;
-  return typeof schema.$ref === "string" && openRoot(defs, defs[schema.$ref.split("/").pop()!]);
-}
 
 /** Whether `pointer` names a place in `value` (or a member of an object there, for a required member it lacks). */
 function pointsInto(value: unknown, pointer: string): boolean {
