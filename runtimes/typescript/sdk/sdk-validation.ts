@@ -44,14 +44,27 @@ function objectOf(schema: unknown): z.ZodObject | undefined {
   return schema instanceof z.ZodObject ? schema : undefined;
 }
 
+/** The object schema `schema` is, or is optionally; undefined for anything else. */
+function innerObject(schema: unknown): z.ZodObject | undefined {
+  return schema instanceof z.ZodOptional ? objectOf(schema.unwrap()) : objectOf(schema);
+}
+
+/** `schema` (an object, or an optional object) with `change` applied to its object, optional still; anything else as it is. */
+function reshaped(schema: z.ZodType, change: (object: z.ZodObject) => z.ZodObject): z.ZodType {
+  const inner = innerObject(schema);
+  if (inner === undefined) return schema;
+  return schema instanceof z.ZodOptional ? change(inner).optional() : change(inner);
+}
+
+/** An object schema of `shape` that treats unknown members as `like` does (its catchall, if any). */
+function withShape(shape: Record<string, z.ZodType>, like: z.ZodObject): z.ZodObject {
+  const catchall = like.def.catchall;
+  return catchall === undefined ? z.object(shape) : z.object(shape).catchall(catchall);
+}
+
 /** `schema` (an object, or an optional object) with unknown members dropped; anything else as it is. */
 function stripped(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodOptional) {
-    const inner = objectOf(schema.unwrap());
-    return inner === undefined ? schema : z.object(inner.shape).optional();
-  }
-  const own = objectOf(schema);
-  return own === undefined ? schema : z.object(own.shape);
+  return reshaped(schema, (object) => z.object(object.shape));
 }
 
 /** A request or notification schema under the policy. */
@@ -61,10 +74,7 @@ function message(schema: z.ZodObject, policy: ValidationPolicy): z.ZodObject {
     delete shape["jsonrpc"];
     delete shape["id"];
   }
-  if (!policy.stripUnknownParams) {
-    const catchall = schema.def.catchall;
-    return catchall === undefined ? z.object(shape) : z.object(shape).catchall(catchall);
-  }
+  if (!policy.stripUnknownParams) return withShape(shape, schema);
   if (shape["params"] !== undefined) shape["params"] = stripped(shape["params"]);
   return z.object(shape);
 }
@@ -173,13 +183,11 @@ export function applyValidationPolicy<S extends Schemas>(schemas: S, era: WireEr
 
 /** `schema` without `members` (an object, or an optional object; anything else as it is). */
 function without(schema: z.ZodType, members: readonly string[]): z.ZodType {
-  const inner = schema instanceof z.ZodOptional ? objectOf(schema.unwrap()) : objectOf(schema);
-  if (inner === undefined) return schema;
-  const shape: Record<string, z.ZodType> = { ...(inner.shape as Record<string, z.ZodType>) };
-  for (const member of members) delete shape[member];
-  const catchall = inner.def.catchall;
-  const next = catchall === undefined ? z.object(shape) : z.object(shape).catchall(catchall);
-  return schema instanceof z.ZodOptional ? next.optional() : next;
+  return reshaped(schema, (object) => {
+    const shape: Record<string, z.ZodType> = { ...(object.shape as Record<string, z.ZodType>) };
+    for (const member of members) delete shape[member];
+    return withShape(shape, object);
+  });
 }
 
 /** An object schema whose every member is optional (it accepts `{}`). */
@@ -199,21 +207,19 @@ export function liftedSchema(schema: unknown, policy: ValidationPolicy): z.ZodTy
   const shape: Record<string, z.ZodType> = { ...(own.shape as Record<string, z.ZodType>) };
   for (const member of policy.lifted.members ?? []) delete shape[member];
   const params = shape["params"];
-  const paramsObject = params instanceof z.ZodOptional ? objectOf(params.unwrap()) : objectOf(params);
+  const paramsObject = innerObject(params);
   if (params !== undefined && paramsObject !== undefined) {
     const inner: Record<string, z.ZodType> = { ...(paramsObject.shape as Record<string, z.ZodType>) };
     const meta = inner["_meta"];
     if (meta !== undefined) {
       const rest = without(meta, policy.lifted.metaKeys ?? []);
-      const restObject = rest instanceof z.ZodOptional ? objectOf(rest.unwrap()) : objectOf(rest);
+      const restObject = innerObject(rest);
       inner["_meta"] = restObject !== undefined && allOptional(restObject) && !(rest instanceof z.ZodOptional) ? rest.optional() : rest;
     }
-    const catchall = paramsObject.def.catchall;
-    const lifted = catchall === undefined ? z.object(inner) : z.object(inner).catchall(catchall);
+    const lifted = withShape(inner, paramsObject);
     shape["params"] = allOptional(lifted) ? lifted.optional() : lifted;
   }
-  const catchall = own.def.catchall;
-  return catchall === undefined ? z.object(shape) : z.object(shape).catchall(catchall);
+  return withShape(shape, own);
 }
 
 /** `value` without the policy's lifted members and `_meta` keys (a `_meta` left empty goes too); others as they are. */
