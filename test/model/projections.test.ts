@@ -28,7 +28,7 @@ import { labelledCorpus, oracleDocument, seedOf, type Json } from "../emit/types
 import { ensureSchemas, lockFile, modelOptions } from "../support.js";
 import { run } from "../emit/python/support.js";
 import { ruby } from "../emit/ruby/support.js";
-import { alternatives, fitsSome, openRoot, resultContentTypes } from "./schema-alternatives.js";
+import { alternatives, fitsSome, openRoot, pointsInto, resultContentTypes } from "./schema-alternatives.js";
 
 const WANTED = 12;
 const MAX_ATTEMPTS = 150;
@@ -81,18 +81,6 @@ function validResultAt(label: string, method: string, value: unknown): boolean {
   return r.results.some((name) => oracle(label).validate(pointerToken(name))(value));
 }
 
-/** Whether `pointer` names a place in `value` (or a member of an object there, for a required member it lacks). */
-function pointsInto(value: unknown, pointer: string): boolean {
-  if (pointer === "") return true;
-  const tokens = pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-  let at: unknown = value;
-  for (const [i, t] of tokens.entries()) {
-    if (typeof at !== "object" || at === null) return false;
-    if (!Object.hasOwn(at, t)) return i === tokens.length - 1 && !Array.isArray(at);
-    at = (at as Record<string, unknown>)[t];
-  }
-  return true;
-}
 
 /** Whether `value` has a value at `pointer` (every token present). */
 function carries(value: unknown, pointer: string): boolean {

@@ -82,3 +82,17 @@ function contentTypes(defs: Readonly<Record<string, RawSchema>>, content: RawSch
   if (items) walk(items as RawSchema);
   return out;
 }
+
+/** Whether `pointer` names a place in `value` (or a member of an object there, for a required member it lacks). */
+export function pointsInto(value: unknown, pointer: string): boolean {
+  if (pointer === "") return true;
+  if (!pointer.startsWith("/")) return false;
+  const tokens = pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let at: unknown = value;
+  for (const [i, t] of tokens.entries()) {
+    if (typeof at !== "object" || at === null) return false;
+    if (!Object.hasOwn(at, t)) return i === tokens.length - 1 && !Array.isArray(at);
+    at = (at as Record<string, unknown>)[t];
+  }
+  return true;
+}

@@ -104,20 +104,13 @@ func run(casesFile string) error {
 	if err := json.Unmarshal(text, &cases); err != nil {
 		return err
 	}
-	documents := map[string]map[string]any{}
+	documents := schemaFiles{}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	for _, c := range cases {
-		doc, ok := documents[c.Schema]
-		if !ok {
-			raw, err := os.ReadFile(c.Schema)
-			if err != nil {
-				return err
-			}
-			if err := json.Unmarshal(raw, &doc); err != nil {
-				return err
-			}
-			documents[c.Schema] = doc
+		doc, err := documents.load(c.Schema)
+		if err != nil {
+			return err
 		}
 		resolved, err := resolve(doc, c.Pointer)
 		if err != nil {
@@ -274,21 +267,14 @@ func project(file string) error {
 	if err := json.Unmarshal(text, &list); err != nil {
 		return err
 	}
-	documents := map[string]map[string]any{}
+	documents := schemaFiles{}
 	resolved := map[string]*jsonschema.Resolved{}
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
 	for _, c := range list {
-		doc, ok := documents[c.Schema]
-		if !ok {
-			raw, err := os.ReadFile(c.Schema)
-			if err != nil {
-				return err
-			}
-			if err := json.Unmarshal(raw, &doc); err != nil {
-				return err
-			}
-			documents[c.Schema] = doc
+		doc, err := documents.load(c.Schema)
+		if err != nil {
+			return err
 		}
 		target, ok := projections[c.To]
 		if !ok {
@@ -331,4 +317,24 @@ func project(file string) error {
 		}
 	}
 	return nil
+}
+
+// schemaFiles holds each schema file read once, by path.
+type schemaFiles map[string]map[string]any
+
+// load reads the schema file at path (once).
+func (f schemaFiles) load(path string) (map[string]any, error) {
+	if doc, ok := f[path]; ok {
+		return doc, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	f[path] = doc
+	return doc, nil
 }

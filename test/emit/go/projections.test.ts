@@ -26,7 +26,7 @@ import { readLock } from "../../../generator/source/lock.js";
 import { projectResult, type VersionProjection } from "../../../runtimes/typescript/src/projection.js";
 import { ensureSchemas, lockFile, modelOptions, tempDir } from "../../support.js";
 import { type Json, labelledCorpus, oracleDocument, sameJson, seedOf } from "../typescript/corpus.js";
-import { type Alternative, alternatives, fitsSome, openRoot } from "../../model/schema-alternatives.js";
+import { type Alternative, alternatives, fitsSome, openRoot, pointsInto } from "../../model/schema-alternatives.js";
 import { go, writeGoTree, writeHarness } from "./support.js";
 
 const WANTED = 6;
@@ -59,19 +59,6 @@ const alternativesAtTarget = new Map<string, Alternative[] | null>();
 type RawSchema = Record<string, unknown>;
 
 
-/** Whether `pointer` names a place in `value` (or a member of an object there, for a required member it lacks). */
-function pointsInto(value: unknown, pointer: string): boolean {
-  if (pointer === "") return true;
-  if (!pointer.startsWith("/")) return false;
-  const tokens = pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-  let at: unknown = value;
-  for (const [i, t] of tokens.entries()) {
-    if (typeof at !== "object" || at === null) return false;
-    if (!Object.hasOwn(at, t)) return i === tokens.length - 1 && !Array.isArray(at);
-    at = (at as Record<string, unknown>)[t];
-  }
-  return true;
-}
 
 beforeAll(async () => {
   await ensureSchemas();
