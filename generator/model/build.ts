@@ -135,6 +135,8 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     }))
     .sort(byMethod);
 
+  if (era === "legacy") labelledInitialize(requests.find((r) => r.method === "initialize")!);
+
   const notifications: NotificationMethod[] = notificationParts
     .map(({ member, senders, params }) => ({
       kind: "notification" as const,
@@ -163,6 +165,28 @@ export function buildVersionModel(spec: LoadedSpec, options: BuildOptions): Vers
     requests,
     notifications,
   };
+}
+
+/**
+ * A legacy version is negotiated by its label: `initialize`'s `protocolVersion` carries it as a string. A
+ * revision from before dated labels (the 2024 drafts' integer `protocolVersion`) could be negotiated by no
+ * runtime and no client, so it is refused where it says so rather than generated into code that cannot
+ * serve or call it (a bump of it writes nothing).
+ */
+function labelledInitialize(initialize: RequestMethod): void {
+  let params = initialize.params?.node;
+  while (params?.kind === "ref") params = params.target.node;
+  let version = params?.kind === "object" ? params.properties.find((p) => p.name === "protocolVersion")?.node : undefined;
+  while (version?.kind === "ref") version = version.target.node;
+  // Refused only where no string could be the value: a number, a boolean, …, or constants none of which is a string.
+  if (version === undefined || !["literal", "number", "boolean", "null", "object", "array"].includes(version.kind)) return;
+  if (version.kind === "literal" && version.values.some((v) => typeof v === "string")) return;
+  const what = version.kind === "literal" ? `the constant ${version.values.map((v) => JSON.stringify(v)).join(" or ")}` : `a ${version.kind}`;
+  throw new InputError(
+    `initialize's protocolVersion is ${what}, not a string: a legacy version is negotiated by its label, so no runtime or client could serve or call this revision`,
+    version.at.file,
+    version.at.pointer.replace(/^#/, ""),
+  );
 }
 
 /** A request definition's name without `Request` (`SubscribeRequest` → `Subscribe`). */

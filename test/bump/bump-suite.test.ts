@@ -114,13 +114,6 @@ function eraOf(dir: string, label: string): "legacy" | "modern" | null {
   }
 }
 
-/** Whether a sample's initialize, if it has one, takes the protocol version as a string (a label). */
-function labelledVersions(label: string): boolean {
-  const doc = JSON.parse(readFileSync(path.join(historyDir, label, "schema.json"), "utf8")) as { definitions?: Record<string, any>; $defs?: Record<string, any> };
-  const version = (doc.$defs ?? doc.definitions)?.InitializeRequest?.properties?.params?.properties?.protocolVersion;
-  return version === undefined || version.type === "string";
-}
-
 /** A copy of this project: every tracked file as it is on disk, the synced schemas, the set-up's products (LINKED) linked. */
 function trackedCopy(dir: string): string {
   const listed = spawnSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" });
@@ -185,9 +178,9 @@ const bin = (copy: Copy, args: string[]) => run(process.execPath, ["--import", "
 
 type Era = "legacy" | "modern";
 
-/** The history's sound revisions of an era, in label order: the model builds them and their versions are negotiated by label. */
+/** The history's sound revisions of an era, in label order: those the model builds (it refuses a broken file, and a version not negotiated by its label). */
 function pool(era: Era): string[] {
-  return discoverVersions(historyDir).filter((label) => eraOf(historyDir, label) === era && labelledVersions(label));
+  return discoverVersions(historyDir).filter((label) => eraOf(historyDir, label) === era);
 }
 
 /** The seed of the rule: $MCP_BUMP_SEED, else the HEAD commit of this checkout (so the samples change with the commit). */

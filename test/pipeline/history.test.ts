@@ -2,7 +2,9 @@
 // `../shared/mcp-spec-history/<label>/schema.json`, or $MCP_SPEC_HISTORY_DIR) generates alone and
 // together with the pinned versions, and the output compiles under strict. Which revisions are
 // sound is Ajv's call, not this test's: a revision Ajv cannot compile (a dangling $ref) must be
-// refused with exit 2, naming the file and the JSON pointer, with nothing written.
+// refused with exit 2, naming the file and the JSON pointer, with nothing written. So must a revision
+// whose initialize takes a protocolVersion no string can be (read from the file): versions are
+// negotiated by their labels.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv } from "ajv";
@@ -40,9 +42,32 @@ function ajvRefusal(file: string): { message: string; missingRef: string | undef
   }
 }
 
+/**
+ * Where a revision's initialize takes a protocolVersion that cannot be a string (the 2024 drafts' integer `1`),
+ * read from the file: the JSON pointer of that schema, else null. Versions are negotiated by their labels, so
+ * such a revision cannot be served or called, and the tool refuses it.
+ */
+function unlabelled(file: string): string | null {
+  const doc = JSON.parse(readFileSync(file, "utf8")) as Record<string, Record<string, any>>;
+  const container = Object.hasOwn(doc, "$defs") ? "$defs" : "definitions";
+  const follow = (node: any, at: string): [any, string] => {
+    const ref = typeof node?.$ref === "string" ? (node.$ref as string) : undefined;
+    return ref === undefined ? [node, at] : follow(doc[container]?.[ref.split("/").pop()!], ref.slice(1));
+  };
+  const [params, paramsAt] = follow(doc[container]?.InitializeRequest?.properties?.params, `/${container}/InitializeRequest/properties/params`);
+  const [version, at] = follow(params?.properties?.protocolVersion, `${paramsAt}/properties/protocolVersion`);
+  if (version === undefined) return null;
+  const types = version.type === undefined ? null : ([] as string[]).concat(version.type);
+  const constants = version.const !== undefined ? [version.const] : Array.isArray(version.enum) ? version.enum : null;
+  const noString = (types !== null && !types.includes("string")) || (constants !== null && !constants.some((c: unknown) => typeof c === "string"));
+  return noString ? at : null;
+}
+
 const verdicts = new Map(revisions.map((r) => [r, ajvRefusal(path.join(historyDir, r, "schema.json"))]));
-const sound = revisions.filter((r) => verdicts.get(r) === null);
+const unlabelledAt = new Map(revisions.map((r) => [r, unlabelled(path.join(historyDir, r, "schema.json"))]));
+const sound = revisions.filter((r) => verdicts.get(r) === null && unlabelledAt.get(r) === null);
 const broken = revisions.filter((r) => verdicts.get(r) !== null);
+const notNegotiable = revisions.filter((r) => verdicts.get(r) === null && unlabelledAt.get(r) !== null);
 
 /** A schemas folder holding only `labels` (copied from `from`), as `--schemas` takes it. */
 function schemasFolder(name: string, labels: string[], from: (label: string) => string): string {
@@ -159,6 +184,19 @@ describe.each(broken)("the broken revision %s", (label) => {
     // The reference Ajv could not resolve is the one named.
     const missing = verdicts.get(label)!.missingRef;
     if (missing !== undefined) expect(r.stderr).toContain(missing.slice(missing.indexOf("#")));
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe.each(notNegotiable)("the revision %s, whose initialize takes no string protocolVersion", (label) => {
+  it("is refused with exit 2 at that protocolVersion (a version is negotiated by its label), with nothing written", async () => {
+    const dir = schemasFolder(`unlabelled-${label}`, [label], (l) => path.join(historyDir, l, "schema.json"));
+    const out = path.join(tmpRoot, `unlabelled-${label}`, "out");
+    const r = await runCli(["generate", "--schemas", dir, "--out", out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${path.join(dir, label, "schema.json")}#${unlabelledAt.get(label)}: `);
+    expect(r.stderr).toContain("negotiated by its label");
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(existsSync(out)).toBe(false);
   });
