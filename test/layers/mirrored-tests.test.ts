@@ -16,6 +16,7 @@ const MIRRORED = [
   "commands.ts",
   "diff/api.ts",
   "diff/version.ts",
+  "emit/go/doc-comment.ts",
   "emit/go/language.ts",
   "emit/go/options.ts",
   "emit/go/projections.ts",
