@@ -66,8 +66,12 @@ const forms: Record<string, string> = {
 };
 
 describe("Go doc comments as gofmt lays them out", () => {
-  it.each(Object.entries(forms))("%s", (_name, text) => {
+  it.each(Object.entries(forms))("%s: gofmt changes nothing, and every word of the text is kept", (_name, text) => {
     expect(gofmtChanges([text])).toBe("");
+    // A layout that dropped lines would please gofmt too: every word must survive (gofmt's own rewrites aside:
+    // a numbered item's "1)" becomes "1.", link definitions move to the end).
+    const words = (t: string) => t.split(/\s+/).filter((w) => w !== "" && w !== "//" && w !== "#").map((w) => w.replace(/^(\d+)\)$/, "$1.")).sort();
+    expect(words(goComment(text).replace(/^\/\/\s?/gm, ""))).toEqual(words(text));
   });
 
   it("an indented example becomes a code block: behind a tab, set apart by blank lines", () => {
