@@ -367,10 +367,20 @@ describe("members and defaults, from the schema files", () => {
           const out = projectResult(dataOf(to), r.method, value);
           const withoutDefaults = lacks.map((l) => l.filter((m) => !(m === "resultType" && target.resultTypes !== null)));
           const withoutDefault = withoutDefaults.some((l) => l.length === 0) ? [] : [...new Set(withoutDefaults.flat())];
-          if (withoutDefault.length === 0) {
-            expect(out.ok, `${r.method} ${from} → ${to}: ${JSON.stringify(out)}`).toBe(true);
-            if (out.ok) expect((out.value as Record<string, unknown>).resultType).toBe(target.resultTypes![0]);
+          if (withoutDefault.length === 0 && out.ok) {
+            expect((out.value as Record<string, unknown>).resultType).toBe(target.resultTypes![0]);
             cases.push("default");
+          } else if (withoutDefault.length === 0 && !out.ok) {
+            // The root lacks only what the default supplies, but a member inside lacks what the target requires
+            // there (an early draft's Task without lastUpdatedAt): refused at that member, which Ajv on the target's
+            // schema names too, as missing from the value with the default supplied.
+            const supplied = { ...value, resultType: target.resultTypes![0] };
+            const validate = oracle(to).validate(pointerToken(target.results[0]));
+            expect(validate(supplied), `${r.method} ${from} → ${to}: refused (${JSON.stringify(out)}), yet Ajv accepts it with the default`).toBe(false);
+            const missing = (validate.errors ?? []).filter((e) => e.keyword === "required").map((e) => `${e.instancePath}/${pointerToken(String(e.params.missingProperty))}`);
+            expect(missing, `${r.method} ${from} → ${to}: ${JSON.stringify(out)}`).toContain(out.pointer);
+            expect(out.pointer.lastIndexOf("/"), `${r.method} ${from} → ${to}: ${out.pointer} is inside the value`).toBeGreaterThan(0);
+            cases.push("refused inside");
           } else {
             expect(out.ok, `${r.method} ${from} → ${to}`).toBe(false);
             // Refused at a required member without a default (at the root, or inside an object the value carries: an
@@ -384,8 +394,8 @@ describe("members and defaults, from the schema files", () => {
         }
       }
     }
-    // Whether these arise depends on the lock; when both eras are generated, both do.
-    if (model.versions.some((v) => v.era === "legacy") && model.versions.some((v) => v.era === "modern")) expect(new Set(cases)).toEqual(new Set(["default", "refused"]));
+    // Whether these arise depends on the lock; when both eras are generated, the first two do.
+    if (model.versions.some((v) => v.era === "legacy") && model.versions.some((v) => v.era === "modern")) expect([...new Set(cases)]).toEqual(expect.arrayContaining(["default", "refused"]));
   });
 
   it("a result union is told apart by resultType: a tools/call result without one is the default's, its unknown block refused there", () => {

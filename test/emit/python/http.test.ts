@@ -9,9 +9,10 @@ import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServerRouter, eras } from "../../../generated/router.js";
-import { batchesServed, type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
+import { type HttpServer, serveHttp } from "../../../generated/runtime/transport-http.js";
 import { readLock } from "../../../generator/source/lock.js";
 import { lockFile } from "../../support.js";
+import { schemaDefinesBatches } from "../../scenarios/facts.js";
 import { pythonBin, pythonJson, pythonTestDir, pythonTree, run, servingLegacy } from "./support.js";
 
 const labels = Object.keys((await readLock(lockFile)).versions).sort();
@@ -19,7 +20,9 @@ const eraOf = eras as Record<string, "legacy" | "modern">;
 const legacyLabels = labels.filter((l) => eraOf[l] === "legacy");
 /** The legacy version the HTTP tests drive (tools/call with text content, sampling, progress, cancellation). */
 const LEGACY = await servingLegacy(labels);
-const BATCHING = legacyLabels.filter((l) => batchesServed(l)).pop()!;
+/** The legacy versions whose schema defines batches (read from the schema file), and those whose does not. */
+const batching = legacyLabels.filter((l) => schemaDefinesBatches(l));
+const unbatched = legacyLabels.filter((l) => !schemaDefinesBatches(l));
 const MODERN = labels.find((l) => eraOf[l] === "modern")!;
 
 interface PythonServer {
@@ -446,8 +449,8 @@ describe("a session closed while a request of it is open", () => {
 });
 
 describe("batches, per negotiated version", () => {
-  it(`are answered on a stream in a session at ${BATCHING} (before 2025-06-18 removed them)`, async () => {
-    const headers = await openSession(py.url, BATCHING);
+  it.each(batching.slice(-1))("are answered on a stream in a session at %s, whose schema defines them", async (label) => {
+    const headers = await openSession(py.url, label);
     const response = await post(py.url, [{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", method: "notifications/x" }, { jsonrpc: "2.0", id: "s", method: "ping" }], headers);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
@@ -460,11 +463,14 @@ describe("batches, per negotiated version", () => {
     expect(notifications.status).toBe(202);
   });
 
-  it(`are refused with 400 and -32600 in a session at ${LEGACY}, and without a session`, async () => {
-    const headers = await openSession(py.url);
+  it.each(unbatched.slice(-1))("are refused with 400 and -32600 in a session at %s, whose schema defines none", async (label) => {
+    const headers = await openSession(py.url, label);
     const response = await post(py.url, [{ jsonrpc: "2.0", id: 1, method: "ping" }], headers);
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${LEGACY}` } });
+    expect(await response.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: JSON-RPC batches are not supported in protocol version ${label}` } });
+  });
+
+  it("are refused with 400 and -32600 without a session", async () => {
     const outside = await post(py.url, [modernCall(1, "echo", {})], modernHeaders("tools/call", "echo"));
     expect(outside.status).toBe(400);
     expect(await outside.json()).toMatchObject({ id: null, error: { code: -32600 } });
@@ -680,9 +686,11 @@ describe("the same answers as the TypeScript transport", () => {
     ["a modern notification", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("notifications/cancelled") }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, _meta: meta() } }) })],
     ["a modern call streaming its progress", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "progress") }, body: JSON.stringify(modernCall(3, "progress", {}, { progressToken: "t" })) })],
     ["a legacy call streaming its progress", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "progress", arguments: {}, _meta: { progressToken: 1 } } }) })],
-    [`a batch at ${BATCHING}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, BATCHING)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"s","method":"tools/list"}]' })],
-    [`a batch at ${LEGACY}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]' })],
-    ["ids beyond 2^53 and written 1.0, in a session", async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, BATCHING)) }, body: '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"},{"jsonrpc":"2.0","id":1.0,"method":"ping"}]' })],
+    ...batching.slice(-1).flatMap((label): [string, (url: string) => Promise<RequestInit>][] => [
+      [`a batch at ${label}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, label)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"s","method":"tools/list"}]' })],
+      [`ids beyond 2^53 and written 1.0, in a batch at ${label}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, label)) }, body: '[{"jsonrpc":"2.0","id":12345678901234567891,"method":"ping"},{"jsonrpc":"2.0","id":1.0,"method":"ping"}]' })],
+    ]),
+    ...unbatched.slice(-1).map((label): [string, (url: string) => Promise<RequestInit>] => [`a batch at ${label}`, async (url) => ({ method: "POST", headers: { ...jsonHeaders, ...(await openSession(url, label)) }, body: '[{"jsonrpc":"2.0","id":1,"method":"ping"}]' })]),
     ["an id beyond 2^53 in a modern call", () => ({ method: "POST", headers: { ...jsonHeaders, ...modernHeaders("tools/call", "echo") }, body: `{"jsonrpc":"2.0","id":-98765432109876543210,"method":"tools/call","params":${JSON.stringify(modernCall(0, "echo", { n: 1.5e300 }).params)}}` })],
     ["a session's GET without Accept text/event-stream", async (url) => ({ method: "GET", headers: { ...(await openSession(url)), accept: "application/json" } })],
     ["a session's PUT", async (url) => ({ method: "PUT", headers: { ...jsonHeaders, ...(await openSession(url)) }, body: "{}" })],
