@@ -2,8 +2,9 @@
 // publishing list_changed every 10 ms): legacy (SDK 1.32.2) and modern (2.4.0) clients calling back to back,
 // aborted calls, raw bad requests, paused listen streams, a slow reader of a notification flood, and legacy
 // sessions opened and abandoned past maxSessions, all at once. Every request is answered exactly once with
-// its id, the server's in-flight count returns to 0, its RSS stays under RSS_LIMIT_MB throughout, and no
-// rejection goes unhandled there.
+// its id, the server's in-flight count returns to 0, its RSS grows by less than RSS_GROWTH_MB over its level
+// before the load throughout, and no rejection goes unhandled there. The bound is on the growth: the level the
+// server starts at is set by the generated tree it loads (every version of the lock, about 4 MB each).
 import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import net from "node:net";
@@ -13,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnyClient, callTool, legacyHttpClient, MODERN, modernHttpClient, textOf } from "./support.js";
 
 const SOAK_MS = Number(process.env.SOAK_MS ?? 20_000);
-/** The stated bound on the server's resident memory during the soak. */
-const RSS_LIMIT_MB = 192;
+/** The stated bound on how much the server's resident memory grows during the soak, over its level before it. */
+const RSS_GROWTH_MB = 64;
 const script = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "soak-server.ts");
 let child: ChildProcess;
 let url: string;
@@ -65,7 +66,7 @@ function paused(method: string, headers: Record<string, string>, body: string, m
 }
 
 describe("soak", () => {
-  it(`serves a mixed load for ${SOAK_MS} ms: every request answered once with its id, inFlight back to 0, RSS under ${RSS_LIMIT_MB} MB, no unhandled rejection`, async () => {
+  it(`serves a mixed load for ${SOAK_MS} ms: every request answered once with its id, inFlight back to 0, RSS grown by under ${RSS_GROWTH_MB} MB, no unhandled rejection`, async () => {
     const deadline = Date.now() + SOAK_MS;
     const running = () => Date.now() < deadline;
     const monitor = await modernHttpClient(url);
@@ -187,7 +188,7 @@ describe("soak", () => {
     const end = await statsOf(monitor);
     expect(end.unhandled).toBe(0);
     expect(end.sessions).toBeLessThanOrEqual(40);
-    expect(Math.max(peakRss, end.rss) / 2 ** 20).toBeLessThan(RSS_LIMIT_MB);
+    expect((Math.max(peakRss, end.rss) - baseline.rss) / 2 ** 20, `RSS ${baseline.rss / 2 ** 20} MB before the load`).toBeLessThan(RSS_GROWTH_MB);
     process.stderr.write(`SOAKINFO ${JSON.stringify({ peakRss: peakRss / 2 ** 20, baseline: baseline.rss / 2 ** 20, counts })}\n`);
     await monitor.close();
   }, SOAK_MS + 90_000);
