@@ -74,6 +74,12 @@ class Refusal {
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const jsonType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 const codePoints = (s: string) => [...s].length;
+/** Strings in code point order (UTF-8 byte order: Go's, Python's and Ruby's string order; not UTF-16's). */
+const byCodePoint = (a: string, b: string): number => {
+  const [x, y] = [[...a], [...b]];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+  return x.length - y.length;
+};
 
 class Walker {
   dropped: string[] = [];
@@ -163,7 +169,8 @@ class Walker {
             this.added.push(where);
           }
         }
-        for (const name of Object.keys(value)) {
+        // Undeclared members in code point order, as every runtime walks them: the first to fail names the refusal.
+        for (const name of Object.keys(value).sort(byCodePoint)) {
           if (declared.has(name)) continue;
           const where = `${at}/${pointerToken(name)}`;
           const extra = shape.extra ?? (open ? { k: "any" as const } : null);

@@ -193,7 +193,8 @@ module Projection
           @added << where
         end
       end
-      value.each do |name, item|
+      # Undeclared members in code point order, as every runtime walks them: the first to fail names the refusal.
+      value.sort_by { |name, _| name.codepoints }.each do |name, item|
         next if declared.include?(name)
 
         where = "#{at}/#{Projection.pointer_token(name)}"

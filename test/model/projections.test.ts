@@ -456,3 +456,51 @@ describe("members and defaults, from the schema files", () => {
     if (lacking > 0) expect(refusedBlocks).toBeGreaterThan(0);
   });
 });
+
+describe("several members at fault", () => {
+  // Every version whose elicitation/create result's `content` takes values of a schema (its schema.json:
+  // `additionalProperties` an object) refuses two object values there at the first in code point order, "a",
+  // although "b" comes first in the value: the order every runtime can walk (docs/projections.md).
+  const at = () =>
+    labels.filter((label) => {
+      const elicit = oracle(label).defs.ElicitResult as { properties?: { content?: { additionalProperties?: unknown } } } | undefined;
+      const extra = elicit?.properties?.content?.additionalProperties;
+      return versionOf(label).requests.some((q) => q.method === "elicitation/create") && typeof extra === "object" && extra !== null;
+    });
+  const value = { action: "accept", content: { b: { nested: true }, a: { nested: true } } };
+
+  it("the TypeScript, Python and Ruby interpreters refuse at /content/a", () => {
+    const labelsAt = at();
+    const ts = labelsAt.map((label) => {
+      const r = projectResult(dataOf(label), "elicitation/create", value);
+      return r.ok ? "accepted" : r.pointer;
+    });
+    const input = JSON.stringify(labelsAt.map((to) => ({ to, value })));
+    const py = run("python", [
+      "-c",
+      [
+        "import json, sys",
+        "from mcp_codegen.projection import project_result",
+        "from mcp_codegen.projections import PROJECTIONS",
+        "out = []",
+        "for c in json.load(sys.stdin):",
+        "    r = project_result(PROJECTIONS[c['to']], 'elicitation/create', c['value'])",
+        "    out.append('accepted' if r.ok else r.pointer)",
+        "json.dump(out, sys.stdout)",
+      ].join("\n"),
+    ], { input });
+    expect(py.stderr).toBe("");
+    const rb = ruby(["-w", "-e", [
+      'require "json"',
+      'require "mcp_codegen"',
+      "out = JSON.parse($stdin.read).map do |c|",
+      '  r = McpCodegen::Projection.project_result(McpCodegen::Projections::BY_VERSION.fetch(c["to"]), "elicitation/create", c["value"])',
+      '  r.ok? ? "accepted" : r.pointer',
+      "end",
+      "print JSON.generate(out)",
+    ].join("\n")], { input });
+    expect(rb.stderr).toBe("");
+    const want = labelsAt.map(() => "/content/a");
+    expect({ ts, python: JSON.parse(py.stdout) as string[], ruby: JSON.parse(rb.stdout) as string[] }).toEqual({ ts: want, python: want, ruby: want });
+  });
+});

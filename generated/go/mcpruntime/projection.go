@@ -360,7 +360,8 @@ func (w *walker) object(v any, s *Shape, at string, defaults map[string]json.Raw
 	if extra == nil && open {
 		extra = anyShape
 	}
-	// Members in name order, so that the pointers dropped are listed the same on every run.
+	// Undeclared members in code point order (byte order of their UTF-8), as every runtime walks them: the
+	// pointers dropped are listed the same on every run, and the first to fail names the refusal.
 	names := make([]string, 0, len(members))
 	for name := range members {
 		names = append(names, name)

@@ -198,7 +198,8 @@ class _Walker:
                 out[p["name"]] = copy.deepcopy(supplied)
                 self.added.append(where)
         extra = shape["extra"] if shape["extra"] is not None else (_ANY if is_open else None)
-        for name, member in members.items():
+        # Undeclared members in code point order, as every runtime walks them: the first to fail names the refusal.
+        for name, member in sorted(members.items()):
             if name in declared:
                 continue
             where = f"{at}/{_token(name)}"
